@@ -1,0 +1,85 @@
+"""The one door for file writes: temp file in the same folder, fsync, rename, fsync folder.
+
+A reader sees the old content or the new content, never a mix; a crash leaves at most a
+temp file named `*.metaeng-tmp-*`, which recovery removes.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+TMP_MARKER = ".metaeng-tmp-"
+
+
+def _fsync_dir(folder: Path) -> None:
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Atomically replace `path` with `data`, creating parent folders as needed.
+
+    Raises OSError (ENOSPC, EROFS, ...) unchanged; the target is then untouched and the
+    temp file removed.
+    """
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{path.name}{TMP_MARKER}{secrets.token_hex(4)}"
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644 if mode is None else mode)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(folder)
+
+
+def write_text(path: Path, text: str, mode: int | None = None) -> None:
+    write_bytes(path, text.encode("utf-8"), mode)
+
+
+def delete(path: Path) -> None:
+    """Remove a file (missing is fine) and fsync its folder."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return
+    _fsync_dir(path.parent)
+
+
+def append_line(path: Path, line: str) -> None:
+    """Append one line durably (O_APPEND + fsync); used by append-only ledgers."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+    try:
+        os.write(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temps(folder: Path) -> list[Path]:
+    """Delete temp files a crashed write left in `folder` (not recursive)."""
+    removed: list[Path] = []
+    if not folder.is_dir():
+        return removed
+    for entry in folder.iterdir():
+        if TMP_MARKER in entry.name and entry.is_file():
+            entry.unlink(missing_ok=True)
+            removed.append(entry)
+    return removed

@@ -1,0 +1,92 @@
+"""The `metaeng-daemon` command line: a thin layer over the library.
+
+Exit codes: 0 success; 1 an expected failure (bad config, busy agent, refused undo, a
+failed pass), with a one-line message naming what is at fault; 3 an unexpected error,
+with the traceback in the log; 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import TextIO
+
+import structlog
+
+from daemon import crashpoints, logs
+from daemon.cli import config_cmd, memory_cmd, once_cmd, runs_cmd
+from daemon.cli.common import CliContext, Command
+from daemon.errors import DaemonError
+from daemon.output import Output
+
+COMMANDS: tuple[Command, ...] = (once_cmd, runs_cmd, config_cmd, memory_cmd)
+DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
+
+
+def build_parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="metaeng-daemon",
+        description=(
+            "Maintain AI agents between their conversations: distil facts from transcripts, learn and "
+            "guard skills, tidy workspace files, propose instruction changes — every run one commit "
+            "in a git-backed store that `undo` reverts."
+        ),
+    )
+    parser.add_argument(
+        "--config",
+        default=env.get("METAENG_CONFIG", DEFAULT_CONFIG),
+        help=f"deployment YAML file (default: $METAENG_CONFIG or {DEFAULT_CONFIG})",
+    )
+    parser.add_argument("-v", "--verbose", action="store_true", help="log progress (info level) to stderr")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS:
+        command.register(sub)
+    return parser
+
+
+def _scrub_git_environment() -> None:
+    # The store's git must be hermetic; an inherited GIT_DIR or GIT_INDEX_FILE would point
+    # our commits at someone else's repository.
+    for key in [k for k in os.environ if k.startswith("GIT_")]:
+        del os.environ[key]
+
+
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    stdout: TextIO | None = None,
+    stderr: TextIO | None = None,
+    clock: Callable[[], datetime] | None = None,
+) -> int:
+    environment = dict(os.environ) if env is None else dict(env)
+    _scrub_git_environment()
+    crashpoints.arm(environment.get("METAENG_CRASH_AT"))
+    err_stream = stderr or sys.stderr
+    parser = build_parser(environment)
+    args = parser.parse_args(argv)
+    level = "info" if args.verbose else environment.get("METAENG_LOG_LEVEL", "warning")
+    logs.configure(err_stream, level=level)
+    context = CliContext(
+        env=environment,
+        out=Output(stdout),
+        err=Output(err_stream),
+        clock=clock or (lambda: datetime.now(UTC)),
+        config_path=args.config,
+    )
+    try:
+        handler: Callable[[argparse.Namespace, CliContext], int] = args.handler
+        return handler(args, context)
+    except DaemonError as exc:
+        context.err.line(f"error: {exc}")
+        return 1
+    except KeyboardInterrupt:
+        context.err.line("interrupted")
+        return 130
+    except Exception as exc:
+        structlog.get_logger("metaeng.cli").exception("cli.crashed", command=args.command)
+        context.err.line(f"internal error: {type(exc).__name__}: {exc} (traceback in the log above)")
+        return 3

@@ -1,0 +1,110 @@
+"""`metaeng-daemon once`: run the enabled passes for one agent now."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.cli.common import CliContext, add_agent, add_json
+from daemon.config.models import PASS_ORDER
+from daemon.registry import default_registry
+from daemon.runner import RunResult, run_once
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "once",
+        help="run the agent's enabled passes once, now",
+        description=(
+            "Run the enabled passes for one agent, in order, and apply their changes as one run "
+            "(one commit in the agent's store). Prints what changed, what was skipped and why, "
+            "and the command that undoes the run. Exit 1 if a pass failed."
+        ),
+    )
+    add_agent(parser)
+    parser.add_argument(
+        "--pass",
+        dest="passes",
+        action="append",
+        choices=PASS_ORDER,
+        metavar="PASS",
+        help=f"run only this pass (repeatable): {', '.join(PASS_ORDER)}",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="plan and print the changes; apply nothing")
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wait this long for a run already going on this agent (default: config run_lock_timeout_seconds)",
+    )
+    add_json(parser)
+    parser.set_defaults(handler=handle)
+
+
+def as_json(result: RunResult) -> dict[str, Any]:
+    return {
+        "agent": result.agent,
+        "run_id": result.run_id,
+        "dry_run": result.dry_run,
+        "outcome": result.outcome,
+        "passes": [
+            {
+                **dict(p.details),
+                "name": p.name,
+                "status": p.status,
+                "reason": p.reason,
+                "files": list(p.files),
+            }
+            for p in result.passes
+        ],
+        "files_changed": list(result.files_changed),
+        "cost_usd": round(result.cost_usd, 6),
+        "model_calls": len(result.model_calls),
+        "notes": list(result.notes),
+        "preview": result.preview if result.dry_run else None,
+    }
+
+
+def print_human(context: CliContext, result: RunResult, config_path: str) -> None:
+    out = context.out
+    header = f"run {result.run_id}" if result.run_id else "no run recorded"
+    mode = " (dry run: nothing applied)" if result.dry_run else ""
+    out.line(f"{header} on agent {result.agent}: {result.outcome}{mode}")
+    for note in result.notes:
+        out.line(f"  note: {note}")
+    width = max(len(p.name) for p in result.passes) if result.passes else 10
+    for p in result.passes:
+        out.line(f"  {p.name.ljust(width)}  {p.status.ljust(7)}  {p.reason}")
+        for line in p.report:
+            out.line(f"      {line}")
+    if result.files_changed:
+        out.line("files changed:" if not result.dry_run else "files that would change:")
+        for path in result.files_changed:
+            out.line(f"  {path}")
+    if result.model_calls:
+        out.line(f"model calls: {len(result.model_calls)}, spend {result.cost_usd:.6f} USD")
+    if result.dry_run and result.preview:
+        out.line("")
+        out.line(result.preview.rstrip())
+    if result.run_id:
+        out.line(f"undo with: metaeng-daemon --config {config_path} undo {result.run_id}")
+
+
+def handle(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    result = run_once(
+        deployment,
+        args.agent,
+        registry=default_registry(),
+        access=context.model_access(deployment),
+        now=context.clock(),
+        passes=args.passes,
+        dry_run=args.dry_run,
+        lock_timeout=args.wait,
+    )
+    if args.json:
+        context.out.json(as_json(result))
+    else:
+        print_human(context, result, context.config_path)
+    return 1 if result.failed else 0

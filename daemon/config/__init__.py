@@ -1,0 +1,6 @@
+"""Deployment configuration: YAML → validated, resolved, per-agent settings."""
+
+from daemon.config.loader import load_deployment, parse_for_check
+from daemon.config.resolve import AgentSettings, Deployment, Effective
+
+__all__ = ["AgentSettings", "Deployment", "Effective", "load_deployment", "parse_for_check"]

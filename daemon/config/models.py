@@ -1,0 +1,208 @@
+"""The deployment file as frozen pydantic models (SPEC §5).
+
+Field names are the YAML keys. Strict types: `enabled: 1` or `top_k: "3"` are errors, not
+guesses. Paths stay strings here; `daemon.config.resolve` turns them into absolute paths
+against the config file's folder (or the agent home) once validation passed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from memory_engine.settings import MemorySettings
+
+PassName = Literal[
+    "distillation",
+    "skill_learning",
+    "memory_consolidation",
+    "library_maintenance",
+    "workspace_consolidation",
+    "instruction_review",
+]
+# Execution order inside one run: facts first, then skills on the same turns (SPEC §4.3),
+# then the tidy-ups, then proposals.
+PASS_ORDER: tuple[PassName, ...] = (
+    "distillation",
+    "skill_learning",
+    "memory_consolidation",
+    "library_maintenance",
+    "workspace_consolidation",
+    "instruction_review",
+)
+
+PUBLISHED_ALLOWED_KEYS = ("city", "language", "timezone", "delivery", "color", "plan")
+AGENT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+
+def _relative_inside(value: str, what: str) -> str:
+    """A path that must stay inside the agent home: relative, no `..`, no NUL."""
+    if not value or "\x00" in value:
+        raise ValueError(f"{what} must be a non-empty path")
+    if value.startswith("/"):
+        raise ValueError(f"{what} must be relative to the agent home, got an absolute path")
+    if any(part == ".." for part in value.split("/")):
+        raise ValueError(f"{what} must not contain '..'")
+    return value.strip("/")
+
+
+class ModelSettings(_Frozen):
+    base_url: str = Field(min_length=1)
+    model: str = Field(min_length=1)
+    api_key_env: str | None = "OPENAI_API_KEY"
+    # llama.cpp's Python server wants {"type": "json_object", "schema": ...}.
+    structured_output: Literal["json_schema", "json_object"] = "json_schema"
+    # OpenAI's newer models refuse max_tokens; llama.cpp and older servers want it.
+    token_limit_param: Literal["max_completion_tokens", "max_tokens"] = "max_completion_tokens"
+    price_input_per_million: float = Field(ge=0)
+    price_output_per_million: float = Field(ge=0)
+    max_output_tokens: int = Field(default=4096, ge=16, le=200_000)
+    max_input_bytes: int = Field(default=120_000, ge=1_000, le=10_000_000)
+    max_response_bytes: int = Field(default=1_000_000, ge=1_000, le=50_000_000)
+    timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
+
+
+class BudgetSettings(_Frozen):
+    daily_usd: float = Field(default=5.0, ge=0)
+    per_agent_daily_usd: float = Field(default=1.0, ge=0)
+
+
+class PassToggles(_Frozen):
+    distillation: bool = True
+    skill_learning: bool = True
+    memory_consolidation: bool = True
+    library_maintenance: bool = True
+    workspace_consolidation: bool = True
+    instruction_review: bool = True
+
+
+class PassOverrides(_Frozen):
+    """Per-agent overrides; an absent key inherits the deployment toggle."""
+
+    distillation: bool | None = None
+    skill_learning: bool | None = None
+    memory_consolidation: bool | None = None
+    library_maintenance: bool | None = None
+    workspace_consolidation: bool | None = None
+    instruction_review: bool | None = None
+
+
+class TranscriptSettings(_Frozen):
+    glob: str = "transcripts/**/*.jsonl"
+    format: Literal["jsonl"] = "jsonl"
+    turn_idle_seconds: int = Field(default=300, ge=0)
+    max_read_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
+    max_line_bytes: int = Field(default=1024 * 1024, ge=256)
+
+    @field_validator("glob")
+    @classmethod
+    def _glob_inside(cls, value: str) -> str:
+        return _relative_inside(value, "transcripts.glob")
+
+
+class SkillSources(_Frozen):
+    # Folders holding skill folders; relative paths resolve against the config file.
+    managed: list[str] = Field(default_factory=list)
+    packs: list[str] = Field(default_factory=list)
+    # The learned library, relative to the agent home: the only place skills are written.
+    learned: str = "skills"
+
+    @field_validator("learned")
+    @classmethod
+    def _learned_inside(cls, value: str) -> str:
+        return _relative_inside(value, "skills.learned")
+
+
+class WorkspaceRoles(_Frozen):
+    identity: list[str] = Field(default_factory=lambda: ["IDENTITY.md"])
+    behaviour: list[str] = Field(default_factory=lambda: ["SOUL.md"])
+    instructions: list[str] = Field(default_factory=lambda: ["AGENTS.md", "TOOLS.md"])
+    long_memory: list[str] = Field(default_factory=lambda: ["USER.md", "MEMORY.md"])
+    daily_logs: str = "memory"
+
+    @model_validator(mode="after")
+    def _paths_inside(self) -> WorkspaceRoles:
+        seen: dict[str, str] = {}
+        for role in ("identity", "behaviour", "instructions", "long_memory"):
+            for item in getattr(self, role):
+                _relative_inside(item, f"workspace.{role}")
+                if item in seen:
+                    raise ValueError(f"{item} is listed under both {seen[item]} and {role}")
+                seen[item] = role
+        _relative_inside(self.daily_logs, "workspace.daily_logs")
+        return self
+
+
+class MemoryOwner(_Frozen):
+    tenant: str = Field(default="default", min_length=1, max_length=80)
+    user: str | None = Field(default=None, min_length=1, max_length=80)
+
+
+def _default_sources() -> list[Literal["user", "assistant", "tool"]]:
+    return ["user"]
+
+
+class AgentMemory(_Frozen):
+    settings: MemorySettings = Field(
+        default_factory=lambda: MemorySettings(
+            min_confidence=0.6, filter_entity=True, time_aware=True, deduplicate=True, top_k=3
+        )
+    )
+    allowed_keys: list[str] = Field(default_factory=lambda: list(PUBLISHED_ALLOWED_KEYS), min_length=1)
+    # Facts stated by the user are trusted; tool output and quoted text are not, by default.
+    allowed_sources: list[Literal["user", "assistant", "tool"]] = Field(
+        default_factory=_default_sources, min_length=1
+    )
+    store: str = ".metaeng/facts.jsonl"
+    markdown_view: str | None = None
+    owner: MemoryOwner = Field(default_factory=MemoryOwner)
+
+    @field_validator("store", "markdown_view")
+    @classmethod
+    def _store_inside(cls, value: str | None) -> str | None:
+        return None if value is None else _relative_inside(value, "memory path")
+
+
+class AgentConfig(_Frozen):
+    home: str = Field(min_length=1)
+    enabled: bool = True
+    autonomy: Literal["autonomous", "review"] | None = None
+    cadence: Literal["relaxed", "balanced", "aggressive"] | None = None
+    # True = instruction files only ever change through an approved proposal.
+    instruction_hold: bool = True
+    budget_usd: float | None = Field(default=None, ge=0)
+    passes: PassOverrides = Field(default_factory=PassOverrides)
+    transcripts: TranscriptSettings = Field(default_factory=TranscriptSettings)
+    skills: SkillSources = Field(default_factory=SkillSources)
+    workspace: WorkspaceRoles = Field(default_factory=WorkspaceRoles)
+    memory: AgentMemory = Field(default_factory=AgentMemory)
+
+
+class DeploymentConfig(_Frozen):
+    version: Literal[1] = 1
+    enabled: bool = True
+    mode: Literal["schedule", "on_demand"] = "schedule"
+    cadence: Literal["relaxed", "balanced", "aggressive"] = "balanced"
+    autonomy: Literal["autonomous", "review"] = "autonomous"
+    state_dir: str | None = None
+    run_lock_timeout_seconds: float = Field(default=0.0, ge=0, le=3600)
+    model: ModelSettings | None = None
+    budget: BudgetSettings = Field(default_factory=BudgetSettings)
+    passes: PassToggles = Field(default_factory=PassToggles)
+    agents: dict[str, AgentConfig] = Field(min_length=1)
+
+    @field_validator("agents")
+    @classmethod
+    def _agent_names(cls, value: dict[str, AgentConfig]) -> dict[str, AgentConfig]:
+        for name in value:
+            if not AGENT_NAME.match(name):
+                raise ValueError(
+                    f"agent name {name!r} must be lowercase letters, digits, '-' or '_' (at most 63)"
+                )
+        return value

@@ -1,0 +1,233 @@
+"""From validated config models to per-agent effective settings, with where each came from.
+
+Deployment-wide values are defaults; an agent's own keys override them in both
+directions ("off everywhere except this agent" is a real configuration).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from daemon.cadence import CADENCES
+from daemon.config.models import (
+    PASS_ORDER,
+    AgentConfig,
+    AgentMemory,
+    DeploymentConfig,
+    ModelSettings,
+    SkillSources,
+    TranscriptSettings,
+    WorkspaceRoles,
+)
+from daemon.config.yamlmap import KeyPath
+
+
+@dataclass(frozen=True)
+class Effective:
+    """One effective setting and the place it came from."""
+
+    key: str
+    value: object
+    origin: str
+
+
+@dataclass(frozen=True)
+class AgentSettings:
+    name: str
+    home: Path
+    enabled: bool
+    autonomy: str
+    cadence: str
+    deep_cap: int
+    instruction_hold: bool
+    budget_usd: float
+    passes: Mapping[str, bool]
+    transcripts: TranscriptSettings
+    skills: SkillSources
+    managed_skill_dirs: tuple[Path, ...]
+    pack_skill_dirs: tuple[Path, ...]
+    workspace: WorkspaceRoles
+    memory: AgentMemory
+    origins: tuple[Effective, ...] = field(default=(), compare=False)
+
+    @property
+    def owner(self) -> tuple[str, str]:
+        """(tenant, user) that owns this agent's facts; set by the daemon, never the model."""
+        return (self.memory.owner.tenant, self.memory.owner.user or self.name)
+
+    def enabled_passes(self) -> list[str]:
+        return [name for name in PASS_ORDER if self.passes.get(name, False)]
+
+
+@dataclass(frozen=True)
+class Deployment:
+    path: Path
+    config: DeploymentConfig
+    state_dir: Path
+    agents: Mapping[str, AgentSettings]
+    origins: tuple[Effective, ...] = field(default=(), compare=False)
+
+    @property
+    def model(self) -> ModelSettings | None:
+        return self.config.model
+
+    def agent(self, name: str) -> AgentSettings:
+        from daemon.errors import UnknownAgent
+
+        if name not in self.agents:
+            raise UnknownAgent(name, list(self.agents))
+        return self.agents[name]
+
+
+def _origin(lines: Mapping[KeyPath, int], path: KeyPath, config_name: str, scope: str) -> str | None:
+    line = lines.get(path)
+    return f"{scope} ({config_name}:{line})" if line else None
+
+
+def _resolve_path(base: Path, value: str) -> Path:
+    candidate = Path(value).expanduser()
+    return (candidate if candidate.is_absolute() else base / candidate).resolve()
+
+
+def _state_dir(config: DeploymentConfig, base: Path, env: Mapping[str, str]) -> Path:
+    if config.state_dir:
+        return _resolve_path(base, config.state_dir)
+    if env.get("STATE_DIRECTORY"):
+        # systemd may pass several colon-separated folders; the first is ours.
+        return Path(env["STATE_DIRECTORY"].split(":")[0])
+    xdg = env.get("XDG_STATE_HOME") or str(Path(env.get("HOME", "/var/lib")) / ".local" / "state")
+    return Path(xdg) / "metaeng-daemon"
+
+
+def _agent(
+    name: str,
+    agent: AgentConfig,
+    config: DeploymentConfig,
+    base: Path,
+    lines: Mapping[KeyPath, int],
+    config_name: str,
+) -> AgentSettings:
+    origins: list[Effective] = []
+
+    def pick(key: str, agent_value: object, deployment_value: object, deployment_key: KeyPath) -> object:
+        if agent_value is not None:
+            origin = _origin(lines, ("agents", name, *key.split(".")), config_name, f"agent {name}")
+            origins.append(Effective(key, agent_value, origin or f"agent {name}"))
+            return agent_value
+        origin = _origin(lines, deployment_key, config_name, "deployment")
+        origins.append(Effective(key, deployment_value, origin or "default"))
+        return deployment_value
+
+    def own(key: str, value: object) -> None:
+        path = ("agents", name, *key.split("."))
+        origins.append(Effective(key, value, _origin(lines, path, config_name, f"agent {name}") or "default"))
+
+    home = _resolve_path(base, agent.home)
+    own("home", str(home))
+    own("enabled", agent.enabled)
+    autonomy = str(pick("autonomy", agent.autonomy, config.autonomy, ("autonomy",)))
+    cadence = str(pick("cadence", agent.cadence, config.cadence, ("cadence",)))
+    origins.append(Effective("deep_cap", CADENCES[cadence].deep_passes_per_day, f"cadence preset {cadence}"))
+    own("instruction_hold", agent.instruction_hold)
+    budget = pick("budget_usd", agent.budget_usd, config.budget.per_agent_daily_usd, ("budget", "per_agent_daily_usd"))
+    assert isinstance(budget, float | int)
+    passes: dict[str, bool] = {}
+    for pass_name in PASS_ORDER:
+        override = getattr(agent.passes, pass_name)
+        value = pick(
+            f"passes.{pass_name}", override, getattr(config.passes, pass_name), ("passes", pass_name)
+        )
+        passes[pass_name] = bool(value)
+    for section in ("transcripts", "skills", "workspace", "memory"):
+        model = getattr(agent, section)
+        for key, value in model.model_dump(mode="json").items():
+            if isinstance(value, dict):
+                for sub, subvalue in value.items():
+                    own(f"{section}.{key}.{sub}", subvalue)
+            else:
+                own(f"{section}.{key}", value)
+    return AgentSettings(
+        name=name,
+        home=home,
+        enabled=agent.enabled,
+        autonomy=autonomy,
+        cadence=cadence,
+        deep_cap=CADENCES[cadence].deep_passes_per_day,
+        instruction_hold=agent.instruction_hold,
+        budget_usd=float(budget),
+        passes=passes,
+        transcripts=agent.transcripts,
+        skills=agent.skills,
+        managed_skill_dirs=tuple(_resolve_path(base, p) for p in agent.skills.managed),
+        pack_skill_dirs=tuple(_resolve_path(base, p) for p in agent.skills.packs),
+        workspace=agent.workspace,
+        memory=agent.memory,
+        origins=tuple(origins),
+    )
+
+
+def resolve(
+    config: DeploymentConfig, path: Path, lines: Mapping[KeyPath, int], env: Mapping[str, str]
+) -> tuple[Deployment, list[str]]:
+    """Resolve paths and per-agent overrides; return the deployment and cross-field problems."""
+    base = path.parent
+    problems: list[str] = []
+    agents: dict[str, AgentSettings] = {}
+    state_dir = _state_dir(config, base, env)
+
+    def at(key_path: KeyPath) -> str:
+        line = lines.get(key_path)
+        return f"{path.name}:{line}" if line else path.name
+
+    for name, agent in config.agents.items():
+        settings = _agent(name, agent, config, base, lines, path.name)
+        agents[name] = settings
+        if not settings.home.is_dir():
+            problems.append(
+                f"agents.{name}.home: {settings.home} is not an existing folder ({at(('agents', name, 'home'))})"
+            )
+        for folder in (*settings.managed_skill_dirs, *settings.pack_skill_dirs):
+            if folder == settings.home or settings.home in folder.parents:
+                problems.append(
+                    f"agents.{name}.skills: read-only skill folder {folder} is inside the agent home "
+                    f"({at(('agents', name, 'skills'))}); managed and pack folders must live outside it"
+                )
+        if state_dir == settings.home or settings.home in state_dir.parents:
+            problems.append(
+                f"state_dir: {state_dir} is inside the home of agent {name} ({at(('state_dir',))}); "
+                "keep the daemon's state outside agent homes"
+            )
+    names = sorted(agents)
+    for i, first in enumerate(names):
+        for second in names[i + 1 :]:
+            a, b = agents[first].home, agents[second].home
+            if a == b or a in b.parents or b in a.parents:
+                problems.append(
+                    f"agents.{second}.home: {b} overlaps the home of agent {first} ({a}) "
+                    f"({at(('agents', second, 'home'))}); each agent needs its own folder"
+                )
+    origins = []
+    for key in ("enabled", "mode", "cadence", "autonomy", "run_lock_timeout_seconds"):
+        origin = _origin(lines, (key,), path.name, "deployment") or "default"
+        origins.append(Effective(key, getattr(config, key), origin))
+    origins.append(
+        Effective(
+            "state_dir",
+            str(state_dir),
+            _origin(lines, ("state_dir",), path.name, "deployment") or "environment/default",
+        )
+    )
+    for section in ("model", "budget"):
+        model = getattr(config, section)
+        if model is None:
+            origins.append(Effective(section, None, "default (not configured)"))
+            continue
+        for key, value in model.model_dump(mode="json").items():
+            origin = _origin(lines, (section, key), path.name, "deployment") or "default"
+            origins.append(Effective(f"{section}.{key}", value, origin))
+    deployment = Deployment(
+        path=path, config=config, state_dir=state_dir, agents=agents, origins=tuple(origins)
+    )
+    return deployment, problems

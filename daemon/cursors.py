@@ -1,0 +1,62 @@
+"""Persisted transcript cursors: per consumer (pass) and file, the byte offset analysed.
+
+Cursors move only after the run that consumed the turns is committed (the runner calls
+`advance`), so a crash or a skipped cycle re-reads the same turns next time.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from daemon import atomic
+from daemon.changeset import Cursor, CursorAdvance
+from daemon.errors import CorruptState, StateVersionError
+
+VERSION = 1
+
+
+class CursorFile(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: int = VERSION
+    consumers: dict[str, dict[str, Cursor]] = {}
+
+
+def load(path: Path) -> CursorFile:
+    """Read the cursor file; a missing file means nothing was read yet."""
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return CursorFile()
+    except (OSError, ValueError) as exc:
+        raise CorruptState(path, str(exc)) from exc
+    if isinstance(raw, dict) and isinstance(raw.get("version"), int) and raw["version"] > VERSION:
+        raise StateVersionError(path, raw["version"], VERSION)
+    try:
+        return CursorFile.model_validate(raw)
+    except ValidationError as exc:
+        raise CorruptState(path, str(exc)) from exc
+
+
+def for_consumer(state: CursorFile, consumer: str) -> Mapping[str, Cursor]:
+    return state.consumers.get(consumer, {})
+
+
+def advance(path: Path, advances: Iterable[CursorAdvance]) -> CursorFile:
+    """Apply advances and persist atomically; idempotent (recovery may replay them)."""
+    state = load(path)
+    consumers = {name: dict(files) for name, files in state.consumers.items()}
+    changed = False
+    for item in advances:
+        files = consumers.setdefault(item.consumer, {})
+        if files.get(item.file) != item.cursor:
+            files[item.file] = item.cursor
+            changed = True
+    new_state = CursorFile(version=VERSION, consumers=consumers)
+    if changed:
+        atomic.write_text(path, new_state.model_dump_json(indent=1) + "\n")
+    return new_state

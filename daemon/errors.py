@@ -1,0 +1,88 @@
+"""Expected failures.
+
+Every failure a user or a model can cause is a `DaemonError`: the CLI prints its message
+on one line and exits 1. Anything else is a bug: exit 3 with the traceback in the log.
+Each class builds its message from the data it carries, so the message always names the
+file, key, agent or run at fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+
+class DaemonError(Exception):
+    """Base for every expected failure."""
+
+
+class ConfigError(DaemonError):
+    """The configuration file is invalid; carries every problem found, each with its line."""
+
+    def __init__(self, path: Path | str, problems: Sequence[str]) -> None:
+        self.path = Path(path)
+        self.problems = list(problems)
+        lines = "\n".join(f"  - {p}" for p in self.problems)
+        super().__init__(f"invalid configuration {self.path} ({len(self.problems)} problem(s)):\n{lines}")
+
+
+class UnknownAgent(DaemonError):
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        self.name = name
+        choices = ", ".join(sorted(known)) or "none configured"
+        super().__init__(f"unknown agent {name!r} (configured: {choices})")
+
+
+class AgentBusy(DaemonError):
+    def __init__(self, agent: str, lock_path: Path) -> None:
+        self.agent = agent
+        super().__init__(f"agent {agent!r} is busy: another run holds {lock_path}")
+
+
+class StateVersionError(DaemonError):
+    """A persisted state file was written by a newer version of the daemon."""
+
+    def __init__(self, path: Path, found: object, supported: int) -> None:
+        super().__init__(
+            f"{path} has version {found!r}; this daemon reads up to version {supported}. "
+            "It was written by a newer metaeng-daemon: upgrade before running this one."
+        )
+
+
+class CorruptState(DaemonError):
+    def __init__(self, path: Path, detail: str) -> None:
+        super().__init__(f"{path} is unreadable: {detail}")
+
+
+class StoreError(DaemonError):
+    """A git operation on an agent's store failed."""
+
+
+class UnknownRun(DaemonError):
+    def __init__(self, run_id: str, agent: str | None = None) -> None:
+        where = f" for agent {agent!r}" if agent else ""
+        super().__init__(f"no run {run_id!r}{where} in the store")
+
+
+class UndoRefused(DaemonError):
+    def __init__(self, run_id: str, reason: str, files: Sequence[str] = ()) -> None:
+        self.run_id = run_id
+        self.files = list(files)
+        named = f": {', '.join(self.files)}" if self.files else ""
+        super().__init__(f"undo of {run_id} refused, nothing changed — {reason}{named}")
+
+
+class PathRefused(DaemonError):
+    """A write outside the paths a pass may touch."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        self.path = path
+        super().__init__(f"refused to write {path!r}: {reason}")
+
+
+class ModelUnavailable(DaemonError):
+    """The deep tier cannot be used this cycle (not configured, cap, budget, network)."""
+
+
+class ModelResponseInvalid(DaemonError):
+    """The model answered, but the answer failed validation."""

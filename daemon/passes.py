@@ -1,0 +1,42 @@
+"""The pass interface: `plan(context) -> Changeset`. Only the runner writes.
+
+A pass declares where it may write (`write_scope`) and which memory-lock behaviour it
+needs; the runner enforces both, so a pass that tries to write elsewhere — or a model
+that talks a pass into it — is refused by construction, not by instruction.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+
+from daemon.changeset import Changeset
+from daemon.config.resolve import AgentSettings
+from daemon.cursors import CursorFile
+from daemon.deep_tier import DeepTier
+from daemon.managed import ManagedPaths
+from daemon.view import AgentView
+
+MemoryLockMode = Literal["none", "try", "wait"]
+
+
+@dataclass(frozen=True)
+class PassContext:
+    agent: AgentSettings
+    view: AgentView
+    deep: DeepTier
+    cursors: CursorFile
+    now: datetime
+    run_id: str
+
+
+class Pass(Protocol):
+    name: str
+    uses_model: bool
+    # "try": back off (skip, offsets kept) if the memory lock is held; "wait": hold it.
+    memory_lock: MemoryLockMode
+
+    def write_scope(self, agent: AgentSettings) -> ManagedPaths: ...
+
+    def plan(self, context: PassContext) -> Changeset: ...

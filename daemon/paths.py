@@ -1,0 +1,65 @@
+"""Where the daemon keeps its own state (never inside an agent home)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+# Paths inside an agent home that the daemon itself owns (tracked by the store).
+META_DIR = ".metaeng"
+REVIEW_DIR = f"{META_DIR}/review"
+FORK_BASES_DIR = f"{META_DIR}/fork-bases"
+ADOPTED_SETTINGS = f"{META_DIR}/memory-settings.json"
+
+
+@dataclass(frozen=True)
+class AgentState:
+    root: Path
+
+    @property
+    def git_dir(self) -> Path:
+        return self.root / "store.git"
+
+    @property
+    def run_lock(self) -> Path:
+        return self.root / "run.lock"
+
+    @property
+    def memory_lock(self) -> Path:
+        return self.root / "memory.lock"
+
+    @property
+    def cursors(self) -> Path:
+        return self.root / "cursors.json"
+
+    @property
+    def journal(self) -> Path:
+        return self.root / "inflight.json"
+
+    @property
+    def run_log(self) -> Path:
+        return self.root / "runs.jsonl"
+
+    @property
+    def scratch(self) -> Path:
+        return self.root / "scratch"
+
+
+@dataclass(frozen=True)
+class StateLayout:
+    root: Path
+
+    def agent(self, name: str) -> AgentState:
+        return AgentState(self.root / "agents" / name)
+
+    @property
+    def spend_dir(self) -> Path:
+        return self.root / "spend"
+
+    @property
+    def spend_lock(self) -> Path:
+        return self.root / "spend.lock"
+
+    @property
+    def daemon_lock(self) -> Path:
+        return self.root / "daemon.lock"

@@ -1,0 +1,13 @@
+"""The explicit table of passes, in one place (no discovery by name strings)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from daemon.passes import Pass
+from memory_engine.distill import DistillationPass
+
+
+def default_registry() -> Mapping[str, Pass]:
+    passes: list[Pass] = [DistillationPass()]
+    return {p.name: p for p in passes}

@@ -1,0 +1,326 @@
+"""One run of one agent: plan the selected passes in order, then apply them as one commit.
+
+`once` and the scheduler both call `run_once`. One pass failing never stops the others;
+each pass ends `applied`, `nothing`, `skipped` or `failed` with a reason. Cursor advances
+are kept only from passes that ran to a verdict (`applied`/`nothing`): a skipped or
+failed pass leaves its turns to be read again next cycle.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from collections.abc import Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import structlog
+from filelock import FileLock, Timeout
+
+from daemon import atomic, cursors
+from daemon.apply import ApplyFailed, apply_run, new_run_id
+from daemon.changeset import Changeset, CursorAdvance, PassStatus
+from daemon.config.models import PASS_ORDER
+from daemon.config.resolve import AgentSettings, Deployment
+from daemon.deep_tier import CallRecord, DeepTier
+from daemon.environment import ModelAccess
+from daemon.errors import DaemonError, ModelUnavailable, PathRefused
+from daemon.managed import ManagedPaths
+from daemon.passes import Pass, PassContext
+from daemon.paths import StateLayout
+from daemon.session import AgentSession, agent_session
+from daemon.spend import SpendLedger
+from daemon.view import AgentView, confined
+
+log = structlog.get_logger("metaeng.runner")
+MEMORY_LOCK_WAIT_SECONDS = 600.0
+
+
+@dataclass(frozen=True)
+class PassResult:
+    name: str
+    status: PassStatus
+    reason: str
+    files: tuple[str, ...] = ()
+    report: tuple[str, ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    agent: str
+    run_id: str | None
+    attempted_run_id: str
+    started_at: datetime
+    duration_seconds: float
+    passes: tuple[PassResult, ...]
+    files_changed: tuple[str, ...]
+    dry_run: bool
+    cost_usd: float
+    model_calls: tuple[CallRecord, ...]
+    notes: tuple[str, ...]
+    preview: str = ""
+
+    @property
+    def failed(self) -> bool:
+        return any(p.status == "failed" for p in self.passes)
+
+    @property
+    def outcome(self) -> str:
+        if self.failed:
+            return "failed"
+        if self.run_id:
+            return "applied"
+        if all(p.status == "skipped" for p in self.passes):
+            return "skipped"
+        return "nothing"
+
+
+def select_passes(requested: Sequence[str] | None) -> list[str]:
+    if not requested:
+        return list(PASS_ORDER)
+    unknown = [p for p in requested if p not in PASS_ORDER]
+    if unknown:
+        raise DaemonError(f"unknown pass {', '.join(unknown)} (passes: {', '.join(PASS_ORDER)})")
+    return [p for p in PASS_ORDER if p in requested]
+
+
+def _why_not(
+    deployment: Deployment, agent: AgentSettings, name: str, registry: Mapping[str, Pass]
+) -> str | None:
+    if not deployment.config.enabled:
+        return "master switch is off (enabled: false)"
+    if not agent.enabled:
+        return f"agent {agent.name} is disabled (agents.{agent.name}.enabled: false)"
+    if not agent.passes.get(name, False):
+        origin = next((o.origin for o in agent.origins if o.key == f"passes.{name}"), "config")
+        return f"disabled by configuration ({origin})"
+    if name not in registry:
+        return "not available in this version of metaeng-daemon"
+    return None
+
+
+def _check_paths(
+    changeset: Changeset, agent: AgentSettings, scope: ManagedPaths, managed: ManagedPaths
+) -> None:
+    for path in changeset.touched:
+        if not (scope.covers(path) and managed.covers(path)):
+            raise PathRefused(path, f"outside what pass {changeset.pass_name} may write")
+        confined(agent.home, path)
+
+
+def _preview(home_view: AgentView, changes: Mapping[str, bytes | None]) -> str:
+    chunks: list[str] = []
+    for path, new in sorted(changes.items()):
+        old = home_view.read_bytes(path)
+        if old == new:
+            continue
+        try:
+            old_text = (old or b"").decode("utf-8").splitlines(keepends=True)
+            new_text = (new or b"").decode("utf-8").splitlines(keepends=True)
+        except UnicodeDecodeError:
+            chunks.append(f"binary file {path}: {len(old or b'')} → {len(new or b'')} bytes\n")
+            continue
+        label_old = f"a/{path}" if old is not None else "/dev/null"
+        label_new = f"b/{path}" if new is not None else "/dev/null"
+        chunks.append("".join(difflib.unified_diff(old_text, new_text, label_old, label_new)))
+    return "".join(chunks)
+
+
+def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Changeset:
+    try:
+        changeset = impl.plan(context)
+    except ModelUnavailable as exc:
+        return Changeset(pass_name=impl.name, status="skipped", reason=str(exc))
+    except DaemonError as exc:
+        return Changeset(pass_name=impl.name, status="failed", reason=str(exc))
+    except Exception as exc:  # a bug in one pass must not stop the others
+        log.exception("pass.crashed", agent=context.agent.name, pass_name=impl.name, run_id=context.run_id)
+        return Changeset(
+            pass_name=impl.name, status="failed", reason=f"internal error: {type(exc).__name__}: {exc}"
+        )
+    if changeset.status in ("changes", "nothing") and changeset.has_file_changes():
+        try:
+            _check_paths(changeset, context.agent, impl.write_scope(context.agent), session.managed)
+        except PathRefused as exc:
+            return Changeset(pass_name=impl.name, status="failed", reason=str(exc), report=changeset.report)
+    return changeset
+
+
+def run_once(
+    deployment: Deployment,
+    agent_name: str,
+    *,
+    registry: Mapping[str, Pass],
+    access: ModelAccess,
+    now: datetime,
+    passes: Sequence[str] | None = None,
+    dry_run: bool = False,
+    lock_timeout: float | None = None,
+) -> RunResult:
+    """Run the selected passes for one agent and apply their changes as one run."""
+    selected = select_passes(passes)
+    started = time.monotonic()
+    run_id = new_run_id(now)
+    timeout = deployment.config.run_lock_timeout_seconds if lock_timeout is None else lock_timeout
+    layout = StateLayout(deployment.state_dir)
+    log.info("run.start", agent=agent_name, run_id=run_id, passes=selected, dry_run=dry_run)
+    with agent_session(deployment, agent_name, now, timeout, commit_external=not dry_run) as session:
+        agent = session.agent
+        deep = DeepTier(
+            model=deployment.model,
+            api_key=access.api_key,
+            ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
+            agent=agent.name,
+            run_id=run_id,
+            now=now,
+            deployment_budget_usd=deployment.config.budget.daily_usd,
+            agent_budget_usd=agent.budget_usd,
+            deep_cap=agent.deep_cap,
+            unavailable_reason=access.unavailable_reason,
+        )
+        view = AgentView(agent.home)
+        cursor_state = cursors.load(session.state.cursors)
+        planned: list[Changeset] = []
+        with ExitStack() as locks:
+            for name in selected:
+                reason = _why_not(deployment, agent, name, registry)
+                if reason:
+                    planned.append(Changeset(pass_name=name, status="skipped", reason=reason))
+                    continue
+                impl = registry[name]
+                if impl.memory_lock != "none":
+                    wait = MEMORY_LOCK_WAIT_SECONDS if impl.memory_lock == "wait" else 0
+                    lock = FileLock(str(session.state.memory_lock), timeout=wait)
+                    try:
+                        locks.enter_context(lock)
+                    except Timeout:
+                        planned.append(
+                            Changeset(
+                                pass_name=name,
+                                status="skipped",
+                                reason="memory lock held (memory consolidation running); offsets kept for next cycle",
+                            )
+                        )
+                        continue
+                context = PassContext(agent, view, deep, cursor_state, now, run_id)
+                changeset = _plan_one(impl, context, session)
+                planned.append(changeset)
+                if changeset.status in ("changes", "nothing"):
+                    view = view.with_changes(changeset)
+            deep.close()
+            result = _apply(session, planned, view, now, run_id, dry_run, deep)
+    duration = time.monotonic() - started
+    final = RunResult(
+        agent=agent.name,
+        run_id=result[0],
+        attempted_run_id=run_id,
+        started_at=now,
+        duration_seconds=duration,
+        passes=result[1],
+        files_changed=result[2],
+        dry_run=dry_run,
+        cost_usd=deep.spent_usd,
+        model_calls=tuple(deep.calls),
+        notes=(*session.recovery_notes, *result[3]),
+        preview=result[4],
+    )
+    if not dry_run:
+        _log_run(session, final)
+    log.info(
+        "run.end",
+        agent=agent.name,
+        run_id=final.run_id or run_id,
+        outcome=final.outcome,
+        passes={p.name: p.status for p in final.passes},
+        files=len(final.files_changed),
+        duration_s=round(duration, 3),
+    )
+    return final
+
+
+def _apply(
+    session: AgentSession,
+    planned: list[Changeset],
+    view: AgentView,
+    now: datetime,
+    run_id: str,
+    dry_run: bool,
+    deep: DeepTier,
+) -> tuple[str | None, tuple[PassResult, ...], tuple[str, ...], list[str], str]:
+    changes: dict[str, bytes | None] = dict(view.overlay)
+    advances: list[CursorAdvance] = [
+        a for cs in planned if cs.status in ("changes", "nothing") for a in cs.cursor_advances
+    ]
+    notes: list[str] = []
+    if session.external_commit:
+        notes.append(f"committed external edits first ({session.external_commit[:10]})")
+    base_view = AgentView(session.agent.home)
+    if dry_run:
+        preview = _preview(base_view, changes)
+        results = tuple(_result(cs, cs.touched if cs.status == "changes" else ()) for cs in planned)
+        return None, results, tuple(sorted(changes)), notes, preview
+    changing = [cs.pass_name for cs in planned if cs.status == "changes"]
+    message = _message(session.agent.name, run_id, planned)
+    try:
+        applied = apply_run(
+            session.store,
+            session.state,
+            agent=session.agent.name,
+            run_id=run_id,
+            passes=changing,
+            changes=changes,
+            cursor_advances=advances,
+            message=message,
+            trailers={"Cost-USD": f"{deep.spent_usd:.6f}", "Model-Calls": str(len(deep.calls))},
+            now=now,
+            keep_dirs=session.managed.dirs,
+        )
+    except ApplyFailed as exc:
+        results = tuple(
+            PassResult(cs.pass_name, "failed", str(exc), report=cs.report, details=cs.details)
+            if cs.status in ("changes", "nothing")
+            else _result(cs, ())
+            for cs in planned
+        )
+        return None, results, (), notes, ""
+    written = set(applied.files)
+    results = tuple(_result(cs, tuple(p for p in cs.touched if p in written)) for cs in planned)
+    return applied.sha and run_id, results, tuple(applied.files), notes, ""
+
+
+def _result(cs: Changeset, files: Sequence[str]) -> PassResult:
+    status: PassStatus
+    if cs.status == "changes":
+        status = "applied" if files else "nothing"
+    else:
+        status = cs.status
+    return PassResult(cs.pass_name, status, cs.reason, tuple(files), cs.report, cs.details)
+
+
+def _message(agent: str, run_id: str, planned: Sequence[Changeset]) -> str:
+    changing = [cs.pass_name for cs in planned if cs.status == "changes"] or ["cursors"]
+    lines = [f"run {run_id}: {', '.join(changing)} ({agent})", ""]
+    for cs in planned:
+        lines.append(f"[{cs.pass_name}] {cs.status}: {cs.reason}".rstrip(": "))
+        lines.extend(f"  {line}" for line in cs.report)
+    return "\n".join(lines)
+
+
+def _log_run(session: AgentSession, result: RunResult) -> None:
+    entry = {
+        "v": 1,
+        "run_id": result.run_id,
+        "attempted_run_id": result.attempted_run_id,
+        "agent": result.agent,
+        "started_at": result.started_at.isoformat(),
+        "duration_s": round(result.duration_seconds, 3),
+        "outcome": result.outcome,
+        "passes": {p.name: p.status for p in result.passes},
+        "files_changed": len(result.files_changed),
+        "cost_usd": round(result.cost_usd, 6),
+    }
+    atomic.append_line(session.state.run_log, json.dumps(entry, sort_keys=True))

@@ -1,0 +1,87 @@
+"""Bracket of every run on one agent: run lock → open store → recover → external edits.
+
+Taking the per-agent run lock (a kernel `flock`, released if the holder dies, so a dead
+process never blocks forever) makes one run per agent at a time across processes: the
+scheduler, a manual `once`, `undo`, review approvals. Edits people made since the last
+run are committed first, as their own "external edits" commit (the etckeeper pattern),
+so undoing a run never undoes a person's work.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime
+
+from filelock import FileLock, Timeout
+
+from daemon.apply import finish_or_roll_back
+from daemon.config.resolve import AgentSettings, Deployment
+from daemon.errors import AgentBusy
+from daemon.managed import ManagedPaths, managed_paths
+from daemon.paths import AgentState, StateLayout
+from daemon.store import StoreSession, open_store
+
+
+@dataclass(frozen=True)
+class AgentSession:
+    agent: AgentSettings
+    state: AgentState
+    store: StoreSession
+    managed: ManagedPaths
+    recovery_notes: tuple[str, ...]
+    external_commit: str | None
+
+
+def agent_state(deployment: Deployment, name: str) -> AgentState:
+    state = StateLayout(deployment.state_dir).agent(name)
+    state.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    return state
+
+
+def commit_external_edits(store: StoreSession, agent: str, first: bool) -> str | None:
+    if not store.stage_all():
+        return None
+    subject = "initial import of managed files" if first else "external edits since the last run"
+    return store.commit(
+        f"{subject} ({agent})\n\nChanges made outside metaeng-daemon, recorded before its next run so that "
+        "undoing a run never undoes them.",
+        {"Kind": "external-edits", "Agent": agent},
+    )
+
+
+@contextmanager
+def agent_session(
+    deployment: Deployment,
+    name: str,
+    now: datetime,
+    lock_timeout: float,
+    commit_external: bool = True,
+) -> Iterator[AgentSession]:
+    """Hold the agent's run lock with its store open, recovered and external edits committed."""
+    agent = deployment.agent(name)
+    state = agent_state(deployment, name)
+    lock = FileLock(str(state.run_lock), timeout=lock_timeout)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise AgentBusy(name, state.run_lock) from None
+    try:
+        managed = managed_paths(agent)
+        with open_store(state.git_dir, agent.home, managed, state.scratch, now) as store:
+            notes = finish_or_roll_back(store, state)
+            external = commit_external_edits(store, name, store.head() is None) if commit_external else None
+            yield AgentSession(agent, state, store, managed, tuple(notes), external)
+    finally:
+        lock.release()
+
+
+@contextmanager
+def read_session(deployment: Deployment, name: str) -> Iterator[AgentSession]:
+    """Open the store for reading only (no lock, no recovery, no commits)."""
+    agent = deployment.agent(name)
+    state = agent_state(deployment, name)
+    managed = managed_paths(agent)
+    with open_store(state.git_dir, agent.home, managed, state.scratch) as store:
+        yield AgentSession(agent, state, store, managed, (), None)

@@ -1,0 +1,326 @@
+"""Reading transcripts by byte offset into turns (SPEC §3.2).
+
+Transcripts are append-only JSON Lines: `{"role": "user"|"assistant"|"tool"|"system",
+"content": ..., "ts": ...}` per line, and optionally `{"type": "session_end"}` when a
+session closes. A turn is a user message and everything up to the next user message.
+
+Rules kept here:
+- only complete lines are read; a half-written last line waits;
+- the cursor never splits a turn: it stops at the start of the first turn that is not
+  complete yet; the trailing turn of a file is complete once the file has been idle for
+  `turn_idle_seconds` or a `session_end` line follows it;
+- a file that shrank below the offset, has a new identity (device, inode) or a different
+  head is read again from the start, with a warning;
+- malformed lines (bad JSON, invalid UTF-8, unknown role, over `max_line_bytes`) are
+  skipped with a warning naming the file and offset.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from daemon.changeset import Cursor, CursorAdvance
+from daemon.config.models import TranscriptSettings
+
+MIN_NEW_TURNS = 4
+ROLES = ("user", "assistant", "tool", "system")
+HEAD_BYTES = 1024
+SCAN_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Message:
+    role: str
+    content: str
+    ts: str | None
+    offset: int
+
+
+@dataclass(frozen=True)
+class Turn:
+    file: str
+    start: int
+    end: int
+    messages: tuple[Message, ...]
+
+    @property
+    def ref(self) -> str:
+        """Stable reference to this turn: `<file relative to home>@<byte offset>`."""
+        return f"{self.file}@{self.start}"
+
+    @property
+    def ts(self) -> str | None:
+        return next((m.ts for m in self.messages if m.ts), None)
+
+    def weight(self) -> int:
+        return sum(len(m.content) + 32 for m in self.messages)
+
+
+@dataclass(frozen=True)
+class FileRead:
+    file: str
+    turns: tuple[Turn, ...]
+    advance: CursorAdvance | None
+    warnings: tuple[str, ...]
+    identity: tuple[int, int]
+    origin: int  # the offset reading started from
+
+
+@dataclass(frozen=True)
+class TurnBatch:
+    consumer: str
+    files: tuple[FileRead, ...]
+    listing_warnings: tuple[str, ...] = ()
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(t for f in self.files for t in f.turns)
+
+    @property
+    def advances(self) -> tuple[CursorAdvance, ...]:
+        return tuple(f.advance for f in self.files if f.advance is not None)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.listing_warnings + tuple(w for f in self.files for w in f.warnings)
+
+    def limited(self, max_weight: int, home: Path) -> TurnBatch:
+        """Keep a prefix of turns whose weight fits; cursors stop before the first dropped turn.
+
+        The first turn is always kept (its messages are truncated in the prompt), so a
+        huge turn can never block a transcript forever.
+        """
+        total = 0
+        kept: list[FileRead] = []
+        full = False
+        for read in self.files:
+            turns: list[Turn] = []
+            for turn in read.turns:
+                if not full and (total + turn.weight() <= max_weight or total == 0):
+                    turns.append(turn)
+                    total += turn.weight()
+                else:
+                    full = True
+            if len(turns) == len(read.turns):
+                kept.append(read)
+                continue
+            stop = read.turns[len(turns)].start
+            advance = _advance_to(self.consumer, read, stop, home)
+            kept.append(replace(read, turns=tuple(turns), advance=advance))
+        return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
+
+
+def _head_hash(path: Path, offset: int) -> str:
+    with path.open("rb") as fh:
+        return hashlib.sha256(fh.read(min(offset, HEAD_BYTES))).hexdigest()
+
+
+def _advance_to(consumer: str, read: FileRead, offset: int, home: Path) -> CursorAdvance | None:
+    if offset == read.origin and read.advance is None:
+        return None
+    dev, ino = read.identity
+    cursor = Cursor(offset=offset, dev=dev, ino=ino, head=_head_hash(home / read.file, offset))
+    return CursorAdvance(consumer=consumer, file=read.file, cursor=cursor)
+
+
+def _text_of(content: object) -> str | None:
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for item in content:
+            if isinstance(item, str):
+                parts.append(item)
+            elif isinstance(item, dict) and isinstance(item.get("text"), str):
+                parts.append(item["text"])
+            else:
+                parts.append(json.dumps(item, ensure_ascii=False, sort_keys=True))
+        return "\n".join(parts)
+    if isinstance(content, dict):
+        return json.dumps(content, ensure_ascii=False, sort_keys=True)
+    return None
+
+
+def parse_line(raw: bytes) -> Message | str | None:
+    """A message, the string "session_end", or None if the line is malformed."""
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(obj, dict):
+        return None
+    if obj.get("type") == "session_end":
+        return "session_end"
+    role = obj.get("role")
+    text = _text_of(obj.get("content"))
+    if role not in ROLES or text is None:
+        return None
+    ts = obj.get("ts")
+    return Message(role=role, content=text, ts=ts if isinstance(ts, str) else None, offset=-1)
+
+
+def _skip_long_line(path: Path, start: int, size: int) -> int | None:
+    """Offset just past the newline ending the line that starts at `start`, or None."""
+    with path.open("rb") as fh:
+        fh.seek(start)
+        position = start
+        while position < size:
+            chunk = fh.read(SCAN_CHUNK)
+            if not chunk:
+                return None
+            index = chunk.find(b"\n")
+            if index >= 0:
+                return position + index + 1
+            position += len(chunk)
+    return None
+
+
+def read_file(
+    home: Path, rel: str, prior: Cursor | None, consumer: str, settings: TranscriptSettings, now: datetime
+) -> FileRead:
+    """Read the new complete turns of one transcript after its cursor."""
+    path = home / rel
+    st = path.stat()
+    identity = (st.st_dev, st.st_ino)
+    warnings: list[str] = []
+    offset = 0
+    if prior is not None:
+        if (prior.dev, prior.ino) != identity:
+            warnings.append(
+                f"{rel}: transcript was replaced (new file identity); reading it again from the start"
+            )
+        elif st.st_size < prior.offset:
+            warnings.append(
+                f"{rel}: transcript shrank below the cursor ({st.st_size} < {prior.offset} bytes); "
+                "reading it again from the start"
+            )
+        elif _head_hash(path, prior.offset) != prior.head:
+            warnings.append(
+                f"{rel}: transcript was rewritten (its head changed); reading it again from the start"
+            )
+        else:
+            offset = prior.offset
+    origin = offset
+    reset = prior is not None and offset == 0 and prior.offset != 0
+    available = st.st_size - offset
+    if available <= 0:
+        advance = None
+        if reset or (prior is not None and (prior.dev, prior.ino) != identity):
+            advance = CursorAdvance(
+                consumer=consumer,
+                file=rel,
+                cursor=Cursor(offset=0, dev=identity[0], ino=identity[1], head=_head_hash(path, 0)),
+            )
+        return FileRead(rel, (), advance, tuple(warnings), identity, origin)
+
+    with path.open("rb") as fh:
+        fh.seek(offset)
+        window = fh.read(min(available, settings.max_read_bytes))
+
+    turns: list[Turn] = []
+    current: list[Message] = []
+    current_start = offset
+    session_ended = False
+    position = 0
+    consumed_end = offset  # end of the last complete line looked at
+    while position < len(window):
+        newline = window.find(b"\n", position)
+        line_start = offset + position
+        if newline < 0:
+            if position == 0 and len(window) == settings.max_read_bytes:
+                # One line longer than the whole read window: skip it once it is complete.
+                end = _skip_long_line(path, line_start, st.st_size)
+                if end is not None:
+                    warnings.append(
+                        f"{rel}: skipped a line at offset {line_start}: longer than the read window"
+                    )
+                    consumed_end = end
+            break
+        raw = window[position:newline]
+        position = newline + 1
+        consumed_end = offset + position
+        if len(raw) > settings.max_line_bytes:
+            warnings.append(
+                f"{rel}: skipped a line at offset {line_start}: {len(raw)} bytes, over max_line_bytes"
+            )
+            continue
+        if not raw.strip():
+            continue
+        parsed = parse_line(raw)
+        if parsed is None:
+            warnings.append(f"{rel}: skipped a malformed line at offset {line_start}")
+            continue
+        if parsed == "session_end":
+            session_ended = True
+            continue
+        assert isinstance(parsed, Message)
+        message = replace(parsed, offset=line_start)
+        if message.role == "user" and current:
+            turns.append(Turn(rel, current_start, line_start, tuple(current)))
+            current = []
+        if not current:
+            current_start = line_start
+            session_ended = False
+        current.append(message)
+
+    reached_eof = offset + len(window) >= st.st_size
+    idle = (now.timestamp() - st.st_mtime) >= settings.turn_idle_seconds
+    if current:
+        if session_ended or (reached_eof and idle):
+            turns.append(Turn(rel, current_start, consumed_end, tuple(current)))
+            stop = consumed_end
+        else:
+            stop = current_start
+    else:
+        stop = consumed_end
+    advance = None
+    if stop != offset or reset:
+        cursor = Cursor(offset=stop, dev=identity[0], ino=identity[1], head=_head_hash(path, stop))
+        advance = CursorAdvance(consumer=consumer, file=rel, cursor=cursor)
+    return FileRead(rel, tuple(turns), advance, tuple(warnings), identity, origin)
+
+
+def list_transcripts(home: Path, settings: TranscriptSettings) -> tuple[list[str], list[str]]:
+    """Regular transcript files under the glob (relative paths), and warnings for skipped ones."""
+    found: list[str] = []
+    warnings: list[str] = []
+    for path in sorted(home.glob(settings.glob)):
+        rel = path.relative_to(home).as_posix()
+        if path.is_symlink():
+            warnings.append(f"{rel}: transcript is a symlink; not followed")
+            continue
+        if path.is_file():
+            found.append(rel)
+    return found, warnings
+
+
+def read_new_turns(
+    home: Path,
+    settings: TranscriptSettings,
+    cursors: Mapping[str, Cursor],
+    consumer: str,
+    now: datetime,
+) -> TurnBatch:
+    """Every transcript's new complete turns for `consumer`."""
+    files, warnings = list_transcripts(home, settings)
+    reads: list[FileRead] = []
+    for rel in files:
+        try:
+            reads.append(read_file(home, rel, cursors.get(rel), consumer, settings, now))
+        except OSError as exc:
+            warnings.append(f"{rel}: unreadable transcript: {exc.strerror or exc}")
+    return TurnBatch(consumer, tuple(reads), tuple(warnings))
+
+
+def pending_turns(
+    home: Path, settings: TranscriptSettings, cursors: Mapping[str, Cursor], now: datetime
+) -> int:
+    """How many complete turns wait for a consumer (for `status`)."""
+    return len(read_new_turns(home, settings, cursors, "status", now).turns)

@@ -1,0 +1,75 @@
+"""An agent's fact memory as the daemon sees it: schema, settings, store file, owner.
+
+The settings come from the YAML file unless a person approved a lab proposal for this
+agent: that approval writes `.metaeng/memory-settings.json` in the agent home (a tracked
+file, so `undo` reverts the adoption like any other run).
+"""
+
+from __future__ import annotations
+
+import json
+
+from pydantic import ValidationError
+
+from daemon.changeset import FileWrite
+from daemon.config.resolve import AgentSettings
+from daemon.errors import CorruptState, StateVersionError
+from daemon.paths import ADOPTED_SETTINGS
+from daemon.view import AgentView
+from memory_engine import factstore
+from memory_engine.memory import Memory
+from memory_engine.records import MemorySchema
+from memory_engine.settings import MemorySettings
+
+ADOPTED_VERSION = 1
+
+
+def schema_for(agent: AgentSettings) -> MemorySchema:
+    return MemorySchema(
+        allowed_keys=frozenset(agent.memory.allowed_keys),
+        allowed_sources=frozenset(agent.memory.allowed_sources),
+    )
+
+
+def settings_for(agent: AgentSettings, view: AgentView) -> tuple[MemorySettings, str]:
+    """Effective memory settings and where they came from."""
+    raw = view.read_bytes(ADOPTED_SETTINGS)
+    if raw is None:
+        return agent.memory.settings, "config"
+    path = agent.home / ADOPTED_SETTINGS
+    try:
+        data = json.loads(raw)
+    except ValueError as exc:
+        raise CorruptState(path, f"not JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise CorruptState(path, "expected a JSON object")
+    if isinstance(data.get("version"), int) and data["version"] > ADOPTED_VERSION:
+        raise StateVersionError(path, data["version"], ADOPTED_VERSION)
+    try:
+        settings = MemorySettings.model_validate(data.get("settings"))
+    except ValidationError as exc:
+        raise CorruptState(path, str(exc.errors()[0]["msg"])) from None
+    return settings, f"adopted proposal {data.get('proposal', '?')} ({ADOPTED_SETTINGS})"
+
+
+def adopted_settings_file(settings: MemorySettings, proposal_id: str) -> bytes:
+    body = {"version": ADOPTED_VERSION, "proposal": proposal_id, "settings": settings.model_dump()}
+    return (json.dumps(body, indent=1, sort_keys=True) + "\n").encode("utf-8")
+
+
+def store_writes(agent: AgentSettings, memory: Memory, today: str) -> tuple[FileWrite, ...]:
+    """The fact-store file (and its markdown view, if configured) for `memory`."""
+    writes = [FileWrite(path=agent.memory.store, content=factstore.render(memory.records()))]
+    if agent.memory.markdown_view:
+        writes.append(
+            FileWrite(
+                path=agent.memory.markdown_view, content=factstore.render_markdown(memory.records(), today)
+            )
+        )
+    return tuple(writes)
+
+
+def load_memory(agent: AgentSettings, view: AgentView) -> Memory:
+    settings, _origin = settings_for(agent, view)
+    content = view.read_bytes(agent.memory.store)
+    return factstore.load(content, str(agent.home / agent.memory.store), settings, schema_for(agent))

@@ -1,0 +1,122 @@
+"""The fact store file: one JSON record per line, a plain diffable file in the agent home.
+
+Lines are sorted by (tenant, user, entity, key, valid_from, id) so that facts about
+different things land on different lines: a later run rarely touches the lines of an
+earlier one, which keeps `undo` of an old distillation mergeable. Ids are derived from
+the fact and the turn it came from, so re-running an interrupted distillation produces
+the same ids (idempotent) and no counter line changes on every write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from daemon.errors import CorruptState, StateVersionError
+from memory_engine.memory import IdFactory, Memory
+from memory_engine.records import SCHEMA_VERSION, FactProposal, FactRecord, MemorySchema
+from memory_engine.settings import MemorySettings
+
+
+def parse(text: str, label: str) -> list[FactRecord]:
+    """Records of a fact-store file; raises CorruptState naming the line at fault."""
+    records: list[FactRecord] = []
+    seen: set[str] = set()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            raw = json.loads(line)
+        except ValueError as exc:
+            raise CorruptState(Path(label), f"line {number}: not JSON ({exc})") from None
+        if (
+            isinstance(raw, dict)
+            and isinstance(raw.get("schema_version"), int)
+            and raw["schema_version"] > SCHEMA_VERSION
+        ):
+            raise StateVersionError(Path(f"{label}:{number}"), raw["schema_version"], SCHEMA_VERSION)
+        try:
+            record = FactRecord.model_validate(raw)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            loc = ".".join(str(p) for p in err["loc"])
+            raise CorruptState(Path(label), f"line {number}: {loc}: {err['msg']}") from None
+        if record.id in seen:
+            raise CorruptState(Path(label), f"line {number}: duplicate record id {record.id!r}")
+        seen.add(record.id)
+        records.append(record)
+    return records
+
+
+def sort_key(record: FactRecord) -> tuple[str, str, str, str, str, str]:
+    return (record.tenant, record.user, record.entity, record.key, record.valid_from, record.id)
+
+
+def render(records: Iterable[FactRecord]) -> bytes:
+    lines = [
+        json.dumps(r.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+        for r in sorted(records, key=sort_key)
+    ]
+    return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
+
+
+def derived_ids(existing: Iterable[str]) -> IdFactory:
+    """Ids from the fact and its source turn: `f-<12 hex>`; never an id already present."""
+    taken = set(existing)
+
+    def make(proposal: FactProposal, event: str) -> str:
+        material = "\x1f".join(
+            (
+                proposal.tenant,
+                proposal.user,
+                proposal.entity,
+                proposal.key,
+                proposal.value,
+                proposal.valid_from,
+                event,
+            )
+        )
+        digest = hashlib.sha256(material.encode("utf-8")).hexdigest()
+        candidate = f"f-{digest[:12]}"
+        suffix = 1
+        while candidate in taken:
+            suffix += 1
+            candidate = f"f-{digest[:12]}-{suffix}"
+        taken.add(candidate)
+        return candidate
+
+    return make
+
+
+def load(content: bytes | None, label: str, settings: MemorySettings, schema: MemorySchema) -> Memory:
+    """A Memory holding the records of `content` (None or empty = empty store)."""
+    try:
+        text = (content or b"").decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CorruptState(Path(label), f"not UTF-8 at byte {exc.start}") from None
+    records = parse(text, label)
+    return Memory.from_records(records, settings, schema, derived_ids(r.id for r in records))
+
+
+def render_markdown(records: Iterable[FactRecord], as_of: str) -> bytes:
+    """A human/agent-readable view of the facts valid on `as_of`."""
+    current = sorted((r for r in records if r.valid_at(as_of)), key=sort_key)
+    lines = [
+        f"# Facts (valid on {as_of})",
+        "",
+        "<!-- written by metaeng-daemon from the fact store; edits here are overwritten -->",
+        "",
+    ]
+    entity = None
+    for record in current:
+        if record.entity != entity:
+            entity = record.entity
+            lines += ["", f"## {entity}"] if lines[-1] else [f"## {entity}"]
+        lines.append(
+            f"- {record.key}: {record.value} (since {record.valid_from}, confidence {record.confidence:g})"
+        )
+    return ("\n".join(lines).rstrip() + "\n").encode("utf-8")

@@ -1,0 +1,133 @@
+"""Typed fact records and the proposals they are built from (SPEC §4.1).
+
+A proposal is what a writer (the distiller, a lab scenario) asks to store; a record is
+what the memory keeps. Both are validated before the stored history changes: missing
+source, bad dates, unknown fields or an empty validity interval are rejected.
+"""
+
+from __future__ import annotations
+
+import math
+from datetime import date
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+SCHEMA_VERSION = 1
+Text = Field(min_length=1, max_length=256)
+
+
+def canonical_date(value: object) -> str:
+    """`value` if it is a canonical YYYY-MM-DD date, else ValueError naming it."""
+    if not isinstance(value, str):
+        raise ValueError(f"must be a date string YYYY-MM-DD, got {value!r}")
+    try:
+        parsed = date.fromisoformat(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a date YYYY-MM-DD") from None
+    if parsed.isoformat() != value:
+        raise ValueError(f"{value!r} is not a canonical date YYYY-MM-DD")
+    return value
+
+
+class FactProposal(BaseModel):
+    """A fact someone wants stored, owner included (checked against the writer's owner)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    tenant: str = Text
+    user: str = Text
+    entity: str = Text
+    key: str = Text
+    value: str = Text
+    confidence: float = Field(ge=0.0, le=1.0)
+    valid_from: str
+    source: str = Text
+    kind: str = Text
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _confidence(cls, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError("must be a number in [0, 1]")
+        if not math.isfinite(float(value)):
+            raise ValueError("must be finite")
+        return float(value)
+
+    @field_validator("valid_from")
+    @classmethod
+    def _date(cls, value: str) -> str:
+        return canonical_date(value)
+
+
+class FactRecord(BaseModel):
+    """A stored version of one (owner, entity, key). Field order is the file's key order."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    tenant: str = Text
+    user: str = Text
+    entity: str = Text
+    key: str = Text
+    value: str = Text
+    confidence: float = Field(ge=0.0, le=1.0)
+    source: str = Text
+    valid_from: str
+    schema_version: Literal[1] = 1
+    memory_type: Literal["fact"] = "fact"
+    id: str = Field(min_length=1, max_length=80)
+    source_event_id: str = Field(min_length=1, max_length=512)
+    observed_at: str
+    valid_to: str | None = None
+    supersedes_memory_id: str | None = None
+
+    @field_validator("confidence", mode="before")
+    @classmethod
+    def _confidence(cls, value: object) -> object:
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValueError("must be a number in [0, 1]")
+        return float(value)
+
+    @field_validator("valid_from", "observed_at")
+    @classmethod
+    def _dates(cls, value: str) -> str:
+        return canonical_date(value)
+
+    @field_validator("valid_to")
+    @classmethod
+    def _optional_date(cls, value: str | None) -> str | None:
+        return None if value is None else canonical_date(value)
+
+    @model_validator(mode="after")
+    def _interval(self) -> FactRecord:
+        if self.valid_to is not None and self.valid_to <= self.valid_from:
+            raise ValueError(
+                f"empty validity interval: valid_to {self.valid_to} <= valid_from {self.valid_from}"
+            )
+        return self
+
+    @property
+    def owner(self) -> tuple[str, str]:
+        return (self.tenant, self.user)
+
+    @property
+    def scope(self) -> tuple[str, str, str, str]:
+        return (self.tenant, self.user, self.entity, self.key)
+
+    def valid_at(self, day: str) -> bool:
+        return self.valid_from <= day and (self.valid_to is None or day < self.valid_to)
+
+
+class MemorySchema(BaseModel):
+    """What may be stored at all: keys, sources, kinds. Anything else is a forbidden write."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    allowed_keys: frozenset[str]
+    allowed_sources: frozenset[str] = frozenset({"user"})
+    allowed_kinds: frozenset[str] = frozenset({"fact"})
+
+
+PUBLISHED_SCHEMA = MemorySchema(
+    allowed_keys=frozenset({"city", "language", "timezone", "delivery", "color", "plan"})
+)

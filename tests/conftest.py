@@ -1,0 +1,33 @@
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.fake_model import FakeModelServer
+
+
+@pytest.fixture(autouse=True)
+def hermetic(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Never touch the real $HOME, git config or API keys."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    for key in list(os.environ):
+        if key.startswith("GIT_") or key in ("OPENAI_API_KEY", "METAENG_CONFIG", "STATE_DIRECTORY", "METAENG_CRASH_AT"):
+            monkeypatch.delenv(key, raising=False)
+    yield
+    assert not any(home.iterdir()), f"a test wrote into $HOME: {list(home.iterdir())}"
+
+
+@pytest.fixture
+def fake_model() -> Iterator[FakeModelServer]:
+    server = FakeModelServer().start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    return tmp_path

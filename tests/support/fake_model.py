@@ -1,0 +1,138 @@
+"""A small OpenAI-compatible server on 127.0.0.1 that replays scripted answers.
+
+The real `openai` SDK talks to it over HTTP, so the real request (with its JSON Schema)
+and our own validation run in every test. It records every request it receives.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+@dataclass
+class Reply:
+    content: str | None = None
+    status: int = 200
+    prompt_tokens: int | None = 120
+    completion_tokens: int | None = 40
+    finish_reason: str = "stop"
+    delay: float = 0.0
+    raw_body: bytes | None = None
+
+
+@dataclass
+class FakeModelServer:
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    headers: list[dict[str, str]] = field(default_factory=list)
+    _queues: dict[str, deque[Reply]] = field(default_factory=dict)
+    _server: ThreadingHTTPServer | None = None
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def url(self) -> str:
+        assert self._server is not None
+        return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def reply(self, content: Any = None, *, schema: str = "*", **kwargs: Any) -> None:
+        """Queue one answer; `content` is JSON-encoded unless it is already a string."""
+        text = content if isinstance(content, str) or content is None else json.dumps(content)
+        with self._lock:
+            self._queues.setdefault(schema, deque()).append(Reply(content=text, **kwargs))
+
+    def pending(self) -> int:
+        return sum(len(q) for q in self._queues.values())
+
+    def schema_names(self) -> list[str]:
+        names = []
+        for body in self.requests:
+            fmt = body.get("response_format") or {}
+            names.append((fmt.get("json_schema") or {}).get("name", fmt.get("type", "")))
+        return names
+
+    def _next(self, body: dict[str, Any]) -> Reply | None:
+        fmt = body.get("response_format") or {}
+        name = (fmt.get("json_schema") or {}).get("name")
+        with self._lock:
+            for key in (name, "*"):
+                if key and self._queues.get(key):
+                    return self._queues[key].popleft()
+        return None
+
+    def start(self) -> FakeModelServer:
+        server_ref = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def log_message(self, *_args: Any) -> None:
+                return
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length", "0"))
+                raw = self.rfile.read(length)
+                try:
+                    body = json.loads(raw)
+                except ValueError:
+                    body = {"_unparsed": raw.decode("utf-8", "replace")}
+                with server_ref._lock:
+                    server_ref.requests.append(body)
+                    server_ref.headers.append({k.lower(): v for k, v in self.headers.items()})
+                reply = server_ref._next(body)
+                if reply is None:
+                    self._send(500, json.dumps({"error": {"message": "no scripted reply left", "type": "test"}}).encode())
+                    return
+                if reply.delay:
+                    time.sleep(reply.delay)
+                if reply.raw_body is not None:
+                    self._send(reply.status, reply.raw_body)
+                    return
+                if reply.status != 200:
+                    self._send(reply.status, json.dumps({"error": {"message": "scripted failure", "type": "test"}}).encode())
+                    return
+                usage = None
+                if reply.prompt_tokens is not None and reply.completion_tokens is not None:
+                    usage = {
+                        "prompt_tokens": reply.prompt_tokens,
+                        "completion_tokens": reply.completion_tokens,
+                        "total_tokens": reply.prompt_tokens + reply.completion_tokens,
+                    }
+                payload = {
+                    "id": f"chatcmpl-{len(server_ref.requests)}",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body.get("model", "fake"),
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": {"role": "assistant", "content": reply.content},
+                            "finish_reason": reply.finish_reason,
+                        }
+                    ],
+                    "usage": usage,
+                }
+                self._send(200, json.dumps(payload).encode())
+
+            def _send(self, status: int, data: bytes) -> None:
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+            self._server = None
