@@ -39,9 +39,7 @@ def configure(
             processors.append(_journald_prefix)
     else:
         processors.append(
-            structlog.dev.ConsoleRenderer(
-                colors=False, exception_formatter=structlog.dev.plain_traceback
-            )
+            structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
         )
     structlog.configure(
         processors=processors,

@@ -15,7 +15,12 @@ def hermetic(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathF
     home = tmp_path_factory.mktemp("home")
     monkeypatch.setenv("HOME", str(home))
     for key in list(os.environ):
-        if key.startswith("GIT_") or key in ("OPENAI_API_KEY", "METAENG_CONFIG", "STATE_DIRECTORY", "METAENG_CRASH_AT"):
+        if key.startswith("GIT_") or key in (
+            "OPENAI_API_KEY",
+            "METAENG_CONFIG",
+            "STATE_DIRECTORY",
+            "METAENG_CRASH_AT",
+        ):
             monkeypatch.delenv(key, raising=False)
     yield
     assert not any(home.iterdir()), f"a test wrote into $HOME: {list(home.iterdir())}"

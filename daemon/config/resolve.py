@@ -131,7 +131,9 @@ def _agent(
     cadence = str(pick("cadence", agent.cadence, config.cadence, ("cadence",)))
     origins.append(Effective("deep_cap", CADENCES[cadence].deep_passes_per_day, f"cadence preset {cadence}"))
     own("instruction_hold", agent.instruction_hold)
-    budget = pick("budget_usd", agent.budget_usd, config.budget.per_agent_daily_usd, ("budget", "per_agent_daily_usd"))
+    budget = pick(
+        "budget_usd", agent.budget_usd, config.budget.per_agent_daily_usd, ("budget", "per_agent_daily_usd")
+    )
     assert isinstance(budget, float | int)
     passes: dict[str, bool] = {}
     for pass_name in PASS_ORDER:

@@ -83,7 +83,10 @@ class FakeModelServer:
                     server_ref.headers.append({k.lower(): v for k, v in self.headers.items()})
                 reply = server_ref._next(body)
                 if reply is None:
-                    self._send(500, json.dumps({"error": {"message": "no scripted reply left", "type": "test"}}).encode())
+                    self._send(
+                        500,
+                        json.dumps({"error": {"message": "no scripted reply left", "type": "test"}}).encode(),
+                    )
                     return
                 if reply.delay:
                     time.sleep(reply.delay)
@@ -91,7 +94,10 @@ class FakeModelServer:
                     self._send(reply.status, reply.raw_body)
                     return
                 if reply.status != 200:
-                    self._send(reply.status, json.dumps({"error": {"message": "scripted failure", "type": "test"}}).encode())
+                    self._send(
+                        reply.status,
+                        json.dumps({"error": {"message": "scripted failure", "type": "test"}}).encode(),
+                    )
                     return
                 usage = None
                 if reply.prompt_tokens is not None and reply.completion_tokens is not None:
