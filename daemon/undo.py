@@ -10,7 +10,7 @@ same commit protocol as any run, so an undo is itself undoable. Cursors never mo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -19,6 +19,7 @@ from daemon.config.resolve import Deployment
 from daemon.errors import UndoRefused, UnknownRun
 from daemon.session import agent_session, agent_state, read_session
 from daemon.store import CommitInfo, StoreSession
+from memory_engine import factstore
 
 
 @dataclass(frozen=True)
@@ -68,8 +69,18 @@ def _binary(data: bytes | None) -> bool:
     return data is not None and b"\x00" in data[:8192]
 
 
-def plan_undo(store: StoreSession, run_id: str) -> tuple[RunCommit, dict[str, bytes | None]]:
-    """The file changes that revert `run_id`; raises UndoRefused naming conflicting files."""
+RecordMerge = Callable[[bytes | None, bytes | None, bytes | None], bytes | None]
+
+
+def plan_undo(
+    store: StoreSession, run_id: str, record_merges: Mapping[str, RecordMerge] | None = None
+) -> tuple[RunCommit, dict[str, bytes | None]]:
+    """The file changes that revert `run_id`; raises UndoRefused naming conflicting files.
+
+    `record_merges` maps files made of records (the fact store) to a record-level
+    three-way merge, used instead of the line merge: two unrelated facts on adjacent
+    lines are not "the same lines".
+    """
     run = find_run(store, run_id)
     if run.undone_by:
         raise UndoRefused(run_id, f"it was already undone by run {run.undone_by}")
@@ -85,6 +96,12 @@ def plan_undo(store: StoreSession, run_id: str) -> tuple[RunCommit, dict[str, by
             result = theirs
         elif ours == theirs:
             continue
+        elif record_merges and path in record_merges:
+            merged_records = record_merges[path](ours, base, theirs)
+            if merged_records is None:
+                conflicts.append(path)
+                continue
+            result = merged_records or None if theirs is None else merged_records
         elif None in (ours, base, theirs) or any(_binary(x) for x in (ours, base, theirs)):
             conflicts.append(path)
             continue
@@ -129,7 +146,7 @@ def undo_run(
 ) -> UndoResult:
     """Revert `run_id` as a new run; raises UndoRefused (nothing changed) on conflicts."""
     with agent_session(deployment, agent, now, lock_timeout) as session:
-        run, changes = plan_undo(session.store, run_id)
+        run, changes = plan_undo(session.store, run_id, {session.agent.memory.store: factstore.merge3})
         undo_id = new_run_id(now)
         message = (
             f"run {undo_id}: undo of {run_id} ({agent})\n\n"

@@ -120,3 +120,32 @@ def render_markdown(records: Iterable[FactRecord], as_of: str) -> bytes:
             f"- {record.key}: {record.value} (since {record.valid_from}, confidence {record.confidence:g})"
         )
     return ("\n".join(lines).rstrip() + "\n").encode("utf-8")
+
+
+def merge3(ours: bytes | None, base: bytes | None, theirs: bytes | None) -> bytes | None:
+    """Three-way merge of fact-store files record by record (by id); None on a true conflict.
+
+    A line-level merge would call two unrelated facts that happen to sit on adjacent
+    lines a conflict; records have ids, so merge those: a record changed on one side only
+    takes that side; changed identically on both takes it; changed differently is a
+    conflict. Returns the rendered file (empty store → b"").
+    """
+    try:
+        sides = [
+            {r.id: r for r in parse((data or b"").decode("utf-8"), "merge")} for data in (ours, base, theirs)
+        ]
+    except (CorruptState, StateVersionError, UnicodeDecodeError):
+        return None
+    mine, common, other = sides
+    merged: list[FactRecord] = []
+    for record_id in {*mine, *common, *other}:
+        o, b, t = mine.get(record_id), common.get(record_id), other.get(record_id)
+        if o == b:
+            chosen = t
+        elif t == b or o == t:
+            chosen = o
+        else:
+            return None
+        if chosen is not None:
+            merged.append(chosen)
+    return render(merged)

@@ -1,0 +1,46 @@
+"""Shared setup for runner tests: one agent with four complete turns and a scripted model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.support.deploy import base_config, conversation, write_config, write_transcript
+from tests.support.fake_model import FakeModelServer
+
+FOUR_TURNS = [
+    ("I live in Berlin.", "Noted."),
+    ("I speak German at work.", "Good to know."),
+    ("What's the weather?", "Sunny."),
+    ("Thanks!", "You're welcome."),
+]
+
+
+def berlin_fact(turn: str = "T1", **extra: Any) -> dict[str, Any]:
+    body = {
+        "turn": turn,
+        "quote": "I live in Berlin",
+        "entity": "user",
+        "key": "city",
+        "value": "Berlin",
+        "confidence": 0.95,
+        "valid_from": "2026-11-02",
+    }
+    body.update(extra)
+    return body
+
+
+def setup_agent(root: Path, model: FakeModelServer | None, **config_changes: Any) -> Path:
+    config = base_config(root, model.url if model else None)
+    for key, value in config_changes.items():
+        config[key] = value
+    path = write_config(root, config)
+    home = root / "ada"
+    (home / "AGENTS.md").write_text("# Instructions\n\n- Be brief.\n- Answer in German.\n", encoding="utf-8")
+    write_transcript(home, "s1.jsonl", conversation(FOUR_TURNS))
+    return path
+
+
+def add_turns(root: Path, name: str = "s2.jsonl", count: int = 4) -> None:
+    pairs = [(f"Question {i}?", f"Answer {i}.") for i in range(count)]
+    write_transcript(root / "ada", name, conversation(pairs, day="2026-11-03"))

@@ -1,0 +1,116 @@
+"""Every command has help text; exit codes follow the contract."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from daemon.cli import build_parser, main
+from tests.daemon.helpers import berlin_fact, setup_agent
+from tests.support.deploy import run_cli
+from tests.support.fake_model import FakeModelServer
+
+
+def _commands(
+    parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
+) -> list[tuple[tuple[str, ...], argparse.ArgumentParser]]:
+    found = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                found.append(((*prefix, name), sub))
+                found.extend(_commands(sub, (*prefix, name)))
+    return found
+
+
+COMMANDS = _commands(build_parser({}))
+
+
+@pytest.mark.parametrize(("path", "parser"), COMMANDS, ids=[" ".join(p) for p, _ in COMMANDS])
+def test_every_command_has_help_text(path: tuple[str, ...], parser: argparse.ArgumentParser) -> None:
+    assert parser.description, f"{' '.join(path)} has no description"
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as exit_info:
+        sys_stdout = sys.stdout
+        sys.stdout = out
+        try:
+            main([*path, "--help"], env={})
+        finally:
+            sys.stdout = sys_stdout
+    assert exit_info.value.code == 0
+    assert "usage: metaeng-daemon" in out.getvalue()
+
+
+def test_console_script_runs(root: Path) -> None:
+    script = shutil.which("metaeng-daemon", path=str(Path(sys.executable).parent))
+    assert script, "the console script is installed with the package"
+    result = subprocess.run([script, "--help"], capture_output=True, text=True)
+    assert result.returncode == 0 and "undo" in result.stdout
+
+
+def test_memory_list_forget_and_undo_of_forget(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply(
+        {
+            "facts": [
+                berlin_fact(),
+                berlin_fact(turn="T2", quote="I speak German", key="language", value="German"),
+            ]
+        },
+        schema="DistillationResponse",
+    )
+    run_cli(config, "once", "--agent", "ada")
+    listing = run_cli(config, "memory", "list", "--agent", "ada", "--json").json()
+    assert sorted(r["value"] for r in listing["records"]) == ["Berlin", "German"]
+    assert listing["settings_origin"] == "config"
+    table = run_cli(config, "memory", "list", "--agent", "ada")
+    assert "Berlin" in table.out and "ENTITY" in table.out
+    forgot = run_cli(
+        config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--json"
+    )
+    assert forgot.code == 0 and forgot.json()["deleted_ids"]
+    assert run_cli(
+        config, "memory", "query", "--agent", "ada", "--entity", "user", "--key", "city", "--json"
+    ).json() == {
+        "value": None,
+        "record": None,
+    }
+    assert run_cli(config, "undo", forgot.json()["run_id"]).code == 0
+    query = run_cli(
+        config, "memory", "query", "--agent", "ada", "--entity", "user", "--key", "city", "--json"
+    )
+    assert query.json()["value"] == "Berlin"
+    nothing = run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "nobody", "--key", "city")
+    assert nothing.code == 0 and "nothing stored for nobody.city" in nothing.out
+
+
+def test_memory_query_as_of_validates_the_date(root: Path) -> None:
+    config = setup_agent(root, None)
+    result = run_cli(
+        config, "memory", "query", "--agent", "ada", "--entity", "u", "--key", "city", "--as-of", "tomorrow"
+    )
+    assert result.code == 1 and "--as-of: 'tomorrow' is not a date YYYY-MM-DD" in result.err
+
+
+def test_corrupt_fact_store_is_named_with_its_line(root: Path) -> None:
+    config = setup_agent(root, None)
+    store = root / "ada" / ".metaeng" / "facts.jsonl"
+    store.parent.mkdir(parents=True)
+    store.write_text('{"not": "a record"}\n', encoding="utf-8")
+    result = run_cli(config, "memory", "list", "--agent", "ada")
+    assert result.code == 1 and "facts.jsonl" in result.err and "line 1" in result.err
+
+
+def test_unexpected_errors_exit_3(root: Path) -> None:
+    config = setup_agent(root, None)
+    state = root / "state"
+    state.mkdir()
+    (state / "agents").write_text("not a folder", encoding="utf-8")
+    result = run_cli(config, "once", "--agent", "ada")
+    assert result.code == 3 and "internal error" in result.err

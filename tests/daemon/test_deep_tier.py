@@ -1,0 +1,170 @@
+"""The deep tier: budgets and caps before calls, failures recorded, key never leaked."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
+from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
+from tests.support.fake_model import FakeModelServer
+
+
+def distill(result: Any) -> dict[str, Any]:
+    return next(p for p in result.json()["passes"] if p["name"] == "distillation")
+
+
+def ledger_entries(root: Path) -> list[dict[str, Any]]:
+    entries = []
+    for path in sorted((root / "state" / "spend").glob("*.jsonl")):
+        entries += [json.loads(line) for line in path.read_text().splitlines()]
+    return entries
+
+
+def consumed(root: Path) -> bool:
+    path = root / "state" / "agents" / "ada" / "cursors.json"
+    return path.exists() and "distillation" in json.loads(path.read_text())["consumers"]
+
+
+def with_model(root: Path, fake_model: FakeModelServer, **model_changes: Any) -> Path:
+    config = setup_agent(root, fake_model)
+    raw = base_config(root, fake_model.url)
+    raw["model"].update(model_changes)
+    return write_config(root, raw) if model_changes else config
+
+
+def test_a_call_whose_reservation_does_not_fit_is_never_made(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model, budget={"daily_usd": 0.001, "per_agent_daily_usd": 0.001})
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    entry = distill(result)
+    assert entry["status"] == "skipped" and "budget would be exceeded" in entry["reason"]
+    assert fake_model.requests == []
+    assert not consumed(root)
+    assert ledger_entries(root) == []
+
+
+def test_per_agent_budget_is_enforced_separately(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model, budget={"daily_usd": 10.0, "per_agent_daily_usd": 0.001})
+    entry = distill(run_cli(config, "once", "--agent", "ada", "--json"))
+    assert "agent 'ada' daily budget" in entry["reason"]
+    assert fake_model.requests == []
+
+
+def test_the_daily_cap_stops_the_next_deep_pass_and_keeps_offsets(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model, cadence="relaxed")  # 6 deep passes per agent per day
+    for index in range(6):
+        if index:
+            add_turns(root, name=f"more-{index}.jsonl")
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        assert distill(run_cli(config, "once", "--agent", "ada", "--json"))["status"] == "nothing"
+    add_turns(root, name="seventh.jsonl")
+    entry = distill(run_cli(config, "once", "--agent", "ada", "--json"))
+    assert entry["status"] == "skipped"
+    assert "daily deep-pass cap reached for agent 'ada': 6 of 6" in entry["reason"]
+    assert len(fake_model.requests) == 6
+    cursors = json.loads((root / "state" / "agents" / "ada" / "cursors.json").read_text())
+    assert "transcripts/seventh.jsonl" not in cursors["consumers"]["distillation"]
+
+
+def test_usage_settles_the_reservation_to_the_real_cost(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply(
+        {"facts": [berlin_fact()]}, schema="DistillationResponse", prompt_tokens=1000, completion_tokens=500
+    )
+    result = run_cli(config, "once", "--agent", "ada", "--json").json()
+    kinds = [e["kind"] for e in ledger_entries(root)]
+    assert kinds == ["deep_pass", "reserve", "settle"]
+    settle = ledger_entries(root)[2]
+    assert settle["usd"] == pytest.approx((1000 * 1.0 + 500 * 4.0) / 1e6)
+    assert result["cost_usd"] == pytest.approx(settle["usd"])
+
+
+@pytest.mark.parametrize(
+    ("reply", "status", "reason"),
+    [
+        ({"status": 500}, "skipped", "model server answered HTTP 500"),
+        ({"delay": 3.0}, "skipped", "timed out"),
+        ({"content": '{"facts": [{"turn": "T1", "quo'}, "failed", "does not match the schema"),
+        ({"content": '{"facts": []}', "finish_reason": "length"}, "failed", "truncated"),
+        (
+            {"content": json.dumps({"facts": [], "padding": "x" * 2_100_000})},
+            "failed",
+            "exceeds max_response_bytes",
+        ),
+        (
+            {"content": '{"facts": [], "usage_unknown": true}', "prompt_tokens": None},
+            "failed",
+            "does not match the schema",
+        ),
+    ],
+)
+def test_model_failures_are_reported_nothing_written_offsets_kept_spend_accounted(
+    root: Path, fake_model: FakeModelServer, reply: dict[str, Any], status: str, reason: str
+) -> None:
+    config = with_model(root, fake_model, timeout_seconds=1)
+    before = tree_snapshot(root / "ada")
+    fake_model.reply(reply.pop("content", None), schema="DistillationResponse", **reply)
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    entry = distill(result)
+    assert entry["status"] == status and reason in entry["reason"]
+    assert result.code == (1 if status == "failed" else 0)
+    assert tree_snapshot(root / "ada") == before
+    assert not consumed(root)
+    entries = ledger_entries(root)
+    reserved = [e for e in entries if e["kind"] == "reserve"]
+    assert len(reserved) == 1 and reserved[0]["usd"] > 0
+    settled = [e for e in entries if e["kind"] == "settle"]
+    if status == "skipped" or reply.get("prompt_tokens", 120) is None:
+        assert settled == []  # unknown usage: the reservation keeps counting
+
+
+def test_the_api_key_never_reaches_logs_records_or_reports(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    result = run_cli(config, "-v", "once", "--agent", "ada", "--json")
+    fake_model.reply(status=500, schema="DistillationResponse")
+    add_turns(root)
+    failed = run_cli(config, "-v", "once", "--agent", "ada")
+    assert fake_model.headers[0]["authorization"] == f"Bearer {TEST_KEY}"
+    everything = result.out + result.err + failed.out + failed.err
+    for path in (root / "state").rglob("*"):
+        if path.is_file():
+            everything += path.read_bytes().decode("utf-8", "replace")
+    for path in (root / "ada").rglob("*"):
+        if path.is_file():
+            everything += path.read_bytes().decode("utf-8", "replace")
+    assert TEST_KEY not in everything
+    assert "run.start" in result.err  # the log was really written
+
+
+def test_requests_use_a_flat_strict_json_schema(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    run_cli(config, "once", "--agent", "ada")
+    body = fake_model.requests[0]
+    fmt = body["response_format"]
+    assert fmt["type"] == "json_schema" and fmt["json_schema"]["strict"] is True
+    text = json.dumps(fmt)
+    assert "$ref" not in text and "$defs" not in text
+    fact = fmt["json_schema"]["schema"]["properties"]["facts"]["items"]
+    assert fact["additionalProperties"] is False and set(fact["required"]) == set(fact["properties"])
+    assert body["max_completion_tokens"] == 1000
+    assert "<untrusted_transcript_data>" in body["messages"][1]["content"]
+
+
+def test_json_object_mode_for_llama_cpp_sends_the_schema_inline(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = with_model(root, fake_model, structured_output="json_object", token_limit_param="max_tokens")
+    fake_model.reply({"facts": [berlin_fact()]}, schema="*")
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    assert distill(result)["status"] == "applied"
+    body = fake_model.requests[0]
+    assert body["response_format"]["type"] == "json_object"
+    assert "properties" in body["response_format"]["schema"]
+    assert body["max_tokens"] == 1000
