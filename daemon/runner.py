@@ -216,17 +216,17 @@ def run_once(
     duration = time.monotonic() - started
     final = RunResult(
         agent=agent.name,
-        run_id=result[0],
+        run_id=result.run_id,
         attempted_run_id=run_id,
         started_at=now,
         duration_seconds=duration,
-        passes=result[1],
-        files_changed=result[2],
+        passes=result.passes,
+        files_changed=result.files,
         dry_run=dry_run,
         cost_usd=deep.spent_usd,
         model_calls=tuple(deep.calls),
-        notes=(*session.recovery_notes, *result[3]),
-        preview=result[4],
+        notes=(*session.recovery_notes, *result.notes),
+        preview=result.preview,
     )
     if not dry_run:
         _log_run(session, final)
@@ -242,6 +242,15 @@ def run_once(
     return final
 
 
+@dataclass(frozen=True)
+class _Outcome:
+    run_id: str | None
+    passes: tuple[PassResult, ...]
+    files: tuple[str, ...]
+    notes: tuple[str, ...]
+    preview: str = ""
+
+
 def _apply(
     session: AgentSession,
     planned: list[Changeset],
@@ -250,7 +259,7 @@ def _apply(
     run_id: str,
     dry_run: bool,
     deep: DeepTier,
-) -> tuple[str | None, tuple[PassResult, ...], tuple[str, ...], list[str], str]:
+) -> _Outcome:
     changes: dict[str, bytes | None] = dict(view.overlay)
     advances: list[CursorAdvance] = [
         a for cs in planned if cs.status in ("changes", "nothing") for a in cs.cursor_advances
@@ -262,7 +271,7 @@ def _apply(
     if dry_run:
         preview = _preview(base_view, changes)
         results = tuple(_result(cs, cs.touched if cs.status == "changes" else ()) for cs in planned)
-        return None, results, tuple(sorted(changes)), notes, preview
+        return _Outcome(None, results, tuple(sorted(changes)), tuple(notes), preview)
     changing = [cs.pass_name for cs in planned if cs.status == "changes"]
     message = _message(session.agent.name, run_id, planned)
     try:
@@ -286,10 +295,10 @@ def _apply(
             else _result(cs, ())
             for cs in planned
         )
-        return None, results, (), notes, ""
+        return _Outcome(None, results, (), tuple(notes))
     written = set(applied.files)
     results = tuple(_result(cs, tuple(p for p in cs.touched if p in written)) for cs in planned)
-    return applied.sha and run_id, results, tuple(applied.files), notes, ""
+    return _Outcome(run_id if applied.sha else None, results, tuple(applied.files), tuple(notes))
 
 
 def _result(cs: Changeset, files: Sequence[str]) -> PassResult:
