@@ -45,6 +45,7 @@ from workspace.review_queue import (
 from workspace.roles import Workspace, read_daily_logs, read_workspace, role_files
 
 PROMPT_OVERHEAD_BYTES = 6000
+MAX_EVIDENCE = 50
 
 
 @dataclass(frozen=True)
@@ -152,19 +153,22 @@ class WorkspaceConsolidationPass:
                 report=tuple(report),
                 details=details,
             )
-        return self._partition(context, workspace, rewrite, dedup.texts, old_logs, details, report)
+        repeats = [f"{r.file}:{r.line} repeats {r.first}: {r.text}" for r in dedup.removed]
+        if len(repeats) > MAX_EVIDENCE:
+            repeats = [*repeats[:MAX_EVIDENCE], f"… and {len(repeats) - MAX_EVIDENCE} more"]
+        return self._partition(context, workspace, rewrite, (dedup.texts, old_logs, repeats), details, report)
 
     def _partition(
         self,
         context: PassContext,
         workspace: Workspace,
         rewrite: Rewrite,
-        new_logs: Mapping[str, str],
-        old_logs: Mapping[str, str],
+        logs: tuple[Mapping[str, str], Mapping[str, str], list[str]],
         details: dict[str, Any],
         report: list[str],
     ) -> Changeset:
         agent, view = context.agent, context.view
+        new_logs, old_logs, repeats = logs
         instructions = set(agent.workspace.instructions)
         old_roles = workspace.texts()
         direct = {p: t for p, t in rewrite.files.items() if regime.applies_directly(agent, p in instructions)}
@@ -212,7 +216,7 @@ class WorkspaceConsolidationPass:
                 title=f"Remove {details['daily_logs']['notes_removed']} repeated notes from {len(changed_logs)} daily logs",
                 rationale="Exact and normalised repeats removed; the first occurrence of each note stays. "
                 "It waits for review because of autonomy: review.",
-                evidence=[],
+                evidence=repeats,
             )
         if rewrite.contradictions:
             files = {f.path: after.read_text(f.path) or "" for f in workspace.files}
