@@ -33,7 +33,7 @@ from daemon.view import AgentView
 from workspace import consolidate_model, contradictions, regime
 from workspace.consolidate_model import ConsolidationResponse, ReportedContradiction
 from workspace.daily_logs import deduplicate
-from workspace.loss_check import DeclaredMerge, LossReport, check, findings_as_dicts
+from workspace.loss_check import DeclaredMerge, Finding, LossReport, check, findings_as_dicts
 from workspace.review_queue import (
     Proposal,
     known_fingerprints,
@@ -172,6 +172,13 @@ class WorkspaceConsolidationPass:
         instructions = set(agent.workspace.instructions)
         old_roles = workspace.texts()
         direct = {p: t for p, t in rewrite.files.items() if regime.applies_directly(agent, p in instructions)}
+        promoted = self._promoted(old_roles, rewrite, instructions)
+        if promoted and any(p in instructions for p in direct):
+            direct = {p: t for p, t in direct.items() if p not in instructions}
+            report.append(
+                "content moved into instruction files from other files waits for review even with the hold "
+                f"lifted: {'; '.join(f.text for f in promoted)}"
+            )
         held = {p: t for p, t in rewrite.files.items() if p not in direct}
         if direct and held and not check(old_roles, {**old_roles, **direct}, rewrite.merges).ok:
             direct, held = {}, dict(rewrite.files)
@@ -184,6 +191,8 @@ class WorkspaceConsolidationPass:
         after = AgentView(view.home, {**view.overlay, **{p: t.encode("utf-8") for p, t in writes.items()}})
         made: list[Proposal] = []
         why = "autonomy: review" if agent.autonomy == "review" else "instruction hold"
+        if agent.autonomy != "review" and not agent.instruction_hold:
+            why = "content it moves into instruction files"
         held_proposed = False
         if held:
             made += self._propose(
@@ -261,6 +270,17 @@ class WorkspaceConsolidationPass:
             report=tuple(report),
             details=details,
         )
+
+    @staticmethod
+    def _promoted(old_roles: Mapping[str, str], rewrite: Rewrite, instructions: set[str]) -> list[Finding]:
+        """Units that would enter instruction files from other files (e.g. a note in MEMORY.md).
+
+        Lossless overall, but it changes what the agent is asked to do: it never applies
+        directly, whatever the hold.
+        """
+        old = {p: t for p, t in old_roles.items() if p in instructions}
+        new = {**old, **{p: t for p, t in rewrite.files.items() if p in instructions}}
+        return list(check(old, new, rewrite.merges).added)
 
     def _propose(
         self,

@@ -10,7 +10,8 @@
   even if a pass tried.
 - **Hold lifted** (`instruction_hold: false`, set per agent by the deployment owner):
   with `autonomy: autonomous`, a loss-checked consolidation of instruction files applies
-  directly, and an instruction-review change applies directly when it passes the
+  directly (unless it moves content into them from other files: promoting, say, a note
+  from MEMORY.md into AGENTS.md changes what the agent is asked to do, so it waits), and an instruction-review change applies directly when it passes the
   injection guard (`workspace.instruction_guard`); it is still recorded in the queue as
   an approved proposal, with its rationale and evidence. With `autonomy: review`, the
   hold being lifted changes nothing: every change is a proposal.

@@ -63,6 +63,34 @@ def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
     # Nothing at all: not the good files, not the daily logs, no proposal.
     assert tree_snapshot(home) == before
     assert _queue(config) == []
+    fake_model.reply(_with_file("AGENTS.md", lossy), schema="ConsolidationResponse")
+    human = run_cli(config, "once", "--agent", "ada", *PASS, clock=clock)
+    assert "rewrite rejected by the loss check (1 unit(s) lost, 0 added); nothing written" in human.out
+    assert "lost AGENTS.md:11 bullet “Vendor emails are written in German.”" in human.out
+    assert tree_snapshot(home) == before
+
+
+def test_unreadable_workspace_file_is_reported_and_left_alone(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    (home / "TOOLS.md").write_bytes(b"- caf\xe9\n")
+    answer = consolidation_answer()
+    # MEMORY.md keeps "The ticket export lives at ...": its other copy, in TOOLS.md, is not seen.
+    answer["files"] = [f for f in answer["files"] if f["path"] not in ("TOOLS.md", "MEMORY.md")]
+    fake_model.reply(answer, schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["problems"] == ["TOOLS.md: not UTF-8 text (byte 5); left alone"]
+    assert entry["status"] == "applied" and entry["lost_units"] == []
+    sent = fake_model.requests[-1]["messages"][1]["content"]
+    assert '"path": "TOOLS.md"' not in sent and '"path": "AGENTS.md"' in sent
+    assert (home / "TOOLS.md").read_bytes() == b"- caf\xe9\n"
+    assert (home / "AGENTS.md").read_text() == AGENTS_NEW
+    # The contradiction quotes TOOLS.md, which could not be read: not proposed.
+    assert _queue(config) == []
 
 
 def test_code_block_changed_by_one_byte_rejects_the_rewrite(
@@ -157,6 +185,28 @@ def test_hold_lifted_in_autonomous_mode_applies_the_instruction_consolidation(
     assert (home / "TOOLS.md").read_text() == TOOLS_NEW
     # The contradiction still waits: choosing a side is never a tidy-up.
     assert [p["kind"] for p in _queue(config)] == ["contradiction"]
+
+
+def test_content_promoted_into_instructions_waits_even_with_the_hold_lifted(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    answer = consolidation_answer()
+    files = _files(answer)
+    note = "- Priya is on call in the week of 2026-11-30.\n"
+    files["MEMORY.md"] = files["MEMORY.md"].replace(note, "")
+    files["AGENTS.md"] = files["AGENTS.md"].replace("## Language", f"{note}\n## Language")
+    answer["files"] = [{"path": p, "content": c} for p, c in files.items()]
+    fake_model.reply(answer, schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["rewrite"] == "proposed" and entry["lost_units"] == []
+    for name in ("AGENTS.md", "MEMORY.md", "SOUL.md"):
+        assert (home / name).read_bytes() == (EXAMPLES / "ada" / name).read_bytes()
+    consolidation = next(p for p in _queue(config) if p["kind"] == "consolidation")
+    assert "AGENTS.md" in consolidation["target"] and "MEMORY.md" in consolidation["target"]
 
 
 def test_content_moved_into_a_held_file_sends_the_whole_rewrite_to_review(

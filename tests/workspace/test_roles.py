@@ -70,3 +70,20 @@ def test_daily_logs_in_window(tmp_path: Path) -> None:
         (tmp_path / "memory" / f"2026-11-{day:02d}.md").write_text(f"- day {day}\n")
     logs = read_daily_logs(_agent(tmp_path), AgentView(tmp_path), date(2026, 11, 30))
     assert [f.path for f in logs.files] == ["memory/2026-11-20.md", "memory/2026-11-29.md"]
+
+
+def test_bad_window_settings_are_config_errors_naming_the_key(tmp_path: Path) -> None:
+    import pytest
+    import yaml
+
+    from daemon.config import load_deployment
+    from daemon.errors import ConfigError
+
+    (tmp_path / "ada").mkdir()
+    config = tmp_path / "config.yaml"
+    agent = {"home": "ada", "workspace": {"daily_log_days": 0, "daily_log_anchor": "yesterday"}}
+    config.write_text(yaml.safe_dump({"version": 1, "state_dir": "state", "agents": {"ada": agent}}))
+    with pytest.raises(ConfigError) as caught:
+        load_deployment(config, {})
+    message = str(caught.value)
+    assert "daily_log_days" in message and "daily_log_anchor" in message
