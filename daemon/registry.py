@@ -6,8 +6,10 @@ from collections.abc import Mapping
 
 from daemon.passes import Pass
 from memory_engine.distill import DistillationPass
+from workspace.consolidate import WorkspaceConsolidationPass
+from workspace.instruction_review import InstructionReviewPass
 
 
 def default_registry() -> Mapping[str, Pass]:
-    passes: list[Pass] = [DistillationPass()]
+    passes: list[Pass] = [DistillationPass(), WorkspaceConsolidationPass(), InstructionReviewPass()]
     return {p.name: p for p in passes}

@@ -15,14 +15,19 @@ from datetime import datetime
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon import cursors as cursor_store
-from daemon.changeset import Changeset, nothing
+from daemon.changeset import Changeset, FileWrite, nothing
 from daemon.config.resolve import AgentSettings
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
+from daemon.paths import REVIEW_DIR
 from daemon.transcripts import MIN_NEW_TURNS, Turn, read_new_turns
+from daemon.view import AgentView
 from memory_engine import factstore
 from memory_engine.agent_memory import load_memory, store_writes
 from memory_engine.memory import Memory, WriteResult
+from workspace import review_queue
+
+MEMORY_PROPOSAL = "memory"
 
 MAX_MESSAGE_CHARS = 4000
 PROMPT_OVERHEAD_BYTES = 6000
@@ -116,7 +121,8 @@ class DistillationPass:
         files = {agent.memory.store}
         if agent.memory.markdown_view:
             files.add(agent.memory.markdown_view)
-        return ManagedPaths(frozenset(files), frozenset())
+        # With `autonomy: review` the new fact store becomes a proposal in the review queue.
+        return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR}))
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
@@ -145,7 +151,8 @@ class DistillationPass:
         model = context.deep.model
         assert model is not None
         batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES, agent.home)
-        memory = load_memory(agent, context.view)
+        pending = self._pending(context)
+        memory = load_memory(agent, self._base_view(context.view, pending))
         numbered = [(f"T{i}", turn) for i, turn in enumerate(batch.turns, start=1)]
         answer = context.deep.call(
             "distillation",
@@ -174,14 +181,75 @@ class DistillationPass:
             return nothing(self.name, reason, **details).model_copy(
                 update={"cursor_advances": batch.advances, "report": tuple(report)}
             )
+        writes = store_writes(agent, memory, context.now.date().isoformat())
+        if agent.autonomy == "review":
+            stored = [line for line, r in outcomes if r.status == "stored"]
+            proposal = self._proposal(context, writes, stored, pending)
+            writes = (review_queue.proposal_write(proposal),)
+            details["proposal"] = proposal.id
+            reason += f"; autonomy: review, so the new facts wait in proposal {proposal.id}"
         return Changeset(
             pass_name=self.name,
             status="changes",
             reason=reason,
-            writes=store_writes(agent, memory, context.now.date().isoformat()),
+            writes=writes,
             cursor_advances=batch.advances,
             report=tuple(report),
             details=details,
+        )
+
+    def _pending(self, context: PassContext) -> review_queue.Proposal | None:
+        """With `autonomy: review`, the open memory proposal new facts are added to, if any.
+
+        One open memory proposal accumulates the facts of several runs: a second proposal
+        based on the same fact store would turn stale as soon as the first is approved,
+        and its facts (from turns already consumed) would be lost.
+        """
+        if context.agent.autonomy != "review":
+            return None
+        return review_queue.waiting(context.view, MEMORY_PROPOSAL, [context.agent.memory.store])
+
+    @staticmethod
+    def _base_view(view: AgentView, pending: review_queue.Proposal | None) -> AgentView:
+        if pending is None:
+            return view
+        proposed = {
+            c.path: c.new_content.encode("utf-8") for c in pending.changes if c.new_content is not None
+        }
+        return AgentView(view.home, {**view.overlay, **proposed})
+
+    def _proposal(
+        self,
+        context: PassContext,
+        writes: tuple[FileWrite, ...],
+        stored: list[str],
+        pending: review_queue.Proposal | None,
+    ) -> review_queue.Proposal:
+        changes = [review_queue.make_change(context.view, w.path, w.content.decode("utf-8")) for w in writes]
+        rationale = (
+            "Facts distilled from transcripts. With autonomy: review, memory writes wait for a "
+            "person: approving writes the fact store exactly as shown."
+        )
+        if pending is not None:
+            return review_queue.revised(
+                pending,
+                changes=changes,
+                evidence=[*pending.evidence, *stored],
+                rationale=rationale,
+                now=context.now,
+                run_id=context.run_id,
+                why=f"{len(stored)} more fact(s) from run {context.run_id}",
+            )
+        return review_queue.new_proposal(
+            kind=MEMORY_PROPOSAL,
+            agent=context.agent.name,
+            title="Store facts distilled from transcripts",
+            target=context.agent.memory.store,
+            rationale=rationale,
+            evidence=stored,
+            changes=changes,
+            now=context.now,
+            run_id=context.run_id,
         )
 
     def _write(

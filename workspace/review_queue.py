@@ -47,7 +47,7 @@ class HistoryEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     at: str
-    action: Literal["created", "approved", "rejected"]
+    action: Literal["created", "updated", "approved", "rejected"]
     by: str
     why: str = ""
     run_id: str | None = None
@@ -168,6 +168,64 @@ def list_proposals(view: AgentView) -> list[Proposal]:
 def open_fingerprints(view: AgentView) -> set[str]:
     """Fingerprints of proposals still open, so a pass does not propose the same thing twice."""
     return {p.fingerprint for p in list_proposals(view) if p.decision == "open"}
+
+
+def known_fingerprints(view: AgentView, decisions: Sequence[str] = ("open", "rejected")) -> set[str]:
+    """Fingerprints of proposals with one of `decisions` (a rejected one is not proposed again)."""
+    return {p.fingerprint for p in list_proposals(view) if p.decision in decisions}
+
+
+def waiting(view: AgentView, kind: str, paths: Iterable[str]) -> Proposal | None:
+    """An open, not stale proposal of `kind` that would change one of `paths`, if any."""
+    wanted = set(paths)
+    for proposal in list_proposals(view):
+        if proposal.kind != kind or proposal.decision != "open" or stale_targets(proposal, view):
+            continue
+        if wanted & {c.path for c in proposal.changes}:
+            return proposal
+    return None
+
+
+def decided_directly(proposal: Proposal, *, now: datetime, run_id: str, by: str, why: str) -> Proposal:
+    """`proposal` recorded as approved by the daemon itself, applied in run `run_id`."""
+    entry = HistoryEntry(at=now.isoformat(), action="approved", by=by, why=why, run_id=run_id)
+    return proposal.model_copy(
+        update={"decision": "approved", "run_id": run_id, "history": [*proposal.history, entry]}
+    )
+
+
+def revised(
+    proposal: Proposal,
+    *,
+    changes: Sequence[ProposedChange],
+    evidence: Sequence[str],
+    rationale: str,
+    now: datetime,
+    run_id: str | None,
+    why: str,
+) -> Proposal:
+    """An open proposal extended by a later run (same id, new content, history says so)."""
+    entry = HistoryEntry(at=now.isoformat(), action="updated", by="metaeng-daemon", why=why, run_id=run_id)
+    fresh = new_proposal(
+        kind=proposal.kind,
+        agent=proposal.agent,
+        title=proposal.title,
+        target=proposal.target,
+        rationale=rationale,
+        evidence=evidence,
+        changes=changes,
+        now=now,
+        run_id=run_id,
+    )
+    return proposal.model_copy(
+        update={
+            "rationale": rationale,
+            "evidence": list(evidence),
+            "changes": list(changes),
+            "fingerprint": fresh.fingerprint,
+            "history": [*proposal.history, entry],
+        }
+    )
 
 
 def find(view: AgentView, proposal_id: str) -> Proposal:

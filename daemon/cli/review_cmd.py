@@ -67,7 +67,10 @@ def _row(proposal: Proposal, view: AgentView) -> dict[str, Any]:
         "title": proposal.title,
         "status": proposal.status(view),
         "created_at": proposal.created_at,
+        # run_id: the run that applied (or rejected) it, null while open; created_by_run: the run
+        # that made it.
         "run_id": proposal.run_id,
+        "created_by_run": proposal.created_by_run,
     }
 
 

@@ -125,6 +125,10 @@ class WorkspaceRoles(_Frozen):
     instructions: list[str] = Field(default_factory=lambda: ["AGENTS.md", "TOOLS.md"])
     long_memory: list[str] = Field(default_factory=lambda: ["USER.md", "MEMORY.md"])
     daily_logs: str = "memory"
+    # Workspace consolidation reads the daily logs of the last `daily_log_days` days, ending
+    # today ("today") or at the newest log ("latest": a quiet agent's last logs still count).
+    daily_log_days: int = Field(default=14, ge=1, le=366)
+    daily_log_anchor: Literal["today", "latest"] = "today"
 
     @model_validator(mode="after")
     def _paths_inside(self) -> WorkspaceRoles:

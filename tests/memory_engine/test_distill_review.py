@@ -1,0 +1,84 @@
+"""Distillation with `autonomy: review`: memory writes become one proposal, not a fact-store write."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from tests.support.deploy import CliResult, base_config, conversation, run_cli, write_config, write_transcript
+from tests.support.fake_model import FakeModelServer
+from tests.workspace.ada import clock
+
+STORE = ".metaeng/facts.jsonl"
+
+
+def _deploy(root: Path, url: str) -> tuple[Path, Path]:
+    config = base_config(root, url)
+    config["autonomy"] = "review"
+    return write_config(root, config), root / "ada"
+
+
+def _talk(home: Path, name: str, statement: str) -> None:
+    pairs = [("Hello.", "Hi."), (statement, "Noted."), ("Thanks.", "Welcome."), ("Bye.", "Bye.")]
+    write_transcript(home, name, conversation(pairs, day="2026-11-23"))
+
+
+def _fact(key: str, value: str, quote: str) -> dict[str, Any]:
+    return {
+        "turn": "T2",
+        "quote": quote,
+        "entity": "user",
+        "key": key,
+        "value": value,
+        "confidence": 0.95,
+        "valid_from": "2026-11-23",
+    }
+
+
+def _distil(config: Path) -> CliResult:
+    return run_cli(config, "once", "--agent", "ada", "--pass", "distillation", "--json", clock=clock)
+
+
+def test_review_mode_proposes_the_fact_store_and_approval_writes_it(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, home = _deploy(root, fake_model.url)
+    _talk(home, "a.jsonl", "I live in Paris.")
+    fake_model.reply({"facts": [_fact("city", "Paris", "I live in Paris")]}, schema="DistillationResponse")
+
+    result = _distil(config)
+
+    entry = result.json()["passes"][0]
+    assert entry["status"] == "applied" and entry["stored"] == 1
+    assert entry["files"] == [f".metaeng/review/{entry['proposal']}.json"]
+    assert not (home / STORE).exists()
+    shown = run_cli(config, "review", "show", entry["proposal"], "--json", clock=clock).json()
+    assert (shown["kind"], shown["target"], shown["status"]) == ("memory", STORE, "open")
+    assert '"value":"Paris"' in shown["diff"].replace(" ", "")
+    assert "user.city = 'Paris'" in shown["evidence"][0]
+
+    assert run_cli(config, "review", "approve", entry["proposal"], clock=clock).code == 0
+    assert '"Paris"' in (home / STORE).read_text()
+
+
+def test_a_second_run_extends_the_open_memory_proposal(root: Path, fake_model: FakeModelServer) -> None:
+    config, home = _deploy(root, fake_model.url)
+    _talk(home, "a.jsonl", "I live in Paris.")
+    fake_model.reply({"facts": [_fact("city", "Paris", "I live in Paris")]}, schema="DistillationResponse")
+    first = _distil(config).json()["passes"][0]["proposal"]
+    _talk(home, "b.jsonl", "I speak French.")
+    fake_model.reply(
+        {"facts": [_fact("language", "French", "I speak French")]}, schema="DistillationResponse"
+    )
+
+    second = _distil(config).json()["passes"][0]["proposal"]
+
+    assert second == first
+    queue = run_cli(config, "review", "list", "--json", clock=clock).json()
+    assert len(queue) == 1
+    shown = run_cli(config, "review", "show", first, "--json", clock=clock).json()
+    assert [h["action"] for h in shown["history"]] == ["created", "updated"]
+    assert len(shown["evidence"]) == 2
+    assert run_cli(config, "review", "approve", first, clock=clock).code == 0
+    store = (home / STORE).read_text()
+    assert '"Paris"' in store and '"French"' in store

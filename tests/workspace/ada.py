@@ -1,0 +1,152 @@
+"""The example deployment (`examples/`) copied into a temp folder, and scripted model answers for it."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from daemon.config.models import TranscriptSettings
+from daemon.transcripts import read_new_turns
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def clock() -> datetime:
+    return NOW
+
+
+def copy_example(root: Path, model_url: str, **agent: Any) -> Path:
+    """A copy of examples/ whose model is the fake server; returns the config path."""
+    target = root / "demo"
+    shutil.copytree(EXAMPLES, target, ignore=shutil.ignore_patterns("state"))
+    path = target / "config.yaml"
+    config = yaml.safe_load(path.read_text(encoding="utf-8"))
+    config["model"].update(base_url=model_url, api_key_env="TEST_API_KEY")
+    config["agents"]["ada"].update(agent)
+    path.write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return path
+
+
+AGENTS_NEW = """# Instructions
+
+## Reports
+- Post the weekly ops report in #ops.
+- Flag any ticket priority that grew more than 20% week over week.
+
+## Language
+- Always answer in the language the user writes in.
+- Vendor emails are written in German.
+
+## Data
+- Never share customer data outside the #ops channel.
+
+## Commands
+
+```bash
+python scripts/export_tickets.py --since last-monday > exports/tickets.csv
+```
+
+See the [escalation policy](https://wiki.example.com/ops/escalation) before paging anyone.
+"""
+
+TOOLS_NEW = """# Tools
+
+- The ticket export lives at exports/tickets.csv.
+- Last week's numbers are in reports/last-week.json.
+- Post reports to #ops-reports.
+"""
+
+SOUL_NEW = """# Soul
+
+Ada is calm, precise and brief. She says what she did, then what she found.
+
+- Be brief: keep answers short and to the point.
+- Say plainly when something is unknown; never guess numbers.
+"""
+
+USER_NEW = """# User
+
+- Jonas runs support ops.
+- Jonas's team reads German.
+- Jonas prefers bullet points over prose.
+"""
+
+MEMORY_NEW = """# Long memory
+
+- The login outage on 2026-11-15 affected 1,240 accounts for 47 minutes.
+- Priya is on call in the week of 2026-11-30.
+"""
+
+MERGES = [
+    {
+        "kept": "Flag any ticket priority that grew more than 20% week over week.",
+        "merged": ["Always flag priorities that grew by more than 20% compared with last week."],
+    },
+    {
+        "kept": "Always answer in the language the user writes in.",
+        "merged": ["Reply in the user's language."],
+    },
+    {
+        "kept": "Never share customer data outside the #ops channel.",
+        "merged": ["Never share customer data outside #ops.", "Customer data stays inside the #ops channel."],
+    },
+    {
+        "kept": "Be brief: keep answers short and to the point.",
+        "merged": ["Be brief.", "Keep answers short and to the point."],
+    },
+    {"kept": "Jonas prefers bullet points over prose.", "merged": ["Jonas likes bullet points."]},
+]
+
+CONTRADICTION = {
+    "first": {"file": "AGENTS.md", "quote": "Post the weekly ops report in #ops."},
+    "second": {"file": "TOOLS.md", "quote": "Post reports to #ops-reports."},
+    "explanation": "AGENTS.md says reports go to #ops, TOOLS.md says #ops-reports.",
+    "keep": "first",
+}
+
+
+def consolidation_answer(**overrides: Any) -> dict[str, Any]:
+    answer: dict[str, Any] = {
+        "files": [
+            {"path": "AGENTS.md", "content": AGENTS_NEW},
+            {"path": "TOOLS.md", "content": TOOLS_NEW},
+            {"path": "SOUL.md", "content": SOUL_NEW},
+            {"path": "USER.md", "content": USER_NEW},
+            {"path": "MEMORY.md", "content": MEMORY_NEW},
+        ],
+        "merges": MERGES,
+        "contradictions": [CONTRADICTION],
+    }
+    answer.update(overrides)
+    return answer
+
+
+def turn_id(home: Path, quote: str, glob: str = "transcripts/*.jsonl") -> str:
+    """The id (T1, T2, ...) the daemon will give the turn holding `quote`, for a fresh cursor."""
+    batch = read_new_turns(home, TranscriptSettings(glob=glob), {}, "test", NOW)
+    for index, turn in enumerate(batch.turns, start=1):
+        if any(quote in m.content for m in turn.messages):
+            return f"T{index}"
+    raise AssertionError(f"no turn holds {quote!r}")
+
+
+ON_CALL_QUOTE = "Mention who is on call next week at the end of the report from now on."
+
+
+def on_call_proposal(
+    home: Path, anchor: str = "- Flag any ticket priority that grew more than 20% week over week."
+) -> dict[str, Any]:
+    return {
+        "file": "AGENTS.md",
+        "title": "End the weekly report with who is on call next week",
+        "rationale": "Jonas asked for it as a standing rule on 2026-11-23.",
+        "evidence": [{"turn": turn_id(home, ON_CALL_QUOTE), "quote": ON_CALL_QUOTE}],
+        "edits": [
+            {"old": anchor, "new": anchor + "\n- End the weekly report with who is on call next week."}
+        ],
+    }

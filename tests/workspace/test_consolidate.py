@@ -1,0 +1,320 @@
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from tests.support.deploy import CliResult, run_cli, tree_snapshot
+from tests.support.fake_model import FakeModelServer
+from tests.workspace.ada import (
+    AGENTS_NEW,
+    EXAMPLES,
+    TOOLS_NEW,
+    USER_NEW,
+    clock,
+    consolidation_answer,
+    copy_example,
+)
+
+PASS = ("--pass", "workspace_consolidation")
+
+
+def _once(config: Path, *extra: str) -> CliResult:
+    return run_cli(config, "once", "--agent", "ada", *PASS, "--json", *extra, clock=clock)
+
+
+def _entry(result: CliResult) -> dict[str, Any]:
+    return next(p for p in result.json()["passes"] if p["name"] == "workspace_consolidation")
+
+
+def _queue(config: Path) -> list[dict[str, Any]]:
+    return run_cli(config, "review", "list", "--agent", "ada", "--json", clock=clock).json()
+
+
+def _files(answer: dict[str, Any]) -> dict[str, str]:
+    return {f["path"]: f["content"] for f in answer["files"]}
+
+
+def _with_file(path: str, content: str, **overrides: Any) -> dict[str, Any]:
+    answer = consolidation_answer(**overrides)
+    answer["files"] = [f for f in answer["files"] if f["path"] != path] + [{"path": path, "content": content}]
+    return answer
+
+
+def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    before = tree_snapshot(home)
+    lossy = AGENTS_NEW.replace("- Vendor emails are written in German.\n", "")
+    fake_model.reply(_with_file("AGENTS.md", lossy), schema="ConsolidationResponse")
+
+    result = _once(config)
+
+    assert result.code == 0, result.err
+    entry = _entry(result)
+    assert entry["status"] == "nothing" and entry["rewrite"] == "rejected"
+    assert [(u["file"], u["line"], u["text"]) for u in entry["lost_units"]] == [
+        ("AGENTS.md", 11, "Vendor emails are written in German.")
+    ]
+    assert "nothing written" in entry["reason"]
+    # Nothing at all: not the good files, not the daily logs, no proposal.
+    assert tree_snapshot(home) == before
+    assert _queue(config) == []
+    fake_model.reply(_with_file("AGENTS.md", lossy), schema="ConsolidationResponse")
+    human = run_cli(config, "once", "--agent", "ada", *PASS, clock=clock)
+    assert "rewrite rejected by the loss check (1 unit(s) lost, 0 added); nothing written" in human.out
+    assert "lost AGENTS.md:11 bullet “Vendor emails are written in German.”" in human.out
+    assert tree_snapshot(home) == before
+
+
+def test_unreadable_workspace_file_is_reported_and_left_alone(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    (home / "TOOLS.md").write_bytes(b"- caf\xe9\n")
+    answer = consolidation_answer()
+    # MEMORY.md keeps "The ticket export lives at ...": its other copy, in TOOLS.md, is not seen.
+    answer["files"] = [f for f in answer["files"] if f["path"] not in ("TOOLS.md", "MEMORY.md")]
+    fake_model.reply(answer, schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["problems"] == ["TOOLS.md: not UTF-8 text (byte 5); left alone"]
+    assert entry["status"] == "applied" and entry["lost_units"] == []
+    sent = fake_model.requests[-1]["messages"][1]["content"]
+    assert '"path": "TOOLS.md"' not in sent and '"path": "AGENTS.md"' in sent
+    assert (home / "TOOLS.md").read_bytes() == b"- caf\xe9\n"
+    assert (home / "AGENTS.md").read_text() == AGENTS_NEW
+    # The contradiction quotes TOOLS.md, which could not be read: not proposed.
+    assert _queue(config) == []
+
+
+def test_code_block_changed_by_one_byte_rejects_the_rewrite(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    before = tree_snapshot(home)
+    fake_model.reply(
+        _with_file("AGENTS.md", AGENTS_NEW.replace("last-monday", "last-Monday")),
+        schema="ConsolidationResponse",
+    )
+
+    entry = _entry(_once(config))
+
+    assert [u["kind"] for u in entry["lost_units"]] == ["code"]
+    assert [u["kind"] for u in entry["added_units"]] == ["code"]
+    assert tree_snapshot(home) == before
+
+
+def test_model_naming_a_path_outside_the_workspace_fails_and_changes_nothing(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    before = tree_snapshot(home)
+    fake_model.reply(_with_file("../../.ssh/authorized_keys", "ssh-rsa AAAA"), schema="ConsolidationResponse")
+
+    result = _once(config)
+
+    assert result.code == 1
+    entry = _entry(result)
+    assert entry["status"] == "failed" and ".." in entry["reason"]
+    fake_model.reply(_with_file("memory/2026-11-20.md", "# x\n"), schema="ConsolidationResponse")
+    entry = _entry(_once(config))
+    assert entry["status"] == "failed" and "not a workspace file" in entry["reason"]
+    assert tree_snapshot(home) == before
+
+
+def test_without_a_model_daily_logs_are_still_deduplicated(tmp_path: Path) -> None:
+    config = copy_example(tmp_path, "http://127.0.0.1:9/v1")
+    data = yaml.safe_load(config.read_text())
+    del data["model"]
+    config.write_text(yaml.safe_dump(data))
+    home = config.parent / "ada"
+
+    entry = _entry(_once(config))
+
+    assert entry["status"] == "applied" and entry["rewrite"] == "skipped"
+    assert "no model configured" in entry["reason"]
+    assert entry["daily_logs"]["notes_removed"] == 20
+    assert (home / "memory" / "2026-11-24.md").read_text() == "# 2026-11-24\n"
+    assert (home / "SOUL.md").read_bytes() == (EXAMPLES / "ada" / "SOUL.md").read_bytes()
+
+
+def test_review_mode_turns_every_tidy_up_into_a_proposal(tmp_path: Path, fake_model: FakeModelServer) -> None:
+    config = copy_example(tmp_path, fake_model.url, autonomy="review", instruction_hold=False)
+    home = config.parent / "ada"
+    before = tree_snapshot(home)
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["rewrite"] == "proposed" and entry["applied"] == []
+    after = tree_snapshot(home)
+    assert {p for p in after if after[p] != before.get(p)} == {
+        f".metaeng/review/{pid}.json" for pid in entry["proposals"]
+    }
+    queue = {p["kind"]: p for p in _queue(config)}
+    assert sorted(queue) == ["consolidation", "contradiction", "daily-logs"]
+    assert queue["consolidation"]["target"] == "AGENTS.md, MEMORY.md, SOUL.md, TOOLS.md, USER.md"
+
+    approved = run_cli(config, "review", "approve", queue["daily-logs"]["id"], "--json", clock=clock)
+    assert approved.code == 0, approved.err
+    assert (home / "memory" / "2026-11-24.md").read_text() == "# 2026-11-24\n"
+    undo = run_cli(config, "undo", approved.json()["run_id"], clock=clock)
+    assert undo.code == 0, undo.err
+    assert (home / "memory" / "2026-11-24.md").read_bytes() == before["memory/2026-11-24.md"]
+
+
+def test_hold_lifted_in_autonomous_mode_applies_the_instruction_consolidation(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["rewrite"] == "applied"
+    assert (home / "AGENTS.md").read_text() == AGENTS_NEW
+    assert (home / "TOOLS.md").read_text() == TOOLS_NEW
+    # The contradiction still waits: choosing a side is never a tidy-up.
+    assert [p["kind"] for p in _queue(config)] == ["contradiction"]
+
+
+def test_content_promoted_into_instructions_waits_even_with_the_hold_lifted(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    answer = consolidation_answer()
+    files = _files(answer)
+    note = "- Priya is on call in the week of 2026-11-30.\n"
+    files["MEMORY.md"] = files["MEMORY.md"].replace(note, "")
+    files["AGENTS.md"] = files["AGENTS.md"].replace("## Language", f"{note}\n## Language")
+    answer["files"] = [{"path": p, "content": c} for p, c in files.items()]
+    fake_model.reply(answer, schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["rewrite"] == "proposed" and entry["lost_units"] == []
+    for name in ("AGENTS.md", "MEMORY.md", "SOUL.md"):
+        assert (home / name).read_bytes() == (EXAMPLES / "ada" / name).read_bytes()
+    consolidation = next(p for p in _queue(config) if p["kind"] == "consolidation")
+    assert "AGENTS.md" in consolidation["target"] and "MEMORY.md" in consolidation["target"]
+
+
+def test_content_moved_into_a_held_file_sends_the_whole_rewrite_to_review(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url)
+    home = config.parent / "ada"
+    answer = consolidation_answer()
+    files = _files(answer)
+    files["USER.md"] = USER_NEW.replace("- Jonas's team reads German.\n", "")
+    files["AGENTS.md"] = AGENTS_NEW.replace(
+        "- Vendor emails are written in German.\n",
+        "- Vendor emails are written in German.\n- Jonas's team reads German.\n",
+    )
+    answer["files"] = [{"path": p, "content": c} for p, c in files.items()]
+    fake_model.reply(answer, schema="ConsolidationResponse")
+
+    entry = _entry(_once(config))
+
+    assert entry["rewrite"] == "proposed" and entry["lost_units"] == []
+    assert (home / "USER.md").read_bytes() == (EXAMPLES / "ada" / "USER.md").read_bytes()
+    assert (home / "SOUL.md").read_bytes() == (EXAMPLES / "ada" / "SOUL.md").read_bytes()
+    consolidation = next(p for p in _queue(config) if p["kind"] == "consolidation")
+    assert "USER.md" in consolidation["target"] and "AGENTS.md" in consolidation["target"]
+
+
+def test_consolidation_waiting_for_review_is_not_proposed_again(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url)
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
+
+    first = _entry(_once(config))
+    second = _entry(_once(config))
+
+    assert len(first["proposals"]) == 2
+    assert second["proposals"] == [] and second["waiting"] == [
+        p for p in first["proposals"] if "consolidation" in p
+    ]
+    assert len(_queue(config)) == 2
+
+
+def test_approving_the_contradiction_removes_the_side_not_kept(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url)
+    home = config.parent / "ada"
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
+    _once(config)
+    contradiction = next(p for p in _queue(config) if p["kind"] == "contradiction")
+
+    shown = run_cli(config, "review", "show", contradiction["id"], "--json", clock=clock).json()
+    assert "-- Post reports to #ops-reports." in shown["diff"]
+    assert "Choosing a side changes what the agent does" in shown["rationale"]
+    assert run_cli(config, "review", "approve", contradiction["id"], clock=clock).code == 0
+    assert "#ops-reports" not in (home / "TOOLS.md").read_text()
+    # The consolidation proposal was made against the old TOOLS.md: now stale.
+    statuses = {p["kind"]: p["status"] for p in _queue(config)}
+    assert statuses == {"consolidation": "stale", "contradiction": "approved"}
+
+
+def test_unverified_or_rejected_contradictions_are_not_proposed(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url)
+    invented = {
+        "first": {"file": "AGENTS.md", "quote": "Post the weekly ops report in #ops."},
+        "second": {"file": "TOOLS.md", "quote": "Post reports to #general."},
+        "explanation": "made up",
+        "keep": "second",
+    }
+    fake_model.reply(
+        {"files": [], "merges": [], "contradictions": [invented]}, schema="ConsolidationResponse"
+    )
+    human = run_cli(config, "once", "--agent", "ada", *PASS, clock=clock)
+    assert "contradiction not proposed: the quote “Post reports to #general.” is not in TOOLS.md" in human.out
+    assert _queue(config) == []
+
+    only_contradiction = {
+        "files": [],
+        "merges": [],
+        "contradictions": [consolidation_answer()["contradictions"][0]],
+    }
+    fake_model.reply(only_contradiction, schema="ConsolidationResponse")
+    (pid,) = _entry(_once(config))["proposals"]
+    assert run_cli(config, "review", "reject", pid, "--why", "both channels are right", clock=clock).code == 0
+    fake_model.reply(only_contradiction, schema="ConsolidationResponse")
+    assert _entry(_once(config))["proposals"] == []
+
+
+def test_unchanged_answer_changes_nothing(tmp_path: Path, fake_model: FakeModelServer) -> None:
+    config = copy_example(tmp_path, fake_model.url)
+    home = config.parent / "ada"
+    (home / "memory").joinpath("2026-11-17.md").unlink()
+    for day in range(18, 28):
+        (home / "memory" / f"2026-11-{day}.md").unlink()
+    fake_model.reply(
+        {
+            "files": [{"path": "SOUL.md", "content": (home / "SOUL.md").read_text()}],
+            "merges": [],
+            "contradictions": [],
+        },
+        schema="ConsolidationResponse",
+    )
+
+    entry = _entry(_once(config))
+
+    assert entry["status"] == "nothing" and entry["rewrite"] == "unchanged"
+    assert entry["units_before"] == entry["units_after"]
+    assert (home / "SOUL.md").read_bytes() == (EXAMPLES / "ada" / "SOUL.md").read_bytes()

@@ -1,0 +1,63 @@
+from __future__ import annotations
+
+from workspace.units import critical_tokens, normalise, parse_blocks, sentences, similarity, units_of
+
+
+def test_blocks_of_a_markdown_file() -> None:
+    text = "# Title\n\nIntro line one\ncontinues here.\n\n- a bullet\n  continued\n- b\n\n| x | y |\n|---|---|\n\n```\ncode\n```\n"
+    kinds = [(b.kind, b.start, b.end) for b in parse_blocks(text)]
+    assert kinds == [
+        ("heading", 1, 1),
+        ("paragraph", 3, 4),
+        ("bullet", 6, 7),
+        ("bullet", 8, 8),
+        ("row", 10, 10),
+        ("rule", 11, 11),
+        ("code", 13, 15),
+    ]
+
+
+def test_unclosed_code_fence_runs_to_the_end() -> None:
+    blocks = parse_blocks("text\n\n```\nline\nmore")
+    assert blocks[-1].kind == "code" and blocks[-1].raw == "```\nline\nmore"
+
+
+def test_sentences_do_not_split_links_abbreviations_or_paths() -> None:
+    text = "See e.g. the [docs](https://x.example/a.b) now. Use exports/tickets.csv. Done"
+    assert sentences(text) == [
+        "See e.g. the [docs](https://x.example/a.b) now.",
+        "Use exports/tickets.csv.",
+        "Done",
+    ]
+
+
+def test_normalise_ignores_case_emphasis_and_trailing_punctuation_but_not_code() -> None:
+    assert normalise("**Always** answer  in the user's language.") == normalise(
+        "always answer in the user’s language"
+    )
+    assert normalise("Run `make Test`.") != normalise("run `make test`")
+
+
+def test_units_carry_file_and_line() -> None:
+    units = list(units_of("SOUL.md", "# Soul\n\nCalm. Brief.\n- Be brief.\n"))
+    assert [(u.line, u.kind, u.text) for u in units] == [
+        (3, "sentence", "Calm."),
+        (3, "sentence", "Brief."),
+        (4, "bullet", "Be brief."),
+    ]
+
+
+def test_critical_tokens() -> None:
+    tokens = critical_tokens(
+        "Post to #ops-reports at 20% of exports/tickets.csv, see [x](https://a.example/b) and `cmd -v`."
+    )
+    assert {"#ops-reports", "20%", "exports/tickets.csv", "[x](https://a.example/b)", "`cmd -v`"} <= tokens
+    assert "#ops" not in tokens
+
+
+def test_similarity_of_paraphrases() -> None:
+    assert (
+        similarity("Reply in the user's language.", "Always answer in the language the user writes in.")
+        >= 0.5
+    )
+    assert similarity("Vendor emails are written in German.", "Be brief.") < 0.5

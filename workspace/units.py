@@ -1,0 +1,272 @@
+"""Markdown text as blocks and units: what a workspace rewrite must keep (pure, no I/O).
+
+A *block* is a span of lines: a fenced code block, a bullet item (with its indented
+continuation lines), a table row, a paragraph, a heading, a rule. A *unit* is what must
+survive a rewrite: each sentence of a bullet or paragraph, each table row, each code
+block. Headings and rules are structure, not units — regrouping under clearer headings is
+what a consolidation is for.
+
+Every unit has a *key* that decides when two units are "the same": prose is compared
+normalised (Unicode NFKC, case, emphasis markers, whitespace, trailing punctuation), but
+code spans, markdown links and bare URLs inside it are kept verbatim in the key, so they
+must survive byte for byte; a code block's key is its exact text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from typing import Literal
+
+BlockKind = Literal["code", "bullet", "row", "paragraph", "heading", "rule"]
+UnitKind = Literal["code", "bullet", "sentence", "row"]
+
+FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+HEADING = re.compile(r"^\s{0,3}#{1,6}(\s|$)")
+RULE = re.compile(r"^\s{0,3}([-*_])(\s*\1){2,}\s*$")
+BULLET = re.compile(r"^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$")
+TABLE_SEPARATOR = re.compile(r"^\|?[\s:|-]+\|?$")
+# Verbatim segments: code spans, markdown links/images, bare URLs.
+PROTECTED = re.compile(
+    r"(`+)(?:.+?)\1|!?\[[^\]\n]*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|https?://[^\s<>()`]+[^\s<>()`.,;:!?'\"]"
+)
+PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
+ABBREVIATIONS = {
+    "e.g",
+    "i.e",
+    "etc",
+    "vs",
+    "mr",
+    "mrs",
+    "ms",
+    "dr",
+    "st",
+    "no",
+    "cf",
+    "approx",
+    "incl",
+    "fig",
+}
+SENTENCE_END = re.compile(r"[.!?]+[\"')\]»”’]*\s+")
+QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
+NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*%?")
+HANDLE = re.compile(r"(?<![\w/])[#@]\w[\w-]*(?:\.\w[\w-]*)*")
+PATH = re.compile(r"(?<![\w/#@])[\w.-]+(?:/[\w.-]+)+")
+WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
+_STOPWORDS = (
+    "a an the and or but if then than that this these those to of in on at by for from with as is "
+    "are was were be been being it its it's do does did any all each every some so such into onto "
+    "over under about after before when while where which who whom whose what how there here our "
+    "your their his her my we you they he she i me us them can could should would will shall may "
+    "might must also only just very more most less"
+)
+STOPWORDS = frozenset(_STOPWORDS.split(" "))
+NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|avoid|cannot)\b|n't\b", re.IGNORECASE
+)
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: BlockKind
+    start: int  # first line, 1-based
+    end: int  # last line, 1-based, inclusive
+    raw: str  # the lines exactly as written
+    text: str  # bullet/paragraph text without markers, lines joined by one space
+
+
+@dataclass(frozen=True)
+class Unit:
+    file: str
+    line: int
+    kind: UnitKind
+    text: str
+    key: str
+
+
+def _starts_other_block(line: str) -> bool:
+    stripped = line.strip()
+    return bool(
+        not stripped
+        or FENCE.match(line)
+        or HEADING.match(line)
+        or RULE.match(line)
+        or BULLET.match(line)
+        or stripped.startswith("|")
+    )
+
+
+def _closes(line: str, marker: str) -> bool:
+    stripped = line.strip()
+    return stripped.startswith(marker[0] * len(marker)) and not stripped.strip(marker[0])
+
+
+def parse_blocks(text: str) -> list[Block]:
+    """The blocks of a markdown text, in order; blank lines separate, never belong."""
+    lines = text.split("\n")
+    blocks: list[Block] = []
+    i, n = 0, len(lines)
+    while i < n:
+        line = lines[i]
+        stripped = line.strip()
+        if not stripped:
+            i += 1
+            continue
+        fence = FENCE.match(line)
+        if fence:
+            j = i + 1
+            while j < n and not _closes(lines[j], fence.group(1)):
+                j += 1
+            end = min(j, n - 1)
+            raw = "\n".join(lines[i : end + 1])
+            blocks.append(Block("code", i + 1, end + 1, raw, raw))
+            i = end + 1
+            continue
+        if HEADING.match(line) or RULE.match(line):
+            blocks.append(Block("heading" if HEADING.match(line) else "rule", i + 1, i + 1, line, stripped))
+            i += 1
+            continue
+        if stripped.startswith("|"):
+            kind: BlockKind = "rule" if TABLE_SEPARATOR.match(stripped) else "row"
+            blocks.append(Block(kind, i + 1, i + 1, line, stripped))
+            i += 1
+            continue
+        bullet = BULLET.match(line)
+        if bullet:
+            indent = len(bullet.group(1))
+            parts = [bullet.group(3).strip()]
+            j = i + 1
+            while j < n and not _starts_other_block(lines[j]) and _indent(lines[j]) > indent:
+                parts.append(lines[j].strip())
+                j += 1
+            blocks.append(Block("bullet", i + 1, j, "\n".join(lines[i:j]), " ".join(parts)))
+            i = j
+            continue
+        parts = []
+        j = i
+        while j < n and (j == i or not _starts_other_block(lines[j])):
+            parts.append(re.sub(r"^(>\s?)+", "", lines[j].strip()))
+            j += 1
+        blocks.append(Block("paragraph", i + 1, j, "\n".join(lines[i:j]), " ".join(parts)))
+        i = j
+    return blocks
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _mask(text: str) -> tuple[str, list[str]]:
+    segments: list[str] = []
+
+    def keep(match: re.Match[str]) -> str:
+        segments.append(match.group(0))
+        return f"\ue000{len(segments) - 1}\ue001"
+
+    return PROTECTED.sub(keep, text), segments
+
+
+def _unmask(text: str, segments: list[str]) -> str:
+    return PLACEHOLDER.sub(lambda m: segments[int(m.group(1))], text)
+
+
+def sentences(text: str) -> list[str]:
+    """Split prose into sentences; code spans, links and URLs are never split."""
+    masked, segments = _mask(text)
+    found: list[str] = []
+    start = 0
+    for match in SENTENCE_END.finditer(masked):
+        before = masked[start : match.start()].rsplit(" ", 1)[-1].casefold().strip("([\"'")
+        if before in ABBREVIATIONS or (len(before) == 1 and before.isalpha()) or before.isdigit():
+            continue
+        found.append(masked[start : match.end()].strip())
+        start = match.end()
+    found.append(masked[start:].strip())
+    return [_unmask(s, segments) for s in found if s]
+
+
+def normalise(text: str) -> str:
+    """The comparison key of a piece of prose; verbatim segments stay byte for byte."""
+    masked, segments = _mask(text)
+    value = unicodedata.normalize("NFKC", masked).translate(QUOTES)
+    value = re.sub(r"\*\*|__|~~", "", value)
+    value = re.sub(r"(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", value)
+    value = re.sub(r"\s+", " ", value.casefold()).strip().rstrip(" .;:!,")
+    return _unmask(value, segments)
+
+
+def _row_key(text: str) -> str:
+    cells = [normalise(cell) for cell in text.strip().strip("|").split("|")]
+    return " | ".join(cells)
+
+
+def block_key(block: Block) -> str:
+    """The key de-duplication compares blocks by ("" for structure)."""
+    if block.kind == "code":
+        return "\x00code\x00" + block.raw
+    if block.kind == "row":
+        return "\x00row\x00" + _row_key(block.text)
+    if block.kind in ("bullet", "paragraph"):
+        return normalise(block.text)
+    return ""
+
+
+def units_of(file: str, text: str) -> Iterator[Unit]:
+    """Every unit of `text`, with the file and line it is on."""
+    for block in parse_blocks(text):
+        if block.kind == "code":
+            yield Unit(file, block.start, "code", block.raw, block_key(block))
+        elif block.kind == "row":
+            yield Unit(file, block.start, "row", block.text, block_key(block))
+        elif block.kind in ("bullet", "paragraph"):
+            kind: UnitKind = "bullet" if block.kind == "bullet" else "sentence"
+            for sentence in sentences(block.text):
+                key = normalise(sentence)
+                if key:
+                    yield Unit(file, block.start, kind, sentence, key)
+
+
+def critical_tokens(text: str) -> set[str]:
+    """What a merge must carry over verbatim: code spans, links, URLs, numbers, #channels, paths."""
+    masked, segments = _mask(text)
+    plain = PLACEHOLDER.sub(" ", masked)
+    tokens = set(segments)
+    for pattern in (NUMBER, HANDLE, PATH):
+        tokens.update(m.group(0).rstrip(".-") for m in pattern.finditer(plain))
+    return {t for t in tokens if t}
+
+
+def _stem(word: str) -> str:
+    if word.endswith("'s"):
+        word = word[:-2]
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes")):
+        return word[:-2]
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    masked, _segments = _mask(normalise(text))
+    plain = PLACEHOLDER.sub(" ", masked)
+    return {_stem(w) for w in WORD.findall(plain) if w not in STOPWORDS and len(w) > 1}
+
+
+def negated(text: str) -> bool:
+    """Whether `text` says not/never/no/...: a merge must not drop a negation."""
+    masked, _segments = _mask(unicodedata.normalize("NFKC", text).translate(QUOTES))
+    return bool(NEGATION.search(masked))
+
+
+def similarity(merged: str, kept: str) -> float:
+    """How much of `merged` the `kept` text carries: the larger of content-word containment
+    (share of merged's content words found in kept) and the character-level ratio."""
+    words = content_words(merged)
+    containment = len(words & content_words(kept)) / len(words) if words else 0.0
+    ratio = SequenceMatcher(None, normalise(merged), normalise(kept), autojunk=False).ratio()
+    return max(containment, ratio)
