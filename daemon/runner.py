@@ -146,7 +146,9 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
         try:
             _check_paths(changeset, context.agent, impl.write_scope(context.agent), session.managed)
         except PathRefused as exc:
-            return Changeset(pass_name=impl.name, status="failed", reason=str(exc), report=changeset.report)
+            return Changeset(
+                pass_name=impl.name, status="failed", reason=str(exc), report=changeset.report, details=changeset.details
+            )
     return changeset
 
 
@@ -270,7 +272,12 @@ def _apply(
     base_view = AgentView(session.agent.home)
     if dry_run:
         preview = _preview(base_view, changes)
-        results = tuple(_result(cs, cs.touched if cs.status == "changes" else ()) for cs in planned)
+        results = tuple(
+            _result(cs.model_copy(update={"reason": f"dry run, nothing applied — {cs.reason}"}), cs.touched)
+            if cs.status == "changes"
+            else _result(cs, ())
+            for cs in planned
+        )
         return _Outcome(None, results, tuple(sorted(changes)), tuple(notes), preview)
     changing = [cs.pass_name for cs in planned if cs.status == "changes"]
     message = _message(session.agent.name, run_id, planned)

@@ -8,6 +8,13 @@ from typing import Any
 from tests.support.deploy import base_config, conversation, write_config, write_transcript
 from tests.support.fake_model import FakeModelServer
 
+OTHER_PASSES = (
+    "skill_learning",
+    "memory_consolidation",
+    "library_maintenance",
+    "workspace_consolidation",
+    "instruction_review",
+)
 FOUR_TURNS = [
     ("I live in Berlin.", "Noted."),
     ("I speak German at work.", "Good to know."),
@@ -30,8 +37,14 @@ def berlin_fact(turn: str = "T1", **extra: Any) -> dict[str, Any]:
     return body
 
 
-def setup_agent(root: Path, model: FakeModelServer | None, **config_changes: Any) -> Path:
+def setup_agent(
+    root: Path, model: FakeModelServer | None, model_changes: dict[str, Any] | None = None, **config_changes: Any
+) -> Path:
     config = base_config(root, model.url if model else None)
+    if model_changes:
+        config["model"].update(model_changes)
+    # These tests are about the runner and distillation; the other passes are off.
+    config["passes"] = {name: name == "distillation" for name in OTHER_PASSES + ("distillation",)}
     for key, value in config_changes.items():
         config[key] = value
     path = write_config(root, config)

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
-from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
+from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
 
@@ -30,10 +30,7 @@ def consumed(root: Path) -> bool:
 
 
 def with_model(root: Path, fake_model: FakeModelServer, **model_changes: Any) -> Path:
-    config = setup_agent(root, fake_model)
-    raw = base_config(root, fake_model.url)
-    raw["model"].update(model_changes)
-    return write_config(root, raw) if model_changes else config
+    return setup_agent(root, fake_model, model_changes=model_changes)
 
 
 def test_a_call_whose_reservation_does_not_fit_is_never_made(root: Path, fake_model: FakeModelServer) -> None:
