@@ -35,9 +35,17 @@ def build(n: int) -> list[FactRecord]:
         owner = i % OWNERS
         records.append(
             FactRecord(
-                tenant="t", user=f"u{owner}", entity=f"e{i // (OWNERS * len(KEYS))}", key=KEYS[(i // OWNERS) % len(KEYS)],
-                value=f"v{rng.randrange(10**6)}", confidence=0.9, source="user", valid_from="2026-01-01",
-                id=f"f-{i:09d}", source_event_id=f"s@{i}", observed_at="2026-01-01",
+                tenant="t",
+                user=f"u{owner}",
+                entity=f"e{i // (OWNERS * len(KEYS))}",
+                key=KEYS[(i // OWNERS) % len(KEYS)],
+                value=f"v{rng.randrange(10**6)}",
+                confidence=0.9,
+                source="user",
+                valid_from="2026-01-01",
+                id=f"f-{i:09d}",
+                source_event_id=f"s@{i}",
+                observed_at="2026-01-01",
             )
         )
     return records
@@ -49,7 +57,9 @@ def latencies(memory: Memory, records: list[FactRecord], queries: int) -> tuple[
     for _ in range(queries):
         target = records[rng.randrange(len(records))]
         start = time.perf_counter()
-        result = memory.query(target.owner, target.entity, target.key, "2026-02-01", f"{target.entity} {target.key}")
+        result = memory.query(
+            target.owner, target.entity, target.key, "2026-02-01", f"{target.entity} {target.key}"
+        )
         samples.append(time.perf_counter() - start)
         assert result.answer == target.value or not memory.settings.filter_entity
     samples.sort()
@@ -67,14 +77,31 @@ def main() -> None:
         text = factstore.render(records)
         start = time.perf_counter()
         parsed = factstore.parse(text.decode(), "bench")
-        indexed = Memory.from_records(parsed, MemorySettings(filter_entity=True, time_aware=True, top_k=3), PUBLISHED_SCHEMA, lambda p, e: "x")
+        indexed = Memory.from_records(
+            parsed,
+            MemorySettings(filter_entity=True, time_aware=True, top_k=3),
+            PUBLISHED_SCHEMA,
+            lambda p, e: "x",
+        )
         load_s = time.perf_counter() - start
-        owner_wide = Memory.from_records(parsed, MemorySettings(filter_entity=False, time_aware=True, top_k=3), PUBLISHED_SCHEMA, lambda p, e: "x")
+        owner_wide = Memory.from_records(
+            parsed,
+            MemorySettings(filter_entity=False, time_aware=True, top_k=3),
+            PUBLISHED_SCHEMA,
+            lambda p, e: "x",
+        )
         p50, p99 = latencies(indexed, records, args.queries)
         w50, w99 = latencies(owner_wide, records, max(50, args.queries // 20))
         rows.append(
-            {"facts": n, "file_mb": len(text) / 2**20, "load_s": load_s, "indexed_p50_us": p50 * 1e6, "indexed_p99_us": p99 * 1e6,
-             "owner_wide_p50_us": w50 * 1e6, "owner_wide_p99_us": w99 * 1e6}
+            {
+                "facts": n,
+                "file_mb": len(text) / 2**20,
+                "load_s": load_s,
+                "indexed_p50_us": p50 * 1e6,
+                "indexed_p99_us": p99 * 1e6,
+                "owner_wide_p50_us": w50 * 1e6,
+                "owner_wide_p99_us": w99 * 1e6,
+            }
         )
         print(f"done {n}", flush=True)
     out = Path(__file__).parent / "results"

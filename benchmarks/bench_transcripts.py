@@ -20,8 +20,19 @@ from daemon.changeset import Cursor
 from daemon.config.models import TranscriptSettings
 from daemon.transcripts import read_new_turns
 
-LINE_USER = json.dumps({"role": "user", "content": "Please compile the weekly report " + "x" * 180, "ts": "2026-11-02T09:00:00Z"}) + "\n"
-LINE_ASSISTANT = json.dumps({"role": "assistant", "content": "Done: " + "y" * 200, "ts": "2026-11-02T09:00:01Z"}) + "\n"
+LINE_USER = (
+    json.dumps(
+        {
+            "role": "user",
+            "content": "Please compile the weekly report " + "x" * 180,
+            "ts": "2026-11-02T09:00:00Z",
+        }
+    )
+    + "\n"
+)
+LINE_ASSISTANT = (
+    json.dumps({"role": "assistant", "content": "Done: " + "y" * 200, "ts": "2026-11-02T09:00:01Z"}) + "\n"
+)
 PAIR = (LINE_USER + LINE_ASSISTANT).encode()
 
 

@@ -6,15 +6,14 @@ Cursors move only after the run that consumed the turns is committed (the runner
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from daemon import atomic
 from daemon.changeset import Cursor, CursorAdvance
-from daemon.errors import CorruptState, StateVersionError
+from daemon.statefile import read_versioned
 
 VERSION = 1
 
@@ -28,18 +27,7 @@ class CursorFile(BaseModel):
 
 def load(path: Path) -> CursorFile:
     """Read the cursor file; a missing file means nothing was read yet."""
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return CursorFile()
-    except (OSError, ValueError) as exc:
-        raise CorruptState(path, str(exc)) from exc
-    if isinstance(raw, dict) and isinstance(raw.get("version"), int) and raw["version"] > VERSION:
-        raise StateVersionError(path, raw["version"], VERSION)
-    try:
-        return CursorFile.model_validate(raw)
-    except ValidationError as exc:
-        raise CorruptState(path, str(exc)) from exc
+    return read_versioned(path, CursorFile, VERSION) or CursorFile()
 
 
 def for_consumer(state: CursorFile, consumer: str) -> Mapping[str, Cursor]:

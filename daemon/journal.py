@@ -8,14 +8,13 @@ it to finish a committed run (advance the cursors) or roll back an uncommitted o
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from daemon import atomic
 from daemon.changeset import CursorAdvance
-from daemon.errors import CorruptState, StateVersionError
+from daemon.statefile import read_versioned
 
 VERSION = 1
 
@@ -50,18 +49,7 @@ def save(path: Path, journal: Journal) -> None:
 
 
 def load(path: Path) -> Journal | None:
-    try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as exc:
-        raise CorruptState(path, str(exc)) from exc
-    if isinstance(raw, dict) and isinstance(raw.get("version"), int) and raw["version"] > VERSION:
-        raise StateVersionError(path, raw["version"], VERSION)
-    try:
-        return Journal.model_validate(raw)
-    except ValidationError as exc:
-        raise CorruptState(path, str(exc)) from exc
+    return read_versioned(path, Journal, VERSION)
 
 
 def clear(path: Path) -> None:

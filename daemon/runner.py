@@ -147,7 +147,11 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
             _check_paths(changeset, context.agent, impl.write_scope(context.agent), session.managed)
         except PathRefused as exc:
             return Changeset(
-                pass_name=impl.name, status="failed", reason=str(exc), report=changeset.report, details=changeset.details
+                pass_name=impl.name,
+                status="failed",
+                reason=str(exc),
+                report=changeset.report,
+                details=changeset.details,
             )
     return changeset
 

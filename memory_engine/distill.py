@@ -14,13 +14,13 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon import cursors as cursor_store
 from daemon.changeset import Changeset, FileWrite, nothing
 from daemon.config.resolve import AgentSettings
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
-from daemon.transcripts import MIN_NEW_TURNS, Turn, read_new_turns
+from daemon.transcripts import Turn
+from daemon.turn_input import new_turns, too_few
 from daemon.view import AgentView
 from memory_engine import factstore
 from memory_engine.agent_memory import load_memory, store_writes
@@ -126,23 +126,11 @@ class DistillationPass:
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        batch = read_new_turns(
-            agent.home,
-            agent.transcripts,
-            cursor_store.for_consumer(context.cursors, self.name),
-            self.name,
-            context.now,
-        )
+        batch = new_turns(context, self.name)
+        early = too_few(batch, self.name, "analysis")
+        if early is not None:
+            return early
         warnings = list(batch.warnings)
-        if len(batch.turns) < MIN_NEW_TURNS:
-            return Changeset(
-                pass_name=self.name,
-                status="nothing",
-                reason=f"{len(batch.turns)} new turn(s), fewer than {MIN_NEW_TURNS}: offsets committed without analysis",
-                cursor_advances=batch.advances,
-                report=tuple(warnings),
-                details={"turns": len(batch.turns), "warnings": warnings},
-            )
         reason = context.deep.availability()
         if reason:
             return Changeset(

@@ -19,13 +19,13 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon import cursors as cursor_store
 from daemon.changeset import Changeset, FileWrite
 from daemon.config.resolve import AgentSettings
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
-from daemon.transcripts import MIN_NEW_TURNS, Turn, read_new_turns
+from daemon.transcripts import Turn
+from daemon.turn_input import new_turns, too_few
 from daemon.view import AgentView
 from workspace import instruction_guard, regime
 from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
@@ -106,23 +106,11 @@ class InstructionReviewPass:
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        batch = read_new_turns(
-            agent.home,
-            agent.transcripts,
-            cursor_store.for_consumer(context.cursors, self.name),
-            self.name,
-            context.now,
-        )
+        batch = new_turns(context, self.name)
+        early = too_few(batch, self.name, "review", proposals=[], refused=[])
+        if early is not None:
+            return early
         warnings = list(batch.warnings)
-        if len(batch.turns) < MIN_NEW_TURNS:
-            return Changeset(
-                pass_name=self.name,
-                status="nothing",
-                reason=f"{len(batch.turns)} new turn(s), fewer than {MIN_NEW_TURNS}: offsets committed without review",
-                cursor_advances=batch.advances,
-                report=tuple(warnings),
-                details={"turns": len(batch.turns), "proposals": [], "refused": []},
-            )
         reason = context.deep.availability()
         if reason:
             return Changeset(

@@ -16,14 +16,14 @@ import json
 import secrets
 from collections.abc import Iterable, Sequence
 from datetime import datetime
-from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import Changeset, FileWrite
-from daemon.errors import CorruptState, DaemonError, StateVersionError
+from daemon.errors import DaemonError
 from daemon.paths import REVIEW_DIR
+from daemon.statefile import parse_versioned
 from daemon.view import AgentView
 
 VERSION = 1
@@ -141,19 +141,6 @@ def proposal_write(proposal: Proposal) -> FileWrite:
     return FileWrite(path=proposal.path, content=body.encode("utf-8"))
 
 
-def _parse(raw: bytes, label: str) -> Proposal:
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise CorruptState(Path(label), f"not JSON: {exc}") from None
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] > VERSION:
-        raise StateVersionError(Path(label), data["version"], VERSION)
-    try:
-        return Proposal.model_validate(data)
-    except ValidationError as exc:
-        raise CorruptState(Path(label), str(exc.errors()[0]["msg"])) from None
-
-
 def list_proposals(view: AgentView) -> list[Proposal]:
     """Every proposal in the queue, oldest first; unreadable files raise CorruptState naming them."""
     found = []
@@ -161,7 +148,7 @@ def list_proposals(view: AgentView) -> list[Proposal]:
         if rel.endswith(".json"):
             raw = view.read_bytes(rel)
             if raw is not None:
-                found.append(_parse(raw, str(view.home / rel)))
+                found.append(parse_versioned(raw, view.home / rel, Proposal, VERSION))
     return sorted(found, key=lambda p: (p.created_at, p.id))
 
 

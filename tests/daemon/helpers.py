@@ -38,13 +38,16 @@ def berlin_fact(turn: str = "T1", **extra: Any) -> dict[str, Any]:
 
 
 def setup_agent(
-    root: Path, model: FakeModelServer | None, model_changes: dict[str, Any] | None = None, **config_changes: Any
+    root: Path,
+    model: FakeModelServer | None,
+    model_changes: dict[str, Any] | None = None,
+    **config_changes: Any,
 ) -> Path:
     config = base_config(root, model.url if model else None)
     if model_changes:
         config["model"].update(model_changes)
     # These tests are about the runner and distillation; the other passes are off.
-    config["passes"] = {name: name == "distillation" for name in OTHER_PASSES + ("distillation",)}
+    config["passes"] = {name: name == "distillation" for name in (*OTHER_PASSES, "distillation")}
     for key, value in config_changes.items():
         config[key] = value
     path = write_config(root, config)
