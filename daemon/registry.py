@@ -6,8 +6,10 @@ from collections.abc import Mapping
 
 from daemon.passes import Pass
 from memory_engine.distill import DistillationPass
+from skills_engine.library import LibraryMaintenancePass
+from skills_engine.scout import SkillLearningPass
 
 
 def default_registry() -> Mapping[str, Pass]:
-    passes: list[Pass] = [DistillationPass()]
+    passes: list[Pass] = [DistillationPass(), SkillLearningPass(), LibraryMaintenancePass()]
     return {p.name: p for p in passes}
