@@ -137,13 +137,7 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
         return 0
     for item in quarantined:
         context.out.line(f"quarantined {item['name']} ({item['rule']}: {item['detail']})")
-    context.out.line(
-        f"ok: {', '.join(ok)}"
-        if ok
-        else "ok: (no machine-written fork passes the guard)"
-        if quarantined
-        else "ok: no machine-written forks to check"
-    )
+    context.out.line(f"ok: {', '.join(ok)}" if ok else "ok: none (no machine-written fork passes the guard)")
     if run_id:
         context.out.line(
             f"run {run_id}; undo with: metaeng-daemon --config {context.config_path} undo {run_id}"
