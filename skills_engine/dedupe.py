@@ -116,9 +116,10 @@ def _payload(group: Sequence[Skill]) -> str:
     )
 
 
-def _union_files(group: Sequence[Skill]) -> dict[str, bytes]:
+def _union_files(group: Sequence[Skill], canonical: str) -> dict[str, bytes]:
+    """Every non-SKILL.md file of the group; the canonical-named member's files keep their paths."""
     files: dict[str, bytes] = {}
-    for skill in group:
+    for skill in sorted(group, key=lambda s: (s.name != canonical, s.name)):
         for rel, data in sorted(skill.folder.files.items()):
             if rel == SKILL_FILE or files.get(rel) == data:
                 continue
@@ -165,7 +166,7 @@ def merge_near(
         parse(text, SKILL_FILE, folder_name=name)
     except (ValueError, SkillParseError) as exc:
         return DedupeResult("refused", f"the canonical version is not a well-formed SKILL.md: {exc}", names)
-    files = {SKILL_FILE: text.encode("utf-8"), **_union_files(group)}
+    files = {SKILL_FILE: text.encode("utf-8"), **_union_files(group, name)}
     record = Provenance(
         name=name,
         kind="merged",

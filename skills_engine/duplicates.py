@@ -7,9 +7,11 @@ what serves.
 
 - Identical: SKILL.md equal once the name line and the title heading are set aside and
   whitespace collapsed, and every other file byte-identical. Merging them loses nothing.
-- Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps)
-  overlap by Jaccard ≥ 0.5, or ≥ 0.3 with near-identical names. An inverted index over
-  words keeps this far below comparing every pair; very common words are ignored.
+- Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps;
+  plurals folded) overlap by Jaccard ≥ 0.5; or ≥ 0.25 when half the steps of the shorter
+  skill are shared; or ≥ 0.3 when half their name words are shared or the names are
+  near-identical. An inverted index over words keeps this far below comparing every
+  pair; very common words are ignored. The model confirms each group.
 - A canonical version keeps every step if each step of every member has all its content
   words within one step of the canonical version.
 """
@@ -22,11 +24,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from skills_engine.additions import step_key
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import near_identical
 
 JACCARD = 0.5
+JACCARD_WITH_STEPS = 0.25
 JACCARD_WITH_NAME = 0.3
+HALF = 0.5
 MAX_GROUP = 5
 STOP = frozenset(
     [
@@ -69,8 +74,16 @@ STOP = frozenset(
 )
 
 
+def _fold(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def words(text: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z0-9]+", text.casefold()) if len(w) >= 3 and w not in STOP}
+    return {_fold(w) for w in re.findall(r"[a-z0-9]+", text.casefold()) if len(w) >= 3 and w not in STOP}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
 
 
 def token_set(skill: Skill) -> frozenset[str]:
@@ -136,6 +149,8 @@ def _union_find(pairs: Iterable[tuple[int, int]], size: int) -> list[list[int]]:
 def candidate_pairs(skills: Sequence[Skill]) -> set[tuple[int, int]]:
     """Index pairs of near-duplicate candidates (see the module docstring)."""
     tokens = [token_set(s) for s in skills]
+    steps = [{step_key(st.text) for st in s.doc.steps} for s in skills]
+    names = [set(s.name.split("-")) for s in skills]
     index: dict[str, list[int]] = {}
     for i, toks in enumerate(tokens):
         for tok in toks:
@@ -151,8 +166,16 @@ def candidate_pairs(skills: Sequence[Skill]) -> set[tuple[int, int]]:
     for (a, b), count in shared.items():
         union = len(tokens[a] | tokens[b]) or 1
         score = count / union
-        if score >= JACCARD or (
-            score >= JACCARD_WITH_NAME and near_identical(skills[a].name, [skills[b].name]) is not None
+        if (
+            score >= JACCARD
+            or (score >= JACCARD_WITH_STEPS and _overlap(steps[a], steps[b]) >= HALF)
+            or (
+                score >= JACCARD_WITH_NAME
+                and (
+                    _overlap(names[a], names[b]) >= HALF
+                    or near_identical(skills[a].name, [skills[b].name]) is not None
+                )
+            )
         ):
             pairs.add((a, b))
     return pairs

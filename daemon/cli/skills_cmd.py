@@ -87,10 +87,7 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
         return 0
     context.out.table(
         ["NAME", "SOURCE", "STATUS", "WRITTEN BY", "PATH"],
-        [
-            [r["name"], r["source"], r["status"], "daemon" if r["machine_written"] else "person", r["path"]]
-            for r in rows
-        ],
+        [[r["name"], r["source"], r["status"], _author(r), r["path"]] for r in rows],
     )
     for skill in inventory.skills:
         if skill.shadows:
