@@ -8,7 +8,7 @@ what serves.
 - Identical: SKILL.md equal once the name line and the title heading are set aside and
   whitespace collapsed, and every other file byte-identical. Merging them loses nothing.
 - Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps;
-  plurals folded) overlap by Jaccard ≥ 0.5; or ≥ 0.25 when half the steps of the shorter
+  plurals folded) overlap by Jaccard ≥ 0.5; or ≥ 0.2 when half the steps of the shorter
   skill are shared; or ≥ 0.3 when half their name words are shared or the names are
   near-identical. An inverted index over words keeps this far below comparing every
   pair; very common words are ignored. The model confirms each group.
@@ -29,7 +29,7 @@ from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import near_identical
 
 JACCARD = 0.5
-JACCARD_WITH_STEPS = 0.25
+JACCARD_WITH_STEPS = 0.2
 JACCARD_WITH_NAME = 0.3
 HALF = 0.5
 MAX_GROUP = 5
