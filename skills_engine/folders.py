@@ -17,9 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daemon.atomic import TMP_MARKER
+from daemon.view import AgentView, confined
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILES = 1000
+MAX_LIBRARY_FILES = 200_000
 TEXT_PROBE = 8192
 
 
@@ -46,44 +48,45 @@ def is_text(data: bytes) -> bool:
     return True
 
 
-def _read_nofollow(path: Path) -> bytes:
+def _read_nofollow(path: str) -> bytes:
     fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
     with os.fdopen(fd, "rb") as fh:
         return fh.read(MAX_FILE_BYTES + 1)
 
 
-def read_folder(root: Path) -> FolderRead:
+def read_folder(root: Path, max_files: int = MAX_FILES) -> FolderRead:
     """Every regular file under `root`; symlinks, special and oversized files are skipped and named.
 
     Raises OSError if `root` itself cannot be listed.
     """
     files: dict[str, bytes] = {}
     skipped: list[str] = []
-    if stat.S_ISLNK(os.lstat(root).st_mode):
+    top = str(root)
+    if stat.S_ISLNK(os.lstat(top).st_mode):
         return FolderRead({}, ("(the folder itself is a symlink; not followed)",))
-    for folder, dirs, names in os.walk(root, followlinks=False, onerror=_raise):
-        base = Path(folder)
+    for folder, dirs, names in os.walk(top, followlinks=False, onerror=_raise):
+        prefix = "" if folder == top else os.path.relpath(folder, top).replace(os.sep, "/") + "/"
         keep = []
         for name in sorted(dirs):
-            if stat.S_ISLNK(os.lstat(base / name).st_mode):
-                skipped.append(f"{(base / name).relative_to(root).as_posix()} (symlink, not followed)")
+            if stat.S_ISLNK(os.lstat(os.path.join(folder, name)).st_mode):
+                skipped.append(f"{prefix}{name} (symlink, not followed)")
             else:
                 keep.append(name)
         dirs[:] = keep
         for name in sorted(names):
-            full = base / name
-            rel = full.relative_to(root).as_posix()
-            mode = os.lstat(full).st_mode
             if TMP_MARKER in name:
                 continue
+            full = os.path.join(folder, name)
+            rel = prefix + name
+            mode = os.lstat(full).st_mode
             if stat.S_ISLNK(mode):
                 skipped.append(f"{rel} (symlink, not followed)")
                 continue
             if not stat.S_ISREG(mode):
                 skipped.append(f"{rel} (not a regular file)")
                 continue
-            if len(files) >= MAX_FILES:
-                skipped.append(f"{rel} (more than {MAX_FILES} files in the skill)")
+            if len(files) >= max_files:
+                skipped.append(f"{rel} (more than {max_files} files)")
                 continue
             try:
                 data = _read_nofollow(full)
@@ -117,3 +120,25 @@ def list_skill_dirs(source: Path) -> tuple[list[Path], list[str]]:
         if entry.is_dir(follow_symlinks=False):
             found.append(Path(entry.path))
     return found, warnings
+
+
+def read_tree(view: AgentView, rel_dir: str) -> dict[str, bytes]:
+    """Every regular file under `rel_dir` of the agent home as `view` shows it (planned changes
+    applied), keyed by path relative to `rel_dir`.
+
+    The same rules as `AgentView.walk` + `read_bytes` (no symlink anywhere on the way, only
+    regular files), in one pass over the folder: a library of thousands of skills is read
+    several times per pass. Raises PathRefused if `rel_dir` goes through a symlink.
+    """
+    root = confined(view.home, rel_dir)
+    files: dict[str, bytes] = {}
+    if root.is_dir() and not root.is_symlink():
+        files = dict(read_folder(root, MAX_LIBRARY_FILES).files)
+    prefix = rel_dir + "/"
+    for rel, content in view.overlay.items():
+        if rel.startswith(prefix):
+            if content is None:
+                files.pop(rel[len(prefix) :], None)
+            else:
+                files[rel[len(prefix) :]] = content
+    return files

@@ -22,7 +22,7 @@ from daemon.config.resolve import AgentSettings
 from daemon.errors import CorruptState, PathRefused, StateVersionError
 from daemon.view import AgentView
 from skills_engine import guard, provenance, quarantine
-from skills_engine.folders import list_skill_dirs, read_folder, sha256
+from skills_engine.folders import list_skill_dirs, read_folder, read_tree, sha256
 from skills_engine.provenance import Provenance
 from skills_engine.skillfile import SkillDoc, SkillParseError, parse
 
@@ -153,12 +153,8 @@ def learned_files(view: AgentView, learned: str) -> tuple[dict[str, dict[str, by
     """(skill folder name → its files, skill name → sidecar bytes) of the learned library."""
     folders: dict[str, dict[str, bytes]] = {}
     sidecars: dict[str, bytes] = {}
-    for rel in view.walk(learned):
-        inner = rel[len(learned) + 1 :]
+    for inner, data in sorted(read_tree(view, learned).items()):
         head, _, rest = inner.partition("/")
-        data = view.read_bytes(rel)
-        if data is None:
-            continue
         if rest:
             folders.setdefault(head, {})[rest] = data
         elif head.endswith(provenance.SUFFIX):

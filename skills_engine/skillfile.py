@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 import yaml
@@ -28,6 +29,8 @@ KNOWN_KEYS = ("name", "description", "metadata", "license", "compatibility", "al
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 STEP = re.compile(r"^ {0,3}(\d{1,4})[.)]\s+(.*\S)\s*$")
 FENCE = re.compile(r"^ {0,3}(```|~~~)")
+# libyaml's loader when available: a library pass parses every SKILL.md several times.
+YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 TRIGGER_SENTENCE = re.compile(r"\b(Use (?:when|after|before|for|if|whenever)\b.*)$", re.IGNORECASE)
 
 
@@ -148,13 +151,15 @@ def split_frontmatter(text: str, file: str) -> tuple[str, int, str, int]:
     raise SkillParseError(file, 1, "the YAML frontmatter opened on line 1 is never closed by a '---' line")
 
 
+@lru_cache(maxsize=8192)
 def parse(text: str, file: str, folder_name: str | None = None) -> SkillDoc:
-    """Parse a SKILL.md; raise SkillParseError naming `file` and the line at fault."""
+    """Parse a SKILL.md; raise SkillParseError naming `file` and the line at fault (results are cached)."""
     front, front_line, body, body_line = split_frontmatter(text, file)
     try:
-        data = yaml.safe_load(front) if front.strip() else None
+        data = yaml.load(front, Loader=YAML_LOADER) if front.strip() else None
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
+        # The context mark (where the broken construct starts) names the line a person fixes.
+        mark = getattr(exc, "context_mark", None) or getattr(exc, "problem_mark", None)
         line = front_line + (mark.line if mark is not None else 0)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         raise SkillParseError(file, line, f"invalid YAML frontmatter: {problem}") from None
