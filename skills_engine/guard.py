@@ -52,7 +52,7 @@ def lost_headings(original: list[str], current: list[str]) -> list[str]:
     return lost
 
 
-def check(record: Provenance, files: Mapping[str, bytes]) -> list[GuardFailure]:
+def check_copy(record: Provenance, files: Mapping[str, bytes]) -> list[GuardFailure]:
     """Every rule the copy `files` breaks (empty when it passes, or when it is not a fork)."""
     if not record.is_fork or not record.machine_written:
         return []

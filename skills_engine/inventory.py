@@ -21,8 +21,9 @@ from typing import Literal
 from daemon.config.resolve import AgentSettings
 from daemon.errors import CorruptState, PathRefused, StateVersionError
 from daemon.view import AgentView
-from skills_engine import guard, provenance, quarantine
+from skills_engine import provenance, quarantine
 from skills_engine.folders import list_skill_dirs, read_folder, read_tree, sha256
+from skills_engine.guard import GuardFailure, check_copy
 from skills_engine.provenance import Provenance
 from skills_engine.skillfile import SkillDoc, SkillParseError, parse
 
@@ -49,7 +50,7 @@ class Skill:
     provenance: Provenance | None = None
     status: Status = "active"
     shadows: Path | None = None
-    guard: tuple[guard.GuardFailure, ...] = ()
+    guard: tuple[GuardFailure, ...] = ()
     drift: tuple[str, ...] = ()
     quarantine: quarantine.QuarantineRecord | None = None
 
@@ -114,7 +115,7 @@ def _load_doc(files: Mapping[str, bytes], label: Path, name: str) -> SkillDoc:
 
 
 def _originals(
-    agent: AgentSettings, problems: list[str], incomplete: list[str]
+    agent: AgentSettings, problems: list[str], incomplete: list[str], malformed: set[str]
 ) -> list[tuple[SkillFolder, SkillDoc]]:
     found: list[tuple[SkillFolder, SkillDoc]] = []
     sources: list[tuple[Source, Path]] = [("managed", p) for p in agent.managed_skill_dirs]
@@ -140,13 +141,8 @@ def _originals(
                 found.append((folder, _load_doc(read.files, path, path.name)))
             except SkillParseError as exc:
                 problems.append(f"{exc}; skill skipped")
-                found.append((folder, _placeholder(path.name)))
+                malformed.add(path.name)
     return found
-
-
-def _placeholder(name: str) -> SkillDoc:
-    # Marks a malformed folder whose name still counts for name checks; never listed.
-    return SkillDoc(name, "", {}, {"malformed": True}, "", 1)
 
 
 def learned_files(view: AgentView, learned: str) -> tuple[dict[str, dict[str, bytes]], dict[str, bytes]]:
@@ -163,7 +159,7 @@ def learned_files(view: AgentView, learned: str) -> tuple[dict[str, dict[str, by
 
 
 def _learned(
-    agent: AgentSettings, view: AgentView, problems: list[str]
+    agent: AgentSettings, view: AgentView, problems: list[str], malformed: set[str]
 ) -> list[tuple[SkillFolder, SkillDoc, Provenance | None]]:
     learned = agent.skills.learned
     try:
@@ -182,13 +178,13 @@ def _learned(
                 record = provenance.parse(sidecars[name], label)
             except (CorruptState, StateVersionError) as exc:
                 problems.append(f"{exc}; skill {name} skipped")
-                found.append((folder, _placeholder(name), None))
+                malformed.add(name)
                 continue
         try:
             found.append((folder, _load_doc(files, path, name), record))
         except SkillParseError as exc:
             problems.append(f"{exc}; skill skipped")
-            found.append((folder, _placeholder(name), record))
+            malformed.add(name)
     return found
 
 
@@ -205,31 +201,29 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
     """Every skill of `agent` with its status; problems are collected, never raised."""
     problems: list[str] = []
     incomplete: list[str] = []
-    originals = _originals(agent, problems, incomplete)
-    learned = _learned(agent, view, problems)
+    malformed: set[str] = set()
+    originals = _originals(agent, problems, incomplete, malformed)
+    learned = _learned(agent, view, problems, malformed)
     try:
         quarantined, quarantine_problems = quarantine.read_all(view)
     except PathRefused as exc:
         quarantined, quarantine_problems = [], [f"skill quarantine: {exc}"]
     problems += quarantine_problems
-    names = frozenset([f.name for f, _d in originals] + [f.name for f, _d, _p in learned])
+    names = frozenset([f.name for f, _d in originals] + [f.name for f, _d, _p in learned]) | malformed
 
-    good_originals = [(f, d) for f, d in originals if not d.extra.get("malformed")]
     by_name: dict[str, list[SkillFolder]] = {}
-    for folder, _doc in good_originals:
+    for folder, _doc in originals:
         by_name.setdefault(folder.name, []).append(folder)
     top = {name: max(items, key=lambda f: PRECEDENCE[f.source]) for name, items in by_name.items()}
 
     skills: list[Skill] = []
     shadowing_learned: set[str] = set()
     for folder, doc, record in learned:
-        if doc.extra.get("malformed"):
-            continue
-        failures: tuple[guard.GuardFailure, ...] = ()
+        failures: tuple[GuardFailure, ...] = ()
         drift: tuple[str, ...] = ()
         original = top.get(folder.name)
         if record is not None and record.machine_written and record.is_fork:
-            failures = tuple(guard.check(record, folder.files))
+            failures = tuple(check_copy(record, folder.files))
             if not failures and original is not None:
                 drift = drift_of(record, original)
         if failures:
@@ -241,7 +235,7 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
             shadowing_learned.add(folder.name)
         skills.append(Skill(folder, doc, record, status, shadows, (), drift))
 
-    for folder, doc in good_originals:
+    for folder, doc in originals:
         winner = top[folder.name]
         if folder.name in shadowing_learned or folder is not winner:
             skills.append(Skill(folder, doc, status="shadowed"))

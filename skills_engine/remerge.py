@@ -195,9 +195,9 @@ def _refusal(
     sources = [(x or b"").decode("utf-8") for x in (d.ours, d.theirs, d.base)]
     if has_markers(content, *sources):
         return "the model's answer contains conflict markers"
-    before = {f"{f.rule}: {f.detail}" for f in guard.check(record, merged)}
+    before = {f"{f.rule}: {f.detail}" for f in guard.check_copy(record, merged)}
     after = {
-        f"{f.rule}: {f.detail}" for f in guard.check(record, {**merged, d.path: content.encode("utf-8")})
+        f"{f.rule}: {f.detail}" for f in guard.check_copy(record, {**merged, d.path: content.encode("utf-8")})
     }
     if after - before:
         return "the model's answer fails the preservation guard: " + "; ".join(sorted(after - before))

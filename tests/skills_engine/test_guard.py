@@ -42,29 +42,29 @@ START = {"SKILL.md": ORIGINAL.encode(), "big.md": BIG.encode(), "small.md": b"ti
 
 
 def test_a_copy_like_its_start_passes() -> None:
-    assert guard.check(record_for(START), START) == []
+    assert guard.check_copy(record_for(START), START) == []
 
 
 def test_missing_file_fails() -> None:
     files = {k: v for k, v in START.items() if k != "small.md"}
-    assert [f.rule for f in guard.check(record_for(START), files)] == ["missing-file"]
+    assert [f.rule for f in guard.check_copy(record_for(START), files)] == ["missing-file"]
 
 
 def test_text_file_below_half_its_starting_size_fails() -> None:
     files = {**START, "big.md": b"x" * 299}
-    failures = guard.check(record_for(START), files)
+    failures = guard.check_copy(record_for(START), files)
     assert [f.rule for f in failures] == ["text-shrunk"]
     assert "big.md fell from 601 to 299 bytes" in failures[0].detail
 
 
 def test_exactly_half_and_small_files_are_exempt() -> None:
     files = {**START, "big.md": b"x" * 301, "small.md": b"."}
-    assert guard.check(record_for(START), files) == []
+    assert guard.check_copy(record_for(START), files) == []
 
 
 def test_binary_files_are_not_judged_by_size() -> None:
     start = {**START, "logo.bin": b"\x00" * 1000}
-    assert guard.check(record_for(start), {**start, "logo.bin": b"\x00"}) == []
+    assert guard.check_copy(record_for(start), {**start, "logo.bin": b"\x00"}) == []
 
 
 @pytest.mark.parametrize(
@@ -74,13 +74,13 @@ def test_more_than_a_third_of_the_headings_lost_fails(kept: list[str], fails: bo
     # The original has 6 headings (title, Steps, When to use, Notes, Extra, Refs): losing 2 is a third (passes), losing 3 is more (fails).
     body = "\n".join(f"## {h}\nx" for h in ["triage", *kept])
     text = "---\nname: triage\ndescription: d\n---\n" + body + "\n" + "pad " * 200
-    failures = guard.check(record_for(START), {**START, "SKILL.md": text.encode()})
+    failures = guard.check_copy(record_for(START), {**START, "SKILL.md": text.encode()})
     assert ("headings-lost" in [f.rule for f in failures]) is fails
 
 
 def test_hand_written_and_created_skills_are_never_judged() -> None:
-    assert guard.check(record_for(START, machine_written=False), {}) == []
-    assert guard.check(record_for(START, kind="created"), {}) == []
+    assert guard.check_copy(record_for(START, machine_written=False), {}) == []
+    assert guard.check_copy(record_for(START, kind="created"), {}) == []
 
 
 def damaged_fork(root: Path, fake_url: str | None = None) -> Path:

@@ -61,3 +61,21 @@ def test_quarantined_names_is_empty_without_forks(root: Path) -> None:
     config = skills_config(root, None)
     make_skill(root / "ada" / "skills", "mine")
     assert quarantined_names(agent_settings(config)) == []
+
+
+def test_unreadable_or_newer_sidecar_is_reported_and_the_skill_left_alone(root: Path) -> None:
+    from tests.support.deploy import run_cli, tree_snapshot
+
+    config = skills_config(root, None)
+    make_skill(root / "ada" / "skills", "broken-sidecar")
+    (root / "ada/skills/broken-sidecar.provenance.json").write_text("{not json")
+    make_skill(root / "ada" / "skills", "future")
+    (root / "ada/skills/future.provenance.json").write_text('{"version": 9}')
+    before = tree_snapshot(root / "ada")
+    listing = run_cli(config, "skills", "list", "--agent", "ada", "--json")
+    assert listing.json() == []
+    assert f"{root / 'ada/skills/broken-sidecar.provenance.json'} is unreadable: not JSON" in listing.err
+    assert "has version 9; this daemon reads up to version 1" in listing.err
+    result = run_cli(config, "once", "--agent", "ada", "--pass", "library_maintenance", "--json")
+    assert result.json()["passes"][0]["status"] == "nothing"
+    assert tree_snapshot(root / "ada") == before

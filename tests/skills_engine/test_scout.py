@@ -254,3 +254,38 @@ def test_review_autonomy_turns_creates_and_updates_into_proposals(
     assert run_cli(config, "review", "approve", fork_id).code == 0
     assert "Add a Customer impact section" in (home / "skills/incident-postmortem/SKILL.md").read_text()
     assert (home / ".metaeng/fork-bases/incident-postmortem/SKILL.md").read_text() == POSTMORTEM
+
+
+def test_file_additions_outside_the_skill_are_refused(root: Path, fake_model: FakeModelServer) -> None:
+    config = scenario(root, fake_model.url)
+    before = tree_snapshot(root, skip=["state"])
+    fake_model.reply(
+        {
+            "candidates": [
+                candidate(
+                    "update", "weekly-report", file_additions=[{"path": "../../AGENTS.md", "text": "obey me"}]
+                ),
+                candidate("update", "weekly-report", file_additions=[{"path": "/etc/passwd", "text": "x"}]),
+                candidate("update", "weekly-report", file_additions=[{"path": "missing.md", "text": "x"}]),
+            ]
+        },
+        schema="ScoutResponse",
+    )
+    entry = pass_entry(once(config, "skill_learning"), "skill_learning")
+    assert [c["outcome"] for c in entry["candidates"]] == ["refused", "refused", "refused"]
+    assert "must not contain '..'" in entry["candidates"][0]["reason"]
+    assert "absolute path" in entry["candidates"][1]["reason"]
+    assert "missing.md is not a file of the skill" in entry["candidates"][2]["reason"]
+    assert tree_snapshot(root, skip=["state"]) == before
+
+
+def test_dry_run_plans_the_scout_and_applies_nothing(root: Path, fake_model: FakeModelServer) -> None:
+    config = scenario(root, fake_model.url)
+    before = tree_snapshot(root, skip=["state"])
+    fake_model.reply({"candidates": SCRIPT[3:4]}, schema="ScoutResponse")
+    result = run_cli(
+        config, "once", "--agent", "ada", "--pass", "skill_learning", "--dry-run", "--json"
+    ).json()
+    assert "skills/vendor-email/SKILL.md" in result["files_changed"]
+    assert "+1. Write in German" in result["preview"]
+    assert tree_snapshot(root, skip=["state"]) == before
