@@ -13,7 +13,7 @@ Malformed skills are reported and skipped, never raised.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -261,7 +261,3 @@ def quarantined_names(agent: AgentSettings) -> list[str]:
     """Names of the agent's quarantined skills (moved, or failing the guard now); no side effects."""
     inventory = load_inventory(agent, AgentView(agent.home))
     return sorted({s.name for s in inventory.skills if s.status == "quarantined"})
-
-
-def names_of(skills: Iterable[Skill]) -> list[str]:
-    return sorted({s.name for s in skills})

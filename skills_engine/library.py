@@ -121,6 +121,7 @@ class _Run:
             self.details["files_resolved_by_model"] += result.model_resolved
             if result.status == "pending":
                 self.pending.append(f"upstream merge of {skill.name}: {result.reason}")
+                self.unavailable = self.unavailable or result.model_failed
             elif result.status == "failed":
                 self.report.append(f"upstream merge of {skill.name} not done: {result.reason}")
             elif self.review:
@@ -192,6 +193,7 @@ class _Run:
                 )
             except ModelUnavailable as exc:
                 self.pending.append(f"near-duplicates {', '.join(names)}: {exc}")
+                self.unavailable = str(exc)  # cap, budget or server: no point asking again this run
                 continue
             except ModelResponseInvalid as exc:
                 self._record("refused", str(exc), names)

@@ -68,6 +68,7 @@ class RemergeResult:
     model_resolved: int = 0
     kept_ours: list[str] = field(default_factory=list)
     model_calls: int = 0
+    model_failed: str | None = None  # the model became unavailable during this merge
 
 
 def _base_files(view: AgentView, name: str) -> dict[str, bytes]:
@@ -131,7 +132,7 @@ def remerge(
                 f"conflicts need the deep model: {exc}",
                 rules=result.rules,
                 deterministic=result.deterministic,
-                model_calls=1,
+                model_failed=str(exc),
             )
     for decision in plan.decisions:
         if decision.reported:

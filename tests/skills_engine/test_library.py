@@ -208,3 +208,23 @@ def test_tidy_renumbers_steps_of_machine_written_skills_only(root: Path) -> None
     ]
     assert "1. One\n2. Two\n3. Three\n" in (root / "ada/skills/messy/SKILL.md").read_text()
     assert (root / "ada/skills/hand/SKILL.md").read_text() == messy.replace("name: messy", "name: hand")
+
+
+def test_a_model_failure_stops_further_calls_and_leaves_the_work_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = near_duplicates(root, fake_model.url)
+    steps = ["Open the on-call calendar", "Read next week's primary", "Reply with the name"]
+    learned(root, "on-call-lookup", skill_md("on-call-lookup", "Find who is on call.", steps))
+    learned(
+        root,
+        "oncall-finder",
+        skill_md("oncall-finder", "Look up the on-call engineer.", [*steps[:2], "Post it"]),
+    )
+    before = digest_tree(root / "ada")
+    fake_model.reply(status=500)
+    entry = library(config)
+    assert len(fake_model.requests) == 1
+    assert entry["status"] == "skipped" and len(entry["pending"]) == 2
+    assert "model server answered HTTP 500" in entry["pending"][0]
+    assert digest_tree(root / "ada") == before
