@@ -117,8 +117,9 @@ class _Run:
                 "rules": result.rules,
                 "kept_ours": result.kept_ours,
             }
-            self.details["files_merged_deterministically"] += result.deterministic
-            self.details["files_resolved_by_model"] += result.model_resolved
+            if result.status == "merged":
+                self.details["files_merged_deterministically"] += result.deterministic
+                self.details["files_resolved_by_model"] += result.model_resolved
             if result.status == "pending":
                 self.pending.append(f"upstream merge of {skill.name}: {result.reason}")
                 self.unavailable = self.unavailable or result.model_failed
