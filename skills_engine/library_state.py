@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import FileWrite
-from daemon.errors import CorruptState, StateVersionError
 from daemon.view import AgentView
 from skills_engine.edits import LIBRARY_STATE
+from skills_engine.statefile import parse_versioned
 
 VERSION = 1
 
@@ -38,17 +38,7 @@ def load(view: AgentView) -> LibraryState:
     raw = view.read_bytes(LIBRARY_STATE)
     if raw is None:
         return LibraryState()
-    label = view.home / LIBRARY_STATE
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise CorruptState(label, f"not JSON: {exc}") from None
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] > VERSION:
-        raise StateVersionError(label, data["version"], VERSION)
-    try:
-        return LibraryState.model_validate(data)
-    except ValidationError as exc:
-        raise CorruptState(label, str(exc.errors()[0]["msg"])) from None
+    return parse_versioned(raw, view.home / LIBRARY_STATE, LibraryState, VERSION)
 
 
 def state_write(state: LibraryState) -> FileWrite:

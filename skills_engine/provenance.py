@@ -18,12 +18,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import FileWrite
-from daemon.errors import CorruptState, StateVersionError
 from daemon.paths import FORK_BASES_DIR
 from skills_engine.folders import is_text, sha256
+from skills_engine.statefile import parse_versioned
 
 VERSION = 1
 SUFFIX = ".provenance.json"
@@ -110,17 +110,4 @@ def sidecar_write(learned: str, record: Provenance) -> FileWrite:
 
 def parse(raw: bytes, label: Path) -> Provenance:
     """Parse a sidecar; raise CorruptState (naming it) or StateVersionError for a newer version."""
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise CorruptState(label, f"not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise CorruptState(label, "expected a JSON object")
-    if isinstance(data.get("version"), int) and data["version"] > VERSION:
-        raise StateVersionError(label, data["version"], VERSION)
-    try:
-        return Provenance.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"]) or "(root)"
-        raise CorruptState(label, f"{where}: {first['msg']}") from None
+    return parse_versioned(raw, label, Provenance, VERSION)

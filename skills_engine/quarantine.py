@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict
 
 from daemon.changeset import FileWrite
 from daemon.errors import CorruptState, StateVersionError
@@ -30,6 +30,7 @@ from daemon.paths import META_DIR
 from daemon.view import AgentView
 from skills_engine.guard import GuardFailure
 from skills_engine.provenance import sidecar_path
+from skills_engine.statefile import parse_versioned
 
 QUARANTINE_DIR = f"{META_DIR}/skill-quarantine"
 VERSION = 1
@@ -94,16 +95,7 @@ def plan_move(
 
 
 def _parse(raw: bytes, label: Path) -> QuarantineRecord:
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise CorruptState(label, f"not JSON: {exc}") from None
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] > VERSION:
-        raise StateVersionError(label, data["version"], VERSION)
-    try:
-        return QuarantineRecord.model_validate(data)
-    except ValidationError as exc:
-        raise CorruptState(label, str(exc.errors()[0]["msg"])) from None
+    return parse_versioned(raw, label, QuarantineRecord, VERSION)
 
 
 def read_all(view: AgentView) -> tuple[list[Quarantined], list[str]]:
