@@ -228,3 +228,19 @@ def test_a_model_failure_stops_further_calls_and_leaves_the_work_pending(
     assert entry["status"] == "skipped" and len(entry["pending"]) == 2
     assert "model server answered HTTP 500" in entry["pending"][0]
     assert digest_tree(root / "ada") == before
+
+
+def test_a_corrupt_library_state_file_fails_the_pass_naming_it(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = near_duplicates(root, fake_model.url)
+    state = root / "ada/.metaeng/skill-library.json"
+    state.parent.mkdir(parents=True, exist_ok=True)
+    state.write_text('{"version": 2, "distinct": {}}')
+    before = digest_tree(root / "ada")
+    result = once(config, "library_maintenance")
+    entry = pass_entry(result, "library_maintenance")
+    assert entry["status"] == "failed" and result["_code"] == 1
+    assert entry["reason"].startswith(f"{state} has version 2; this daemon reads up to version 1")
+    assert digest_tree(root / "ada") == before
+    assert fake_model.requests == []
