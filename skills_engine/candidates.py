@@ -1,0 +1,335 @@
+"""The scout's candidates: what the model may answer, and how each one is checked and applied.
+
+- `skip`: the capability is already covered — reported, nothing written (a success);
+- `update`: must name an existing skill; additions only (steps, sections, text appended
+  to a text file of the skill). A learned skill is updated in place; a managed or pack
+  skill is forked first (outcome `forked`);
+- `create`: the name is sanitised and confined (a path-like name is refused), checked
+  against near-identical names (stops on one), then written as a well-formed SKILL.md
+  with a `created` sidecar. If the name check cannot complete (a skill source could not
+  be read) or the candidate cannot be formatted, it is written as it is and marked so in
+  its sidecar (`as_is`) rather than lost.
+
+Every create and update must cite turns that were sent. Under `autonomy: review`, each
+create or update becomes one review-queue proposal instead of files.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from daemon.changeset import FileWrite
+from daemon.config.resolve import AgentSettings
+from daemon.errors import PathRefused
+from daemon.view import check_relative
+from skills_engine import provenance
+from skills_engine.additions import append_text, extend_skill
+from skills_engine.edits import SkillEdits
+from skills_engine.folders import is_text
+from skills_engine.fork import plan_fork
+from skills_engine.inventory import SKILL_FILE, Inventory
+from skills_engine.names import NameRefused, near_identical, sanitise
+from skills_engine.proposals import propose, waiting
+from skills_engine.provenance import Event, Provenance
+from skills_engine.skillfile import SkillParseError, parse, render, render_body
+
+MAX_CANDIDATES = 12
+
+
+class SectionAddition(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    heading: str
+    text: str
+
+
+class FileAddition(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    path: str = Field(
+        description="a text file of the skill, relative to its folder, e.g. templates/report.md"
+    )
+    text: str = Field(description="text appended to that file")
+
+
+class ScoutCandidate(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    action: Literal["skip", "update", "create"]
+    name: str = Field(
+        description="skip: the skill that covers it; update: the exact name of the skill to improve; "
+        "create: a new name, lowercase words joined by hyphens"
+    )
+    capability: str = Field(description="the procedure, in one sentence")
+    reason: str
+    cites: list[str] = Field(description="ids of the turns it rests on, e.g. T2")
+    description: str = Field(description="create: one line saying what the skill does; otherwise empty")
+    trigger: str = Field(description="create: when to use it; otherwise empty")
+    steps: list[str] = Field(description="create: every step in order; update: only the new steps to append")
+    sections: list[SectionAddition] = Field(description="sections to add (or extend) in SKILL.md")
+    file_additions: list[FileAddition] = Field(
+        description="update: text to append to other files of the skill"
+    )
+
+
+class ScoutResponse(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    candidates: list[ScoutCandidate]
+
+
+Outcome = Literal["created", "updated", "forked", "skipped", "stopped-near-duplicate", "refused", "proposed"]
+
+
+@dataclass
+class Applier:
+    """Applies candidates one by one to `edits`; the inventory is reloaded by the caller after each."""
+
+    agent: AgentSettings
+    edits: SkillEdits
+    now: datetime
+    run_id: str
+    turns: Mapping[str, str]  # sent turn id → turn ref (file@offset)
+    review: bool
+    created: set[str] = field(default_factory=set)
+
+    def result(self, c: ScoutCandidate, outcome: Outcome, reason: str, **extra: Any) -> dict[str, Any]:
+        return {"action": c.action, "name": c.name, "outcome": outcome, "reason": reason, **extra}
+
+    def cited(self, c: ScoutCandidate) -> list[str] | str:
+        """The turn refs a candidate cites, or why its citations are refused."""
+        if not c.cites:
+            return "cites no turn"
+        unknown = [t for t in c.cites if t not in self.turns]
+        if unknown:
+            return f"cites turn(s) {', '.join(unknown)}, which were not sent"
+        return [self.turns[t] for t in dict.fromkeys(c.cites)]
+
+    def apply(self, c: ScoutCandidate, inventory: Inventory) -> dict[str, Any]:
+        if c.action == "skip":
+            return self.result(c, "skipped", c.reason or "already covered")
+        try:
+            name = sanitise(c.name)
+        except NameRefused as exc:
+            return self.result(c, "refused", str(exc))
+        refs = self.cited(c)
+        if isinstance(refs, str):
+            return self.result(c, "refused", refs)
+        if c.action == "create":
+            return self.create(c, name, refs, inventory)
+        return self.update(c, name, refs, inventory)
+
+    # -- create -------------------------------------------------------------------------
+    def create(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> dict[str, Any]:
+        proposed = (
+            {t.rsplit("/", 1)[-1] for t, _ in waiting(self.edits.view, "skill-create")}
+            if self.review
+            else set()
+        )
+        clash = near_identical(name, inventory.folder_names | self.created | proposed)
+        if clash:
+            why = "the same name" if clash == name else "a near-identical name"
+            return self.result(c, "stopped-near-duplicate", f"{clash} already exists with {why}", near=clash)
+        as_is: str | None = None
+        if inventory.incomplete:
+            as_is = "near-identical name check could not complete: " + "; ".join(inventory.incomplete)
+        title = name.replace("-", " ").capitalize()
+        sections = [(s.heading, s.text) for s in c.sections]
+        try:
+            if not c.steps:
+                raise ValueError("the candidate has no steps")
+            text = render(
+                name,
+                c.description,
+                {"trigger": c.trigger} if c.trigger.strip() else {},
+                render_body(title, c.trigger, c.steps, sections),
+            )
+            parse(text, SKILL_FILE, folder_name=name)
+        except (ValueError, SkillParseError) as exc:
+            as_is = f"formatting could not complete: {exc}" + (f"; {as_is}" if as_is else "")
+            text = _as_is_text(name, title, c)
+        learned = self.agent.skills.learned
+        record = Provenance(
+            name=name,
+            kind="created",
+            created_at=self.now.isoformat(),
+            as_is=as_is,
+            history=[
+                Event(
+                    at=self.now.isoformat(),
+                    run_id=self.run_id,
+                    action="created",
+                    cites=refs,
+                    note=c.capability,
+                )
+            ],
+        )
+        writes = [
+            FileWrite(path=f"{learned}/{name}/{SKILL_FILE}", content=text.encode("utf-8")),
+            provenance.sidecar_write(learned, record),
+        ]
+        self.created.add(name)
+        extra: dict[str, Any] = {"cites": refs, "path": f"{learned}/{name}"}
+        if as_is:
+            extra["as_is"] = as_is
+        if self.review:
+            return self.proposed(
+                c, "skill-create", f"new skill {name}", f"{learned}/{name}", writes, (), refs, extra
+            )
+        self.edits.apply(writes)
+        reason = c.reason or c.capability
+        return self.result(c, "created", f"{reason} (written as is: {as_is})" if as_is else reason, **extra)
+
+    # -- update -------------------------------------------------------------------------
+    def update(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> dict[str, Any]:
+        learned_dir = self.agent.skills.learned
+        own = inventory.learned(name)
+        original = inventory.original(name)
+        writes: list[FileWrite] = []
+        deletes: tuple[str, ...] = ()
+        if own is None and _learned_folder_exists(self.edits, learned_dir, name):
+            return self.result(
+                c, "refused", f"{learned_dir}/{name} is malformed; fix it before it can be updated"
+            )
+        if own is not None:
+            files = dict(own.folder.files)
+            record = own.provenance
+            outcome: Outcome = "updated"
+        elif original is not None:
+            plan = plan_fork(
+                original,
+                home=self.agent.home,
+                learned=learned_dir,
+                view=self.edits.view,
+                now=self.now,
+                run_id=self.run_id,
+                cites=refs,
+            )
+            writes, deletes, files, record = list(plan.writes), plan.deletes, dict(plan.files), plan.record
+            outcome = "forked"
+        else:
+            return self.result(c, "refused", f"no skill named {name!r} to update")
+        changed = _extended(files, c)
+        if isinstance(changed, str):
+            return self.result(c, "refused", changed)
+        if not changed:
+            return self.result(c, "skipped", f"{name} already has every proposed addition")
+        writes += [
+            FileWrite(path=f"{learned_dir}/{name}/{rel}", content=data)
+            for rel, data in sorted(changed.items())
+        ]
+        if record is not None and record.machine_written:
+            event = Event(
+                at=self.now.isoformat(), run_id=self.run_id, action="updated", cites=refs, note=c.capability
+            )
+            writes.append(provenance.sidecar_write(learned_dir, record.with_event(event)))
+        extra = {"cites": refs, "path": f"{learned_dir}/{name}", "files": sorted(changed)}
+        if outcome == "forked" and original is not None:
+            extra["forked_from"] = str(original.path)
+        if self.review:
+            kind = "skill-fork" if outcome == "forked" else "skill-update"
+            return self.proposed(
+                c, kind, f"improve skill {name}", f"{learned_dir}/{name}", writes, deletes, refs, extra
+            )
+        self.edits.apply(_dedupe(writes), deletes)
+        return self.result(c, outcome, c.reason or c.capability, **extra)
+
+    def proposed(
+        self,
+        c: ScoutCandidate,
+        kind: str,
+        title: str,
+        target: str,
+        writes: list[FileWrite],
+        deletes: tuple[str, ...],
+        refs: list[str],
+        extra: dict[str, Any],
+    ) -> dict[str, Any]:
+        outcome = propose(
+            self.agent,
+            self.edits,
+            kind=kind,
+            title=title,
+            target=target,
+            rationale=c.reason or c.capability,
+            evidence=refs,
+            writes=_dedupe(writes),
+            deletes=deletes,
+            now=self.now,
+            run_id=self.run_id,
+        )
+        if outcome.refused:
+            return self.result(c, "refused", outcome.refused, **extra)
+        return self.result(
+            c,
+            "proposed",
+            f"review-queue proposal {outcome.proposal_id}",
+            proposal=outcome.proposal_id,
+            **extra,
+        )
+
+
+def _learned_folder_exists(edits: SkillEdits, learned: str, name: str) -> bool:
+    return next(iter(edits.view.walk(f"{learned}/{name}")), None) is not None
+
+
+def _dedupe(writes: list[FileWrite]) -> list[FileWrite]:
+    """Later writes of the same path win (a fork's copy, then the update of it)."""
+    latest = {w.path: w for w in writes}
+    return [latest[p] for p in sorted(latest)]
+
+
+def _extended(files: dict[str, bytes], c: ScoutCandidate) -> dict[str, bytes] | str:
+    """The files the update changes (path → new bytes), or why the update is refused."""
+    if not (c.steps or c.sections or c.file_additions):
+        return "the update adds nothing (no steps, sections or file additions)"
+    changed: dict[str, bytes] = {}
+    skill = files.get(SKILL_FILE)
+    if skill is None:
+        return "the skill has no SKILL.md"
+    if c.steps or c.sections:
+        try:
+            new = extend_skill(skill.decode("utf-8"), c.steps, [(s.heading, s.text) for s in c.sections])
+        except (SkillParseError, UnicodeDecodeError) as exc:
+            return f"SKILL.md cannot be extended: {exc}"
+        if new.encode("utf-8") != skill:
+            changed[SKILL_FILE] = new.encode("utf-8")
+    for item in c.file_additions:
+        try:
+            rel = check_relative(item.path)
+        except PathRefused as exc:
+            return f"file addition refused: {exc}"
+        if rel == SKILL_FILE:
+            return "file addition refused: add to SKILL.md with steps or sections"
+        current = changed.get(rel, files.get(rel))
+        if current is None:
+            return f"file addition refused: {rel} is not a file of the skill"
+        if not is_text(current):
+            return f"file addition refused: {rel} is a binary file (never rewritten)"
+        updated = append_text(current, item.text)
+        if updated != current:
+            changed[rel] = updated
+    return changed
+
+
+def _as_is_text(name: str, title: str, c: ScoutCandidate) -> str:
+    description = " ".join((c.description or c.capability).split())[:1000] or "Candidate skill written as is"
+    lines = [f"# {title}", "", "Written as is by the skill scout: review and tidy it.", ""]
+    lines += [
+        f"Capability: {c.capability}",
+        f"Description: {c.description}",
+        f"Trigger: {c.trigger}",
+        "",
+        "## Steps",
+    ]
+    lines += [f"{i}. {' '.join(s.split())}" for i, s in enumerate(c.steps, start=1)] or [
+        "(the candidate gave no steps)"
+    ]
+    for s in c.sections:
+        lines += ["", f"## {' '.join(s.heading.split()) or 'Section'}", s.text.strip()]
+    return render(name, description, {}, "\n".join(lines))

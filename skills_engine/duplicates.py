@@ -1,0 +1,212 @@
+"""Duplicate and near-duplicate learned skills: deterministic candidates and the no-step-lost check.
+
+Only machine-written skills the daemon created or merged take part (forks keep their
+original's name and are merged with upstream instead; hand-written skills belong to a
+person). A skill that shadows an original is left out too: deleting it would change
+what serves.
+
+- Identical: SKILL.md equal once the name line and the title heading are set aside and
+  whitespace collapsed, and every other file byte-identical. Merging them loses nothing.
+- Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps;
+  plurals folded) overlap by Jaccard ≥ 0.5; or ≥ 0.2 when half the steps of the shorter
+  skill are shared; or ≥ 0.3 when half their name words are shared or the names are
+  near-identical. An inverted index over words keeps this far below comparing every
+  pair; very common words are ignored. The model confirms each group.
+- A canonical version keeps every step if each step of every member has all its content
+  words within one step of the canonical version.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from skills_engine.additions import step_key
+from skills_engine.inventory import SKILL_FILE, Skill
+from skills_engine.names import near_identical
+
+JACCARD = 0.5
+JACCARD_WITH_STEPS = 0.2
+JACCARD_WITH_NAME = 0.3
+HALF = 0.5
+MAX_GROUP = 5
+STOP = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "that",
+        "this",
+        "into",
+        "when",
+        "then",
+        "than",
+        "each",
+        "every",
+        "your",
+        "you",
+        "use",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "not",
+        "but",
+        "all",
+        "any",
+        "its",
+        "their",
+        "them",
+        "they",
+        "will",
+        "can",
+        "may",
+        "per",
+        "via",
+        "out",
+    ]
+)
+
+
+def _fold(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def words(text: str) -> set[str]:
+    return {_fold(w) for w in re.findall(r"[a-z0-9]+", text.casefold()) if len(w) >= 3 and w not in STOP}
+
+
+def _overlap(a: set[str], b: set[str]) -> float:
+    return len(a & b) / min(len(a), len(b)) if a and b else 0.0
+
+
+def token_set(skill: Skill) -> frozenset[str]:
+    doc = skill.doc
+    text = " ".join(
+        [skill.name.replace("-", " "), doc.description, doc.trigger, *(s.text for s in doc.steps)]
+    )
+    return frozenset(words(text))
+
+
+def identity_key(skill: Skill) -> str:
+    """Equal for skills identical up to their name and title."""
+    text = skill.folder.files[SKILL_FILE].decode("utf-8", "replace")
+    text = re.sub(r"(?m)^name:.*$", "", text)
+    text = re.sub(r"(?m)^# .*$", "", text, count=1)
+    digest = hashlib.sha256(" ".join(text.split()).encode("utf-8"))
+    for rel, data in sorted(skill.folder.files.items()):
+        if rel != SKILL_FILE:
+            digest.update(rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def eligible(skills: Iterable[Skill]) -> list[Skill]:
+    return [
+        s
+        for s in skills
+        if s.source == "learned"
+        and s.quarantine is None
+        and s.status == "active"
+        and s.shadows is None
+        and s.provenance is not None
+        and s.provenance.machine_written
+        and s.provenance.kind in ("created", "merged")
+    ]
+
+
+@dataclass(frozen=True)
+class Groups:
+    identical: list[list[Skill]]
+    near: list[list[Skill]]
+    oversized: list[list[Skill]]
+
+
+def _union_find(pairs: Iterable[tuple[int, int]], size: int) -> list[list[int]]:
+    parent = list(range(size))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for a, b in pairs:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[int, list[int]] = {}
+    for i in range(size):
+        groups.setdefault(root(i), []).append(i)
+    return [g for g in groups.values() if len(g) > 1]
+
+
+def candidate_pairs(skills: Sequence[Skill]) -> set[tuple[int, int]]:
+    """Index pairs of near-duplicate candidates (see the module docstring)."""
+    tokens = [token_set(s) for s in skills]
+    steps = [{step_key(st.text) for st in s.doc.steps} for s in skills]
+    names = [set(s.name.split("-")) for s in skills]
+    index: dict[str, list[int]] = {}
+    for i, toks in enumerate(tokens):
+        for tok in toks:
+            index.setdefault(tok, []).append(i)
+    common = max(25, len(skills) // 20)
+    shared: dict[tuple[int, int], int] = {}
+    for members in index.values():
+        if len(members) > common:
+            continue
+        for a, b in combinations(members, 2):
+            shared[(a, b)] = shared.get((a, b), 0) + 1
+    pairs = set()
+    for (a, b), count in shared.items():
+        union = len(tokens[a] | tokens[b]) or 1
+        score = count / union
+        if (
+            score >= JACCARD
+            or (score >= JACCARD_WITH_STEPS and _overlap(steps[a], steps[b]) >= HALF)
+            or (
+                score >= JACCARD_WITH_NAME
+                and (
+                    _overlap(names[a], names[b]) >= HALF
+                    or near_identical(skills[a].name, [skills[b].name]) is not None
+                )
+            )
+        ):
+            pairs.add((a, b))
+    return pairs
+
+
+def find_groups(skills: Sequence[Skill]) -> Groups:
+    """Identical groups, then near-duplicate groups among the rest (each sorted by name)."""
+    by_key: dict[str, list[Skill]] = {}
+    for skill in skills:
+        by_key.setdefault(identity_key(skill), []).append(skill)
+    identical = [sorted(g, key=lambda s: s.name) for g in by_key.values() if len(g) > 1]
+    # One representative per identical group takes part in near-duplicate search.
+    rest = [g[0] for g in by_key.values()]
+    rest.sort(key=lambda s: s.name)
+    near: list[list[Skill]] = []
+    oversized: list[list[Skill]] = []
+    for group in _union_find(candidate_pairs(rest), len(rest)):
+        members = sorted((rest[i] for i in group), key=lambda s: s.name)
+        (oversized if len(members) > MAX_GROUP else near).append(members)
+    return Groups(
+        sorted(identical, key=lambda g: g[0].name), sorted(near, key=lambda g: g[0].name), oversized
+    )
+
+
+def lost_steps(members: Sequence[Skill], canonical_steps: Sequence[str]) -> list[str]:
+    """Steps of `members` whose content words are not all inside one canonical step."""
+    targets = [words(step) for step in canonical_steps]
+    lost = []
+    for skill in members:
+        for step in skill.doc.steps:
+            need = words(step.text)
+            if need and not any(need <= have for have in targets):
+                lost.append(f"{skill.name} step {step.number}: {step.text}")
+    return lost

@@ -1,0 +1,263 @@
+"""One inventory of every skill an agent has: managed, pack and learned, with shadowing.
+
+Precedence by name: learned > pack > managed. A learned skill shadows an original of the
+same name unless it is quarantined; a pack skill shadows a managed one. At every load:
+- each machine-written fork is checked by the preservation guard; a failing copy does not
+  shadow (status `quarantined`, "pending" until a run moves it into quarantine);
+- each fork whose original's current hashes differ from its provenance is `drifted`.
+
+Managed and pack folders are read directly and read-only; the learned library and the
+quarantine are read through the run's view, so a pass sees earlier passes' changes.
+Malformed skills are reported and skipped, never raised.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from daemon.config.resolve import AgentSettings
+from daemon.errors import CorruptState, PathRefused, StateVersionError
+from daemon.view import AgentView
+from skills_engine import provenance, quarantine
+from skills_engine.folders import list_skill_dirs, read_folder, read_tree, sha256
+from skills_engine.guard import GuardFailure, check_copy
+from skills_engine.provenance import Provenance
+from skills_engine.skillfile import SkillDoc, SkillParseError, parse
+
+Source = Literal["managed", "pack", "learned"]
+Status = Literal["active", "shadowed", "quarantined", "drifted"]
+SKILL_FILE = "SKILL.md"
+PRECEDENCE: dict[str, int] = {"managed": 0, "pack": 1, "learned": 2}
+
+
+@dataclass(frozen=True)
+class SkillFolder:
+    name: str
+    source: Source
+    path: Path  # absolute
+    rel: str | None  # relative to the agent home (learned and quarantined skills only)
+    files: Mapping[str, bytes]
+    skipped: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Skill:
+    folder: SkillFolder
+    doc: SkillDoc
+    provenance: Provenance | None = None
+    status: Status = "active"
+    shadows: Path | None = None
+    guard: tuple[GuardFailure, ...] = ()
+    drift: tuple[str, ...] = ()
+    quarantine: quarantine.QuarantineRecord | None = None
+
+    @property
+    def name(self) -> str:
+        return self.folder.name
+
+    @property
+    def source(self) -> Source:
+        return self.folder.source
+
+    @property
+    def path(self) -> Path:
+        return self.folder.path
+
+    @property
+    def machine_written(self) -> bool:
+        return self.provenance is not None and self.provenance.machine_written
+
+    @property
+    def is_fork(self) -> bool:
+        return self.machine_written and self.provenance is not None and self.provenance.is_fork
+
+    @property
+    def pending_quarantine(self) -> bool:
+        return self.status == "quarantined" and self.quarantine is None
+
+
+@dataclass(frozen=True)
+class Inventory:
+    skills: tuple[Skill, ...]
+    problems: tuple[str, ...] = ()
+    # Sources that could not be listed at all: a name check against them cannot complete.
+    incomplete: tuple[str, ...] = ()
+    # Names of every skill folder seen, malformed ones included.
+    folder_names: frozenset[str] = field(default_factory=frozenset)
+
+    def learned(self, name: str) -> Skill | None:
+        return next(
+            (s for s in self.skills if s.source == "learned" and s.name == name and s.quarantine is None),
+            None,
+        )
+
+    def original(self, name: str) -> Skill | None:
+        """The managed or pack skill that serves `name` when no learned copy does."""
+        candidates = [s for s in self.skills if s.source != "learned" and s.name == name]
+        return max(candidates, key=lambda s: PRECEDENCE[s.source]) if candidates else None
+
+    def serving(self, name: str) -> Skill | None:
+        """The skill an agent gets for `name`: active or drifted, never shadowed or quarantined."""
+        return next((s for s in self.skills if s.name == name and s.status in ("active", "drifted")), None)
+
+    def learned_skills(self) -> list[Skill]:
+        return [s for s in self.skills if s.source == "learned" and s.quarantine is None]
+
+
+def _load_doc(files: Mapping[str, bytes], label: Path, name: str) -> SkillDoc:
+    raw = files.get(SKILL_FILE)
+    if raw is None:
+        raise SkillParseError(str(label / SKILL_FILE), 1, "missing SKILL.md")
+    return parse(raw.decode("utf-8", "replace"), str(label / SKILL_FILE), folder_name=name)
+
+
+def _originals(
+    agent: AgentSettings, problems: list[str], incomplete: list[str], malformed: set[str]
+) -> list[tuple[SkillFolder, SkillDoc]]:
+    found: list[tuple[SkillFolder, SkillDoc]] = []
+    sources: list[tuple[Source, Path]] = [("managed", p) for p in agent.managed_skill_dirs]
+    sources += [("pack", p) for p in agent.pack_skill_dirs]
+    for kind, source in sources:
+        try:
+            dirs, warnings = list_skill_dirs(source)
+        except OSError as exc:
+            message = f"{kind} skill folder {source} cannot be read: {exc.strerror or exc}"
+            problems.append(message)
+            incomplete.append(message)
+            continue
+        problems.extend(warnings)
+        for path in dirs:
+            try:
+                read = read_folder(path)
+            except OSError as exc:
+                problems.append(f"{path}: skill folder cannot be read: {exc.strerror or exc}; skipped")
+                continue
+            problems.extend(f"{path}: {item}" for item in read.skipped)
+            folder = SkillFolder(path.name, kind, path, None, read.files, read.skipped)
+            try:
+                found.append((folder, _load_doc(read.files, path, path.name)))
+            except SkillParseError as exc:
+                problems.append(f"{exc}; skill skipped")
+                malformed.add(path.name)
+    return found
+
+
+def learned_files(view: AgentView, learned: str) -> tuple[dict[str, dict[str, bytes]], dict[str, bytes]]:
+    """(skill folder name → its files, skill name → sidecar bytes) of the learned library."""
+    folders: dict[str, dict[str, bytes]] = {}
+    sidecars: dict[str, bytes] = {}
+    for inner, data in sorted(read_tree(view, learned).items()):
+        head, _, rest = inner.partition("/")
+        if rest:
+            folders.setdefault(head, {})[rest] = data
+        elif head.endswith(provenance.SUFFIX):
+            sidecars[head[: -len(provenance.SUFFIX)]] = data
+    return folders, sidecars
+
+
+def _learned(
+    agent: AgentSettings, view: AgentView, problems: list[str], malformed: set[str]
+) -> list[tuple[SkillFolder, SkillDoc, Provenance | None]]:
+    learned = agent.skills.learned
+    try:
+        folders, sidecars = learned_files(view, learned)
+    except PathRefused as exc:
+        problems.append(f"learned skill library {learned}: {exc}")
+        return []
+    found: list[tuple[SkillFolder, SkillDoc, Provenance | None]] = []
+    for name, files in sorted(folders.items()):
+        path = agent.home / learned / name
+        folder = SkillFolder(name, "learned", path, f"{learned}/{name}", files)
+        record: Provenance | None = None
+        if name in sidecars:
+            label = agent.home / provenance.sidecar_path(learned, name)
+            try:
+                record = provenance.parse(sidecars[name], label)
+            except (CorruptState, StateVersionError) as exc:
+                problems.append(f"{exc}; skill {name} skipped")
+                malformed.add(name)
+                continue
+        try:
+            found.append((folder, _load_doc(files, path, name), record))
+        except SkillParseError as exc:
+            problems.append(f"{exc}; skill skipped")
+            malformed.add(name)
+    return found
+
+
+def drift_of(record: Provenance, original: SkillFolder) -> tuple[str, ...]:
+    """Files of the original whose current content differs from the provenance (added, changed, removed)."""
+    recorded = {rel: fact.sha256 for rel, fact in record.source_files.items()}
+    current = {rel: sha256(data) for rel, data in original.files.items()}
+    return tuple(
+        sorted(rel for rel in recorded.keys() | current.keys() if recorded.get(rel) != current.get(rel))
+    )
+
+
+def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
+    """Every skill of `agent` with its status; problems are collected, never raised."""
+    problems: list[str] = []
+    incomplete: list[str] = []
+    malformed: set[str] = set()
+    originals = _originals(agent, problems, incomplete, malformed)
+    learned = _learned(agent, view, problems, malformed)
+    try:
+        quarantined, quarantine_problems = quarantine.read_all(view)
+    except PathRefused as exc:
+        quarantined, quarantine_problems = [], [f"skill quarantine: {exc}"]
+    problems += quarantine_problems
+    names = frozenset([f.name for f, _d in originals] + [f.name for f, _d, _p in learned]) | malformed
+
+    by_name: dict[str, list[SkillFolder]] = {}
+    for folder, _doc in originals:
+        by_name.setdefault(folder.name, []).append(folder)
+    top = {name: max(items, key=lambda f: PRECEDENCE[f.source]) for name, items in by_name.items()}
+
+    skills: list[Skill] = []
+    shadowing_learned: set[str] = set()
+    for folder, doc, record in learned:
+        failures: tuple[GuardFailure, ...] = ()
+        drift: tuple[str, ...] = ()
+        original = top.get(folder.name)
+        if record is not None and record.machine_written and record.is_fork:
+            failures = tuple(check_copy(record, folder.files))
+            if not failures and original is not None:
+                drift = drift_of(record, original)
+        if failures:
+            skills.append(Skill(folder, doc, record, "quarantined", None, failures))
+            continue
+        status: Status = "drifted" if drift else "active"
+        shadows = original.path if original is not None else None
+        if original is not None:
+            shadowing_learned.add(folder.name)
+        skills.append(Skill(folder, doc, record, status, shadows, (), drift))
+
+    for folder, doc in originals:
+        winner = top[folder.name]
+        if folder.name in shadowing_learned or folder is not winner:
+            skills.append(Skill(folder, doc, status="shadowed"))
+        else:
+            lower = [f for f in by_name[folder.name] if f is not folder]
+            skills.append(Skill(folder, doc, shadows=lower[0].path if lower else None))
+
+    for item in quarantined:
+        label = view.home / item.rel
+        folder = SkillFolder(item.record.name, "learned", label, item.rel, item.files)
+        try:
+            doc = _load_doc(item.files, label, item.record.name)
+        except SkillParseError:
+            doc = SkillDoc(item.record.name, "(quarantined copy; SKILL.md unreadable)", {}, {}, "", 1)
+        skills.append(Skill(folder, doc, None, "quarantined", None, quarantine=item.record))
+
+    order = {"learned": 0, "pack": 1, "managed": 2}
+    skills.sort(key=lambda s: (s.name, order[s.source], s.quarantine is not None))
+    return Inventory(tuple(skills), tuple(problems), tuple(incomplete), names)
+
+
+def quarantined_names(agent: AgentSettings) -> list[str]:
+    """Names of the agent's quarantined skills (moved, or failing the guard now); no side effects."""
+    inventory = load_inventory(agent, AgentView(agent.home))
+    return sorted({s.name for s in inventory.skills if s.status == "quarantined"})

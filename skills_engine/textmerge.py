@@ -1,0 +1,59 @@
+"""Line-level three-way merge of one text file: the skills engine's one door to `git merge-file`.
+
+`git merge-file -p --diff3` runs on three temporary files in a private scratch folder
+(removed afterwards) with a hermetic environment: no system or global git config, C
+locale. Its exit code is the number of conflicts (0 = clean, capped at 127); anything
+above is an error. The output keeps diff3-style conflict markers for the deep model.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from daemon.errors import DaemonError
+
+MARKER_LINE = re.compile(r"^(<{7}|>{7}|\|{7})(?: |$)", re.MULTILINE)
+SEPARATOR_LINE = re.compile(r"^={7}$", re.MULTILINE)
+
+
+class MergeToolError(DaemonError):
+    """`git merge-file` is missing or failed."""
+
+
+def merge_text(ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, int]:
+    """(merged text, number of conflicts); conflicts are left as diff3 markers in the text."""
+    git = shutil.which("git")
+    if git is None:
+        raise MergeToolError("git is not installed or not on PATH: three-way merges need `git merge-file`")
+    with tempfile.TemporaryDirectory(prefix="metaeng-merge-") as scratch:
+        paths = []
+        for label, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = Path(scratch) / label
+            path.write_bytes(data)
+            paths.append(str(path))
+        env = {
+            "PATH": os.defpath,
+            "GIT_CONFIG_NOSYSTEM": "1",
+            "GIT_CONFIG_GLOBAL": os.devnull,
+            "HOME": scratch,
+            "LC_ALL": "C",
+        }
+        command = [git, "merge-file", "-p", "--diff3", "-L", "ours", "-L", "base", "-L", "theirs", *paths]
+        proc = subprocess.run(command, capture_output=True, env=env, check=False, timeout=60)
+    if not 0 <= proc.returncode <= 127:
+        detail = proc.stderr.decode("utf-8", "replace").strip()
+        raise MergeToolError(f"git merge-file failed (exit {proc.returncode}): {detail}")
+    return proc.stdout, proc.returncode
+
+
+def has_markers(text: str, *allowed_sources: str) -> bool:
+    """True if `text` holds conflict markers (a bare `=======` counts unless a source has it too)."""
+    if MARKER_LINE.search(text):
+        return True
+    separators = len(SEPARATOR_LINE.findall(text))
+    return separators > max((len(SEPARATOR_LINE.findall(s)) for s in allowed_sources), default=0)
