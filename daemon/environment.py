@@ -40,8 +40,4 @@ def model_access(model: ModelSettings | None, env: Mapping[str, str]) -> ModelAc
             value = ""
         if value:
             return ModelAccess(value, None)
-    return ModelAccess(
-        None,
-        f"the model API key is not set: environment variable {model.api_key_env} is empty "
-        "(model passes are skipped and their transcript offsets kept)",
-    )
+    return ModelAccess(None, f"no model API key: environment variable {model.api_key_env} is not set")

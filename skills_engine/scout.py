@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from daemon import cursors as cursor_store
 from daemon.changeset import Changeset
 from daemon.config.resolve import AgentSettings
 from daemon.errors import ModelUnavailable
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
-from daemon.transcripts import MIN_NEW_TURNS, Turn, read_new_turns
+from daemon.transcripts import MIN_NEW_TURNS, Turn
+from daemon.turn_input import new_turns
 from skills_engine.candidates import MAX_CANDIDATES, Applier, ScoutResponse
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import enforce_guard
@@ -109,13 +109,7 @@ class SkillLearningPass:
         guard = enforce_guard(agent, edits, context.now, context.run_id)
         report = list(guard.report)
         details: dict[str, Any] = {"quarantined": list(guard.quarantined)}
-        batch = read_new_turns(
-            agent.home,
-            agent.transcripts,
-            cursor_store.for_consumer(context.cursors, self.name),
-            self.name,
-            context.now,
-        )
+        batch = new_turns(context, self.name)
         warnings = list(batch.warnings)
         details.update(turns=len(batch.turns), warnings=warnings, candidates=[])
         guard_note = f"; guard quarantined {len(guard.quarantined)}" if guard.quarantined else ""
