@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from daemon.passes import Pass
+from memory_engine.consolidate import MemoryConsolidationPass
 from memory_engine.distill import DistillationPass
 
 
 def default_registry() -> Mapping[str, Pass]:
-    passes: list[Pass] = [DistillationPass()]
+    passes: list[Pass] = [
+        DistillationPass(),
+        MemoryConsolidationPass(),
+    ]
     return {p.name: p for p in passes}
