@@ -86,7 +86,12 @@ def register(sub: argparse._SubParsersAction) -> None:
             "value) and compare it with its parent (the baseline, or --parent) by the selection rule."
         ),
     )
-    evaluate.add_argument("candidate", type=Path, metavar="CANDIDATE.json")
+    evaluate.add_argument(
+        "candidate",
+        type=Path,
+        metavar="CANDIDATE.json",
+        help='JSON object of settings (or {"settings": {...}})',
+    )
     scenarios(evaluate)
     evaluate.add_argument(
         "--parent", type=Path, metavar="FILE", help="parent settings file (default: baseline)"
@@ -126,7 +131,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="check a ledger's hashes and re-run its evaluations",
         description="Recompute every file hash and re-run the deterministic evaluations and decisions; exit 1 on any mismatch.",
     )
-    check.add_argument("ledger", type=Path, metavar="DIR")
+    check.add_argument("ledger", type=Path, metavar="DIR", help="a ledger folder written by the lab")
     add_json(check)
     check.set_defaults(handler=handle_verify)
 

@@ -127,11 +127,16 @@ def _query_step(event: QueryEvent, result: QueryResult) -> dict[str, Any]:
 
 
 def run_scenario(
-    scenario: Scenario, settings: MemorySettings, schema: MemorySchema, *, trace: bool = False
+    scenario: Scenario,
+    settings: MemorySettings,
+    schema: MemorySchema,
+    *,
+    trace: bool = False,
+    target: type[Memory] = Memory,
 ) -> ScenarioRun:
-    """Run one story on an empty memory; with `trace`, keep every step, the final state and the
-    write/query statistics behind the metrics (the grid runs without, for speed)."""
-    memory = Memory(settings=settings, schema=schema, new_id=counter_ids())
+    """Run one story on an empty `target` memory; with `trace`, keep every step, the final state
+    and the write/query statistics behind the metrics (the grid runs without, for speed)."""
+    memory = target(settings=settings, schema=schema, new_id=counter_ids())
     owner_t, deletion_t, forbidden_t = (_Tally() for _ in CHECKS)
     markers = tuple(m.casefold() for m in scenario.forbidden_markers)
     answers: list[str | None] = []
@@ -291,9 +296,14 @@ class Evaluation:
         }
 
 
-def evaluate(suite: Suite, settings: MemorySettings, *, trace: bool = False) -> Evaluation:
-    """Run every scenario of `suite` with `settings`, each on a fresh memory."""
+def evaluate(
+    suite: Suite, settings: MemorySettings, *, trace: bool = False, target: type[Memory] = Memory
+) -> Evaluation:
+    """Run every scenario of `suite` with `settings`, each on a fresh memory of type `target`
+    (the engine's Memory; another implementation can be scored against the same hard checks)."""
     return Evaluation(
         settings=settings,
-        runs=tuple(run_scenario(s, settings, suite.schema, trace=trace) for s in suite.scenarios),
+        runs=tuple(
+            run_scenario(s, settings, suite.schema, trace=trace, target=target) for s in suite.scenarios
+        ),
     )

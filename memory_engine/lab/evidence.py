@@ -27,7 +27,7 @@ def summary(evaluation: Evaluation, suite: Suite) -> dict[str, Any]:
     return {
         "version": VERSION,
         "settings": evaluation.settings.model_dump(),
-        "suite": {"name": suite.name, "sha256": suite.sha256},
+        "suite": {"sha256": suite.sha256},
         "passed": evaluation.passed,
         "total": evaluation.total,
         "mean_stored_records": round(evaluation.mean_stored_records, 4),

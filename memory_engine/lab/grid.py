@@ -65,7 +65,7 @@ class Grid:
         best = self.best
         return {
             "version": 1,
-            "suite": {"name": self.suite_name, "sha256": self.suite_sha256},
+            "suite": {"sha256": self.suite_sha256},
             "scenarios": self.baseline.total,
             "configurations": len(self.results),
             "thresholds": [

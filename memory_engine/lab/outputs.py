@@ -111,7 +111,8 @@ def write_grid(ledger: Ledger, suite: Suite, grid: Grid, seconds: float, now: da
             "best": doc["best"],
         },
     )
-    ledger.write("report.md", grid_report(doc, grid_rows(grid)).encode("utf-8"))
+    named = {**doc, "suite": {"name": suite.name, "sha256": suite.sha256}}
+    ledger.write("report.md", grid_report(named, grid_rows(grid)).encode("utf-8"))
     ledger.seal(provenance(), now)
 
 
