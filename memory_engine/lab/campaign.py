@@ -26,11 +26,24 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+import structlog
+
 from daemon.deep_tier import CallRecord, DeepTier
-from daemon.errors import DaemonError, ModelResponseInvalid, ModelUnavailable
+from daemon.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.spend import BudgetExhausted, CapReached
 from memory_engine.lab import evidence as evidence_files
 from memory_engine.lab import proposer
+from memory_engine.lab.campaign_record import (
+    ERROR_ENDINGS,
+    VERSION,
+    CampaignError,
+    CampaignPlan,
+    ExperimentResult,
+    Selected,
+    costs,
+    experiment_document,
+    invalid_entry,
+)
 from memory_engine.lab.evaluator import Evaluation, evaluate
 from memory_engine.lab.ledger import Ledger
 from memory_engine.lab.provenance import provenance
@@ -39,53 +52,8 @@ from memory_engine.lab.scenarios import Suite
 from memory_engine.lab.selection import compare, rank_key
 from memory_engine.settings import MemorySettings
 
-VERSION = 1
+log = structlog.get_logger("metaeng.lab")
 PURPOSE = "lab-proposer"
-LIMITS = {"campaigns": (1, 5), "iterations": (1, 4)}
-MAX_BUDGET_USD = 2.0
-ERROR_ENDINGS = {"provider_error", "usage_unavailable", "evaluation_error", "model_unavailable"}
-
-
-class CampaignError(DaemonError):
-    """A campaign cannot start (bad limits, no model)."""
-
-
-@dataclass(frozen=True)
-class CampaignPlan:
-    campaigns: int
-    iterations: int
-    budget_usd: float
-    start: MemorySettings
-    start_label: str
-
-    def check(self) -> None:
-        for name, (low, high) in LIMITS.items():
-            value = getattr(self, name)
-            if not low <= value <= high:
-                raise CampaignError(f"--{name} must be between {low} and {high}, got {value}")
-        if not 0 < self.budget_usd <= MAX_BUDGET_USD:
-            raise CampaignError(
-                f"--budget-usd must be > 0 and <= {MAX_BUDGET_USD:g}, got {self.budget_usd:g}"
-            )
-
-
-@dataclass(frozen=True)
-class Selected:
-    campaign: int
-    candidate_id: str
-    folder: str
-    settings: MemorySettings
-    evaluation: Evaluation
-    reason: str
-
-
-@dataclass
-class ExperimentResult:
-    status: str
-    campaigns: list[dict[str, Any]]
-    selected: Selected | None
-    spent_usd: float
-    calls: int
 
 
 @dataclass
@@ -147,6 +115,14 @@ class Experiment:
         for number in range(1, self.plan.iterations + 1):
             step = self._iteration(base, number, parent, tested, previous)
             record["iterations"].append(step.summary)
+            log.info(
+                "lab.iteration",
+                campaign=index,
+                iteration=number,
+                status=step.summary["status"],
+                cost_usd=step.summary.get("cost_usd"),
+                selected=step.summary.get("selected"),
+            )
             self._save()
             if step.next_parent is not None:
                 parent = step.next_parent
@@ -220,9 +196,9 @@ class Experiment:
             call = self._call_after(calls_before)
             self._response(folder, {"status": "invalid_response", "error": str(exc)}, call, started)
             rejection = f"the response is not a valid decision record: {exc}"
-            previous.append(_invalid(number, None, rejection))
+            previous.append(invalid_entry(number, None, rejection))
             summary.update(
-                _costs(call), status="invalid_proposal", reason=rejection[: proposer.REJECTION_CHARS]
+                costs(call), status="invalid_proposal", reason=rejection[: proposer.REJECTION_CHARS]
             )
             return _Step(summary)
         except (BudgetExhausted, CapReached) as exc:
@@ -236,12 +212,12 @@ class Experiment:
                 return _Step(summary, ends=True)
             error_type = type(exc.__cause__ or exc).__name__
             self._response(folder, {"status": "provider_error", "error_type": error_type}, call, started)
-            summary.update(_costs(call), status="provider_error", error_type=error_type)
+            summary.update(costs(call), status="provider_error", error_type=error_type)
             self._halt = True
             return _Step(summary, ends=True)
         call = answer.record
         self._response(folder, {"status": "ok", "raw": answer.raw}, call, started)
-        summary.update(_costs(call))
+        summary.update(costs(call))
         ends: bool | str = False
         if call.cost_usd is None:
             ends = "usage_unavailable"
@@ -257,7 +233,7 @@ class Experiment:
             self.ledger.write_json(
                 f"{folder}/validation.json", {"version": VERSION, "ok": False, "error": str(exc)}
             )
-            previous.append(_invalid(number, answer.raw, str(exc)))
+            previous.append(invalid_entry(number, answer.raw, str(exc)))
             summary.update(status="invalid_proposal", reason=str(exc)[: proposer.REJECTION_CHARS])
             return _Step(summary, ends=ends)
         self.ledger.write_json(
@@ -361,7 +337,7 @@ class Experiment:
     def _response(self, folder: str, body: dict[str, Any], call: CallRecord | None, started: float) -> None:
         self.ledger.write_json(
             f"{folder}/response.json",
-            {"version": VERSION, **body, **_costs(call), "latency_s": round(self.timer() - started, 3)},
+            {"version": VERSION, **body, **costs(call), "latency_s": round(self.timer() - started, 3)},
         )
 
     def _select(self, finals: list[tuple[int, _Parent]]) -> Selected | None:
@@ -375,57 +351,16 @@ class Experiment:
         return Selected(index, best.id, best.folder, best.settings, best.evaluation, comparison.reason)
 
     def _document(self, selected: Selected | None = None) -> dict[str, Any]:
-        model = self.deep.model
-        assert model is not None
-        return {
-            "version": VERSION,
-            "kind": "campaign",
-            "created_at": self.created_at,
-            "status": self.status,
-            "suite": {
-                "name": self.suite.name,
-                "sha256": self.suite.sha256,
-                "file": "scenarios.json",
-                "scenarios": len(self.suite.scenarios),
-            },
-            "model": {
-                "name": model.model,
-                "base_url": model.base_url,
-                "price_input_per_million": model.price_input_per_million,
-                "price_output_per_million": model.price_output_per_million,
-                "max_output_tokens": model.max_output_tokens,
-            },
-            "prompt_version": proposer.PROMPT_VERSION,
-            "plan": {
-                "campaigns": self.plan.campaigns,
-                "iterations": self.plan.iterations,
-                "budget_usd": self.plan.budget_usd,
-                "start_label": self.plan.start_label,
-                "start": self.plan.start.model_dump(),
-            },
-            "start": {
-                "passed": self.start.passed,
-                "total": self.start.total,
-                "mean_stored_records": round(self.start.mean_stored_records, 4),
-            },
-            "spend": {
-                "charged_or_reserved_usd": round(self.deep.spent_usd, 8),
-                "calls": len(self.deep.calls),
-            },
-            "campaigns": self.campaigns,
-            "selected": None
-            if selected is None
-            else {
-                "campaign": selected.campaign,
-                "candidate_id": selected.candidate_id,
-                "evaluation": selected.folder,
-                "settings": selected.settings.model_dump(),
-                "passed": selected.evaluation.passed,
-                "total": selected.evaluation.total,
-                "mean_stored_records": round(selected.evaluation.mean_stored_records, 4),
-                "reason": selected.reason,
-            },
-        }
+        return experiment_document(
+            created_at=self.created_at,
+            status=self.status,
+            suite=self.suite,
+            deep=self.deep,
+            plan=self.plan,
+            start=self.start,
+            campaigns=self.campaigns,
+            selected=selected,
+        )
 
     def _save(self, selected: Selected | None = None) -> None:
         self.ledger.write_json("ledger.json", self._document(selected), replace=True)
@@ -436,23 +371,3 @@ class _Step:
     summary: dict[str, Any]
     next_parent: _Parent | None = None
     ends: bool | str = False
-
-
-def _costs(call: CallRecord | None) -> dict[str, Any]:
-    if call is None:
-        return {}
-    return {
-        "reserved_usd": round(call.reserved_usd, 8),
-        "cost_usd": None if call.cost_usd is None else round(call.cost_usd, 8),
-        "input_tokens": call.input_tokens,
-        "output_tokens": call.output_tokens,
-    }
-
-
-def _invalid(number: int, raw: str | None, rejection: str) -> dict[str, Any]:
-    return {
-        "iteration": number,
-        "status": "invalid_proposal",
-        "rejected_output": raw,
-        "rejection": rejection[: proposer.REJECTION_CHARS],
-    }

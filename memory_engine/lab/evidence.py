@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from memory_engine.lab.evaluator import CHECKS, Evaluation, ScenarioRun, evaluate
-from memory_engine.lab.ledger import Ledger, dumps, read_json
+from memory_engine.lab.ledger import Ledger, LedgerError, check_version, dumps, read_json
 from memory_engine.lab.scenarios import Suite
 from memory_engine.settings import MemorySettings
 
@@ -81,6 +81,10 @@ def write(ledger: Ledger, folder: str, evaluation: Evaluation, suite: Suite) -> 
 
 def recorded_settings(root: Path, folder: str) -> MemorySettings:
     data = read_json(root / folder / EVALUATION)
+    try:
+        check_version(data, root / folder / EVALUATION, VERSION)
+    except LedgerError as exc:
+        raise ValueError(str(exc)) from None
     try:
         return MemorySettings.model_validate(data.get("settings") if isinstance(data, dict) else None)
     except ValidationError as exc:

@@ -112,6 +112,13 @@ def read_json(path: Path) -> Any:
         raise LedgerError(f"{path} is not JSON: {exc}") from None
 
 
+def check_version(doc: Any, path: Path, supported: int = LEDGER_VERSION) -> None:
+    """Refuse a ledger file written by a newer lab (its `version` above `supported`)."""
+    version = doc.get("version") if isinstance(doc, dict) else None
+    if isinstance(version, int) and version > supported:
+        raise LedgerError(f"{path} has version {version}; this lab reads up to version {supported}")
+
+
 def load_manifest(root: Path) -> dict[str, Any]:
     path = root / MANIFEST
     if not path.is_file():

@@ -23,7 +23,14 @@ from pydantic import ValidationError
 from memory_engine.lab import evidence, proposer
 from memory_engine.lab.evaluator import Evaluation
 from memory_engine.lab.grid import run_grid
-from memory_engine.lab.ledger import check_manifest, dumps, load_manifest, read_json
+from memory_engine.lab.ledger import (
+    LedgerError,
+    check_manifest,
+    check_version,
+    dumps,
+    load_manifest,
+    read_json,
+)
 from memory_engine.lab.provenance import provenance
 from memory_engine.lab.scenarios import ScenarioError, Suite, parse_suite
 from memory_engine.lab.selection import compare
@@ -67,12 +74,26 @@ def _rel(folder: str, name: str) -> str:
     return name if folder == "." else f"{folder}/{name}"
 
 
+def _load(root: Path, folder: str, name: str, report: VerifyReport) -> dict[str, Any] | None:
+    """A ledger JSON object, or None with the problem recorded (unreadable, not an object, newer)."""
+    where = _rel(folder, name)
+    try:
+        doc = read_json(root / folder / name)
+        check_version(doc, root / folder / name)
+    except LedgerError as exc:
+        report.problems.append(f"{where}: {exc}")
+        return None
+    if not isinstance(doc, dict):
+        report.problems.append(f"{where}: expected a JSON object")
+        return None
+    return doc
+
+
 def _decisions(root: Path, evaluations: dict[str, Evaluation], report: VerifyReport) -> None:
     for folder in _folders_with(root, "result.json"):
-        doc = read_json(root / folder / "result.json")
+        doc = _load(root, folder, "result.json", report)
         where = _rel(folder, "result.json")
-        if not isinstance(doc, dict):
-            report.problems.append(f"{where}: expected a JSON object")
+        if doc is None:
             continue
         cand = evaluations.get(str(doc.get("candidate_evaluation")))
         parent = evaluations.get(str(doc.get("parent_evaluation")))
@@ -88,12 +109,11 @@ def _decisions(root: Path, evaluations: dict[str, Evaluation], report: VerifyRep
 
 def _validations(root: Path, report: VerifyReport) -> None:
     for folder in _folders_with(root, "validation.json"):
-        recorded = read_json(root / folder / "validation.json")
-        request = read_json(root / folder / "request.json")
-        response = read_json(root / folder / "response.json")
+        recorded = _load(root, folder, "validation.json", report)
+        request = _load(root, folder, "request.json", report)
+        response = _load(root, folder, "response.json", report)
         where = _rel(folder, "validation.json")
-        if not isinstance(recorded, dict):
-            report.problems.append(f"{where}: expected a JSON object")
+        if recorded is None or request is None or response is None:
             continue
         try:
             ctx = request["context"]
@@ -133,10 +153,9 @@ def verify(root: Path) -> VerifyReport:
     report.problems.extend(check_manifest(root))
     manifest = load_manifest(root)
     report.files = len(manifest["files"])
-    ledger = root / "ledger.json"
-    if ledger.is_file():
-        doc = read_json(ledger)
-        report.kind = str(doc.get("kind", "unknown")) if isinstance(doc, dict) else "unknown"
+    if (root / "ledger.json").is_file():
+        doc = _load(root, ".", "ledger.json", report)
+        report.kind = str(doc.get("kind", "unknown")) if doc else "unknown"
     recorded = manifest.get("provenance", {}).get("source_sha256")
     if recorded and recorded != provenance()["source_sha256"]:
         report.notes.append("the engine or lab source changed since this ledger was sealed; re-runs decide")

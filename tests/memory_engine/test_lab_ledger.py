@@ -154,10 +154,9 @@ def test_verify_catches_a_tampered_file_an_extra_file_and_a_resealed_forgery(tmp
 
 def test_verify_refuses_symlinks_and_folders_without_a_manifest(tmp_path: Path) -> None:
     out = tmp_path / "ledger"
-    assert (
-        run_cli(NO_CONFIG, "lab", "grid", "--scenarios", "builtin:published", "--output", str(out)).code == 0
-    )
-    os.symlink(out / "grid.json", out / "link.json")
+    candidate = write(tmp_path / "c.json", {"deduplicate": True})
+    assert run_cli(NO_CONFIG, "lab", "evaluate", str(candidate), "--output", str(out)).code == 0
+    os.symlink(out / "result.json", out / "link.json")
     linked = run_cli(NO_CONFIG, "lab", "verify", str(out))
     assert linked.code == 1 and "link.json: is a symlink" in linked.out
     empty = tmp_path / "empty"
