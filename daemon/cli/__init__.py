@@ -86,6 +86,13 @@ def main(
     except KeyboardInterrupt:
         context.err.line("interrupted")
         return 130
+    except BrokenPipeError:
+        # The reader went away (`... | head`): not a crash. Point stdout at /dev/null so the
+        # interpreter's final flush does not raise again; 141 is what a shell reports for SIGPIPE.
+        if stdout is None:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except Exception as exc:
         structlog.get_logger("metaeng.cli").exception("cli.crashed", command=args.command)
         context.err.line(f"internal error: {type(exc).__name__}: {exc} (traceback in the log above)")
