@@ -73,14 +73,23 @@ def handle_campaign(args: argparse.Namespace, context: CliContext) -> int:
         result = Experiment(ledger, suite, deep, plan, context.clock).run()
     finally:
         deep.close()
-    proposal = None
+    proposal: dict[str, Any] | None = None
     if agent is not None and result.selected is not None:
-        source = f"proposer campaign, ledger {args.output} ({result.selected.candidate_id} of campaign {result.selected.campaign})"
-        proposal = _propose(
-            context, deployment, agent.name, suite, result.selected.settings, source, args.output, None
-        )
+        selected = result.selected
+        source = f"proposer campaign, ledger {args.output} ({selected.candidate_id} of campaign {selected.campaign})"
+        try:
+            proposal = _propose(
+                context, deployment, agent.name, suite, selected.settings, source, args.output, None
+            )
+        except DaemonError as exc:  # the sealed ledger stays; `lab propose --ledger` can retry
+            proposal = {
+                "agent": agent.name,
+                "proposal": None,
+                "reason": f"no proposal written: {exc}",
+                "failed": True,
+            }
     _print_campaign(context, args, result, proposal)
-    return 0 if result.status == "completed" else 1
+    return 0 if result.status == "completed" and not (proposal or {}).get("failed") else 1
 
 
 def _print_campaign(

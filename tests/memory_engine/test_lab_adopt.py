@@ -152,3 +152,38 @@ def test_a_campaign_for_an_agent_starts_from_its_settings_and_ends_in_a_review_p
     spend = "".join(p.read_text() for p in (root / "state" / "spend").iterdir())
     assert '"agent": "ada"' in spend
     assert memory_settings(config, clock) == (BASELINE, "config")
+
+
+def test_a_busy_agent_leaves_the_sealed_ledger_and_says_no_proposal_was_written(
+    root: Path, clock: Clock, fake_model: FakeModelServer
+) -> None:
+    from filelock import FileLock
+
+    config = deployment(root, fake_model.url)
+    fake_model.reply(decision({"filter_entity": True, "time_aware": True}), schema=SCHEMA)
+    out = root / "study"
+    lock_path = root / "state" / "agents" / "ada" / "run.lock"
+    lock_path.parent.mkdir(parents=True)
+    with FileLock(str(lock_path)):
+        result = run_cli(
+            config,
+            "lab",
+            "campaign",
+            "--live",
+            "--agent",
+            "ada",
+            "--campaigns",
+            "1",
+            "--iterations",
+            "1",
+            "--scenarios",
+            "builtin:published",
+            "--output",
+            str(out),
+            clock=clock,
+        )
+    assert result.code == 1
+    assert "no proposal written: agent 'ada' is busy" in result.out
+    assert run_cli(config, "lab", "verify", str(out)).code == 0
+    adopted = run_cli(config, "lab", "propose", "--agent", "ada", "--ledger", str(out), "--json", clock=clock)
+    assert adopted.code == 0 and adopted.json()["proposal"]
