@@ -161,7 +161,12 @@ def handle_grid(args: argparse.Namespace, context: CliContext) -> int:
         write_grid(ledger, suite, grid, seconds, context.clock())
     if args.json:
         context.out.json(
-            {**doc, "wall_seconds": round(seconds, 4), "output": str(args.output) if ledger else None}
+            {
+                **doc,
+                "suite": {"name": suite.name, "sha256": suite.sha256},
+                "wall_seconds": round(seconds, 4),
+                "output": str(args.output) if ledger else None,
+            }
         )
         return 0
     out = context.out

@@ -31,6 +31,7 @@ def test_grid_json_contract_on_the_published_suite() -> None:
     assert result.code == 0, result.err
     doc = result.json()
     assert len(doc["results"]) == 384
+    assert doc["suite"]["name"] == "builtin:published"
     first = doc["results"][0]
     assert set(first) >= {"settings", "passed", "total", "mean_stored_records"}
     assert set(first["settings"]) == {"min_confidence", "filter_entity", "time_aware", "deduplicate", "top_k"}
