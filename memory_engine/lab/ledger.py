@@ -65,7 +65,10 @@ class Ledger:
         target = self.path(rel)
         if not replace and target.exists():
             raise LedgerError(f"{target} already exists; ledger files are written once")
-        atomic.write_bytes(target, data)
+        try:
+            atomic.write_bytes(target, data)
+        except OSError as exc:
+            raise LedgerError(f"cannot write {target}: {exc.strerror or exc}") from None
 
     def write_json(self, rel: str, value: Any, *, replace: bool = False) -> None:
         self.write(rel, dumps(value), replace=replace)

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from memory_engine.settings import SETTING_NAMES
+from tests.memory_engine.test_lab_ledger import reseal
 from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
 from tests.support.fake_model import FakeModelServer
 
@@ -103,6 +104,20 @@ def test_scripted_campaign_feeds_back_keeps_the_parent_on_regression_and_verifie
     assert check.code == 0, check.out
     assert check.json()["validations_rechecked"] == 4 and check.json()["decisions_rechecked"] == 4
     assert TEST_KEY not in "".join(p.read_text() for p in out.rglob("*") if p.is_file())
+
+    response = out / "campaign-01/iteration-02/response.json"
+    forged = json.loads(response.read_text())
+    forged["raw"] = forged["raw"].replace('"min_confidence": 0.2', '"min_confidence": 0.3')
+    response.write_text(json.dumps(forged), encoding="utf-8")
+    tampered = run_cli(config, "lab", "verify", str(out), "--json")
+    assert tampered.code == 1
+    assert "campaign-01/iteration-02/response.json: sha256 differs" in " ".join(tampered.json()["problems"])
+    reseal(out)
+    resealed = run_cli(config, "lab", "verify", str(out), "--json")
+    assert resealed.code == 1
+    assert resealed.json()["problems"] == [
+        "campaign-01/iteration-02/validation.json: re-validating the recorded response gives a different verdict"
+    ]
 
 
 def test_an_unknown_reference_is_rejected_before_evaluation_and_fed_back(
