@@ -110,13 +110,10 @@ class DeepTier:
             + self.model.max_output_tokens * self.model.price_output_per_million
         ) / 1_000_000
 
-    def call(self, purpose: str, system: str, user: str, response_model: type[T]) -> CallResult[T]:
-        """Ask the deep model for a `response_model`; raise ModelUnavailable or ModelResponseInvalid."""
-        reason = self.availability()
-        if reason:
-            raise ModelUnavailable(reason)
-        model = self.model
-        assert model is not None
+    def _request(
+        self, model: ModelSettings, system: str, user: str, response_model: type[BaseModel]
+    ) -> tuple[list[dict[str, str]], dict[str, Any], str]:
+        """The messages, response format and serialised body that `call` sends."""
         schema = flat_schema(response_model)
         name = response_model.__name__
         messages: list[dict[str, str]] = [
@@ -136,6 +133,26 @@ class DeepTier:
         request_body = json.dumps(
             {"messages": messages, "response_format": response_format}, ensure_ascii=False
         )
+        return messages, response_format, request_body
+
+    def estimate_usd(self, system: str, user: str, response_model: type[BaseModel]) -> float:
+        """The reservation `call` would make for this request (its upper bound of cost)."""
+        reason = self.availability()
+        if reason:
+            raise ModelUnavailable(reason)
+        assert self.model is not None
+        _messages, _format, body = self._request(self.model, system, user, response_model)
+        return self.reservation_for(len(body.encode("utf-8")))
+
+    def call(self, purpose: str, system: str, user: str, response_model: type[T]) -> CallResult[T]:
+        """Ask the deep model for a `response_model`; raise ModelUnavailable or ModelResponseInvalid."""
+        reason = self.availability()
+        if reason:
+            raise ModelUnavailable(reason)
+        model = self.model
+        assert model is not None
+        schema = flat_schema(response_model)
+        messages, response_format, request_body = self._request(model, system, user, response_model)
         request_bytes = len(request_body.encode("utf-8"))
         prompt_hash = hashlib.sha256(request_body.encode("utf-8")).hexdigest()
         if request_bytes > model.max_input_bytes + len(json.dumps(schema)) + 4096:

@@ -191,6 +191,10 @@ def run_once(
         view = AgentView(agent.home)
         cursor_state = cursors.load(session.state.cursors)
         planned: list[Changeset] = []
+        # One lock object for the whole run: FileLock is re-entrant per object, so a second
+        # memory pass in the same run (distillation then consolidation) does not wait on the
+        # lock this run already holds; two objects would each flock and the second would block.
+        memory_lock = FileLock(str(session.state.memory_lock))
         with ExitStack() as locks:
             for name in selected:
                 reason = _why_not(deployment, agent, name, registry)
@@ -200,9 +204,9 @@ def run_once(
                 impl = registry[name]
                 if impl.memory_lock != "none":
                     wait = MEMORY_LOCK_WAIT_SECONDS if impl.memory_lock == "wait" else 0
-                    lock = FileLock(str(session.state.memory_lock), timeout=wait)
                     try:
-                        locks.enter_context(lock)
+                        memory_lock.acquire(timeout=wait)
+                        locks.callback(memory_lock.release)
                     except Timeout:
                         planned.append(
                             Changeset(

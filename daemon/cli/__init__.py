@@ -17,12 +17,12 @@ from typing import TextIO
 import structlog
 
 from daemon import crashpoints, logs
-from daemon.cli import config_cmd, memory_cmd, once_cmd, review_cmd, runs_cmd, skills_cmd
+from daemon.cli import config_cmd, lab_cmd, memory_cmd, once_cmd, review_cmd, runs_cmd, skills_cmd
 from daemon.cli.common import CliContext, Command
 from daemon.errors import DaemonError
 from daemon.output import Output
 
-COMMANDS: tuple[Command, ...] = (once_cmd, runs_cmd, config_cmd, memory_cmd, review_cmd, skills_cmd)
+COMMANDS: tuple[Command, ...] = (once_cmd, runs_cmd, config_cmd, memory_cmd, review_cmd, skills_cmd, lab_cmd)
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 
 
@@ -86,6 +86,13 @@ def main(
     except KeyboardInterrupt:
         context.err.line("interrupted")
         return 130
+    except BrokenPipeError:
+        # The reader went away (`... | head`): not a crash. Point stdout at /dev/null so the
+        # interpreter's final flush does not raise again; 141 is what a shell reports for SIGPIPE.
+        if stdout is None:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except Exception as exc:
         structlog.get_logger("metaeng.cli").exception("cli.crashed", command=args.command)
         context.err.line(f"internal error: {type(exc).__name__}: {exc} (traceback in the log above)")

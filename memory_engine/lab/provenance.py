@@ -1,0 +1,37 @@
+"""What produced a ledger: package version and the hashes of the engine and lab sources."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+_ENGINE = Path(__file__).resolve().parent.parent
+SOURCES = ("memory.py", "records.py", "settings.py")
+
+
+def source_files() -> dict[str, str]:
+    """sha256 of the memory engine's rule files and every lab module."""
+    paths = [_ENGINE / name for name in SOURCES] + sorted((_ENGINE / "lab").glob("*.py"))
+    return {
+        path.relative_to(_ENGINE.parent).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in paths
+    }
+
+
+def provenance() -> dict[str, Any]:
+    files = source_files()
+    try:
+        version = metadata.version("metaeng-daemon")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return {
+        "package": "metaeng-daemon",
+        "version": version,
+        "python": platform.python_version(),
+        "source_sha256": hashlib.sha256(json.dumps(files, sort_keys=True).encode()).hexdigest(),
+        "source_files": files,
+    }
