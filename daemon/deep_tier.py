@@ -26,6 +26,7 @@ from typing import Any, Generic, TypeVar
 import openai
 from pydantic import BaseModel, ValidationError
 
+from daemon.breaker import Breaker
 from daemon.config.models import ModelSettings
 from daemon.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.schema import flat_schema
@@ -68,6 +69,7 @@ class DeepTier:
     agent_budget_usd: float
     deep_cap: int
     unavailable_reason: str | None = None
+    breaker: Breaker | None = None
     calls: list[CallRecord] = field(default_factory=list)
     _client: Any = None
 
@@ -77,6 +79,8 @@ class DeepTier:
             return self.unavailable_reason
         if self.model is None:
             return "no model configured (add a `model:` section to the config)"
+        if self.breaker is not None:
+            return self.breaker.refusal(self.now)
         return None
 
     @property
@@ -243,7 +247,14 @@ class DeepTier:
     ) -> CallRecord:
         record = CallRecord(purpose, status, reserved, cost, input_tokens, output_tokens, prompt_hash, detail)
         self.calls.append(record)
+        if self.breaker is not None:
+            self.breaker.record(status == "ok", self.now, f"{purpose}: {status} {detail}".strip())
         return record
+
+    def answer_rejected(self, purpose: str, detail: str) -> None:
+        """A pass found nothing usable in a schema-valid answer: it counts against the breaker."""
+        if self.breaker is not None:
+            self.breaker.record(False, self.now, f"{purpose}: {detail}")
 
 
 def _summarise(exc: ValidationError, limit: int = 5) -> str:

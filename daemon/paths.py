@@ -37,6 +37,10 @@ class AgentState:
         return self.root / "inflight.json"
 
     @property
+    def breaker(self) -> Path:
+        return self.root / "breaker.json"
+
+    @property
     def run_log(self) -> Path:
         return self.root / "runs.jsonl"
 

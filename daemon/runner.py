@@ -14,7 +14,7 @@ import time
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
@@ -22,6 +22,7 @@ from filelock import FileLock, Timeout
 
 from daemon import atomic, cursors
 from daemon.apply import ApplyFailed, apply_run, new_run_id
+from daemon.breaker import Breaker
 from daemon.changeset import Changeset, CursorAdvance, PassStatus
 from daemon.config.models import PASS_ORDER
 from daemon.config.resolve import AgentSettings, Deployment
@@ -30,7 +31,7 @@ from daemon.environment import ModelAccess
 from daemon.errors import DaemonError, ModelUnavailable, PathRefused
 from daemon.managed import ManagedPaths
 from daemon.passes import Pass, PassContext
-from daemon.paths import StateLayout
+from daemon.paths import AgentState, StateLayout
 from daemon.session import AgentSession, agent_session
 from daemon.spend import SpendLedger
 from daemon.view import AgentView, confined
@@ -77,6 +78,13 @@ class RunResult:
         if all(p.status == "skipped" for p in self.passes):
             return "skipped"
         return "nothing"
+
+
+def breaker_for(deployment: Deployment, state: AgentState) -> Breaker | None:
+    model = deployment.model
+    if model is None:
+        return None
+    return Breaker(state.breaker, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes))
 
 
 def select_passes(requested: Sequence[str] | None) -> list[str]:
@@ -187,6 +195,7 @@ def run_once(
             agent_budget_usd=agent.budget_usd,
             deep_cap=agent.deep_cap,
             unavailable_reason=access.unavailable_reason,
+            breaker=breaker_for(deployment, session.state),
         )
         view = AgentView(agent.home)
         cursor_state = cursors.load(session.state.cursors)

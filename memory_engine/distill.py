@@ -156,6 +156,8 @@ class DistillationPass:
         counts: dict[str, int] = {}
         for _line, result in outcomes:
             counts[result.status] = counts.get(result.status, 0) + 1
+        if outcomes and counts.get("rejected", 0) == len(outcomes):
+            context.deep.answer_rejected(self.name, f"all {len(outcomes)} proposed facts rejected")
         details = {
             "turns": len(batch.turns),
             "facts_proposed": len(answer.value.facts),

@@ -17,12 +17,30 @@ from typing import TextIO
 import structlog
 
 from daemon import crashpoints, logs
-from daemon.cli import config_cmd, lab_cmd, memory_cmd, once_cmd, review_cmd, runs_cmd, skills_cmd
+from daemon.cli import (
+    breaker_cmd,
+    config_cmd,
+    lab_cmd,
+    memory_cmd,
+    once_cmd,
+    review_cmd,
+    runs_cmd,
+    skills_cmd,
+)
 from daemon.cli.common import CliContext, Command
 from daemon.errors import DaemonError
 from daemon.output import Output
 
-COMMANDS: tuple[Command, ...] = (once_cmd, runs_cmd, config_cmd, memory_cmd, review_cmd, skills_cmd, lab_cmd)
+COMMANDS: tuple[Command, ...] = (
+    once_cmd,
+    runs_cmd,
+    config_cmd,
+    memory_cmd,
+    review_cmd,
+    skills_cmd,
+    lab_cmd,
+    breaker_cmd,
+)
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 
 

@@ -165,3 +165,61 @@ def test_json_object_mode_for_llama_cpp_sends_the_schema_inline(
     assert body["response_format"]["type"] == "json_object"
     assert "properties" in body["response_format"]["schema"]
     assert body["max_tokens"] == 1000
+
+
+def test_circuit_breaker_pauses_model_passes_after_consecutive_failures(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = with_model(root, fake_model, breaker_failures=2, breaker_cooldown_minutes=30)
+    for _ in range(2):
+        fake_model.reply(status=500, schema="DistillationResponse")
+        assert distill(run_cli(config, "once", "--agent", "ada", "--json"))["status"] == "skipped"
+    paused = distill(run_cli(config, "once", "--agent", "ada", "--json"))
+    assert paused["status"] == "skipped" and "circuit breaker open: 2 consecutive" in paused["reason"]
+    assert len(fake_model.requests) == 2  # no call, no spend while open
+    status = run_cli(config, "breaker", "status", "--agent", "ada", "--json").json()
+    assert status["open"] is True and status["consecutive_failures"] == 2
+    assert run_cli(config, "breaker", "reset", "--agent", "ada").code == 0
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    assert distill(run_cli(config, "once", "--agent", "ada", "--json"))["status"] == "applied"
+    assert (
+        run_cli(config, "breaker", "status", "--agent", "ada", "--json").json()["consecutive_failures"] == 0
+    )
+
+
+def test_answers_whose_every_fact_is_rejected_count_against_the_breaker(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = with_model(root, fake_model, breaker_failures=1)
+    fake_model.reply({"facts": [berlin_fact(turn="T99")]}, schema="DistillationResponse")
+    first = distill(run_cli(config, "once", "--agent", "ada", "--json"))
+    assert first["rejected"] == 1
+    add_turns(root)
+    paused = distill(run_cli(config, "once", "--agent", "ada", "--json"))
+    assert "circuit breaker open" in paused["reason"]
+
+
+def test_breaker_reopens_after_a_failed_half_open_call(root: Path, fake_model: FakeModelServer) -> None:
+    from datetime import UTC, datetime, timedelta
+
+    config = with_model(root, fake_model, breaker_failures=1, breaker_cooldown_minutes=10)
+    start = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+    fake_model.reply(status=500, schema="DistillationResponse")
+    run_cli(config, "once", "--agent", "ada", clock=lambda: start)
+    assert (
+        "circuit breaker"
+        in distill(
+            run_cli(config, "once", "--agent", "ada", "--json", clock=lambda: start + timedelta(minutes=5))
+        )["reason"]
+    )
+    fake_model.reply(status=500, schema="DistillationResponse")
+    later = start + timedelta(minutes=11)
+    assert (
+        "HTTP 500"
+        in distill(run_cli(config, "once", "--agent", "ada", "--json", clock=lambda: later))["reason"]
+    )
+    assert (
+        "circuit breaker"
+        in distill(run_cli(config, "once", "--agent", "ada", "--json", clock=lambda: later))["reason"]
+    )
+    assert len(fake_model.requests) == 2
