@@ -48,7 +48,7 @@ class DistilledFact(BaseModel):
 class DistillationResponse(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    facts: list[DistilledFact]
+    facts: list[DistilledFact] = Field(max_length=50)
 
 
 SYSTEM_PROMPT = """You maintain the long-term fact memory of an AI agent.

@@ -67,11 +67,15 @@ class ScoutCandidate(BaseModel):
     )
     capability: str = Field(description="the procedure, in one sentence")
     reason: str
-    cites: list[str] = Field(description="ids of the turns it rests on, e.g. T2")
+    cites: list[str] = Field(max_length=20, description="ids of the turns it rests on, e.g. T2")
     description: str = Field(description="create: one line saying what the skill does; otherwise empty")
     trigger: str = Field(description="create: when to use it; otherwise empty")
-    steps: list[str] = Field(description="create: every step in order; update: only the new steps to append")
-    sections: list[SectionAddition] = Field(description="sections to add (or extend) in SKILL.md")
+    steps: list[str] = Field(
+        max_length=60, description="create: every step in order; update: only the new steps to append"
+    )
+    sections: list[SectionAddition] = Field(
+        max_length=20, description="sections to add (or extend) in SKILL.md"
+    )
     file_additions: list[FileAddition] = Field(
         description="update: text to append to other files of the skill"
     )
@@ -80,7 +84,7 @@ class ScoutCandidate(BaseModel):
 class ScoutResponse(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    candidates: list[ScoutCandidate]
+    candidates: list[ScoutCandidate] = Field(max_length=20)
 
 
 Outcome = Literal["created", "updated", "forked", "skipped", "stopped-near-duplicate", "refused", "proposed"]

@@ -49,8 +49,8 @@ class CanonicalSkill(BaseModel):
     name: str = Field(description="the canonical name; empty if not duplicates")
     description: str
     trigger: str
-    steps: list[str]
-    sections: list[SectionAddition]
+    steps: list[str] = Field(max_length=100)
+    sections: list[SectionAddition] = Field(max_length=20)
 
 
 @dataclass

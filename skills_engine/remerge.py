@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import FileWrite
 from daemon.deep_tier import DeepTier
@@ -52,7 +52,7 @@ class ResolvedFile(BaseModel):
 class ConflictResolution(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    files: list[ResolvedFile]
+    files: list[ResolvedFile] = Field(max_length=50)
 
 
 @dataclass

@@ -31,7 +31,9 @@ class RewrittenFile(_Answer):
 
 class Merge(_Answer):
     kept: str = Field(description="the sentence, bullet text or row as it now reads, verbatim")
-    merged: list[str] = Field(description="each old sentence it replaces, verbatim from the old files")
+    merged: list[str] = Field(
+        max_length=20, description="each old sentence it replaces, verbatim from the old files"
+    )
 
 
 class Side(_Answer):
@@ -47,9 +49,9 @@ class ReportedContradiction(_Answer):
 
 
 class ConsolidationResponse(_Answer):
-    files: list[RewrittenFile]
-    merges: list[Merge]
-    contradictions: list[ReportedContradiction]
+    files: list[RewrittenFile] = Field(max_length=40)
+    merges: list[Merge] = Field(max_length=400)
+    contradictions: list[ReportedContradiction] = Field(max_length=20)
 
 
 SYSTEM_PROMPT = """You consolidate the workspace files of an AI agent: its identity, behaviour,

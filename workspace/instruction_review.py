@@ -50,14 +50,14 @@ class InstructionProposal(BaseModel):
     file: str = Field(description="one of the instruction files you were given")
     title: str = Field(description="one line: what the change does")
     rationale: str = Field(description="why the turns show this change is needed")
-    evidence: list[Evidence]
-    edits: list[Edit]
+    evidence: list[Evidence] = Field(max_length=10)
+    edits: list[Edit] = Field(max_length=10)
 
 
 class InstructionReviewResponse(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    proposals: list[InstructionProposal]
+    proposals: list[InstructionProposal] = Field(max_length=10)
 
 
 SYSTEM_PROMPT = f"""You review how well an AI agent's instruction files served it in recent work.
