@@ -10,6 +10,8 @@ import os
 import secrets
 from pathlib import Path
 
+from daemon import faults
+
 TMP_MARKER = ".metaeng-tmp-"
 
 
@@ -27,6 +29,7 @@ def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
     Raises OSError (ENOSPC, EROFS, ...) unchanged; the target is then untouched and the
     temp file removed.
     """
+    faults.check(path)
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{path.name}{TMP_MARKER}{secrets.token_hex(4)}"
@@ -54,6 +57,7 @@ def write_text(path: Path, text: str, mode: int | None = None) -> None:
 
 def delete(path: Path) -> None:
     """Remove a file (missing is fine) and fsync its folder."""
+    faults.check(path)
     try:
         path.unlink()
     except FileNotFoundError:

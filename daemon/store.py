@@ -130,8 +130,18 @@ class StoreSession:
 
     # -- reading ---------------------------------------------------------------------------
     def head(self) -> str | None:
+        """HEAD's commit, None before the first commit; StoreError if it points to a missing object."""
         status, out = self._run("rev-parse", "-q", "--verify", "HEAD^{commit}", ok_codes=(0, 1))
-        return out.decode().strip() if status == 0 else None
+        if status == 0:
+            return out.decode().strip()
+        status, out = self._run("rev-parse", "-q", "--verify", "HEAD", ok_codes=(0, 1))
+        if status == 0:
+            raise StoreError(
+                f"store {self.git_dir} is corrupted: HEAD points to commit {out.decode().strip()}, which is "
+                f"missing; inspect it with `git --git-dir={self.git_dir} fsck`, then restore the store from a "
+                "backup or move it aside (the agent home is not touched; a new history starts)"
+            )
+        return None
 
     def commit_info(self, rev: str) -> CommitInfo:
         try:

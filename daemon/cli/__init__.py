@@ -16,7 +16,7 @@ from typing import TextIO
 
 import structlog
 
-from daemon import crashpoints, logs
+from daemon import crashpoints, faults, logs
 from daemon.cli import (
     breaker_cmd,
     config_cmd,
@@ -83,6 +83,7 @@ def main(
     environment = dict(os.environ) if env is None else dict(env)
     _scrub_git_environment()
     crashpoints.arm(environment.get("METAENG_CRASH_AT"))
+    faults.arm(environment.get("METAENG_FAULT"))
     err_stream = stderr or sys.stderr
     parser = build_parser(environment)
     args = parser.parse_args(argv)
