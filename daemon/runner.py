@@ -28,7 +28,7 @@ from daemon.config.models import PASS_ORDER
 from daemon.config.resolve import AgentSettings, Deployment
 from daemon.deep_tier import CallRecord, DeepTier
 from daemon.environment import ModelAccess
-from daemon.errors import DaemonError, ModelUnavailable, PathRefused
+from daemon.errors import DaemonError, ModelResponseInvalid, ModelUnavailable, PathRefused
 from daemon.managed import ManagedPaths
 from daemon.passes import Pass, PassContext
 from daemon.paths import AgentState, StateLayout
@@ -143,6 +143,10 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
         changeset = impl.plan(context)
     except ModelUnavailable as exc:
         return Changeset(pass_name=impl.name, status="skipped", reason=str(exc))
+    except ModelResponseInvalid as exc:
+        # The daemon did its job: a bad answer is refused like any bad input, nothing is
+        # written, the turns stay unconsumed for the next cycle, and the breaker counts it.
+        return Changeset(pass_name=impl.name, status="skipped", reason=f"model answer rejected — {exc}")
     except DaemonError as exc:
         return Changeset(pass_name=impl.name, status="failed", reason=str(exc))
     except Exception as exc:  # a bug in one pass must not stop the others

@@ -86,21 +86,25 @@ def test_usage_settles_the_reservation_to_the_real_cost(root: Path, fake_model: 
     [
         ({"status": 500}, "skipped", "model server answered HTTP 500"),
         ({"delay": 3.0}, "skipped", "timed out"),
-        ({"content": '{"facts": [{"turn": "T1", "quo'}, "failed", "does not match the schema"),
-        ({"content": '{"facts": []}', "finish_reason": "length"}, "failed", "truncated"),
+        (
+            {"content": '{"facts": [{"turn": "T1", "quo'},
+            "skipped",
+            "model answer rejected — distillation: model response does not match the schema",
+        ),
+        ({"content": '{"facts": []}', "finish_reason": "length"}, "skipped", "truncated"),
         (
             {"content": json.dumps({"facts": [], "padding": "x" * 2_100_000})},
-            "failed",
+            "skipped",
             "exceeds max_response_bytes",
         ),
         (
             {"content": '{"facts": [], "usage_unknown": true}', "prompt_tokens": None},
-            "failed",
+            "skipped",
             "does not match the schema",
         ),
     ],
 )
-def test_model_failures_are_reported_nothing_written_offsets_kept_spend_accounted(
+def test_model_failures_and_rejected_answers_write_nothing_keep_offsets_and_account_spend(
     root: Path, fake_model: FakeModelServer, reply: dict[str, Any], status: str, reason: str
 ) -> None:
     config = with_model(root, fake_model, timeout_seconds=1)
@@ -109,15 +113,18 @@ def test_model_failures_are_reported_nothing_written_offsets_kept_spend_accounte
     result = run_cli(config, "once", "--agent", "ada", "--json")
     entry = distill(result)
     assert entry["status"] == status and reason in entry["reason"]
-    assert result.code == (1 if status == "failed" else 0)
+    assert result.code == 0  # bad answers are refused input, not daemon errors
     assert tree_snapshot(root / "ada") == before
     assert not consumed(root)
     entries = ledger_entries(root)
     reserved = [e for e in entries if e["kind"] == "reserve"]
     assert len(reserved) == 1 and reserved[0]["usd"] > 0
     settled = [e for e in entries if e["kind"] == "settle"]
-    if status == "skipped" or reply.get("prompt_tokens", 120) is None:
+    provider_failed = "status" in reply or "delay" in reply
+    if provider_failed or reply.get("prompt_tokens", 120) is None:
         assert settled == []  # unknown usage: the reservation keeps counting
+    else:
+        assert len(settled) == 1  # the answer was paid for, even though it was refused
 
 
 def test_the_api_key_never_reaches_logs_records_or_reports(root: Path, fake_model: FakeModelServer) -> None:

@@ -19,7 +19,11 @@ def spawn(config: Path, root: Path, *args: str) -> subprocess.Popen[str]:
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
     return subprocess.Popen(
         [sys.executable, "-m", "daemon", "--config", str(config), *args],
-        env=env, cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -48,16 +52,29 @@ def test_two_agents_sharing_a_pack_fork_it_independently(root: Path, fake_model:
     original = "---\nname: report\ndescription: Write the weekly report.\n---\n\n# Report\n\n## Steps\n1. Collect numbers.\n2. Post them.\n"
     (skill / "SKILL.md").write_text(original)
     config = base_config(root, fake_model.url, agents=("ada", "ben"))
-    config["passes"] = {"distillation": False, "memory_consolidation": False, "library_maintenance": False,
-                        "workspace_consolidation": False, "instruction_review": False, "skill_learning": True}
+    config["passes"] = {
+        "distillation": False,
+        "memory_consolidation": False,
+        "library_maintenance": False,
+        "workspace_consolidation": False,
+        "instruction_review": False,
+        "skill_learning": True,
+    }
     for name in ("ada", "ben"):
         config["agents"][name]["skills"] = {"packs": [str(pack)]}
         write_transcript(root / name, "s.jsonl", conversation(FOUR_TURNS))
     path = write_config(root, config)
     update = {
-        "action": "update", "name": "report", "capability": "weekly report",
-        "reason": "the user asked to add a chart", "cites": ["T1"], "description": "", "trigger": "",
-        "steps": ["Add a chart of the totals."], "sections": [], "file_additions": [],
+        "action": "update",
+        "name": "report",
+        "capability": "weekly report",
+        "reason": "the user asked to add a chart",
+        "cites": ["T1"],
+        "description": "",
+        "trigger": "",
+        "steps": ["Add a chart of the totals."],
+        "sections": [],
+        "file_additions": [],
     }
     for _ in range(2):
         fake_model.reply({"candidates": [update]}, schema="ScoutResponse", delay=0.3)
@@ -73,11 +90,19 @@ def test_two_agents_sharing_a_pack_fork_it_independently(root: Path, fake_model:
         assert "Add a chart of the totals." in forked and "Collect numbers." in forked
 
 
-def test_budget_is_never_exceeded_when_many_agents_reserve_at_once(root: Path, fake_model: FakeModelServer) -> None:
+def test_budget_is_never_exceeded_when_many_agents_reserve_at_once(
+    root: Path, fake_model: FakeModelServer
+) -> None:
     agents = [f"a{i}" for i in range(8)]
     config = base_config(root, fake_model.url, agents=agents)
-    config["passes"] = {"distillation": True, "skill_learning": False, "memory_consolidation": False,
-                        "library_maintenance": False, "workspace_consolidation": False, "instruction_review": False}
+    config["passes"] = {
+        "distillation": True,
+        "skill_learning": False,
+        "memory_consolidation": False,
+        "library_maintenance": False,
+        "workspace_consolidation": False,
+        "instruction_review": False,
+    }
     config["budget"] = {"daily_usd": 0.0125, "per_agent_daily_usd": 1.0}  # room for 3 reservations of ~0.0041
     for name in agents:
         write_transcript(root / name, "s.jsonl", conversation(FOUR_TURNS))
@@ -90,10 +115,16 @@ def test_budget_is_never_exceeded_when_many_agents_reserve_at_once(root: Path, f
         out, err = proc.communicate(timeout=120)
         assert proc.returncode == 0, err
         statuses.append(next(p for p in json.loads(out)["passes"] if p["name"] == "distillation")["status"])
-    entries = [json.loads(line) for p in (root / "state" / "spend").glob("*.jsonl") for line in p.read_text().splitlines()]
+    entries = [
+        json.loads(line)
+        for p in (root / "state" / "spend").glob("*.jsonl")
+        for line in p.read_text().splitlines()
+    ]
     reserved = sum(e["usd"] for e in entries if e["kind"] == "reserve")
     assert reserved <= 0.0125
-    assert statuses.count("nothing") == len(fake_model.requests) == sum(e["kind"] == "reserve" for e in entries)
+    assert (
+        statuses.count("nothing") == len(fake_model.requests) == sum(e["kind"] == "reserve" for e in entries)
+    )
     assert statuses.count("skipped") == len(agents) - statuses.count("nothing") > 0
     for name in agents:
         if (root / "state" / "agents" / name / "cursors.json").exists():

@@ -34,19 +34,27 @@ def offsets_committed(root: Path) -> bool:
 
 
 def spend_entries(root: Path) -> list[dict]:
-    return [json.loads(line) for p in (root / "state" / "spend").glob("*.jsonl") for line in p.read_text().splitlines()]
+    return [
+        json.loads(line)
+        for p in (root / "state" / "spend").glob("*.jsonl")
+        for line in p.read_text().splitlines()
+    ]
 
 
 def git_ok(root: Path) -> bool:
     git_dir = root / "state" / "agents" / "ada" / "store.git"
     fsck = subprocess.run(["git", f"--git-dir={git_dir}", "fsck", "--strict"], capture_output=True)
     status = subprocess.run(
-        ["git", f"--git-dir={git_dir}", f"--work-tree={root / 'ada'}", "status", "--porcelain"], capture_output=True, text=True
+        ["git", f"--git-dir={git_dir}", f"--work-tree={root / 'ada'}", "status", "--porcelain"],
+        capture_output=True,
+        text=True,
     )
     return fsck.returncode == 0 and status.stdout == ""
 
 
-@pytest.mark.parametrize(("fault", "message"), [("ENOSPC", "No space left on device"), ("EROFS", "Read-only file system")])
+@pytest.mark.parametrize(
+    ("fault", "message"), [("ENOSPC", "No space left on device"), ("EROFS", "Read-only file system")]
+)
 def test_injected_write_fault_rolls_back_keeps_offsets_and_accounts_spend(
     root: Path, fake_model: FakeModelServer, fault: str, message: str
 ) -> None:
@@ -54,10 +62,16 @@ def test_injected_write_fault_rolls_back_keeps_offsets_and_accounts_spend(
     run_cli(config, "once", "--agent", "ada")  # first import commit, no turns analysed yet (no reply)
     before = tree_snapshot(root / "ada")
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
-    result = run_cli(config, "once", "--agent", "ada", "--json", env={"METAENG_FAULT": f"{fault}@facts.jsonl"})
+    result = run_cli(
+        config, "once", "--agent", "ada", "--json", env={"METAENG_FAULT": f"{fault}@facts.jsonl"}
+    )
     assert result.code == 1
     entry = distill(result.json())
-    assert entry["status"] == "failed" and "rolled back, nothing changed" in entry["reason"] and message in entry["reason"]
+    assert (
+        entry["status"] == "failed"
+        and "rolled back, nothing changed" in entry["reason"]
+        and message in entry["reason"]
+    )
     assert tree_snapshot(root / "ada") == before
     assert not offsets_committed(root)
     kinds = [e["kind"] for e in spend_entries(root)]
@@ -69,7 +83,9 @@ def test_injected_write_fault_rolls_back_keeps_offsets_and_accounts_spend(
 def _unshare_works() -> bool:
     if not shutil.which("unshare"):
         return False
-    probe = subprocess.run(["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True)
+    probe = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"], capture_output=True
+    )
     return probe.returncode == 0
 
 
@@ -86,7 +102,9 @@ def test_real_full_disk_on_a_tiny_tmpfs(root: Path, fake_model: FakeModelServer)
         f"echo EXIT=$?; ls -a {meta}"
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=60
+    )
     assert "EXIT=1" in done.stdout, done.stdout + done.stderr
     body = json.loads(done.stdout.split("EXIT=")[0])
     assert "No space left on device" in distill(body)["reason"]
@@ -95,7 +113,9 @@ def test_real_full_disk_on_a_tiny_tmpfs(root: Path, fake_model: FakeModelServer)
     assert not offsets_committed(root)
 
 
-def test_corrupted_store_is_a_clear_error_and_nothing_is_written(root: Path, fake_model: FakeModelServer) -> None:
+def test_corrupted_store_is_a_clear_error_and_nothing_is_written(
+    root: Path, fake_model: FakeModelServer
+) -> None:
     config = setup_agent(root, fake_model)
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
     assert run_cli(config, "once", "--agent", "ada").code == 0
@@ -118,11 +138,14 @@ def test_lock_files_left_by_dead_processes_never_block(root: Path, fake_model: F
     state = root / "state" / "agents" / "ada"
     # A process that took every lock and died with kill -9.
     holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import filelock, os, signal, sys\n"
-         f"for p in ({str(state / 'run.lock')!r}, {str(state / 'memory.lock')!r}, {str(root / 'state' / 'spend.lock')!r}):\n"
-         "    filelock.FileLock(p).acquire()\n"
-         "os.kill(os.getpid(), signal.SIGKILL)\n"],
+        [
+            sys.executable,
+            "-c",
+            "import filelock, os, signal, sys\n"
+            f"for p in ({str(state / 'run.lock')!r}, {str(state / 'memory.lock')!r}, {str(root / 'state' / 'spend.lock')!r}):\n"
+            "    filelock.FileLock(p).acquire()\n"
+            "os.kill(os.getpid(), signal.SIGKILL)\n",
+        ],
     )
     holder.wait()
     (state / "store.git" / "index.lock").write_text("")  # a git killed mid-commit
@@ -147,7 +170,9 @@ def test_read_only_agent_home_mount(root: Path, fake_model: FakeModelServer) -> 
         f"{sys.executable} -m daemon --config {config} once --agent ada --json; echo EXIT=$?"
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
-    done = subprocess.run(["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=60)
+    done = subprocess.run(
+        ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=60
+    )
     assert "EXIT=1" in done.stdout, done.stdout + done.stderr
     body = json.loads(done.stdout.split("EXIT=")[0])
     assert "Read-only file system" in distill(body)["reason"]

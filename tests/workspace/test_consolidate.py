@@ -111,7 +111,7 @@ def test_code_block_changed_by_one_byte_rejects_the_rewrite(
     assert tree_snapshot(home) == before
 
 
-def test_model_naming_a_path_outside_the_workspace_fails_and_changes_nothing(
+def test_model_naming_a_path_outside_the_workspace_is_refused_and_changes_nothing(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
@@ -121,12 +121,16 @@ def test_model_naming_a_path_outside_the_workspace_fails_and_changes_nothing(
 
     result = _once(config)
 
-    assert result.code == 1
+    assert result.code == 0
     entry = _entry(result)
-    assert entry["status"] == "failed" and ".." in entry["reason"]
+    assert (
+        entry["status"] == "skipped"
+        and "model answer rejected" in entry["reason"]
+        and ".." in entry["reason"]
+    )
     fake_model.reply(_with_file("memory/2026-11-20.md", "# x\n"), schema="ConsolidationResponse")
     entry = _entry(_once(config))
-    assert entry["status"] == "failed" and "not a workspace file" in entry["reason"]
+    assert entry["status"] == "skipped" and "not a workspace file" in entry["reason"]
     assert tree_snapshot(home) == before
 
 
