@@ -159,7 +159,8 @@ def parse_line(raw: bytes) -> Message | str | None:
     if obj.get("type") == "session_end":
         return "session_end"
     role = obj.get("role")
-    text = _text_of(obj.get("content"))
+    # `content: null` is legitimate (an assistant turn that only called tools); a missing key is not.
+    text = _text_of(obj["content"]) if "content" in obj else None
     if role not in ROLES or text is None:
         return None
     ts = obj.get("ts")
