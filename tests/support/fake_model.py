@@ -45,6 +45,11 @@ class FakeModelServer:
         with self._lock:
             self._queues.setdefault(schema, deque()).append(Reply(content=text, **kwargs))
 
+    def clear(self) -> None:
+        """Drop every queued answer not consumed."""
+        with self._lock:
+            self._queues.clear()
+
     def pending(self) -> int:
         return sum(len(q) for q in self._queues.values())
 
