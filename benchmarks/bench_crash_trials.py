@@ -47,7 +47,10 @@ def trial(root: Path, model: FakeModelServer, rng: random.Random, max_delay: flo
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
     proc = subprocess.Popen(
         [sys.executable, "-m", "daemon", "--config", str(config), *command],
-        env=env, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env=env,
+        cwd=REPO,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     time.sleep(rng.uniform(0, max_delay))
     killed = proc.poll() is None
@@ -64,13 +67,20 @@ def trial(root: Path, model: FakeModelServer, rng: random.Random, max_delay: flo
         for content, schema in op.replies:
             model.reply(content, schema=schema)
         finished = subprocess.run(
-            [sys.executable, "-m", "daemon", "--config", str(config), *command], env=env, cwd=REPO, capture_output=True
+            [sys.executable, "-m", "daemon", "--config", str(config), *command],
+            env=env,
+            cwd=REPO,
+            capture_output=True,
         )
         assert finished.returncode == 0, finished.stderr
         check_consistent(root)
         assert head(root) != before_head, "the redo did not complete the operation"
     model.clear()
-    outcome = "finished before the kill" if not killed else ("committed, completed" if committed else "rolled back, redone")
+    outcome = (
+        "finished before the kill"
+        if not killed
+        else ("committed, completed" if committed else "rolled back, redone")
+    )
     return op.name, outcome
 
 
@@ -108,7 +118,9 @@ def main() -> None:
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / "crash_trials.json").write_text(json.dumps(result, indent=1) + "\n")
-    print("| trials | killed mid-run, rolled back and redone | killed after commit, completed | finished before the kill | invariant failures |")
+    print(
+        "| trials | killed mid-run, rolled back and redone | killed after commit, completed | finished before the kill | invariant failures |"
+    )
     print("| --- | --- | --- | --- | --- |")
     print(
         f"| {args.trials} | {by_outcome['rolled back, redone']} | {by_outcome['committed, completed']} | "

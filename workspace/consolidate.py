@@ -25,7 +25,7 @@ from typing import Any
 
 from daemon.changeset import Changeset, FileWrite
 from daemon.config.resolve import AgentSettings
-from daemon.errors import ModelUnavailable
+from daemon.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
@@ -71,14 +71,20 @@ def _rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
         return Rewrite(
             "skipped", f"workspace files exceed the model's max_input_bytes ({model.max_input_bytes})"
         )
+    # A refused answer only skips the rewrite: the deterministic daily-log clean-up still runs.
     try:
         answer = context.deep.call(
             "workspace_consolidation", consolidate_model.SYSTEM_PROMPT, body, ConsolidationResponse
         )
     except ModelUnavailable as exc:
         return Rewrite("skipped", str(exc))
-    allowed = {f.path for f in workspace.files}
-    files = consolidate_model.rewritten_files(answer.value, allowed)
+    except ModelResponseInvalid as exc:
+        return Rewrite("skipped", f"model answer rejected — {exc}")
+    try:
+        files = consolidate_model.rewritten_files(answer.value, {f.path for f in workspace.files})
+    except ModelResponseInvalid as exc:
+        context.deep.answer_rejected("workspace_consolidation", str(exc))
+        return Rewrite("skipped", f"model answer rejected — {exc}")
     old = workspace.texts()
     changed = {p: t for p, t in files.items() if old.get(p) != t and (p in old or t.strip())}
     return Rewrite(

@@ -111,7 +111,7 @@ def test_code_block_changed_by_one_byte_rejects_the_rewrite(
     assert tree_snapshot(home) == before
 
 
-def test_model_naming_a_path_outside_the_workspace_is_refused_and_changes_nothing(
+def test_model_naming_a_path_outside_the_workspace_is_refused_and_no_role_file_changes(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
@@ -124,14 +124,19 @@ def test_model_naming_a_path_outside_the_workspace_is_refused_and_changes_nothin
     assert result.code == 0
     entry = _entry(result)
     assert (
-        entry["status"] == "skipped"
+        entry["rewrite"] == "skipped"
         and "model answer rejected" in entry["reason"]
         and ".." in entry["reason"]
     )
+    assert not (tmp_path / ".ssh").exists()
+    after = tree_snapshot(home)
+    # Only the deterministic daily-log clean-up ran; no role file changed.
+    assert {k for k in after if after[k] != before.get(k)} <= {k for k in after if k.startswith("memory/")}
+    assert {k for k in after if k.startswith("memory/") and after[k] != before[k]}
     fake_model.reply(_with_file("memory/2026-11-20.md", "# x\n"), schema="ConsolidationResponse")
     entry = _entry(_once(config))
-    assert entry["status"] == "skipped" and "not a workspace file" in entry["reason"]
-    assert tree_snapshot(home) == before
+    assert entry["rewrite"] == "skipped" and "not a workspace file" in entry["reason"]
+    assert tree_snapshot(home) == after
 
 
 def test_without_a_model_daily_logs_are_still_deduplicated(tmp_path: Path) -> None:
