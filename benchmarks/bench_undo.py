@@ -18,11 +18,25 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from tests.support.deploy import run_cli  # noqa: E402
+from tests.support.deploy import run_cli
 
-RECORD = {"tenant": "default", "user": "ada", "entity": "user", "key": "city", "value": "Berlin", "confidence": 0.9,
-          "source": "user", "valid_from": "2026-11-02", "schema_version": 1, "memory_type": "fact", "id": "f-1",
-          "source_event_id": "t@0", "observed_at": "2026-11-02", "valid_to": None, "supersedes_memory_id": None}
+RECORD = {
+    "tenant": "default",
+    "user": "ada",
+    "entity": "user",
+    "key": "city",
+    "value": "Berlin",
+    "confidence": 0.9,
+    "source": "user",
+    "valid_from": "2026-11-02",
+    "schema_version": 1,
+    "memory_type": "fact",
+    "id": "f-1",
+    "source_event_id": "t@0",
+    "observed_at": "2026-11-02",
+    "valid_to": None,
+    "supersedes_memory_id": None,
+}
 
 
 def deployment(root: Path, files: int) -> Path:
@@ -59,7 +73,18 @@ def measure(files: int, repeats: int) -> dict[str, float]:
             store.write_text(json.dumps(RECORD) + "\n")
             run_cli(config, "once", "--agent", "ada")  # commit the fact as an external edit
             seconds, forgot = timed(
-                lambda: run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--json")
+                lambda: run_cli(
+                    config,
+                    "memory",
+                    "forget",
+                    "--agent",
+                    "ada",
+                    "--entity",
+                    "user",
+                    "--key",
+                    "city",
+                    "--json",
+                )
             )
             assert forgot.code == 0, forgot.err
             runs.append(seconds)
@@ -68,7 +93,12 @@ def measure(files: int, repeats: int) -> dict[str, float]:
             assert undone.code == 0, undone.err
             undos.append(seconds)
             store.unlink()
-        return {"files": files, "snapshot_s": snapshot_s, "run_s": statistics.median(runs), "undo_s": statistics.median(undos)}
+        return {
+            "files": files,
+            "snapshot_s": snapshot_s,
+            "run_s": statistics.median(runs),
+            "undo_s": statistics.median(undos),
+        }
 
 
 def main() -> None:
@@ -80,10 +110,14 @@ def main() -> None:
     out = Path(__file__).parent / "results"
     out.mkdir(exist_ok=True)
     (out / "undo.json").write_text(json.dumps(rows, indent=1) + "\n")
-    print("| managed files in the home | first snapshot (import commit) | run changing 1 file (median) | undo of that run (median) |")
+    print(
+        "| managed files in the home | first snapshot (import commit) | run changing 1 file (median) | undo of that run (median) |"
+    )
     print("| --- | --- | --- | --- |")
     for r in rows:
-        print(f"| {r['files']:,} | {r['snapshot_s']:.2f} s | {r['run_s'] * 1000:.0f} ms | {r['undo_s'] * 1000:.0f} ms |")
+        print(
+            f"| {r['files']:,} | {r['snapshot_s']:.2f} s | {r['run_s'] * 1000:.0f} ms | {r['undo_s'] * 1000:.0f} ms |"
+        )
 
 
 if __name__ == "__main__":

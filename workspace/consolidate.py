@@ -19,6 +19,8 @@ applied, waiting, unchanged, skipped, rejected).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +30,7 @@ from daemon.config.resolve import AgentSettings
 from daemon.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
-from daemon.paths import REVIEW_DIR
+from daemon.paths import META_DIR, REVIEW_DIR
 from daemon.view import AgentView
 from workspace import consolidate_model, contradictions, regime
 from workspace.consolidate_model import ConsolidationResponse, ReportedContradiction
@@ -48,6 +50,10 @@ PROMPT_OVERHEAD_BYTES = 6000
 MAX_EVIDENCE = 50
 
 
+STATE_FILE = f"{META_DIR}/workspace-consolidation.json"
+STATE_VERSION = 1
+
+
 @dataclass(frozen=True)
 class Rewrite:
     status: str  # skipped | unchanged | rewritten
@@ -55,12 +61,39 @@ class Rewrite:
     files: dict[str, str] = field(default_factory=dict)
     merges: tuple[DeclaredMerge, ...] = ()
     contradictions: tuple[ReportedContradiction, ...] = ()
+    asked: bool = False  # the model answered: remember what it saw, so it is not asked again
+
+
+def _digest(texts: Mapping[str, str]) -> str:
+    return hashlib.sha256(json.dumps(sorted(texts.items())).encode("utf-8")).hexdigest()
+
+
+def _consolidated_digest(view: AgentView) -> str | None:
+    """The role files' digest after the last consolidation the model answered, if any."""
+    raw = view.read_bytes(STATE_FILE)
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None  # unreadable: ask the model again, the next run rewrites the file
+    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
+        return None
+    digest = data.get("role_files_sha256")
+    return digest if isinstance(digest, str) else None
+
+
+def _state_write(texts: Mapping[str, str]) -> FileWrite:
+    body = {"version": STATE_VERSION, "role_files_sha256": _digest(texts)}
+    return FileWrite(path=STATE_FILE, content=(json.dumps(body, indent=1) + "\n").encode("utf-8"))
 
 
 def _rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
     """Ask the deep model for the consolidated role files (skipped when it cannot be asked)."""
     if not workspace.texts():
         return Rewrite("skipped", "no workspace files to consolidate")
+    if _consolidated_digest(context.view) == _digest(workspace.texts()):
+        return Rewrite("skipped", "role files unchanged since the last consolidation; no model call")
     reason = context.deep.availability()
     if reason:
         return Rewrite("skipped", reason)
@@ -93,6 +126,7 @@ def _rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
         changed,
         tuple(consolidate_model.declared_merges(answer.value)),
         tuple(answer.value.contradictions),
+        asked=True,
     )
 
 
@@ -121,7 +155,9 @@ class WorkspaceConsolidationPass:
             for path, role in role_files(agent)
             if role != "instructions" or regime.instruction_writes_possible(agent)
         }
-        return ManagedPaths(frozenset(files), frozenset({agent.workspace.daily_logs, REVIEW_DIR}))
+        return ManagedPaths(
+            frozenset({*files, STATE_FILE}), frozenset({agent.workspace.daily_logs, REVIEW_DIR})
+        )
 
     def plan(self, context: PassContext) -> Changeset:
         agent, view = context.agent, context.view
@@ -263,6 +299,8 @@ class WorkspaceConsolidationPass:
         ]
         all_writes = [FileWrite(path=p, content=t.encode("utf-8")) for p, t in sorted(writes.items())]
         all_writes += [proposal_write(p) for p in made]
+        if rewrite.asked:
+            all_writes.append(_state_write({**old_roles, **direct}))
         summary = self._summary(rewrite, details, len(changed_logs))
         if not all_writes:
             return Changeset(

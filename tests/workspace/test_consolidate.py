@@ -167,7 +167,7 @@ def test_review_mode_turns_every_tidy_up_into_a_proposal(tmp_path: Path, fake_mo
     after = tree_snapshot(home)
     assert {p for p in after if after[p] != before.get(p)} == {
         f".metaeng/review/{pid}.json" for pid in entry["proposals"]
-    }
+    } | {".metaeng/workspace-consolidation.json"}
     queue = {p["kind"]: p for p in _queue(config)}
     assert sorted(queue) == ["consolidation", "contradiction", "daily-logs"]
     assert queue["consolidation"]["target"] == "AGENTS.md, MEMORY.md, SOUL.md, TOOLS.md, USER.md"
@@ -246,13 +246,21 @@ def test_consolidation_waiting_for_review_is_not_proposed_again(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
     config = copy_example(tmp_path, fake_model.url)
+    home = config.parent / "ada"
     fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
     fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
 
     first = _entry(_once(config))
-    second = _entry(_once(config))
+    unchanged = _entry(_once(config))
 
     assert len(first["proposals"]) == 2
+    # Nothing changed in the role files since: the model is not asked again.
+    assert unchanged["rewrite"] == "skipped" and "unchanged since the last consolidation" in unchanged["reason"]
+    assert fake_model.pending() == 1
+    # A daily log edited by a person does not change the role files either; a new identity
+    # line does, and the same answer then finds its proposal still waiting.
+    (home / "IDENTITY.md").write_text((home / "IDENTITY.md").read_text() + "- Ada keeps a changelog.\n")
+    second = _entry(_once(config))
     assert second["proposals"] == [] and second["waiting"] == [
         p for p in first["proposals"] if "consolidation" in p
     ]
@@ -300,14 +308,21 @@ def test_unverified_or_rejected_contradictions_are_not_proposed(
         "merges": [],
         "contradictions": [consolidation_answer()["contradictions"][0]],
     }
+    home = config.parent / "ada"
+
+    def person_edits() -> None:  # a changed role file makes the next run ask the model again
+        (home / "IDENTITY.md").write_text((home / "IDENTITY.md").read_text() + "- Noted by a person.\n")
+
+    person_edits()
     fake_model.reply(only_contradiction, schema="ConsolidationResponse")
     (pid,) = _entry(_once(config))["proposals"]
     assert run_cli(config, "review", "reject", pid, "--why", "both channels are right", clock=clock).code == 0
+    person_edits()
     fake_model.reply(only_contradiction, schema="ConsolidationResponse")
     assert _entry(_once(config))["proposals"] == []
 
 
-def test_unchanged_answer_changes_nothing(tmp_path: Path, fake_model: FakeModelServer) -> None:
+def test_unchanged_answer_changes_no_workspace_file_and_is_not_asked_again(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url)
     home = config.parent / "ada"
     (home / "memory").joinpath("2026-11-17.md").unlink()
@@ -324,6 +339,8 @@ def test_unchanged_answer_changes_nothing(tmp_path: Path, fake_model: FakeModelS
 
     entry = _entry(_once(config))
 
-    assert entry["status"] == "nothing" and entry["rewrite"] == "unchanged"
+    assert entry["rewrite"] == "unchanged" and entry["files"] == [".metaeng/workspace-consolidation.json"]
     assert entry["units_before"] == entry["units_after"]
+    again = _entry(_once(config))
+    assert again["status"] == "nothing" and "unchanged since the last consolidation" in again["reason"]
     assert (home / "SOUL.md").read_bytes() == (EXAMPLES / "ada" / "SOUL.md").read_bytes()
