@@ -62,11 +62,9 @@ def run(config: Path, model: FakeModelServer, label: str, hours: int) -> dict[st
     settled = []
     for entry in body["passes"]:
         if entry["name"] == "library_maintenance":
-            settled += [
-                f"duplicates merged without the model: {d['names']}"
-                for d in entry.get("duplicates", [])
-                if d.get("outcome") == "merged" and not d.get("model")
-            ]
+            for dup in entry.get("duplicates", []):
+                if dup.get("outcome") == "merged" and dup.get("reason", "").startswith("identical"):
+                    settled.append(f"identical duplicates merged without the model: {', '.join(dup['names'])}")
             settled += [
                 f"upstream merge of {m['name']}: {m['outcome']} ({', '.join(sorted(set(m.get('rules', {}).values())))})"
                 for m in entry.get("upstream_merges", [])
