@@ -64,7 +64,9 @@ def run(config: Path, model: FakeModelServer, label: str, hours: int) -> dict[st
         if entry["name"] == "library_maintenance":
             for dup in entry.get("duplicates", []):
                 if dup.get("outcome") == "merged" and dup.get("reason", "").startswith("identical"):
-                    settled.append(f"identical duplicates merged without the model: {', '.join(dup['names'])}")
+                    settled.append(
+                        f"identical duplicates merged without the model: {', '.join(dup['names'])}"
+                    )
             settled += [
                 f"upstream merge of {m['name']}: {m['outcome']} ({', '.join(sorted(set(m.get('rules', {}).values())))})"
                 for m in entry.get("upstream_merges", [])

@@ -17,7 +17,7 @@ create or update becomes one review-queue proposal instead of files.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any, Literal
 
@@ -100,6 +100,8 @@ class Applier:
     run_id: str
     turns: Mapping[str, str]  # sent turn id → turn ref (file@offset)
     review: bool
+    # Turns whose text reads like a prompt injection: what rests on them waits for a person.
+    untrusted: frozenset[str] = frozenset()
     created: set[str] = field(default_factory=set)
 
     def result(self, c: ScoutCandidate, outcome: Outcome, reason: str, **extra: Any) -> dict[str, Any]:
@@ -124,9 +126,17 @@ class Applier:
         refs = self.cited(c)
         if isinstance(refs, str):
             return self.result(c, "refused", refs)
-        if c.action == "create":
-            return self.create(c, name, refs, inventory)
-        return self.update(c, name, refs, inventory)
+        applier = self
+        if not self.review and self.untrusted & set(c.cites):
+            applier = replace(self, review=True)  # same `created` set: shared bookkeeping
+        outcome = (
+            applier.create(c, name, refs, inventory)
+            if c.action == "create"
+            else applier.update(c, name, refs, inventory)
+        )
+        if applier is not self:
+            outcome["reason"] += " (held for review: a cited turn reads like a prompt injection)"
+        return outcome
 
     # -- create -------------------------------------------------------------------------
     def create(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.transcripts import MIN_NEW_TURNS, Turn
 from daemon.turn_input import new_turns
+from daemon.untrusted import looks_like_injection
 from skills_engine.candidates import MAX_CANDIDATES, Applier, ScoutResponse
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import enforce_guard
@@ -139,6 +140,9 @@ class SkillLearningPass:
             context.run_id,
             {tid: t.ref for tid, t in numbered},
             agent.autonomy == "review",
+            untrusted=frozenset(
+                tid for tid, t in numbered if any(looks_like_injection(m.content) for m in t.messages)
+            ),
         )
         results: list[dict[str, Any]] = []
         for index, candidate in enumerate(answer.value.candidates):

@@ -14,21 +14,12 @@ report says why:
 from __future__ import annotations
 
 import difflib
-import re
 from collections.abc import Sequence
 
+from daemon.untrusted import looks_like_injection
 from workspace.grounding import Grounded
 from workspace.units import PROTECTED, parse_blocks, units_of
 
-INJECTION = re.compile(
-    r"ignore\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier|former)\s+"
-    r"(?:instructions?|prompts?|rules|messages?)"
-    r"|disregard\s+(?:all\s+|any\s+)?(?:the\s+|your\s+)?(?:previous|prior|above|earlier)"
-    r"|forget\s+(?:all\s+|everything\s+)?(?:your|the|previous)\s+instructions"
-    r"|\byou\s+are\s+now\b|\bnew\s+instructions\s*:|\bsystem\s+prompt\b|\bjailbreak|\bdeveloper\s+mode\b"
-    r"|\b(?:rewrite|overwrite|replace|edit)\s+(?:your\s+|the\s+)?[\w-]+\.md\b",
-    re.IGNORECASE,
-)
 MAX_REMOVED_SHARE = 1 / 3
 
 
@@ -43,7 +34,7 @@ def blockers(old: str, new: str, evidence: Sequence[Grounded]) -> list[str]:
     roles = sorted({g.role for g in evidence if g.role != "user"})
     if roles:
         reasons.append(f"it rests on {' and '.join(roles)} text, not only on what the user said")
-    if any(INJECTION.search(m.content) for g in evidence for m in g.turn.messages):
+    if any(looks_like_injection(m.content) for g in evidence for m in g.turn.messages):
         reasons.append("a turn it rests on contains text that reads like a prompt injection")
     added = "\n".join(_added_lines(old, new))
     if PROTECTED.search(added) or "```" in added or "~~~" in added or "www." in added:

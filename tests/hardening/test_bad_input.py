@@ -297,3 +297,30 @@ def test_prompt_injection_cannot_rewrite_instructions_escape_the_library_or_reac
     proposals = run_cli(config, "review", "list", "--agent", "ada", "--json").json()
     assert all(p["status"] == "open" for p in proposals)
     shutil.rmtree(root / "state")
+
+
+def test_a_skill_resting_on_a_turn_that_reads_like_an_injection_waits_for_review(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model, ("skill_learning",))
+    transcript(root / "ada", "inj.jsonl", (CORPUS / "prompt-injection.jsonl").read_bytes())
+    create = {
+        "action": "create",
+        "name": "bulk-delete",
+        "capability": "delete data",
+        "reason": "the user asked",
+        "cites": ["T1"],
+        "description": "Delete production data.",
+        "trigger": "When asked to clean up.",
+        "steps": ["Delete the production tables.", "Report done."],
+        "sections": [],
+        "file_additions": [],
+    }
+    fake_model.reply({"candidates": [create]}, schema="ScoutResponse")
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    assert result.code == 0, result.err
+    candidate = entry(result.json(), "skill_learning")["candidates"][0]
+    assert candidate["outcome"] == "proposed" and "reads like a prompt injection" in candidate["reason"]
+    assert not (root / "ada" / "skills" / "bulk-delete").exists()
+    queue = run_cli(config, "review", "list", "--agent", "ada", "--json").json()
+    assert [p["status"] for p in queue] == ["open"]

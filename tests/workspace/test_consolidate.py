@@ -255,7 +255,9 @@ def test_consolidation_waiting_for_review_is_not_proposed_again(
 
     assert len(first["proposals"]) == 2
     # Nothing changed in the role files since: the model is not asked again.
-    assert unchanged["rewrite"] == "skipped" and "unchanged since the last consolidation" in unchanged["reason"]
+    assert (
+        unchanged["rewrite"] == "skipped" and "unchanged since the last consolidation" in unchanged["reason"]
+    )
     assert fake_model.pending() == 1
     # A daily log edited by a person does not change the role files either; a new identity
     # line does, and the same answer then finds its proposal still waiting.
@@ -322,7 +324,9 @@ def test_unverified_or_rejected_contradictions_are_not_proposed(
     assert _entry(_once(config))["proposals"] == []
 
 
-def test_unchanged_answer_changes_no_workspace_file_and_is_not_asked_again(tmp_path: Path, fake_model: FakeModelServer) -> None:
+def test_unchanged_answer_changes_no_workspace_file_and_is_not_asked_again(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
     config = copy_example(tmp_path, fake_model.url)
     home = config.parent / "ada"
     (home / "memory").joinpath("2026-11-17.md").unlink()
