@@ -17,12 +17,30 @@ from typing import TextIO
 import structlog
 
 from daemon import crashpoints, logs
-from daemon.cli import config_cmd, memory_cmd, once_cmd, review_cmd, runs_cmd
+from daemon.cli import (
+    config_cmd,
+    memory_cmd,
+    once_cmd,
+    review_cmd,
+    run_cmd,
+    runs_cmd,
+    service_cmd,
+    status_cmd,
+)
 from daemon.cli.common import CliContext, Command
 from daemon.errors import DaemonError
 from daemon.output import Output
 
-COMMANDS: tuple[Command, ...] = (once_cmd, runs_cmd, config_cmd, memory_cmd, review_cmd)
+COMMANDS: tuple[Command, ...] = (
+    once_cmd,
+    runs_cmd,
+    config_cmd,
+    memory_cmd,
+    review_cmd,
+    run_cmd,
+    status_cmd,
+    service_cmd,
+)
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 
 

@@ -221,7 +221,7 @@ def resolve(
             _origin(lines, ("state_dir",), path.name, "deployment") or "environment/default",
         )
     )
-    for section in ("model", "budget"):
+    for section in ("model", "budget", "service"):
         model = getattr(config, section)
         if model is None:
             origins.append(Effective(section, None, "default (not configured)"))
