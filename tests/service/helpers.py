@@ -51,7 +51,8 @@ def add_turns(home: Path, name: str, count: int, marker: str, first: str = "I li
     pairs = [(f"{first} ({marker})", "Noted.")] + [
         (f"question {i} from {marker}", f"answer {i}") for i in range(1, count)
     ]
-    write_transcript(home, name, conversation(pairs))
+    # session_end closes the last turn; a fresh mtime lets polling watchers see the append.
+    write_transcript(home, name, conversation(pairs), old=False)
 
 
 def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 10.0, every: float = 0.05) -> T:
