@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shutil
 import signal
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -203,3 +205,25 @@ def test_run_with_an_invalid_config_exits_1_before_ready(
     assert "service.intervals.transcripts" in daemon.output()
     assert "READY=1" not in daemon.notify.lines()
     assert read_jsonl(root / "state" / "agents" / "ada" / "runs.jsonl") == []
+
+
+def test_run_serves_the_example_deployment_on_a_short_cadence(
+    tmp_path: Path, start_daemon: Callable[..., Daemon]
+) -> None:
+    # The README's commands: copy examples/, switch to schedule mode, add a short cadence.
+    demo = tmp_path / "demo"
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples", demo)
+    config = demo / "config.yaml"
+    text = config.read_text()
+    assert "\nmode: on_demand" in text
+    text = re.sub(r"\nmode: on_demand[^\n]*", "\nmode: schedule", text)
+    config.write_text(text + "service:\n  intervals: {transcripts: 2}\n  jitter_seconds: 0\n")
+    daemon = start_daemon(config, env={"OPENAI_API_KEY": ""})
+    daemon.wait_ready()
+    runs = wait_for("two runs of ada", lambda: (r := runs_of(demo / "state", "ada")) and len(r) >= 2 and r)
+    # Without a key the model pass is skipped and its offsets kept, so every cycle retries.
+    assert all(r["passes"] == {"distillation": "skipped"} for r in runs)
+    status = run_cli(config, "status", "--json", env={"OPENAI_API_KEY": ""}).json()["agents"][0]
+    assert status["pending_turns"] > 0 and status["passes"]["distillation"]["next_run"] is not None
+    daemon.send(signal.SIGTERM)
+    assert daemon.wait_exit() == 0
