@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from daemon import cursors
+from daemon.config.models import PASS_ORDER
 from daemon.config.resolve import AgentSettings, Deployment
 from daemon.errors import DaemonError
 from daemon.passes import Pass
@@ -72,6 +73,8 @@ class StatusReport:
     agents: list[dict[str, Any]]
     daemon: statefile.DaemonState | None
     warnings: list[str] = field(default_factory=list)
+    nothing_scheduled: str | None = None  # why the deployment schedules nothing, if it does not
+    missing_passes: tuple[str, ...] = ()  # passes this version does not have
 
     def as_json(self) -> dict[str, Any]:
         return {"agents": self.agents}
@@ -182,4 +185,5 @@ def build_status(
         )
         for name in names
     ]
-    return StatusReport(agents, daemon, warnings)
+    missing = tuple(p for p in PASS_ORDER if p not in registry)
+    return StatusReport(agents, daemon, warnings, why_nothing_scheduled(deployment), missing)

@@ -39,15 +39,18 @@ def print_human(context: CliContext, report: StatusReport) -> None:
         )
     else:
         out.line("daemon: not running (next runs computed from the cadence and the run log)")
+    if report.nothing_scheduled:
+        out.line(f"nothing scheduled: {report.nothing_scheduled}")
     for agent in report.agents:
         state = "enabled" if agent["enabled"] else "disabled"
         out.line("")
         out.line(f"agent {agent['name']} ({state})")
         rows: list[list[str]] = []
         for name, entry in agent["passes"].items():
-            rows.append(
-                [f"  {name}", "on" if entry["enabled"] else "off", _when(entry["next_run"]), entry["origin"]]
-            )
+            when = _when(entry["next_run"])
+            if entry["next_run"] is None and entry["enabled"] and name in report.missing_passes:
+                when = "not in this version"
+            rows.append([f"  {name}", "on" if entry["enabled"] else "off", when, entry["origin"]])
         out.table(["  pass", "toggle", "next run", "origin"], rows)
         deep = agent["deep_passes_today"]
         spend = agent["spend_today_usd"]

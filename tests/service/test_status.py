@@ -118,6 +118,15 @@ def test_status_human_output_names_each_agent_and_the_daemon_state(root: Path) -
     assert "agent ada (enabled)" in result.out and "agent bob (enabled)" in result.out
     assert "deep passes today 0/12, spend today 0.0000/1.00 USD" in result.out
     assert "last run: none" in result.out
+    skill_row = next(line for line in result.out.splitlines() if line.strip().startswith("skill_learning"))
+    assert "not in this version" in skill_row
+
+
+def test_status_human_output_says_why_nothing_is_scheduled(root: Path) -> None:
+    cfg = base_config(root, None)
+    cfg["mode"] = "on_demand"
+    result = run_cli(write_config(root, cfg), "status")
+    assert "nothing scheduled: mode is on_demand: passes run only through `once`" in result.out
 
 
 def test_status_with_an_unreadable_proposal_warns_names_the_file_and_reports_the_rest(root: Path) -> None:
