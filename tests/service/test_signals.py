@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -12,7 +14,7 @@ from pathlib import Path
 import yaml
 
 from tests.service.helpers import FACT_REPLY, Daemon, add_turns, runs_of, service_config, wait_for
-from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
+from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
 from tests.support.fake_model import FakeModelServer
 
 
@@ -116,5 +118,43 @@ def test_sighup_with_a_broken_config_keeps_the_old_one_and_a_valid_one_applies(
         ),
     )
     assert state["pid"] == daemon.proc.pid
+    daemon.send(signal.SIGTERM)
+    assert daemon.wait_exit() == 0
+
+
+def test_a_run_cut_by_a_crash_is_rolled_back_before_the_daemon_is_ready(
+    root: Path, fake_model: FakeModelServer, start_daemon: Callable[..., Daemon]
+) -> None:
+    config = write_config(
+        root, service_config(base_config(root, fake_model.url), intervals={"transcripts": 3600})
+    )
+    add_turns(root / "ada", "s1.jsonl", 4, "ada")
+    before = tree_snapshot(root / "ada")
+    fake_model.reply(FACT_REPLY, schema="DistillationResponse")
+    crashed = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from daemon.cli import main; sys.exit(main())",
+            "--config",
+            str(config),
+            "once",
+            "--agent",
+            "ada",
+        ],
+        env={**os.environ, "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": "after_write"},
+        capture_output=True,
+        check=False,
+    )
+    assert crashed.returncode == -signal.SIGKILL
+    assert (root / "state" / "agents" / "ada" / "inflight.json").exists()
+    assert tree_snapshot(root / "ada") != before  # half applied: written, not committed
+
+    daemon = start_daemon(config)
+    daemon.wait_ready()
+    names = [e["event"] for e in daemon.events()]
+    assert names.index("recovery.done") < names.index("daemon.ready")
+    assert not (root / "state" / "agents" / "ada" / "inflight.json").exists()
+    assert tree_snapshot(root / "ada") == before
     daemon.send(signal.SIGTERM)
     assert daemon.wait_exit() == 0
