@@ -354,6 +354,7 @@ def _log_run(session: AgentSession, result: RunResult) -> None:
         "attempted_run_id": result.attempted_run_id,
         "agent": result.agent,
         "started_at": result.started_at.isoformat(),
+        "finished_at": (result.started_at + timedelta(seconds=result.duration_seconds)).isoformat(),
         "duration_s": round(result.duration_seconds, 3),
         "outcome": result.outcome,
         "passes": {p.name: p.status for p in result.passes},

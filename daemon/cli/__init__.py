@@ -24,8 +24,11 @@ from daemon.cli import (
     memory_cmd,
     once_cmd,
     review_cmd,
+    run_cmd,
     runs_cmd,
+    service_cmd,
     skills_cmd,
+    status_cmd,
 )
 from daemon.cli.common import CliContext, Command
 from daemon.errors import DaemonError
@@ -40,6 +43,9 @@ COMMANDS: tuple[Command, ...] = (
     skills_cmd,
     lab_cmd,
     breaker_cmd,
+    run_cmd,
+    status_cmd,
+    service_cmd,
 )
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 

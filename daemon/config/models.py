@@ -191,6 +191,40 @@ class AgentConfig(_Frozen):
     memory: AgentMemory = Field(default_factory=AgentMemory)
 
 
+class IntervalOverrides(_Frozen):
+    """Replace the cadence preset's intervals, in seconds (tests, demos, unusual hosts).
+
+    The daily deep-pass caps and the budgets still come from the preset and `budget`,
+    so a short interval never raises what a day may cost.
+    """
+
+    transcripts: float | None = Field(default=None, ge=1, le=30 * 86400)  # distillation + skill learning
+    memory_consolidation: float | None = Field(default=None, ge=1, le=30 * 86400)
+    maintenance: float | None = Field(default=None, ge=1, le=30 * 86400)  # library, workspace, instructions
+
+
+class ServiceSettings(_Frozen):
+    """How `metaeng-daemon run` schedules, watches transcripts and stops (SPEC §7)."""
+
+    # auto: kernel notifications, falling back to polling if they are unavailable or the
+    # watch limit is reached; polling: always poll (NFS/CIFS transcript folders); off: cadence only.
+    watch: Literal["auto", "polling", "off"] = "auto"
+    poll_interval_seconds: float = Field(default=2.0, ge=0.05, le=600)
+    watch_debounce_seconds: float = Field(default=2.0, ge=0.05, le=600)
+    # An early wake needs this long since the agent's last transcript run (0 = no gap).
+    wake_min_gap_seconds: float = Field(default=600.0, ge=0, le=7 * 86400)
+    # Reconciliation scan of every agent's transcripts, in case a notification was lost.
+    rescan_seconds: float = Field(default=600.0, ge=1, le=86400)
+    # Random delay added to each fire time; unset = 5% of the interval, at most 300 s.
+    jitter_seconds: float | None = Field(default=None, ge=0, le=3600)
+    max_parallel_runs: int = Field(default=4, ge=1, le=64)
+    # SIGTERM: wait this long for runs in progress, then exit (an unfinished run rolls back at next start).
+    stop_timeout_seconds: float = Field(default=90.0, ge=1, le=3600)
+    # A job that finds its agent busy (a manual `once`, another pass group) retries this much later.
+    busy_retry_seconds: float = Field(default=60.0, ge=0.1, le=3600)
+    intervals: IntervalOverrides = Field(default_factory=IntervalOverrides)
+
+
 class DeploymentConfig(_Frozen):
     version: Literal[1] = 1
     enabled: bool = True
@@ -202,6 +236,7 @@ class DeploymentConfig(_Frozen):
     model: ModelSettings | None = None
     budget: BudgetSettings = Field(default_factory=BudgetSettings)
     passes: PassToggles = Field(default_factory=PassToggles)
+    service: ServiceSettings = Field(default_factory=ServiceSettings)
     agents: dict[str, AgentConfig] = Field(min_length=1)
 
     @field_validator("agents")

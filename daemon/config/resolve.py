@@ -201,15 +201,23 @@ def resolve(
                 f"state_dir: {state_dir} is inside the home of agent {name} ({at(('state_dir',))}); "
                 "keep the daemon's state outside agent homes"
             )
-    names = sorted(agents)
-    for i, first in enumerate(names):
-        for second in names[i + 1 :]:
-            a, b = agents[first].home, agents[second].home
-            if a == b or a in b.parents or b in a.parents:
-                problems.append(
-                    f"agents.{second}.home: {b} overlaps the home of agent {first} ({a}) "
-                    f"({at(('agents', second, 'home'))}); each agent needs its own folder"
-                )
+    # Overlap = same folder or one inside the other: look each home's ancestors up in a
+    # map instead of comparing every pair (a thousand agents made that take seconds).
+    by_home: dict[Path, list[str]] = {}
+    for name in sorted(agents):
+        by_home.setdefault(agents[name].home, []).append(name)
+    pairs: set[tuple[str, str]] = set()
+    for name, settings in agents.items():
+        for folder in (settings.home, *settings.home.parents):
+            for other in by_home.get(folder, ()):
+                if other != name:
+                    pairs.add((min(name, other), max(name, other)))
+    for first, second in sorted(pairs):
+        a, b = agents[first].home, agents[second].home
+        problems.append(
+            f"agents.{second}.home: {b} overlaps the home of agent {first} ({a}) "
+            f"({at(('agents', second, 'home'))}); each agent needs its own folder"
+        )
     origins = []
     for key in ("enabled", "mode", "cadence", "autonomy", "run_lock_timeout_seconds"):
         origin = _origin(lines, (key,), path.name, "deployment") or "default"
@@ -221,7 +229,7 @@ def resolve(
             _origin(lines, ("state_dir",), path.name, "deployment") or "environment/default",
         )
     )
-    for section in ("model", "budget"):
+    for section in ("model", "budget", "service"):
         model = getattr(config, section)
         if model is None:
             origins.append(Effective(section, None, "default (not configured)"))

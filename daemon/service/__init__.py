@@ -1,0 +1,1 @@
+"""The long-running service: scheduler, transcript watching, signals, systemd protocol."""

@@ -1,0 +1,189 @@
+"""The systemd unit, rendered from one template.
+
+`systemd/metaeng-daemon.service` in the repository is `render_unit(UnitParams())` (a test
+keeps the two identical); `metaeng-daemon install-service` renders the same template
+with the paths of the actual installation and config. systemd reads `#` only at the
+start of a line, so every directive has its comment on the line above.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from daemon.config.resolve import Deployment
+
+DEFAULT_EXEC = "/opt/metaeng-daemon/venv/bin/metaeng-daemon"
+DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
+CREDENTIALS_DIR = "/etc/metaeng-daemon"
+
+
+@dataclass(frozen=True)
+class UnitParams:
+    executable: str = DEFAULT_EXEC
+    config: str = DEFAULT_CONFIG
+    user: str = "metaeng-daemon"
+    group: str = "metaeng-daemon"
+    agents_group: str | None = None
+    writable: Sequence[str] = field(default_factory=lambda: ("/srv/agents",))
+    credential: str | None = "openai_api_key"
+
+
+def params_for(
+    deployment: Deployment, executable: str, user: str, group: str, agents_group: str | None
+) -> UnitParams:
+    """Unit parameters for this deployment: its config, agent homes, state dir and API key name."""
+    writable = sorted({str(a.home) for a in deployment.agents.values()})
+    if deployment.config.state_dir is not None:
+        writable.append(str(deployment.state_dir))  # otherwise StateDirectory= provides it
+    model = deployment.model
+    credential = model.api_key_env.lower() if model is not None and model.api_key_env else None
+    return UnitParams(
+        executable=executable,
+        config=str(deployment.path),
+        user=user,
+        group=group,
+        agents_group=agents_group,
+        writable=tuple(writable),
+        credential=credential,
+    )
+
+
+def _quote(path: str) -> str:
+    return f'"{path}"' if any(c.isspace() for c in path) else path
+
+
+def render_unit(params: UnitParams) -> str:
+    exe = _quote(params.executable)
+    rw = " ".join(f"-{_quote(p)}" for p in params.writable)
+    lines = [
+        "# metaeng-daemon: maintains AI agents between their conversations (metaeng-daemon install-service).",
+        "[Unit]",
+        "# What `systemctl status` shows.",
+        "Description=metaeng-daemon: scheduled maintenance of AI agents (facts, skills, workspace)",
+        "# The model endpoint may be remote: start once the network is up (add After= for a local model server).",
+        "After=network-online.target",
+        "# Ask for the network-online target without requiring it.",
+        "Wants=network-online.target",
+        "# Count restarts over ten minutes ...",
+        "StartLimitIntervalSec=10min",
+        "# ... and give up after five, so a crash loop cannot hammer the model endpoint.",
+        "StartLimitBurst=5",
+        "",
+        "[Service]",
+        "# The daemon sends READY=1 once the config validated, the schedule is built and the watches are armed.",
+        "Type=notify",
+        "# Only the main process may send notifications.",
+        "NotifyAccess=main",
+        "# Which deployment file to serve (read by every metaeng-daemon command).",
+        f"Environment=METAENG_CONFIG={_quote(params.config)}",
+        "# Log lines reach the journal at once.",
+        "Environment=PYTHONUNBUFFERED=1",
+        "# Optional non-secret settings (e.g. METAENG_LOG_LEVEL=debug); the leading '-' allows it to be absent.",
+        "EnvironmentFile=-/etc/metaeng-daemon/env",
+    ]
+    if params.credential:
+        lines += [
+            "# The model API key as a credential file readable only by this service (never in the environment);",
+            f"# the daemon reads $CREDENTIALS_DIRECTORY/{params.credential}. Create it mode 0600, owned by root.",
+            f"LoadCredential={params.credential}:{CREDENTIALS_DIR}/{params.credential}",
+        ]
+    lines += [
+        "# Refuse to start with an invalid config: every problem is logged with its file line.",
+        f"ExecStartPre={exe} config check",
+        "# The long-running process: absolute path into its virtual environment, no shell.",
+        f"ExecStart={exe} run",
+        "# systemd 252 has no Type=notify-reload: reload = SIGHUP (an invalid new config is logged, the old one kept).",
+        "ExecReload=/bin/kill -HUP $MAINPID",
+        "# SIGTERM to the main process only, so a git commit in a child is not cut; SIGKILL to the rest at the end.",
+        "KillMode=mixed",
+        "# Start-up (recovery, schedule, watches) must finish within a minute.",
+        "TimeoutStartSec=60s",
+        "# Runs in progress finish on stop (service.stop_timeout_seconds, default 90 s) before this kills them.",
+        "TimeoutStopSec=120s",
+        "# The daemon pings every third of this while its scheduler heartbeat is fresh; a wedged daemon is restarted.",
+        "WatchdogSec=120s",
+        "# Restart after a crash or a watchdog abort ...",
+        "Restart=on-failure",
+        "# ... after a pause.",
+        "RestartSec=10s",
+        "# Never run as root.",
+        f"User={params.user}",
+        "# The service's own group.",
+        f"Group={params.group}",
+    ]
+    if params.agents_group:
+        lines += [
+            "# Group that owns the agent homes: the daemon writes their workspace files through it.",
+            f"SupplementaryGroups={params.agents_group}",
+        ]
+    lines += [
+        "# New files: readable and writable by owner and group (agents share files with the daemon), nothing for others.",
+        "UMask=0007",
+        "# /var/lib/metaeng-daemon: git stores, cursors, spend ledger, locks (used when the config sets no state_dir).",
+        "StateDirectory=metaeng-daemon",
+        "# The state holds transcripts' derived facts: owner only.",
+        "StateDirectoryMode=0700",
+        "# /etc/metaeng-daemon: the deployment YAML and the key file (read-only for the service).",
+        "ConfigurationDirectory=metaeng-daemon",
+        "# The whole file system is read-only for the service ...",
+        "ProtectSystem=strict",
+        "# ... /home and /root too, but still readable (agent homes may live there) ...",
+        "ProtectHome=read-only",
+        "# ... except the agent homes (and a state_dir set in the config); '-' ignores a missing path.",
+        f"ReadWritePaths={rw}",
+        "# A private /tmp, removed on stop.",
+        "PrivateTmp=yes",
+        "# No access to physical devices.",
+        "PrivateDevices=yes",
+        "# No privilege gain through setuid binaries or file capabilities.",
+        "NoNewPrivileges=yes",
+        "# No capabilities at all.",
+        "CapabilityBoundingSet=",
+        "# The daemon needs none of: kernel tunables ...",
+        "ProtectKernelTunables=yes",
+        "# ... kernel modules ...",
+        "ProtectKernelModules=yes",
+        "# ... the kernel log ...",
+        "ProtectKernelLogs=yes",
+        "# ... the cgroup tree ...",
+        "ProtectControlGroups=yes",
+        "# ... the system clock ...",
+        "ProtectClock=yes",
+        "# ... or the host name.",
+        "ProtectHostname=yes",
+        "# AF_UNIX for the notify socket, IP for the model endpoint; no other socket families.",
+        "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6",
+        "# No new namespaces.",
+        "RestrictNamespaces=yes",
+        "# No realtime scheduling.",
+        "RestrictRealtime=yes",
+        "# No setuid/setgid files.",
+        "RestrictSUIDSGID=yes",
+        "# No change of execution domain.",
+        "LockPersonality=yes",
+        "# Native system calls only.",
+        "SystemCallArchitectures=native",
+        "# The system calls of an ordinary service (Python, git), nothing more.",
+        "SystemCallFilter=@system-service",
+        "# A refused system call fails with EPERM instead of killing the process.",
+        "SystemCallErrorNumber=EPERM",
+        "# Bound runaway memory ...",
+        "MemoryMax=1G",
+        "# ... and threads and processes (run pool, watcher, git children).",
+        "TasksMax=128",
+        "# The name on every journal line.",
+        "SyslogIdentifier=metaeng-daemon",
+        "# MemoryDenyWriteExecute= is left off on purpose: cffi/libffi closures need writable+executable memory.",
+        "# PrivateNetwork= is left off on purpose: the model endpoint needs the network.",
+        "",
+        "[Install]",
+        "# Start at boot with the other services.",
+        "WantedBy=multi-user.target",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def unit_path(unit_dir: Path) -> Path:
+    return unit_dir / "metaeng-daemon.service"

@@ -1,0 +1,118 @@
+"""The systemd unit in systemd/ and `metaeng-daemon install-service`."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from daemon.service.unit import DEFAULT_EXEC, UnitParams, render_unit
+from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
+
+REPO = Path(__file__).resolve().parents[2]
+UNIT = REPO / "systemd" / "metaeng-daemon.service"
+INSTALLED = Path(sys.executable).parent / "metaeng-daemon"
+
+
+def _verify(unit: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["systemd-analyze", "verify", "--man=no", "--recursive-errors=no", str(unit)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+
+
+def test_the_unit_in_the_repository_is_the_rendered_template() -> None:
+    assert UNIT.read_text() == render_unit(UnitParams())
+
+
+def test_every_directive_of_the_unit_has_a_comment_above_it() -> None:
+    lines = UNIT.read_text().splitlines()
+    for index, line in enumerate(lines):
+        if line and not line.startswith(("#", "[")):
+            assert lines[index - 1].startswith("#"), f"line {index + 1} has no comment: {line}"
+
+
+def test_the_unit_is_hardened_as_documented() -> None:
+    text = UNIT.read_text()
+    for directive in (
+        "Type=notify",
+        "ExecReload=/bin/kill -HUP $MAINPID",
+        "KillMode=mixed",
+        "WatchdogSec=120s",
+        "NoNewPrivileges=yes",
+        "PrivateTmp=yes",
+        "ProtectSystem=strict",
+        "ProtectHome=read-only",
+        "ReadWritePaths=-/srv/agents",
+        "StateDirectory=metaeng-daemon",
+        "LoadCredential=openai_api_key:/etc/metaeng-daemon/openai_api_key",
+        f"ExecStartPre={DEFAULT_EXEC} config check",
+    ):
+        assert directive in text.splitlines(), directive
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_analyze_verifies_the_unit(tmp_path: Path) -> None:
+    # verify also checks that ExecStart= exists: point it at this installation's executable.
+    unit = tmp_path / "metaeng-daemon.service"
+    unit.write_text(UNIT.read_text().replace(DEFAULT_EXEC, str(INSTALLED)))
+    result = _verify(unit)
+    assert result.returncode == 0 and result.stderr == "", result.stderr
+
+
+@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
+def test_systemd_analyze_catches_a_misspelled_directive(tmp_path: Path) -> None:
+    unit = tmp_path / "metaeng-daemon.service"
+    unit.write_text(
+        UNIT.read_text().replace(DEFAULT_EXEC, str(INSTALLED)).replace("ProtectSystem=", "ProtectSytem=")
+    )
+    assert _verify(unit).returncode != 0
+
+
+def test_install_service_writes_a_unit_for_this_deployment(root: Path) -> None:
+    cfg = base_config(root, "http://127.0.0.1:9/v1", agents=("ada", "bob"))
+    config = write_config(root, cfg)
+    units = root / "units"
+    result = run_cli(
+        config, "install-service", "--unit-dir", str(units), "--agents-group", "agents", "--json"
+    )
+    assert result.code == 0, result.err
+    unit = units / "metaeng-daemon.service"
+    text = unit.read_text()
+    lines = text.splitlines()
+    assert f"ReadWritePaths=-{root / 'ada'} -{root / 'bob'} -{root / 'state'}" in lines
+    assert f"Environment=METAENG_CONFIG={config}" in lines
+    assert f"ExecStart={INSTALLED} run" in lines
+    assert "LoadCredential=test_api_key:/etc/metaeng-daemon/test_api_key" in lines
+    assert "SupplementaryGroups=agents" in lines
+    assert result.json()["unit"] == str(unit)
+    assert any("systemctl daemon-reload" in step for step in result.json()["next_steps"])
+    if shutil.which("systemd-analyze"):
+        verified = _verify(unit)
+        assert verified.returncode == 0, verified.stderr
+
+
+def test_install_service_print_writes_nothing(root: Path) -> None:
+    cfg = base_config(root, None)
+    config = write_config(root, cfg)
+    before = tree_snapshot(root)
+    result = run_cli(config, "install-service", "--unit-dir", str(root / "units"), "--print")
+    assert result.code == 0
+    assert "Type=notify" in result.out and "LoadCredential" not in result.out  # no model, no key
+    assert tree_snapshot(root) == before
+
+
+def test_install_service_with_an_invalid_config_writes_nothing(root: Path) -> None:
+    cfg = base_config(root, None)
+    cfg["service"] = {"watch": "sometimes"}
+    config = write_config(root, cfg)
+    before = tree_snapshot(root)
+    result = run_cli(config, "install-service", "--unit-dir", str(root / "units"))
+    assert result.code == 1
+    assert "service.watch" in result.err and "config.yaml:" in result.err
+    assert tree_snapshot(root) == before

@@ -1,0 +1,82 @@
+"""Transcript watching wakes the transcript job early, on a real `run` subprocess."""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.service.helpers import (
+    FACT_REPLY,
+    GERMAN_REPLY,
+    Daemon,
+    add_turns,
+    runs_of,
+    service_config,
+    wait_for,
+)
+from tests.support.deploy import base_config, write_config
+from tests.support.fake_model import FakeModelServer
+
+
+@pytest.mark.parametrize("mode", ["auto", "polling"])
+def test_new_turns_wake_the_transcript_job_long_before_its_cadence(
+    mode: str, root: Path, fake_model: FakeModelServer, start_daemon: Callable[..., Daemon]
+) -> None:
+    cfg = service_config(
+        base_config(root, fake_model.url),
+        intervals={"transcripts": 3600},
+        watch=mode,
+        poll_interval_seconds=0.1,
+        watch_debounce_seconds=0.1,
+        wake_min_gap_seconds=0,
+    )
+    config = write_config(root, cfg)
+    state = root / "state"
+    add_turns(root / "ada", "s1.jsonl", 4, "ada")
+    fake_model.reply(FACT_REPLY, schema="DistillationResponse")
+    fake_model.reply(GERMAN_REPLY, schema="DistillationResponse")
+    daemon = start_daemon(config)
+    daemon.wait_ready()
+    assert daemon.wait_event("daemon.ready")["watching"] == mode
+    wait_for("the first run (never ran before: due at start)", lambda: runs_of(state, "ada"))
+
+    # Two turns are not worth a run: fewer than 4 would be committed unanalysed.
+    add_turns(root / "ada", "s2.jsonl", 2, "ada-2", first="I speak German")
+    time.sleep(1.0)
+    assert len(runs_of(state, "ada")) == 1 and not daemon.events("wake.early")
+    add_turns(root / "ada", "s2.jsonl", 2, "ada-3")
+    wake = daemon.wait_event("wake.early")
+    assert wake["agent"] == "ada" and wake["pending_turns"] == 4
+    second = wait_for("the woken run", lambda: (r := runs_of(state, "ada")) and len(r) >= 2 and r[1])
+    assert second["outcome"] == "applied"
+    assert "German" in (root / "ada" / ".metaeng" / "facts.jsonl").read_text()
+    daemon.send(signal.SIGTERM)
+    assert daemon.wait_exit() == 0
+
+
+def test_wake_waits_for_the_minimum_gap_after_the_last_run(
+    root: Path, fake_model: FakeModelServer, start_daemon: Callable[..., Daemon]
+) -> None:
+    cfg = service_config(
+        base_config(root, fake_model.url),
+        intervals={"transcripts": 3600},
+        watch="auto",
+        watch_debounce_seconds=0.1,
+        wake_min_gap_seconds=3600,
+    )
+    config = write_config(root, cfg)
+    add_turns(root / "ada", "s1.jsonl", 4, "ada")
+    fake_model.reply(FACT_REPLY, schema="DistillationResponse")
+    daemon = start_daemon(config)
+    daemon.wait_ready()
+    wait_for("the first run", lambda: runs_of(root / "state", "ada"))
+    add_turns(root / "ada", "s2.jsonl", 4, "ada-2")
+    time.sleep(1.5)
+    assert not daemon.events("wake.early")
+    assert len(runs_of(root / "state", "ada")) == 1
+    daemon.send(signal.SIGTERM)
+    assert daemon.wait_exit() == 0
