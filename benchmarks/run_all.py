@@ -1,0 +1,133 @@
+"""Run every benchmark and write benchmarks/RESULTS.md (one command, run by hand).
+
+    .venv/bin/python benchmarks/run_all.py            # the full set (about 50 minutes on 2 cores)
+    .venv/bin/python benchmarks/run_all.py --quick    # shorter windows and fewer trials (about 10 minutes)
+
+Each script also writes its raw figures; this collects their Markdown tables, each beside
+what it is compared with, into one file. A script that fails is named in the file with its
+exit code and the end of its output, and the others still run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
+    """(title, script and arguments, what the figures are compared with)."""
+    return [
+        (
+            "Incremental transcript reading",
+            ["bench_transcripts.py", "--consumed-mb", "256" if quick else "1024"],
+            "Reading the new bytes after the cursor vs. reading those bytes alone: a ratio near 1 means the "
+            "cost follows the new work, not the size already consumed.",
+        ),
+        (
+            "Fact query latency vs. store size",
+            ["bench_fact_query.py", "--sizes", "1000", "100000", *([] if quick else ["1000000"])],
+            "The indexed query (daemon defaults) against the store size; owner-wide ranking (filter_entity off, "
+            "the published lab's semantics) shown beside it. Load + index is paid once per run or CLI call.",
+        ),
+        (
+            "Settings-lab grid throughput",
+            ["bench_grid.py", "--sizes", "1", "10", *([] if quick else ["100"])],
+            'The published 384-configuration grid on 20 stories against the articles\' "under a second"; '
+            "the cost per configuration as the suite grows ×10 and ×100.",
+        ),
+        (
+            "Library pass on 1,000 learned skills and 200 forks (10% drifted)",
+            ["bench_library.py"],
+            "Wall time and peak memory without a model and with one; merges decided deterministically vs. by the model.",
+        ),
+        (
+            "Snapshot and undo latency",
+            ["bench_undo.py", "--files", "100", "10000"],
+            "An agent home of 10,000 managed files against one of 100.",
+        ),
+        (
+            "Idle daemon with many agents",
+            [
+                "bench_idle.py",
+                "--agents",
+                "10",
+                "100",
+                "1000",
+                "--window",
+                "60" if quick else "600",
+                "--full-runs",
+            ],
+            "One daemon with 10 → 100 → 1,000 agents and nothing new to read: a scheduler cycle, start-up, idle CPU "
+            "and RSS over the window; the forced `run_once` cycle shows what the stat pre-check saves.",
+        ),
+        (
+            "Model calls per pass on the example",
+            ["bench_model_calls.py"],
+            "Calls made per pass over four runs, beside what thresholds (fewer than 4 new turns, unchanged role "
+            "files) and deterministic work (identical duplicates, clean upstream merges, daily-log repeats) settled "
+            "without the model.",
+        ),
+        (
+            "Random-point crash trials",
+            ["bench_crash_trials.py", "--trials", "30" if quick else "120"],
+            "kill -9 at a random moment of every kind of operation; each trial checks the crash-matrix invariants "
+            "(0 failures expected).",
+        ),
+    ]
+
+
+def tables(output: str) -> str:
+    return "\n".join(line for line in output.splitlines() if line.startswith("|"))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="shorter windows, fewer trials")
+    parser.add_argument(
+        "--only", nargs="*", help="run only the benchmarks whose script names contain these words"
+    )
+    args = parser.parse_args()
+    sections = [
+        "# Benchmark results",
+        "",
+        f"Written by `benchmarks/run_all.py{' --quick' if args.quick else ''}` on {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; "
+        f"{platform.machine()}, Python {platform.python_version()}, {_cpus()} CPU(s). Raw figures in `benchmarks/results/`.",
+        "",
+    ]
+    for title, command, compared in benchmarks(args.quick):
+        if args.only and not any(word in command[0] for word in args.only):
+            continue
+        print(f"== {title}: {' '.join(command)}", flush=True)
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, str(HERE / command[0]), *command[1:]], capture_output=True, text=True
+        )
+        seconds = time.monotonic() - started
+        sections += [f"## {title}", "", compared, "", f"`{' '.join(command)}` — {seconds:.0f} s", ""]
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).splitlines()[-15:])
+            sections += [f"**failed with exit code {done.returncode}:**", "", "```", tail, "```", ""]
+            print(f"   failed ({done.returncode})", flush=True)
+            continue
+        sections += [tables(done.stdout) or "(no table printed)", ""]
+        extra = [line for line in done.stdout.splitlines() if line.startswith(("FAILURE", "note:"))]
+        sections += [*extra, ""] if extra else []
+    (HERE / "RESULTS.md").write_text("\n".join(sections).rstrip() + "\n")
+    print(f"wrote {HERE / 'RESULTS.md'}")
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0))
+
+
+if __name__ == "__main__":
+    main()
