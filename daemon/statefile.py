@@ -23,14 +23,16 @@ def parse_versioned(raw: bytes | str, label: Path, model: type[M], version: int)
         data = json.loads(raw)
     except ValueError as exc:
         raise CorruptState(label, f"not JSON: {exc}") from None
-    if isinstance(data, dict) and isinstance(data.get("version"), int) and data["version"] > version:
+    if not isinstance(data, dict):
+        raise CorruptState(label, "expected a JSON object")
+    if isinstance(data.get("version"), int) and data["version"] > version:
         raise StateVersionError(label, data["version"], version)
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise CorruptState(label, f"{where}: {err['msg']}" if where else err["msg"]) from None
+        where = ".".join(str(p) for p in err["loc"]) or "(root)"
+        raise CorruptState(label, f"{where}: {err['msg']}") from None
 
 
 def read_versioned(path: Path, model: type[M], version: int) -> M | None:

@@ -6,12 +6,14 @@ few turns do not pile up and get over-read later (SPEC §3.2).
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
 from daemon import cursors
 from daemon.changeset import Changeset
 from daemon.passes import PassContext
-from daemon.transcripts import MIN_NEW_TURNS, TurnBatch, read_new_turns
+from daemon.transcripts import MIN_NEW_TURNS, Turn, TurnBatch, read_new_turns
 
 
 def new_turns(context: PassContext, consumer: str) -> TurnBatch:
@@ -34,4 +36,33 @@ def too_few(batch: TurnBatch, pass_name: str, verb: str, **details: Any) -> Chan
         cursor_advances=batch.advances,
         report=tuple(warnings),
         details={"turns": len(batch.turns), "warnings": warnings, **details},
+    )
+
+
+MAX_MESSAGE_CHARS = 4000
+
+
+def numbered(batch: TurnBatch) -> list[tuple[str, Turn]]:
+    """The batch's turns with the short ids (`T1`, `T2`, ...) a model cites them by."""
+    return [(f"T{i}", turn) for i, turn in enumerate(batch.turns, start=1)]
+
+
+def turns_json(turns: Sequence[tuple[str, Turn]]) -> list[dict[str, Any]]:
+    """Turns as sent to the model; each message cut to MAX_MESSAGE_CHARS."""
+    return [
+        {
+            "id": turn_id,
+            "date": turn.ts,
+            "messages": [{"role": m.role, "content": m.content[:MAX_MESSAGE_CHARS]} for m in turn.messages],
+        }
+        for turn_id, turn in turns
+    ]
+
+
+def untrusted_block(body: object) -> str:
+    """JSON wrapped in the delimiters the system prompts call untrusted data (OWASP LLM01 #6)."""
+    return (
+        "<untrusted_transcript_data>\n"
+        + json.dumps(body, ensure_ascii=False)
+        + "\n</untrusted_transcript_data>"
     )

@@ -8,7 +8,6 @@ memory's write rules decide; every fact not stored is reported with its reason.
 
 from __future__ import annotations
 
-import json
 import re
 from datetime import datetime
 
@@ -20,7 +19,7 @@ from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
 from daemon.transcripts import Turn
-from daemon.turn_input import new_turns, too_few
+from daemon.turn_input import new_turns, numbered, too_few, turns_json, untrusted_block
 from daemon.view import AgentView
 from memory_engine import factstore
 from memory_engine.agent_memory import load_memory, store_writes
@@ -29,7 +28,6 @@ from workspace import review_queue
 
 MEMORY_PROPOSAL = "memory"
 
-MAX_MESSAGE_CHARS = 4000
 PROMPT_OVERHEAD_BYTES = 6000
 
 
@@ -81,24 +79,8 @@ def _turn_date(turn: Turn, now: datetime) -> str:
 
 
 def _payload(turns: list[tuple[str, Turn]], allowed: list[str], now: datetime) -> str:
-    body = {
-        "today": now.date().isoformat(),
-        "allowed_keys": allowed,
-        "turns": [
-            {
-                "id": turn_id,
-                "date": turn.ts,
-                "messages": [
-                    {"role": m.role, "content": m.content[:MAX_MESSAGE_CHARS]} for m in turn.messages
-                ],
-            }
-            for turn_id, turn in turns
-        ],
-    }
-    return (
-        "<untrusted_transcript_data>\n"
-        + json.dumps(body, ensure_ascii=False)
-        + "\n</untrusted_transcript_data>"
+    return untrusted_block(
+        {"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns_json(turns)}
     )
 
 
@@ -141,14 +123,14 @@ class DistillationPass:
         batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES, agent.home)
         pending = self._pending(context)
         memory = load_memory(agent, self._base_view(context.view, pending))
-        numbered = [(f"T{i}", turn) for i, turn in enumerate(batch.turns, start=1)]
+        sent = numbered(batch)
         answer = context.deep.call(
             "distillation",
             SYSTEM_PROMPT,
-            _payload(numbered, list(agent.memory.allowed_keys), context.now),
+            _payload(sent, list(agent.memory.allowed_keys), context.now),
             DistillationResponse,
         )
-        by_id = dict(numbered)
+        by_id = dict(sent)
         before = factstore.render(memory.records())
         outcomes = [self._write(memory, agent, fact, by_id, context.now) for fact in answer.value.facts]
         after = factstore.render(memory.records())

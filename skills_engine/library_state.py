@@ -12,9 +12,9 @@ import json
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import FileWrite
+from daemon.statefile import parse_versioned
 from daemon.view import AgentView
 from skills_engine.edits import LIBRARY_STATE
-from skills_engine.statefile import parse_versioned
 
 VERSION = 1
 

@@ -22,8 +22,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import FileWrite
 from daemon.paths import FORK_BASES_DIR
+from daemon.statefile import parse_versioned
 from skills_engine.folders import is_text, sha256
-from skills_engine.statefile import parse_versioned
 
 VERSION = 1
 SUFFIX = ".provenance.json"

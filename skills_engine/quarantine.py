@@ -27,10 +27,10 @@ from pydantic import BaseModel, ConfigDict
 from daemon.changeset import FileWrite
 from daemon.errors import CorruptState, StateVersionError
 from daemon.paths import META_DIR
+from daemon.statefile import parse_versioned
 from daemon.view import AgentView
 from skills_engine.guard import GuardFailure
 from skills_engine.provenance import sidecar_path
-from skills_engine.statefile import parse_versioned
 
 QUARANTINE_DIR = f"{META_DIR}/skill-quarantine"
 VERSION = 1

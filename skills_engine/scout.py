@@ -19,14 +19,13 @@ from daemon.errors import ModelUnavailable
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.transcripts import MIN_NEW_TURNS, Turn
-from daemon.turn_input import new_turns
+from daemon.turn_input import new_turns, numbered, turns_json, untrusted_block
 from daemon.untrusted import looks_like_injection
 from skills_engine.candidates import MAX_CANDIDATES, Applier, ScoutResponse
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import enforce_guard
 from skills_engine.inventory import Inventory, load_inventory
 
-MAX_MESSAGE_CHARS = 4000
 PROMPT_OVERHEAD_BYTES = 8000
 INVENTORY_SHARE = 3  # the inventory may take up to a third of the input budget
 
@@ -76,24 +75,7 @@ def _inventory_payload(inventory: Inventory, budget: int) -> list[dict[str, Any]
 
 
 def _payload(turns: list[tuple[str, Turn]], inventory: list[dict[str, Any]]) -> str:
-    body = {
-        "inventory": inventory,
-        "turns": [
-            {
-                "id": turn_id,
-                "date": turn.ts,
-                "messages": [
-                    {"role": m.role, "content": m.content[:MAX_MESSAGE_CHARS]} for m in turn.messages
-                ],
-            }
-            for turn_id, turn in turns
-        ],
-    }
-    return (
-        "<untrusted_transcript_data>\n"
-        + json.dumps(body, ensure_ascii=False)
-        + "\n</untrusted_transcript_data>"
-    )
+    return untrusted_block({"inventory": inventory, "turns": turns_json(turns)})
 
 
 class SkillLearningPass:
@@ -126,10 +108,10 @@ class SkillLearningPass:
         inventory_rows = _inventory_payload(inventory, model.max_input_bytes // INVENTORY_SHARE)
         inventory_bytes = len(json.dumps(inventory_rows).encode("utf-8"))
         batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES - inventory_bytes, agent.home)
-        numbered = [(f"T{i}", turn) for i, turn in enumerate(batch.turns, start=1)]
+        sent = numbered(batch)
         try:
             answer = context.deep.call(
-                "skill_learning", SYSTEM_PROMPT, _payload(numbered, inventory_rows), ScoutResponse
+                "skill_learning", SYSTEM_PROMPT, _payload(sent, inventory_rows), ScoutResponse
             )
         except ModelUnavailable as exc:
             return self._no_scout(edits, f"scout skipped: {exc}{guard_note}", report, details)
@@ -138,10 +120,10 @@ class SkillLearningPass:
             edits,
             context.now,
             context.run_id,
-            {tid: t.ref for tid, t in numbered},
+            {tid: t.ref for tid, t in sent},
             agent.autonomy == "review",
             untrusted=frozenset(
-                tid for tid, t in numbered if any(looks_like_injection(m.content) for m in t.messages)
+                tid for tid, t in sent if any(looks_like_injection(m.content) for m in t.messages)
             ),
         )
         results: list[dict[str, Any]] = []
