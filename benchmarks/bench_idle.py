@@ -75,10 +75,11 @@ def build(root: Path, count: int) -> Path:
     deployment = load_deployment(config, {})
     now = datetime.now(UTC)
     for name, agent in deployment.agents.items():
-        batch = read_new_turns(agent.home, agent.transcripts, {}, "distillation", now)
         state = StateLayout(deployment.state_dir).agent(name)
         state.root.mkdir(parents=True)
-        cursors.advance(state.cursors, batch.advances)
+        for consumer in ("distillation", "skill_learning", "instruction_review"):  # every transcript reader
+            batch = read_new_turns(agent.home, agent.transcripts, {}, consumer, now)
+            cursors.advance(state.cursors, batch.advances)
     return config
 
 

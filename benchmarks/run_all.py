@@ -84,7 +84,9 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
 
 
 def tables(output: str) -> str:
-    return "\n".join(line for line in output.splitlines() if line.startswith("|"))
+    """The Markdown tables a script printed, or its whole output as a block if it printed none."""
+    rows = "\n".join(line for line in output.splitlines() if line.startswith("|"))
+    return rows or "```\n" + output.strip() + "\n```"
 
 
 def main() -> None:
@@ -116,11 +118,27 @@ def main() -> None:
             sections += [f"**failed with exit code {done.returncode}:**", "", "```", tail, "```", ""]
             print(f"   failed ({done.returncode})", flush=True)
             continue
-        sections += [tables(done.stdout) or "(no table printed)", ""]
+        sections += [tables(done.stdout), ""]
         extra = [line for line in done.stdout.splitlines() if line.startswith(("FAILURE", "note:"))]
         sections += [*extra, ""] if extra else []
-    (HERE / "RESULTS.md").write_text("\n".join(sections).rstrip() + "\n")
+    text = "\n".join(sections).rstrip() + "\n"
+    if args.only and (HERE / "RESULTS.md").exists():
+        text = _merged((HERE / "RESULTS.md").read_text(), text)
+    (HERE / "RESULTS.md").write_text(text)
     print(f"wrote {HERE / 'RESULTS.md'}")
+
+
+def _merged(old: str, new: str) -> str:
+    """The old file with the sections of `new` replacing those of the same title."""
+
+    def split(text: str) -> tuple[str, dict[str, str]]:
+        head, *parts = text.split("\n## ")
+        return head, {part.split("\n", 1)[0]: "## " + part for part in parts}
+
+    _head, old_sections = split(old)
+    new_head, new_sections = split(new)
+    merged = {**old_sections, **new_sections}
+    return new_head.rstrip() + "\n\n" + "\n".join(s.rstrip() + "\n" for s in merged.values())
 
 
 def _cpus() -> int:
