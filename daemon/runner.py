@@ -288,7 +288,9 @@ def _apply(
         a for cs in planned if cs.status in ("changes", "nothing") for a in cs.cursor_advances
     ]
     notes: list[str] = []
-    if session.external_commit:
+    if session.first_import and session.external_commit:
+        notes.append(f"first run: imported the managed files into the store ({session.external_commit[:10]})")
+    elif session.external_commit:
         notes.append(f"committed external edits first ({session.external_commit[:10]})")
     base_view = AgentView(session.agent.home)
     if dry_run:

@@ -32,6 +32,7 @@ class AgentSession:
     managed: ManagedPaths
     recovery_notes: tuple[str, ...]
     external_commit: str | None
+    first_import: bool = False
 
 
 def agent_state(deployment: Deployment, name: str) -> AgentState:
@@ -71,8 +72,9 @@ def agent_session(
         managed = managed_paths(agent)
         with open_store(state.git_dir, agent.home, managed, state.scratch, now) as store:
             notes = finish_or_roll_back(store, state)
-            external = commit_external_edits(store, name, store.head() is None) if commit_external else None
-            yield AgentSession(agent, state, store, managed, tuple(notes), external)
+            first = store.head() is None
+            external = commit_external_edits(store, name, first) if commit_external else None
+            yield AgentSession(agent, state, store, managed, tuple(notes), external, first and external is not None)
     finally:
         lock.release()
 
