@@ -74,7 +74,9 @@ def agent_session(
             notes = finish_or_roll_back(store, state)
             first = store.head() is None
             external = commit_external_edits(store, name, first) if commit_external else None
-            yield AgentSession(agent, state, store, managed, tuple(notes), external, first and external is not None)
+            yield AgentSession(
+                agent, state, store, managed, tuple(notes), external, first and external is not None
+            )
     finally:
         lock.release()
 

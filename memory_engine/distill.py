@@ -19,7 +19,7 @@ from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
 from daemon.transcripts import Turn
-from daemon.turn_input import new_turns, numbered, too_few, turns_json, untrusted_block
+from daemon.turn_input import numbered, turns_for_model, turns_json, untrusted_block
 from daemon.view import AgentView
 from memory_engine import factstore
 from memory_engine.agent_memory import load_memory, store_writes
@@ -108,16 +108,11 @@ class DistillationPass:
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        batch = new_turns(context, self.name)
-        early = too_few(batch, self.name, "analysis")
-        if early is not None:
-            return early
+        gate = turns_for_model(context, self.name, "analysis")
+        if isinstance(gate, Changeset):
+            return gate
+        batch = gate
         warnings = list(batch.warnings)
-        reason = context.deep.availability()
-        if reason:
-            return Changeset(
-                pass_name=self.name, status="skipped", reason=reason, details={"turns": len(batch.turns)}
-            )
         model = context.deep.model
         assert model is not None
         batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES, agent.home)

@@ -25,7 +25,7 @@ from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
 from daemon.transcripts import Turn
-from daemon.turn_input import new_turns, numbered, too_few, turns_json, untrusted_block
+from daemon.turn_input import numbered, turns_for_model, turns_json, untrusted_block
 from daemon.view import AgentView
 from workspace import instruction_guard, regime
 from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
@@ -96,16 +96,11 @@ class InstructionReviewPass:
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        batch = new_turns(context, self.name)
-        early = too_few(batch, self.name, "review", proposals=[], refused=[])
-        if early is not None:
-            return early
+        gate = turns_for_model(context, self.name, "review", proposals=[], refused=[])
+        if isinstance(gate, Changeset):
+            return gate
+        batch = gate
         warnings = list(batch.warnings)
-        reason = context.deep.availability()
-        if reason:
-            return Changeset(
-                pass_name=self.name, status="skipped", reason=reason, details={"turns": len(batch.turns)}
-            )
         model = context.deep.model
         assert model is not None
         files = {p: context.view.read_text(p) for p in agent.workspace.instructions}
