@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import json
 
-from pydantic import ValidationError
+from pydantic import BaseModel
 
 from daemon.changeset import FileWrite
 from daemon.config.resolve import AgentSettings
-from daemon.errors import CorruptState, StateVersionError
 from daemon.paths import ADOPTED_SETTINGS
+from daemon.statefile import parse_versioned
 from daemon.view import AgentView
 from memory_engine import factstore
 from memory_engine.memory import Memory
@@ -31,29 +31,33 @@ def schema_for(agent: AgentSettings) -> MemorySchema:
     )
 
 
+class AdoptedSettings(BaseModel):
+    """`.metaeng/memory-settings.json`: the settings a person approved, and which proposal."""
+
+    version: int = ADOPTED_VERSION
+    proposal: str = "?"
+    settings: MemorySettings
+
+
 def settings_for(agent: AgentSettings, view: AgentView) -> tuple[MemorySettings, str]:
     """Effective memory settings and where they came from."""
     raw = view.read_bytes(ADOPTED_SETTINGS)
     if raw is None:
         return agent.memory.settings, "config"
-    path = agent.home / ADOPTED_SETTINGS
-    try:
-        data = json.loads(raw)
-    except ValueError as exc:
-        raise CorruptState(path, f"not JSON: {exc}") from None
-    if not isinstance(data, dict):
-        raise CorruptState(path, "expected a JSON object")
-    if isinstance(data.get("version"), int) and data["version"] > ADOPTED_VERSION:
-        raise StateVersionError(path, data["version"], ADOPTED_VERSION)
-    try:
-        settings = MemorySettings.model_validate(data.get("settings"))
-    except ValidationError as exc:
-        raise CorruptState(path, str(exc.errors()[0]["msg"])) from None
-    return settings, f"adopted proposal {data.get('proposal', '?')} ({ADOPTED_SETTINGS})"
+    adopted = parse_versioned(raw, agent.home / ADOPTED_SETTINGS, AdoptedSettings, ADOPTED_VERSION)
+    return adopted.settings, f"adopted proposal {adopted.proposal} ({ADOPTED_SETTINGS})"
+
+
+def memory_files(agent: AgentSettings) -> set[str]:
+    """The files a pass that rewrites the fact store writes: the store and its markdown view."""
+    files = {agent.memory.store}
+    if agent.memory.markdown_view:
+        files.add(agent.memory.markdown_view)
+    return files
 
 
 def adopted_settings_file(settings: MemorySettings, proposal_id: str) -> bytes:
-    body = {"version": ADOPTED_VERSION, "proposal": proposal_id, "settings": settings.model_dump()}
+    body = AdoptedSettings(proposal=proposal_id, settings=settings).model_dump()
     return (json.dumps(body, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 

@@ -33,6 +33,7 @@ from daemon.errors import StateVersionError
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from memory_engine import factstore
+from memory_engine.agent_memory import memory_files
 from memory_engine.records import SCHEMA_VERSION, FactRecord
 
 Scope = tuple[str, str, str, str]
@@ -180,9 +181,7 @@ class MemoryConsolidationPass:
     memory_lock: MemoryLockMode = "wait"
 
     def write_scope(self, agent: AgentSettings) -> ManagedPaths:
-        files = {agent.memory.store}
-        if agent.memory.markdown_view:
-            files.add(agent.memory.markdown_view)
+        files = memory_files(agent)
         return ManagedPaths(frozenset(files), frozenset())
 
     def plan(self, context: PassContext) -> Changeset:

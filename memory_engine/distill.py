@@ -22,7 +22,7 @@ from daemon.transcripts import Turn
 from daemon.turn_input import numbered, turns_for_model, turns_json, untrusted_block
 from daemon.view import AgentView
 from memory_engine import factstore
-from memory_engine.agent_memory import load_memory, store_writes
+from memory_engine.agent_memory import load_memory, memory_files, store_writes
 from memory_engine.memory import Memory, WriteResult
 from workspace import review_queue
 
@@ -100,9 +100,7 @@ class DistillationPass:
     memory_lock: MemoryLockMode = "try"
 
     def write_scope(self, agent: AgentSettings) -> ManagedPaths:
-        files = {agent.memory.store}
-        if agent.memory.markdown_view:
-            files.add(agent.memory.markdown_view)
+        files = memory_files(agent)
         # With `autonomy: review` the new fact store becomes a proposal in the review queue.
         return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR}))
 
