@@ -226,22 +226,37 @@ def stale_targets(proposal: Proposal, view: AgentView) -> list[str]:
     return [c.path for c in proposal.changes if sha256(view.read_bytes(c.path)) != c.base_sha256]
 
 
+def _decide(
+    view: AgentView,
+    proposal_id: str,
+    decision: Literal["approved", "rejected"],
+    *,
+    now: datetime,
+    run_id: str,
+    by: str,
+    why: str,
+) -> tuple[Proposal, Proposal]:
+    """The open proposal and its decided copy (history appended); refuse a decided one."""
+    proposal = find(view, proposal_id)
+    if proposal.decision != "open":
+        raise ReviewError(f"proposal {proposal_id} was already {proposal.decision}; nothing changed")
+    entry = HistoryEntry(at=now.isoformat(), action=decision, by=by, why=why, run_id=run_id)
+    decided = proposal.model_copy(
+        update={"decision": decision, "run_id": run_id, "history": [*proposal.history, entry]}
+    )
+    return proposal, decided
+
+
 def plan_approval(
     view: AgentView, proposal_id: str, *, now: datetime, run_id: str, by: str, why: str
 ) -> Changeset:
     """Apply the proposal's changes and mark it approved, as one changeset; refuse if stale."""
-    proposal = find(view, proposal_id)
-    if proposal.decision != "open":
-        raise ReviewError(f"proposal {proposal_id} was already {proposal.decision}; nothing changed")
+    proposal, decided = _decide(view, proposal_id, "approved", now=now, run_id=run_id, by=by, why=why)
     stale = stale_targets(proposal, view)
     if stale:
         raise ReviewError(
             f"proposal {proposal_id} is stale: {', '.join(stale)} changed since it was made; nothing changed"
         )
-    entry = HistoryEntry(at=now.isoformat(), action="approved", by=by, why=why, run_id=run_id)
-    decided = proposal.model_copy(
-        update={"decision": "approved", "run_id": run_id, "history": [*proposal.history, entry]}
-    )
     writes = [
         FileWrite(path=c.path, content=c.new_content.encode("utf-8"))
         for c in proposal.changes
@@ -262,13 +277,7 @@ def plan_approval(
 def plan_rejection(
     view: AgentView, proposal_id: str, *, now: datetime, run_id: str, by: str, why: str
 ) -> Changeset:
-    proposal = find(view, proposal_id)
-    if proposal.decision != "open":
-        raise ReviewError(f"proposal {proposal_id} was already {proposal.decision}; nothing changed")
-    entry = HistoryEntry(at=now.isoformat(), action="rejected", by=by, why=why, run_id=run_id)
-    decided = proposal.model_copy(
-        update={"decision": "rejected", "run_id": run_id, "history": [*proposal.history, entry]}
-    )
+    proposal, decided = _decide(view, proposal_id, "rejected", now=now, run_id=run_id, by=by, why=why)
     return Changeset(
         pass_name="review-reject",
         status="changes",
