@@ -19,24 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from tests.support.deploy import run_cli
-
-RECORD = {
-    "tenant": "default",
-    "user": "ada",
-    "entity": "user",
-    "key": "city",
-    "value": "Berlin",
-    "confidence": 0.9,
-    "source": "user",
-    "valid_from": "2026-11-02",
-    "schema_version": 1,
-    "memory_type": "fact",
-    "id": "f-1",
-    "source_event_id": "t@0",
-    "observed_at": "2026-11-02",
-    "valid_to": None,
-    "supersedes_memory_id": None,
-}
+from tests.support.facts import stored_fact
 
 
 def deployment(root: Path, files: int) -> Path:
@@ -70,7 +53,7 @@ def measure(files: int, repeats: int) -> dict[str, float]:
         runs, undos = [], []
         for _ in range(repeats):
             store.parent.mkdir(parents=True, exist_ok=True)
-            store.write_text(json.dumps(RECORD) + "\n")
+            store.write_text(json.dumps(stored_fact(id="f-1")) + "\n")
             run_cli(config, "once", "--agent", "ada")  # commit the fact as an external edit
             seconds, forgot = timed(
                 lambda: run_cli(

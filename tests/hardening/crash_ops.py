@@ -7,7 +7,6 @@ prepared deployment can be copied to a fresh folder per trial.
 
 from __future__ import annotations
 
-import json
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,6 +17,7 @@ import yaml
 
 from tests.daemon.helpers import FOUR_TURNS, OTHER_PASSES, berlin_fact
 from tests.support.deploy import conversation, run_cli, write_transcript
+from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
@@ -113,32 +113,8 @@ def _prep_plain(passes: tuple[str, ...]) -> Callable[[Path, FakeModelServer], li
 
 def _prep_memory(root: Path, model: FakeModelServer) -> list[str]:
     write_deployment(root, model.url, ("memory_consolidation",))
-    record = {**json.loads(json.dumps(_record()))}
-    twin = {**record, "id": "f-twin", "source_event_id": "t@9"}
-    store = root / "ada" / ".metaeng" / "facts.jsonl"
-    store.parent.mkdir(parents=True)
-    store.write_text(json.dumps(record) + "\n" + json.dumps(twin) + "\n")
+    write_store(root / "ada", stored_fact(), stored_fact(id="f-twin", source_event_id="t@9"))
     return ["once", "--agent", "ada"]
-
-
-def _record() -> dict[str, Any]:
-    return {
-        "tenant": "default",
-        "user": "ada",
-        "entity": "user",
-        "key": "city",
-        "value": "Berlin",
-        "confidence": 0.9,
-        "source": "user",
-        "valid_from": "2026-11-02",
-        "schema_version": 1,
-        "memory_type": "fact",
-        "id": "f-first",
-        "source_event_id": "t@0",
-        "observed_at": "2026-11-02",
-        "valid_to": None,
-        "supersedes_memory_id": None,
-    }
 
 
 def _prep_library(root: Path, model: FakeModelServer) -> list[str]:

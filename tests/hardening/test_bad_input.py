@@ -17,6 +17,7 @@ import pytest
 
 from tests.daemon.helpers import OTHER_PASSES
 from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
+from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 CORPUS = Path(__file__).parent / "corpus"
@@ -201,26 +202,17 @@ def test_prompt_injection_cannot_rewrite_instructions_escape_the_library_or_reac
     )
     for name in ("ada", "ben"):
         (root / name / "AGENTS.md").write_text("# Instructions\n\n- Never delete production data.\n")
-    ben_store = root / "ben" / ".metaeng" / "facts.jsonl"
-    ben_store.parent.mkdir(parents=True)
-    ben_fact = {
-        "tenant": "default",
-        "user": "ben",
-        "entity": "ben",
-        "key": "city",
-        "value": "SECRET-OSLO",
-        "confidence": 0.9,
-        "source": "user",
-        "valid_from": "2026-01-01",
-        "schema_version": 1,
-        "memory_type": "fact",
-        "id": "f-ben",
-        "source_event_id": "t@0",
-        "observed_at": "2026-01-01",
-        "valid_to": None,
-        "supersedes_memory_id": None,
-    }
-    ben_store.write_text(json.dumps(ben_fact) + "\n")
+    write_store(
+        root / "ben",
+        stored_fact(
+            user="ben",
+            entity="ben",
+            value="SECRET-OSLO",
+            valid_from="2026-01-01",
+            observed_at="2026-01-01",
+            id="f-ben",
+        ),
+    )
     ben_before = tree_snapshot(root / "ben")
     transcript(root / "ada", "inj.jsonl", (CORPUS / "prompt-injection.jsonl").read_bytes())
     agents_before = (root / "ada" / "AGENTS.md").read_bytes()

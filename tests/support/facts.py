@@ -1,0 +1,37 @@
+"""A stored fact-store line, as tests and benchmarks seed a store with it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+def stored_fact(**overrides: Any) -> dict[str, Any]:
+    """One record of `.metaeng/facts.jsonl` (schema version 1); override any field."""
+    record: dict[str, Any] = {
+        "tenant": "default",
+        "user": "ada",
+        "entity": "user",
+        "key": "city",
+        "value": "Berlin",
+        "confidence": 0.9,
+        "source": "user",
+        "valid_from": "2026-11-02",
+        "schema_version": 1,
+        "memory_type": "fact",
+        "id": "f-first",
+        "source_event_id": "t@0",
+        "observed_at": "2026-11-02",
+        "valid_to": None,
+        "supersedes_memory_id": None,
+    }
+    return {**record, **overrides}
+
+
+def write_store(home: Path, *records: dict[str, Any]) -> Path:
+    """Write `records` as the agent's fact store (default location) and return its path."""
+    store = home / ".metaeng" / "facts.jsonl"
+    store.parent.mkdir(parents=True, exist_ok=True)
+    store.write_text("".join(json.dumps(r) + "\n" for r in records))
+    return store
