@@ -13,7 +13,6 @@ benchmarks/results/crash_trials.json and prints a markdown table.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import signal
@@ -27,6 +26,7 @@ from pathlib import Path
 REPO = Path(__file__).parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.report import print_table, save_results  # noqa: E402
 from tests.hardening.crash_ops import OPS  # noqa: E402
 from tests.hardening.test_crash_matrix import check_consistent, head, read  # noqa: E402
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot  # noqa: E402
@@ -115,16 +115,24 @@ def main() -> None:
         "by_outcome": dict(by_outcome),
         "by_operation": {f"{op}: {outcome}": n for (op, outcome), n in sorted(outcomes.items())},
     }
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "crash_trials.json").write_text(json.dumps(result, indent=1) + "\n")
-    print(
-        "| trials | killed mid-run, rolled back and redone | killed after commit, completed | finished before the kill | invariant failures |"
-    )
-    print("| --- | --- | --- | --- | --- |")
-    print(
-        f"| {args.trials} | {by_outcome['rolled back, redone']} | {by_outcome['committed, completed']} | "
-        f"{by_outcome['finished before the kill']} | {len(failures)} |"
+    save_results("crash_trials", result)
+    print_table(
+        [
+            "trials",
+            "killed mid-run, rolled back and redone",
+            "killed after commit, completed",
+            "finished before the kill",
+            "invariant failures",
+        ],
+        [
+            [
+                args.trials,
+                by_outcome["rolled back, redone"],
+                by_outcome["committed, completed"],
+                by_outcome["finished before the kill"],
+                len(failures),
+            ]
+        ],
     )
     for failure in failures:
         print(f"FAILURE {failure}")

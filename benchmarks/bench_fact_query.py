@@ -13,12 +13,15 @@ the owner's share of the store, and is reported as such.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import statistics
+import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from benchmarks.report import print_table, save_results
 from memory_engine import factstore
 from memory_engine.memory import Memory
 from memory_engine.records import PUBLISHED_SCHEMA, FactRecord
@@ -104,16 +107,20 @@ def main() -> None:
             }
         )
         print(f"done {n}", flush=True)
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "fact_query.json").write_text(json.dumps(rows, indent=1) + "\n")
-    print("| facts | store file | load + index | indexed query p50 / p99 | owner-wide query p50 / p99 |")
-    print("| --- | --- | --- | --- | --- |")
-    for r in rows:
-        print(
-            f"| {r['facts']:,} | {r['file_mb']:.1f} MiB | {r['load_s']:.2f} s | {r['indexed_p50_us']:.0f} / {r['indexed_p99_us']:.0f} µs | "
-            f"{r['owner_wide_p50_us']:.0f} / {r['owner_wide_p99_us']:.0f} µs |"
-        )
+    save_results("fact_query", rows)
+    print_table(
+        ["facts", "store file", "load + index", "indexed query p50 / p99", "owner-wide query p50 / p99"],
+        (
+            [
+                f"{r['facts']:,}",
+                f"{r['file_mb']:.1f} MiB",
+                f"{r['load_s']:.2f} s",
+                f"{r['indexed_p50_us']:.0f} / {r['indexed_p99_us']:.0f} µs",
+                f"{r['owner_wide_p50_us']:.0f} / {r['owner_wide_p99_us']:.0f} µs",
+            ]
+            for r in rows
+        ),
+    )
 
 
 if __name__ == "__main__":

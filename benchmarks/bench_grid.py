@@ -21,9 +21,14 @@ import json
 import platform
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from benchmarks.report import print_table
 from memory_engine.lab.grid import run_grid
 from memory_engine.lab.scenarios import Suite, load_suite, parse_suite
 
@@ -225,13 +230,22 @@ def main() -> None:
         )
         return
     print(f"python {platform.python_version()} on {platform.machine()}")
-    print("| suite | stories | configs | wall (s) | configs/s | ms/config | µs/scenario run |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for r in rows:
-        print(
-            f"| {r['size']} {r['suite']} | {r['stories']} | {r['configurations']} | {r['wall_s_min']} | "
-            f"{r['configurations_per_s']} | {r['ms_per_configuration']} | {r['us_per_scenario_run']} |"
-        )
+    print_table(
+        ["suite", "stories", "configs", "wall (s)", "configs/s", "ms/config", "µs/scenario run"],
+        (
+            [
+                f"{r['size']} {r['suite']}",
+                r["stories"],
+                r["configurations"],
+                r["wall_s_min"],
+                r["configurations_per_s"],
+                r["ms_per_configuration"],
+                r["us_per_scenario_run"],
+            ]
+            for r in rows
+        ),
+        align=("left", "right", "right", "right", "right", "right", "right"),
+    )
     for r in rows:
         print(f"best on {r['suite']}: {r['best']}")
 

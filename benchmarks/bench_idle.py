@@ -38,6 +38,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.report import print_table  # noqa: E402
 from daemon import cursors, logs  # noqa: E402
 from daemon.config import load_deployment  # noqa: E402
 from daemon.environment import model_access  # noqa: E402
@@ -211,17 +212,30 @@ def main() -> None:
             rows.append(row)
             print(json.dumps(row), flush=True)
     print()
-    print(
-        "| agents | scheduler cycle wall / CPU | forced run_once cycle wall / CPU | start → READY | first cycle in the daemon | idle CPU over window | RSS (peak) |"
+    print_table(
+        [
+            "agents",
+            "scheduler cycle wall / CPU",
+            "forced run_once cycle wall / CPU",
+            "start → READY",
+            "first cycle in the daemon",
+            "idle CPU over window",
+            "RSS (peak)",
+        ],
+        (
+            [
+                r["agents"],
+                f"{r['cycle_wall_s'] * 1000:.0f} ms / {r['cycle_cpu_s'] * 1000:.0f} ms",
+                f"{r['forced_wall_s']:.1f} s / {r['forced_cpu_s']:.1f} s" if "forced_wall_s" in r else "-",
+                f"{r['ready_s']:.2f} s",
+                f"{r['first_cycle_s']:.2f} s",
+                f"{r['idle_cpu_s']:.2f} s ({r['idle_cpu_pct']:.2f} %)",
+                f"{r['rss_mib']:.0f} MiB ({r['peak_rss_mib']:.0f})",
+            ]
+            for r in rows
+        ),
+        align="right",
     )
-    print("| ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for r in rows:
-        forced = f"{r['forced_wall_s']:.1f} s / {r['forced_cpu_s']:.1f} s" if "forced_wall_s" in r else "-"
-        print(
-            f"| {r['agents']} | {r['cycle_wall_s'] * 1000:.0f} ms / {r['cycle_cpu_s'] * 1000:.0f} ms | {forced} "
-            f"| {r['ready_s']:.2f} s | {r['first_cycle_s']:.2f} s | {r['idle_cpu_s']:.2f} s ({r['idle_cpu_pct']:.2f} %) "
-            f"| {r['rss_mib']:.0f} MiB ({r['peak_rss_mib']:.0f}) |"
-        )
     print(
         f"\nidle window: {args.window:.0f} s per size; {os.cpu_count()} CPUs; Python {sys.version.split()[0]}"
     )

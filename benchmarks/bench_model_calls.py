@@ -11,7 +11,6 @@ settled without the model. Writes benchmarks/results/model_calls.json.
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import tempfile
@@ -21,6 +20,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
+from benchmarks.report import print_table, save_results
 from tests.skills_engine.test_example import POSTMORTEM, VENDOR, WEEKLY, copy_example
 from tests.support.deploy import TEST_KEY, run_cli
 from tests.support.fake_model import FakeModelServer
@@ -116,9 +116,7 @@ def main() -> None:
             shutil.rmtree(demo / "state")
     finally:
         model.stop()
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "model_calls.json").write_text(json.dumps(rows, indent=1) + "\n")
+    save_results("model_calls", rows)
     passes = [
         "distillation",
         "skill_learning",
@@ -126,15 +124,18 @@ def main() -> None:
         "workspace_consolidation",
         "instruction_review",
     ]
-    print("| run | " + " | ".join(passes) + " | total calls | settled without the model |")
-    print("| --- | " + " | ".join("---" for _ in passes) + " | --- | --- |")
-    for r in rows:
-        cells = [str(r["calls"].get(p, 0)) for p in passes]
-        print(
-            f"| {r['run']} | "
-            + " | ".join(cells)
-            + f" | {r['total_calls']} | {'; '.join(r['settled_without_model']) or '—'} |"
-        )
+    print_table(
+        ["run", *passes, "total calls", "settled without the model"],
+        (
+            [
+                r["run"],
+                *(r["calls"].get(p, 0) for p in passes),
+                r["total_calls"],
+                "; ".join(r["settled_without_model"]) or "—",
+            ]
+            for r in rows
+        ),
+    )
 
 
 if __name__ == "__main__":

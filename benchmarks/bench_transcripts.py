@@ -11,11 +11,15 @@ import hashlib
 import json
 import os
 import statistics
+import sys
 import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from benchmarks.report import print_table, save_results
 from daemon.changeset import Cursor
 from daemon.config.models import TranscriptSettings
 from daemon.transcripts import read_new_turns
@@ -93,14 +97,19 @@ def main() -> None:
             "ratio": incremental / alone,
         }
         assert turns_big == turns_small
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "transcripts.json").write_text(json.dumps(result, indent=1) + "\n")
-    print("| consumed | new | turns | read after cursor (median) | 1 MB alone (median) | ratio |")
-    print("| --- | --- | --- | --- | --- | --- |")
-    print(
-        f"| {result['consumed_bytes'] / 2**20:.0f} MiB | {result['new_bytes'] / 2**20:.2f} MiB | {turns_big} | "
-        f"{incremental * 1000:.1f} ms | {alone * 1000:.1f} ms | {result['ratio']:.2f} |"
+    save_results("transcripts", result)
+    print_table(
+        ["consumed", "new", "turns", "read after cursor (median)", "1 MB alone (median)", "ratio"],
+        [
+            [
+                f"{result['consumed_bytes'] / 2**20:.0f} MiB",
+                f"{result['new_bytes'] / 2**20:.2f} MiB",
+                turns_big,
+                f"{incremental * 1000:.1f} ms",
+                f"{alone * 1000:.1f} ms",
+                f"{result['ratio']:.2f}",
+            ]
+        ],
     )
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
+from benchmarks.report import print_table, save_results
 from tests.support.deploy import run_cli
 from tests.support.facts import stored_fact
 
@@ -90,17 +91,24 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     rows = [measure(n, args.repeats) for n in args.files]
-    out = Path(__file__).parent / "results"
-    out.mkdir(exist_ok=True)
-    (out / "undo.json").write_text(json.dumps(rows, indent=1) + "\n")
-    print(
-        "| managed files in the home | first snapshot (import commit) | run changing 1 file (median) | undo of that run (median) |"
+    save_results("undo", rows)
+    print_table(
+        [
+            "managed files in the home",
+            "first snapshot (import commit)",
+            "run changing 1 file (median)",
+            "undo of that run (median)",
+        ],
+        (
+            [
+                f"{r['files']:,}",
+                f"{r['snapshot_s']:.2f} s",
+                f"{r['run_s'] * 1000:.0f} ms",
+                f"{r['undo_s'] * 1000:.0f} ms",
+            ]
+            for r in rows
+        ),
     )
-    print("| --- | --- | --- | --- |")
-    for r in rows:
-        print(
-            f"| {r['files']:,} | {r['snapshot_s']:.2f} s | {r['run_s'] * 1000:.0f} ms | {r['undo_s'] * 1000:.0f} ms |"
-        )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,1 @@
+"""Benchmark scripts, run by hand (see run_all.py); a package so they share report.py."""
