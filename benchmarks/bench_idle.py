@@ -9,8 +9,10 @@ watch: auto) except jitter 0, then measures:
 1. in-process, one scheduler cycle: every agent's transcript job called once, the way the
    thread pool calls it (with nothing new it stops at the `stat` pre-check): wall and CPU;
 2. a real `metaeng-daemon run` subprocess: time from start to READY, time until the first
-   cycle (every job fires at start on a fresh deployment) has finished, then CPU and RSS
-   of the idle process over `--window` seconds;
+   cycle has finished (every job fires at start on a fresh deployment: the transcript jobs
+   stop at the pre-check, the memory-consolidation and maintenance jobs run once and create
+   the agent's store), then CPU and RSS of the idle process over `--window` seconds, and
+   the runs that started in the window (0 expected);
 3. optionally (--full-runs), one forced cycle of `run_once` per agent (what a cycle would
    cost without the pre-check: lock, store, external-edits check), after a warm-up cycle
    that creates the stores.
@@ -38,7 +40,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.report import print_table  # noqa: E402
+from benchmarks.report import print_table, save_results  # noqa: E402
 from daemon import cursors, logs  # noqa: E402
 from daemon.config import load_deployment  # noqa: E402
 from daemon.environment import model_access  # noqa: E402
@@ -46,6 +48,7 @@ from daemon.paths import StateLayout  # noqa: E402
 from daemon.registry import default_registry  # noqa: E402
 from daemon.runner import run_once  # noqa: E402
 from daemon.service.jobs import JobRunner  # noqa: E402
+from daemon.service.schedule import GROUPS, group_passes  # noqa: E402
 from daemon.transcripts import read_new_turns  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -131,6 +134,14 @@ def _stamp(value: str) -> datetime:
 
 
 def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
+    deployment = load_deployment(config, {})
+    registry = default_registry()
+    runs_expected = sum(
+        1
+        for agent in deployment.agents.values()
+        for group in GROUPS
+        if group != "transcripts" and group_passes(agent, group, registry)
+    )
     log = config.parent / "daemon.log"
     env = {**os.environ, "METAENG_LOG_LEVEL": "debug", "PYTHONUNBUFFERED": "1"}
     env.pop("NOTIFY_SOCKET", None)
@@ -160,18 +171,24 @@ def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
             if ready_at is None and any(e["event"] == "daemon.ready" for e in events):
                 ready_at = time.perf_counter() - started
             idle = [e for e in events if e["event"] == "job.idle"]
-            if len(idle) >= count:
+            ends = [e for e in events if e["event"] == "run.end"]
+            # The first cycle is over when every transcript job found nothing new and every
+            # other job (they have no pre-check: on a fresh deployment each runs once, which
+            # creates the agent's store; a busy one is retried) has finished its run.
+            if len(idle) >= count and len(ends) >= runs_expected:
                 break
-            time.sleep(0.05)
+            time.sleep(0.5)
         assert ready_at is not None
-        # The first cycle, from the daemon's own timestamps: READY to the last idle job.
+        # The first cycle, from the daemon's own timestamps: READY to its last job.
         ready_stamp = next(e["timestamp"] for e in events if e["event"] == "daemon.ready")
-        cycle = (_stamp(max(e["timestamp"] for e in idle)) - _stamp(ready_stamp)).total_seconds()
+        last = max(e["timestamp"] for e in idle + ends)
+        cycle = (_stamp(last) - _stamp(ready_stamp)).total_seconds()
+        first_cycle_runs = len(ends)
         cpu_start = _proc_cpu(proc.pid)
         time.sleep(window)
         idle_cpu = _proc_cpu(proc.pid) - cpu_start
         rss, peak = _rss_mib(proc.pid)
-        runs = sum(1 for line in log.read_text().splitlines() if '"run.start"' in line)
+        runs = sum(1 for line in log.read_text().splitlines() if '"run.end"' in line) - first_cycle_runs
         proc.send_signal(signal.SIGTERM)
         code = proc.wait(60)
     finally:
@@ -184,7 +201,8 @@ def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
         "idle_cpu_pct": 100 * idle_cpu / window,
         "rss_mib": rss,
         "peak_rss_mib": peak,
-        "runs": runs,
+        "first_cycle_runs": first_cycle_runs,
+        "runs_in_window": runs,
         "exit": code,
     }
 
@@ -211,6 +229,7 @@ def main() -> None:
                 row["forced_wall_s"], row["forced_cpu_s"] = forced_cycle(config)
             rows.append(row)
             print(json.dumps(row), flush=True)
+    save_results("idle", rows)
     print()
     print_table(
         [
@@ -218,8 +237,8 @@ def main() -> None:
             "scheduler cycle wall / CPU",
             "forced run_once cycle wall / CPU",
             "start → READY",
-            "first cycle in the daemon",
-            "idle CPU over window",
+            "first cycle in the daemon (runs)",
+            "idle CPU over window (runs)",
             "RSS (peak)",
         ],
         (
@@ -228,8 +247,8 @@ def main() -> None:
                 f"{r['cycle_wall_s'] * 1000:.0f} ms / {r['cycle_cpu_s'] * 1000:.0f} ms",
                 f"{r['forced_wall_s']:.1f} s / {r['forced_cpu_s']:.1f} s" if "forced_wall_s" in r else "-",
                 f"{r['ready_s']:.2f} s",
-                f"{r['first_cycle_s']:.2f} s",
-                f"{r['idle_cpu_s']:.2f} s ({r['idle_cpu_pct']:.2f} %)",
+                f"{r['first_cycle_s']:.2f} s ({r['first_cycle_runs']})",
+                f"{r['idle_cpu_s']:.2f} s ({r['idle_cpu_pct']:.2f} %, {r['runs_in_window']})",
                 f"{r['rss_mib']:.0f} MiB ({r['peak_rss_mib']:.0f})",
             ]
             for r in rows
