@@ -145,7 +145,7 @@ def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
     log = config.parent / "daemon.log"
     env = {**os.environ, "METAENG_LOG_LEVEL": "debug", "PYTHONUNBUFFERED": "1"}
     env.pop("NOTIFY_SOCKET", None)
-    started = time.perf_counter()
+    started = datetime.now(UTC)  # compared with the daemon's own log timestamps
     with log.open("wb") as out:
         proc = subprocess.Popen(
             [
@@ -162,14 +162,11 @@ def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
             cwd=ROOT,
         )
     try:
-        ready_at = None
         deadline = time.monotonic() + 600
         while True:
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise SystemExit(f"daemon exited or stalled:\n{log.read_text()[-2000:]}")
             events = [json.loads(line) for line in log.read_text().splitlines() if line.startswith("{")]
-            if ready_at is None and any(e["event"] == "daemon.ready" for e in events):
-                ready_at = time.perf_counter() - started
             idle = [e for e in events if e["event"] == "job.idle"]
             ends = [e for e in events if e["event"] == "run.end"]
             # The first cycle is over when every transcript job found nothing new and every
@@ -178,9 +175,9 @@ def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
             if len(idle) >= count and len(ends) >= runs_expected:
                 break
             time.sleep(0.5)
-        assert ready_at is not None
-        # The first cycle, from the daemon's own timestamps: READY to its last job.
+        # Start-up and the first cycle, from the daemon's own timestamps (log polling is coarse).
         ready_stamp = next(e["timestamp"] for e in events if e["event"] == "daemon.ready")
+        ready_at = (_stamp(ready_stamp) - started).total_seconds()
         last = max(e["timestamp"] for e in idle + ends)
         cycle = (_stamp(last) - _stamp(ready_stamp)).total_seconds()
         first_cycle_runs = len(ends)
