@@ -89,26 +89,38 @@ def _unshare_works() -> bool:
     return probe.returncode == 0
 
 
-@pytest.mark.skipif(not _unshare_works(), reason="needs user+mount namespaces to mount a tiny tmpfs")
-def test_real_full_disk_on_a_tiny_tmpfs(root: Path, fake_model: FakeModelServer) -> None:
-    config = setup_agent(root, fake_model)
-    meta = root / "ada" / ".metaeng"
-    meta.mkdir()
-    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+def once_in_namespace(root: Path, config: Path, setup: str, after: str = "") -> tuple[str, dict]:
+    """Run `once --json` after `setup` mounts, inside a user+mount namespace (as root there).
+
+    Returns the shell output and the parsed JSON report; asserts `once` exited 1.
+    """
     script = (
-        f"mount -t tmpfs -o size=64k tmpfs {meta} && "
-        f"dd if=/dev/zero of={meta}/filler bs=1k count=64 2>/dev/null; "
-        f"{sys.executable} -m daemon --config {config} once --agent ada --json; "
-        f"echo EXIT=$?; ls -a {meta}"
+        f"{setup} && {sys.executable} -m daemon --config {config} once --agent ada --json; "
+        f"echo EXIT=$?; {after}"
     )
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
     done = subprocess.run(
         ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=60
     )
     assert "EXIT=1" in done.stdout, done.stdout + done.stderr
-    body = json.loads(done.stdout.split("EXIT=")[0])
+    return done.stdout, json.loads(done.stdout.split("EXIT=")[0])
+
+
+@pytest.mark.skipif(not _unshare_works(), reason="needs user+mount namespaces to mount a tiny tmpfs")
+def test_real_full_disk_on_a_tiny_tmpfs(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    meta = root / "ada" / ".metaeng"
+    meta.mkdir()
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    stdout, body = once_in_namespace(
+        root,
+        config,
+        # Fill it; dd itself may fail with ENOSPC on the last block, which is the point.
+        f"mount -t tmpfs -o size=64k tmpfs {meta} && {{ dd if=/dev/zero of={meta}/filler bs=1k count=64 2>/dev/null; true; }}",
+        after=f"ls -a {meta}",
+    )
     assert "No space left on device" in distill(body)["reason"]
-    listing = done.stdout.split("EXIT=1", 1)[1].split()
+    listing = stdout.split("EXIT=1", 1)[1].split()
     assert "facts.jsonl" not in listing and not any(".metaeng-tmp-" in name for name in listing)
     assert not offsets_committed(root)
 
@@ -165,16 +177,9 @@ def test_read_only_agent_home_mount(root: Path, fake_model: FakeModelServer) -> 
     assert run_cli(config, "once", "--agent", "ada").code == 0  # import commit while writable
     before = tree_snapshot(home)
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
-    script = (
-        f"mount --bind {home} {home} && mount -o remount,bind,ro {home} && "
-        f"{sys.executable} -m daemon --config {config} once --agent ada --json; echo EXIT=$?"
+    _, body = once_in_namespace(
+        root, config, f"mount --bind {home} {home} && mount -o remount,bind,ro {home}"
     )
-    env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
-    done = subprocess.run(
-        ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, env=env, cwd=REPO, timeout=60
-    )
-    assert "EXIT=1" in done.stdout, done.stdout + done.stderr
-    body = json.loads(done.stdout.split("EXIT=")[0])
     assert "Read-only file system" in distill(body)["reason"]
     assert tree_snapshot(home) == before
     assert not offsets_committed(root)
