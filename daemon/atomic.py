@@ -87,3 +87,40 @@ def remove_stale_temps(folder: Path) -> list[Path]:
             entry.unlink(missing_ok=True)
             removed.append(entry)
     return removed
+
+
+class PreparedWrite:
+    """A replacement written and synced beside its target, installed later by one rename.
+
+    Lets a commit protocol allocate every byte before its commit point, so the step after
+    it (a rename) cannot fail for lack of space.
+    """
+
+    def __init__(self, path: Path, data: bytes, mode: int | None = None) -> None:
+        faults.check(path)
+        self.path = path
+        folder = path.parent
+        folder.mkdir(parents=True, exist_ok=True)
+        self._tmp: Path | None = folder / f".{path.name}{TMP_MARKER}{secrets.token_hex(4)}"
+        fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644 if mode is None else mode)
+        try:
+            with os.fdopen(fd, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+        except BaseException:
+            self.discard()
+            raise
+
+    def install(self) -> None:
+        """Rename into place and sync the folder."""
+        if self._tmp is None:
+            raise RuntimeError(f"prepared write of {self.path} was already installed or discarded")
+        os.replace(self._tmp, self.path)
+        self._tmp = None
+        _fsync_dir(self.path.parent)
+
+    def discard(self) -> None:
+        if self._tmp is not None:
+            self._tmp.unlink(missing_ok=True)
+            self._tmp = None

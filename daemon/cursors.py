@@ -34,8 +34,8 @@ def for_consumer(state: CursorFile, consumer: str) -> Mapping[str, Cursor]:
     return state.consumers.get(consumer, {})
 
 
-def advance(path: Path, advances: Iterable[CursorAdvance]) -> CursorFile:
-    """Apply advances and persist atomically; idempotent (recovery may replay them)."""
+def _advanced(path: Path, advances: Iterable[CursorAdvance]) -> CursorFile | None:
+    """The cursor file with `advances` applied, or None if they change nothing."""
     state = load(path)
     consumers = {name: dict(files) for name, files in state.consumers.items()}
     changed = False
@@ -44,7 +44,22 @@ def advance(path: Path, advances: Iterable[CursorAdvance]) -> CursorFile:
         if files.get(item.file) != item.cursor:
             files[item.file] = item.cursor
             changed = True
-    new_state = CursorFile(version=VERSION, consumers=consumers)
-    if changed:
+    return CursorFile(version=VERSION, consumers=consumers) if changed else None
+
+
+def advance(path: Path, advances: Iterable[CursorAdvance]) -> None:
+    """Apply advances and persist atomically; idempotent (recovery may replay them)."""
+    new_state = _advanced(path, advances)
+    if new_state is not None:
         atomic.write_text(path, new_state.model_dump_json(indent=1) + "\n")
-    return new_state
+
+
+def prepare(path: Path, advances: Iterable[CursorAdvance]) -> atomic.PreparedWrite | None:
+    """The advanced cursor file written beside `path`, to install after a commit (None: no change).
+
+    Raises OSError (a full or read-only state folder) before anything is committed.
+    """
+    new_state = _advanced(path, advances)
+    if new_state is None:
+        return None
+    return atomic.PreparedWrite(path, (new_state.model_dump_json(indent=1) + "\n").encode("utf-8"))

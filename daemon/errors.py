@@ -8,7 +8,7 @@ file, key, agent or run at fault.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 
@@ -86,3 +86,16 @@ class ModelUnavailable(DaemonError):
 
 class ModelResponseInvalid(DaemonError):
     """The model answered, but the answer failed validation."""
+
+
+class ChangedDuringRun(DaemonError):
+    """Files a run planned to change no longer hold the bytes it planned against.
+
+    Carries path → why (a person's edit, or a file that cannot be read); nothing was
+    written to them.
+    """
+
+    def __init__(self, changed: Mapping[str, str]) -> None:
+        self.changed = dict(changed)
+        named = "; ".join(f"{path} ({why})" for path, why in sorted(self.changed.items()))
+        super().__init__(f"changed during the run: {named}")

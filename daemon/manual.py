@@ -16,7 +16,7 @@ from filelock import FileLock, Timeout
 from daemon.apply import Applied, apply_run, new_run_id
 from daemon.changeset import Changeset
 from daemon.config.resolve import Deployment
-from daemon.errors import DaemonError
+from daemon.errors import ChangedDuringRun, DaemonError
 from daemon.session import AgentSession, agent_session
 from daemon.view import AgentView, confined
 
@@ -64,17 +64,21 @@ def run_manual(
         message = f"run {run_id}: {label} ({agent_name})\n\n{changeset.reason}\n" + "\n".join(
             f"  {line}" for line in changeset.report
         )
-        applied = apply_run(
-            session.store,
-            session.state,
-            agent=agent_name,
-            run_id=run_id,
-            passes=[label],
-            changes=changes,
-            cursor_advances=changeset.cursor_advances,
-            message=message,
-            trailers={"Kind": label, **(trailers or {})},
-            now=now,
-            keep_dirs=session.managed.dirs,
-        )
+        try:
+            applied = apply_run(
+                session.store,
+                session.state,
+                agent=agent_name,
+                run_id=run_id,
+                passes=[label],
+                changes=changes,
+                cursor_advances=changeset.cursor_advances,
+                message=message,
+                trailers={"Kind": label, **(trailers or {})},
+                now=now,
+                base=session.base,
+                keep_dirs=session.managed.dirs,
+            )
+        except ChangedDuringRun as exc:
+            raise DaemonError(f"{label} not applied, nothing changed — {exc}; try again") from exc
         return ManualResult(changeset, applied)

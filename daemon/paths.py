@@ -10,6 +10,9 @@ META_DIR = ".metaeng"
 REVIEW_DIR = f"{META_DIR}/review"
 FORK_BASES_DIR = f"{META_DIR}/fork-bases"
 ADOPTED_SETTINGS = f"{META_DIR}/memory-settings.json"
+# The home's own run lock: every deployment on the host that names this home finds it
+# here, whatever its state folder. Never tracked by the store.
+HOME_LOCK = f"{META_DIR}/lock"
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import json
 import time
 from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -21,20 +21,27 @@ import structlog
 from filelock import FileLock, Timeout
 
 from daemon import atomic, cursors
-from daemon.apply import ApplyFailed, apply_run, new_run_id
+from daemon.apply import ApplyFailed, apply_run, describe_os_error, new_run_id
 from daemon.breaker import Breaker
 from daemon.changeset import Changeset, CursorAdvance, PassStatus
 from daemon.config.models import PASS_ORDER
 from daemon.config.resolve import AgentSettings, Deployment
 from daemon.deep_tier import CallRecord, DeepTier
 from daemon.environment import ModelAccess
-from daemon.errors import DaemonError, ModelResponseInvalid, ModelUnavailable, PathRefused
+from daemon.errors import (
+    ChangedDuringRun,
+    DaemonError,
+    ModelResponseInvalid,
+    ModelUnavailable,
+    PathRefused,
+    StoreError,
+)
 from daemon.managed import ManagedPaths
 from daemon.passes import Pass, PassContext
 from daemon.paths import AgentState, StateLayout
-from daemon.session import AgentSession, agent_session
+from daemon.session import AgentSession, agent_session, commit_external_edits
 from daemon.spend import SpendLedger
-from daemon.view import AgentView, confined
+from daemon.view import AgentView, ReadLog, confined
 
 log = structlog.get_logger("metaeng.runner")
 MEMORY_LOCK_WAIT_SECONDS = 600.0
@@ -64,10 +71,12 @@ class RunResult:
     model_calls: tuple[CallRecord, ...]
     notes: tuple[str, ...]
     preview: str = ""
+    # Set when the run could not start or could not be applied: one line naming the cause.
+    error: str | None = None
 
     @property
     def failed(self) -> bool:
-        return any(p.status == "failed" for p in self.passes)
+        return self.error is not None or any(p.status == "failed" for p in self.passes)
 
     @property
     def outcome(self) -> str:
@@ -149,6 +158,8 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
         return Changeset(pass_name=impl.name, status="skipped", reason=f"model answer rejected — {exc}")
     except DaemonError as exc:
         return Changeset(pass_name=impl.name, status="failed", reason=str(exc))
+    except OSError as exc:  # a full or read-only state folder (spend ledger), an unreadable input
+        return Changeset(pass_name=impl.name, status="failed", reason=describe_os_error(exc))
     except Exception as exc:  # a bug in one pass must not stop the others
         log.exception("pass.crashed", agent=context.agent.name, pass_name=impl.name, run_id=context.run_id)
         return Changeset(
@@ -186,57 +197,115 @@ def run_once(
     timeout = deployment.config.run_lock_timeout_seconds if lock_timeout is None else lock_timeout
     layout = StateLayout(deployment.state_dir)
     log.info("run.start", agent=agent_name, run_id=run_id, passes=selected, dry_run=dry_run)
-    with agent_session(deployment, agent_name, now, timeout, commit_external=not dry_run) as session:
-        agent = session.agent
-        deep = DeepTier(
-            model=deployment.model,
-            api_key=access.api_key,
-            ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
-            agent=agent.name,
-            run_id=run_id,
-            now=now,
-            deployment_budget_usd=deployment.config.budget.daily_usd,
-            agent_budget_usd=agent.budget_usd,
-            deep_cap=agent.deep_cap,
-            unavailable_reason=access.unavailable_reason,
-            breaker=breaker_for(deployment, session.state),
+    deployment.agent(agent_name)  # an unknown agent is an error, not a failed run
+    try:
+        with agent_session(deployment, agent_name, now, timeout, commit_external=not dry_run) as session:
+            final = _run_in_session(
+                deployment, session, registry, access, now, selected, dry_run, run_id, layout, started
+            )
+    except (OSError, StoreError, PathRefused) as exc:
+        # The run could not start (state or home folder full or read-only, a broken store):
+        # nothing was planned or written. Say so for every pass, with the cause.
+        detail = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+        reason = f"the run could not start, nothing changed — {detail}"
+        final = RunResult(
+            agent=agent_name,
+            run_id=None,
+            attempted_run_id=run_id,
+            started_at=now,
+            duration_seconds=time.monotonic() - started,
+            passes=tuple(PassResult(name, "failed", reason) for name in selected),
+            files_changed=(),
+            dry_run=dry_run,
+            cost_usd=0.0,
+            model_calls=(),
+            notes=(),
+            error=detail,
         )
-        view = AgentView(agent.home)
-        cursor_state = cursors.load(session.state.cursors)
-        planned: list[Changeset] = []
-        # One lock object for the whole run: FileLock is re-entrant per object, so a second
-        # memory pass in the same run (distillation then consolidation) does not wait on the
-        # lock this run already holds; two objects would each flock and the second would block.
-        memory_lock = FileLock(str(session.state.memory_lock))
-        with ExitStack() as locks:
-            for name in selected:
-                reason = _why_not(deployment, agent, name, registry)
-                if reason:
-                    planned.append(Changeset(pass_name=name, status="skipped", reason=reason))
-                    continue
-                impl = registry[name]
-                if impl.memory_lock != "none":
-                    wait = MEMORY_LOCK_WAIT_SECONDS if impl.memory_lock == "wait" else 0
-                    try:
-                        memory_lock.acquire(timeout=wait)
-                        locks.callback(memory_lock.release)
-                    except Timeout:
-                        planned.append(
-                            Changeset(
-                                pass_name=name,
-                                status="skipped",
-                                reason="memory lock held (memory consolidation running); offsets kept for next cycle",
-                            )
+        log.error("run.not_started", agent=agent_name, run_id=run_id, error=detail)
+        return final
+    log.info(
+        "run.end",
+        agent=final.agent,
+        run_id=final.run_id or run_id,
+        outcome=final.outcome,
+        passes={p.name: p.status for p in final.passes},
+        files=len(final.files_changed),
+        duration_s=round(final.duration_seconds, 3),
+    )
+    return final
+
+
+def _run_in_session(
+    deployment: Deployment,
+    session: AgentSession,
+    registry: Mapping[str, Pass],
+    access: ModelAccess,
+    now: datetime,
+    selected: Sequence[str],
+    dry_run: bool,
+    run_id: str,
+    layout: StateLayout,
+    started: float,
+) -> RunResult:
+    agent = session.agent
+    deep = DeepTier(
+        model=deployment.model,
+        api_key=access.api_key,
+        ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
+        agent=agent.name,
+        run_id=run_id,
+        now=now,
+        deployment_budget_usd=deployment.config.budget.daily_usd,
+        agent_budget_usd=agent.budget_usd,
+        deep_cap=agent.deep_cap,
+        unavailable_reason=access.unavailable_reason,
+        breaker=breaker_for(deployment, session.state),
+    )
+    view = AgentView(agent.home)
+    cursor_state = cursors.load(session.state.cursors)
+    planned: list[Changeset] = []
+    reads: dict[str, ReadLog] = {}
+    # One lock object for the whole run: FileLock is re-entrant per object, so a second
+    # memory pass in the same run (distillation then consolidation) does not wait on the
+    # lock this run already holds; two objects would each flock and the second would block.
+    memory_lock = FileLock(str(session.state.memory_lock))
+    with ExitStack() as locks:
+        for name in selected:
+            reason = _why_not(deployment, agent, name, registry)
+            if reason:
+                planned.append(Changeset(pass_name=name, status="skipped", reason=reason))
+                continue
+            impl = registry[name]
+            if impl.memory_lock != "none":
+                wait = MEMORY_LOCK_WAIT_SECONDS if impl.memory_lock == "wait" else 0
+                try:
+                    memory_lock.acquire(timeout=wait)
+                    locks.callback(memory_lock.release)
+                except Timeout:
+                    planned.append(
+                        Changeset(
+                            pass_name=name,
+                            status="skipped",
+                            reason="memory lock held (memory consolidation running); offsets kept for next cycle",
                         )
-                        continue
-                context = PassContext(agent, view, deep, cursor_state, now, run_id)
-                changeset = _plan_one(impl, context, session)
-                planned.append(changeset)
-                if changeset.status in ("changes", "nothing"):
-                    view = view.with_changes(changeset)
-            deep.close()
-            result = _apply(session, planned, view, now, run_id, dry_run, deep)
+                    )
+                    continue
+            reads[name] = ReadLog()
+            context = PassContext(agent, view.tracked(reads[name]), deep, cursor_state, now, run_id)
+            changeset = _plan_one(impl, context, session)
+            planned.append(changeset)
+            if changeset.status in ("changes", "nothing"):
+                view = view.with_changes(changeset)
+        deep.close()
+        result = _apply(session, planned, reads, now, run_id, dry_run, deep)
     duration = time.monotonic() - started
+    unreadable = {path: why for log_ in reads.values() for path, why in log_.unreadable.items()}
+    left_out = session.left_out() + [
+        f"left out of this run, cannot read {path}: {why}"
+        for path, why in sorted(unreadable.items())
+        if session.scan is None or not session.scan.blocked(path)
+    ]
     final = RunResult(
         agent=agent.name,
         run_id=result.run_id,
@@ -248,20 +317,17 @@ def run_once(
         dry_run=dry_run,
         cost_usd=deep.spent_usd,
         model_calls=tuple(deep.calls),
-        notes=(*session.recovery_notes, *result.notes),
+        notes=(*session.recovery_notes, *left_out, *result.notes),
         preview=result.preview,
+        error=result.error,
     )
     if not dry_run:
-        _log_run(session, final)
-    log.info(
-        "run.end",
-        agent=agent.name,
-        run_id=final.run_id or run_id,
-        outcome=final.outcome,
-        passes={p.name: p.status for p in final.passes},
-        files=len(final.files_changed),
-        duration_s=round(duration, 3),
-    )
+        try:
+            _log_run(session, final)
+        except OSError as exc:
+            detail = describe_os_error(exc)
+            log.warning("run.log_not_written", agent=agent.name, run_id=final.run_id, error=detail)
+            final = replace(final, notes=(*final.notes, f"the run log was not written — {detail}"))
     return final
 
 
@@ -272,29 +338,75 @@ class _Outcome:
     files: tuple[str, ...]
     notes: tuple[str, ...]
     preview: str = ""
+    error: str | None = None
+
+
+def _overlay(planned: Sequence[Changeset]) -> dict[str, bytes | None]:
+    """The merged file changes of the passes that ran to a verdict, later passes on top."""
+    changes: dict[str, bytes | None] = {}
+    for cs in planned:
+        if cs.status in ("changes", "nothing"):
+            changes.update({w.path: w.content for w in cs.writes})
+            changes.update(dict.fromkeys(cs.deletes))
+    return changes
+
+
+def _drop(
+    planned: list[Changeset], changed: Mapping[str, str], reads: Mapping[str, ReadLog]
+) -> list[Changeset]:
+    """`planned` with every pass that wrote a changed file skipped, and every later pass
+    that wrote or read what a skipped pass planned (it built on it), skipped too."""
+    result = list(planned)
+    dropped: list[tuple[str, set[str]]] = []
+    for index, cs in enumerate(result):
+        if cs.status not in ("changes", "nothing"):
+            continue
+        touched = set(cs.touched)
+        hit = sorted(touched & set(changed))
+        if hit:
+            reason = "; ".join(f"changed during the run: {path} — {changed[path]}" for path in hit)
+            result[index] = cs.model_copy(update={"status": "skipped", "reason": f"{reason}; turns kept for the next cycle"})
+            dropped.append((cs.pass_name, touched))
+            continue
+        log_ = reads.get(cs.pass_name)
+        for name, paths in dropped:
+            if touched & paths or (log_ is not None and any(log_.saw(path) for path in paths)):
+                result[index] = cs.model_copy(
+                    update={
+                        "status": "skipped",
+                        "reason": f"it built on changes of {name}, which were dropped; turns kept for the next cycle",
+                    }
+                )
+                dropped.append((cs.pass_name, touched))
+                break
+    if result == planned:
+        # The changed files belong to no pass (cannot happen by construction); never loop.
+        return [
+            cs.model_copy(update={"status": "skipped", "reason": f"changed during the run: {', '.join(changed)}"})
+            if cs.status == "changes"
+            else cs
+            for cs in planned
+        ]
+    return result
 
 
 def _apply(
     session: AgentSession,
     planned: list[Changeset],
-    view: AgentView,
+    reads: Mapping[str, ReadLog],
     now: datetime,
     run_id: str,
     dry_run: bool,
     deep: DeepTier,
 ) -> _Outcome:
-    changes: dict[str, bytes | None] = dict(view.overlay)
-    advances: list[CursorAdvance] = [
-        a for cs in planned if cs.status in ("changes", "nothing") for a in cs.cursor_advances
-    ]
     notes: list[str] = []
     if session.first_import and session.external_commit:
         notes.append(f"first run: imported the managed files into the store ({session.external_commit[:10]})")
     elif session.external_commit:
         notes.append(f"committed external edits first ({session.external_commit[:10]})")
-    base_view = AgentView(session.agent.home)
     if dry_run:
-        preview = _preview(base_view, changes)
+        changes = _overlay(planned)
+        preview = _preview(AgentView(session.agent.home), changes)
         results = tuple(
             _result(cs.model_copy(update={"reason": f"dry run, nothing applied — {cs.reason}"}), cs.touched)
             if cs.status == "changes"
@@ -302,33 +414,56 @@ def _apply(
             for cs in planned
         )
         return _Outcome(None, results, tuple(sorted(changes)), tuple(notes), preview)
-    changing = [cs.pass_name for cs in planned if cs.status == "changes"]
-    message = _message(session.agent.name, run_id, planned)
-    try:
-        applied = apply_run(
-            session.store,
-            session.state,
-            agent=session.agent.name,
-            run_id=run_id,
-            passes=changing,
-            changes=changes,
-            cursor_advances=advances,
-            message=message,
-            trailers={"Cost-USD": f"{deep.spent_usd:.6f}", "Model-Calls": str(len(deep.calls))},
-            now=now,
-            keep_dirs=session.managed.dirs,
-        )
-    except ApplyFailed as exc:
-        results = tuple(
-            PassResult(cs.pass_name, "failed", str(exc), report=cs.report, details=cs.details)
-            if cs.status in ("changes", "nothing")
-            else _result(cs, ())
-            for cs in planned
-        )
-        return _Outcome(None, results, (), tuple(notes))
-    written = set(applied.files)
-    results = tuple(_result(cs, tuple(p for p in cs.touched if p in written)) for cs in planned)
-    return _Outcome(run_id if applied.sha else None, results, tuple(applied.files), tuple(notes))
+    # A person may have edited managed files while the passes planned (a model call takes
+    # minutes): their edits are committed first, then the run's writes land only on files
+    # that still hold what the passes read. A pass whose file changed is dropped, with
+    # every later pass built on it, and the rest is tried again: each round drops a pass.
+    for _round in range(len(planned) + 1):
+        try:
+            during, _scan = commit_external_edits(session.store, session.agent.name, first=False)
+        except (OSError, StoreError) as exc:
+            detail = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+            return _failed(planned, f"run {run_id} could not be applied, nothing changed — {detail}", notes)
+        if during:
+            notes.append(f"committed edits made during the run as external edits ({during[:10]})")
+        advances: list[CursorAdvance] = [
+            a for cs in planned if cs.status in ("changes", "nothing") for a in cs.cursor_advances
+        ]
+        try:
+            applied = apply_run(
+                session.store,
+                session.state,
+                agent=session.agent.name,
+                run_id=run_id,
+                passes=[cs.pass_name for cs in planned if cs.status == "changes"],
+                changes=_overlay(planned),
+                cursor_advances=advances,
+                message=_message(session.agent.name, run_id, planned),
+                trailers={"Cost-USD": f"{deep.spent_usd:.6f}", "Model-Calls": str(len(deep.calls))},
+                now=now,
+                base=session.base,
+                keep_dirs=session.managed.dirs,
+            )
+        except ChangedDuringRun as exc:
+            log.warning("run.changed_during_run", agent=session.agent.name, run_id=run_id, files=sorted(exc.changed))
+            planned = _drop(planned, exc.changed, reads)
+            continue
+        except ApplyFailed as exc:
+            return _failed(planned, str(exc), notes)
+        written = set(applied.files)
+        results = tuple(_result(cs, tuple(p for p in cs.touched if p in written)) for cs in planned)
+        return _Outcome(run_id if applied.sha else None, results, tuple(applied.files), tuple(notes))
+    return _failed(planned, f"run {run_id}: files kept changing during the run; nothing applied", notes)
+
+
+def _failed(planned: Sequence[Changeset], reason: str, notes: list[str]) -> _Outcome:
+    results = tuple(
+        PassResult(cs.pass_name, "failed", reason, report=cs.report, details=cs.details)
+        if cs.status in ("changes", "nothing")
+        else _result(cs, ())
+        for cs in planned
+    )
+    return _Outcome(None, results, (), tuple(notes), error=reason)
 
 
 def _result(cs: Changeset, files: Sequence[str]) -> PassResult:

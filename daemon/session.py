@@ -1,10 +1,12 @@
-"""Bracket of every run on one agent: run lock → open store → recover → external edits.
+"""Bracket of every run on one agent: run locks → open store → recover → external edits.
 
 Taking the per-agent run lock (a kernel `flock`, released if the holder dies, so a dead
 process never blocks forever) makes one run per agent at a time across processes: the
-scheduler, a manual `once`, `undo`, review approvals. Edits people made since the last
-run are committed first, as their own "external edits" commit (the etckeeper pattern),
-so undoing a run never undoes a person's work.
+scheduler, a manual `once`, `undo`, review approvals. The home's own lock
+(`daemon.homelock`) extends that to every deployment on the host that names the same
+home. Edits people made since the last run are committed first, as their own "external
+edits" commit (the etckeeper pattern), so undoing a run never undoes a person's work;
+the commit that leaves is the session's `base`, what every plan is made against.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from filelock import FileLock, Timeout
 from daemon.apply import finish_or_roll_back
 from daemon.config.resolve import AgentSettings, Deployment
 from daemon.errors import AgentBusy
-from daemon.managed import ManagedPaths, managed_paths
+from daemon.homelock import Holder, HomeLock
+from daemon.managed import HomeScan, ManagedPaths, managed_paths
 from daemon.paths import AgentState, StateLayout
 from daemon.store import StoreSession, open_store
 
@@ -33,6 +36,14 @@ class AgentSession:
     recovery_notes: tuple[str, ...]
     external_commit: str | None
     first_import: bool = False
+    base: str | None = None  # the commit plans are made against (HEAD after external edits)
+    scan: HomeScan | None = None
+
+    def left_out(self) -> list[str]:
+        """One note per managed file or folder the daemon cannot read (left out of this run)."""
+        if self.scan is None:
+            return []
+        return [f"left out of this run, cannot read {path}: {why}" for path, why in self.scan.unreadable]
 
 
 def agent_state(deployment: Deployment, name: str) -> AgentState:
@@ -41,15 +52,18 @@ def agent_state(deployment: Deployment, name: str) -> AgentState:
     return state
 
 
-def commit_external_edits(store: StoreSession, agent: str, first: bool) -> str | None:
-    if not store.stage_all():
-        return None
+def commit_external_edits(store: StoreSession, agent: str, first: bool) -> tuple[str | None, HomeScan]:
+    """Commit what people changed under the managed paths since the last commit, if anything."""
+    staged, scan = store.stage_all()
+    if not staged:
+        return None, scan
     subject = "initial import of managed files" if first else "external edits since the last run"
-    return store.commit(
+    sha = store.commit(
         f"{subject} ({agent})\n\nChanges made outside metaeng-daemon, recorded before its next run so that "
         "undoing a run never undoes them.",
         {"Kind": "external-edits", "Agent": agent},
     )
+    return sha, scan
 
 
 @contextmanager
@@ -68,16 +82,30 @@ def agent_session(
         lock.acquire()
     except Timeout:
         raise AgentBusy(name, state.run_lock) from None
+    home_lock = HomeLock(name, agent.home, Holder(deployment.path, deployment.state_dir, now))
     try:
+        home_lock.acquire(lock_timeout)
         managed = managed_paths(agent)
         with open_store(state.git_dir, agent.home, managed, state.scratch, now) as store:
             notes = finish_or_roll_back(store, state)
             first = store.head() is None
-            external = commit_external_edits(store, name, first) if commit_external else None
+            if commit_external:
+                external, scan = commit_external_edits(store, name, first)
+            else:
+                external, scan = None, managed.scan(agent.home)
             yield AgentSession(
-                agent, state, store, managed, tuple(notes), external, first and external is not None
+                agent,
+                state,
+                store,
+                managed,
+                tuple(notes),
+                external,
+                first and external is not None,
+                base=store.head(),
+                scan=scan,
             )
     finally:
+        home_lock.release()
         lock.release()
 
 

@@ -9,9 +9,12 @@ in long-running processes, so a session opens it per run and closes it.
 
 from __future__ import annotations
 
+import bisect
+import hashlib
 import os
 import re
-from collections.abc import Iterator, Mapping, Sequence
+import stat
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -21,7 +24,7 @@ import git
 
 from daemon import atomic
 from daemon.errors import StoreError
-from daemon.managed import ManagedPaths
+from daemon.managed import HomeScan, ManagedPaths
 
 IDENTITY_NAME = "metaeng-daemon"
 IDENTITY_EMAIL = "metaeng-daemon@localhost"
@@ -33,6 +36,10 @@ HERMETIC_CONFIG = {
     "core.autocrlf": "false",
     "core.quotePath": "false",
     "core.symlinks": "true",
+    # The home's own ignore and attribute files never change what is recorded: files are
+    # hashed with --no-filters and added by path, so these only keep plain `git status` quiet.
+    "core.excludesFile": os.devnull,
+    "core.attributesFile": os.devnull,
     "commit.gpgSign": "false",
     "tag.gpgSign": "false",
     "user.name": IDENTITY_NAME,
@@ -72,6 +79,7 @@ def _hermetic_env(git_dir: Path, home: Path, now: datetime | None) -> dict[str, 
         "GIT_CONFIG_GLOBAL": os.devnull,
         "GIT_CONFIG_COUNT": "0",
         "GIT_TERMINAL_PROMPT": "0",
+        "GIT_ATTR_NOSYSTEM": "1",
         "GIT_AUTHOR_NAME": IDENTITY_NAME,
         "GIT_AUTHOR_EMAIL": IDENTITY_EMAIL,
         "GIT_COMMITTER_NAME": IDENTITY_NAME,
@@ -97,25 +105,58 @@ def parse_trailers(message: str) -> dict[str, str]:
     return found
 
 
+def blob_id(data: bytes | None) -> str | None:
+    """Git's object id of `data` as a blob (None for an absent file), computed without git."""
+    if data is None:
+        return None
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
 class StoreSession:
     """An open store; only valid inside `open_store`."""
 
-    def __init__(self, repo: git.Repo, cmd: git.Git, git_dir: Path, home: Path, scratch: Path) -> None:
+    def __init__(
+        self,
+        repo: git.Repo,
+        cmd: git.Git,
+        git_dir: Path,
+        home: Path,
+        scratch: Path,
+        managed: ManagedPaths,
+    ) -> None:
         self._repo = repo
         self._git = cmd
         self.git_dir = git_dir
         self.home = home
         self._scratch = scratch
+        self.managed = managed
 
-    def _run(self, *args: str, ok_codes: Sequence[int] = (0,)) -> tuple[int, bytes]:
+    def _run(self, *args: str, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None) -> tuple[int, bytes]:
         try:
-            status, out, err = self._git.execute(
-                ["git", *args],
-                with_extended_output=True,
-                with_exceptions=False,
-                stdout_as_string=False,
-                strip_newline_in_stdout=False,
-            )
+            if stdin is None:
+                status, out, err = self._git.execute(
+                    ["git", *args],
+                    with_extended_output=True,
+                    with_exceptions=False,
+                    stdout_as_string=False,
+                    strip_newline_in_stdout=False,
+                )
+            else:
+                self._scratch.mkdir(parents=True, exist_ok=True)
+                feed = self._scratch / "stdin"
+                feed.write_bytes(stdin)
+                try:
+                    with feed.open("rb") as fh:
+                        status, out, err = self._git.execute(
+                            ["git", *args],
+                            istream=fh,
+                            with_extended_output=True,
+                            with_exceptions=False,
+                            stdout_as_string=False,
+                            strip_newline_in_stdout=False,
+                        )
+                finally:
+                    feed.unlink(missing_ok=True)
         except git.GitCommandNotFound as exc:
             raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
         if status not in ok_codes:
@@ -190,27 +231,105 @@ class StoreSession:
         parts = out.decode("utf-8", "surrogateescape").split("\0")
         return [FileChange(s[0], p) for s, p in zip(parts[0::2], parts[1::2], strict=False) if s]
 
-    def dirty_paths(self) -> list[str]:
-        """Managed paths that differ from HEAD in the work tree (tracked or new)."""
-        out = self._run("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")[1]
-        entries = out.decode("utf-8", "surrogateescape").split("\0")
-        return [e[3:] for e in entries if len(e) > 3]
+    def tree_blobs(self, rev: str | None, paths: Iterable[str]) -> dict[str, str | None]:
+        """The blob id of each path at `rev` (None where absent, or for every path if rev is None)."""
+        wanted = sorted(set(paths))
+        found: dict[str, str | None] = dict.fromkeys(wanted)
+        if rev is None or not wanted:
+            return found
+        simple = [p for p in wanted if "\n" not in p]
+        if simple:
+            out = self._run("cat-file", "--batch-check", stdin="".join(f"{rev}:{p}\n" for p in simple).encode())[1]
+            for path, line in zip(simple, out.decode("utf-8", "surrogateescape").splitlines(), strict=True):
+                fields = line.split(" ")
+                if len(fields) == 3 and fields[1] == "blob":
+                    found[path] = fields[0]
+        for path in (p for p in wanted if "\n" in p):
+            status, out = self._run("rev-parse", "-q", "--verify", f"{rev}:{path}", ok_codes=(0, 1, 128))
+            found[path] = out.decode().strip() if status == 0 else None
+        return found
+
+    def _index(self) -> dict[str, str]:
+        """Index entries: path → mode."""
+        out = self._run("ls-files", "-s", "-z")[1].decode("utf-8", "surrogateescape")
+        entries: dict[str, str] = {}
+        for record in out.split("\0"):
+            if record:
+                meta, _, path = record.partition("\t")
+                entries[path] = meta.split(" ")[0]
+        return entries
 
     # -- writing ---------------------------------------------------------------------------
-    def stage_all(self) -> list[FileChange]:
-        """Stage every change under the managed paths; return what is staged."""
-        self._run("add", "-A", "--", ".")
-        return self.staged_paths()
+    def stage_all(self) -> tuple[list[FileChange], HomeScan]:
+        """Stage every change under the managed paths; return what is staged and the scan.
 
-    def stage_paths(self, paths: Sequence[str]) -> None:
-        """Stage exactly `paths` (written or deleted), nothing a person edits meanwhile."""
-        self._scratch.mkdir(parents=True, exist_ok=True)
-        spec = self._scratch / "pathspec"
-        spec.write_bytes(b"".join(f":(literal){p}".encode() + b"\0" for p in paths))
-        try:
-            self._run("add", "-A", f"--pathspec-from-file={spec}", "--pathspec-file-nul")
-        finally:
-            spec.unlink(missing_ok=True)
+        Files the daemon cannot read are left out (named in the scan), never staged as deleted.
+        """
+        scan = self.managed.scan(self.home)
+        index = self._index()
+        out = self._run("ls-files", "-z", "-m", "-d")[1].decode("utf-8", "surrogateescape")
+        modified = {p for p in out.split("\0") if p}
+        candidates = {p for p in scan.files if p not in index or p in modified}
+        candidates |= {
+            p
+            for p in index
+            if p not in scan.files and self.managed.covers(p) and not scan.blocked(p)
+        }
+        candidates |= {p for p, mode in index.items() if mode == "160000"}  # old submodule entries
+        if candidates:
+            self.stage_paths(sorted(candidates), index)
+        return self.staged_paths(), scan
+
+    def stage_paths(self, paths: Sequence[str], index: Mapping[str, str] | None = None) -> None:
+        """Record exactly `paths` as they are on disk now, nothing a person edits elsewhere.
+
+        Plumbing, not `git add`: bytes are hashed as they are (--no-filters), whatever the
+        home's own `.gitignore` or `.gitattributes` say; a folder holding its own `.git` is
+        never a submodule. A path that is absent, a symlink or not a regular file leaves
+        the index. Raises StoreError or OSError (then the index may be partly updated;
+        callers roll back with `reset_index`).
+        """
+        index = self._index() if index is None else index
+        present: list[tuple[str, str]] = []
+        for rel in paths:
+            try:
+                st = os.lstat(self.home / rel)
+            except FileNotFoundError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                present.append((rel, "100755" if st.st_mode & stat.S_IXUSR else "100644"))
+        keep = {p for p, _ in present}
+        listed = sorted(index)
+        remove = {p for p in paths if p in index and p not in keep}
+        for rel in keep:
+            # A file where the index has a folder, or a folder where it has a file (an old
+            # gitlink, say): the older entries go first, or the index refuses the new one.
+            parts = rel.split("/")
+            remove.update(prefix for i in range(1, len(parts)) if (prefix := "/".join(parts[:i])) in index)
+            at = bisect.bisect_left(listed, rel + "/")
+            while at < len(listed) and listed[at].startswith(rel + "/"):
+                remove.add(listed[at])
+                at += 1
+        if remove:
+            null = "0" * 40
+            body = "".join(f"0 {null}\t{p}\0" for p in sorted(remove)).encode("utf-8", "surrogateescape")
+            self._run("update-index", "-z", "--index-info", stdin=body)
+        if present:
+            ids = self._hash_files([p for p, _ in present])
+            body = "".join(f"{mode} {ids[p]}\t{p}\0" for p, mode in present).encode("utf-8", "surrogateescape")
+            self._run("update-index", "-z", "--index-info", stdin=body)
+
+    def _hash_files(self, paths: Sequence[str]) -> dict[str, str]:
+        """Write each file's bytes as a blob (no filters, no attributes); path → blob id."""
+        ids: dict[str, str] = {}
+        simple = [p for p in paths if "\n" not in p]
+        if simple:
+            feed = "".join(f"{p}\n" for p in simple).encode("utf-8", "surrogateescape")
+            out = self._run("hash-object", "-w", "--no-filters", "--stdin-paths", stdin=feed)[1]
+            ids.update(zip(simple, out.decode().split(), strict=True))
+        for path in (p for p in paths if "\n" in p):
+            ids[path] = self.text("hash-object", "-w", "--no-filters", "--", path).strip()
+        return ids
 
     def commit(self, message: str, trailers: Mapping[str, str], allow_empty: bool = False) -> str:
         body = message.rstrip() + "\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
@@ -276,11 +395,11 @@ def open_store(
     cmd.update_environment(**env)
     repo = git.Repo(str(git_dir))
     repo.git.update_environment(**env)
-    session = StoreSession(repo, cmd, git_dir, home, scratch)
+    session = StoreSession(repo, cmd, git_dir, home, scratch, managed)
     try:
         config_path = git_dir / "config"
         current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-        if fresh or "hooksPath = /dev/null" not in current or f"worktree = {home}" not in current:
+        if fresh or "attributesFile = /dev/null" not in current or f"worktree = {home}" not in current:
             for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
                 session._run("config", key, value)
         exclude = git_dir / "info" / "exclude"

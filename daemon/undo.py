@@ -16,7 +16,7 @@ from datetime import datetime
 
 from daemon.apply import apply_run, new_run_id
 from daemon.config.resolve import Deployment
-from daemon.errors import UndoRefused, UnknownRun
+from daemon.errors import ChangedDuringRun, UndoRefused, UnknownRun
 from daemon.session import agent_session, agent_state, read_session
 from daemon.store import CommitInfo, StoreSession
 from memory_engine import factstore
@@ -152,17 +152,21 @@ def undo_run(
             f"run {undo_id}: undo of {run_id} ({agent})\n\n"
             f"Reverts run {run_id} ({run.info.trailers.get('Passes', '')}). Transcript cursors stay where they are."
         )
-        applied = apply_run(
-            session.store,
-            session.state,
-            agent=agent,
-            run_id=undo_id,
-            passes=["undo"],
-            changes=changes,
-            cursor_advances=(),
-            message=message,
-            trailers={"Kind": "undo", "Undoes": run_id},
-            now=now,
-            keep_dirs=session.managed.dirs,
-        )
+        try:
+            applied = apply_run(
+                session.store,
+                session.state,
+                agent=agent,
+                run_id=undo_id,
+                passes=["undo"],
+                changes=changes,
+                cursor_advances=(),
+                message=message,
+                trailers={"Kind": "undo", "Undoes": run_id},
+                now=now,
+                base=session.base,
+                keep_dirs=session.managed.dirs,
+            )
+        except ChangedDuringRun as exc:
+            raise UndoRefused(run_id, "a person changed files while the undo ran; run it again", sorted(exc.changed)) from exc
     return UndoResult(agent, run_id, undo_id, applied.files)

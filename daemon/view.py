@@ -4,6 +4,11 @@ Passes never read or write the disk directly for managed files: they read throug
 view, so a pass later in a run sees what an earlier pass planned, and one commit holds
 them all. Paths are confined here: relative, no `..`, no NUL, and never through a
 symlink (a symlink inside the home could point anywhere).
+
+A view may carry a `ReadLog`: the runner gives each pass one, so that if an earlier
+pass's changes are dropped at apply time (a person edited its file meanwhile), every
+later pass that read them is dropped too. A file the daemon cannot read looks absent and
+is noted in the log; the runner then refuses any write to it.
 """
 
 from __future__ import annotations
@@ -51,14 +56,30 @@ def confined(home: Path, rel: str) -> Path:
     return home / rel
 
 
+@dataclass
+class ReadLog:
+    """What one pass read through its view: files, folder prefixes, and unreadable files."""
+
+    files: set[str] = field(default_factory=set)
+    folders: set[str] = field(default_factory=set)
+    unreadable: dict[str, str] = field(default_factory=dict)
+
+    def saw(self, path: str) -> bool:
+        """True if the pass read `path`, or walked a folder holding it."""
+        return path in self.files or any(path.startswith(folder + "/") for folder in self.folders)
+
+
 @dataclass(frozen=True)
 class AgentView:
     home: Path
     overlay: Mapping[str, bytes | None] = field(default_factory=dict)
+    log: ReadLog | None = field(default=None, compare=False)
 
     def read_bytes(self, rel: str) -> bytes | None:
-        """Content of `rel` (with planned changes), or None if absent or not a regular file."""
+        """Content of `rel` (with planned changes), or None if absent, not a regular file or unreadable."""
         rel = check_relative(rel)
+        if self.log is not None:
+            self.log.files.add(rel)
         if rel in self.overlay:
             return self.overlay[rel]
         path = confined(self.home, rel)
@@ -68,6 +89,18 @@ class AgentView:
             return path.read_bytes()
         except FileNotFoundError:
             return None
+        except PermissionError as exc:
+            self.note_unreadable(rel, exc.strerror or str(exc))
+            return None
+
+    def note_unreadable(self, rel: str, reason: str) -> None:
+        if self.log is not None:
+            self.log.unreadable[rel] = reason
+
+    def note_folder(self, rel_dir: str) -> None:
+        """Record that the pass read everything under `rel_dir` (for code that walks it itself)."""
+        if self.log is not None:
+            self.log.folders.add(check_relative(rel_dir))
 
     def read_text(self, rel: str) -> str | None:
         data = self.read_bytes(rel)
@@ -79,6 +112,7 @@ class AgentView:
     def walk(self, rel_dir: str) -> Iterator[str]:
         """Regular files under `rel_dir` (relative to home), planned changes included; no symlinks."""
         rel_dir = check_relative(rel_dir)
+        self.note_folder(rel_dir)
         root = confined(self.home, rel_dir)
         seen: set[str] = set()
         if root.is_dir() and not root.is_symlink():
@@ -90,16 +124,24 @@ class AgentView:
                         continue
                     rel = full.relative_to(self.home).as_posix()
                     seen.add(rel)
+                    if rel not in self.overlay and not os.access(full, os.R_OK):
+                        self.note_unreadable(rel, "Permission denied")
+                        continue
                     if self.overlay.get(rel, b"") is not None:
                         yield rel
         for rel, content in sorted(self.overlay.items()):
             if content is not None and rel not in seen and rel.startswith(rel_dir + "/"):
                 yield rel
 
+    def layered(self, changes: Mapping[str, bytes | None]) -> AgentView:
+        """This view with `changes` planned on top (same read log)."""
+        return AgentView(self.home, {**self.overlay, **changes}, self.log)
+
     def with_changes(self, changeset: Changeset) -> AgentView:
-        overlay = dict(self.overlay)
-        for write in changeset.writes:
-            overlay[write.path] = write.content
-        for path in changeset.deletes:
-            overlay[path] = None
-        return AgentView(self.home, overlay)
+        changes: dict[str, bytes | None] = {w.path: w.content for w in changeset.writes}
+        changes.update(dict.fromkeys(changeset.deletes))
+        return self.layered(changes)
+
+    def tracked(self, log: ReadLog) -> AgentView:
+        """The same view, recording reads into `log`."""
+        return AgentView(self.home, self.overlay, log)

@@ -181,7 +181,7 @@ class DistillationPass:
         proposed = {
             c.path: c.new_content.encode("utf-8") for c in pending.changes if c.new_content is not None
         }
-        return AgentView(view.home, {**view.overlay, **proposed})
+        return view.layered(proposed)
 
     def _proposal(
         self,

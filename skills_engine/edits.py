@@ -44,7 +44,7 @@ class SkillEdits:
     @property
     def view(self) -> AgentView:
         if self._view is None:
-            self._view = AgentView(self._base.home, {**self._base.overlay, **self._changes})
+            self._view = self._base.layered(self._changes)
         return self._view
 
     def _check(self, path: str) -> str:

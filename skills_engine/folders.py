@@ -130,6 +130,7 @@ def read_tree(view: AgentView, rel_dir: str) -> dict[str, bytes]:
     regular files), in one pass over the folder: a library of thousands of skills is read
     several times per pass. Raises PathRefused if `rel_dir` goes through a symlink.
     """
+    view.note_folder(rel_dir)
     root = confined(view.home, rel_dir)
     files: dict[str, bytes] = {}
     if root.is_dir() and not root.is_symlink():

@@ -230,7 +230,7 @@ class WorkspaceConsolidationPass:
         writes = dict(direct)
         if logs_direct:
             writes.update(changed_logs)
-        after = AgentView(view.home, {**view.overlay, **{p: t.encode("utf-8") for p, t in writes.items()}})
+        after = view.layered({p: t.encode("utf-8") for p, t in writes.items()})
         made: list[Proposal] = []
         why = "autonomy: review" if agent.autonomy == "review" else "instruction hold"
         if agent.autonomy != "review" and not agent.instruction_hold:

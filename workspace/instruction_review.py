@@ -26,7 +26,6 @@ from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
 from daemon.transcripts import Turn
 from daemon.turn_input import numbered, turns_for_model, turns_json, untrusted_block
-from daemon.view import AgentView
 from workspace import instruction_guard, regime
 from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
 from workspace.review_queue import (
@@ -156,9 +155,7 @@ class InstructionReviewPass:
             if path not in allowed:
                 refused.append(f"{label}: {path!r} is not an instruction file of agent {agent.name}")
                 continue
-            current_view = AgentView(
-                view.home, {**view.overlay, **{p: t.encode() for p, t in writes.items()}}
-            )
+            current_view = view.layered({p: t.encode() for p, t in writes.items()})
             current = current_view.read_text(path)
             try:
                 evidence = ground(item.evidence, turns)

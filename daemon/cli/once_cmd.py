@@ -62,6 +62,7 @@ def as_json(result: RunResult) -> dict[str, Any]:
         "cost_usd": round(result.cost_usd, 6),
         "model_calls": len(result.model_calls),
         "notes": list(result.notes),
+        "error": result.error,
         "preview": result.preview if result.dry_run else None,
     }
 
@@ -107,4 +108,6 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         context.out.json(as_json(result))
     else:
         print_human(context, result, context.config_path)
+    if result.error:
+        context.err.line(f"error: {result.error}")
     return 1 if result.failed else 0

@@ -112,5 +112,19 @@ def test_unexpected_errors_exit_3(root: Path) -> None:
     state = root / "state"
     state.mkdir()
     (state / "agents").write_text("not a folder", encoding="utf-8")
-    result = run_cli(config, "once", "--agent", "ada")
+    result = run_cli(config, "runs", "--agent", "ada")
     assert result.code == 3 and "internal error" in result.err
+
+
+def test_a_run_that_cannot_start_is_a_failed_report_naming_the_path(root: Path) -> None:
+    config = setup_agent(root, None)
+    state = root / "state"
+    state.mkdir()
+    (state / "agents").write_text("not a folder", encoding="utf-8")
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    assert result.code == 1
+    body = result.json()
+    assert body["outcome"] == "failed" and body["run_id"] is None
+    assert body["error"] == f"Not a directory: {state / 'agents' / 'ada'}"
+    assert all(p["status"] == "failed" and "could not start" in p["reason"] for p in body["passes"])
+    assert result.err.strip().endswith(f"error: Not a directory: {state / 'agents' / 'ada'}")

@@ -14,7 +14,15 @@ from daemon.config.resolve import AgentSettings
 from daemon.view import AgentView
 from skills_engine.fork import plan_fork
 from skills_engine.inventory import load_inventory
-from tests.support.deploy import TEST_KEY, base_config, conversation, run_cli, write_config, write_transcript
+from tests.support.deploy import (
+    TEST_KEY,
+    base_config,
+    conversation,
+    run_cli,
+    tree_snapshot,
+    write_config,
+    write_transcript,
+)
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -107,11 +115,8 @@ def pass_entry(result: Mapping[str, Any], name: str) -> dict[str, Any]:
 
 
 def digest_tree(root: Path) -> dict[str, str]:
-    return {
-        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(root.rglob("*"))
-        if p.is_file() and not p.is_symlink()
-    }
+    """sha256 of every regular file under `root`, as `tree_snapshot` sees them (home lock left out)."""
+    return {rel: hashlib.sha256(data).hexdigest() for rel, data in tree_snapshot(root).items()}
 
 
 def candidate(action: str, name: str, **fields: Any) -> dict[str, Any]:

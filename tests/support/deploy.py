@@ -13,6 +13,7 @@ from typing import Any
 import yaml
 
 from daemon.cli import main
+from daemon.paths import HOME_LOCK
 
 TEST_KEY = "sk-test-SECRET-0123456789"
 
@@ -96,12 +97,18 @@ def run_cli(config: Path, *args: str, env: Mapping[str, str] | None = None, **kw
 
 
 def tree_snapshot(root: Path, skip: Iterable[str] = ()) -> dict[str, bytes]:
-    """Every regular file under `root` (relative path → bytes), for byte-identical checks."""
+    """Every regular file under `root` (relative path → bytes), for byte-identical checks.
+
+    The home lock (`.metaeng/lock`, empty whenever no run holds it) is the daemon's own
+    bookkeeping, created by the first run that locks the home, and is left out.
+    """
     skipped = tuple(skip)
     found = {}
     for path in sorted(root.rglob("*")):
         rel = path.relative_to(root).as_posix()
         if any(rel == s or rel.startswith(s + "/") for s in skipped):
+            continue
+        if rel == HOME_LOCK or rel.endswith("/" + HOME_LOCK):
             continue
         if path.is_file() and not path.is_symlink():
             found[rel] = path.read_bytes()
