@@ -2,6 +2,9 @@
 
 A reader sees the old content or the new content, never a mix; a crash leaves at most a
 temp file named `*.metaeng-tmp-*`, which recovery removes.
+
+As a backstop, the bytes pass through `daemon.redact` first: a registered secret that
+slipped past every earlier check is written as `***` (and logged, by path), never as itself.
 """
 
 from __future__ import annotations
@@ -10,9 +13,19 @@ import os
 import secrets
 from pathlib import Path
 
-from daemon import faults
+import structlog
+
+from daemon import faults, redact
 
 TMP_MARKER = ".metaeng-tmp-"
+log = structlog.get_logger("metaeng.atomic")
+
+
+def _redacted(path: Path, data: bytes) -> bytes:
+    clean = redact.redact_bytes(data)
+    if clean != data:
+        log.warning("secret.redacted", path=str(path), note="a registered secret was masked before writing")
+    return clean
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -24,12 +37,13 @@ def _fsync_dir(folder: Path) -> None:
 
 
 def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Atomically replace `path` with `data`, creating parent folders as needed.
+    """Atomically replace `path` with `data` (redacted), creating parent folders as needed.
 
     Raises OSError (ENOSPC, EROFS, ...) unchanged; the target is then untouched and the
     temp file removed.
     """
     faults.check(path)
+    data = _redacted(path, data)
     folder = path.parent
     folder.mkdir(parents=True, exist_ok=True)
     tmp = folder / f".{path.name}{TMP_MARKER}{secrets.token_hex(4)}"
@@ -66,9 +80,9 @@ def delete(path: Path) -> None:
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line durably (O_APPEND + fsync); used by append-only ledgers."""
+    """Append one line (redacted) durably (O_APPEND + fsync); used by append-only ledgers."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = (line.rstrip("\n") + "\n").encode("utf-8")
+    data = _redacted(path, (line.rstrip("\n") + "\n").encode("utf-8"))
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
         os.write(fd, data)

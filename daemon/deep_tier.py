@@ -9,10 +9,14 @@ One `DeepTier` per run and agent. Each call:
    per-call timeout;
 4. settles the ledger to the real usage (a failed call with unknown usage keeps its
    reservation);
-5. validates the answer again with pydantic: the schema constrains the shape, it proves
+5. refuses an answer that contains a registered secret (a server or proxy that echoes the
+   key) as tainted, before anything reads it;
+6. validates the answer again with pydantic: the schema constrains the shape, it proves
    nothing about the content, and some servers ignore it.
 
-The API key is passed in by the edge; it never reaches a log, a record or a report.
+The API key is passed in by the edge; it never reaches a log, a record or a report:
+every detail and message built from a failure passes through `daemon.redact`, and an
+exception the SDK raises becomes ModelUnavailable naming only its type.
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from typing import Any, Generic, TypeVar
 import openai
 from pydantic import BaseModel, ValidationError
 
+from daemon import redact
 from daemon.breaker import Breaker
 from daemon.config.models import ModelSettings
 from daemon.errors import ModelResponseInvalid, ModelUnavailable
@@ -73,6 +78,9 @@ class DeepTier:
     calls: list[CallRecord] = field(default_factory=list)
     _client: Any = None
 
+    def __post_init__(self) -> None:
+        redact.register(self.api_key)  # already registered by the edge; a direct caller gets it too
+
     def availability(self) -> str | None:
         """None if calls can be attempted, else the reason they cannot."""
         if self.unavailable_reason:
@@ -88,9 +96,10 @@ class DeepTier:
         return sum(c.cost_usd if c.cost_usd is not None else c.reserved_usd for c in self.calls)
 
     def _mask(self, text: str) -> str:
+        """`text` without the key (even one too short for the registry) or any registered secret."""
         if self.api_key and len(self.api_key) >= 4:
-            text = text.replace(self.api_key, "***")
-        return text
+            text = text.replace(self.api_key, redact.MASK)
+        return redact.redact(text)
 
     def _client_for(self, model: ModelSettings) -> Any:
         if self._client is None:
@@ -189,8 +198,12 @@ class DeepTier:
             raise ModelUnavailable(f"{purpose}: model server answered HTTP {exc.status_code}") from exc
         except openai.APIConnectionError as exc:
             self._record(purpose, "error", usd, None, None, None, prompt_hash, "connection error")
-            raise ModelUnavailable(f"{purpose}: cannot reach the model server at {model.base_url}") from exc
-        except openai.OpenAIError as exc:
+            raise ModelUnavailable(
+                self._mask(f"{purpose}: cannot reach the model server at {model.base_url}")
+            ) from exc
+        except Exception as exc:
+            # Any other SDK or transport failure (httpx building a header, h11 refusing a
+            # value) may quote the request in its message: report the type only.
             detail = self._mask(type(exc).__name__)
             self._record(purpose, "error", usd, None, None, None, prompt_hash, detail)
             raise ModelUnavailable(f"{purpose}: model call failed ({detail})") from exc
@@ -212,6 +225,12 @@ class DeepTier:
             raise ModelResponseInvalid(f"{purpose}: the model returned no answer")
         choice = choices[0]
         content = getattr(choice.message, "content", None) or ""
+        if redact.contains_secret(content):
+            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "tainted")
+            raise ModelResponseInvalid(
+                f"{purpose}: answer contains a configured secret (the API key or a `redact_env` value); "
+                "refused as tainted"
+            )
         size = len(content.encode("utf-8"))
         if size > model.max_response_bytes:
             self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "too large")

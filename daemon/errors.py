@@ -80,6 +80,21 @@ class PathRefused(DaemonError):
         super().__init__(f"refused to write {path!r}: {reason}")
 
 
+class InvalidApiKey(DaemonError):
+    """The model API key cannot be sent as an HTTP header value (a copy-paste slip).
+
+    The message names where the key came from and the position at fault, never the key.
+    """
+
+    def __init__(self, source: str, position: int, problem: str) -> None:
+        self.source = source
+        self.position = position
+        super().__init__(
+            f"the model API key in {source} is not a valid HTTP header value: character {position} "
+            f"is {problem}; copy the key again (the key itself is not shown)"
+        )
+
+
 class ModelUnavailable(DaemonError):
     """The deep tier cannot be used this cycle (not configured, cap, budget, network)."""
 

@@ -2,6 +2,10 @@
 
 Journald reads a `<N>` prefix as the syslog priority, so `journalctl -p err` works while
 the message stays pure JSON.
+
+Secrets never reach the log: tracebacks carry no frame locals (a local may hold the
+environment or an `Authorization` header), and the last step of every renderer passes
+the finished line through `daemon.redact`.
 """
 
 from __future__ import annotations
@@ -11,12 +15,19 @@ import sys
 from typing import Any, TextIO
 
 import structlog
+from structlog.tracebacks import ExceptionDictTransformer
+
+from daemon import redact
 
 PRIORITY = {"critical": 2, "error": 3, "warning": 4, "info": 6, "debug": 7}
 
 
 def _journald_prefix(_logger: Any, method: str, event: Any) -> Any:
     return f"<{PRIORITY.get(method, 6)}>{event}"
+
+
+def _redact_line(_logger: Any, _method: str, line: Any) -> Any:
+    return redact.redact(line) if isinstance(line, str) else line
 
 
 def configure(
@@ -32,7 +43,7 @@ def configure(
     ]
     if as_json:
         processors += [
-            structlog.processors.dict_tracebacks,
+            structlog.processors.ExceptionRenderer(ExceptionDictTransformer(show_locals=False)),
             structlog.processors.JSONRenderer(sort_keys=True),
         ]
         if journald:
@@ -41,6 +52,7 @@ def configure(
         processors.append(
             structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
         )
+    processors.append(_redact_line)
     structlog.configure(
         processors=processors,
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),

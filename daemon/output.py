@@ -1,10 +1,16 @@
-"""The one door for console output. Library code never prints; commands write here."""
+"""The one door for console output. Library code never prints; commands write here.
+
+Every line and JSON document passes through `daemon.redact` on its way out, so a
+registered secret is printed as `***` whatever path carried it here.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 from typing import Any, TextIO
+
+from daemon import redact
 
 
 class Output:
@@ -16,16 +22,15 @@ class Output:
         return self._stream or sys.stdout
 
     def line(self, text: str = "") -> None:
-        self.stream.write(text + "\n")
+        self.stream.write(redact.redact(text) + "\n")
 
     def lines(self, texts: list[str]) -> None:
         for text in texts:
             self.line(text)
 
     def json(self, value: Any) -> None:
-        self.stream.write(
-            json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str) + "\n"
-        )
+        text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
+        self.stream.write(redact.redact(text) + "\n")
 
     def table(self, headers: list[str], rows: list[list[str]]) -> None:
         widths = [len(h) for h in headers]

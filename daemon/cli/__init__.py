@@ -119,6 +119,8 @@ def main(
             os.dup2(devnull, sys.stdout.fileno())
         return 141
     except Exception as exc:
+        # The log's traceback carries no frame locals (`environment` above holds every
+        # variable, the API key included), and both lines pass through daemon.redact.
         structlog.get_logger("metaeng.cli").exception("cli.crashed", command=args.command)
         context.err.line(f"internal error: {type(exc).__name__}: {exc} (traceback in the log above)")
         return 3

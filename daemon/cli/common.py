@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
 from daemon.config import Deployment, load_deployment
-from daemon.environment import ModelAccess, model_access
+from daemon.environment import ModelAccess, model_access, register_secrets
 from daemon.output import Output
 
 
@@ -20,17 +20,21 @@ class Command(Protocol):
 
 @dataclass(frozen=True)
 class CliContext:
-    env: Mapping[str, str]
+    env: Mapping[str, str] = field(repr=False)  # holds the API key: never in a repr or a traceback
     out: Output
     err: Output
     clock: Callable[[], datetime]
     config_path: str
 
     def deployment(self) -> Deployment:
-        return load_deployment(Path(self.config_path), self.env)
+        """The loaded deployment; its secrets (API key, `redact_env`) are registered for redaction."""
+        deployment = load_deployment(Path(self.config_path), self.env)
+        register_secrets(deployment.model, self.env, deployment.config.redact_env)
+        return deployment
 
     def model_access(self, deployment: Deployment) -> ModelAccess:
-        return model_access(deployment.model, self.env)
+        """The model key or why there is none; raises InvalidApiKey for a key HTTP cannot carry."""
+        return model_access(deployment.model, self.env, deployment.config.redact_env)
 
 
 def add_json(parser: argparse.ArgumentParser) -> None:

@@ -9,6 +9,8 @@ from typing import Any
 
 from daemon.cli.common import CliContext, add_agent, add_json
 from daemon.config import parse_for_check
+from daemon.environment import model_access
+from daemon.errors import InvalidApiKey
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -19,7 +21,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     check = actions.add_parser(
         "check",
         help="validate the config file",
-        description="Validate the config file; print every problem with its key and line (exit 1 if any).",
+        description=(
+            "Validate the config file; print every problem with its key and line, and whether the "
+            "model API key can be sent as an HTTP header (exit 1 if any problem)."
+        ),
     )
     add_json(check)
     check.set_defaults(handler=handle_check)
@@ -35,6 +40,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle_check(args: argparse.Namespace, context: CliContext) -> int:
     deployment, problems = parse_for_check(Path(context.config_path), context.env)
+    if deployment is not None:
+        try:
+            model_access(deployment.model, context.env, deployment.config.redact_env)
+        except InvalidApiKey as exc:
+            problems = [*problems, str(exc)]
     if args.json:
         context.out.json(
             {

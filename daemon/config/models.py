@@ -234,6 +234,9 @@ class DeploymentConfig(_Frozen):
     state_dir: str | None = None
     run_lock_timeout_seconds: float = Field(default=0.0, ge=0, le=3600)
     model: ModelSettings | None = None
+    # Names of environment variables whose values are secrets too (besides the API key):
+    # their values are masked as `***` in every log line, console line and file we write.
+    redact_env: list[str] = Field(default_factory=list)
     budget: BudgetSettings = Field(default_factory=BudgetSettings)
     passes: PassToggles = Field(default_factory=PassToggles)
     service: ServiceSettings = Field(default_factory=ServiceSettings)

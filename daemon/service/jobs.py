@@ -103,7 +103,7 @@ class JobRunner:
                 deployment,
                 agent,
                 registry=self.registry,
-                access=model_access(deployment.model, self.env),
+                access=model_access(deployment.model, self.env, deployment.config.redact_env),
                 now=now,
                 passes=passes,
             )

@@ -27,6 +27,7 @@ from filelock import FileLock, Timeout
 
 from daemon.config import load_deployment
 from daemon.config.resolve import Deployment
+from daemon.environment import model_access
 from daemon.errors import AgentBusy, DaemonError
 from daemon.passes import Pass
 from daemon.paths import StateLayout
@@ -245,6 +246,7 @@ class Service:
         )
         try:
             new = load_deployment(self.config_path, self.env)
+            model_access(new.model, self.env, new.config.redact_env)  # a key HTTP cannot carry is invalid too
         except DaemonError as exc:
             log.error("reload.invalid", error=str(exc), note="kept the previous configuration")
             notify(self.env, "READY=1", "STATUS=reload failed (invalid config); previous configuration kept")
@@ -316,8 +318,10 @@ class Service:
 def serve(
     config_path: Path, env: Mapping[str, str], registry: Mapping[str, Pass], clock: Callable[[], datetime]
 ) -> Exit:
-    """Run the daemon until SIGTERM/SIGINT; raises ConfigError (before READY) or AlreadyRunning."""
+    """Run the daemon until SIGTERM/SIGINT; raises ConfigError or InvalidApiKey (before READY) or AlreadyRunning."""
     deployment = load_deployment(config_path, env)
+    # Registers the secrets for every log line from here on; refuses a key HTTP cannot carry.
+    model_access(deployment.model, env, deployment.config.redact_env)
     layout = StateLayout(deployment.state_dir)
     layout.root.mkdir(parents=True, exist_ok=True, mode=0o700)
     lock = FileLock(str(layout.daemon_lock), timeout=LOCK_WAIT_SECONDS)
