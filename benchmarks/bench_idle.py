@@ -49,6 +49,7 @@ from daemon.registry import default_registry  # noqa: E402
 from daemon.runner import run_once  # noqa: E402
 from daemon.service.jobs import JobRunner  # noqa: E402
 from daemon.service.schedule import GROUPS, group_passes  # noqa: E402
+from daemon.transcript_files import source_of  # noqa: E402
 from daemon.transcripts import read_new_turns  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -82,7 +83,7 @@ def build(root: Path, count: int) -> Path:
         state = StateLayout(deployment.state_dir).agent(name)
         state.root.mkdir(parents=True)
         for consumer in ("distillation", "skill_learning", "instruction_review"):  # every transcript reader
-            batch = read_new_turns(agent.home, agent.transcripts, {}, consumer, now)
+            batch = read_new_turns(source_of(agent), {}, consumer, now)
             cursors.advance(state.cursors, batch.advances)
     return config
 

@@ -22,6 +22,7 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 from benchmarks.report import print_table, save_results
 from daemon.changeset import Cursor
 from daemon.config.models import TranscriptSettings
+from daemon.transcript_files import TranscriptSource
 from daemon.transcripts import read_new_turns
 
 LINE_USER = (
@@ -61,7 +62,7 @@ SETTINGS = TranscriptSettings(glob="t/*.jsonl", turn_idle_seconds=0, max_read_by
 
 def once(home: Path, cursors: dict[str, Cursor]) -> tuple[float, int]:
     start = time.perf_counter()
-    batch = read_new_turns(home, SETTINGS, cursors, "bench", datetime.now(UTC))
+    batch = read_new_turns(TranscriptSource(home, SETTINGS), cursors, "bench", datetime.now(UTC))
     return time.perf_counter() - start, len(batch.turns)
 
 

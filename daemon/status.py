@@ -39,6 +39,7 @@ from daemon.service.schedule import (
     why_nothing_scheduled,
 )
 from daemon.spend import SpendLedger
+from daemon.transcript_files import source_of
 from daemon.transcripts import pending_turns
 from daemon.view import AgentView
 from skills_engine.inventory import quarantined_names
@@ -124,7 +125,7 @@ def _last_run(entry: dict[str, Any] | None) -> dict[str, Any] | None:
 def _pending(agent: AgentSettings, layout: StateLayout, now: datetime) -> int:
     consumer = next((p for p in ("distillation", "skill_learning") if agent.passes.get(p)), "distillation")
     state = cursors.load(layout.agent(agent.name).cursors)
-    return pending_turns(agent.home, agent.transcripts, cursors.for_consumer(state, consumer), now)
+    return pending_turns(source_of(agent), cursors.for_consumer(state, consumer), now)
 
 
 def _open_proposals(agent: AgentSettings) -> int:

@@ -13,32 +13,29 @@ Rules kept here:
   head is read again from the start, with a warning;
 - malformed lines (bad JSON, invalid UTF-8, unknown role, over `max_line_bytes`) are
   skipped with a warning naming the file and offset.
+
+Which files are read, relative to the agent's transcript root, is `daemon.transcript_files`:
+never through a symlink out of the root, never a managed path of the agent.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
+from typing import BinaryIO
 
 from daemon.changeset import Cursor, CursorAdvance
 from daemon.config.models import TranscriptSettings
+from daemon.transcript_files import OutsideRoot, TranscriptSource, list_transcripts, resolve_inside
+from daemon.transcript_lines import Message, parse_line
 
 MIN_NEW_TURNS = 4
-ROLES = ("user", "assistant", "tool", "system")
 HEAD_BYTES = 1024
 SCAN_CHUNK = 1024 * 1024
-
-
-@dataclass(frozen=True)
-class Message:
-    role: str
-    content: str
-    ts: str | None
-    offset: int
 
 
 @dataclass(frozen=True)
@@ -50,7 +47,7 @@ class Turn:
 
     @property
     def ref(self) -> str:
-        """Stable reference to this turn: `<file relative to home>@<byte offset>`."""
+        """Stable reference to this turn: `<file relative to the transcript root>@<byte offset>`."""
         return f"{self.file}@{self.start}"
 
     @property
@@ -89,7 +86,7 @@ class TurnBatch:
     def warnings(self) -> tuple[str, ...]:
         return self.listing_warnings + tuple(w for f in self.files for w in f.warnings)
 
-    def limited(self, max_weight: int, home: Path) -> TurnBatch:
+    def limited(self, max_weight: int, root: Path) -> TurnBatch:
         """Keep a prefix of turns whose weight fits; cursors stop before the first dropped turn.
 
         The first turn is always kept (its messages are truncated in the prompt), so a
@@ -110,66 +107,32 @@ class TurnBatch:
                 kept.append(read)
                 continue
             stop = read.turns[len(turns)].start
-            advance = _advance_to(self.consumer, read, stop, home)
+            advance = _advance_to(self.consumer, read, stop, root)
             kept.append(replace(read, turns=tuple(turns), advance=advance))
         return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
 
 
+def _open(path: Path) -> BinaryIO:
+    """Open for reading; a symlink swapped in since `resolve_inside` checked the path fails (ELOOP)."""
+    return os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb")
+
+
 def _head_hash(path: Path, offset: int) -> str:
-    with path.open("rb") as fh:
+    with _open(path) as fh:
         return hashlib.sha256(fh.read(min(offset, HEAD_BYTES))).hexdigest()
 
 
-def _advance_to(consumer: str, read: FileRead, offset: int, home: Path) -> CursorAdvance | None:
+def _advance_to(consumer: str, read: FileRead, offset: int, root: Path) -> CursorAdvance | None:
     if offset == read.origin and read.advance is None:
         return None
     dev, ino = read.identity
-    cursor = Cursor(offset=offset, dev=dev, ino=ino, head=_head_hash(home / read.file, offset))
+    cursor = Cursor(offset=offset, dev=dev, ino=ino, head=_head_hash(resolve_inside(root, read.file), offset))
     return CursorAdvance(consumer=consumer, file=read.file, cursor=cursor)
-
-
-def _text_of(content: object) -> str | None:
-    if content is None:
-        return ""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for item in content:
-            if isinstance(item, str):
-                parts.append(item)
-            elif isinstance(item, dict) and isinstance(item.get("text"), str):
-                parts.append(item["text"])
-            else:
-                parts.append(json.dumps(item, ensure_ascii=False, sort_keys=True))
-        return "\n".join(parts)
-    if isinstance(content, dict):
-        return json.dumps(content, ensure_ascii=False, sort_keys=True)
-    return None
-
-
-def parse_line(raw: bytes) -> Message | str | None:
-    """A message, the string "session_end", or None if the line is malformed."""
-    try:
-        obj = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    if not isinstance(obj, dict):
-        return None
-    if obj.get("type") == "session_end":
-        return "session_end"
-    role = obj.get("role")
-    # `content: null` is legitimate (an assistant turn that only called tools); a missing key is not.
-    text = _text_of(obj["content"]) if "content" in obj else None
-    if role not in ROLES or text is None:
-        return None
-    ts = obj.get("ts")
-    return Message(role=role, content=text, ts=ts if isinstance(ts, str) else None, offset=-1)
 
 
 def _skip_long_line(path: Path, start: int, size: int) -> int | None:
     """Offset just past the newline ending the line that starts at `start`, or None."""
-    with path.open("rb") as fh:
+    with _open(path) as fh:
         fh.seek(start)
         position = start
         while position < size:
@@ -184,11 +147,14 @@ def _skip_long_line(path: Path, start: int, size: int) -> int | None:
 
 
 def read_file(
-    home: Path, rel: str, prior: Cursor | None, consumer: str, settings: TranscriptSettings, now: datetime
+    root: Path, rel: str, prior: Cursor | None, consumer: str, settings: TranscriptSettings, now: datetime
 ) -> FileRead:
-    """Read the new complete turns of one transcript after its cursor."""
-    path = home / rel
-    st = path.stat()
+    """Read the new complete turns of the transcript `rel` (relative to `root`) after its cursor.
+
+    Raises OutsideRoot if the file is a symlink or resolves outside `root` (nothing is read).
+    """
+    path = resolve_inside(root, rel)
+    st = os.lstat(path)
     identity = (st.st_dev, st.st_ino)
     warnings: list[str] = []
     offset = 0
@@ -221,7 +187,7 @@ def read_file(
             )
         return FileRead(rel, (), advance, tuple(warnings), identity, origin)
 
-    with path.open("rb") as fh:
+    with _open(path) as fh:
         fh.seek(offset)
         window = fh.read(min(available, settings.max_read_bytes))
 
@@ -288,40 +254,22 @@ def read_file(
     return FileRead(rel, tuple(turns), advance, tuple(warnings), identity, origin)
 
 
-def list_transcripts(home: Path, settings: TranscriptSettings) -> tuple[list[str], list[str]]:
-    """Regular transcript files under the glob (relative paths), and warnings for skipped ones."""
-    found: list[str] = []
-    warnings: list[str] = []
-    for path in sorted(home.glob(settings.glob)):
-        rel = path.relative_to(home).as_posix()
-        if path.is_symlink():
-            warnings.append(f"{rel}: transcript is a symlink; not followed")
-            continue
-        if path.is_file():
-            found.append(rel)
-    return found, warnings
-
-
 def read_new_turns(
-    home: Path,
-    settings: TranscriptSettings,
-    cursors: Mapping[str, Cursor],
-    consumer: str,
-    now: datetime,
+    source: TranscriptSource, cursors: Mapping[str, Cursor], consumer: str, now: datetime
 ) -> TurnBatch:
-    """Every transcript's new complete turns for `consumer`."""
-    files, warnings = list_transcripts(home, settings)
+    """Every transcript's new complete turns for `consumer` (files as `list_transcripts` finds them)."""
+    files, warnings = list_transcripts(source)
     reads: list[FileRead] = []
     for rel in files:
         try:
-            reads.append(read_file(home, rel, cursors.get(rel), consumer, settings, now))
+            reads.append(read_file(source.root, rel, cursors.get(rel), consumer, source.settings, now))
+        except OutsideRoot as exc:
+            warnings.append(str(exc))
         except OSError as exc:
             warnings.append(f"{rel}: unreadable transcript: {exc.strerror or exc}")
     return TurnBatch(consumer, tuple(reads), tuple(warnings))
 
 
-def pending_turns(
-    home: Path, settings: TranscriptSettings, cursors: Mapping[str, Cursor], now: datetime
-) -> int:
+def pending_turns(source: TranscriptSource, cursors: Mapping[str, Cursor], now: datetime) -> int:
     """How many complete turns wait for a consumer (for `status`)."""
-    return len(read_new_turns(home, settings, cursors, "status", now).turns)
+    return len(read_new_turns(source, cursors, "status", now).turns)

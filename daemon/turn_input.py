@@ -13,14 +13,14 @@ from typing import Any
 from daemon import cursors
 from daemon.changeset import Changeset
 from daemon.passes import PassContext
+from daemon.transcript_files import source_of
 from daemon.transcripts import MIN_NEW_TURNS, Turn, TurnBatch, read_new_turns
 
 
 def new_turns(context: PassContext, consumer: str) -> TurnBatch:
     """`consumer`'s new complete turns since its cursors."""
-    agent = context.agent
     return read_new_turns(
-        agent.home, agent.transcripts, cursors.for_consumer(context.cursors, consumer), consumer, context.now
+        source_of(context.agent), cursors.for_consumer(context.cursors, consumer), consumer, context.now
     )
 
 

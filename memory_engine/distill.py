@@ -113,7 +113,7 @@ class DistillationPass:
         warnings = list(batch.warnings)
         model = context.deep.model
         assert model is not None
-        batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES, agent.home)
+        batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES, agent.transcript_root)
         pending = self._pending(context)
         memory = load_memory(agent, self._base_view(context.view, pending))
         sent = numbered(batch)

@@ -107,7 +107,9 @@ class SkillLearningPass:
         inventory = load_inventory(agent, edits.view)
         inventory_rows = _inventory_payload(inventory, model.max_input_bytes // INVENTORY_SHARE)
         inventory_bytes = len(json.dumps(inventory_rows).encode("utf-8"))
-        batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES - inventory_bytes, agent.home)
+        batch = batch.limited(
+            model.max_input_bytes - PROMPT_OVERHEAD_BYTES - inventory_bytes, agent.transcript_root
+        )
         sent = numbered(batch)
         try:
             answer = context.deep.call(

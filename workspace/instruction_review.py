@@ -104,7 +104,9 @@ class InstructionReviewPass:
         assert model is not None
         files = {p: context.view.read_text(p) for p in agent.workspace.instructions}
         size = sum(len((t or "").encode("utf-8")) for t in files.values())
-        batch = batch.limited(max(model.max_input_bytes - PROMPT_OVERHEAD_BYTES - size, 1), agent.home)
+        batch = batch.limited(
+            max(model.max_input_bytes - PROMPT_OVERHEAD_BYTES - size, 1), agent.transcript_root
+        )
         sent = numbered(batch)
         answer = context.deep.call(
             "instruction_review", SYSTEM_PROMPT, _payload(files, sent), InstructionReviewResponse

@@ -97,6 +97,9 @@ class PassOverrides(_Frozen):
 
 
 class TranscriptSettings(_Frozen):
+    # The folder the glob is relative to: absolute, `~`, or relative to the config file's
+    # folder; unset = the agent home. Agent runtimes often keep transcripts elsewhere.
+    root: str | None = None
     glob: str = "transcripts/**/*.jsonl"
     format: Literal["jsonl"] = "jsonl"
     turn_idle_seconds: int = Field(default=300, ge=0)
@@ -107,6 +110,13 @@ class TranscriptSettings(_Frozen):
     @classmethod
     def _glob_inside(cls, value: str) -> str:
         return _relative_inside(value, "transcripts.glob")
+
+    @field_validator("root")
+    @classmethod
+    def _root_named(cls, value: str | None) -> str | None:
+        if value is not None and (not value.strip() or "\x00" in value):
+            raise ValueError("transcripts.root must be a non-empty path")
+        return value
 
 
 class SkillSources(_Frozen):

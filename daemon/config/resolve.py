@@ -6,7 +6,7 @@ directions ("off everywhere except this agent" is a real configuration).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +21,8 @@ from daemon.config.models import (
     TranscriptSettings,
     WorkspaceRoles,
 )
+from daemon.config.overlap import agent_claims, claim_problems, transcript_claim, transcript_problems
+from daemon.config.roots import relative_inside, root_problems
 from daemon.config.yamlmap import KeyPath
 
 
@@ -50,7 +52,14 @@ class AgentSettings:
     pack_skill_dirs: tuple[Path, ...]
     workspace: WorkspaceRoles
     memory: AgentMemory
+    # `transcripts.root` resolved; None = the agent home.
+    explicit_transcript_root: Path | None = None
     origins: tuple[Effective, ...] = field(default=(), compare=False)
+
+    @property
+    def transcript_root(self) -> Path:
+        """The folder the transcript glob is relative to (cursor keys and turn refs too)."""
+        return self.explicit_transcript_root or self.home
 
     @property
     def owner(self) -> tuple[str, str]:
@@ -142,12 +151,15 @@ def _agent(
             f"passes.{pass_name}", override, getattr(config.passes, pass_name), ("passes", pass_name)
         )
         passes[pass_name] = bool(value)
+    transcript_root = None if agent.transcripts.root is None else _resolve_path(base, agent.transcripts.root)
     for section in ("transcripts", "skills", "workspace", "memory"):
         model = getattr(agent, section)
         for key, value in model.model_dump(mode="json").items():
             if isinstance(value, dict):
                 for sub, subvalue in value.items():
                     own(f"{section}.{key}.{sub}", subvalue)
+            elif section == "transcripts" and key == "root":
+                own("transcripts.root", str(transcript_root or home))  # shown resolved, like home
             else:
                 own(f"{section}.{key}", value)
     return AgentSettings(
@@ -166,8 +178,20 @@ def _agent(
         pack_skill_dirs=tuple(_resolve_path(base, p) for p in agent.skills.packs),
         workspace=agent.workspace,
         memory=agent.memory,
+        explicit_transcript_root=transcript_root,
         origins=tuple(origins),
     )
+
+
+def _path_problems(name: str, settings: AgentSettings, origin: Callable[[KeyPath], str]) -> list[str]:
+    """Overlaps among the paths one agent configures, and what its transcript glob may reach."""
+    prefix = f"agents.{name}"
+    claims = agent_claims(prefix, settings.workspace, settings.skills, settings.memory, origin)
+    root, home = settings.transcript_root, settings.home
+    transcripts = transcript_claim(
+        prefix, settings.transcripts, origin, relative_inside(root, home), relative_inside(home, root)
+    )
+    return [*claim_problems(claims), *transcript_problems(claims, transcripts)]
 
 
 def resolve(
@@ -182,6 +206,10 @@ def resolve(
     def at(key_path: KeyPath) -> str:
         line = lines.get(key_path)
         return f"{path.name}:{line}" if line else path.name
+
+    def line_of(key_path: KeyPath) -> str:
+        line = lines.get(key_path)
+        return f"{path.name}:{line}" if line else "default"
 
     for name, agent in config.agents.items():
         settings = _agent(name, agent, config, base, lines, path.name)
@@ -201,6 +229,7 @@ def resolve(
                 f"state_dir: {state_dir} is inside the home of agent {name} ({at(('state_dir',))}); "
                 "keep the daemon's state outside agent homes"
             )
+        problems.extend(_path_problems(name, settings, line_of))
     # Overlap = same folder or one inside the other: look each home's ancestors up in a
     # map instead of comparing every pair (a thousand agents made that take seconds).
     by_home: dict[Path, list[str]] = {}
@@ -218,6 +247,13 @@ def resolve(
             f"agents.{second}.home: {b} overlaps the home of agent {first} ({a}) "
             f"({at(('agents', second, 'home'))}); each agent needs its own folder"
         )
+    roots = {
+        name: (settings.explicit_transcript_root, line_of(("agents", name, "transcripts", "root")))
+        for name, settings in agents.items()
+        if settings.explicit_transcript_root is not None
+    }
+    homes = {name: settings.home for name, settings in agents.items()}
+    problems.extend(root_problems(roots, homes, state_dir))
     origins = []
     for key in ("enabled", "mode", "cadence", "autonomy", "run_lock_timeout_seconds"):
         origin = _origin(lines, (key,), path.name, "deployment") or "default"

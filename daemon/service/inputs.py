@@ -8,13 +8,15 @@ complete turns, which decides whether an early wake is worth a run.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from datetime import datetime
 
 from daemon import cursors
 from daemon.config.resolve import AgentSettings
 from daemon.paths import AgentState
-from daemon.transcripts import list_transcripts, read_new_turns
+from daemon.transcript_files import list_transcripts, resolve_inside, source_of
+from daemon.transcripts import read_new_turns
 
 
 def has_new_input(agent: AgentSettings, state: AgentState, consumers: Sequence[str]) -> bool:
@@ -26,10 +28,10 @@ def has_new_input(agent: AgentSettings, state: AgentState, consumers: Sequence[s
     if state.journal.exists():
         return True
     cursor_file = cursors.load(state.cursors)
-    files, _warnings = list_transcripts(agent.home, agent.transcripts)
+    files, _warnings = list_transcripts(source_of(agent))
     for rel in files:
         try:
-            st = (agent.home / rel).stat()
+            st = os.lstat(resolve_inside(agent.transcript_root, rel))
         except OSError:
             continue
         for consumer in consumers:
@@ -46,7 +48,5 @@ def has_new_input(agent: AgentSettings, state: AgentState, consumers: Sequence[s
 def pending_turns(agent: AgentSettings, state: AgentState, consumer: str, now: datetime) -> int:
     """Complete turns waiting for `consumer` (bounded by the transcript read limits)."""
     cursor_file = cursors.load(state.cursors)
-    batch = read_new_turns(
-        agent.home, agent.transcripts, cursors.for_consumer(cursor_file, consumer), consumer, now
-    )
+    batch = read_new_turns(source_of(agent), cursors.for_consumer(cursor_file, consumer), consumer, now)
     return len(batch.turns)

@@ -20,23 +20,17 @@ import structlog
 from watchfiles import Change, watch
 
 from daemon.config.resolve import AgentSettings
+from daemon.globmatch import static_folder
 from daemon.paths import META_DIR
 
 log = structlog.get_logger("metaeng.watch")
 TICK_MS = 1000
 RETRY_SECONDS = 30.0
-GLOB_CHARS = "*?["
 
 
 def watch_root(agent: AgentSettings) -> Path:
-    """The deepest folder of the agent's transcript glob that holds no wildcard."""
-    parts = PurePosixPath(agent.transcripts.glob).parts[:-1]
-    static: list[str] = []
-    for part in parts:
-        if any(c in part for c in GLOB_CHARS):
-            break
-        static.append(part)
-    return agent.home.joinpath(*static)
+    """The deepest folder of the agent's transcript glob that holds no wildcard, under its root."""
+    return agent.transcript_root.joinpath(*static_folder(agent.transcripts.glob))
 
 
 def _file_pattern(agent: AgentSettings) -> str:

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from daemon.changeset import Cursor
 from daemon.config.models import TranscriptSettings
+from daemon.transcript_files import TranscriptSource
 from daemon.transcripts import TurnBatch, read_new_turns
 from tests.support.deploy import conversation, message
 
@@ -23,7 +24,7 @@ def read(
     now: datetime = NOW,
     settings: TranscriptSettings = SETTINGS,
 ) -> TurnBatch:
-    return read_new_turns(home, settings, cursors or {}, "distillation", now)
+    return read_new_turns(TranscriptSource(home, settings), cursors or {}, "distillation", now)
 
 
 def commit(batch: TurnBatch, cursors: dict[str, Cursor] | None = None) -> dict[str, Cursor]:

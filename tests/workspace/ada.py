@@ -10,6 +10,7 @@ from typing import Any
 import yaml
 
 from daemon.config.models import TranscriptSettings
+from daemon.transcript_files import TranscriptSource
 from daemon.transcripts import read_new_turns
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
@@ -128,7 +129,7 @@ def consolidation_answer(**overrides: Any) -> dict[str, Any]:
 
 def turn_id(home: Path, quote: str, glob: str = "transcripts/*.jsonl") -> str:
     """The id (T1, T2, ...) the daemon will give the turn holding `quote`, for a fresh cursor."""
-    batch = read_new_turns(home, TranscriptSettings(glob=glob), {}, "test", NOW)
+    batch = read_new_turns(TranscriptSource(home, TranscriptSettings(glob=glob)), {}, "test", NOW)
     for index, turn in enumerate(batch.turns, start=1):
         if any(quote in m.content for m in turn.messages):
             return f"T{index}"
