@@ -112,6 +112,7 @@ class PreparedWrite:
 
     def __init__(self, path: Path, data: bytes, mode: int | None = None) -> None:
         faults.check(path)
+        data = _redacted(path, data)
         self.path = path
         folder = path.parent
         folder.mkdir(parents=True, exist_ok=True)

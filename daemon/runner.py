@@ -20,7 +20,7 @@ from typing import Any
 import structlog
 from filelock import FileLock, Timeout
 
-from daemon import atomic, cursors
+from daemon import atomic, cursors, redact
 from daemon.apply import ApplyFailed, apply_run, describe_os_error, new_run_id
 from daemon.breaker import Breaker
 from daemon.changeset import Changeset, CursorAdvance, PassStatus
@@ -164,6 +164,15 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
         log.exception("pass.crashed", agent=context.agent.name, pass_name=impl.name, run_id=context.run_id)
         return Changeset(
             pass_name=impl.name, status="failed", reason=f"internal error: {type(exc).__name__}: {exc}"
+        )
+    tainted = [w.path for w in changeset.writes if redact.redact_bytes(w.content) != w.content]
+    if tainted:
+        # A secret (the API key) in planned content: refuse the whole pass rather than let
+        # the write door mask it silently; its turns stay unconsumed.
+        return Changeset(
+            pass_name=impl.name,
+            status="skipped",
+            reason=f"refused as tainted: planned content of {', '.join(tainted)} contains a configured secret",
         )
     if changeset.status in ("changes", "nothing") and changeset.has_file_changes():
         try:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import git
 
-from daemon import atomic
+from daemon import atomic, redact
 from daemon.errors import StoreError
 from daemon.managed import HomeScan, ManagedPaths
 
@@ -335,7 +335,7 @@ class StoreSession:
         body = message.rstrip() + "\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
         self._scratch.mkdir(parents=True, exist_ok=True)
         message_file = self._scratch / "commit-message"
-        message_file.write_text(body, encoding="utf-8")
+        message_file.write_text(redact.redact(body), encoding="utf-8")
         args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", str(message_file)]
         if allow_empty:
             args.append("--allow-empty")

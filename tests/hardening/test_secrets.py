@@ -137,7 +137,7 @@ def _crash_event(stderr: str) -> dict[str, Any]:
 def test_an_internal_error_logs_a_traceback_without_frame_locals_or_secrets(root: Path) -> None:
     config = _crash_setup(root)
     env = {"TEST_API_KEY": CANARY, "SOME_TOKEN": UNREGISTERED}
-    result = run_cli(config, "once", "--agent", "ada", env=env)
+    result = run_cli(config, "runs", "--agent", "ada", env=env)
     assert result.code == 3 and "internal error: NotADirectoryError" in result.err
     (trace,) = _crash_event(result.err)["exception"]
     assert trace["exc_type"] == "NotADirectoryError" and trace["frames"]
@@ -150,7 +150,7 @@ def test_an_internal_error_of_the_real_process_prints_no_environment(root: Path)
     # Secrets first: a repr of the environment is cut at 80 characters.
     env = {"SOME_TOKEN": UNREGISTERED, "TEST_API_KEY": CANARY, "PATH": os.environ["PATH"], "HOME": str(root)}
     proc = subprocess.run(
-        [sys.executable, "-m", "daemon", "--config", str(config), "once", "--agent", "ada"],
+        [sys.executable, "-m", "daemon", "--config", str(config), "runs", "--agent", "ada"],
         capture_output=True,
         text=True,
         env=env,
@@ -252,9 +252,12 @@ def test_redact_env_values_are_masked_in_output_and_logs(root: Path) -> None:
     query = run_cli(config, "memory", "query", "--agent", "ada", "--entity", EXTRA, "--key", "city", env=env)
     (root / EXTRA).mkdir()
     (root / EXTRA / "agents").write_text("not a folder", encoding="utf-8")
-    crashed = run_cli(config, "once", "--agent", "ada", env=env)
+    crashed = run_cli(config, "runs", "--agent", "ada", env=env)
+    failed = run_cli(config, "once", "--agent", "ada", "--json", env=env)
 
     assert query.code == 0 and query.out.startswith("no answer for ***.city as of ")
+    assert failed.code == 1 and failed.json()["error"] == f"Not a directory: {root}/***/agents/ada"
+    assert EXTRA not in failed.out + failed.err
     assert crashed.code == 3
     assert f"{root}/***/agents" in _crash_event(crashed.err)["exception"][0]["exc_value"]
     (message,) = [line for line in crashed.err.splitlines() if line.startswith("internal error:")]
