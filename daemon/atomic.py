@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import structlog
@@ -26,6 +28,23 @@ def _redacted(path: Path, data: bytes) -> bytes:
     if clean != data:
         log.warning("secret.redacted", path=str(path), note="a registered secret was masked before writing")
     return clean
+
+
+@contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """Re-raise an OSError that does not say which file (a write or fsync) with `path` in it."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.filename is None and exc.errno is not None:
+            raise OSError(exc.errno, exc.strerror or os.strerror(exc.errno), str(path)) from exc
+        raise
+
+
+def write_scratch(path: Path, data: bytes) -> None:
+    """Write a throwaway file (git's input, a commit message): not atomic, but an OSError names `path`."""
+    with naming(path):
+        path.write_bytes(data)
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -49,7 +68,7 @@ def write_bytes(path: Path, data: bytes, mode: int | None = None) -> None:
     tmp = folder / f".{path.name}{TMP_MARKER}{secrets.token_hex(4)}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644 if mode is None else mode)
     try:
-        with os.fdopen(fd, "wb") as fh:
+        with naming(path), os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
@@ -80,13 +99,28 @@ def delete(path: Path) -> None:
 
 
 def append_line(path: Path, line: str) -> None:
-    """Append one line (redacted) durably (O_APPEND + fsync); used by append-only ledgers."""
+    """Append one line (redacted) durably (O_APPEND + fsync); used by append-only ledgers.
+
+    All or nothing: a write cut short (a full disk) is truncated away, so a ledger never
+    holds half a line; the OSError names `path`.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
     data = _redacted(path, (line.rstrip("\n") + "\n").encode("utf-8"))
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
     try:
-        os.write(fd, data)
-        os.fsync(fd)
+        start = os.fstat(fd).st_size
+        with naming(path):
+            try:
+                written = 0
+                while written < len(data):
+                    written += os.write(fd, data[written:])
+                os.fsync(fd)
+            except OSError:
+                try:
+                    os.ftruncate(fd, start)
+                except OSError:
+                    pass  # readers skip a torn last line; nothing more can be done on this disk
+                raise
     finally:
         os.close(fd)
 
@@ -119,7 +153,7 @@ class PreparedWrite:
         self._tmp: Path | None = folder / f".{path.name}{TMP_MARKER}{secrets.token_hex(4)}"
         fd = os.open(self._tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644 if mode is None else mode)
         try:
-            with os.fdopen(fd, "wb") as fh:
+            with naming(path), os.fdopen(fd, "wb") as fh:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())

@@ -20,7 +20,7 @@ from filelock import FileLock, Timeout
 
 from daemon.apply import finish_or_roll_back
 from daemon.config.resolve import AgentSettings, Deployment
-from daemon.errors import AgentBusy
+from daemon.errors import AgentBusy, StoreError
 from daemon.homelock import Holder, HomeLock
 from daemon.managed import HomeScan, ManagedPaths, managed_paths
 from daemon.paths import AgentState, StateLayout
@@ -54,16 +54,26 @@ def agent_state(deployment: Deployment, name: str) -> AgentState:
 
 def commit_external_edits(store: StoreSession, agent: str, first: bool) -> tuple[str | None, HomeScan]:
     """Commit what people changed under the managed paths since the last commit, if anything."""
-    staged, scan = store.stage_all()
-    if not staged:
-        return None, scan
+    try:
+        staged, scan = store.stage_all()
+        if not staged:
+            return None, scan
+        return _commit_external(store, agent, first), scan
+    except (OSError, StoreError):
+        try:
+            store.reset_index()  # leave nothing half-staged; the next run stages it again
+        except (OSError, StoreError):
+            pass
+        raise
+
+
+def _commit_external(store: StoreSession, agent: str, first: bool) -> str:
     subject = "initial import of managed files" if first else "external edits since the last run"
-    sha = store.commit(
+    return store.commit(
         f"{subject} ({agent})\n\nChanges made outside metaeng-daemon, recorded before its next run so that "
         "undoing a run never undoes them.",
         {"Kind": "external-edits", "Agent": agent},
     )
-    return sha, scan
 
 
 @contextmanager

@@ -25,6 +25,7 @@ from daemon import cursors
 from daemon.config.models import PASS_ORDER
 from daemon.config.resolve import AgentSettings, Deployment
 from daemon.errors import DaemonError
+from daemon.managed import managed_paths
 from daemon.passes import Pass
 from daemon.paths import StateLayout
 from daemon.runner import breaker_for
@@ -128,6 +129,12 @@ def _pending(agent: AgentSettings, layout: StateLayout, now: datetime) -> int:
     return pending_turns(source_of(agent), cursors.for_consumer(state, consumer), now)
 
 
+def _unreadable(agent: AgentSettings) -> list[dict[str, str]]:
+    """Managed files and folders the daemon cannot read (left out of every run until fixed)."""
+    scan = managed_paths(agent).scan(agent.home)
+    return [{"path": path, "reason": why} for path, why in scan.unreadable]
+
+
 def _open_proposals(agent: AgentSettings) -> int:
     view = AgentView(agent.home)
     return sum(1 for p in list_proposals(view) if p.status(view) == "open")
@@ -167,6 +174,7 @@ def agent_status(
         "quarantined": _guard(warnings, lambda: quarantined_skills(agent)),
         "breaker": _guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
         "open_proposals": _guard(warnings, lambda: _open_proposals(agent)),
+        "unreadable": _guard(warnings, lambda: _unreadable(agent)),
         "last_run": _last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
     }
 

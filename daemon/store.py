@@ -15,7 +15,7 @@ import os
 import re
 import stat
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -132,33 +132,25 @@ class StoreSession:
         self.managed = managed
 
     def _run(self, *args: str, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None) -> tuple[int, bytes]:
-        try:
-            if stdin is None:
+        feed = self._scratch / "stdin"
+        with ExitStack() as cleanup:
+            istream = None
+            if stdin is not None:
+                self._scratch.mkdir(parents=True, exist_ok=True)
+                atomic.write_scratch(feed, stdin)
+                cleanup.callback(feed.unlink, missing_ok=True)
+                istream = cleanup.enter_context(feed.open("rb"))
+            try:
                 status, out, err = self._git.execute(
                     ["git", *args],
+                    istream=istream,
                     with_extended_output=True,
                     with_exceptions=False,
                     stdout_as_string=False,
                     strip_newline_in_stdout=False,
                 )
-            else:
-                self._scratch.mkdir(parents=True, exist_ok=True)
-                feed = self._scratch / "stdin"
-                feed.write_bytes(stdin)
-                try:
-                    with feed.open("rb") as fh:
-                        status, out, err = self._git.execute(
-                            ["git", *args],
-                            istream=fh,
-                            with_extended_output=True,
-                            with_exceptions=False,
-                            stdout_as_string=False,
-                            strip_newline_in_stdout=False,
-                        )
-                finally:
-                    feed.unlink(missing_ok=True)
-        except git.GitCommandNotFound as exc:
-            raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
+            except git.GitCommandNotFound as exc:
+                raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
         if status not in ok_codes:
             message = err.decode("utf-8", "replace") if isinstance(err, bytes) else str(err)
             raise StoreError(
@@ -285,9 +277,8 @@ class StoreSession:
 
         Plumbing, not `git add`: bytes are hashed as they are (--no-filters), whatever the
         home's own `.gitignore` or `.gitattributes` say; a folder holding its own `.git` is
-        never a submodule. A path that is absent, a symlink or not a regular file leaves
-        the index. Raises StoreError or OSError (then the index may be partly updated;
-        callers roll back with `reset_index`).
+        never a submodule. A path that is absent, a symlink or not a regular file leaves the
+        index. Raises StoreError or OSError (callers then roll back with `reset_index`).
         """
         index = self._index() if index is None else index
         present: list[tuple[str, str]] = []
@@ -335,7 +326,7 @@ class StoreSession:
         body = message.rstrip() + "\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
         self._scratch.mkdir(parents=True, exist_ok=True)
         message_file = self._scratch / "commit-message"
-        message_file.write_text(redact.redact(body), encoding="utf-8")
+        atomic.write_scratch(message_file, redact.redact(body).encode("utf-8"))
         args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", str(message_file)]
         if allow_empty:
             args.append("--allow-empty")
@@ -360,7 +351,7 @@ class StoreSession:
         paths: list[str] = []
         for label, data in (("ours", ours), ("base", base), ("theirs", theirs)):
             path = self._scratch / f"merge-{label}"
-            path.write_bytes(data)
+            atomic.write_scratch(path, data)
             paths.append(str(path))
         try:
             status, out = self._run(
@@ -370,9 +361,6 @@ class StoreSession:
             for name in paths:
                 Path(name).unlink(missing_ok=True)
         return out, status
-
-    def fsck(self) -> str:
-        return self.text("fsck", "--no-progress", "--strict")
 
 
 def _initialise(git_dir: Path, home: Path) -> None:

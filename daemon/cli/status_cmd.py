@@ -64,6 +64,8 @@ def print_human(context: CliContext, report: StatusReport) -> None:
             f"  pending turns {_or_unknown(agent['pending_turns'])}, open proposals "
             f"{_or_unknown(agent['open_proposals'])}, quarantined skills: {quarantined_text}"
         )
+        for item in agent["unreadable"] or []:
+            out.line(f"  cannot read {item['path']}: {item['reason']} (left out of every run until fixed)")
         last = agent["last_run"]
         if last is None:
             out.line("  last run: none")

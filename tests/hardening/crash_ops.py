@@ -28,11 +28,21 @@ Reply = tuple[Any, str]
 
 
 @dataclass(frozen=True)
+class PersonEdit:
+    """A person appends `text` to `path` (in the home) while the model answer `schema` is delayed."""
+
+    path: str
+    text: str
+    schema: str
+
+
+@dataclass(frozen=True)
 class CrashOp:
     name: str
     passes: tuple[str, ...]
     prepare: Callable[[Path, FakeModelServer], list[str]]  # returns the command to crash
     replies: tuple[Reply, ...] = ()
+    person_edit: PersonEdit | None = None
 
 
 def write_deployment(
@@ -111,6 +121,15 @@ def _prep_plain(passes: tuple[str, ...]) -> Callable[[Path, FakeModelServer], li
     return prepare
 
 
+def _prep_edit_during_run(root: Path, model: FakeModelServer) -> list[str]:
+    # Distillation renders FACTS.md, which a person edits while its answer is delayed: it is
+    # dropped at apply, and the skill the scout creates is what the killed apply writes.
+    write_deployment(root, model.url, ("distillation", "skill_learning"), {"memory": {"markdown_view": "FACTS.md"}})
+    (root / "ada" / "FACTS.md").write_text("# Facts\n")
+    _turns(root)
+    return ["once", "--agent", "ada"]
+
+
 def _prep_memory(root: Path, model: FakeModelServer) -> list[str]:
     write_deployment(root, model.url, ("memory_consolidation",))
     write_store(root / "ada", stored_fact(), stored_fact(id="f-twin", source_event_id="t@9"))
@@ -170,6 +189,13 @@ OPS: tuple[CrashOp, ...] = (
         ("instruction_review",),
         _prep_plain(("instruction_review",)),
         (_proposal_reply(),),
+    ),
+    CrashOp(
+        "person_edits_a_planned_file",
+        ("distillation", "skill_learning"),
+        _prep_edit_during_run,
+        (_facts_reply(), _create_reply()),
+        PersonEdit("FACTS.md", "- a note Jonas typed during the run\n", "DistillationResponse"),
     ),
     CrashOp("undo", ("distillation",), _prep_undo),
     CrashOp("review_approve", ("instruction_review",), _prep_approve),

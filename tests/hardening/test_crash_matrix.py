@@ -1,5 +1,8 @@
 """Crash matrix: every pass, undo and review approval, killed with SIGKILL at each named step.
 
+One more operation has a person edit a file a pass planned to write while its model
+answer is delayed (between plan and apply): the person's bytes survive every kill.
+
 After the next start (recovery runs in `once --dry-run`, which changes nothing else):
 the store is consistent (`git fsck` clean), the work tree equals the pre-run state or the
 committed post-run state, cursors are untouched unless the run committed, and the
@@ -13,13 +16,15 @@ import os
 import signal
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from daemon.crashpoints import POINTS
-from tests.hardening.crash_ops import OPS, CrashOp
+from tests.hardening.crash_ops import OPS, CrashOp, PersonEdit
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
@@ -61,6 +66,26 @@ def check_consistent(root: Path) -> None:
         assert {e["call"] for e in entries if e["kind"] == "settle"} <= reserved
 
 
+def edit_when_asked(root: Path, model: FakeModelServer, edit: PersonEdit) -> threading.Thread:
+    """Append the person's text once the delayed request arrives (the run is between plan and apply)."""
+    seen = model.schema_names().count(edit.schema)  # the server outlives one test: count new ones
+
+    def act() -> None:
+        deadline = time.monotonic() + 30
+        while model.schema_names().count(edit.schema) <= seen and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with (root / "ada" / edit.path).open("a", encoding="utf-8") as fh:
+            fh.write(edit.text)
+
+    thread = threading.Thread(target=act, daemon=True)
+    thread.start()
+    return thread
+
+
+def last_is_run(root: Path) -> bool:
+    return "Run-Id:" in git(root, "log", "-1", "--format=%B").stdout
+
+
 def crash(root: Path, command: list[str], point: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
     return subprocess.run(
@@ -88,16 +113,22 @@ def test_kill_at_each_step_leaves_all_or_nothing(
     before_head = head(root)
     cursors = root / "state" / "agents" / "ada" / "cursors.json"
     before_cursors = read(cursors)
+    edit = op.person_edit
     for content, schema in op.replies:
-        model.reply(content, schema=schema)
+        model.reply(content, schema=schema, delay=1.0 if edit and schema == edit.schema else 0.0)
+    editor = edit_when_asked(root, model, edit) if edit else None
 
     crashed = crash(root, command, point)
     assert crashed.returncode == -signal.SIGKILL, crashed.stdout + crashed.stderr
+    if editor is not None and edit is not None:
+        editor.join(30)
+        before_tree[edit.path] = before_tree[edit.path] + edit.text.encode()
 
     recovered = run_cli(config, "once", "--agent", "ada", "--dry-run", "--json")  # the next start
     assert recovered.code in (0, 1), recovered.err
     check_consistent(root)
-    committed = head(root) != before_head
+    # A person's edit made during the run is committed on its own, before any run commit.
+    committed = head(root) != before_head and last_is_run(root)
     if committed:
         info = git(root, "log", "-1", "--format=%B").stdout
         assert "Run-Id:" in info
@@ -105,6 +136,8 @@ def test_kill_at_each_step_leaves_all_or_nothing(
         assert tree_snapshot(root / "ada") == before_tree
         assert read(cursors) == before_cursors
         assert point not in ("after_commit", "after_cursors")
+    if edit is not None:
+        assert (root / "ada" / edit.path).read_text().endswith(edit.text)
 
     # The next real start completes what was interrupted, or finds it already done.
     for content, schema in op.replies:
@@ -118,4 +151,6 @@ def test_kill_at_each_step_leaves_all_or_nothing(
         assert again.returncode == (0 if not committed else 1), again.stdout + again.stderr
     check_consistent(root)
     assert head(root) != before_head
+    if edit is not None:  # a later run may render the file anew; the person's bytes stay in history
+        assert edit.text.strip() in git(root, "log", "-p", "--format=%s", "--", edit.path).stdout
     model.clear()  # replies not consumed when the work was already committed

@@ -73,6 +73,7 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
         "budget_usd": 1.0,
         "pending_turns": 2,
         "open_proposals": 1,
+        "unreadable": [],
         "last_run": {
             "run_id": once.json()["run_id"],
             "status": "applied",
