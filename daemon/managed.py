@@ -8,40 +8,15 @@ on the store shows only what the daemon may change.
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from daemon.atomic import TMP_MARKER
 from daemon.config.resolve import AgentSettings
+from daemon.home_scan import HomeScan, scan_home
 from daemon.paths import HOME_LOCK, META_DIR
 
-# Never recorded: a nested repository's own git folder (its files are recorded as plain
-# files, never as a submodule), the home lock, and half-written temp files.
-_NEVER = frozenset({".git"})
-
-
-@dataclass(frozen=True)
-class HomeScan:
-    """The managed files of a home as they are on disk now.
-
-    `files`: regular files the daemon can read; `unreadable`: (path, reason) for files and
-    folders it cannot (reported and left out of the run); `skipped`: symlinks and special
-    files, never followed or recorded.
-    """
-
-    files: frozenset[str]
-    unreadable: tuple[tuple[str, str], ...]
-    skipped: tuple[str, ...]
-
-    def blocked(self, rel: str) -> bool:
-        """True if `rel` is, or lies inside, something unreadable (its state is unknown)."""
-        return any(rel == p or rel.startswith(p + "/") for p, _ in self.unreadable)
-
-
-def _recordable(rel: str) -> bool:
-    return rel != HOME_LOCK and TMP_MARKER not in rel.rsplit("/", 1)[-1]
+__all__ = ["HomeScan", "ManagedPaths", "managed_paths"]
 
 
 @dataclass(frozen=True)
@@ -89,78 +64,7 @@ class ManagedPaths:
 
     def scan(self, home: Path) -> HomeScan:
         """Walk the managed paths under `home` without following any symlink."""
-        files: set[str] = set()
-        unreadable: list[tuple[str, str]] = []
-        skipped: list[str] = []
-
-        def consider(rel: str, full: str) -> None:
-            try:
-                mode = os.lstat(full).st_mode
-            except FileNotFoundError:
-                return
-            except OSError as exc:
-                unreadable.append((rel, exc.strerror or str(exc)))
-                return
-            if stat.S_ISLNK(mode):
-                skipped.append(f"{rel} (symlink, not followed)")
-            elif not stat.S_ISREG(mode):
-                skipped.append(f"{rel} (not a regular file)")
-            elif not os.access(full, os.R_OK):
-                unreadable.append((rel, "Permission denied"))
-            elif _recordable(rel):
-                files.add(rel)
-
-        for rel in sorted(self.files):
-            if _through_symlink(home, rel, skipped):
-                continue
-            consider(rel, str(home / rel))
-        for rel_dir in sorted(self.dirs):
-            if _through_symlink(home, rel_dir, skipped):
-                continue
-            top = home / rel_dir
-            if top.is_symlink():
-                skipped.append(f"{rel_dir} (symlink, not followed)")
-                continue
-            if not top.is_dir():
-                continue
-            if not os.access(top, os.R_OK | os.X_OK):
-                unreadable.append((rel_dir, "Permission denied"))
-                continue
-
-            def failed(exc: OSError) -> None:
-                where = Path(exc.filename).relative_to(home).as_posix() if exc.filename else "?"
-                unreadable.append((where, exc.strerror or str(exc)))
-
-            for folder, dirs, names in os.walk(top, followlinks=False, onerror=failed):
-                prefix = Path(folder).relative_to(home).as_posix()
-                keep = []
-                for name in sorted(dirs):
-                    full = os.path.join(folder, name)
-                    if name.lower() in _NEVER:
-                        continue
-                    if os.path.islink(full):
-                        skipped.append(f"{prefix}/{name} (symlink, not followed)")
-                    elif not os.access(full, os.R_OK | os.X_OK):
-                        unreadable.append((f"{prefix}/{name}", "Permission denied"))
-                    else:
-                        keep.append(name)
-                dirs[:] = keep
-                for name in sorted(names):
-                    if name.lower() in _NEVER:
-                        continue
-                    consider(f"{prefix}/{name}", os.path.join(folder, name))
-        return HomeScan(frozenset(files), tuple(unreadable), tuple(skipped))
-
-
-def _through_symlink(home: Path, rel: str, skipped: list[str]) -> bool:
-    """True (and noted) if a component of `rel`, before its last, is a symlink."""
-    current = home
-    for part in rel.split("/")[:-1]:
-        current = current / part
-        if current.is_symlink():
-            skipped.append(f"{current.relative_to(home).as_posix()} (symlink, not followed)")
-            return True
-    return False
+        return scan_home(home, self.files, self.dirs)
 
 
 def managed_paths(agent: AgentSettings) -> ManagedPaths:
