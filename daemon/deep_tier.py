@@ -148,6 +148,26 @@ class DeepTier:
         )
         return messages, response_format, request_body
 
+    def room_for(self, system: str, user: str, response_model: type[BaseModel]) -> int:
+        """Bytes still free in a request that already carries `system` and `user`.
+
+        What a pass may add to `user` (as serialized in the request body, escapes included)
+        before `call` would refuse the request as larger than `max_input_bytes`; may be
+        negative.
+        """
+        assert self.model is not None
+        _messages, _format, body = self._request(self.model, system, user, response_model)
+        return self._input_limit(response_model) - len(body.encode("utf-8"))
+
+    @staticmethod
+    def _schema_slack(response_model: type[BaseModel]) -> int:
+        # The schema travels in every request and is not the pass's to shrink.
+        return len(json.dumps(flat_schema(response_model))) + 4096
+
+    def _input_limit(self, response_model: type[BaseModel]) -> int:
+        assert self.model is not None
+        return self.model.max_input_bytes + self._schema_slack(response_model)
+
     def estimate_usd(self, system: str, user: str, response_model: type[BaseModel]) -> float:
         """The reservation `call` would make for this request (its upper bound of cost)."""
         reason = self.availability()
@@ -164,11 +184,10 @@ class DeepTier:
             raise ModelUnavailable(reason)
         model = self.model
         assert model is not None
-        schema = flat_schema(response_model)
         messages, response_format, request_body = self._request(model, system, user, response_model)
         request_bytes = len(request_body.encode("utf-8"))
         prompt_hash = hashlib.sha256(request_body.encode("utf-8")).hexdigest()
-        if request_bytes > model.max_input_bytes + len(json.dumps(schema)) + 4096:
+        if request_bytes > self._input_limit(response_model):
             raise ModelResponseInvalid(
                 f"{purpose}: request of {request_bytes} bytes exceeds max_input_bytes ({model.max_input_bytes})"
             )

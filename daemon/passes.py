@@ -7,6 +7,7 @@ that talks a pass into it — is refused by construction, not by instruction.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal, Protocol
@@ -21,6 +22,10 @@ from daemon.view import AgentView
 MemoryLockMode = Literal["none", "try", "wait"]
 
 
+def _quiet(_line: str) -> None:
+    return None
+
+
 @dataclass(frozen=True)
 class PassContext:
     agent: AgentSettings
@@ -29,6 +34,8 @@ class PassContext:
     cursors: CursorFile
     now: datetime
     run_id: str
+    # Progress of long work, one line at a time (`once` prints it on stderr); passes never print.
+    progress: Callable[[str], None] = _quiet
 
 
 class Pass(Protocol):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -45,6 +45,7 @@ __all__ = ["PassResult", "RunResult", "breaker_for", "run_once", "select_passes"
 
 log = structlog.get_logger("metaeng.runner")
 MEMORY_LOCK_WAIT_SECONDS = 600.0
+DRY_RUN_NO_MODEL = "dry run: no model call, nothing spent (add --with-model to preview the model's answer; that spends)"
 
 
 @dataclass(frozen=True)
@@ -169,21 +170,28 @@ def run_once(
     now: datetime,
     passes: Sequence[str] | None = None,
     dry_run: bool = False,
+    with_model: bool = False,
     lock_timeout: float | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> RunResult:
-    """Run the selected passes for one agent and apply their changes as one run."""
+    """Run the selected passes for one agent and apply their changes as one run.
+
+    A dry run applies nothing and, unless `with_model`, calls no model: it uses no budget
+    and no daily cap, and model passes say they were skipped for the dry run.
+    """
     selected = select_passes(passes)
     started = time.monotonic()
     run_id = new_run_id(now)
+    if dry_run and not with_model:
+        access = ModelAccess(None, DRY_RUN_NO_MODEL)
+    request = _Request(tuple(selected), dry_run, run_id, started, progress or _quiet)
     timeout = deployment.config.run_lock_timeout_seconds if lock_timeout is None else lock_timeout
     layout = StateLayout(deployment.state_dir)
     log.info("run.start", agent=agent_name, run_id=run_id, passes=selected, dry_run=dry_run)
     deployment.agent(agent_name)  # an unknown agent is an error, not a failed run
     try:
         with agent_session(deployment, agent_name, now, timeout, commit_external=not dry_run) as session:
-            final = _run_in_session(
-                deployment, session, registry, access, now, selected, dry_run, run_id, layout, started
-            )
+            final = _run_in_session(deployment, session, registry, access, now, request, layout)
     except (OSError, StoreError, PathRefused) as exc:
         # The run could not start (state or home folder full or read-only, a broken store):
         # nothing was planned or written. Say so for every pass, with the cause.
@@ -217,19 +225,30 @@ def run_once(
     return final
 
 
+@dataclass(frozen=True)
+class _Request:
+    selected: tuple[str, ...]
+    dry_run: bool
+    run_id: str
+    started: float  # time.monotonic() at the start
+    progress: Callable[[str], None]
+
+
+def _quiet(_line: str) -> None:
+    return None
+
+
 def _run_in_session(
     deployment: Deployment,
     session: AgentSession,
     registry: Mapping[str, Pass],
     access: ModelAccess,
     now: datetime,
-    selected: Sequence[str],
-    dry_run: bool,
-    run_id: str,
+    request: _Request,
     layout: StateLayout,
-    started: float,
 ) -> RunResult:
     agent = session.agent
+    selected, dry_run, run_id, started = request.selected, request.dry_run, request.run_id, request.started
     deep = DeepTier(
         model=deployment.model,
         api_key=access.api_key,
@@ -273,7 +292,9 @@ def _run_in_session(
                     )
                     continue
             reads[name] = ReadLog()
-            context = PassContext(agent, view.tracked(reads[name]), deep, cursor_state, now, run_id)
+            context = PassContext(
+                agent, view.tracked(reads[name]), deep, cursor_state, now, run_id, request.progress
+            )
             changeset = _plan_one(impl, context, session)
             planned.append(changeset)
             if changeset.status in ("changes", "nothing"):

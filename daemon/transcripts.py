@@ -54,9 +54,6 @@ class Turn:
     def ts(self) -> str | None:
         return next((m.ts for m in self.messages if m.ts), None)
 
-    def weight(self) -> int:
-        return sum(len(m.content) + 32 for m in self.messages)
-
 
 @dataclass(frozen=True)
 class FileRead:
@@ -86,29 +83,24 @@ class TurnBatch:
     def warnings(self) -> tuple[str, ...]:
         return self.listing_warnings + tuple(w for f in self.files for w in f.warnings)
 
-    def limited(self, max_weight: int, root: Path) -> TurnBatch:
-        """Keep a prefix of turns whose weight fits; cursors stop before the first dropped turn.
+    def take(self, count: int, root: Path) -> TurnBatch:
+        """The first `count` turns; each file's cursor stops at the start of its first turn left out.
 
-        The first turn is always kept (its messages are truncated in the prompt), so a
-        huge turn can never block a transcript forever.
+        Files whose turns all fit keep their full advance (past trailing malformed lines
+        and the like); a file none of whose turns fit keeps none of its turns, and its
+        cursor stays where it was.
         """
-        total = 0
         kept: list[FileRead] = []
-        full = False
+        left = count
         for read in self.files:
-            turns: list[Turn] = []
-            for turn in read.turns:
-                if not full and (total + turn.weight() <= max_weight or total == 0):
-                    turns.append(turn)
-                    total += turn.weight()
-                else:
-                    full = True
-            if len(turns) == len(read.turns):
+            if left >= len(read.turns):
                 kept.append(read)
+                left -= len(read.turns)
                 continue
-            stop = read.turns[len(turns)].start
+            stop = read.turns[left].start
             advance = _advance_to(self.consumer, read, stop, root)
-            kept.append(replace(read, turns=tuple(turns), advance=advance))
+            kept.append(replace(read, turns=read.turns[:left], advance=advance))
+            left = 0
         return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
 
 

@@ -7,14 +7,13 @@ few turns do not pile up and get over-read later (SPEC §3.2).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from typing import Any
 
 from daemon import cursors
 from daemon.changeset import Changeset
 from daemon.passes import PassContext
 from daemon.transcript_files import source_of
-from daemon.transcripts import MIN_NEW_TURNS, Turn, TurnBatch, read_new_turns
+from daemon.transcripts import MIN_NEW_TURNS, TurnBatch, read_new_turns
 
 
 def new_turns(context: PassContext, consumer: str) -> TurnBatch:
@@ -55,26 +54,6 @@ def turns_for_model(context: PassContext, pass_name: str, verb: str, **details: 
             pass_name=pass_name, status="skipped", reason=reason, details={"turns": len(batch.turns)}
         )
     return batch
-
-
-MAX_MESSAGE_CHARS = 4000
-
-
-def numbered(batch: TurnBatch) -> list[tuple[str, Turn]]:
-    """The batch's turns with the short ids (`T1`, `T2`, ...) a model cites them by."""
-    return [(f"T{i}", turn) for i, turn in enumerate(batch.turns, start=1)]
-
-
-def turns_json(turns: Sequence[tuple[str, Turn]]) -> list[dict[str, Any]]:
-    """Turns as sent to the model; each message cut to MAX_MESSAGE_CHARS."""
-    return [
-        {
-            "id": turn_id,
-            "date": turn.ts,
-            "messages": [{"role": m.role, "content": m.content[:MAX_MESSAGE_CHARS]} for m in turn.messages],
-        }
-        for turn_id, turn in turns
-    ]
 
 
 def untrusted_block(body: object) -> str:

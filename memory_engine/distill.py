@@ -10,16 +10,19 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.changeset import Changeset, FileWrite, nothing
 from daemon.config.resolve import AgentSettings
+from daemon.deep_tier import CallResult
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
 from daemon.paths import REVIEW_DIR
 from daemon.transcripts import Turn
-from daemon.turn_input import numbered, turns_for_model, turns_json, untrusted_block
+from daemon.turn_batches import TurnGroup, work_through
+from daemon.turn_input import turns_for_model, untrusted_block
 from daemon.view import AgentView
 from memory_engine import factstore
 from memory_engine.agent_memory import load_memory, memory_files, store_writes
@@ -27,8 +30,6 @@ from memory_engine.memory import Memory, WriteResult
 from workspace import review_queue
 
 MEMORY_PROPOSAL = "memory"
-
-PROMPT_OVERHEAD_BYTES = 6000
 
 
 class DistilledFact(BaseModel):
@@ -78,10 +79,8 @@ def _turn_date(turn: Turn, now: datetime) -> str:
     return now.date().isoformat()
 
 
-def _payload(turns: list[tuple[str, Turn]], allowed: list[str], now: datetime) -> str:
-    return untrusted_block(
-        {"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns_json(turns)}
-    )
+def _payload(turns: list[dict[str, Any]], allowed: list[str], now: datetime) -> str:
+    return untrusted_block({"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns})
 
 
 def _source_of(turn: Turn, quote: str) -> str | None:
@@ -111,21 +110,28 @@ class DistillationPass:
             return gate
         batch = gate
         warnings = list(batch.warnings)
-        model = context.deep.model
-        assert model is not None
-        batch = batch.limited(model.max_input_bytes - PROMPT_OVERHEAD_BYTES, agent.transcript_root)
         pending = self._pending(context)
         memory = load_memory(agent, self._base_view(context.view, pending))
-        sent = numbered(batch)
-        answer = context.deep.call(
-            "distillation",
-            SYSTEM_PROMPT,
-            _payload(sent, list(agent.memory.allowed_keys), context.now),
-            DistillationResponse,
-        )
-        by_id = dict(sent)
         before = factstore.render(memory.records())
-        outcomes = [self._write(memory, agent, fact, by_id, context.now) for fact in answer.value.facts]
+        outcomes: list[tuple[str, WriteResult]] = []
+        proposed = 0
+
+        def handle(group: TurnGroup, answer: CallResult[DistillationResponse]) -> None:
+            nonlocal proposed
+            proposed += len(answer.value.facts)
+            by_id = group.by_id
+            outcomes.extend(self._write(memory, agent, fact, by_id, context.now) for fact in answer.value.facts)
+
+        allowed = list(agent.memory.allowed_keys)
+        backlog = work_through(
+            context,
+            batch,
+            purpose="distillation",
+            system=SYSTEM_PROMPT,
+            user=lambda bodies: _payload(bodies, allowed, context.now),
+            response_model=DistillationResponse,
+            handle=handle,
+        )
         after = factstore.render(memory.records())
         report = [line for line, _ in outcomes] + warnings
         counts: dict[str, int] = {}
@@ -133,18 +139,21 @@ class DistillationPass:
             counts[result.status] = counts.get(result.status, 0) + 1
         if outcomes and counts.get("rejected", 0) == len(outcomes):
             context.deep.answer_rejected(self.name, f"all {len(outcomes)} proposed facts rejected")
+        analysed = len(backlog.done.turns)
         details = {
-            "turns": len(batch.turns),
-            "facts_proposed": len(answer.value.facts),
+            "turns": analysed,
+            "turns_waiting": backlog.left,
+            "model_requests": backlog.calls,
+            "facts_proposed": proposed,
             **counts,
             "rejected_facts": [line for line, r in outcomes if r.status == "rejected"],
             "warnings": warnings,
         }
         summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no facts proposed"
-        reason = f"{len(batch.turns)} turn(s) analysed: {summary}"
+        reason = f"{analysed} turn(s) analysed: {summary}{backlog.note()}"
         if after == before:
             return nothing(self.name, reason, **details).model_copy(
-                update={"cursor_advances": batch.advances, "report": tuple(report)}
+                update={"cursor_advances": backlog.done.advances, "report": tuple(report)}
             )
         writes = store_writes(agent, memory, context.now.date().isoformat())
         if agent.autonomy == "review":
@@ -158,7 +167,7 @@ class DistillationPass:
             status="changes",
             reason=reason,
             writes=writes,
-            cursor_advances=batch.advances,
+            cursor_advances=backlog.done.advances,
             report=tuple(report),
             details=details,
         )

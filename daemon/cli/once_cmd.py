@@ -7,6 +7,7 @@ from typing import Any
 
 from daemon.cli.common import CliContext, add_agent, add_json
 from daemon.config.models import PASS_ORDER
+from daemon.errors import DaemonError
 from daemon.registry import default_registry
 from daemon.runner import RunResult, run_once
 
@@ -30,7 +31,16 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="PASS",
         help=f"run only this pass (repeatable): {', '.join(PASS_ORDER)}",
     )
-    parser.add_argument("--dry-run", action="store_true", help="plan and print the changes; apply nothing")
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="plan and print the changes; apply nothing, call no model, spend nothing",
+    )
+    parser.add_argument(
+        "--with-model",
+        action="store_true",
+        help="with --dry-run: also ask the model, to preview its answer (this spends budget and a daily-cap slot)",
+    )
     parser.add_argument(
         "--wait",
         type=float,
@@ -93,7 +103,11 @@ def print_human(context: CliContext, result: RunResult, config_path: str) -> Non
 
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
+    if args.with_model and not args.dry_run:
+        raise DaemonError("--with-model only applies to --dry-run (a real run always uses the model)")
     deployment = context.deployment()
+    if args.dry_run and args.with_model:
+        context.err.line("note: --dry-run --with-model calls the model: it spends budget and a daily-cap slot")
     result = run_once(
         deployment,
         args.agent,
@@ -102,7 +116,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         now=context.clock(),
         passes=args.passes,
         dry_run=args.dry_run,
+        with_model=args.with_model,
         lock_timeout=args.wait,
+        progress=lambda line: context.err.line(f"progress: {line}"),
     )
     if args.json:
         context.out.json(as_json(result))

@@ -66,6 +66,9 @@ class ModelSettings(_Frozen):
     max_input_bytes: int = Field(default=120_000, ge=1_000, le=10_000_000)
     max_response_bytes: int = Field(default=1_000_000, ge=1_000, le=50_000_000)
     timeout_seconds: float = Field(default=120.0, gt=0, le=3600)
+    # A backlog larger than one request is sent in several; at most this many per pass and
+    # run (the rest waits for the next cycle). Each request still reserves its own cost.
+    max_calls_per_pass: int = Field(default=8, ge=1, le=1000)
     # Circuit breaker: pause an agent's model passes after this many bad calls in a row.
     breaker_failures: int = Field(default=5, ge=1, le=1000)
     breaker_cooldown_minutes: int = Field(default=60, ge=1, le=100_000)

@@ -88,12 +88,36 @@ def test_without_a_model_the_pass_is_skipped_and_offsets_stay(
     assert distill(again.json())["turns"] == 4
 
 
-def test_dry_run_applies_nothing_and_moves_no_cursor(root: Path, fake_model: FakeModelServer) -> None:
+def test_dry_run_is_free_calls_no_model_and_spends_nothing(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
     before = tree_snapshot(root / "ada")
     result = run_cli(config, "once", "--agent", "ada", "--dry-run", "--json")
+    assert result.code == 0, result.err
+    entry = distill(result.json())
+    assert entry["status"] == "skipped" and "dry run: no model call, nothing spent" in entry["reason"]
+    assert "--with-model" in entry["reason"]
+    assert fake_model.requests == []
+    assert not (root / "state" / "spend").exists() or not any((root / "state" / "spend").glob("*.jsonl"))
+    assert tree_snapshot(root / "ada") == before and cursors(root) == {}
+
+
+def test_with_model_only_applies_to_a_dry_run(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    result = run_cli(config, "once", "--agent", "ada", "--with-model")
+    assert result.code == 1 and "--with-model only applies to --dry-run" in result.err
+    assert fake_model.requests == []
+
+
+def test_dry_run_with_model_previews_the_answer_applies_nothing_and_says_it_spends(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    before = tree_snapshot(root / "ada")
+    result = run_cli(config, "once", "--agent", "ada", "--dry-run", "--with-model", "--json")
     assert result.code == 0
+    assert "calls the model: it spends budget" in result.err
     body = result.json()
     assert body["run_id"] is None and body["dry_run"] is True
     assert body["files_changed"] == [FACTS]

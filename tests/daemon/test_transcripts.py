@@ -174,9 +174,9 @@ def test_symlinked_transcript_is_not_followed(tmp_path: Path) -> None:
     assert "symlink" in batch.warnings[0]
 
 
-def test_limited_batch_stops_the_cursor_before_the_first_dropped_turn(tmp_path: Path) -> None:
+def test_a_batch_cut_after_two_turns_stops_the_cursor_before_the_third(tmp_path: Path) -> None:
     transcript(tmp_path, conversation([("a" * 500, "x"), ("b" * 500, "y"), ("c" * 500, "z")]))
-    batch = read(tmp_path).limited(1200, tmp_path)
+    batch = read(tmp_path).take(2, tmp_path)
     assert len(batch.turns) == 2
     full = read(tmp_path)
     assert batch.advances[0].cursor.offset == full.turns[2].start

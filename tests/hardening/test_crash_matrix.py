@@ -66,8 +66,9 @@ def check_consistent(root: Path) -> None:
         assert {e["call"] for e in entries if e["kind"] == "settle"} <= reserved
 
 
-def edit_when_asked(root: Path, model: FakeModelServer, edit: PersonEdit) -> threading.Thread:
-    """Append the person's text once the delayed request arrives (the run is between plan and apply)."""
+def edit_when_asked(root: Path, model: FakeModelServer, edit: PersonEdit, done: threading.Event) -> threading.Thread:
+    """Append the person's text once the held request arrives (the run is between plan and
+    apply), then release the answer by setting `done`."""
     seen = model.schema_names().count(edit.schema)  # the server outlives one test: count new ones
 
     def act() -> None:
@@ -76,6 +77,7 @@ def edit_when_asked(root: Path, model: FakeModelServer, edit: PersonEdit) -> thr
             time.sleep(0.01)
         with (root / "ada" / edit.path).open("a", encoding="utf-8") as fh:
             fh.write(edit.text)
+        done.set()
 
     thread = threading.Thread(target=act, daemon=True)
     thread.start()
@@ -114,9 +116,10 @@ def test_kill_at_each_step_leaves_all_or_nothing(
     cursors = root / "state" / "agents" / "ada" / "cursors.json"
     before_cursors = read(cursors)
     edit = op.person_edit
+    edited = threading.Event()
     for content, schema in op.replies:
-        model.reply(content, schema=schema, delay=1.0 if edit and schema == edit.schema else 0.0)
-    editor = edit_when_asked(root, model, edit) if edit else None
+        model.reply(content, schema=schema, hold=edited if edit and schema == edit.schema else None)
+    editor = edit_when_asked(root, model, edit, edited) if edit else None
 
     crashed = crash(root, command, point)
     assert crashed.returncode == -signal.SIGKILL, crashed.stdout + crashed.stderr

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -51,6 +52,13 @@ def wait_for_requests(server: FakeModelServer, count: int) -> None:
         time.sleep(0.02)
 
 
+def wait_for(path: Path) -> None:
+    deadline = time.monotonic() + 30
+    while not path.exists():
+        assert time.monotonic() < deadline, f"{path} never appeared"
+        time.sleep(0.02)
+
+
 def test_two_deployments_on_one_home_take_turns_and_no_fact_is_lost(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -59,12 +67,15 @@ def test_two_deployments_on_one_home_take_turns_and_no_fact_is_lost(
     timezone = berlin_fact(
         turn="T2", quote="I speak German at work", key="language", value="German", valid_from="2026-11-02"
     )
-    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", delay=1.5)
+    answer_a = threading.Event()
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", hold=answer_a)
     fake_model.reply({"facts": [timezone]}, schema="DistillationResponse")
 
     first = start(config_a)
     wait_for_requests(fake_model, 1)  # A holds the home and waits for the model
-    second = start(config_b, "--wait", "30")
+    second = start(config_b, "--wait", "60")
+    wait_for(root / "state-b" / "agents" / "ada" / "run.lock")  # B is in, queued behind A
+    answer_a.set()
     out_a, err_a = first.communicate(timeout=60)
     out_b, err_b = second.communicate(timeout=60)
 
@@ -87,12 +98,14 @@ def test_a_second_deployment_that_will_not_wait_is_refused_naming_both_configs(
 ) -> None:
     setup_agent(root, fake_model)
     config_a, config_b = second_deployment(root)
-    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", delay=1.5)
+    answer_a = threading.Event()
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", hold=answer_a)
     first = start(config_a)
     wait_for_requests(fake_model, 1)
 
     second = start(config_b)
-    out_b, err_b = second.communicate(timeout=60)
+    out_b, err_b = second.communicate(timeout=60)  # A still waits for its answer meanwhile
+    answer_a.set()
     first.communicate(timeout=60)
 
     assert second.returncode == 1, out_b + err_b

@@ -26,20 +26,26 @@ PERSON_LINE = "- Jonas typed this line while the daemon was thinking.\n"
 
 
 @contextmanager
-def while_waiting(server: FakeModelServer, requests: int, action: Callable[[], None]) -> Iterator[None]:
-    """Run `action` in a thread as soon as the server has received `requests` more requests."""
-    done = threading.Event()
+def while_waiting(
+    server: FakeModelServer, requests: int, action: Callable[[], None], done: threading.Event
+) -> Iterator[None]:
+    """Run `action` in a thread once the server has received `requests` more requests, then set `done`.
+
+    The answer the run waits for is queued with `hold=done`: it leaves only after the
+    edit, however slow the machine, so the edit always lands between plan and apply.
+    """
     target = len(server.requests) + requests
 
     def watch() -> None:
         deadline = time.monotonic() + 30
         while len(server.requests) < target and time.monotonic() < deadline:
             time.sleep(0.01)
-        action()
-        done.set()
+        try:
+            action()
+        finally:
+            done.set()
 
-    thread = threading.Thread(target=watch, daemon=True)
-    thread.start()
+    threading.Thread(target=watch, daemon=True).start()
     yield
     assert done.wait(30), "the edit never happened: the model was not asked"
 
@@ -72,9 +78,10 @@ def test_an_edit_during_workspace_consolidation_is_kept_and_committed_as_an_exte
     before = {name: (home / name).read_bytes() for name in ("AGENTS.md", "TOOLS.md", "SOUL.md", "USER.md")}
     memory = home / "MEMORY.md"
     expected = memory.read_text(encoding="utf-8") + PERSON_LINE
-    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse", delay=1.0)
+    edited = threading.Event()
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse", hold=edited)
 
-    with while_waiting(fake_model, 1, append(memory, PERSON_LINE)):
+    with while_waiting(fake_model, 1, append(memory, PERSON_LINE), edited):
         result = run_cli(
             config, "once", "--agent", "ada", "--pass", "workspace_consolidation", "--json", clock=clock
         )
@@ -104,9 +111,10 @@ def test_an_edit_during_distillation_keeps_the_turns_for_the_next_cycle(
     home = root / "ada"
     (home / "FACTS.md").write_text("# Facts\n", encoding="utf-8")
     cursors = root / "state" / "agents" / "ada" / "cursors.json"
-    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", delay=1.0)
+    edited = threading.Event()
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", hold=edited)
 
-    with while_waiting(fake_model, 1, append(home / "FACTS.md", "- my own note\n")):
+    with while_waiting(fake_model, 1, append(home / "FACTS.md", "- my own note\n"), edited):
         result = run_cli(config, "once", "--agent", "ada", "--json")
 
     distill = entry(result.json(), "distillation")
@@ -128,10 +136,11 @@ def test_a_later_pass_built_on_a_dropped_pass_is_dropped_too(tmp_path: Path, fak
     home = config.parent / "ada"
     assert run_cli(config, "once", "--agent", "ada", "--pass", "distillation", clock=clock).code == 0
     agents_before = (home / "AGENTS.md").read_bytes()
-    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse", delay=1.0)
+    edited = threading.Event()
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse", hold=edited)
     fake_model.reply({"proposals": [on_call_proposal(home)]}, schema="InstructionReviewResponse")
 
-    with while_waiting(fake_model, 1, append(home / "MEMORY.md", PERSON_LINE)):
+    with while_waiting(fake_model, 1, append(home / "MEMORY.md", PERSON_LINE), edited):
         result = run_cli(
             config,
             "once",

@@ -283,7 +283,7 @@ def test_dry_run_plans_the_scout_and_applies_nothing(root: Path, fake_model: Fak
     before = tree_snapshot(root, skip=["state"])
     fake_model.reply({"candidates": SCRIPT[3:4]}, schema="ScoutResponse")
     result = run_cli(
-        config, "once", "--agent", "ada", "--pass", "skill_learning", "--dry-run", "--json"
+        config, "once", "--agent", "ada", "--pass", "skill_learning", "--dry-run", "--with-model", "--json"
     ).json()
     assert "skills/vendor-email/SKILL.md" in result["files_changed"]
     assert "+1. Write in German" in result["preview"]

@@ -24,6 +24,12 @@ class Reply:
     finish_reason: str = "stop"
     delay: float = 0.0
     raw_body: bytes | None = None
+    # Answer only once the test sets this event (at most HOLD_SECONDS): deterministic "while
+    # the model thinks" windows, whatever the machine's load.
+    hold: threading.Event | None = None
+
+
+HOLD_SECONDS = 120.0
 
 
 @dataclass
@@ -93,6 +99,8 @@ class FakeModelServer:
                         json.dumps({"error": {"message": "no scripted reply left", "type": "test"}}).encode(),
                     )
                     return
+                if reply.hold is not None:
+                    reply.hold.wait(HOLD_SECONDS)
                 if reply.delay:
                     time.sleep(reply.delay)
                 if reply.raw_body is not None:
