@@ -53,6 +53,12 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "An agent home of 10,000 managed files against one of 100.",
         ),
         (
+            "A 10,000-turn backlog drained over cycles",
+            ["bench_backlog.py", "--turns", "2000" if quick else "10000", "--files", "1", "2000" if quick else "10000"],
+            "Each cycle a whole `once` process at the default caps (max_input_bytes 120,000, 8 requests per pass); "
+            "before issue 13 the same backlog was refused on every cycle and never drained.",
+        ),
+        (
             "Idle daemon with many agents",
             [
                 "bench_idle.py",
