@@ -34,9 +34,9 @@ class UnknownAgent(DaemonError):
 
 
 class AgentBusy(DaemonError):
-    def __init__(self, agent: str, lock_path: Path) -> None:
+    def __init__(self, agent: str, lock_path: Path | None = None, message: str | None = None) -> None:
         self.agent = agent
-        super().__init__(f"agent {agent!r} is busy: another run holds {lock_path}")
+        super().__init__(message or f"agent {agent!r} is busy: another run holds {lock_path}")
 
 
 class StateVersionError(DaemonError):

@@ -20,13 +20,15 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from daemon.errors import DaemonError, PathRefused
+from daemon.errors import AgentBusy, PathRefused
 from daemon.paths import HOME_LOCK, META_DIR
 
 POLL_SECONDS = 0.05
 
 
-class HomeBusy(DaemonError):
+class HomeBusy(AgentBusy):
+    """The home is held by another process, of this deployment or another (a scheduler retries)."""
+
     def __init__(self, agent: str, home: Path, ours: Path, holder: dict[str, object]) -> None:
         who = (
             f"config {holder.get('config', '?')} (state {holder.get('state_dir', '?')}, pid "
@@ -35,8 +37,9 @@ class HomeBusy(DaemonError):
             else "another process (it did not say which deployment)"
         )
         super().__init__(
-            f"agent {agent!r} is busy: its home {home} is being written by {who}; this deployment's "
-            f"config is {ours}. Deployments that share a home take turns; give each home one deployment."
+            agent,
+            message=f"agent {agent!r} is busy: its home {home} is being written by {who}; this deployment's "
+            f"config is {ours}. Deployments that share a home take turns; give each home one deployment.",
         )
 
 

@@ -187,7 +187,6 @@ def run_once(
     request = _Request(tuple(selected), dry_run, run_id, started, progress or _quiet)
     timeout = deployment.config.run_lock_timeout_seconds if lock_timeout is None else lock_timeout
     layout = StateLayout(deployment.state_dir)
-    log.info("run.start", agent=agent_name, run_id=run_id, passes=selected, dry_run=dry_run)
     deployment.agent(agent_name)  # an unknown agent is an error, not a failed run
     try:
         with agent_session(deployment, agent_name, now, timeout, commit_external=not dry_run) as session:
@@ -249,6 +248,8 @@ def _run_in_session(
 ) -> RunResult:
     agent = session.agent
     selected, dry_run, run_id, started = request.selected, request.dry_run, request.run_id, request.started
+    # Logged once the locks are held: a job that finds the agent busy never started a run.
+    log.info("run.start", agent=agent.name, run_id=run_id, passes=list(selected), dry_run=dry_run)
     deep = DeepTier(
         model=deployment.model,
         api_key=access.api_key,

@@ -50,6 +50,9 @@ class JobRunner:
         self.runs = 0
         self._lock = threading.Lock()
         self._active: dict[str, str] = {}  # job id -> agent
+        # Jobs that found their agent busy and wait for a retry, per agent: frequent
+        # transcript jobs stand aside for them instead of taking the lock again and again.
+        self._waiting: dict[str, set[str]] = {}
 
     def active(self) -> dict[str, str]:
         with self._lock:
@@ -81,6 +84,12 @@ class JobRunner:
         if not passes:
             return
         job_id = f"{group}:{agent_name}"
+        with self._lock:
+            self._waiting.get(agent_name, set()).discard(job_id)  # this is its turn, or its retry
+            waiting = sorted(self._waiting.get(agent_name, set()))
+        if group == "transcripts" and waiting:
+            log.info("job.yielded", agent=agent_name, job=job_id, to=waiting)
+            return
         state = StateLayout(deployment.state_dir).agent(agent_name)
         now = self.clock()
         try:
@@ -111,6 +120,8 @@ class JobRunner:
             delay = deployment.config.service.busy_retry_seconds
             log.info("job.busy", agent=agent, job=job_id, detail=str(exc), retry_in_s=delay)
             if not self.stopping.is_set():
+                with self._lock:
+                    self._waiting.setdefault(agent, set()).add(job_id)
                 self.retry(job_id, delay)
             return
         except DaemonError as exc:

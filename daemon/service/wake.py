@@ -35,6 +35,7 @@ class Waker:
         self._lock = threading.Lock()
         self._last_rescan = time.monotonic()
         self.wakes = 0
+        self._deferred: set[str] = set()  # agents held back by the minimum gap (logged once)
 
     def hint(self, agents: Iterable[str]) -> None:
         with self._lock:
@@ -65,7 +66,11 @@ class Waker:
         now = self.runner.clock()
         last = self.runner.last_transcript_start.get(agent)
         if last is not None and (now - last).total_seconds() < deployment.config.service.wake_min_gap_seconds:
+            if agent not in self._deferred:
+                self._deferred.add(agent)
+                log.info("wake.deferred", agent=agent, reason="wake_min_gap_seconds since the last transcript run")
             return False
+        self._deferred.discard(agent)
         state = StateLayout(deployment.state_dir).agent(agent)
         try:
             if not has_new_input(settings, state, spec.passes):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -180,7 +181,8 @@ def test_fact_from_tool_output_is_refused_when_tool_sources_are_not_allowed(
 
 def test_two_runs_of_one_agent_never_interleave(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
-    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", delay=3)
+    answer = threading.Event()  # the slow run's answer waits until the second run was refused
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", hold=answer)
     env = {"TEST_API_KEY": TEST_KEY, "HOME": str(root), "PATH": "/usr/bin:/bin"}
     slow = subprocess.Popen(
         [sys.executable, "-m", "daemon", "--config", str(config), "once", "--agent", "ada"],
@@ -193,9 +195,10 @@ def test_two_runs_of_one_agent_never_interleave(root: Path, fake_model: FakeMode
     while not fake_model.requests and time.monotonic() < deadline:
         time.sleep(0.05)
     busy = run_cli(config, "once", "--agent", "ada")
+    answer.set()
     assert busy.code == 1
     assert "agent 'ada' is busy" in busy.err
-    _out, err = slow.communicate(timeout=30)
+    _out, err = slow.communicate(timeout=60)
     assert slow.returncode == 0, err
     assert len(run_cli(config, "runs", "--json").json()) == 1
 

@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -32,11 +33,14 @@ def test_sigterm_during_a_run_lets_it_finish_and_exits_0(
 ) -> None:
     config = write_config(root, service_config(base_config(root, fake_model.url)))
     add_turns(root / "ada", "s1.jsonl", 4, "ada")
-    fake_model.reply(FACT_REPLY, schema="DistillationResponse", delay=1.5)
+    answer = threading.Event()  # the model answers only once the stop was requested
+    fake_model.reply(FACT_REPLY, schema="DistillationResponse", hold=answer)
     daemon = start_daemon(config)
     daemon.wait_ready()
     wait_for("the model call", lambda: fake_model.requests)
     daemon.send(signal.SIGTERM)
+    daemon.wait_event("stop.requested")
+    answer.set()
     started = time.monotonic()
     assert daemon.wait_exit() == 0, daemon.output()
     assert time.monotonic() - started < 10
@@ -58,7 +62,8 @@ def test_sigterm_with_a_run_outlasting_the_stop_timeout_exits_and_applies_nothin
     cfg = service_config(base_config(root, fake_model.url), stop_timeout_seconds=1)
     config = write_config(root, cfg)
     add_turns(root / "ada", "s1.jsonl", 4, "ada")
-    fake_model.reply(FACT_REPLY, schema="DistillationResponse", delay=5)
+    answer = threading.Event()  # never answered while the daemon lives
+    fake_model.reply(FACT_REPLY, schema="DistillationResponse", hold=answer)
     daemon = start_daemon(config)
     daemon.wait_ready()
     wait_for("the model call", lambda: fake_model.requests)
@@ -66,6 +71,7 @@ def test_sigterm_with_a_run_outlasting_the_stop_timeout_exits_and_applies_nothin
     daemon.send(signal.SIGTERM)
     started = time.monotonic()
     assert daemon.wait_exit() == 1
+    answer.set()
     assert time.monotonic() - started < 4  # bounded by stop_timeout_seconds, not by the run
     assert daemon.events("stop.drain_timeout")
 

@@ -75,7 +75,8 @@ def test_wake_waits_for_the_minimum_gap_after_the_last_run(
     daemon.wait_ready()
     wait_for("the first run", lambda: runs_of(root / "state", "ada"))
     add_turns(root / "ada", "s2.jsonl", 4, "ada-2")
-    time.sleep(1.5)
+    # The watcher saw the new turns and held the agent back: an event, not a guess at timing.
+    assert daemon.wait_event("wake.deferred")["agent"] == "ada"
     assert not daemon.events("wake.early")
     assert len(runs_of(root / "state", "ada")) == 1
     daemon.send(signal.SIGTERM)
