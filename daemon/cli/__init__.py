@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
+import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from importlib import metadata
 from typing import TextIO
 
 import structlog
@@ -65,10 +68,33 @@ def build_parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
         help=f"deployment YAML file (default: $METAENG_CONFIG or {DEFAULT_CONFIG})",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress (info level) to stderr")
+    parser.add_argument("--version", action="version", version=f"metaeng-daemon {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS:
         command.register(sub)
     return parser
+
+
+def _version() -> str:
+    try:
+        return metadata.version("metaeng-daemon")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def program_name(argv0: str, executable: str) -> str:
+    """How to start this program again as it was started: a command that works when pasted.
+
+    `python -m daemon` stays that (with this interpreter); an executable found on PATH
+    under its own name is that name; anything else is the path as typed.
+    """
+    name = os.path.basename(argv0)
+    if name in ("__main__.py", "-m", "-c") or not argv0:
+        return f"{shlex.quote(executable)} -m daemon"
+    found = shutil.which(name)
+    if found and os.path.realpath(found) == os.path.realpath(argv0):
+        return name
+    return shlex.quote(argv0)
 
 
 def _scrub_git_environment() -> None:
@@ -101,6 +127,7 @@ def main(
         err=Output(err_stream),
         clock=clock or (lambda: datetime.now(UTC)),
         config_path=args.config,
+        program=program_name(sys.argv[0], sys.executable) if argv is None else "metaeng-daemon",
     )
     try:
         handler: Callable[[argparse.Namespace, CliContext], int] = args.handler

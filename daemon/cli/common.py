@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -25,6 +26,14 @@ class CliContext:
     err: Output
     clock: Callable[[], datetime]
     config_path: str
+    # How this program was started, so a printed command works as shown (a venv's
+    # `.venv/bin/metaeng-daemon` is not on PATH).
+    program: str = "metaeng-daemon"
+
+    def command(self, *args: str) -> str:
+        """A command line that runs this program on this config with `args`, shell-quoted."""
+        words = (*shlex.split(self.program), "--config", self.config_path, *args)
+        return " ".join(shlex.quote(word) for word in words)
 
     def deployment(self) -> Deployment:
         """The loaded deployment; its secrets (API key, `redact_env`) are registered for redaction."""

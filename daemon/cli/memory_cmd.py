@@ -155,6 +155,6 @@ def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
     context.out.line(result.changeset.reason)
     if run_id:
         context.out.line(
-            f"run {run_id}; undo with: metaeng-daemon --config {context.config_path} undo {run_id}"
+            f"run {run_id}; undo with: {context.command('undo', run_id)}"
         )
     return 0

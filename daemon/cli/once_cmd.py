@@ -77,7 +77,7 @@ def as_json(result: RunResult) -> dict[str, Any]:
     }
 
 
-def print_human(context: CliContext, result: RunResult, config_path: str) -> None:
+def print_human(context: CliContext, result: RunResult) -> None:
     out = context.out
     header = f"run {result.run_id}" if result.run_id else "no run recorded"
     mode = " (dry run: nothing applied)" if result.dry_run else ""
@@ -99,7 +99,7 @@ def print_human(context: CliContext, result: RunResult, config_path: str) -> Non
         out.line("")
         out.line(result.preview.rstrip())
     if result.run_id:
-        out.line(f"undo with: metaeng-daemon --config {config_path} undo {result.run_id}")
+        out.line(f"undo with: {context.command('undo', result.run_id)}")
 
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
@@ -123,7 +123,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     if args.json:
         context.out.json(as_json(result))
     else:
-        print_human(context, result, context.config_path)
+        print_human(context, result)
     if result.error:
         context.err.line(f"error: {result.error}")
     return 1 if result.failed else 0

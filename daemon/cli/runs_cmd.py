@@ -119,6 +119,6 @@ def handle_undo(args: argparse.Namespace, context: CliContext) -> int:
         for path in result.files:
             context.out.line(f"  {path}")
         context.out.line(
-            f"undo the undo with: metaeng-daemon --config {context.config_path} undo {result.run_id}"
+            f"undo the undo with: {context.command('undo', result.run_id)}"
         )
     return 0

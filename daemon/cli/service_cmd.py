@@ -10,7 +10,7 @@ from pathlib import Path
 from daemon import atomic
 from daemon.cli.common import CliContext, add_json
 from daemon.errors import DaemonError
-from daemon.service.unit import CREDENTIALS_DIR, params_for, render_unit, unit_path
+from daemon.service.unit import CREDENTIALS_DIR, params_for, private_tmp_warnings, render_unit, unit_path
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -67,6 +67,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     params = params_for(deployment, _executable(args.executable), args.user, args.group, args.agents_group)
     text = render_unit(params)
+    warnings = private_tmp_warnings(deployment)
+    for warning in warnings:
+        context.err.line(f"warning: {warning}")
     if args.print_only:
         context.out.line(text.rstrip("\n"))
         return 0
@@ -90,7 +93,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         "journalctl -u metaeng-daemon -f  # logs; `systemctl reload metaeng-daemon` after editing the config",
     ]
     if args.json:
-        context.out.json({"unit": str(target), "writable": list(params.writable), "next_steps": steps})
+        context.out.json(
+            {"unit": str(target), "writable": list(params.writable), "next_steps": steps, "warnings": warnings}
+        )
         return 0
     context.out.line(f"wrote {target}")
     context.out.line("next steps, as root:")

@@ -137,6 +137,6 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
     context.out.line(f"ok: {', '.join(ok)}" if ok else "ok: none (no machine-written fork passes the guard)")
     if run_id:
         context.out.line(
-            f"run {run_id}; undo with: metaeng-daemon --config {context.config_path} undo {run_id}"
+            f"run {run_id}; undo with: {context.command('undo', run_id)}"
         )
     return 0

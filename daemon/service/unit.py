@@ -50,6 +50,35 @@ def params_for(
     )
 
 
+PRIVATE_TMP = ("/tmp", "/var/tmp")
+
+
+def private_tmp_warnings(deployment: Deployment) -> list[str]:
+    """The deployment's paths the unit's `PrivateTmp=yes` would hide from the service.
+
+    Under PrivateTmp the service sees an empty /tmp and /var/tmp of its own: a config, a
+    home, the state folder, a transcript root or a skill folder kept there (the README's
+    demo lives in /tmp) silently vanishes for the daemon.
+    """
+    paths: list[tuple[str, Path]] = [("config", deployment.path), ("state_dir", deployment.state_dir)]
+    for agent in deployment.agents.values():
+        paths.append((f"agents.{agent.name}.home", agent.home))
+        paths.append((f"agents.{agent.name}.transcripts.root", agent.transcript_root))
+        for folder in (*agent.managed_skill_dirs, *agent.pack_skill_dirs):
+            paths.append((f"agents.{agent.name}.skills", folder))
+    found: list[str] = []
+    for key, path in paths:
+        text = str(path)
+        hidden = next((t for t in PRIVATE_TMP if text == t or text.startswith(t + "/")), None)
+        if hidden is not None and f"{key}: {text}" not in found:
+            found.append(f"{key}: {text}")
+    return [
+        f"{item} is under {'/tmp or /var/tmp'}; the unit sets PrivateTmp=yes, so the service would "
+        "see an empty folder there: move it (for example to /srv or /var/lib) before enabling the unit"
+        for item in found
+    ]
+
+
 def _quote(path: str) -> str:
     return f'"{path}"' if any(c.isspace() for c in path) else path
 

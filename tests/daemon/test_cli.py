@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.cli import build_parser, main
+from daemon.cli import build_parser, main, program_name
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import run_cli
 from tests.support.fake_model import FakeModelServer
@@ -128,3 +128,20 @@ def test_a_run_that_cannot_start_is_a_failed_report_naming_the_path(root: Path) 
     assert body["error"] == f"Not a directory: {state / 'agents' / 'ada'}"
     assert all(p["status"] == "failed" and "could not start" in p["reason"] for p in body["passes"])
     assert result.err.strip().endswith(f"error: Not a directory: {state / 'agents' / 'ada'}")
+
+
+def test_version_prints_the_installed_version(root: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "daemon", "--version"], capture_output=True, text=True, cwd=Path(__file__).parents[2]
+    )
+    assert done.returncode == 0 and done.stdout.startswith("metaeng-daemon ")
+
+
+def test_the_undo_hint_names_the_program_as_it_was_started(root: Path) -> None:
+    venv_bin = Path(sys.executable).parent
+    started = str(venv_bin / "metaeng-daemon")
+    # Started by path and not on PATH: the path; started as `python -m daemon`: that.
+    assert program_name(started, sys.executable) in (started, "metaeng-daemon")
+    assert program_name("/x/y/__main__.py", "/venv/bin/python") == "/venv/bin/python -m daemon"
+    assert program_name("./bin/metaeng-daemon", sys.executable) == "./bin/metaeng-daemon"
+    assert program_name("/opt/my tools/metaeng-daemon", sys.executable) == "'/opt/my tools/metaeng-daemon'"

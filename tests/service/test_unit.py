@@ -116,3 +116,16 @@ def test_install_service_with_an_invalid_config_writes_nothing(root: Path) -> No
     assert result.code == 1
     assert "service.watch" in result.err and "config.yaml:" in result.err
     assert tree_snapshot(root) == before
+
+
+def test_install_service_warns_when_private_tmp_would_hide_the_deployment(root: Path) -> None:
+    # pytest's folders live in /tmp, as the README's demo does.
+    assert str(root).startswith("/tmp/")
+    config = write_config(root, base_config(root, None))
+    result = run_cli(config, "install-service", "--unit-dir", str(root / "units"), "--json")
+    assert result.code == 0, result.err
+    warnings = result.json()["warnings"]
+    assert any(w.startswith(f"agents.ada.home: {root / 'ada'} is under /tmp") for w in warnings)
+    assert any(w.startswith(f"config: {config}") for w in warnings)
+    assert all("PrivateTmp=yes" in w for w in warnings)
+    assert f"warning: agents.ada.home: {root / 'ada'} is under /tmp" in result.err
