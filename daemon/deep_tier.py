@@ -133,7 +133,7 @@ class DeepTier:
             {"role": "system", "content": system},
             {"role": "user", "content": user},
         ]
-        if model.structured_output == "json_schema":
+        if model.output_format == "json_schema":
             response_format: dict[str, Any] = {
                 "type": "json_schema",
                 "json_schema": {"name": name, "strict": True, "schema": schema},
@@ -202,7 +202,7 @@ class DeepTier:
             count_deep_pass=not self.calls,
             deep_cap=self.deep_cap,
         )
-        limit_kwargs = {model.token_limit_param: model.max_output_tokens}
+        limit_kwargs = {model.limit_param: model.max_output_tokens}
         try:
             completion = self._client_for(model).chat.completions.create(
                 model=model.model, messages=messages, response_format=response_format, **limit_kwargs

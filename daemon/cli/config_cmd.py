@@ -9,6 +9,7 @@ from typing import Any
 
 from daemon.cli.common import CliContext, add_agent, add_json
 from daemon.config import parse_for_check
+from daemon.config.advice import warnings
 from daemon.environment import model_access
 from daemon.errors import InvalidApiKey
 
@@ -45,16 +46,20 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
             model_access(deployment.model, context.env, deployment.config.redact_env)
         except InvalidApiKey as exc:
             problems = [*problems, str(exc)]
+    advice = warnings(deployment.config) if deployment is not None else []
     if args.json:
         context.out.json(
             {
                 "ok": not problems,
                 "problems": problems,
+                "warnings": advice,
                 "agents": sorted(deployment.agents) if deployment else [],
                 "state_dir": str(deployment.state_dir) if deployment else None,
             }
         )
         return 0 if not problems else 1
+    for line in advice:
+        context.err.line(f"warning: {line}")
     if problems:
         context.err.line(f"error: invalid configuration {context.config_path}:")
         for problem in problems:

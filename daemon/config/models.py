@@ -52,14 +52,29 @@ def _relative_inside(value: str, what: str) -> str:
     return value.strip("/")
 
 
+Dialect = Literal["openai", "llama.cpp", "vllm", "ollama"]
+# Per dialect: (structured_output, token_limit_param). vLLM and Ollama take a json_schema
+# response format (Ollama ignores `strict` and `name`) and `max_tokens`; llama.cpp takes a
+# json_object with its schema (the llama-cpp-python server drops a json_schema envelope).
+DIALECTS: dict[str, tuple[Literal["json_schema", "json_object"], Literal["max_completion_tokens", "max_tokens"]]] = {
+    "openai": ("json_schema", "max_completion_tokens"),
+    "llama.cpp": ("json_object", "max_tokens"),
+    "vllm": ("json_schema", "max_tokens"),
+    "ollama": ("json_schema", "max_tokens"),
+}
+
+
 class ModelSettings(_Frozen):
     base_url: str = Field(min_length=1)
     model: str = Field(min_length=1)
     api_key_env: str | None = "OPENAI_API_KEY"
-    # llama.cpp's Python server wants {"type": "json_object", "schema": ...}.
-    structured_output: Literal["json_schema", "json_object"] = "json_schema"
-    # OpenAI's newer models refuse max_tokens; llama.cpp and older servers want it.
-    token_limit_param: Literal["max_completion_tokens", "max_tokens"] = "max_completion_tokens"
+    # The server's flavour of the OpenAI API: sets the two settings below together.
+    dialect: Dialect = "openai"
+    # Unset: from the dialect. llama.cpp's servers want {"type": "json_object", "schema": ...}.
+    structured_output: Literal["json_schema", "json_object"] | None = None
+    # Unset: from the dialect. OpenAI's newer models refuse max_tokens; llama.cpp ignores
+    # max_completion_tokens (and then generates without a limit), so it wants max_tokens.
+    token_limit_param: Literal["max_completion_tokens", "max_tokens"] | None = None
     price_input_per_million: float = Field(ge=0)
     price_output_per_million: float = Field(ge=0)
     max_output_tokens: int = Field(default=4096, ge=16, le=200_000)
@@ -69,6 +84,16 @@ class ModelSettings(_Frozen):
     # A backlog larger than one request is sent in several; at most this many per pass and
     # run (the rest waits for the next cycle). Each request still reserves its own cost.
     max_calls_per_pass: int = Field(default=8, ge=1, le=1000)
+    @property
+    def output_format(self) -> Literal["json_schema", "json_object"]:
+        """The structured-output form sent: the explicit setting, else the dialect's."""
+        return self.structured_output or DIALECTS[self.dialect][0]
+
+    @property
+    def limit_param(self) -> Literal["max_completion_tokens", "max_tokens"]:
+        """The output-limit parameter sent: the explicit setting, else the dialect's."""
+        return self.token_limit_param or DIALECTS[self.dialect][1]
+
     # Circuit breaker: pause an agent's model passes after this many bad calls in a row.
     breaker_failures: int = Field(default=5, ge=1, le=1000)
     breaker_cooldown_minutes: int = Field(default=60, ge=1, le=100_000)

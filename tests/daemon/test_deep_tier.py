@@ -174,6 +174,47 @@ def test_json_object_mode_for_llama_cpp_sends_the_schema_inline(
     assert body["max_tokens"] == 1000
 
 
+@pytest.mark.parametrize(
+    ("dialect", "format_type", "limit_key"),
+    [
+        ("openai", "json_schema", "max_completion_tokens"),
+        ("llama.cpp", "json_object", "max_tokens"),
+        ("vllm", "json_schema", "max_tokens"),
+        ("ollama", "json_schema", "max_tokens"),
+    ],
+)
+def test_one_dialect_setting_picks_the_output_form_and_the_limit_parameter(
+    root: Path, fake_model: FakeModelServer, dialect: str, format_type: str, limit_key: str
+) -> None:
+    config = with_model(root, fake_model, dialect=dialect)
+    fake_model.reply({"facts": [berlin_fact()]}, schema="*")
+    assert distill(run_cli(config, "once", "--agent", "ada", "--json"))["status"] == "applied"
+    body = fake_model.requests[0]
+    assert body["response_format"]["type"] == format_type
+    assert body[limit_key] == 1000
+    assert not ({"max_tokens", "max_completion_tokens"} - {limit_key}) & set(body)
+
+
+def test_an_explicit_key_overrides_the_dialect(root: Path, fake_model: FakeModelServer) -> None:
+    config = with_model(root, fake_model, dialect="llama.cpp", token_limit_param="max_completion_tokens")
+    fake_model.reply({"facts": [berlin_fact()]}, schema="*")
+    run_cli(config, "once", "--agent", "ada", "--json")
+    body = fake_model.requests[0]
+    assert body["response_format"]["type"] == "json_object" and body["max_completion_tokens"] == 1000
+
+
+def test_config_check_warns_when_a_local_server_is_used_with_the_openai_dialect(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = with_model(root, fake_model)  # http://127.0.0.1:…, dialect left at openai
+    result = run_cli(config, "config", "check")
+    assert result.code == 0
+    assert "warning: model.base_url http://127.0.0.1" in result.err and "model.dialect" in result.err
+    assert run_cli(config, "config", "check", "--json").json()["warnings"]
+    quiet = with_model(root, fake_model, dialect="llama.cpp")
+    assert run_cli(quiet, "config", "check", "--json").json()["warnings"] == []
+
+
 def test_circuit_breaker_pauses_model_passes_after_consecutive_failures(
     root: Path, fake_model: FakeModelServer
 ) -> None:
