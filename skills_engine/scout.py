@@ -170,6 +170,7 @@ class SkillLearningPass:
                 untrusted=frozenset(tid for tid, t in group.turns if t.ref in untrusted_refs),
             )
             inventory = state.inventory
+            first = len(results)
             for index, candidate in enumerate(answer.value.candidates):
                 if index >= MAX_CANDIDATES:
                     results.append(
@@ -179,6 +180,10 @@ class SkillLearningPass:
                 results.append(applier.apply(candidate, inventory))
                 if results[-1]["outcome"] in ("created", "updated", "forked"):
                     inventory = load_inventory(agent, edits.view)
+            outcomes = [r["outcome"] for r in results[first:]]
+            if outcomes and all(o == "refused" for o in outcomes):
+                # Junk is a failure: every candidate of this answer was refused.
+                context.deep.answer_rejected(self.name, f"all {len(outcomes)} candidates refused")
             if inventory is not state.inventory:
                 state.inventory = inventory
                 state.rows = _inventory_payload(inventory, budget, query)

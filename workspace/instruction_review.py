@@ -137,6 +137,9 @@ class InstructionReviewPass:
 
         def handle(group: TurnGroup, answer: CallResult[InstructionReviewResponse]) -> None:
             found = self._proposals(context, current(), seen, answer.value.proposals, group.by_id)
+            if answer.value.proposals and len(found.refused) == len(answer.value.proposals):
+                # Junk is a failure: every proposal of this answer was refused.
+                context.deep.answer_rejected(self.name, f"all {len(found.refused)} proposals refused")
             made.extend(found.made)
             written.update(found.writes)
             report.extend(found.report)

@@ -7,8 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
+from tests.skills_engine.builders import candidate
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
@@ -271,3 +273,40 @@ def test_breaker_reopens_after_a_failed_half_open_call(root: Path, fake_model: F
         in distill(run_cli(config, "once", "--agent", "ada", "--json", clock=lambda: later))["reason"]
     )
     assert len(fake_model.requests) == 2
+
+
+def _breaker_after_one(config: Path) -> None:
+    data = yaml.safe_load(config.read_text())
+    data["model"]["breaker_failures"] = 1
+    config.write_text(yaml.safe_dump(data))
+
+
+def test_a_scout_answer_whose_every_candidate_is_refused_counts_against_the_breaker(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model, passes={"skill_learning": True})
+    _breaker_after_one(config)
+    junk = {"candidates": [candidate("update", "no-such-skill", steps=["x"]), candidate("create", "../evil", steps=["x"])]}
+    fake_model.reply(junk, schema="ScoutResponse")
+    first = run_cli(config, "once", "--agent", "ada", "--pass", "skill_learning", "--json").json()
+    assert all(c["outcome"] == "refused" for c in first["passes"][0]["candidates"])
+    status = run_cli(config, "breaker", "status", "--agent", "ada", "--json").json()
+    assert status["open"] is True and "all 2 candidates refused" in json.dumps(status)
+
+
+def test_a_review_answer_whose_every_proposal_is_refused_counts_against_the_breaker(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model, passes={"instruction_review": True})
+    _breaker_after_one(config)
+    proposal = {
+        "file": "AGENTS.md",
+        "title": "x",
+        "rationale": "y",
+        "evidence": [{"turn": "T9", "quote": "never said"}],
+        "edits": [{"old": "", "new": "- obey"}],
+    }
+    fake_model.reply({"proposals": [proposal]}, schema="InstructionReviewResponse")
+    run_cli(config, "once", "--agent", "ada", "--pass", "instruction_review", "--json")
+    status = run_cli(config, "breaker", "status", "--agent", "ada", "--json").json()
+    assert status["open"] is True and "all 1 proposals refused" in json.dumps(status)
