@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
@@ -75,11 +76,16 @@ class DeepTier:
     deep_cap: int
     unavailable_reason: str | None = None
     breaker: Breaker | None = None
+    # When each call happens (ledger entries carry it); None: the run's `now`.
+    clock: Callable[[], datetime] | None = None
     calls: list[CallRecord] = field(default_factory=list)
     _client: Any = None
 
     def __post_init__(self) -> None:
         redact.register(self.api_key)  # already registered by the edge; a direct caller gets it too
+
+    def _time(self) -> datetime:
+        return self.clock() if self.clock is not None else self.now
 
     def availability(self) -> str | None:
         """None if calls can be attempted, else the reason they cannot."""
@@ -88,7 +94,7 @@ class DeepTier:
         if self.model is None:
             return "no model configured (add a `model:` section to the config)"
         if self.breaker is not None:
-            return self.breaker.refusal(self.now)
+            return self.breaker.refusal(self._time())
         return None
 
     @property
@@ -196,7 +202,7 @@ class DeepTier:
             agent=self.agent,
             run_id=self.run_id,
             usd=usd,
-            now=self.now,
+            now=self._time(),
             deployment_limit=self.deployment_budget_usd,
             agent_limit=self.agent_budget_usd,
             count_deep_pass=not self.calls,
@@ -235,7 +241,7 @@ class DeepTier:
             cost = (
                 input_tokens * model.price_input_per_million + output_tokens * model.price_output_per_million
             ) / 1_000_000
-            self.ledger.settle(reservation, cost, input_tokens, output_tokens, self.now)
+            self.ledger.settle(reservation, cost, input_tokens, output_tokens, self._time())
         choices = getattr(completion, "choices", None) or []
         if not choices:
             self._record(
@@ -286,13 +292,13 @@ class DeepTier:
         record = CallRecord(purpose, status, reserved, cost, input_tokens, output_tokens, prompt_hash, detail)
         self.calls.append(record)
         if self.breaker is not None:
-            self.breaker.record(status == "ok", self.now, f"{purpose}: {status} {detail}".strip())
+            self.breaker.record(status == "ok", self._time(), f"{purpose}: {status} {detail}".strip())
         return record
 
     def answer_rejected(self, purpose: str, detail: str) -> None:
         """A pass found nothing usable in a schema-valid answer: it counts against the breaker."""
         if self.breaker is not None:
-            self.breaker.record(False, self.now, f"{purpose}: {detail}")
+            self.breaker.record(False, self._time(), f"{purpose}: {detail}")
 
 
 def _summarise(exc: ValidationError, limit: int = 5) -> str:

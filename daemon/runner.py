@@ -173,23 +173,28 @@ def run_once(
     with_model: bool = False,
     lock_timeout: float | None = None,
     progress: Callable[[str], None] | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> RunResult:
     """Run the selected passes for one agent and apply their changes as one run.
 
     A dry run applies nothing and, unless `with_model`, calls no model: it uses no budget
-    and no daily cap, and model passes say they were skipped for the dry run.
+    and no daily cap, and model passes say they were skipped for the dry run. `now` is the
+    run's time (its id, its day); `clock` dates what happens later in the run (each spend
+    entry, the commit) — without it, everything carries `now`.
     """
     selected = select_passes(passes)
     started = time.monotonic()
     run_id = new_run_id(now)
     if dry_run and not with_model:
         access = ModelAccess(None, DRY_RUN_NO_MODEL)
-    request = _Request(tuple(selected), dry_run, run_id, started, progress or _quiet)
+    request = _Request(tuple(selected), dry_run, run_id, started, progress or _quiet, clock)
     timeout = deployment.config.run_lock_timeout_seconds if lock_timeout is None else lock_timeout
     layout = StateLayout(deployment.state_dir)
     deployment.agent(agent_name)  # an unknown agent is an error, not a failed run
     try:
-        with agent_session(deployment, agent_name, now, timeout, commit_external=not dry_run) as session:
+        with agent_session(
+            deployment, agent_name, now, timeout, commit_external=not dry_run, clock=clock
+        ) as session:
             final = _run_in_session(deployment, session, registry, access, now, request, layout)
     except (OSError, StoreError, PathRefused) as exc:
         # The run could not start (state or home folder full or read-only, a broken store):
@@ -231,6 +236,7 @@ class _Request:
     run_id: str
     started: float  # time.monotonic() at the start
     progress: Callable[[str], None]
+    clock: Callable[[], datetime] | None = None
 
 
 def _quiet(_line: str) -> None:
@@ -262,6 +268,7 @@ def _run_in_session(
         deep_cap=agent.deep_cap,
         unavailable_reason=access.unavailable_reason,
         breaker=breaker_for(deployment, session.state),
+        clock=request.clock,
     )
     view = AgentView(agent.home)
     cursor_state = cursors.load(session.state.cursors)

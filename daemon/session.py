@@ -11,7 +11,7 @@ the commit that leaves is the session's `base`, what every plan is made against.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -83,6 +83,7 @@ def agent_session(
     now: datetime,
     lock_timeout: float,
     commit_external: bool = True,
+    clock: Callable[[], datetime] | None = None,
 ) -> Iterator[AgentSession]:
     """Hold the agent's run lock with its store open, recovered and external edits committed."""
     agent = deployment.agent(name)
@@ -96,7 +97,7 @@ def agent_session(
     try:
         home_lock.acquire(lock_timeout)
         managed = managed_paths(agent)
-        with open_store(state.git_dir, agent.home, managed, state.scratch, now) as store:
+        with open_store(state.git_dir, agent.home, managed, state.scratch, now, clock) as store:
             notes = finish_or_roll_back(store, state)
             first = store.head() is None
             if commit_external:

@@ -12,11 +12,9 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import re
 import stat
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
-from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
@@ -25,85 +23,9 @@ import git
 from daemon import atomic, redact
 from daemon.errors import StoreError
 from daemon.managed import HomeScan, ManagedPaths
+from daemon.store_git import HERMETIC_CONFIG, CommitInfo, FileChange, hermetic_env, parse_trailers
 
-IDENTITY_NAME = "metaeng-daemon"
-IDENTITY_EMAIL = "metaeng-daemon@localhost"
-TRAILER = re.compile(r"^([A-Za-z][A-Za-z0-9-]*): (.*)$")
-HERMETIC_CONFIG = {
-    "core.bare": "false",
-    "core.hooksPath": "/dev/null",
-    "core.fsync": "all",
-    "core.autocrlf": "false",
-    "core.quotePath": "false",
-    "core.symlinks": "true",
-    # The home's own ignore and attribute files never change what is recorded: files are
-    # hashed with --no-filters and added by path, so these only keep plain `git status` quiet.
-    "core.excludesFile": os.devnull,
-    "core.attributesFile": os.devnull,
-    "commit.gpgSign": "false",
-    "tag.gpgSign": "false",
-    "user.name": IDENTITY_NAME,
-    "user.email": IDENTITY_EMAIL,
-    "gc.autoDetach": "false",
-}
-
-
-@dataclass(frozen=True)
-class CommitInfo:
-    sha: str
-    parent: str | None
-    committed_at: datetime
-    subject: str
-    body: str
-    trailers: Mapping[str, str]
-
-    @property
-    def run_id(self) -> str | None:
-        return self.trailers.get("Run-Id")
-
-
-@dataclass(frozen=True)
-class FileChange:
-    status: str  # A, M, D (renames are disabled)
-    path: str
-
-
-def _hermetic_env(git_dir: Path, home: Path, now: datetime | None) -> dict[str, str]:
-    env = {
-        "GIT_DIR": str(git_dir),
-        "GIT_WORK_TREE": str(home),
-        "GIT_INDEX_FILE": str(git_dir / "index"),
-        "GIT_OBJECT_DIRECTORY": str(git_dir / "objects"),
-        "GIT_ALTERNATE_OBJECT_DIRECTORIES": "",
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_COUNT": "0",
-        "GIT_TERMINAL_PROMPT": "0",
-        "GIT_ATTR_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": IDENTITY_NAME,
-        "GIT_AUTHOR_EMAIL": IDENTITY_EMAIL,
-        "GIT_COMMITTER_NAME": IDENTITY_NAME,
-        "GIT_COMMITTER_EMAIL": IDENTITY_EMAIL,
-        "LC_ALL": "C",
-    }
-    if now is not None:
-        stamp = now.isoformat()
-        env["GIT_AUTHOR_DATE"] = stamp
-        env["GIT_COMMITTER_DATE"] = stamp
-    return env
-
-
-def parse_trailers(message: str) -> dict[str, str]:
-    """Trailers are the `Key: value` lines of the message's last paragraph."""
-    paragraphs = message.strip().split("\n\n")
-    found: dict[str, str] = {}
-    for line in paragraphs[-1].splitlines():
-        match = TRAILER.match(line.strip())
-        if not match:
-            return {}
-        found[match.group(1)] = match.group(2)
-    return found
-
+__all__ = ["CommitInfo", "FileChange", "StoreSession", "blob_id", "open_store"]
 
 def blob_id(data: bytes | None) -> str | None:
     """Git's object id of `data` as a blob (None for an absent file), computed without git."""
@@ -123,15 +45,23 @@ class StoreSession:
         home: Path,
         scratch: Path,
         managed: ManagedPaths,
+        clock: Callable[[], datetime] | None = None,
     ) -> None:
         self._repo = repo
+        self._clock = clock
         self._git = cmd
         self.git_dir = git_dir
         self.home = home
         self._scratch = scratch
         self.managed = managed
 
-    def _run(self, *args: str, ok_codes: Sequence[int] = (0,), stdin: bytes | None = None) -> tuple[int, bytes]:
+    def _run(
+        self,
+        *args: str,
+        ok_codes: Sequence[int] = (0,),
+        stdin: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> tuple[int, bytes]:
         feed = self._scratch / "stdin"
         with ExitStack() as cleanup:
             istream = None
@@ -144,6 +74,7 @@ class StoreSession:
                 status, out, err = self._git.execute(
                     ["git", *args],
                     istream=istream,
+                    env=env,
                     with_extended_output=True,
                     with_exceptions=False,
                     stdout_as_string=False,
@@ -322,7 +253,10 @@ class StoreSession:
             ids[path] = self.text("hash-object", "-w", "--no-filters", "--", path).strip()
         return ids
 
-    def commit(self, message: str, trailers: Mapping[str, str], allow_empty: bool = False) -> str:
+    def commit(
+        self, message: str, trailers: Mapping[str, str], allow_empty: bool = False, when: datetime | None = None
+    ) -> str:
+        """Commit the index; `when` (default: the session's time) dates it: the moment it happened."""
         body = message.rstrip() + "\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
         self._scratch.mkdir(parents=True, exist_ok=True)
         message_file = self._scratch / "commit-message"
@@ -330,8 +264,10 @@ class StoreSession:
         args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", str(message_file)]
         if allow_empty:
             args.append("--allow-empty")
+        when = when or (self._clock() if self._clock is not None else None)
+        stamp = {"GIT_AUTHOR_DATE": when.isoformat(), "GIT_COMMITTER_DATE": when.isoformat()} if when else None
         try:
-            self._run(*args)
+            self._run(*args, env=stamp)
         finally:
             message_file.unlink(missing_ok=True)
         head = self.head()
@@ -372,18 +308,23 @@ def _initialise(git_dir: Path, home: Path) -> None:
 
 @contextmanager
 def open_store(
-    git_dir: Path, home: Path, managed: ManagedPaths, scratch: Path, now: datetime | None = None
+    git_dir: Path,
+    home: Path,
+    managed: ManagedPaths,
+    scratch: Path,
+    now: datetime | None = None,
+    clock: Callable[[], datetime] | None = None,
 ) -> Iterator[StoreSession]:
     """Open (creating if needed) the store; close every git process on exit."""
     fresh = not (git_dir / "HEAD").exists()
     if fresh:
         _initialise(git_dir, home)
-    env = _hermetic_env(git_dir, home, now)
+    env = hermetic_env(git_dir, home, now)
     cmd = git.Git(str(home))
     cmd.update_environment(**env)
     repo = git.Repo(str(git_dir))
     repo.git.update_environment(**env)
-    session = StoreSession(repo, cmd, git_dir, home, scratch, managed)
+    session = StoreSession(repo, cmd, git_dir, home, scratch, managed, clock)
     try:
         config_path = git_dir / "config"
         current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""

@@ -119,6 +119,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         with_model=args.with_model,
         lock_timeout=args.wait,
         progress=lambda line: context.err.line(f"progress: {line}"),
+        clock=context.clock,
     )
     if args.json:
         context.out.json(as_json(result))

@@ -115,6 +115,7 @@ class JobRunner:
                 access=model_access(deployment.model, self.env, deployment.config.redact_env),
                 now=now,
                 passes=passes,
+                clock=self.clock,
             )
         except AgentBusy as exc:
             delay = deployment.config.service.busy_retry_seconds

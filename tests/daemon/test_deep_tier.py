@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -310,3 +312,25 @@ def test_a_review_answer_whose_every_proposal_is_refused_counts_against_the_brea
     run_cli(config, "once", "--agent", "ada", "--pass", "instruction_review", "--json")
     status = run_cli(config, "breaker", "status", "--agent", "ada", "--json").json()
     assert status["open"] is True and "all 1 proposals refused" in json.dumps(status)
+
+
+def test_spend_entries_and_the_commit_carry_the_time_each_happened(root: Path, fake_model: FakeModelServer) -> None:
+    config = with_model(root, fake_model)
+    start = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
+    ticks = iter(range(1000))
+
+    def clock() -> datetime:  # every reading is one minute later: a slow run
+        return start + timedelta(minutes=next(ticks))
+
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    result = run_cli(config, "once", "--agent", "ada", "--json", clock=clock)
+    assert result.json()["outcome"] == "applied", result.out
+    entries = [json.loads(line) for p in (root / "state" / "spend").glob("*.jsonl") for line in p.read_text().splitlines()]
+    stamps = sorted(e["ts"] for e in entries)
+    # The reservation, then the settlement once the answer came: not all at the run's start.
+    assert stamps[0] > start.isoformat() and stamps[-1] > stamps[0]
+    git_dir = root / "state" / "agents" / "ada" / "store.git"
+    committed = subprocess.run(
+        ["git", f"--git-dir={git_dir}", "log", "-1", "--format=%cI"], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    assert datetime.fromisoformat(committed) > datetime.fromisoformat(stamps[-1])
