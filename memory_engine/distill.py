@@ -24,7 +24,7 @@ from daemon.transcripts import Turn
 from daemon.turn_batches import TurnGroup, work_through
 from daemon.turn_input import turns_for_model, untrusted_block
 from daemon.view import AgentView
-from memory_engine import factstore
+from memory_engine import factstore, grounding
 from memory_engine.agent_memory import load_memory, memory_files, store_writes
 from memory_engine.memory import Memory, WriteResult
 from workspace import review_queue
@@ -242,6 +242,12 @@ class DistillationPass:
                 "rejected", "quote_not_found", False, detail=f"quote not found in turn {fact.turn}"
             )
             return f"rejected {label}: {result.detail}", result
+        # Words from a source the memory refuses are refused for that (the clearer reason).
+        own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
+        verdict = grounding.check(fact.entity, fact.value, fact.quote, own)
+        if source in agent.memory.allowed_sources and not verdict.grounded:
+            result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
+            return f"rejected {label}: ungrounded — {verdict.detail}", result
         tenant, user = agent.owner
         raw = {
             "tenant": tenant,

@@ -48,7 +48,7 @@ def test_example_with_a_model_produces_a_run_that_runs_show_and_undo_handle(
                 {
                     "turn": "T1",
                     "quote": "I run support ops here in Berlin",
-                    "entity": "jonas",
+                    "entity": "user",
                     "key": "city",
                     "value": "Berlin",
                     "confidence": 0.9,
@@ -57,7 +57,7 @@ def test_example_with_a_model_produces_a_run_that_runs_show_and_undo_handle(
                 {
                     "turn": "T8",
                     "quote": "From 2026-12-01 on my city is Paris",
-                    "entity": "jonas",
+                    "entity": "user",
                     "key": "city",
                     "value": "Paris",
                     "confidence": 0.95,
@@ -66,7 +66,7 @@ def test_example_with_a_model_produces_a_run_that_runs_show_and_undo_handle(
                 {
                     "turn": "T5",
                     "quote": "My timezone is Europe/Berlin",
-                    "entity": "jonas",
+                    "entity": "user",
                     "key": "timezone",
                     "value": "Europe/Berlin",
                     "confidence": 0.95,
@@ -90,7 +90,7 @@ def test_example_with_a_model_produces_a_run_that_runs_show_and_undo_handle(
             "--agent",
             "ada",
             "--entity",
-            "jonas",
+            "user",
             "--key",
             "city",
             "--as-of",

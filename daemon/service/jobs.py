@@ -27,6 +27,7 @@ from daemon.service.inputs import has_new_input
 from daemon.service.schedule import group_passes, why_nothing_scheduled
 
 log = structlog.get_logger("metaeng.service")
+YIELD_AFTER_BUSY = 3
 
 
 class JobRunner:
@@ -50,9 +51,10 @@ class JobRunner:
         self.runs = 0
         self._lock = threading.Lock()
         self._active: dict[str, str] = {}  # job id -> agent
-        # Jobs that found their agent busy and wait for a retry, per agent: frequent
-        # transcript jobs stand aside for them instead of taking the lock again and again.
-        self._waiting: dict[str, set[str]] = {}
+        # Jobs that found their agent busy, per agent, with how many times in a row: once one
+        # was refused YIELD_AFTER_BUSY times, frequent transcript jobs stand aside until it
+        # had its turn, instead of taking the lock again and again and starving it.
+        self._waiting: dict[str, dict[str, int]] = {}
 
     def active(self) -> dict[str, str]:
         with self._lock:
@@ -72,6 +74,10 @@ class JobRunner:
             with self._lock:
                 self._active.pop(job_id, None)
 
+    def _ran(self, agent: str, job_id: str) -> None:
+        with self._lock:
+            self._waiting.get(agent, {}).pop(job_id, None)
+
     def run(self, agent_name: str, group: str) -> None:
         """Run one job; never raises."""
         if self.stopping.is_set():
@@ -85,8 +91,8 @@ class JobRunner:
             return
         job_id = f"{group}:{agent_name}"
         with self._lock:
-            self._waiting.get(agent_name, set()).discard(job_id)  # this is its turn, or its retry
-            waiting = sorted(self._waiting.get(agent_name, set()))
+            refused = self._waiting.get(agent_name, {})
+            waiting = sorted(j for j, n in refused.items() if j != job_id and n >= YIELD_AFTER_BUSY)
         if group == "transcripts" and waiting:
             log.info("job.yielded", agent=agent_name, job=job_id, to=waiting)
             return
@@ -122,14 +128,17 @@ class JobRunner:
             log.info("job.busy", agent=agent, job=job_id, detail=str(exc), retry_in_s=delay)
             if not self.stopping.is_set():
                 with self._lock:
-                    self._waiting.setdefault(agent, set()).add(job_id)
+                    refused = self._waiting.setdefault(agent, {})
+                    refused[job_id] = refused.get(job_id, 0) + 1
                 self.retry(job_id, delay)
             return
         except DaemonError as exc:
+            self._ran(agent, job_id)
             log.error("job.failed", agent=agent, job=job_id, error=str(exc))
             return
         except Exception:  # a bug must not kill the scheduler thread pool
             log.exception("job.crashed", agent=agent, job=job_id)
             return
+        self._ran(agent, job_id)
         self.runs += 1
         self.last_outcome = f"{agent} {result.outcome} at {now.strftime('%H:%M:%SZ')}"

@@ -160,7 +160,7 @@ FACTS = {
         {
             "turn": "T1",
             "quote": "I live in Berlin now.",
-            "entity": "home",
+            "entity": "user.home",
             "key": "city",
             "value": "Berlin",
             "confidence": 0.95,

@@ -1,0 +1,104 @@
+"""Is a fact supported by the words it cites? A pure check, before the memory's write rules.
+
+The model proposes (entity, key, value) and quotes the turn it read it in. The quote is
+checked to be in the turn elsewhere; here the value must be *in the quote*: every
+content word of the value, after normalising case, punctuation, whitespace, number words
+("three" = "3"), dates (2026-12-10 = "10 December" = "Dec 10") and time-zone names
+("Europe/Berlin" needs only "Berlin"), appears in the quote. And the quote must be about
+the entity: for the user's own facts (`user`, `user.*`) a first-person statement ("I",
+"my", "we"…); for any other entity, its name appears in the quote.
+
+So "city = Lima" citing "I moved to Oslo" is refused, and so is a value the model
+invented from several turns ("Paris" in no turn sent). A fact can still be wrong — the
+user may be joking — but never without the words that say it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date
+
+WORD = re.compile(r"[^\W_]+", re.UNICODE)
+STOP = frozenset(
+    "a an the of in on at to for from by with and or is are was be my our your their his her its "
+    "i me we us you he she they it this that".split()
+)
+FIRST_PERSON = frozenset("i i'm im i've ive i'd id i'll ill me my mine myself we we're our ours us".split())
+NUMBERS = {
+    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
+    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
+    "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40",
+    "fifty": "50", "hundred": "100", "first": "1", "second": "2", "third": "3",
+}  # fmt: skip
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december"]  # fmt: skip
+ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
+
+
+def _token(word: str) -> str:
+    word = word.casefold()
+    if word in NUMBERS:
+        return NUMBERS[word]
+    if (match := ORDINAL.match(word)) is not None:
+        return str(int(match.group(1)))
+    if word.isdigit():
+        return str(int(word))
+    for index, month in enumerate(MONTHS):
+        if len(word) >= 3 and month.startswith(word):
+            return f"month{index + 1}"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]  # plural of an ordinary word
+    return word
+
+
+def tokens(text: str) -> list[str]:
+    """Normalised words of `text`: case, punctuation, number words, ordinals, month names."""
+    return [_token(w) for w in WORD.findall(text.replace("'", "").replace("’", ""))]
+
+
+def _value_words(value: str) -> set[str]:
+    text = value.strip()
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        day = None
+    if day is not None:
+        return {str(day.day), f"month{day.month}"}
+    if "/" in text and " " not in text:  # a time-zone name: Europe/Berlin → Berlin
+        text = text.rsplit("/", 1)[1].replace("_", " ")
+    return {t for t in tokens(text) if t not in STOP}
+
+
+def _entity_words(entity: str) -> set[str]:
+    return {t for t in tokens(entity.replace("-", " ").replace(".", " ")) if t not in STOP}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    grounded: bool
+    detail: str = ""
+
+
+def check(entity: str, value: str, quote: str, self_names: frozenset[str] = frozenset({"user"})) -> Verdict:
+    """Whether `quote` states `value` about `entity` (see the module docstring).
+
+    `self_names`: the entities that are the user themself (`user`, and the memory owner's
+    user name when one is configured), about whom a first-person statement speaks.
+    """
+    said = set(tokens(quote))
+    missing = sorted(_value_words(value) - said)
+    if missing:
+        return Verdict(False, f"the quote does not say {', '.join(missing)!s} (value {value!r})")
+    if not _value_words(value):
+        return Verdict(False, f"the value {value!r} has no content words to find in the quote")
+    if entity.split(".", 1)[0] in self_names:
+        raw = {w.casefold().replace("'", "").replace("’", "") for w in WORD.findall(quote)}
+        if not raw & {w.replace("'", "") for w in FIRST_PERSON}:
+            return Verdict(False, "a fact about the user needs the user's own first-person words")
+        return Verdict(True)
+    own = _entity_words(entity)
+    if own and not own & said:
+        return Verdict(False, f"the quote does not name {entity!r}")
+    return Verdict(True)
