@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
-from tests.support.deploy import run_cli, tree_snapshot
+from tests.daemon.helpers import berlin_fact, setup_agent
+from tests.support.deploy import conversation, run_cli, tree_snapshot, write_transcript
 from tests.support.fake_model import FakeModelServer
 
 FACTS = ".metaeng/facts.jsonl"
@@ -73,8 +73,9 @@ def test_undo_refuses_when_a_person_changed_the_same_lines_and_changes_nothing(
 
 def test_undo_of_an_earlier_run_merges_around_later_runs(root: Path, fake_model: FakeModelServer) -> None:
     config, run_id = applied_run(root, fake_model)
-    add_turns(root)
-    later_fact = berlin_fact(turn="T1", quote="Question 0?", entity="zoo", key="color", value="green")
+    pairs = [("The zoo's color is green now.", "Noted."), *[(f"Question {i}?", "Answer.") for i in range(3)]]
+    write_transcript(root / "ada", "s2.jsonl", conversation(pairs, day="2026-11-03"))
+    later_fact = berlin_fact(turn="T1", quote="The zoo's color is green", entity="zoo", key="color", value="green")
     fake_model.reply({"facts": [later_fact]}, schema="DistillationResponse")
     later = run_cli(config, "once", "--agent", "ada", "--json").json()
     assert later["run_id"]
