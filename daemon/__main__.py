@@ -2,6 +2,6 @@
 
 import sys
 
-from daemon.cli import main
+from daemon.launch import main
 
 sys.exit(main())

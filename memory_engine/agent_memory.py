@@ -28,6 +28,7 @@ def schema_for(agent: AgentSettings) -> MemorySchema:
     return MemorySchema(
         allowed_keys=frozenset(agent.memory.allowed_keys),
         allowed_sources=frozenset(agent.memory.allowed_sources),
+        max_future_days=agent.memory.max_future_days,
     )
 
 

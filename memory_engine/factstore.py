@@ -17,9 +17,14 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from daemon.errors import CorruptState, StateVersionError
+from memory_engine.markdown_text import one_line
 from memory_engine.memory import IdFactory, Memory
 from memory_engine.records import SCHEMA_VERSION, FactProposal, FactRecord, MemorySchema
 from memory_engine.settings import MemorySettings
+
+# The markdown view caps what it shows of each record (the store keeps it whole).
+VIEW_NAME_CHARS = 80
+VIEW_VALUE_CHARS = 200
 
 
 def parse(text: str, label: str) -> list[FactRecord]:
@@ -103,7 +108,12 @@ def load(content: bytes | None, label: str, settings: MemorySettings, schema: Me
 
 
 def render_markdown(records: Iterable[FactRecord], as_of: str) -> bytes:
-    """A human/agent-readable view of the facts valid on `as_of`."""
+    """A human/agent-readable view of the facts valid on `as_of`: one line per fact.
+
+    Each line names its entity and key and holds the value as inert text (see
+    `markdown_text`), so no stored value can add a heading, list, link, HTML, code or image
+    to the view; records written before values were bounded render the same way.
+    """
     current = sorted((r for r in records if r.valid_at(as_of)), key=sort_key)
     lines = [
         f"# Facts (valid on {as_of})",
@@ -111,13 +121,12 @@ def render_markdown(records: Iterable[FactRecord], as_of: str) -> bytes:
         "<!-- written by metaeng-daemon from the fact store; edits here are overwritten -->",
         "",
     ]
-    entity = None
     for record in current:
-        if record.entity != entity:
-            entity = record.entity
-            lines += ["", f"## {entity}"] if lines[-1] else [f"## {entity}"]
+        entity = one_line(record.entity, VIEW_NAME_CHARS)
+        key = one_line(record.key, VIEW_NAME_CHARS)
+        value = one_line(record.value, VIEW_VALUE_CHARS)
         lines.append(
-            f"- {record.key}: {record.value} (since {record.valid_from}, confidence {record.confidence:g})"
+            f"- {entity} / {key}: {value} (since {record.valid_from}, confidence {record.confidence:g})"
         )
     return ("\n".join(lines).rstrip() + "\n").encode("utf-8")
 

@@ -7,12 +7,17 @@ Write decision list (first match wins; SPEC §4.1 and lab-reference §4):
 | 1 | proposal/record invalid, key or source outside the schema   | rejected `invalid_schema`            |
 | 2 | fact owner differs from the writer's owner                  | rejected `owner_mismatch`            |
 | 3 | kind outside the schema                                     | rejected `prohibited_write`          |
-| 4 | confidence < min_confidence                                 | abstained `below_threshold`          |
-| 5 | valid_from earlier than the active record's                 | rejected `out_of_order_update`       |
-| 6 | same valid_from as the active record, different value       | rejected `same_date_conflict`        |
-| 7 | same valid_from, same value                                 | deduplicated `same_effective_fact`   |
-| 8 | `deduplicate` on and same value as the active record        | deduplicated `same_active_value`     |
-| 9 | otherwise: close the active record(s), append, link         | stored `admitted`                    |
+| 4 | valid_from more than max_future_days after the write's date | rejected `future_valid_from`         |
+| 5 | confidence < min_confidence                                 | abstained `below_threshold`          |
+| 6 | valid_from earlier than the active record's                 | rejected `out_of_order_update`       |
+| 7 | same valid_from as the active record, different value       | rejected `same_date_conflict`        |
+| 8 | same valid_from, same value                                 | deduplicated `same_effective_fact`   |
+| 9 | `deduplicate` on and same value as the active record        | deduplicated `same_active_value`     |
+| 10| otherwise: close the active record(s), append, link         | stored `admitted`                    |
+
+Row 1 includes the proposal's own bounds (`records.FactProposal`): text without control
+characters, dates in 1900..2200. Row 4 keeps a fact dated far ahead (`9999-12-31`) from
+becoming the active record that every later update would be "out of order" against.
 
 A rejected write changes nothing, not even the id counter. Queries never return another
 owner's records, in every configuration. Delete removes every version of one
@@ -24,11 +29,12 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from datetime import date, timedelta
 from typing import Literal, TypeVar
 
 from pydantic import ValidationError
 
-from memory_engine.records import FactProposal, FactRecord, MemorySchema, canonical_date
+from memory_engine.records import FactProposal, FactRecord, MemorySchema, bounded_date
 from memory_engine.settings import MemorySettings
 
 CONTEXT_WORD_BUDGET = 64
@@ -131,7 +137,7 @@ class Memory:
         """Apply the decision list to one proposed fact written by `owner` on day `at`."""
         try:
             proposal = fact if isinstance(fact, FactProposal) else FactProposal.model_validate(fact)
-            canonical_date(at)
+            bounded_date(at)
             if not source_event_id:
                 raise ValueError("source_event_id is empty")
         except (ValidationError, ValueError) as exc:
@@ -151,6 +157,17 @@ class Memory:
         if proposal.kind not in self.schema.allowed_kinds:
             return WriteResult(
                 "rejected", "prohibited_write", False, detail=f"kind {proposal.kind!r} is not allowed"
+            )
+        ahead = self.schema.max_future_days
+        if ahead is not None and date.fromisoformat(proposal.valid_from) > _plus_days(at, ahead):
+            return WriteResult(
+                "rejected",
+                "future_valid_from",
+                False,
+                detail=(
+                    f"valid_from {proposal.valid_from} is more than {ahead} day(s) after the date it "
+                    f"was stated, {at} (memory.max_future_days: {ahead})"
+                ),
             )
         if proposal.confidence < self.settings.min_confidence:
             return WriteResult(
@@ -248,6 +265,12 @@ class Memory:
             packed=tuple(packed),
             context_words=used,
         )
+
+
+def _plus_days(day: str, days: int) -> date:
+    """`day` + `days`, saturating at the last representable date."""
+    start = date.fromisoformat(day)
+    return date.max if days >= (date.max - start).days else start + timedelta(days=days)
 
 
 def _unindex(index: dict[K, list[str]], key: K, record_id: str) -> None:

@@ -3,18 +3,29 @@
 A proposal is what a writer (the distiller, a lab scenario) asks to store; a record is
 what the memory keeps. Both are validated before the stored history changes: missing
 source, bad dates, unknown fields or an empty validity interval are rejected.
+
+A proposal is held to tighter bounds than a stored record: its text fields may hold no
+control characters (a newline in a value would become markup in the markdown view) and
+its dates lie in YEAR_MIN..YEAR_MAX. Records already in a store file keep loading under
+the looser rules they were written with; every new record comes from a proposal.
 """
 
 from __future__ import annotations
 
 import math
+import unicodedata
 from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 SCHEMA_VERSION = 1
-Text = Field(min_length=1, max_length=256)
+TEXT_MAX = 256
+Text = Field(min_length=1, max_length=TEXT_MAX)
+YEAR_MIN, YEAR_MAX = 1900, 2200
+# Characters that end or restyle a line: C0/C1 controls and the Unicode line and
+# paragraph separators.
+_LINE_BREAKING = frozenset({"Cc", "Zl", "Zp"})
 
 
 def canonical_date(value: object) -> str:
@@ -27,6 +38,25 @@ def canonical_date(value: object) -> str:
         raise ValueError(f"{value!r} is not a date YYYY-MM-DD") from None
     if parsed.isoformat() != value:
         raise ValueError(f"{value!r} is not a canonical date YYYY-MM-DD")
+    return value
+
+
+def bounded_date(value: object) -> str:
+    """`value` if it is a canonical date in YEAR_MIN..YEAR_MAX, else ValueError naming it."""
+    day = canonical_date(value)
+    year = int(day[:4])
+    if not YEAR_MIN <= year <= YEAR_MAX:
+        raise ValueError(f"{day!r}: year {year} is outside {YEAR_MIN}-{YEAR_MAX}")
+    return day
+
+
+def plain_text(value: str) -> str:
+    """`value` if it holds no control character or line separator, else ValueError naming one."""
+    for position, char in enumerate(value):
+        if unicodedata.category(char) in _LINE_BREAKING:
+            raise ValueError(
+                f"must not contain control characters (U+{ord(char):04X} at position {position})"
+            )
     return value
 
 
@@ -57,7 +87,12 @@ class FactProposal(BaseModel):
     @field_validator("valid_from")
     @classmethod
     def _date(cls, value: str) -> str:
-        return canonical_date(value)
+        return bounded_date(value)
+
+    @field_validator("tenant", "user", "entity", "key", "value", "source", "kind")
+    @classmethod
+    def _plain(cls, value: str) -> str:
+        return plain_text(value)
 
 
 class FactRecord(BaseModel):
@@ -119,13 +154,18 @@ class FactRecord(BaseModel):
 
 
 class MemorySchema(BaseModel):
-    """What may be stored at all: keys, sources, kinds. Anything else is a forbidden write."""
+    """What may be stored at all: keys, sources, kinds, how far ahead a fact may start.
+
+    Anything else is a forbidden write. `max_future_days` bounds `valid_from` after the
+    date the fact was stated; None (the lab's scenarios) leaves it unbounded.
+    """
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
     allowed_keys: frozenset[str]
     allowed_sources: frozenset[str] = frozenset({"user"})
     allowed_kinds: frozenset[str] = frozenset({"fact"})
+    max_future_days: int | None = Field(default=None, ge=0)
 
 
 PUBLISHED_SCHEMA = MemorySchema(

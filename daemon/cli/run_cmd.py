@@ -11,6 +11,7 @@ from daemon import logs
 from daemon.cli.common import CliContext
 from daemon.registry import default_registry
 from daemon.service.serve import serve
+from daemon.service.signals import installed
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -38,7 +39,8 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     )
     # APScheduler's own warnings duplicate our job.missed/job.still_running events.
     logging.getLogger("apscheduler").setLevel(logging.ERROR)
-    result = serve(Path(context.config_path), context.env, default_registry(), context.clock)
+    # The launcher installed the signal handlers before the imports; serve adopts their flags.
+    result = serve(Path(context.config_path), context.env, default_registry(), context.clock, installed())
     if result.immediate:
         # Runs still going past the stop timeout: leave without joining their threads.
         context.out.stream.flush()

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from daemon.config.models import DeploymentConfig
 from daemon.config.resolve import Deployment, resolve
-from daemon.config.yamlmap import KeyPath, YamlProblem, line_for, load_with_lines
+from daemon.config.yamlmap import MAX_FILE_BYTES, KeyPath, YamlProblem, line_for, load_with_lines
 from daemon.errors import ConfigError
 
 
@@ -49,13 +49,11 @@ def load_deployment(path: Path, env: Mapping[str, str]) -> Deployment:
     `env` supplies `STATE_DIRECTORY` (systemd) and `XDG_STATE_HOME`/`HOME` when the file
     sets no `state_dir`. Raises ConfigError listing every problem with its line.
     """
-    path = Path(path).expanduser().absolute()
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(path, ["file not found"]) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(path, [f"cannot read: {exc}"]) from None
+        path = Path(path).expanduser().absolute()
+    except RuntimeError:
+        raise ConfigError(Path(path), ["the path names a user this system does not know"]) from None
+    text = read_config(path)
     try:
         data, lines, duplicates = load_with_lines(text)
     except YamlProblem as exc:
@@ -76,6 +74,29 @@ def load_deployment(path: Path, env: Mapping[str, str]) -> Deployment:
     return deployment
 
 
+def read_config(path: Path) -> str:
+    """The text of the config file; ConfigError if unreadable, not UTF-8 or over MAX_FILE_BYTES.
+
+    At most MAX_FILE_BYTES + 1 bytes are read, whatever the file's size.
+    """
+    try:
+        with path.open("rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except FileNotFoundError:
+        raise ConfigError(path, ["file not found"]) from None
+    except OSError as exc:
+        raise ConfigError(path, [f"cannot read: {exc}"]) from None
+    if len(data) > MAX_FILE_BYTES:
+        line = data[:MAX_FILE_BYTES].count(b"\n") + 1
+        limit = f"{MAX_FILE_BYTES // (1024 * 1024)} MiB ({MAX_FILE_BYTES:,} bytes)"
+        raise ConfigError(path, [f"the file is larger than {limit} ({path.name}:{line})"])
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data[: exc.start].count(b"\n") + 1
+        raise ConfigError(path, [f"cannot read: not UTF-8 at byte {exc.start} ({path.name}:{line})"]) from None
+
+
 def parse_for_check(path: Path, env: Mapping[str, str]) -> tuple[Deployment | None, list[str]]:
     """Like load_deployment, but returns the problems instead of raising (for `config check`)."""
     try:
@@ -87,5 +108,5 @@ def parse_for_check(path: Path, env: Mapping[str, str]) -> tuple[Deployment | No
 def raw_lines(path: Path) -> dict[KeyPath, int]:
     """Line map of an already-validated file (for `config show` origins)."""
     _data: Any
-    _data, lines, _dups = load_with_lines(Path(path).read_text(encoding="utf-8"))
+    _data, lines, _dups = load_with_lines(read_config(Path(path)))
     return lines

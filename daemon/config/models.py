@@ -207,6 +207,9 @@ class AgentMemory(_Frozen):
     store: str = ".metaeng/facts.jsonl"
     markdown_view: str | None = None
     owner: MemoryOwner = Field(default_factory=MemoryOwner)
+    # A fact may start at most this many days after the turn that states it; a model
+    # writing `valid_from: 9999-12-31` would otherwise make every later update "out of order".
+    max_future_days: int = Field(default=1, ge=0, le=36_500)
 
     @field_validator("store", "markdown_view")
     @classmethod

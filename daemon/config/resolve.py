@@ -95,14 +95,27 @@ def _origin(lines: Mapping[KeyPath, int], path: KeyPath, config_name: str, scope
     return f"{scope} ({config_name}:{line})" if line else None
 
 
-def _resolve_path(base: Path, value: str) -> Path:
-    candidate = Path(value).expanduser()
+class UnknownUser(ValueError):
+    """A configured path starts with `~user` for a user this system does not know."""
+
+    def __init__(self, key: KeyPath, value: str) -> None:
+        self.key = key
+        self.value = value
+        super().__init__(f"{value!r} names a user this system does not know")
+
+
+def _resolve_path(base: Path, value: str, key: KeyPath) -> Path:
+    """`value` made absolute against `base`, `~` and `~user` expanded; UnknownUser if it cannot be."""
+    try:
+        candidate = Path(value).expanduser()
+    except RuntimeError:  # pathlib's "Could not determine home directory."
+        raise UnknownUser(key, value) from None
     return (candidate if candidate.is_absolute() else base / candidate).resolve()
 
 
 def _state_dir(config: DeploymentConfig, base: Path, env: Mapping[str, str]) -> Path:
     if config.state_dir:
-        return _resolve_path(base, config.state_dir)
+        return _resolve_path(base, config.state_dir, ("state_dir",))
     if env.get("STATE_DIRECTORY"):
         # systemd may pass several colon-separated folders; the first is ours.
         return Path(env["STATE_DIRECTORY"].split(":")[0])
@@ -133,7 +146,7 @@ def _agent(
         path = ("agents", name, *key.split("."))
         origins.append(Effective(key, value, _origin(lines, path, config_name, f"agent {name}") or "default"))
 
-    home = _resolve_path(base, agent.home)
+    home = _resolve_path(base, agent.home, ("agents", name, "home"))
     own("home", str(home))
     own("enabled", agent.enabled)
     autonomy = str(pick("autonomy", agent.autonomy, config.autonomy, ("autonomy",)))
@@ -151,7 +164,17 @@ def _agent(
             f"passes.{pass_name}", override, getattr(config.passes, pass_name), ("passes", pass_name)
         )
         passes[pass_name] = bool(value)
-    transcript_root = None if agent.transcripts.root is None else _resolve_path(base, agent.transcripts.root)
+    transcript_root = (
+        None
+        if agent.transcripts.root is None
+        else _resolve_path(base, agent.transcripts.root, ("agents", name, "transcripts", "root"))
+    )
+    managed = tuple(
+        _resolve_path(base, p, ("agents", name, "skills", "managed", i)) for i, p in enumerate(agent.skills.managed)
+    )
+    packs = tuple(
+        _resolve_path(base, p, ("agents", name, "skills", "packs", i)) for i, p in enumerate(agent.skills.packs)
+    )
     for section in ("transcripts", "skills", "workspace", "memory"):
         model = getattr(agent, section)
         for key, value in model.model_dump(mode="json").items():
@@ -174,8 +197,8 @@ def _agent(
         passes=passes,
         transcripts=agent.transcripts,
         skills=agent.skills,
-        managed_skill_dirs=tuple(_resolve_path(base, p) for p in agent.skills.managed),
-        pack_skill_dirs=tuple(_resolve_path(base, p) for p in agent.skills.packs),
+        managed_skill_dirs=managed,
+        pack_skill_dirs=packs,
         workspace=agent.workspace,
         memory=agent.memory,
         explicit_transcript_root=transcript_root,
@@ -201,7 +224,6 @@ def resolve(
     base = path.parent
     problems: list[str] = []
     agents: dict[str, AgentSettings] = {}
-    state_dir = _state_dir(config, base, env)
 
     def at(key_path: KeyPath) -> str:
         line = lines.get(key_path)
@@ -211,8 +233,23 @@ def resolve(
         line = lines.get(key_path)
         return f"{path.name}:{line}" if line else "default"
 
+    def unknown_user(exc: UnknownUser) -> str:
+        return f"{'.'.join(str(p) for p in exc.key)}: {exc} ({at(exc.key)})"
+
+    checked_state: Path | None
+    try:
+        state_dir = checked_state = _state_dir(config, base, env)
+    except UnknownUser as exc:
+        problems.append(unknown_user(exc))
+        # Stands in for the returned value only: the problem above makes the load fail.
+        state_dir, checked_state = base / config.state_dir if config.state_dir else base, None
+
     for name, agent in config.agents.items():
-        settings = _agent(name, agent, config, base, lines, path.name)
+        try:
+            settings = _agent(name, agent, config, base, lines, path.name)
+        except UnknownUser as exc:
+            problems.append(unknown_user(exc))
+            continue
         agents[name] = settings
         if not settings.home.is_dir():
             problems.append(
@@ -224,7 +261,7 @@ def resolve(
                     f"agents.{name}.skills: read-only skill folder {folder} is inside the agent home "
                     f"({at(('agents', name, 'skills'))}); managed and pack folders must live outside it"
                 )
-        if state_dir == settings.home or settings.home in state_dir.parents:
+        if checked_state is not None and (state_dir == settings.home or settings.home in state_dir.parents):
             problems.append(
                 f"state_dir: {state_dir} is inside the home of agent {name} ({at(('state_dir',))}); "
                 "keep the daemon's state outside agent homes"
@@ -253,7 +290,7 @@ def resolve(
         if settings.explicit_transcript_root is not None
     }
     homes = {name: settings.home for name, settings in agents.items()}
-    problems.extend(root_problems(roots, homes, state_dir))
+    problems.extend(root_problems(roots, homes, checked_state))
     origins = []
     for key in ("enabled", "mode", "cadence", "autonomy", "run_lock_timeout_seconds"):
         origin = _origin(lines, (key,), path.name, "deployment") or "default"

@@ -22,12 +22,13 @@ def relative_inside(inner: Path, outer: Path) -> str | None:
 
 
 def root_problems(
-    roots: Mapping[str, tuple[Path, str]], homes: Mapping[str, Path], state_dir: Path
+    roots: Mapping[str, tuple[Path, str]], homes: Mapping[str, Path], state_dir: Path | None
 ) -> list[str]:
     """Explicit transcript roots (agent → (root, origin)) that overlap another agent's home or the state.
 
     An agent's own home may contain its root or sit inside it (the glob check decides
-    then); another agent's home may do neither: its transcripts are its own.
+    then); another agent's home may do neither: its transcripts are its own. A state
+    folder of None (it could not be resolved, already a problem) is not checked.
     """
     problems: list[str] = []
     by_home: dict[Path, list[str]] = {}
@@ -50,6 +51,8 @@ def root_problems(
             f"agents.{name}.transcripts.root ({origin}): {root} overlaps the home of agent {other} "
             f"({homes[other]}); an agent's transcripts are its own"
         )
+    if state_dir is None:
+        return problems
     for name in sorted(roots):
         root, origin = roots[name]
         if _nested(root, state_dir) or _nested(state_dir, root):

@@ -3,9 +3,13 @@
 The main thread owns the signal flags, the systemd notifications and short sleeps; the
 scheduler runs jobs in its thread pool and the transcript watcher in its own thread.
 
-    load + validate config ─► daemon lock ─► recover interrupted runs ─► scheduler jobs
-    ─► watcher armed ─► READY=1 ─► loop { reload on SIGHUP, watchdog, state file }
-    ─► SIGTERM: STOPPING=1, no new jobs, wait for runs in progress (bounded) ─► exit
+    signal flags ─► load + validate config ─► daemon lock ─► recover interrupted runs
+    ─► scheduler jobs ─► watcher armed ─► READY=1 ─► loop { reload on SIGHUP, watchdog,
+    state file } ─► SIGTERM: STOPPING=1, no new jobs, wait for runs in progress (bounded) ─► exit
+
+The signal flags come first (`daemon.launch` installs them before the imports, `serve`
+adopts them): a SIGTERM during start-up ends it at the next step with exit 0 (130 for
+SIGINT) and no READY; a SIGHUP during start-up is a reload right after READY.
 
 A run is never cut in half by us: we wait for it. If it outlasts
 `service.stop_timeout_seconds` the process exits anyway, and the run's journal rolls it
@@ -72,13 +76,14 @@ class Service:
         registry: Mapping[str, Pass],
         env: Mapping[str, str],
         clock: Callable[[], datetime],
+        flags: Flags,
     ) -> None:
         self.config_path = config_path
         self.env = env
         self.clock = clock
         self.registry = registry
         self.layout = StateLayout(deployment.state_dir)
-        self.flags = Flags()
+        self.flags = flags
         self.runner = JobRunner(deployment, registry, env, clock)
         self.table = JobTable(self.runner, deployment.config.service.max_parallel_runs)
         self.runner.retry = self.table.retry
@@ -93,28 +98,32 @@ class Service:
 
     # -- start ---------------------------------------------------------------------------
     def serve(self) -> Exit:
-        restore = install(self.flags)
-        try:
-            self._start()
+        if self._start():
             while self.flags.stop is None:
                 time.sleep(LOOP_SECONDS)
                 if self.flags.reload:
                     self.flags.reload = False
                     self._reload()
                 self._housekeeping()
-            return self._stop(self.flags.stop)
-        finally:
-            restore()
+        assert self.flags.stop is not None
+        return self._stop(self.flags.stop)
 
-    def _start(self) -> None:
+    def _start(self) -> bool:
+        """Start everything and send READY; False (nothing ready) if a stop arrived meanwhile."""
         deployment = self.runner.deployment
         notify(self.env, "STATUS=starting: recovering interrupted runs, building the schedule")
+        self.table.start()  # paused: no job fires before READY
         self._recover(deployment)
-        self.table.start()
+        if self.flags.stop:
+            return False
         counts = self.table.reconcile(job_specs(deployment, self.registry), self._first_run)
         self.watcher = self._new_watcher(deployment)
-        if self.watcher is not None and not self.watcher.armed.wait(ARM_WAIT_SECONDS):
+        if self.watcher is not None and not self._wait_armed(self.watcher):
+            if self.flags.stop:
+                return False
             log.warning("watch.not_armed", waited_s=ARM_WAIT_SECONDS, note="cadence still applies")
+        if self.flags.stop:
+            return False
         self._write_state()
         why = why_nothing_scheduled(deployment)
         log.info(
@@ -128,10 +137,27 @@ class Service:
         )
         self.table.resume()
         notify(self.env, "READY=1", f"STATUS={self._status_text()}", f"MAINPID={os.getpid()}")
+        return True
+
+    def _wait_armed(self, watcher: TranscriptWatcher) -> bool:
+        """Wait up to ARM_WAIT_SECONDS for the watcher, in short steps so a SIGTERM is not kept waiting."""
+        deadline = time.monotonic() + ARM_WAIT_SECONDS
+        while not self.flags.stop:
+            if watcher.armed.wait(min(LOOP_SECONDS, max(deadline - time.monotonic(), 0))):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+        return False
 
     def _recover(self, deployment: Deployment) -> None:
-        """Settle runs a crash left half-done, so no agent waits for its next run for that."""
+        """Settle runs a crash left half-done, so no agent waits for its next run for that.
+
+        A stop asked for meanwhile ends the loop between agents: the rest recover at the
+        next start (or in their next run), as they would have without the signal.
+        """
         for name in deployment.agents:
+            if self.flags.stop:
+                return
             if not self.layout.agent(name).journal.exists():
                 continue
             try:
@@ -251,6 +277,11 @@ class Service:
             log.error("reload.invalid", error=str(exc), note="kept the previous configuration")
             notify(self.env, "READY=1", "STATUS=reload failed (invalid config); previous configuration kept")
             return
+        except Exception as exc:
+            # A bug in loading must not take the running daemon down with it: keep serving.
+            log.exception("reload.crashed", error=f"{type(exc).__name__}: {exc}", note="kept the previous configuration")
+            notify(self.env, "READY=1", "STATUS=reload failed (internal error); previous configuration kept")
+            return
         if new.state_dir != old.state_dir:
             log.error(
                 "reload.refused",
@@ -287,7 +318,8 @@ class Service:
             f"EXTEND_TIMEOUT_USEC={int((timeout + 10) * 1_000_000)}",
         )
         self.runner.stopping.set()
-        self.table.pause()
+        if self.table.scheduler.running:
+            self.table.pause()
         if self.watcher is not None:
             self.watcher.stop()
         deadline = time.monotonic() + timeout
@@ -297,7 +329,8 @@ class Service:
                 notify(self.env, "WATCHDOG=1")  # draining on purpose: the scheduler is paused
                 self._last_ping = time.monotonic()
         remaining = self.runner.active()
-        self.table.shutdown()
+        if self.table.scheduler.running:
+            self.table.shutdown()
         code = 130 if signal_name == "SIGINT" else 0
         if remaining:
             log.error(
@@ -316,12 +349,43 @@ class Service:
 
 
 def serve(
-    config_path: Path, env: Mapping[str, str], registry: Mapping[str, Pass], clock: Callable[[], datetime]
+    config_path: Path,
+    env: Mapping[str, str],
+    registry: Mapping[str, Pass],
+    clock: Callable[[], datetime],
+    flags: Flags | None = None,
 ) -> Exit:
-    """Run the daemon until SIGTERM/SIGINT; raises ConfigError or InvalidApiKey (before READY) or AlreadyRunning."""
+    """Run the daemon until SIGTERM/SIGINT; raises ConfigError or InvalidApiKey (before READY) or AlreadyRunning.
+
+    `flags` are those the launcher's handlers already record into (signals that arrived
+    during the imports count); None = fresh ones. Handlers are (re)installed first thing.
+    """
+    flags = flags or Flags()
+    restore = install(flags)
+    try:
+        return _serve(config_path, env, registry, clock, flags)
+    finally:
+        restore()
+
+
+def _stopped_during_start(signal_name: str, step: str) -> Exit:
+    log.info("stop.requested", signal=signal_name, during="start-up", step=step, runs_going=[])
+    log.info("daemon.stopped", signal=signal_name, runs_done=0)
+    return Exit(130 if signal_name == "SIGINT" else 0)
+
+
+def _serve(
+    config_path: Path,
+    env: Mapping[str, str],
+    registry: Mapping[str, Pass],
+    clock: Callable[[], datetime],
+    flags: Flags,
+) -> Exit:
     deployment = load_deployment(config_path, env)
     # Registers the secrets for every log line from here on; refuses a key HTTP cannot carry.
     model_access(deployment.model, env, deployment.config.redact_env)
+    if flags.stop:
+        return _stopped_during_start(flags.stop, "config loaded")
     layout = StateLayout(deployment.state_dir)
     layout.root.mkdir(parents=True, exist_ok=True, mode=0o700)
     lock = FileLock(str(layout.daemon_lock), timeout=LOCK_WAIT_SECONDS)
@@ -331,7 +395,9 @@ def serve(
         raise AlreadyRunning(layout.daemon_lock) from None
     service: Service | None = None
     try:
-        service = Service(deployment.path, deployment, registry, env, clock)
+        if flags.stop:
+            return _stopped_during_start(flags.stop, "daemon lock taken")
+        service = Service(deployment.path, deployment, registry, env, clock, flags)
         return service.serve()
     except BaseException:
         if service is not None:

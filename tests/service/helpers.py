@@ -146,8 +146,8 @@ class Daemon:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
-                "-c",
-                "import sys; from daemon.cli import main; sys.exit(main())",
+                "-m",
+                "daemon",  # the console script's entry point, signal handlers first
                 "--config",
                 str(config),
                 "run",

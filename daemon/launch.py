@@ -1,0 +1,38 @@
+"""The `metaeng-daemon` entry point: for `run`, signal handlers before anything else.
+
+Importing the CLI takes about a second (pydantic models, the OpenAI SDK, APScheduler),
+and the service's start-up more (config, lock, recovery, scheduler, watcher). Under
+Python's default handlers a SIGHUP in that time kills the process and a SIGTERM skips
+the clean stop. So when the command is `run`, the flag-setting handlers of
+`daemon.service.signals` go in first; `serve` adopts their flags and acts on them. Every
+other command keeps the default handlers (Ctrl-C and SIGTERM end it at once).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+# Global options that take a value (`--config FILE`); the command is the first other word.
+_VALUED = frozenset({"--config"})
+
+
+def command_of(argv: Sequence[str]) -> str | None:
+    """The subcommand named in `argv` (without the program name), or None."""
+    words = iter(argv)
+    for word in words:
+        if word in _VALUED:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
+
+
+def main() -> int:
+    if command_of(sys.argv[1:]) == "run":
+        from daemon.service import signals
+
+        signals.install(signals.Flags())
+    from daemon.cli import main as cli_main
+
+    return cli_main()
