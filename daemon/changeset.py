@@ -32,6 +32,10 @@ class Cursor(_Frozen):
     # sha256 of the file's first min(offset, 1024) bytes: catches a replaced file that
     # happens to reuse the inode.
     head: str
+    # sha256 of the min(offset, 64) bytes ending at the offset (a line's end): catches an
+    # earlier line rewritten in place, and finds where reading stopped (daemon.transcript_cursor).
+    # None in cursors written before it existed.
+    tail: str | None = None
 
 
 class CursorAdvance(_Frozen):

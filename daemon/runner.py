@@ -352,6 +352,10 @@ def _log_run(session: AgentSession, result: RunResult) -> None:
         "duration_s": round(result.duration_seconds, 3),
         "outcome": result.outcome,
         "passes": {p.name: p.status for p in result.passes},
+        # Added within v1 (readers of older lines do without): `status` reports a pass that
+        # failed the same way run after run (daemon.service.runlog.stuck_passes). 300
+        # characters tell one failure from another without growing the log much.
+        "reasons": {p.name: p.reason[:300] for p in result.passes},
         "files_changed": len(result.files_changed),
         "cost_usd": round(result.cost_usd, 6),
     }

@@ -1,8 +1,9 @@
 """What `metaeng-daemon status` reports per agent, read from the state; nothing is written.
 
 Sources: the config (effective toggles and where they came from), the spend ledger
-(deep passes and USD today), the run log (last run), the cursors and transcripts
-(pending turns), the review queue (open proposals), the skills engine (quarantined
+(deep passes and USD today), the run log (last run, passes stuck on the same failure),
+the cursors and transcripts (pending turns, transcripts held as not in the configured
+format), the review queue (open proposals), the skills engine (quarantined
 skills) and the schedule. `next_run` comes from the running daemon's state file when a
 daemon holds the state directory's lock; with no daemon running it is computed from the
 cadence and the run log: the group's last run plus its interval, or now if that is past
@@ -41,7 +42,7 @@ from daemon.service.schedule import (
 )
 from daemon.spend import SpendLedger
 from daemon.transcript_files import source_of
-from daemon.transcripts import pending_turns
+from daemon.transcripts import TurnBatch, read_new_turns
 from daemon.view import AgentView
 from skills_engine.inventory import quarantined_names
 from workspace.review_queue import list_proposals
@@ -123,10 +124,27 @@ def _last_run(entry: dict[str, Any] | None) -> dict[str, Any] | None:
     }
 
 
-def _pending(agent: AgentSettings, layout: StateLayout, now: datetime) -> int:
+def _waiting(agent: AgentSettings, layout: StateLayout, now: datetime) -> TurnBatch:
+    """What the transcripts hold after distillation's cursors (skill learning's if it is off)."""
     consumer = next((p for p in ("distillation", "skill_learning") if agent.passes.get(p)), "distillation")
     state = cursors.load(layout.agent(agent.name).cursors)
-    return pending_turns(source_of(agent), cursors.for_consumer(state, consumer), now)
+    return read_new_turns(source_of(agent), cursors.for_consumer(state, consumer), "status", now)
+
+
+def _stuck(agent: AgentSettings, layout: StateLayout) -> dict[str, runlog.Stuck]:
+    return runlog.stuck_passes(layout.agent(agent.name).run_log, [p for p in agent.passes if agent.passes[p]])
+
+
+def _held_json(waiting: TurnBatch | None) -> list[dict[str, str]] | None:
+    if waiting is None:
+        return None
+    return [{"file": held.file, "reason": held.reason} for held in waiting.held]
+
+
+def _stuck_json(stuck: runlog.Stuck | None) -> dict[str, Any] | None:
+    if stuck is None:
+        return None
+    return {"reason": stuck.reason, "since": stuck.since, "runs": stuck.runs}
 
 
 def _unreadable(agent: AgentSettings) -> list[dict[str, str]]:
@@ -153,15 +171,18 @@ def agent_status(
     ledger = SpendLedger(layout.spend_dir, layout.spend_lock)
     totals = _guard(warnings, lambda: ledger.totals(now.date().isoformat(), agent.name))
     origins = {o.key: o.origin for o in agent.origins}
+    stuck = _guard(warnings, lambda: _stuck(agent, layout)) or {}
     passes = {
         name: {
             "enabled": bool(agent.passes.get(name)),
             "origin": origins.get(f"passes.{name}", "default"),
             # _guard calls the lambda at once, inside this iteration: no late binding.
             "next_run": _guard(warnings, lambda: _next_run(deployment, agent, name, registry, jobs, now)),  # noqa: B023
+            "stuck": _stuck_json(stuck.get(name)),
         }
         for name in agent.passes
     }
+    waiting = _guard(warnings, lambda: _waiting(agent, layout, now))
     return {
         "name": agent.name,
         "enabled": deployment.config.enabled and agent.enabled,
@@ -170,7 +191,8 @@ def agent_status(
         "deep_cap": agent.deep_cap,
         "spend_today_usd": round(totals.agent_usd, 6) if totals else None,
         "budget_usd": agent.budget_usd,
-        "pending_turns": _guard(warnings, lambda: _pending(agent, layout, now)),
+        "pending_turns": len(waiting.turns) if waiting is not None else None,
+        "held_transcripts": _held_json(waiting),
         "quarantined": _guard(warnings, lambda: quarantined_skills(agent)),
         "breaker": _guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
         "open_proposals": _guard(warnings, lambda: _open_proposals(agent)),

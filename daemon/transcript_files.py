@@ -22,6 +22,7 @@ import os
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from daemon.config.models import TranscriptSettings
 from daemon.config.resolve import AgentSettings
@@ -37,19 +38,21 @@ class OutsideRoot(OSError):
 class TranscriptSource:
     """One agent's transcripts: the root the glob is relative to, and paths never to yield.
 
-    `fenced` holds absolute paths (files or folders) of the agent's managed paths.
+    `fenced` holds absolute paths (files or folders) of the agent's managed paths; `agent`
+    names the agent in messages (its config key `agents.<agent>.transcripts`).
     """
 
     root: Path
     settings: TranscriptSettings
     fenced: tuple[Path, ...] = ()
+    agent: str = ""
 
 
 def source_of(agent: AgentSettings) -> TranscriptSource:
     """The agent's transcript source: its transcript root, glob and managed paths."""
     managed = managed_paths(agent)
     fenced = tuple(agent.home / rel for rel in sorted(managed.files | managed.dirs))
-    return TranscriptSource(agent.transcript_root, agent.transcripts, fenced)
+    return TranscriptSource(agent.transcript_root, agent.transcripts, fenced, agent.name)
 
 
 def _inside(path: str, folder: str) -> bool:
@@ -66,6 +69,11 @@ def resolve_inside(root: Path, rel: str) -> Path:
     if not _inside(real, real_root):
         raise OutsideRoot(f"{rel}: resolves to {real}, outside the transcript root {real_root}; not read")
     return Path(real)
+
+
+def open_transcript(path: Path) -> BinaryIO:
+    """Open for reading; a symlink swapped in since `resolve_inside` checked the path fails (ELOOP)."""
+    return os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb")
 
 
 @dataclass

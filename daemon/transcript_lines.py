@@ -3,14 +3,45 @@
 A line is `{"role": "user"|"assistant"|"tool"|"system", "content": ..., "ts": ...}`, or
 `{"type": "session_end"}` when a session closes. Content may be a string, a list of text
 parts or an object; `content: null` is an assistant turn that only called tools.
+
+`parse_line` is total: whatever the bytes, it returns a message, `SESSION_END` or a
+`Malformed` naming why, and never raises. A line is malformed unless it can be fully
+normalised into text every later stage can handle:
+- it is UTF-8 (a leading byte-order mark is ignored) and JSON;
+- it nests at most MAX_DEPTH arrays/objects — checked before parsing, so no input reaches
+  the recursion limit of the parser or of the re-serialising of object content;
+- its text and `ts` hold no lone surrogate (`"\\ud83d"`, what JavaScript writes for a
+  cut emoji): such text cannot be encoded to send to the model or to write a file.
+
+Control characters other than tab, newline and carriage return are stripped from the text
+rather than refusing the line: they come from tool output (terminal colours, a stray NUL
+or BEL) around text that is otherwise fine, they mean nothing to the model, and kept they
+would make stored quotes binary to git or rewrite a person's terminal. ANSI escape
+sequences (`ESC [ ... m`) are stripped whole, so no `[31m` is left behind.
+
+Every text that leaves this module is valid, encodable UTF-8 without control characters.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 
 ROLES = ("user", "assistant", "tool", "system")
+SESSION_END = "session_end"
+MAX_DEPTH = 32
+
+_OPENERS = (b"[", b"{")
+# A JSON string, unrolled so a megabyte of text is one fast scan: quotes, then runs of
+# ordinary bytes separated by escapes.
+_JSON_STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_BRACKET = re.compile(rb"[\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_ANSI = re.compile("\x1b\\[[0-?]*[ -/]*[@-~]")
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+# Either of the above: one scan finds the (rare) text that needs a closer look.
+_UNUSUAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -19,6 +50,40 @@ class Message:
     content: str
     ts: str | None
     offset: int
+
+
+@dataclass(frozen=True)
+class Malformed:
+    """A line that is not a message of the format, and why (shown after its file and offset)."""
+
+    reason: str
+
+
+def too_deep(raw: bytes) -> bool:
+    """Whether arrays and objects nest more than MAX_DEPTH deep in the JSON text `raw`.
+
+    Brackets inside strings do not count; a line with few brackets is not scanned at all.
+    """
+    if raw.count(b"[") + raw.count(b"{") <= MAX_DEPTH:
+        return False
+    depth = 0
+    for match in _BRACKET.finditer(_JSON_STRING.sub(b'""', raw)):
+        depth += 1 if match.group() in _OPENERS else -1
+        if depth > MAX_DEPTH:
+            return True
+    return False
+
+
+def clean_text(text: str) -> str | None:
+    """`text` without ANSI escape sequences and control characters other than \\t, \\n and \\r.
+
+    None if it holds a lone surrogate: no cleaning makes that encodable as UTF-8.
+    """
+    if not _UNUSUAL.search(text):
+        return text
+    if _SURROGATE.search(text):
+        return None
+    return _CONTROL.sub("", _ANSI.sub("", text))
 
 
 def _text_of(content: object) -> str | None:
@@ -41,20 +106,34 @@ def _text_of(content: object) -> str | None:
     return None
 
 
-def parse_line(raw: bytes) -> Message | str | None:
-    """A message, the string "session_end", or None if the line is malformed."""
+def parse_line(raw: bytes, offset: int = -1) -> Message | str | Malformed:
+    """A message (at the line's byte `offset`), SESSION_END, or Malformed with the reason."""
     try:
-        obj = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
+        decoded = raw.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        return Malformed(f"not valid UTF-8 (byte {exc.start} of the line)")
+    if too_deep(raw):
+        return Malformed(f"nested deeper than {MAX_DEPTH} arrays or objects")
+    try:
+        obj = json.loads(decoded)
+    except (ValueError, RecursionError):
+        return Malformed("not JSON")
     if not isinstance(obj, dict):
-        return None
-    if obj.get("type") == "session_end":
-        return "session_end"
+        return Malformed("not a JSON object")
+    if obj.get("type") == SESSION_END:
+        return SESSION_END
     role = obj.get("role")
+    if role not in ROLES:
+        return Malformed(f"no role of {', '.join(ROLES)}")
     # `content: null` is legitimate (an assistant turn that only called tools); a missing key is not.
-    text = _text_of(obj["content"]) if "content" in obj else None
-    if role not in ROLES or text is None:
-        return None
+    if "content" not in obj:
+        return Malformed("no content")
+    text = _text_of(obj["content"])
+    if text is None:
+        return Malformed("content is neither text, a list nor an object")
     ts = obj.get("ts")
-    return Message(role=role, content=text, ts=ts if isinstance(ts, str) else None, offset=-1)
+    content = clean_text(text)
+    stamp = clean_text(ts) if isinstance(ts, str) else ""
+    if content is None or stamp is None:
+        return Malformed("a lone surrogate escape in its text (a cut emoji?): not encodable as UTF-8")
+    return Message(role=role, content=content, ts=stamp or None, offset=offset)

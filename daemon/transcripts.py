@@ -8,11 +8,20 @@ Rules kept here:
 - only complete lines are read; a half-written last line waits;
 - the cursor never splits a turn: it stops at the start of the first turn that is not
   complete yet; the trailing turn of a file is complete once the file has been idle for
-  `turn_idle_seconds` or a `session_end` line follows it;
-- a file that shrank below the offset, has a new identity (device, inode) or a different
-  head is read again from the start, with a warning;
-- malformed lines (bad JSON, invalid UTF-8, unknown role, over `max_line_bytes`) are
-  skipped with a warning naming the file and offset.
+  `turn_idle_seconds` or a `session_end` line follows it. Two exceptions, so that no input
+  stalls a transcript forever: a turn longer than the whole read window (`max_read_bytes`)
+  is cut at the window's last complete line, and `TurnBatch.limited` cuts a first turn
+  that alone is heavier than the model may be sent at a message boundary; the rest is read
+  next time as a turn of its own;
+- where reading starts again — the cursor's offset, a re-synchronised offset after an
+  in-place rewrite, or the start of a replaced file — is `daemon.transcript_cursor`;
+- malformed lines (`daemon.transcript_lines`: bad JSON, invalid UTF-8, nesting past 32
+  levels, a lone surrogate, unknown role; or over `max_line_bytes`) are skipped with a
+  warning naming the file, the offset and why;
+- a file in another format is held, not consumed: when at least HOLD_MIN_LINES of the
+  complete lines in the window, and at least HOLD_SHARE of them, are malformed, the read
+  yields no turns, its cursor does not move, and one warning names the file and the
+  format expected. Once the file or the config is fixed, reading resumes from the cursor.
 
 Which files are read, relative to the agent's transcript root, is `daemon.transcript_files`:
 never through a symlink out of the root, never a managed path of the agent.
@@ -20,39 +29,47 @@ never through a symlink out of the root, never a managed path of the agent.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import BinaryIO
 
 from daemon.changeset import Cursor, CursorAdvance
 from daemon.config.models import TranscriptSettings
-from daemon.transcript_files import OutsideRoot, TranscriptSource, list_transcripts, resolve_inside
-from daemon.transcript_lines import Message, parse_line
+from daemon.transcript_cursor import cursor_at, start_of
+from daemon.transcript_files import (
+    OutsideRoot,
+    TranscriptSource,
+    list_transcripts,
+    open_transcript,
+    resolve_inside,
+)
+from daemon.transcript_window import Turn, scan_window
+
+__all__ = [
+    "MIN_NEW_TURNS",
+    "FileRead",
+    "Held",
+    "Turn",
+    "TurnBatch",
+    "pending_turns",
+    "read_file",
+    "read_new_turns",
+]
 
 MIN_NEW_TURNS = 4
-HEAD_BYTES = 1024
 SCAN_CHUNK = 1024 * 1024
+HOLD_MIN_LINES = 5
+HOLD_SHARE = 0.9
 
 
 @dataclass(frozen=True)
-class Turn:
+class Held:
+    """A transcript not consumed because its lines are not in the configured format."""
+
     file: str
-    start: int
-    end: int
-    messages: tuple[Message, ...]
-
-    @property
-    def ref(self) -> str:
-        """Stable reference to this turn: `<file relative to the transcript root>@<byte offset>`."""
-        return f"{self.file}@{self.start}"
-
-    @property
-    def ts(self) -> str | None:
-        return next((m.ts for m in self.messages if m.ts), None)
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -63,6 +80,7 @@ class FileRead:
     warnings: tuple[str, ...]
     identity: tuple[int, int]
     origin: int  # the offset reading started from
+    held: Held | None = None
 
 
 @dataclass(frozen=True)
@@ -82,6 +100,10 @@ class TurnBatch:
     @property
     def warnings(self) -> tuple[str, ...]:
         return self.listing_warnings + tuple(w for f in self.files for w in f.warnings)
+
+    @property
+    def held(self) -> tuple[Held, ...]:
+        return tuple(f.held for f in self.files if f.held is not None)
 
     def take(self, count: int, root: Path) -> TurnBatch:
         """The first `count` turns; each file's cursor stops at the start of its first turn left out.
@@ -104,27 +126,16 @@ class TurnBatch:
         return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
 
 
-def _open(path: Path) -> BinaryIO:
-    """Open for reading; a symlink swapped in since `resolve_inside` checked the path fails (ELOOP)."""
-    return os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb")
-
-
-def _head_hash(path: Path, offset: int) -> str:
-    with _open(path) as fh:
-        return hashlib.sha256(fh.read(min(offset, HEAD_BYTES))).hexdigest()
-
-
 def _advance_to(consumer: str, read: FileRead, offset: int, root: Path) -> CursorAdvance | None:
     if offset == read.origin and read.advance is None:
         return None
-    dev, ino = read.identity
-    cursor = Cursor(offset=offset, dev=dev, ino=ino, head=_head_hash(resolve_inside(root, read.file), offset))
+    cursor = cursor_at(resolve_inside(root, read.file), offset, read.identity)
     return CursorAdvance(consumer=consumer, file=read.file, cursor=cursor)
 
 
 def _skip_long_line(path: Path, start: int, size: int) -> int | None:
     """Offset just past the newline ending the line that starts at `start`, or None."""
-    with _open(path) as fh:
+    with open_transcript(path) as fh:
         fh.seek(start)
         position = start
         while position < size:
@@ -138,8 +149,26 @@ def _skip_long_line(path: Path, start: int, size: int) -> int | None:
     return None
 
 
+def _held(rel: str, lines: int, malformed: int, agent: str, settings: TranscriptSettings) -> Held | None:
+    if malformed < HOLD_MIN_LINES or malformed < HOLD_SHARE * lines:
+        return None
+    key = f"agents.{agent}.transcripts.format" if agent else "transcripts.format"
+    return Held(
+        rel,
+        f"{malformed} of {lines} lines read are not in the configured format ({key}: {settings.format}, "
+        'one {"role": ..., "content": ...} object per line); not consumed, its cursor kept until '
+        "the file or the config is fixed",
+    )
+
+
 def read_file(
-    root: Path, rel: str, prior: Cursor | None, consumer: str, settings: TranscriptSettings, now: datetime
+    root: Path,
+    rel: str,
+    prior: Cursor | None,
+    consumer: str,
+    settings: TranscriptSettings,
+    now: datetime,
+    agent: str = "",
 ) -> FileRead:
     """Read the new complete turns of the transcript `rel` (relative to `root`) after its cursor.
 
@@ -148,102 +177,53 @@ def read_file(
     path = resolve_inside(root, rel)
     st = os.lstat(path)
     identity = (st.st_dev, st.st_ino)
-    warnings: list[str] = []
-    offset = 0
-    if prior is not None:
-        if (prior.dev, prior.ino) != identity:
-            warnings.append(
-                f"{rel}: transcript was replaced (new file identity); reading it again from the start"
-            )
-        elif st.st_size < prior.offset:
-            warnings.append(
-                f"{rel}: transcript shrank below the cursor ({st.st_size} < {prior.offset} bytes); "
-                "reading it again from the start"
-            )
-        elif _head_hash(path, prior.offset) != prior.head:
-            warnings.append(
-                f"{rel}: transcript was rewritten (its head changed); reading it again from the start"
-            )
-        else:
-            offset = prior.offset
-    origin = offset
-    reset = prior is not None and offset == 0 and prior.offset != 0
+    start = start_of(path, rel, prior, st, settings.max_read_bytes)
+    offset = start.offset
+    warnings = [start.warning] if start.warning else []
+
+    def advance(stop: int) -> CursorAdvance | None:
+        if stop == offset and not start.moved:
+            return None
+        return CursorAdvance(consumer=consumer, file=rel, cursor=cursor_at(path, stop, identity))
+
     available = st.st_size - offset
     if available <= 0:
-        advance = None
-        if reset or (prior is not None and (prior.dev, prior.ino) != identity):
-            advance = CursorAdvance(
-                consumer=consumer,
-                file=rel,
-                cursor=Cursor(offset=0, dev=identity[0], ino=identity[1], head=_head_hash(path, 0)),
-            )
-        return FileRead(rel, (), advance, tuple(warnings), identity, origin)
-
-    with _open(path) as fh:
+        return FileRead(rel, (), advance(offset), tuple(warnings), identity, offset)
+    with open_transcript(path) as fh:
         fh.seek(offset)
         window = fh.read(min(available, settings.max_read_bytes))
-
-    turns: list[Turn] = []
-    current: list[Message] = []
-    current_start = offset
-    session_ended = False
-    position = 0
-    consumed_end = offset  # end of the last complete line looked at
-    while position < len(window):
-        newline = window.find(b"\n", position)
-        line_start = offset + position
-        if newline < 0:
-            if position == 0 and len(window) == settings.max_read_bytes:
-                # One line longer than the whole read window: skip it once it is complete.
-                end = _skip_long_line(path, line_start, st.st_size)
-                if end is not None:
-                    warnings.append(
-                        f"{rel}: skipped a line at offset {line_start}: longer than the read window"
-                    )
-                    consumed_end = end
-            break
-        raw = window[position:newline]
-        position = newline + 1
-        consumed_end = offset + position
-        if len(raw) > settings.max_line_bytes:
+    scan = scan_window(rel, window, offset, settings.max_line_bytes)
+    held = _held(rel, scan.lines, scan.malformed, agent, settings)
+    if held is not None:
+        return FileRead(
+            rel, (), None, (*warnings, f"{rel}: held, not read: {held.reason}"), identity, offset, held
+        )
+    warnings.extend(scan.warnings)
+    full_window = len(window) == settings.max_read_bytes and offset + len(window) < st.st_size
+    consumed_end = scan.consumed_end
+    if scan.partial and consumed_end == offset and full_window:
+        # One line longer than the whole read window: skip it once it is complete.
+        end = _skip_long_line(path, offset, st.st_size)
+        if end is not None:
+            warnings.append(f"{rel}: skipped a line at offset {offset}: longer than the read window")
+            consumed_end = end
+    turns = list(scan.turns)
+    stop = consumed_end
+    if scan.open_turn:
+        reached_eof = offset + len(window) >= st.st_size
+        idle = (now.timestamp() - st.st_mtime) >= settings.turn_idle_seconds
+        if scan.session_ended or (reached_eof and idle):
+            turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
+        elif not turns and scan.open_start == offset and full_window:
+            # The turn fills the whole window and can never complete inside one: cut it here.
+            turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
             warnings.append(
-                f"{rel}: skipped a line at offset {line_start}: {len(raw)} bytes, over max_line_bytes"
+                f"{rel}: the turn at offset {offset} is longer than the read window (max_read_bytes); "
+                f"cut at offset {consumed_end}, the rest is read as a turn of its own"
             )
-            continue
-        if not raw.strip():
-            continue
-        parsed = parse_line(raw)
-        if parsed is None:
-            warnings.append(f"{rel}: skipped a malformed line at offset {line_start}")
-            continue
-        if parsed == "session_end":
-            session_ended = True
-            continue
-        assert isinstance(parsed, Message)
-        message = replace(parsed, offset=line_start)
-        if message.role == "user" and current:
-            turns.append(Turn(rel, current_start, line_start, tuple(current)))
-            current = []
-        if not current:
-            current_start = line_start
-            session_ended = False
-        current.append(message)
-
-    reached_eof = offset + len(window) >= st.st_size
-    idle = (now.timestamp() - st.st_mtime) >= settings.turn_idle_seconds
-    if current:
-        if session_ended or (reached_eof and idle):
-            turns.append(Turn(rel, current_start, consumed_end, tuple(current)))
-            stop = consumed_end
         else:
-            stop = current_start
-    else:
-        stop = consumed_end
-    advance = None
-    if stop != offset or reset:
-        cursor = Cursor(offset=stop, dev=identity[0], ino=identity[1], head=_head_hash(path, stop))
-        advance = CursorAdvance(consumer=consumer, file=rel, cursor=cursor)
-    return FileRead(rel, tuple(turns), advance, tuple(warnings), identity, origin)
+            stop = scan.open_start
+    return FileRead(rel, tuple(turns), advance(stop), tuple(warnings), identity, offset)
 
 
 def read_new_turns(
@@ -254,7 +234,9 @@ def read_new_turns(
     reads: list[FileRead] = []
     for rel in files:
         try:
-            reads.append(read_file(source.root, rel, cursors.get(rel), consumer, source.settings, now))
+            reads.append(
+                read_file(source.root, rel, cursors.get(rel), consumer, source.settings, now, source.agent)
+            )
         except OutsideRoot as exc:
             warnings.append(str(exc))
         except OSError as exc:
@@ -263,5 +245,5 @@ def read_new_turns(
 
 
 def pending_turns(source: TranscriptSource, cursors: Mapping[str, Cursor], now: datetime) -> int:
-    """How many complete turns wait for a consumer (for `status`)."""
+    """How many complete turns wait for a consumer."""
     return len(read_new_turns(source, cursors, "status", now).turns)

@@ -17,8 +17,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Show, per agent: effective pass toggles and where each came from, next scheduled runs "
             "(from the running daemon, or computed from the cadence and the run log when none runs), "
-            "deep passes and spend used today against the caps, pending transcript turns, quarantined "
-            "skills, open proposals, and the last run with its outcome. Reads state only."
+            "deep passes and spend used today against the caps, pending transcript turns, transcripts "
+            "held as not in the configured format, passes stuck failing the same way run after run, "
+            "quarantined skills, open proposals, and the last run with its outcome. Reads state only."
         ),
     )
     add_agent(parser, required=False)
@@ -66,6 +67,15 @@ def print_human(context: CliContext, report: StatusReport) -> None:
         )
         for item in agent["unreadable"] or []:
             out.line(f"  cannot read {item['path']}: {item['reason']} (left out of every run until fixed)")
+        for item in agent["held_transcripts"] or []:
+            out.line(f"  held transcript {item['file']}: {item['reason']}")
+        for name, entry in agent["passes"].items():
+            stuck = entry["stuck"]
+            if stuck:
+                out.line(
+                    f"  stuck: {name} failed the same way on its last {stuck['runs']} runs "
+                    f"(since {_when(stuck['since'])}): {stuck['reason']}"
+                )
         last = agent["last_run"]
         if last is None:
             out.line("  last run: none")

@@ -2,12 +2,20 @@
 
 The log grows by one line per run for the life of the deployment; the scheduler and
 `status` only need its last entries, so it is read backwards in chunks, never whole.
+
+Each entry (`v: 1`) holds `passes` (name → status) and, since stuck passes are reported,
+`reasons` (name → reason, cut to 300 characters); entries written before have no
+`reasons` and are still read. A pass is **stuck** when its last STUCK_RUNS recorded
+outcomes — in the runs that included it — are all `failed` with the same reason: a run
+where it did anything else (applied, nothing, skipped, or an entry without reasons) ends
+the streak, so switching a pass off or fixing its cause clears the report.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Collection, Iterator
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -15,6 +23,7 @@ from typing import Any
 from daemon.errors import StateVersionError
 
 VERSION = 1
+STUCK_RUNS = 3
 CHUNK_BYTES = 64 * 1024
 MAX_SCAN_BYTES = 4 * 1024 * 1024
 
@@ -94,3 +103,59 @@ def finished_at(entry: dict[str, Any]) -> str | None:
     if started is None or not isinstance(duration, int | float):
         return None
     return (started + timedelta(seconds=float(duration))).isoformat()
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """A pass that failed the same way on its last `runs` runs, the first of them started `since`."""
+
+    reason: str
+    since: str | None
+    runs: int
+
+
+@dataclass
+class _Streak:
+    reason: str
+    since: str | None
+    runs: int = 1
+
+
+def _started(entry: dict[str, Any]) -> str | None:
+    value = entry.get("started_at")
+    return value if isinstance(value, str) else None
+
+
+def _failure(entry: dict[str, Any], name: str) -> str | None:
+    """The reason `name` failed in this run, or None if it did anything else (or the entry has no reasons)."""
+    statuses, reasons = entry.get("passes"), entry.get("reasons")
+    if not isinstance(statuses, dict) or statuses.get(name) != "failed" or not isinstance(reasons, dict):
+        return None
+    reason = reasons.get(name)
+    return reason if isinstance(reason, str) else None
+
+
+def stuck_passes(path: Path, names: Collection[str], runs: int = STUCK_RUNS) -> dict[str, Stuck]:
+    """The passes among `names` whose last `runs` (or more) outcomes are the same failure.
+
+    Reads backwards only until every pass's streak has ended (or the scan limit).
+    """
+    streaks: dict[str, _Streak] = {}
+    counting = set(names)
+    for entry in entries_newest_first(path):
+        if not counting:
+            break
+        statuses = entry.get("passes")
+        if not isinstance(statuses, dict):
+            continue
+        for name in counting & set(statuses):
+            reason = _failure(entry, name)
+            streak = streaks.get(name)
+            if streak is not None and reason == streak.reason:
+                streak.runs += 1
+                streak.since = _started(entry)
+            elif streak is None and reason is not None:
+                streaks[name] = _Streak(reason, _started(entry))
+            else:
+                counting.discard(name)
+    return {name: Stuck(s.reason, s.since, s.runs) for name, s in streaks.items() if s.runs >= runs}

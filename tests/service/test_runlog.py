@@ -54,3 +54,38 @@ def test_an_entry_of_a_newer_version_is_refused(tmp_path: Path) -> None:
     log.write_text(_entry(1, {}) + json.dumps({"v": 2, "run_id": "r2"}) + "\n")
     with pytest.raises(StateVersionError, match="version 2"):
         runlog.last_run(log)
+
+
+def _failed(i: int, reason: str = "boom", **others: str) -> str:
+    return _entry(i, {"distillation": "failed", **others}, reasons={"distillation": reason})
+
+
+def test_a_pass_failing_the_same_way_three_runs_in_a_row_is_stuck_since_the_first(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_text(_entry(1, {"distillation": "applied"}) + _failed(2) + _failed(3) + _failed(4))
+    stuck = runlog.stuck_passes(log, ["distillation", "skill_learning"])
+    assert stuck == {"distillation": runlog.Stuck("boom", "2026-11-30T10:02:00+00:00", 3)}
+
+
+def test_a_different_reason_a_success_or_a_skip_ends_the_streak(tmp_path: Path) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_text(_failed(1) + _failed(2, "other") + _failed(3) + _failed(4))
+    assert runlog.stuck_passes(log, ["distillation"]) == {}
+    log.write_text(_failed(1) + _failed(2) + _failed(3) + _entry(4, {"distillation": "skipped"}))
+    assert runlog.stuck_passes(log, ["distillation"]) == {}
+
+
+def test_runs_without_the_pass_do_not_count_and_old_entries_without_reasons_end_the_streak(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "runs.jsonl"
+    log.write_text(
+        _entry(1, {"distillation": "failed"})  # written before reasons were logged
+        + _failed(2)
+        + _entry(3, {"memory_consolidation": "applied"})
+        + _failed(4)
+    )
+    assert runlog.stuck_passes(log, ["distillation"]) == {}
+    log.write_text(log.read_text() + _failed(5))
+    assert runlog.stuck_passes(log, ["distillation"])["distillation"].runs == 3
+    assert runlog.stuck_passes(tmp_path / "missing.jsonl", ["distillation"]) == {}

@@ -72,6 +72,7 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
         "spend_today_usd": round(totals.agent_usd, 6),
         "budget_usd": 1.0,
         "pending_turns": 2,
+        "held_transcripts": [],
         "open_proposals": 1,
         "unreadable": [],
         "last_run": {
@@ -85,6 +86,7 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
         "enabled": True,
         "origin": "default",
         "next_run": (T0 + timedelta(hours=2)).isoformat(),  # balanced: last run + 2 h
+        "stuck": None,
     }
     review = ada["passes"]["instruction_review"]
     assert review["enabled"] is False and review["next_run"] is None

@@ -1,0 +1,258 @@
+"""No input stalls an agent forever (issue 13): poison lines, other formats, in-place rewrites.
+
+Each case runs the CLI in-process against the scripted model server: a line that cannot
+be normalised is skipped with its file and offset while the other lines are analysed and
+`status` keeps working; a transcript in another format is held, not eaten; a redaction
+before the cursor loses no new user message; a turn too big for the model is cut instead
+of refused on every run; a pass failing the same way run after run shows as stuck.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.daemon.helpers import FOUR_TURNS, OTHER_PASSES
+from tests.support.deploy import base_config, conversation, message, run_cli, write_config
+from tests.support.fake_model import FakeModelServer
+
+OLD = (1_700_000_000, 1_700_000_000)
+
+
+def deployment(root: Path, fake_model: FakeModelServer, **model: Any) -> Path:
+    config = base_config(root, fake_model.url)
+    config["passes"] = {name: name == "distillation" for name in ("distillation", *OTHER_PASSES)}
+    config["model"].update(model)
+    return write_config(root, config)
+
+
+def transcript(root: Path, name: str, data: bytes) -> Path:
+    path = root / "ada" / "transcripts" / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    os.utime(path, OLD)
+    return path
+
+
+def distillation(result: Any) -> dict[str, Any]:
+    return next(p for p in result.json()["passes"] if p["name"] == "distillation")
+
+
+def sent_text(fake_model: FakeModelServer, index: int = -1) -> str:
+    return str(fake_model.requests[index]["messages"][1]["content"])
+
+
+def cursor_files(root: Path) -> dict[str, Any]:
+    path = root / "state" / "agents" / "ada" / "cursors.json"
+    return json.loads(path.read_text())["consumers"]["distillation"] if path.exists() else {}
+
+
+POISON = {
+    "nested arrays, 5000 deep": b'{"role": "user", "content": [' + b"[" * 5000 + b"]" * 5000 + b"]}",
+    # Accepted by json.loads at the top of a stack, a RecursionError deeper in a pass.
+    "nested arrays, 990 deep": b'{"role": "user", "content": [' + b"[" * 990 + b"]" * 990 + b"]}",
+    "a lone surrogate (a cut emoji)": b'{"role": "user", "content": "I cut an emoji \\ud83d here"}',
+    "a line over max_line_bytes": b'{"role": "user", "content": "' + b"x" * (2 * 1024 * 1024) + b'"}',
+}
+WHY = {
+    "nested arrays, 5000 deep": "nested deeper than 32 arrays or objects",
+    "nested arrays, 990 deep": "nested deeper than 32 arrays or objects",
+    "a lone surrogate (a cut emoji)": "a lone surrogate escape",
+    "a line over max_line_bytes": "over max_line_bytes",
+}
+
+
+@pytest.mark.parametrize("case", sorted(POISON))
+def test_a_poison_line_is_skipped_with_file_and_offset_and_the_other_lines_are_analysed(
+    root: Path, fake_model: FakeModelServer, case: str
+) -> None:
+    config = deployment(root, fake_model)
+    head = conversation(FOUR_TURNS[:2], end=False).encode()
+    tail = conversation(FOUR_TURNS[2:]).encode()
+    transcript(root, "poison.jsonl", head + POISON[case] + b"\n" + tail)
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert result.code == 0, result.err
+    entry = distillation(result)
+    assert entry["status"] == "nothing" and entry["turns"] == 4
+    warning = next(w for w in entry["warnings"] if f"offset {len(head)}" in w)
+    assert warning.startswith("transcripts/poison.jsonl: skipped a ") and WHY[case] in warning
+    sent = sent_text(fake_model)
+    assert all(user in sent for user, _ in FOUR_TURNS)
+    status = run_cli(config, "status", "--json")
+    assert status.code == 0, status.err
+    assert status.json()["agents"][0]["pending_turns"] == 0
+    assert run_cli(config, "status").code == 0
+
+
+def test_a_poison_line_never_crashes_status_before_any_run(root: Path, fake_model: FakeModelServer) -> None:
+    config = deployment(root, fake_model)
+    transcript(
+        root, "poison.jsonl", POISON["nested arrays, 990 deep"] + b"\n" + conversation(FOUR_TURNS).encode()
+    )
+    status = run_cli(config, "status", "--json")
+    assert status.code == 0, status.err
+    assert status.json()["agents"][0]["pending_turns"] == 4
+
+
+def test_control_characters_are_stripped_and_the_line_is_kept(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model)
+    noisy = message("user", "I live in Berlin.\x00\x07 \x1b[31mred\x1b[0m\ttab\x7f")
+    transcript(root, "noisy.jsonl", noisy.encode() + conversation(FOUR_TURNS[1:]).encode())
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert result.code == 0, result.err
+    entry = distillation(result)
+    assert entry["turns"] == 4 and entry["warnings"] == []
+    turns = json.loads(sent_text(fake_model).split("\n", 1)[1].rsplit("\n", 1)[0])["turns"]
+    assert turns[0]["messages"][0]["content"] == "I live in Berlin. red\ttab"
+
+
+CLAUDE_LINES = [
+    {"type": "user", "message": {"role": "user", "content": f"Question {i}?"}, "uuid": f"u{i}"}
+    if i % 2 == 0
+    else {
+        "type": "assistant",
+        "message": {"role": "assistant", "content": [{"type": "text", "text": "Yes."}]},
+    }
+    for i in range(12)
+]
+
+
+def test_a_transcript_in_another_format_is_held_not_consumed_and_read_once_fixed(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model)
+    claude = transcript(
+        root, "claude.jsonl", "".join(json.dumps(line) + "\n" for line in CLAUDE_LINES).encode()
+    )
+    transcript(root, "s1.jsonl", conversation(FOUR_TURNS).encode())
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert result.code == 0, result.err
+    entry = distillation(result)
+    assert entry["turns"] == 4 and "I live in Berlin." in sent_text(fake_model)
+    (held,) = entry["warnings"]
+    assert held.startswith("transcripts/claude.jsonl: held, not read: 12 of 12 lines read are not in ")
+    assert "agents.ada.transcripts.format: jsonl" in held
+    assert "transcripts/s1.jsonl" in cursor_files(root) and "transcripts/claude.jsonl" not in cursor_files(
+        root
+    )
+    status = run_cli(config, "status", "--json")
+    assert status.code == 0, status.err
+    ada = status.json()["agents"][0]
+    assert ada["pending_turns"] == 0
+    assert [h["file"] for h in ada["held_transcripts"]] == ["transcripts/claude.jsonl"]
+    assert ada["held_transcripts"][0]["reason"] == held.split("held, not read: ", 1)[1]
+    assert "held transcript transcripts/claude.jsonl: 12 of 12 lines" in run_cli(config, "status").out
+
+    # Converted to the configured format: read from the cursor it kept (the start).
+    claude.write_text(conversation([(f"Question {i}?", "Yes.") for i in range(0, 12, 2)]), encoding="utf-8")
+    os.utime(claude, OLD)
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    again = run_cli(config, "once", "--agent", "ada", "--json")
+    assert again.code == 0 and distillation(again)["turns"] == 6
+    assert "Question 10?" in sent_text(fake_model)
+    assert run_cli(config, "status", "--json").json()["agents"][0]["held_transcripts"] == []
+
+
+def test_an_in_place_redaction_before_the_cursor_keeps_the_first_new_user_message(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model)
+    secret = "sk-live-" + "0123456789abcdef" * 4
+    pairs = [(f"Filler question {i}, padded to push the secret past the first KiB.", "Ok.") for i in range(8)]
+    pairs.insert(6, (f"My token is {secret}", "Please rotate it."))
+    path = transcript(root, "s1.jsonl", conversation(pairs, end=False).encode())
+    assert path.read_bytes().index(secret.encode()) > 1024
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    inode = path.stat().st_ino
+
+    # A redaction tool rewrites the earlier line in place (same inode, same first KiB),
+    # then the agent appends four new turns.
+    redacted = path.read_bytes().replace(secret.encode(), b"[REDACTED]")
+    with path.open("r+b") as fh:
+        fh.write(redacted)
+        fh.truncate()
+        fh.write(conversation(FOUR_TURNS, day="2026-11-03").encode())
+    os.utime(path, OLD)
+    assert path.stat().st_ino == inode
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert result.code == 0, result.err
+    entry = distillation(result)
+    assert entry["turns"] == 4
+    assert not any("malformed" in w for w in entry["warnings"])
+    assert any("rewritten before the cursor" in w for w in entry["warnings"])
+    sent = sent_text(fake_model)
+    assert all(user in sent for user, _ in FOUR_TURNS) and "Filler question" not in sent
+
+
+def test_a_turn_too_big_for_the_model_is_cut_instead_of_refused_on_every_run(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model, max_input_bytes=20_000)
+    tool_output = "".join(message("tool", f"log line {i} " + "x" * 3000) for i in range(20))
+    big_turn = message("user", "Run the build, please.") + tool_output
+    transcript(root, "s1.jsonl", big_turn.encode() + conversation(FOUR_TURNS).encode())
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+
+    first = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert first.code == 0, first.err
+    assert distillation(first)["status"] == "nothing"  # analysed, not "skipped: request exceeds"
+    assert len(fake_model.requests) == 1 and "Run the build, please." in sent_text(fake_model)
+    reads = 1
+    while "Thanks!" not in sent_text(fake_model) and reads < 10:
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        assert distillation(run_cli(config, "once", "--agent", "ada", "--json"))["status"] != "skipped"
+        reads += 1
+    assert "Thanks!" in sent_text(fake_model)
+    every = "".join(sent_text(fake_model, i) for i in range(len(fake_model.requests)))
+    assert all(f"log line {i} " in every for i in range(20))
+
+
+def test_a_pass_failing_the_same_way_three_runs_in_a_row_is_reported_stuck(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model)
+    transcript(root, "s1.jsonl", conversation(FOUR_TURNS).encode())
+    store = root / "ada" / ".metaeng" / "facts.jsonl"
+    store.parent.mkdir(parents=True)
+    store.write_text("{not json\n")
+
+    for run in range(3):
+        assert (
+            run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
+        )
+        result = run_cli(config, "once", "--agent", "ada", "--json")
+        assert result.code == 1 and distillation(result)["status"] == "failed", run
+
+    status = run_cli(config, "status", "--json")
+    assert status.code == 0, status.err
+    passes = status.json()["agents"][0]["passes"]
+    stuck = passes["distillation"]["stuck"]
+    assert stuck["runs"] == 3 and "line 1: not JSON" in stuck["reason"] and stuck["since"]
+    assert all(p["stuck"] is None for name, p in passes.items() if name != "distillation")
+    human = run_cli(config, "status").out
+    assert "stuck: distillation failed the same way on its last 3 runs" in human
+
+    store.unlink()  # a person fixes the store: the next run ends the streak
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
