@@ -12,7 +12,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from daemon.changeset import Changeset, FileWrite, nothing
 from daemon.config.resolve import AgentSettings
@@ -27,6 +27,7 @@ from daemon.view import AgentView
 from memory_engine import factstore, grounding
 from memory_engine.agent_memory import load_memory, memory_files, store_writes
 from memory_engine.memory import Memory, WriteResult
+from memory_engine.records import FactProposal
 from workspace import review_queue
 
 MEMORY_PROPOSAL = "memory"
@@ -81,6 +82,14 @@ def _turn_date(turn: Turn, now: datetime) -> str:
 
 def _payload(turns: list[dict[str, Any]], allowed: list[str], now: datetime) -> str:
     return untrusted_block({"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns})
+
+
+def _valid(raw: dict[str, Any]) -> bool:
+    try:
+        FactProposal.model_validate(raw)
+    except ValidationError:
+        return False
+    return True
 
 
 def _source_of(turn: Turn, quote: str) -> str | None:
@@ -242,12 +251,6 @@ class DistillationPass:
                 "rejected", "quote_not_found", False, detail=f"quote not found in turn {fact.turn}"
             )
             return f"rejected {label}: {result.detail}", result
-        # Words from a source the memory refuses are refused for that (the clearer reason).
-        own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
-        verdict = grounding.check(fact.entity, fact.value, fact.quote, own)
-        if source in agent.memory.allowed_sources and not verdict.grounded:
-            result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
-            return f"rejected {label}: ungrounded — {verdict.detail}", result
         tenant, user = agent.owner
         raw = {
             "tenant": tenant,
@@ -260,6 +263,14 @@ class DistillationPass:
             "source": source,
             "kind": "fact",
         }
+        # A fact the memory refuses anyway (a source it does not take, a value it cannot
+        # store) is refused for that, the clearer reason; grounding judges the rest.
+        if source in agent.memory.allowed_sources and _valid(raw):
+            own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
+            verdict = grounding.check(fact.entity, fact.value, fact.quote, own)
+            if not verdict.grounded:
+                result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
+                return f"rejected {label}: ungrounded — {verdict.detail}", result
         result = memory.write(raw, owner=agent.owner, at=_turn_date(turn, now), source_event_id=turn.ref)
         if result.status == "stored":
             return f"stored {label} valid from {fact.valid_from} [{result.record_id}]", result

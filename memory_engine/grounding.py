@@ -21,10 +21,9 @@ from datetime import date
 
 WORD = re.compile(r"[^\W_]+", re.UNICODE)
 STOP = frozenset(
-    "a an the of in on at to for from by with and or is are was be my our your their his her its "
-    "i me we us you he she they it this that".split()
+    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "is", "are", "was", "be", "my", "our", "your", "their", "his", "her", "its", "i", "me", "we", "us", "you", "he", "she", "they", "it", "this", "that"]
 )
-FIRST_PERSON = frozenset("i i'm im i've ive i'd id i'll ill me my mine myself we we're our ours us".split())
+FIRST_PERSON = frozenset(["i", "i'm", "im", "i've", "ive", "i'd", "id", "i'll", "ill", "me", "my", "mine", "myself", "we", "we're", "our", "ours", "us"])
 NUMBERS = {
     "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
     "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",

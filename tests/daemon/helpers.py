@@ -57,6 +57,9 @@ def setup_agent(
     return path
 
 
-def add_turns(root: Path, name: str = "s2.jsonl", count: int = 4) -> None:
+def add_turns(root: Path, name: str = "s2.jsonl", count: int = 4, first: str | None = None) -> None:
+    """`count` more turns dated 2026-11-03; the first user message is `first` if given."""
     pairs = [(f"Question {i}?", f"Answer {i}.") for i in range(count)]
+    if first is not None:
+        pairs[0] = (first, "Noted.")
     write_transcript(root / "ada", name, conversation(pairs, day="2026-11-03"))

@@ -210,21 +210,18 @@ def test_a_turn_too_big_for_the_model_is_cut_instead_of_refused_on_every_run(
     tool_output = "".join(message("tool", f"log line {i} " + "x" * 3000) for i in range(20))
     big_turn = message("user", "Run the build, please.") + tool_output
     transcript(root, "s1.jsonl", big_turn.encode() + conversation(FOUR_TURNS).encode())
-    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    for _ in range(3):
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
 
     first = run_cli(config, "once", "--agent", "ada", "--json")
 
     assert first.code == 0, first.err
-    assert distillation(first)["status"] == "nothing"  # analysed, not "skipped: request exceeds"
-    assert len(fake_model.requests) == 1 and "Run the build, please." in sent_text(fake_model)
-    reads = 1
-    while "Thanks!" not in sent_text(fake_model) and reads < 10:
-        fake_model.reply({"facts": []}, schema="DistillationResponse")
-        assert distillation(run_cli(config, "once", "--agent", "ada", "--json"))["status"] != "skipped"
-        reads += 1
-    assert "Thanks!" in sent_text(fake_model)
-    every = "".join(sent_text(fake_model, i) for i in range(len(fake_model.requests)))
-    assert all(f"log line {i} " in every for i in range(20))
+    entry = distillation(first)
+    assert entry["status"] == "nothing" and entry["turns_waiting"] == 0  # analysed, never refused
+    sent = "".join(sent_text(fake_model, i) for i in range(len(fake_model.requests)))
+    # The huge turn went whole, cut with markers the model can see; the turns after it too.
+    assert "Run the build, please." in sent and "[…cut:" in sent and "Thanks!" in sent
+    assert "log line 0 " in sent
 
 
 def test_a_pass_failing_the_same_way_three_runs_in_a_row_is_reported_stuck(

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
-from tests.support.deploy import run_cli
+from tests.support.deploy import conversation, run_cli, write_transcript
 from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
@@ -77,9 +77,9 @@ def test_a_far_future_valid_from_is_refused_with_its_reason_and_a_later_update_w
     assert line.startswith("rejected user.city = 'Berlin' (cites T1): ") and line.endswith(reason), line
     assert stored(root) == []
 
-    add_turns(root)  # four more turns, dated 2026-11-03
+    add_turns(root, first="I moved to Munich today.")  # four more turns, dated 2026-11-03
     fake_model.reply(
-        {"facts": [berlin_fact(quote="Question 0", value="Munich", valid_from="2026-11-03")]},
+        {"facts": [berlin_fact(quote="I moved to Munich", value="Munich", valid_from="2026-11-03")]},
         schema="DistillationResponse",
     )
     entry = distill(once(config))
@@ -101,9 +101,9 @@ def test_valid_from_two_days_ahead_is_refused_by_default_and_allowed_by_max_futu
     assert "more than 1 day(s) after the date it was stated, 2026-11-02" in entry["rejected_facts"][0]
 
     with_memory(config, max_future_days=30)
-    add_turns(root)
+    add_turns(root, first="From the 20th I live in Paris.")
     fake_model.reply(
-        {"facts": [berlin_fact(quote="Question 0", value="Paris", valid_from="2026-11-20")]},
+        {"facts": [berlin_fact(quote="I live in Paris", value="Paris", valid_from="2026-11-20")]},
         schema="DistillationResponse",
     )
     assert distill(once(config))["stored"] == 1
@@ -137,12 +137,16 @@ def test_a_value_with_newlines_is_refused_and_one_with_markdown_is_stored_but_re
 ) -> None:
     config = setup_agent(root, fake_model)
     with_memory(config, markdown_view="FACTS.md")
+    flat, markup = INJECTION.replace("\n", " "), "<b>German</b> ```x``` ![i](http://e.example/i.png)"
+    # The user really says these words (a grounded fact must quote them): T1 and T2.
+    said = [(f"I live in {flat}", "Noted."), (f"I speak {markup}", "Noted.")]
+    write_transcript(root / "ada", "s0.jsonl", conversation(said))
     fake_model.reply(
         {
             "facts": [
-                berlin_fact(value=INJECTION),
-                berlin_fact(value=INJECTION.replace("\n", " ")),
-                berlin_fact(key="language", value="<b>German</b> ```x``` ![i](http://e.example/i.png)"),
+                berlin_fact(value=INJECTION, quote=f"I live in {flat}"),
+                berlin_fact(value=flat, quote=f"I live in {flat}"),
+                berlin_fact(turn="T2", key="language", value=markup, quote=f"I speak {markup}"),
             ]
         },
         schema="DistillationResponse",
@@ -171,7 +175,11 @@ def test_a_value_with_newlines_is_refused_and_one_with_markdown_is_stored_but_re
 def test_a_long_value_is_capped_with_an_ellipsis_in_the_view(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     with_memory(config, markdown_view="FACTS.md")
-    fake_model.reply({"facts": [berlin_fact(value="Berlin " + "x" * 249)]}, schema="DistillationResponse")
+    long_value = "Berlin " + "x" * 249
+    write_transcript(root / "ada", "s0.jsonl", conversation([(f"I live in {long_value}", "Noted.")]))
+    fake_model.reply(
+        {"facts": [berlin_fact(value=long_value, quote=f"I live in {long_value}")]}, schema="DistillationResponse"
+    )
     assert distill(once(config))["stored"] == 1
     (line,) = [ln for ln in (root / "ada" / "FACTS.md").read_text().splitlines() if ln.startswith("- ")]
     value = line.split(": ", 1)[1].split(" (since")[0]
