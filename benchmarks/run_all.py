@@ -81,6 +81,12 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "without the model.",
         ),
         (
+            "Meaning checks on the corpus",
+            ["bench_meaning.py"],
+            "Planted meaning changes (must all be refused) and legitimate merges (at most 10% refused) of "
+            "`tests/meaning_corpus/`, through the workspace loss check and the library step-union check.",
+        ),
+        (
             "Random-point crash trials",
             ["bench_crash_trials.py", "--trials", "30" if quick else "120"],
             "kill -9 at a random moment of every kind of operation; each trial checks the crash-matrix invariants "

@@ -5,7 +5,8 @@ unchanged, the others' folders and sidecars are deleted, and the survivor's side
 records what it absorbed. Near-duplicates need the deep model: it confirms they are the
 same capability and writes the canonical version (best name, clearest trigger, union of
 steps). The answer is used only if its name is valid and does not collide with a skill
-outside the group, and the deterministic check proves that no member's step was lost.
+outside the group, and the step-union check (`step_union`) proves that no member's step was
+lost or changed in what it says, and that nothing was invented.
 Other files of the members are unioned; two different files at the same path are both
 kept (the second under a name suffixed with its skill's name).
 """
@@ -25,11 +26,12 @@ from daemon.changeset import FileWrite
 from daemon.deep_tier import DeepTier
 from skills_engine import provenance
 from skills_engine.candidates import SectionAddition
-from skills_engine.duplicates import identity_key, lost_steps
+from skills_engine.duplicates import identity_key
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import NameRefused, near_identical, sanitise
 from skills_engine.provenance import Event, Provenance
 from skills_engine.skillfile import SkillParseError, parse, render, render_body
+from skills_engine.step_union import check_group
 
 SYSTEM_PROMPT = """You maintain the learned skill library of an AI agent. You receive a group
 of skills that a deterministic check found similar. Decide whether they describe the same
@@ -150,11 +152,11 @@ def merge_near(
         return DedupeResult(
             "refused", f"canonical name {name} collides with skill {clash} outside the group", names
         )
-    lost = lost_steps(group, answer.steps)
-    if lost:
-        return DedupeResult(
-            "refused", f"the canonical version lost {len(lost)} step(s): {'; '.join(lost[:5])}", names
-        )
+    every_text = [answer.description, answer.trigger, *answer.steps]
+    every_text += [f"{s.heading}\n{s.text}" for s in answer.sections]
+    refusal = check_group(group, answer.steps, "\n".join(every_text)).refusal()
+    if refusal:
+        return DedupeResult("refused", refusal, names)
     title = name.replace("-", " ").capitalize()
     try:
         text = render(

@@ -12,8 +12,8 @@ what serves.
   skill are shared; or ≥ 0.3 when half their name words are shared or the names are
   near-identical. An inverted index over words keeps this far below comparing every
   pair; very common words are ignored. The model confirms each group.
-- A canonical version keeps every step if each step of every member has all its content
-  words within one step of the canonical version.
+- Whether a canonical version keeps every step (and says what each said) is the
+  step-union check, `step_union`.
 """
 
 from __future__ import annotations
@@ -198,15 +198,3 @@ def find_groups(skills: Sequence[Skill]) -> Groups:
     return Groups(
         sorted(identical, key=lambda g: g[0].name), sorted(near, key=lambda g: g[0].name), oversized
     )
-
-
-def lost_steps(members: Sequence[Skill], canonical_steps: Sequence[str]) -> list[str]:
-    """Steps of `members` whose content words are not all inside one canonical step."""
-    targets = [words(step) for step in canonical_steps]
-    lost = []
-    for skill in members:
-        for step in skill.doc.steps:
-            need = words(step.text)
-            if need and not any(need <= have for have in targets):
-                lost.append(f"{skill.name} step {step.number}: {step.text}")
-    return lost

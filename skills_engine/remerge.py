@@ -1,11 +1,15 @@
 """Re-merge one drifted fork with its changed original, then reset its recorded state.
 
 Deterministic first (`merge.plan_merge`); only true text conflicts go to the deep model,
-in one call per fork. An answer is accepted per file only if it names a conflicted file,
-contains no conflict markers and does not make the copy fail the preservation guard
-against its current record; otherwise that file keeps our version and the conflict is
-reported. Without a model a fork with conflicts is left as it is and reported pending
-(its drift stays visible); a fork without conflicts is merged.
+in one call per fork. The answer for each conflicted file is accepted only if it is there,
+contains no conflict markers, does not make the copy fail the preservation guard against
+its current record, and keeps what each side changed (`daemon.meaning.compare_three_way`:
+no meaning-carrying token that ours or theirs added is dropped, none that neither side
+has is added, no secret-looking token appears). If any file's answer is refused — or the
+answer is invalid, or the conflict too large to send — nothing is merged: the fork stays
+as it is, reported pending with the reason, its base snapshot and hashes unchanged, so the
+next pass asks again. That is also what happens without a model; a fork without
+conflicts is merged.
 
 After a merge the provenance is reset: source hashes = the new original, copy hashes and
 sizes = the merged copy, headings = the merged SKILL.md's, base snapshot = the new
@@ -21,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from daemon import meaning
 from daemon.changeset import FileWrite
 from daemon.deep_tier import DeepTier
 from daemon.errors import ModelResponseInvalid, ModelUnavailable
@@ -124,7 +129,7 @@ def remerge(
             )
         assert deep is not None
         try:
-            merged = _resolve(deep, record, plan.conflicts, merged, result)
+            refused = _resolve(deep, record, plan.conflicts, merged, result)
         except ModelUnavailable as exc:
             return RemergeResult(
                 name,
@@ -133,6 +138,17 @@ def remerge(
                 rules=result.rules,
                 deterministic=result.deterministic,
                 model_failed=str(exc),
+            )
+        if refused:
+            return RemergeResult(
+                name,
+                "pending",
+                "the model's resolution was refused, nothing merged (asked again next pass): "
+                + "; ".join(f"{path}: {why}" for path, why in refused.items()),
+                rules=result.rules,
+                deterministic=result.deterministic,
+                kept_ours=list(refused),
+                model_calls=result.model_calls,
             )
     for decision in plan.decisions:
         if decision.reported:
@@ -147,7 +163,8 @@ def _resolve(
     conflicts: list[FileDecision],
     merged: dict[str, bytes],
     result: RemergeResult,
-) -> dict[str, bytes]:
+) -> dict[str, str]:
+    """Put the model's accepted resolutions into `merged`; return why each refused file was refused."""
     files = [
         {
             "path": d.path,
@@ -161,31 +178,25 @@ def _resolve(
     payload = json.dumps({"skill": record.name, "files": files}, ensure_ascii=False)
     assert deep.model is not None
     if len(payload.encode("utf-8")) > deep.model.max_input_bytes - PROMPT_OVERHEAD_BYTES:
-        for d in conflicts:
-            result.kept_ours.append(d.path)
-            result.report.append(f"{record.name}/{d.path}: conflict too large for the model; ours kept")
-        return merged
+        return {d.path: "conflict too large for the model; merge it by hand" for d in conflicts}
     result.model_calls += 1
     try:
         answer = deep.call("library_maintenance.merge", SYSTEM_PROMPT, payload, ConflictResolution).value
     except ModelResponseInvalid as exc:
-        for d in conflicts:
-            result.kept_ours.append(d.path)
-            result.report.append(f"{record.name}/{d.path}: conflict kept ours (model answer invalid: {exc})")
-        return merged
+        return {d.path: f"model answer invalid: {exc}" for d in conflicts}
     answers = {f.path: f.content for f in answer.files}
+    refused = {}
     for d in conflicts:
         content = answers.get(d.path)
         why = _refusal(record, d, content, merged)
         if why:
-            result.kept_ours.append(d.path)
-            result.report.append(f"{record.name}/{d.path}: conflict kept ours ({why})")
+            refused[d.path] = why
             continue
         assert content is not None
         merged[d.path] = content.encode("utf-8")
         result.model_resolved += 1
         result.report.append(f"{record.name}/{d.path}: conflict resolved by the deep model")
-    return merged
+    return refused
 
 
 def _refusal(
@@ -193,8 +204,8 @@ def _refusal(
 ) -> str | None:
     if content is None:
         return "the model did not answer for this file"
-    sources = [(x or b"").decode("utf-8") for x in (d.ours, d.theirs, d.base)]
-    if has_markers(content, *sources):
+    ours, theirs, base = ((x or b"").decode("utf-8") for x in (d.ours, d.theirs, d.base))
+    if has_markers(content, ours, theirs, base):
         return "the model's answer contains conflict markers"
     before = {f"{f.rule}: {f.detail}" for f in guard.check_copy(record, merged)}
     after = {
@@ -202,6 +213,9 @@ def _refusal(
     }
     if after - before:
         return "the model's answer fails the preservation guard: " + "; ".join(sorted(after - before))
+    change = meaning.compare_three_way(base, ours, theirs, content)
+    if not change.ok:
+        return f"the model's answer does not keep what each side says: {change.describe()}"
     return None
 
 

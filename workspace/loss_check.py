@@ -6,9 +6,13 @@ paragraph, each table row, each code block — must still be in the new text, ei
 - exactly or normalised (see `workspace.units.normalise`; code spans, links and URLs
   inside a sentence count byte for byte), or
 - as a *declared merge*: the rewriter names the old unit and the unit that now carries
-  it, and the check verifies that the kept unit is really in the new text, carries every
-  critical token of the old one (numbers, #channels, @mentions, paths, code spans, links)
-  verbatim, and is similar enough (`MERGE_MIN_SIMILARITY`, see `units.similarity`).
+  it, and the check verifies that the kept unit is really in the new text, is similar
+  enough (`MERGE_MIN_SIMILARITY`, see `units.similarity`), and says what the old one said:
+  every meaning-carrying token of it (`daemon.meaning`: numbers, negations and polarity
+  words, names, e-mail addresses, URLs, paths, code spans, dates, environments, hosts,
+  #channels and @handles) is in the kept unit. The kept unit, in turn, may say nothing
+  that the union of the units merged into it (and the old unit it was, if any) did not
+  say, and may add no secret-looking token; otherwise every merge into it is refused.
 
 Code blocks are never merged: they are kept byte for byte or lost. A unit of the new
 text that is neither in the old text nor the kept side of an accepted merge is *added*:
@@ -23,7 +27,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from workspace.units import Unit, critical_tokens, negated, similarity, units_of
+from daemon import meaning
+from workspace.units import Unit, similarity, units_of
 
 MERGE_MIN_SIMILARITY = 0.5
 
@@ -100,18 +105,35 @@ def _judge(unit: Unit, kept: str, new_keys: set[str]) -> tuple[float, str | None
     kept_keys = _keys(kept)
     if not kept_keys or any(k not in new_keys for k in kept_keys):
         return 0.0, f"declared merged into “{kept}”, which is not in the new text"
-    missing = sorted(critical_tokens(unit.text) - critical_tokens(kept))
-    if missing:
-        return 0.0, f"declared merged into “{kept}”, which lacks {', '.join(missing)}"
-    if negated(unit.text) and not negated(kept):
-        return 0.0, f"declared merged into “{kept}”, which drops its negation"
     score = similarity(unit.text, kept)
     if score < MERGE_MIN_SIMILARITY:
         return score, (
             f"declared merged into “{kept}”, but they are not similar enough "
             f"({score:.2f} < {MERGE_MIN_SIMILARITY})"
         )
+    change = meaning.compare([unit.text], kept)
+    if change.dropped:
+        # What took a dropped token's place (same category) is worth naming; other additions
+        # may come from the other sentences merged into `kept`.
+        swapped = tuple(t for t in change.added if t.category in {d.category for d in change.dropped})
+        return 0.0, (
+            f"declared merged into “{kept}”, which changes what it says: "
+            f"{meaning.Change(change.dropped, swapped).describe()}"
+        )
     return score, None
+
+
+def _adds(kept: str, sources: list[str]) -> str | None:
+    """Why `kept` says more than the union of `sources` (None = it does not)."""
+    change = meaning.compare(sources, kept)
+    if change.secrets:
+        return f"declared merged into a sentence that {meaning.Change(secrets=change.secrets).describe()}"
+    if change.added:
+        return (
+            f"declared merged into “{kept}”, which says more than what it merges: "
+            f"{meaning.Change(added=change.added).describe()}"
+        )
+    return None
 
 
 def check(old: Mapping[str, str], new: Mapping[str, str], merges: Sequence[DeclaredMerge] = ()) -> LossReport:
@@ -120,22 +142,40 @@ def check(old: Mapping[str, str], new: Mapping[str, str], merges: Sequence[Decla
     new_units = unique_units(new)
     new_keys = {u.key for u in new_units}
     old_by_key = {u.key: u for u in old_units}
-    accepted: dict[str, AcceptedMerge] = {}
     refused: dict[str, str] = {}
-    kept_keys: set[str] = set()
+    # Per kept text: the old units declared merged into it (all, and the accepted ones with
+    # their similarity); what they say together is all the kept text may say.
+    groups: dict[tuple[str, ...], tuple[str, list[str], dict[str, float]]] = {}
     for merge in merges:
+        keys = tuple(_keys(merge.kept))
+        _kept, declared, scores = groups.setdefault(keys, (merge.kept, list(keys), {}))
         for text in merge.merged:
             for key in _keys(text):
                 unit = old_by_key.get(key)
                 if unit is None or unit.kind == "code":
                     continue
+                declared.append(key)
                 score, refusal = _judge(unit, merge.kept, new_keys)
                 if refusal:
                     refused.setdefault(key, refusal)
-                    continue
-                kept_keys.update(_keys(merge.kept))
-                if key not in accepted or score > accepted[key].similarity:
-                    accepted[key] = AcceptedMerge(unit.text, merge.kept, round(score, 2))
+                else:
+                    scores[key] = max(score, scores.get(key, 0.0))
+    accepted: dict[str, AcceptedMerge] = {}
+    kept_keys: set[str] = set()
+    for keys, (kept, declared, scores) in groups.items():
+        sources = [
+            old_by_key[k].text
+            for k in dict.fromkeys(declared)
+            if k in old_by_key and old_by_key[k].kind != "code"
+        ]
+        too_much = _adds(kept, sources) if scores else None
+        for key, score in scores.items():
+            if too_much:
+                refused.setdefault(key, too_much)
+            elif key not in accepted or score > accepted[key].similarity:
+                accepted[key] = AcceptedMerge(old_by_key[key].text, kept, round(score, 2))
+        if scores and not too_much:
+            kept_keys.update(keys)
     lost: list[Finding] = []
     merged: list[AcceptedMerge] = []
     for unit in old_units:

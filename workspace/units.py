@@ -230,7 +230,10 @@ def units_of(file: str, text: str) -> Iterator[Unit]:
 
 
 def critical_tokens(text: str) -> set[str]:
-    """What a merge must carry over verbatim: code spans, links, URLs, numbers, #channels, paths."""
+    """Code spans, links, URLs, numbers, #channels and paths of `text`, verbatim.
+
+    The loss check no longer uses this: what a merge must keep is `daemon.meaning`'s one
+    notion, shared with the skills engine. Kept for callers of this module's API."""
     masked, segments = _mask(text)
     plain = PLACEHOLDER.sub(" ", masked)
     tokens = set(segments)
@@ -258,7 +261,7 @@ def content_words(text: str) -> set[str]:
 
 
 def negated(text: str) -> bool:
-    """Whether `text` says not/never/no/...: a merge must not drop a negation."""
+    """Whether `text` says not/never/no/... (the loss check counts negations with `daemon.meaning`)."""
     masked, _segments = _mask(unicodedata.normalize("NFKC", text).translate(QUOTES))
     return bool(NEGATION.search(masked))
 

@@ -165,37 +165,98 @@ def test_true_conflict_is_resolved_by_the_deep_model(root: Path, fake_model: Fak
     assert "<<<<<<< ours" in sent["files"][0]["merged"]
 
 
-def test_model_answer_with_conflict_markers_is_refused_and_ours_kept(
+def fork_state(root: Path) -> dict[str, str]:
+    """The fork, its sidecar and its merge base: what a refused merge must leave as it was."""
+    state = digest_tree(root / "ada" / "skills")
+    state.update({f"base/{k}": v for k, v in digest_tree(root / "ada/.metaeng/fork-bases").items()})
+    return state
+
+
+def resolution(root: Path) -> str:
+    return (
+        ours(root, "SKILL.md")
+        .read_text()
+        .replace(
+            "2. Label each ticket with team and tier",
+            "2. Label each ticket with team and tier, using the new taxonomy",
+        )
+    )
+
+
+def test_refused_resolution_keeps_the_fork_pending_and_a_good_answer_merges_next_pass(
     root: Path, fake_model: FakeModelServer
 ) -> None:
     config = setup(root, fake_model.url)
     conflicting(root)
-    before = ours(root, "SKILL.md").read_bytes()
-    bad = before.decode() + "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n"
+    before = fork_state(root)
+    bad = ours(root, "SKILL.md").read_text() + "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n"
     fake_model.reply({"files": [{"path": "SKILL.md", "content": bad}]}, schema="ConflictResolution")
     result = once(config, "library_maintenance", hours=1)
-    merge = merged_entry(pass_entry(result, "library_maintenance"))
-    assert merge["kept_ours"] == ["SKILL.md"]
-    assert ours(root, "SKILL.md").read_bytes() == before
-    assert (
-        "conflict kept ours (the model's answer contains conflict markers)"
-        in run_cli(config, "show", result["run_id"]).out
+    entry = pass_entry(result, "library_maintenance")
+    merge = merged_entry(entry)
+    assert merge["outcome"] == "pending" and merge["kept_ours"] == ["SKILL.md"]
+    assert merge["reason"] == (
+        "the model's resolution was refused, nothing merged (asked again next pass): "
+        "SKILL.md: the model's answer contains conflict markers"
     )
-    # The drift is reported once: the provenance now points at the new original.
-    assert library(config, key=True, hours=2)["upstream_merges"] == []
+    assert entry["pending"] == [f"upstream merge of triage: {merge['reason']}"]
+    assert entry["model_calls"] == 1 and entry["files_resolved_by_model"] == 0
+    # Base snapshot, hashes and copy untouched: the upstream change is not lost, only postponed.
+    assert fork_state(root) == before
+    rows = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
+    assert next(r for r in rows if r["source"] == "learned")["status"] == "drifted"
+    # The next pass asks again; a good answer merges and resets the base to the new original.
+    good = resolution(root)
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": good}]}, schema="ConflictResolution")
+    again = merged_entry(library(config, key=True, hours=2))
+    assert again["outcome"] == "merged" and again["rules"] == {"SKILL.md": "conflict"}
+    assert ours(root, "SKILL.md").read_text() == good
+    base = (root / "ada/.metaeng/fork-bases/triage/SKILL.md").read_bytes()
+    assert base == theirs(root, "SKILL.md").read_bytes()
+    assert library(config, key=True, hours=3)["upstream_merges"] == []
 
 
-def test_model_answer_that_fails_the_guard_is_refused(root: Path, fake_model: FakeModelServer) -> None:
+def test_model_answer_that_fails_the_guard_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
     config = setup(root, fake_model.url)
     conflicting(root)
-    before = ours(root, "SKILL.md").read_bytes()
+    before = fork_state(root)
     fake_model.reply(
         {"files": [{"path": "SKILL.md", "content": "---\nname: triage\ndescription: d\n---\n1. Label\n"}]},
         schema="ConflictResolution",
     )
     merge = merged_entry(library(config, key=True))
-    assert merge["kept_ours"] == ["SKILL.md"]
-    assert ours(root, "SKILL.md").read_bytes() == before
+    assert merge["outcome"] == "pending" and merge["kept_ours"] == ["SKILL.md"]
+    assert "fails the preservation guard" in merge["reason"]
+    assert fork_state(root) == before
+
+
+def test_model_answer_that_changes_what_a_side_says_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup(root, fake_model.url)
+    conflicting(root)
+    before = fork_state(root)
+    flipped = resolution(root).replace("2. Label each ticket", "2. Never label each ticket")
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": flipped}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending"
+    assert (
+        "SKILL.md: the model's answer does not keep what each side says: adds negation “not”"
+        in merge["reason"]
+    )
+    assert fork_state(root) == before
+
+
+def test_invalid_model_answer_keeps_the_fork_pending(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup(root, fake_model.url)
+    conflicting(root)
+    before = fork_state(root)
+    fake_model.reply({"files": [{"path": "SKILL.md"}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending" and "SKILL.md: model answer invalid" in merge["reason"]
+    assert fork_state(root) == before
 
 
 def test_conflict_without_a_model_is_pending_and_changes_nothing(

@@ -1,0 +1,117 @@
+from __future__ import annotations
+
+from daemon.meaning import NOT, Token, compare, compare_three_way, read
+from daemon.secret_shapes import secret_tokens
+
+
+def _tokens(text: str) -> set[str]:
+    return {str(t) for t in read(text).tokens}
+
+
+def test_tokens_of_each_category() -> None:
+    tokens = _tokens(
+        "On Monday 2026-11-30, Jonas must not deploy `make release` to prod.example.com or staging; "
+        "mail billing@acme.com, see https://wiki.example.com/x, post to #ops and read exports/tickets.csv "
+        "within three hours."
+    )
+    assert {
+        "date “monday”",
+        "date “2026-11-30”",
+        "name “jonas”",
+        "negation “not”",
+        "code “`make release`”",
+        "host “prod.example.com”",
+        "environment “staging”",
+        "email “billing@acme.com”",
+        "url “https://wiki.example.com/x”",
+        "channel “#ops”",
+        "path “exports/tickets.csv”",
+        "number “3 hour”",
+        "polarity “less”",
+        "polarity “always”",
+    } <= tokens
+
+
+def test_numbers_in_words_and_digits_are_the_same_token() -> None:
+    assert _tokens("three engineers") == _tokens("3 engineers")
+    assert _tokens("20 percent") == _tokens("20%") == _tokens("twenty percent")
+    assert _tokens("the first week") == _tokens("the 1st week")
+    assert _tokens("1,240 accounts for 47 minutes") == _tokens("1240 accounts for forty-seven minutes")
+    assert _tokens("twice a week") == _tokens("2 times every week")
+
+
+def test_a_sentence_initial_common_word_is_not_a_name_but_a_person_is() -> None:
+    assert "name “reply”" not in _tokens("Reply in German.")
+    assert "name “german”" in _tokens("Reply in German.")
+    assert "name “jonas”" in _tokens("Jonas prefers prose.")
+
+
+def test_may_the_month_and_may_the_verb() -> None:
+    assert "date “may”" in _tokens("Invoices are due on May 5.")
+    assert "polarity “may”" in _tokens("You may skip the summary.")
+
+
+def test_rewording_reordering_and_case_keep_the_meaning() -> None:
+    assert compare(["Never guess numbers."], "Do not guess numbers.").ok
+    assert compare(["Always flag growth above 20%."], "Flag growth above 20 percent.").ok
+    assert compare(["Jonas likes bullet points."], "JONAS prefers bullet points!").ok
+    assert compare(
+        ["Post to #ops, then email billing@acme.com."], "Email billing@acme.com, then post to #ops."
+    ).ok
+
+
+def test_a_merged_sentence_may_carry_the_union_of_its_sources() -> None:
+    sources = ["Never share customer data outside #ops.", "Post the weekly report in #ops."]
+    assert compare(sources, "Post the weekly report in #ops and never share customer data outside #ops.").ok
+    assert compare(sources, "Post the weekly report and customer data in #ops.").dropped == (NOT,)
+
+
+def test_flips_are_dropped_and_added_tokens() -> None:
+    change = compare(["The team has three engineers."], "The team has four engineers.")
+    assert change.dropped == (Token("number", "3"),) and change.added == (Token("number", "4"),)
+    assert compare(["Jonas is allergic to peanuts."], "Jonas is not allergic to peanuts.").added == (NOT,)
+    assert compare(["Deploy to staging."], "Deploy to production.").describe() == (
+        "drops environment “staging”; adds environment “production”"
+    )
+    assert compare(["Usually reply in German."], "Reply in German.").dropped == (
+        Token("polarity", "usually"),
+    )
+
+
+def test_negations_are_counted_so_a_double_negation_is_a_change() -> None:
+    assert compare(["Deploy without approval."], "Never deploy without approval.").added == (NOT,)
+    assert compare(["Never X.", "Never Y."], "Never X and never Y.").ok
+
+
+def test_an_added_secret_is_refused_and_never_quoted_whole() -> None:
+    change = compare(
+        ["Push with the bot."], "Push with the bot using ghp_a8K2mQ9xZ4vB7nL1pR6tY3wE5sD0fG2hJ4kL."
+    )
+    assert change.secrets and "ghp… (40 characters)" in change.describe()
+    assert "a8K2mQ9x" not in change.describe()
+    assert compare(["Rotate the API token monthly."], "Rotate the API token every month.").ok
+    assert secret_tokens("log in with password hunter2") == {"password"}
+    assert secret_tokens("the ticket export-weekly-report-2026-11-30 is ready") == frozenset()
+
+
+def test_three_way_keeps_what_each_side_changed() -> None:
+    base = "1. Write the email in English\n2. Copy Jonas\n"
+    ours = "1. Write the email in German\n2. Copy Jonas\n"
+    theirs = "1. Write the email in English\n2. Copy Jonas and Priya\n"
+    assert compare_three_way(base, ours, theirs, "1. Write the email in German\n2. Copy Jonas and Priya\n").ok
+    lost = compare_three_way(base, ours, theirs, "1. Write the email in German\n2. Copy Jonas\n")
+    assert lost.dropped == (Token("name", "priya"),)
+    flipped = compare_three_way(
+        base, ours, theirs, "1. Never write the email in German\n2. Copy Jonas and Priya\n"
+    )
+    assert flipped.added == (NOT,)
+
+
+def test_three_way_lets_a_token_go_that_one_side_removed() -> None:
+    base = "1. Write the email in English\n2. Copy Jonas\n"
+    ours = "1. Write the email in German\n2. Copy Jonas\n"
+    theirs = "1. Write the email in English\n2. Copy the team\n"
+    assert compare_three_way(base, ours, theirs, "1. Write the email in German\n2. Copy the team\n").ok
+    assert compare_three_way(
+        base, ours, theirs, "1. Write the email in English\n2. Copy the team\n"
+    ).dropped == (Token("name", "german"),)
