@@ -1,41 +1,44 @@
 """Workspace consolidation pass: tidy the role files and daily logs without losing a unit.
 
 1. Daily logs in the window are de-duplicated deterministically (`daily_logs`).
-2. The deep model rewrites the role files (merge reworded duplicates, group under
-   headings, move content to the file it belongs in) and reports contradictions. Without
-   a model (none configured, cap, budget) this step is skipped and step 1 still runs.
-3. The loss check runs on both (`loss_check`); any lost or added unit rejects the whole
-   pass: nothing is written, the report names every lost unit.
+2. The deep model answers with edit operations on the numbered units of the role files
+   (merge reworded duplicates, drop duplicates, move content to the file it belongs in,
+   group under headings) and reports contradictions; Python applies them to the original
+   text (`consolidate_rewrite`, `unit_edits`). Large files are sent section by section in
+   several requests, each within `max_input_bytes`, at most 8 per pass; what is not reached
+   waits for the next run (`consolidate_requests`). Without a model (none configured, cap,
+   budget) this step is skipped and step 1 still runs.
+3. The loss check runs on both (`loss_check`); an answer whose result loses or adds a unit
+   is rejected; when no answer is left, nothing is written and the report names every lost
+   unit.
 4. The regime (`regime`) splits what passed: lossless tidy-ups apply directly, changes to
    instruction files under the hold — or everything under `autonomy: review` — become
    proposals. If applying only the direct part would itself lose a unit (content moved
    into a held file), the whole rewrite becomes the proposal instead.
 5. Verified contradictions become proposals (`contradictions`).
 
-`once --json` shows `units_before`, `units_after`, `lost_units` (a list; non-empty means
-the rewrite was rejected), `added_units`, and `rewrite` (applied, proposed, partly
-applied, waiting, unchanged, skipped, rejected).
+`once --json` shows `units_before`, `units_after`, `lost_units` (a list; non-empty means an
+answer was rejected), `added_units`, `rewrite` (applied, proposed, partly applied, waiting,
+unchanged, skipped, rejected), and per model request `requests`, with `requests_waiting`,
+`units_waiting` and `units_too_large`.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from daemon.changeset import Changeset, FileWrite
 from daemon.config.resolve import AgentSettings
-from daemon.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.managed import ManagedPaths
 from daemon.passes import MemoryLockMode, PassContext
-from daemon.paths import META_DIR, REVIEW_DIR
+from daemon.paths import REVIEW_DIR
 from daemon.view import AgentView
-from workspace import consolidate_model, contradictions, regime
-from workspace.consolidate_model import ConsolidationResponse, ReportedContradiction
+from workspace import consolidate_report, consolidate_rewrite, contradictions, regime
+from workspace.consolidate_requests import STATE_FILE
+from workspace.consolidate_rewrite import Rewrite
 from workspace.daily_logs import deduplicate
-from workspace.loss_check import DeclaredMerge, Finding, LossReport, check, findings_as_dicts
+from workspace.loss_check import Finding, check, findings_as_dicts
 from workspace.review_queue import (
     Proposal,
     known_fingerprints,
@@ -46,102 +49,7 @@ from workspace.review_queue import (
 )
 from workspace.roles import Workspace, read_daily_logs, read_workspace, role_files
 
-PROMPT_OVERHEAD_BYTES = 6000
 MAX_EVIDENCE = 50
-
-
-STATE_FILE = f"{META_DIR}/workspace-consolidation.json"
-STATE_VERSION = 1
-
-
-@dataclass(frozen=True)
-class Rewrite:
-    status: str  # skipped | unchanged | rewritten
-    reason: str
-    files: dict[str, str] = field(default_factory=dict)
-    merges: tuple[DeclaredMerge, ...] = ()
-    contradictions: tuple[ReportedContradiction, ...] = ()
-    asked: bool = False  # the model answered: remember what it saw, so it is not asked again
-
-
-def _digest(texts: Mapping[str, str]) -> str:
-    return hashlib.sha256(json.dumps(sorted(texts.items())).encode("utf-8")).hexdigest()
-
-
-def _consolidated_digest(view: AgentView) -> str | None:
-    """The role files' digest after the last consolidation the model answered, if any."""
-    raw = view.read_bytes(STATE_FILE)
-    if raw is None:
-        return None
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        return None  # unreadable: ask the model again, the next run rewrites the file
-    if not isinstance(data, dict) or data.get("version") != STATE_VERSION:
-        return None
-    digest = data.get("role_files_sha256")
-    return digest if isinstance(digest, str) else None
-
-
-def _state_write(texts: Mapping[str, str]) -> FileWrite:
-    body = {"version": STATE_VERSION, "role_files_sha256": _digest(texts)}
-    return FileWrite(path=STATE_FILE, content=(json.dumps(body, indent=1) + "\n").encode("utf-8"))
-
-
-def _rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
-    """Ask the deep model for the consolidated role files (skipped when it cannot be asked)."""
-    if not workspace.texts():
-        return Rewrite("skipped", "no workspace files to consolidate")
-    if _consolidated_digest(context.view) == _digest(workspace.texts()):
-        return Rewrite("skipped", "role files unchanged since the last consolidation; no model call")
-    reason = context.deep.availability()
-    if reason:
-        return Rewrite("skipped", reason)
-    model = context.deep.model
-    assert model is not None
-    body = consolidate_model.payload(workspace)
-    if len(body.encode("utf-8")) > model.max_input_bytes - PROMPT_OVERHEAD_BYTES:
-        return Rewrite(
-            "skipped", f"workspace files exceed the model's max_input_bytes ({model.max_input_bytes})"
-        )
-    # A refused answer only skips the rewrite: the deterministic daily-log clean-up still runs.
-    try:
-        answer = context.deep.call(
-            "workspace_consolidation", consolidate_model.SYSTEM_PROMPT, body, ConsolidationResponse
-        )
-    except ModelUnavailable as exc:
-        return Rewrite("skipped", str(exc))
-    except ModelResponseInvalid as exc:
-        return Rewrite("skipped", f"model answer rejected — {exc}")
-    try:
-        files = consolidate_model.rewritten_files(answer.value, {f.path for f in workspace.files})
-    except ModelResponseInvalid as exc:
-        context.deep.answer_rejected("workspace_consolidation", str(exc))
-        return Rewrite("skipped", f"model answer rejected — {exc}")
-    old = workspace.texts()
-    changed = {p: t for p, t in files.items() if old.get(p) != t and (p in old or t.strip())}
-    return Rewrite(
-        "rewritten" if changed else "unchanged",
-        "",
-        changed,
-        tuple(consolidate_model.declared_merges(answer.value)),
-        tuple(answer.value.contradictions),
-        asked=True,
-    )
-
-
-def _combined(*reports: LossReport) -> dict[str, Any]:
-    return {
-        "units_before": sum(r.units_before for r in reports),
-        "units_after": sum(r.units_after for r in reports),
-        "lost_units": [f for r in reports for f in findings_as_dicts(r.lost)],
-        "added_units": [f for r in reports for f in findings_as_dicts(r.added)],
-        "merges": [
-            {"merged": m.merged, "kept": m.kept, "similarity": m.similarity}
-            for r in reports
-            for m in r.merges
-        ],
-    }
 
 
 class WorkspaceConsolidationPass:
@@ -165,13 +73,17 @@ class WorkspaceConsolidationPass:
         logs = read_daily_logs(agent, view, context.now.date())
         old_logs = logs.texts()
         dedup = deduplicate(list(old_logs.items()))
-        rewrite = _rewrite(context, workspace)
+        rewrite = consolidate_rewrite.rewrite(context, workspace)
         old_roles = workspace.texts()
         new_roles = {**old_roles, **rewrite.files}
         role_check = check(old_roles, new_roles, rewrite.merges)
         log_check = check(old_logs, dedup.texts)
+        lost = [*role_check.lost, *(f for r in rewrite.rejected for f in r.lost), *log_check.lost]
+        added = [*role_check.added, *(f for r in rewrite.rejected for f in r.added), *log_check.added]
         details: dict[str, Any] = {
-            **_combined(role_check, log_check),
+            **consolidate_report.combined(role_check, log_check),
+            "lost_units": findings_as_dicts(lost),
+            "added_units": findings_as_dicts(added),
             "rewrite": rewrite.status,
             "daily_logs": {
                 "read": len(old_logs),
@@ -179,22 +91,26 @@ class WorkspaceConsolidationPass:
                 "changed": dedup.changed,
             },
             "problems": [*workspace.problems, *logs.problems],
+            **consolidate_report.requests(rewrite),
         }
         report = [*details["problems"]]
-        if not (role_check.ok and log_check.ok):
+        if not (role_check.ok and log_check.ok) or rewrite.status == "rejected":
             details["rewrite"] = "rejected"
-            report += [f"lost {f.label()}" for f in (*role_check.lost, *log_check.lost)]
-            report += [f"added {f.label()}" for f in (*role_check.added, *log_check.added)]
+            report += [f"lost {f.label()}" for f in lost]
+            report += [f"added {f.label()}" for f in added]
             return Changeset(
                 pass_name=self.name,
                 status="nothing",
                 reason=(
-                    f"rewrite rejected by the loss check ({len(role_check.lost) + len(log_check.lost)} unit(s) "
-                    f"lost, {len(role_check.added) + len(log_check.added)} added); nothing written"
+                    f"rewrite rejected by the loss check ({len(lost)} unit(s) lost, {len(added)} added); "
+                    "nothing written"
                 ),
                 report=tuple(report),
                 details=details,
             )
+        report += consolidate_report.request_lines(rewrite)
+        report += [f"lost {f.label()} (that answer rejected)" for r in rewrite.rejected for f in r.lost]
+        report += [f"added {f.label()} (that answer rejected)" for r in rewrite.rejected for f in r.added]
         repeats = [f"{r.file}:{r.line} repeats {r.first}: {r.text}" for r in dedup.removed]
         if len(repeats) > MAX_EVIDENCE:
             repeats = [*repeats[:MAX_EVIDENCE], f"… and {len(repeats) - MAX_EVIDENCE} more"]
@@ -299,9 +215,9 @@ class WorkspaceConsolidationPass:
         ]
         all_writes = [FileWrite(path=p, content=t.encode("utf-8")) for p, t in sorted(writes.items())]
         all_writes += [proposal_write(p) for p in made]
-        if rewrite.asked:
-            all_writes.append(_state_write({**old_roles, **direct}))
-        summary = self._summary(rewrite, details, len(changed_logs))
+        if rewrite.progress is not None:
+            all_writes.append(rewrite.progress.state_write({**old_roles, **direct}))
+        summary = consolidate_report.summary(rewrite, details, len(changed_logs))
         if not all_writes:
             return Changeset(
                 pass_name=self.name, status="nothing", reason=summary, report=tuple(report), details=details
@@ -367,16 +283,3 @@ class WorkspaceConsolidationPass:
         if direct:
             return "applied"
         return "proposed" if proposed else "waiting"
-
-    @staticmethod
-    def _summary(rewrite: Rewrite, details: dict[str, Any], logs_changed: int) -> str:
-        parts = [f"{details['units_before']} units before, {details['units_after']} after, none lost"]
-        if rewrite.status == "skipped":
-            parts.append(f"rewrite skipped: {rewrite.reason}")
-        else:
-            parts.append(f"rewrite {details['rewrite']}")
-        if logs_changed:
-            parts.append(f"{details['daily_logs']['notes_removed']} repeated daily-log note(s) removed")
-        if details["proposals"]:
-            parts.append(f"{len(details['proposals'])} proposal(s) for review")
-        return "; ".join(parts)

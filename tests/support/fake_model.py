@@ -10,6 +10,7 @@ import json
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -27,6 +28,7 @@ class Reply:
     # Answer only once the test sets this event (at most HOLD_SECONDS): deterministic "while
     # the model thinks" windows, whatever the machine's load.
     hold: threading.Event | None = None
+    respond: Callable[[dict[str, Any]], Any] | None = None  # content computed from the request body
 
 
 HOLD_SECONDS = 120.0
@@ -46,7 +48,12 @@ class FakeModelServer:
         return f"http://127.0.0.1:{self._server.server_address[1]}/v1"
 
     def reply(self, content: Any = None, *, schema: str = "*", **kwargs: Any) -> None:
-        """Queue one answer; `content` is JSON-encoded unless it is already a string."""
+        """Queue one answer; `content` is JSON-encoded unless it is already a string.
+
+        A callable `content` is called with the request body when the request arrives, and
+        what it returns is the answer (for answers that depend on what was asked)."""
+        if callable(content):
+            kwargs["respond"], content = content, None
         text = content if isinstance(content, str) or content is None else json.dumps(content)
         with self._lock:
             self._queues.setdefault(schema, deque()).append(Reply(content=text, **kwargs))
@@ -103,6 +110,9 @@ class FakeModelServer:
                     reply.hold.wait(HOLD_SECONDS)
                 if reply.delay:
                     time.sleep(reply.delay)
+                if reply.respond is not None:
+                    answer = reply.respond(body)
+                    reply.content = answer if isinstance(answer, str) else json.dumps(answer)
                 if reply.raw_body is not None:
                     self._send(reply.status, reply.raw_body)
                     return

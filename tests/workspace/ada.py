@@ -83,24 +83,30 @@ MEMORY_NEW = """# Long memory
 - Priya is on call in the week of 2026-11-30.
 """
 
-MERGES = [
+# What the scripted model does to the example, as operations on unit ids (`workspace/numbered.py`:
+# each bullet, paragraph, table row or code block is a unit, numbered from 1 in its file). The
+# result is AGENTS_NEW, TOOLS_NEW, SOUL_NEW, USER_NEW and MEMORY_NEW above.
+OPERATIONS: list[dict[str, Any]] = [
+    # "Always flag priorities that grew by more than 20% compared with last week."
+    {"op": "drop_duplicate", "unit": "AGENTS.md#3", "of": "AGENTS.md#2"},
+    # "Reply in the user's language."
+    {"op": "drop_duplicate", "unit": "AGENTS.md#5", "of": "AGENTS.md#4"},
     {
-        "kept": "Flag any ticket priority that grew more than 20% week over week.",
-        "merged": ["Always flag priorities that grew by more than 20% compared with last week."],
+        "op": "merge",
+        "units": ["AGENTS.md#7", "AGENTS.md#8"],
+        "text": "Never share customer data outside the #ops channel.",
     },
     {
-        "kept": "Always answer in the language the user writes in.",
-        "merged": ["Reply in the user's language."],
+        "op": "merge",
+        "units": ["SOUL.md#2", "SOUL.md#3"],
+        "text": "Be brief: keep answers short and to the point.",
     },
-    {
-        "kept": "Never share customer data outside the #ops channel.",
-        "merged": ["Never share customer data outside #ops.", "Customer data stays inside the #ops channel."],
-    },
-    {
-        "kept": "Be brief: keep answers short and to the point.",
-        "merged": ["Be brief.", "Keep answers short and to the point."],
-    },
-    {"kept": "Jonas prefers bullet points over prose.", "merged": ["Jonas likes bullet points."]},
+    # "Jonas prefers bullet points over prose." is about the user.
+    {"op": "move", "unit": "SOUL.md#5", "file": "USER.md", "heading": "User"},
+    # "Jonas likes bullet points."
+    {"op": "drop_duplicate", "unit": "TOOLS.md#4", "of": "SOUL.md#5"},
+    # "The ticket export lives at exports/tickets.csv." is in TOOLS.md too.
+    {"op": "drop_duplicate", "unit": "MEMORY.md#2", "of": "TOOLS.md#1"},
 ]
 
 CONTRADICTION = {
@@ -111,18 +117,17 @@ CONTRADICTION = {
 }
 
 
-def consolidation_answer(**overrides: Any) -> dict[str, Any]:
-    answer: dict[str, Any] = {
-        "files": [
-            {"path": "AGENTS.md", "content": AGENTS_NEW},
-            {"path": "TOOLS.md", "content": TOOLS_NEW},
-            {"path": "SOUL.md", "content": SOUL_NEW},
-            {"path": "USER.md", "content": USER_NEW},
-            {"path": "MEMORY.md", "content": MEMORY_NEW},
-        ],
-        "merges": MERGES,
-        "contradictions": [CONTRADICTION],
-    }
+def _files_named(operation: dict[str, Any]) -> set[str]:
+    ids = [operation[k] for k in ("unit", "of") if k in operation] + list(operation.get("units", []))
+    return {i.rsplit("#", 1)[0] for i in ids} | ({operation["file"]} if "file" in operation else set())
+
+
+def consolidation_answer(
+    *, without: tuple[str, ...] = (), extra: tuple[dict[str, Any], ...] = (), **overrides: Any
+) -> dict[str, Any]:
+    """The scripted ConsolidationResponse: OPERATIONS but those naming a file in `without`, then `extra`."""
+    operations = [op for op in OPERATIONS if not _files_named(op) & set(without)]
+    answer: dict[str, Any] = {"operations": [*operations, *extra], "contradictions": [CONTRADICTION]}
     answer.update(overrides)
     return answer
 

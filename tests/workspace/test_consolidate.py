@@ -11,7 +11,6 @@ from tests.workspace.ada import (
     AGENTS_NEW,
     EXAMPLES,
     TOOLS_NEW,
-    USER_NEW,
     clock,
     consolidation_answer,
     copy_example,
@@ -32,14 +31,8 @@ def _queue(config: Path) -> list[dict[str, Any]]:
     return run_cli(config, "review", "list", "--agent", "ada", "--json", clock=clock).json()
 
 
-def _files(answer: dict[str, Any]) -> dict[str, str]:
-    return {f["path"]: f["content"] for f in answer["files"]}
-
-
-def _with_file(path: str, content: str, **overrides: Any) -> dict[str, Any]:
-    answer = consolidation_answer(**overrides)
-    answer["files"] = [f for f in answer["files"] if f["path"] != path] + [{"path": path, "content": content}]
-    return answer
+def _with(*operations: dict[str, Any]) -> dict[str, Any]:
+    return consolidation_answer(extra=operations)
 
 
 def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
@@ -48,8 +41,9 @@ def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
     before = tree_snapshot(home)
-    lossy = AGENTS_NEW.replace("- Vendor emails are written in German.\n", "")
-    fake_model.reply(_with_file("AGENTS.md", lossy), schema="ConsolidationResponse")
+    # "Vendor emails are written in German." is no duplicate of "Always answer in the language …".
+    lossy = _with({"op": "drop_duplicate", "unit": "AGENTS.md#6", "of": "AGENTS.md#4"})
+    fake_model.reply(lossy, schema="ConsolidationResponse")
 
     result = _once(config)
 
@@ -63,7 +57,7 @@ def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
     # Nothing at all: not the good files, not the daily logs, no proposal.
     assert tree_snapshot(home) == before
     assert _queue(config) == []
-    fake_model.reply(_with_file("AGENTS.md", lossy), schema="ConsolidationResponse")
+    fake_model.reply(lossy, schema="ConsolidationResponse")
     human = run_cli(config, "once", "--agent", "ada", *PASS, clock=clock)
     assert "rewrite rejected by the loss check (1 unit(s) lost, 0 added); nothing written" in human.out
     assert "lost AGENTS.md:11 bullet “Vendor emails are written in German.”" in human.out
@@ -76,9 +70,8 @@ def test_unreadable_workspace_file_is_reported_and_left_alone(
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
     (home / "TOOLS.md").write_bytes(b"- caf\xe9\n")
-    answer = consolidation_answer()
     # MEMORY.md keeps "The ticket export lives at ...": its other copy, in TOOLS.md, is not seen.
-    answer["files"] = [f for f in answer["files"] if f["path"] not in ("TOOLS.md", "MEMORY.md")]
+    answer = consolidation_answer(without=("TOOLS.md", "MEMORY.md"))
     fake_model.reply(answer, schema="ConsolidationResponse")
 
     entry = _entry(_once(config))
@@ -98,11 +91,16 @@ def test_code_block_changed_by_one_byte_rejects_the_rewrite(
 ) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
+    agents = (home / "AGENTS.md").read_text()
+    block = agents[agents.index("```bash") : agents.index("```\n\nSee") + 3]
+    (home / "AGENTS.md").write_text(agents + "\n" + block + "\n")  # pasted twice: AGENTS.md#9 and #11
     before = tree_snapshot(home)
-    fake_model.reply(
-        _with_file("AGENTS.md", AGENTS_NEW.replace("last-monday", "last-Monday")),
-        schema="ConsolidationResponse",
-    )
+    merged = {
+        "op": "merge",
+        "units": ["AGENTS.md#9", "AGENTS.md#11"],
+        "text": block.replace("monday", "Monday"),
+    }
+    fake_model.reply(_with(merged), schema="ConsolidationResponse")
 
     entry = _entry(_once(config))
 
@@ -117,7 +115,8 @@ def test_model_naming_a_path_outside_the_workspace_is_refused_and_no_role_file_c
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
     before = tree_snapshot(home)
-    fake_model.reply(_with_file("../../.ssh/authorized_keys", "ssh-rsa AAAA"), schema="ConsolidationResponse")
+    outside = {"op": "move", "unit": "MEMORY.md#3", "file": "../../.ssh/authorized_keys", "heading": ""}
+    fake_model.reply(_with(outside), schema="ConsolidationResponse")
 
     result = _once(config)
 
@@ -133,7 +132,8 @@ def test_model_naming_a_path_outside_the_workspace_is_refused_and_no_role_file_c
     # Only the deterministic daily-log clean-up ran; no role file changed.
     assert {k for k in after if after[k] != before.get(k)} <= {k for k in after if k.startswith("memory/")}
     assert {k for k in after if k.startswith("memory/") and after[k] != before[k]}
-    fake_model.reply(_with_file("memory/2026-11-20.md", "# x\n"), schema="ConsolidationResponse")
+    log = {"op": "move", "unit": "MEMORY.md#3", "file": "memory/2026-11-20.md", "heading": ""}
+    fake_model.reply(_with(log), schema="ConsolidationResponse")
     entry = _entry(_once(config))
     assert entry["rewrite"] == "skipped" and "not a workspace file" in entry["reason"]
     assert tree_snapshot(home) == after
@@ -201,12 +201,8 @@ def test_content_promoted_into_instructions_waits_even_with_the_hold_lifted(
 ) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
-    answer = consolidation_answer()
-    files = _files(answer)
-    note = "- Priya is on call in the week of 2026-11-30.\n"
-    files["MEMORY.md"] = files["MEMORY.md"].replace(note, "")
-    files["AGENTS.md"] = files["AGENTS.md"].replace("## Language", f"{note}\n## Language")
-    answer["files"] = [{"path": p, "content": c} for p, c in files.items()]
+    # "Priya is on call in the week of 2026-11-30." from MEMORY.md into the instructions.
+    answer = _with({"op": "move", "unit": "MEMORY.md#3", "file": "AGENTS.md", "heading": "Reports"})
     fake_model.reply(answer, schema="ConsolidationResponse")
 
     entry = _entry(_once(config))
@@ -223,14 +219,8 @@ def test_content_moved_into_a_held_file_sends_the_whole_rewrite_to_review(
 ) -> None:
     config = copy_example(tmp_path, fake_model.url)
     home = config.parent / "ada"
-    answer = consolidation_answer()
-    files = _files(answer)
-    files["USER.md"] = USER_NEW.replace("- Jonas's team reads German.\n", "")
-    files["AGENTS.md"] = AGENTS_NEW.replace(
-        "- Vendor emails are written in German.\n",
-        "- Vendor emails are written in German.\n- Jonas's team reads German.\n",
-    )
-    answer["files"] = [{"path": p, "content": c} for p, c in files.items()]
+    # "Jonas's team reads German." from USER.md into AGENTS.md, held by the instruction hold.
+    answer = _with({"op": "move", "unit": "USER.md#2", "file": "AGENTS.md", "heading": "Language"})
     fake_model.reply(answer, schema="ConsolidationResponse")
 
     entry = _entry(_once(config))
@@ -248,7 +238,14 @@ def test_consolidation_waiting_for_review_is_not_proposed_again(
     config = copy_example(tmp_path, fake_model.url)
     home = config.parent / "ada"
     fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
-    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse")
+    # Asked again, the model sees SOUL.md, USER.md and MEMORY.md as consolidated (the note
+    # "Jonas prefers bullet points over prose." is now USER.md#3) and proposes the same tidy-up
+    # of the held AGENTS.md and TOOLS.md.
+    again = {"op": "drop_duplicate", "unit": "TOOLS.md#4", "of": "USER.md#3"}
+    fake_model.reply(
+        consolidation_answer(without=("SOUL.md", "USER.md", "MEMORY.md"), extra=(again,)),
+        schema="ConsolidationResponse",
+    )
 
     first = _entry(_once(config))
     unchanged = _entry(_once(config))
@@ -298,18 +295,12 @@ def test_unverified_or_rejected_contradictions_are_not_proposed(
         "explanation": "made up",
         "keep": "second",
     }
-    fake_model.reply(
-        {"files": [], "merges": [], "contradictions": [invented]}, schema="ConsolidationResponse"
-    )
+    fake_model.reply({"operations": [], "contradictions": [invented]}, schema="ConsolidationResponse")
     human = run_cli(config, "once", "--agent", "ada", *PASS, clock=clock)
     assert "contradiction not proposed: the quote “Post reports to #general.” is not in TOOLS.md" in human.out
     assert _queue(config) == []
 
-    only_contradiction = {
-        "files": [],
-        "merges": [],
-        "contradictions": [consolidation_answer()["contradictions"][0]],
-    }
+    only_contradiction = {"operations": [], "contradictions": [consolidation_answer()["contradictions"][0]]}
     home = config.parent / "ada"
 
     def person_edits() -> None:  # a changed role file makes the next run ask the model again
@@ -332,12 +323,9 @@ def test_unchanged_answer_changes_no_workspace_file_and_is_not_asked_again(
     (home / "memory").joinpath("2026-11-17.md").unlink()
     for day in range(18, 28):
         (home / "memory" / f"2026-11-{day}.md").unlink()
+    # Grouping a unit under the heading it already sits under changes nothing.
     fake_model.reply(
-        {
-            "files": [{"path": "SOUL.md", "content": (home / "SOUL.md").read_text()}],
-            "merges": [],
-            "contradictions": [],
-        },
+        {"operations": [{"op": "group", "heading": "Soul", "units": ["SOUL.md#2"]}], "contradictions": []},
         schema="ConsolidationResponse",
     )
 
