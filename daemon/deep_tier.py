@@ -42,6 +42,29 @@ T = TypeVar("T", bound=BaseModel)
 REQUEST_OVERHEAD_BYTES = 1024
 
 
+def build_request(
+    model: ModelSettings, system: str, user: str, response_model: type[BaseModel]
+) -> tuple[list[dict[str, str]], dict[str, Any], str]:
+    """The messages, response format and serialised body a call sends (its size is the body's)."""
+    schema = flat_schema(response_model)
+    messages: list[dict[str, str]] = [
+        {"role": "system", "content": system},
+        {"role": "user", "content": user},
+    ]
+    if model.output_format == "json_schema":
+        response_format: dict[str, Any] = {
+            "type": "json_schema",
+            "json_schema": {"name": response_model.__name__, "strict": True, "schema": schema},
+        }
+    else:
+        response_format = {"type": "json_object", "schema": schema}
+        messages[0]["content"] = (
+            f"{system}\n\nAnswer with one JSON object matching this JSON Schema:\n{json.dumps(schema)}"
+        )
+    request_body = json.dumps({"messages": messages, "response_format": response_format}, ensure_ascii=False)
+    return messages, response_format, request_body
+
+
 @dataclass(frozen=True)
 class CallRecord:
     purpose: str
@@ -132,27 +155,7 @@ class DeepTier:
     def _request(
         self, model: ModelSettings, system: str, user: str, response_model: type[BaseModel]
     ) -> tuple[list[dict[str, str]], dict[str, Any], str]:
-        """The messages, response format and serialised body that `call` sends."""
-        schema = flat_schema(response_model)
-        name = response_model.__name__
-        messages: list[dict[str, str]] = [
-            {"role": "system", "content": system},
-            {"role": "user", "content": user},
-        ]
-        if model.output_format == "json_schema":
-            response_format: dict[str, Any] = {
-                "type": "json_schema",
-                "json_schema": {"name": name, "strict": True, "schema": schema},
-            }
-        else:
-            response_format = {"type": "json_object", "schema": schema}
-            messages[0]["content"] = (
-                f"{system}\n\nAnswer with one JSON object matching this JSON Schema:\n{json.dumps(schema)}"
-            )
-        request_body = json.dumps(
-            {"messages": messages, "response_format": response_format}, ensure_ascii=False
-        )
-        return messages, response_format, request_body
+        return build_request(model, system, user, response_model)
 
     def room_for(self, system: str, user: str, response_model: type[BaseModel]) -> int:
         """Bytes still free in a request that already carries `system` and `user`.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from workspace.consolidate_rewrite import MAX_CALLS_PER_PASS, Rewrite
+from workspace.consolidate_rewrite import Rewrite
 from workspace.loss_check import LossReport, findings_as_dicts
 
 MAX_LISTED_UNITS = 10
@@ -47,7 +47,7 @@ def request_lines(rewrite: Rewrite) -> list[str]:
         why = (
             "the model became unavailable"
             if stopped
-            else f"at most {MAX_CALLS_PER_PASS} model calls per pass"
+            else "at most model.max_calls_per_pass model calls per pass"
         )
         files = sorted({f for r in rewrite.waiting for f in r.files})
         lines.append(

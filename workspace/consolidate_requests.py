@@ -12,7 +12,7 @@ than any request can hold is left as it is and reported.
 A piece is *done* once the model answered a request that held it and nothing in it changed
 since. The state file keeps the digests of the done pieces: a request whose pieces are all
 done is not sent again, so unchanged role files cost no model call, and a pass that sends
-only some requests (see `consolidate_rewrite.MAX_CALLS_PER_PASS`) resumes where it
+only some requests (at most `model.max_calls_per_pass`) resumes where it
 stopped on the next run.
 """
 
@@ -26,8 +26,8 @@ from functools import lru_cache
 
 from daemon.changeset import FileWrite
 from daemon.config.models import ModelSettings
+from daemon.deep_tier import build_request
 from daemon.paths import META_DIR
-from daemon.schema import flat_schema
 from daemon.view import AgentView
 from workspace.consolidate_model import SYSTEM_PROMPT, ConsolidationResponse, file_entry, item_entry, payload
 from workspace.numbered import Document, Item, parse
@@ -39,19 +39,7 @@ STATE_VERSION = 2
 
 def request_bytes(model: ModelSettings, user: str) -> int:
     """The size of the body `DeepTier.call` sends for this user message (schema included)."""
-    schema = flat_schema(ConsolidationResponse)
-    system = SYSTEM_PROMPT
-    if model.structured_output == "json_schema":
-        fmt: dict[str, object] = {
-            "type": "json_schema",
-            "json_schema": {"name": ConsolidationResponse.__name__, "strict": True, "schema": schema},
-        }
-    else:
-        fmt = {"type": "json_object", "schema": schema}
-        system = f"{system}\n\nAnswer with one JSON object matching this JSON Schema:\n{json.dumps(schema)}"
-    messages = [{"role": "system", "content": system}, {"role": "user", "content": user}]
-    body = json.dumps({"messages": messages, "response_format": fmt}, ensure_ascii=False)
-    return len(body.encode("utf-8"))
+    return len(build_request(model, SYSTEM_PROMPT, user, ConsolidationResponse)[2].encode("utf-8"))
 
 
 @lru_cache(maxsize=1 << 16)

@@ -1,7 +1,7 @@
 """The model's part of a workspace consolidation: requests, answers, applied operations.
 
 The role files are cut into requests that fit (`consolidate_requests`); those not done yet
-are sent in order, at most MAX_CALLS_PER_PASS per pass — the rest wait for the next run.
+are sent in order, at most `model.max_calls_per_pass` per pass — the rest wait for the next run.
 Each answer is a list of edit operations on the units of its own request, applied to the
 original text by `unit_edits`. An answer whose operations cannot be applied (an unknown
 unit id, a unit of another request, a path that is not a role file) is refused whole;
@@ -28,7 +28,6 @@ from workspace.roles import Workspace
 from workspace.unit_edits import Applied, EditRefused, apply
 
 PURPOSE = "workspace_consolidation"
-MAX_CALLS_PER_PASS = 8
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,9 @@ def rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
     if reason:
         return _skipped(reason, layout)
 
-    outcomes, answered = _ask(context, old, docs, todo[:MAX_CALLS_PER_PASS])
+    model = context.deep.model
+    assert model is not None
+    outcomes, answered = _ask(context, old, docs, todo[: model.max_calls_per_pass])
     kept, rejected = _screen(old, docs, answered)
     for answer in answered:
         verdict = (

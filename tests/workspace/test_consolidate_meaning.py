@@ -9,7 +9,8 @@ import pytest
 
 from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
-from tests.workspace.ada import MEMORY_NEW, MERGES, USER_NEW, clock, consolidation_answer, copy_example
+from tests.workspace.ada import clock, consolidation_answer, copy_example
+from workspace.numbered import parse
 
 PASS = ("--pass", "workspace_consolidation")
 
@@ -21,84 +22,83 @@ def _entry(config: Path) -> dict[str, Any]:
     return entry
 
 
-def _memory_flip(old: str, new: str) -> tuple[str, dict[str, Any]]:
-    """MEMORY.md gains the line `old`; the model answers it merged into `new`."""
-    answer = consolidation_answer(merges=[*MERGES, {"kept": new, "merged": [old]}])
-    for item in answer["files"]:
-        if item["path"] == "MEMORY.md":
-            item["content"] = MEMORY_NEW + f"- {new}\n"
-    return old, answer
+def _uid(home: Path, path: str, text: str) -> str:
+    """The id the daemon gives the unit of `path` whose text is `text`."""
+    document = parse(path, (home / path).read_text())
+    return next(u.uid for u in document.units() if u.text == text)
 
 
-def _prefers_to_hates() -> tuple[str, dict[str, Any]]:
-    flipped = "Jonas hates bullet points; use prose."
-    merges = [m for m in MERGES if m["kept"] != "Jonas prefers bullet points over prose."]
-    merges.append(
-        {"kept": flipped, "merged": ["Jonas likes bullet points.", "Jonas prefers bullet points over prose."]}
-    )
-    answer = consolidation_answer(merges=merges)
-    for item in answer["files"]:
-        if item["path"] == "USER.md":
-            item["content"] = USER_NEW.replace("Jonas prefers bullet points over prose.", flipped)
-    return "Jonas likes bullet points.", answer
+def _merge(home: Path, path: str, sources: tuple[str, ...], merged: str) -> dict[str, Any]:
+    """The scripted answer, plus one declared merge of `sources` (units of `path`) into `merged`."""
+    units = [_uid(home, path, text) for text in sources]
+    return consolidation_answer(without=(path,), extra=({"op": "merge", "units": units, "text": merged},))
 
 
+# (file, lines added to it, what they are merged into, what the refusal says)
 CASES = {
     "allergic-to-not-allergic": (
-        _memory_flip("Jonas is allergic to peanuts.", "Jonas is not allergic to peanuts."),
+        "MEMORY.md",
+        ("Jonas is allergic to peanuts.", "Jonas has a peanut allergy."),
+        "Jonas is not allergic to peanuts.",
         "adds negation “not”",
     ),
     "three-to-four": (
-        _memory_flip(
-            "The support team has three on-call engineers.", "The support team has four on-call engineers."
-        ),
+        "MEMORY.md",
+        ("The support team has three on-call engineers.", "Three engineers share the on-call rota."),
+        "The support team has four on-call engineers.",
         "drops number “3”",
     ),
     "email-to-host": (
-        _memory_flip("Send vendor invoices to billing@acme.com.", "Send vendor invoices to acme.co."),
+        "MEMORY.md",
+        ("Send vendor invoices to billing@acme.com.", "Vendor invoices go to billing@acme.com."),
+        "Send vendor invoices to acme.co.",
         "drops email “billing@acme.com”",
     ),
-    "prefers-to-hates": (_prefers_to_hates(), "adds negation “not”"),
+    "prefers-to-hates": (
+        "USER.md",
+        ("Jonas prefers short status updates.", "Jonas likes short status updates."),
+        "Jonas hates short status updates; write long ones.",
+        "adds negation “not”",
+    ),
 }
+
+
+def _prepare(home: Path, path: str, lines: tuple[str, ...]) -> None:
+    target = home / path
+    text = target.read_text()
+    missing = [line for line in lines if f"- {line}" not in text]
+    target.write_text(text + "".join(f"- {line}\n" for line in missing))
 
 
 @pytest.mark.parametrize("case", list(CASES))
 def test_declared_merge_that_changes_meaning_rejects_the_rewrite_and_writes_nothing(
     tmp_path: Path, fake_model: FakeModelServer, case: str
 ) -> None:
-    (old, answer), why = CASES[case]
+    path, lines, merged, why = CASES[case]
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
-    memory = home / "MEMORY.md"
-    if old not in memory.read_text() and old not in (home / "TOOLS.md").read_text():
-        memory.write_text(memory.read_text() + f"- {old}\n")
+    _prepare(home, path, lines)
     before = tree_snapshot(home)
-    fake_model.reply(answer, schema="ConsolidationResponse")
+    fake_model.reply(_merge(home, path, lines, merged), schema="ConsolidationResponse")
 
     entry = _entry(config)
 
-    assert entry["status"] == "nothing" and entry["rewrite"] == "rejected"
+    assert entry["lost_units"], entry
     lost = {u["text"]: u["reason"] for u in entry["lost_units"]}
-    assert old in lost and why in lost[old]
-    if case == "prefers-to-hates":  # both sentences merged into the flipped one are lost
-        assert set(lost) == {old, "Jonas prefers bullet points over prose."}
-    else:
-        assert list(lost) == [old]
-    assert "nothing written" in entry["reason"]
-    assert tree_snapshot(home) == before
+    assert any(why in reason for reason in lost.values()), lost
+    assert set(lost) <= set(lines)
+    assert (home / path).read_text() == before[path].decode()  # that file never changes meaning
 
 
-def test_the_same_rewrite_with_the_meaning_kept_applies(tmp_path: Path, fake_model: FakeModelServer) -> None:
+def test_the_same_merge_with_the_meaning_kept_applies(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
-    memory = home / "MEMORY.md"
-    memory.write_text(memory.read_text() + "- Jonas is allergic to peanuts.\n")
-    (_old, answer) = _memory_flip(
-        "Jonas is allergic to peanuts.", "Jonas has a peanut allergy: he is allergic to peanuts."
-    )
-    fake_model.reply(answer, schema="ConsolidationResponse")
+    lines = ("Jonas is allergic to peanuts.", "Jonas has a peanut allergy.")
+    _prepare(home, "MEMORY.md", lines)
+    merged = "Jonas has a peanut allergy: he is allergic to peanuts."
+    fake_model.reply(_merge(home, "MEMORY.md", lines, merged), schema="ConsolidationResponse")
 
     entry = _entry(config)
 
     assert entry["lost_units"] == [] and entry["rewrite"] != "rejected"
-    assert "Jonas has a peanut allergy: he is allergic to peanuts." in memory.read_text()
+    assert merged in (home / "MEMORY.md").read_text()
