@@ -47,7 +47,7 @@ def request_lines(rewrite: Rewrite) -> list[str]:
         why = (
             "the model became unavailable"
             if stopped
-            else "at most model.max_calls_per_pass model calls per pass"
+            else f"at most {rewrite.max_calls} model calls per pass (model.max_calls_per_pass)"
         )
         files = sorted({f for r in rewrite.waiting for f in r.files})
         lines.append(

@@ -64,6 +64,7 @@ class Rewrite:
     waiting: tuple[Request, ...] = ()  # not sent this run: the call bound, or the model became unavailable
     too_large: tuple[str, ...] = ()
     progress: Progress | None = None  # set when an answer was used: record what it covered
+    max_calls: int = 0  # the per-pass call bound this run had (model.max_calls_per_pass)
 
 
 def _skipped(reason: str, layout: Layout | None = None) -> Rewrite:
@@ -116,6 +117,7 @@ def rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
         rejected=tuple(rejected.values()),
         requests=tuple(outcomes),
         waiting=tuple(todo[len(outcomes) :]),
+        max_calls=model.max_calls_per_pass,
         too_large=layout.too_large,
         progress=Progress(tuple(workspace.files), model, done, frozenset(covered)) if covered else None,
     )

@@ -48,20 +48,6 @@ def fresh_registry() -> Iterator[None]:
     structlog.reset_defaults()
 
 
-@pytest.fixture
-def start_daemon(tmp_path: Path) -> Iterator[Callable[..., Daemon]]:
-    started: list[Daemon] = []
-
-    def start(config: Path, env: dict[str, str] | None = None) -> Daemon:
-        daemon = Daemon(config, tmp_path, env)
-        started.append(daemon)
-        return daemon
-
-    yield start
-    for daemon in started:
-        daemon.close()
-
-
 def everything_written(root: Path, *streams: str) -> str:
     """Every file under `root` (git objects decompressed via `git log -p`) plus `streams`."""
     text = "".join(streams)
