@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
-from daemon.config.models import ModelSettings
+from daemon.kernel.settings import ModelSettings
 from tests.support.deploy import TEST_KEY
 from tests.support.fake_model import FakeModelServer
 

@@ -22,10 +22,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine import factstore
 from memory_engine.memory import Memory
 from memory_engine.records import PUBLISHED_SCHEMA, FactRecord
-from memory_engine.settings import MemorySettings
 
 KEYS = ("city", "language", "timezone", "delivery", "color", "plan")
 OWNERS = 100

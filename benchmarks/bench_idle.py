@@ -41,16 +41,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.report import print_table, save_results  # noqa: E402
-from daemon import cursors, logs  # noqa: E402
 from daemon.config import load_deployment  # noqa: E402
-from daemon.environment import model_access  # noqa: E402
-from daemon.paths import StateLayout  # noqa: E402
-from daemon.registry import default_registry  # noqa: E402
-from daemon.runner import run_once  # noqa: E402
-from daemon.service.jobs import JobRunner  # noqa: E402
-from daemon.service.schedule import GROUPS, group_passes  # noqa: E402
-from daemon.transcript_files import source_of  # noqa: E402
-from daemon.transcripts import read_new_turns  # noqa: E402
+from daemon.doors import logs  # noqa: E402
+from daemon.doors.environment import model_access  # noqa: E402
+from daemon.doors.service.jobs import JobRunner  # noqa: E402
+from daemon.doors.service.schedule import GROUPS, group_passes  # noqa: E402
+from daemon.kernel import cursors  # noqa: E402
+from daemon.kernel.paths import StateLayout  # noqa: E402
+from daemon.kernel.transcript_files import source_of  # noqa: E402
+from daemon.kernel.transcripts import read_new_turns  # noqa: E402
+from daemon.run.runner import run_once  # noqa: E402
+from daemon.wiring.registry import default_registry  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -152,7 +153,7 @@ def daemon_idle(config: Path, count: int, window: float) -> dict[str, float]:
             [
                 sys.executable,
                 "-c",
-                "import sys; from daemon.cli import main; sys.exit(main())",
+                "import sys; from daemon.doors.cli import main; sys.exit(main())",
                 "--config",
                 str(config),
                 "run",

@@ -80,7 +80,7 @@ def sidecar(home: Path, name: str, age: int) -> None:
 
 def build(root: Path, n_skills: int, n_forks: int, rng: random.Random) -> dict[str, Any]:
     from daemon.config import load_deployment
-    from daemon.view import AgentView
+    from daemon.kernel.view import AgentView
     from skills_engine.fork import plan_fork
     from skills_engine.inventory import load_inventory
 
@@ -202,9 +202,9 @@ def build(root: Path, n_skills: int, n_forks: int, rng: random.Random) -> dict[s
 
 def child(config: str, with_key: bool) -> None:
     from daemon.config import load_deployment
-    from daemon.environment import model_access
-    from daemon.registry import default_registry
-    from daemon.runner import run_once
+    from daemon.doors.environment import model_access
+    from daemon.run.runner import run_once
+    from daemon.wiring.registry import default_registry
 
     env = {"HOME": str(Path(config).parent), **({"BENCH_KEY": "bench"} if with_key else {})}
     deployment = load_deployment(Path(config), env)

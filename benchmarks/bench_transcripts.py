@@ -20,10 +20,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
-from daemon.changeset import Cursor
-from daemon.config.models import TranscriptSettings
-from daemon.transcript_files import TranscriptSource
-from daemon.transcripts import read_new_turns
+from daemon.kernel.changeset import Cursor
+from daemon.kernel.settings import TranscriptSettings
+from daemon.kernel.transcript_files import TranscriptSource
+from daemon.kernel.transcripts import read_new_turns
 
 LINE_USER = (
     json.dumps(

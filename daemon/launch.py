@@ -4,7 +4,7 @@ Importing the CLI takes about a second (pydantic models, the OpenAI SDK, APSched
 and the service's start-up more (config, lock, recovery, scheduler, watcher). Under
 Python's default handlers a SIGHUP in that time kills the process and a SIGTERM skips
 the clean stop. So when the command is `run`, the flag-setting handlers of
-`daemon.service.signals` go in first; `serve` adopts their flags and acts on them. Every
+`daemon.doors.service.signals` go in first; `serve` adopts their flags and acts on them. Every
 other command keeps the default handlers (Ctrl-C and SIGTERM end it at once).
 """
 
@@ -30,9 +30,9 @@ def command_of(argv: Sequence[str]) -> str | None:
 
 def main() -> int:
     if command_of(sys.argv[1:]) == "run":
-        from daemon.service import signals
+        from daemon.doors.service import signals
 
         signals.install(signals.Flags())
-    from daemon.cli import main as cli_main
+    from daemon.doors.cli import main as cli_main
 
     return cli_main()

@@ -11,15 +11,15 @@ import json
 
 from pydantic import BaseModel
 
-from daemon.changeset import FileWrite
-from daemon.config.resolve import AgentSettings
-from daemon.paths import ADOPTED_SETTINGS
-from daemon.statefile import parse_versioned
-from daemon.view import AgentView
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.memory_settings import MemorySettings
+from daemon.kernel.paths import ADOPTED_SETTINGS
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.statefile import parse_versioned
+from daemon.kernel.view import AgentView
 from memory_engine import factstore
 from memory_engine.memory import Memory
 from memory_engine.records import MemorySchema
-from memory_engine.settings import MemorySettings
 
 ADOPTED_VERSION = 1
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from daemon.errors import CorruptState, StateVersionError
+from daemon.kernel.errors import CorruptState, StateVersionError
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.markdown_text import one_line
 from memory_engine.memory import IdFactory, Memory
 from memory_engine.records import SCHEMA_VERSION, FactProposal, FactRecord, MemorySchema
-from memory_engine.settings import MemorySettings
 
 # The markdown view caps what it shows of each record (the store keeps it whole).
 VIEW_NAME_CHARS = 80

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from daemon.changeset import Changeset, nothing
-from daemon.config.resolve import AgentSettings
-from daemon.view import AgentView
+from daemon.kernel.changeset import Changeset, nothing
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView
 from memory_engine.agent_memory import load_memory, store_writes
 
 

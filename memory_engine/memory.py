@@ -34,8 +34,8 @@ from typing import Literal, TypeVar
 
 from pydantic import ValidationError
 
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.records import FactProposal, FactRecord, MemorySchema, bounded_date
-from memory_engine.settings import MemorySettings
 
 CONTEXT_WORD_BUDGET = 64
 Owner = tuple[str, str]

@@ -23,10 +23,10 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.changeset import FileWrite
-from daemon.config.resolve import AgentSettings
-from daemon.errors import PathRefused
-from daemon.view import check_relative
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.errors import PathRefused
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import check_relative
 from skills_engine import provenance
 from skills_engine.additions import append_text, extend_skill
 from skills_engine.edits import SkillEdits

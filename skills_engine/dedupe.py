@@ -22,8 +22,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.changeset import FileWrite
-from daemon.deep_tier import DeepTier
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.deep_tier import DeepTier
 from skills_engine import provenance
 from skills_engine.candidates import SectionAddition
 from skills_engine.duplicates import identity_key

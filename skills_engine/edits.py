@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from daemon.changeset import Changeset, CursorAdvance, FileWrite
-from daemon.config.resolve import AgentSettings
-from daemon.errors import PathRefused
-from daemon.managed import ManagedPaths
-from daemon.paths import FORK_BASES_DIR, META_DIR, REVIEW_DIR
-from daemon.view import AgentView, check_relative
+from daemon.kernel.changeset import Changeset, CursorAdvance, FileWrite
+from daemon.kernel.errors import PathRefused
+from daemon.kernel.managed import ManagedPaths
+from daemon.kernel.paths import FORK_BASES_DIR, META_DIR, REVIEW_DIR
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView, check_relative
 from skills_engine.quarantine import QUARANTINE_DIR
 
 LIBRARY_STATE = f"{META_DIR}/skill-library.json"

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.changeset import Changeset
-from daemon.config.resolve import AgentSettings
-from daemon.view import AgentView
+from daemon.kernel.changeset import Changeset
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView
 from skills_engine import provenance, quarantine
 from skills_engine.edits import SkillEdits
 from skills_engine.inventory import Inventory, load_inventory

@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daemon.atomic import TMP_MARKER
-from daemon.view import AgentView, confined
+from daemon.kernel.atomic import TMP_MARKER
+from daemon.kernel.view import AgentView, confined
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
 MAX_FILES = 1000

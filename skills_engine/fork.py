@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from daemon.changeset import FileWrite
-from daemon.view import AgentView
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.view import AgentView
 from skills_engine import provenance
 from skills_engine.folders import is_text
 from skills_engine.guard import skill_headings

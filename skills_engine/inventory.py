@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from daemon.config.resolve import AgentSettings
-from daemon.errors import CorruptState, PathRefused, StateVersionError
-from daemon.view import AgentView
+from daemon.kernel.errors import CorruptState, PathRefused, StateVersionError
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView
 from skills_engine import provenance, quarantine
 from skills_engine.folders import list_skill_dirs, read_folder, read_tree, sha256
 from skills_engine.guard import GuardFailure, check_copy

@@ -11,9 +11,9 @@ import json
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.changeset import FileWrite
-from daemon.statefile import parse_versioned
-from daemon.view import AgentView
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.statefile import parse_versioned
+from daemon.kernel.view import AgentView
 from skills_engine.edits import LIBRARY_STATE
 
 VERSION = 1

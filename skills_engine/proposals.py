@@ -13,18 +13,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.changeset import FileWrite
-from daemon.config.resolve import AgentSettings
-from daemon.view import AgentView
-from skills_engine.edits import SkillEdits
-from skills_engine.folders import is_text
-from workspace.review_queue import (
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.review_queue import (
     list_proposals,
     make_change,
     new_proposal,
     open_fingerprints,
     proposal_write,
 )
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView
+from skills_engine.edits import SkillEdits
+from skills_engine.folders import is_text
 
 
 @dataclass(frozen=True)

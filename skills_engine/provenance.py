@@ -20,9 +20,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.changeset import FileWrite
-from daemon.paths import FORK_BASES_DIR
-from daemon.statefile import parse_versioned
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.paths import FORK_BASES_DIR
+from daemon.kernel.statefile import parse_versioned
 from skills_engine.folders import is_text, sha256
 
 VERSION = 1

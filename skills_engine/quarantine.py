@@ -24,11 +24,11 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from daemon.changeset import FileWrite
-from daemon.errors import CorruptState, StateVersionError
-from daemon.paths import META_DIR
-from daemon.statefile import parse_versioned
-from daemon.view import AgentView
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.errors import CorruptState, StateVersionError
+from daemon.kernel.paths import META_DIR
+from daemon.kernel.statefile import parse_versioned
+from daemon.kernel.view import AgentView
 from skills_engine.guard import GuardFailure
 from skills_engine.provenance import sidecar_path
 

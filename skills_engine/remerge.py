@@ -3,7 +3,7 @@
 Deterministic first (`merge.plan_merge`); only true text conflicts go to the deep model,
 in one call per fork. The answer for each conflicted file is accepted only if it is there,
 contains no conflict markers, does not make the copy fail the preservation guard against
-its current record, and keeps what each side changed (`daemon.meaning.compare_three_way`:
+its current record, and keeps what each side changed (`daemon.kernel.meaning.compare_three_way`:
 no meaning-carrying token that ours or theirs added is dropped, none that neither side
 has is added, no secret-looking token appears). If any file's answer is refused — or the
 answer is invalid, or the conflict too large to send — nothing is merged: the fork stays
@@ -25,11 +25,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon import meaning
-from daemon.changeset import FileWrite
-from daemon.deep_tier import DeepTier
-from daemon.errors import ModelResponseInvalid, ModelUnavailable
-from daemon.view import AgentView
+from daemon.kernel import meaning
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.deep_tier import DeepTier
+from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.view import AgentView
 from skills_engine import guard, provenance
 from skills_engine.fork import rewrite_all
 from skills_engine.inventory import SKILL_FILE, Skill

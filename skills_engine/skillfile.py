@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from daemon.errors import DaemonError
+from daemon.kernel.errors import DaemonError
 
 NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_NAME = 64

@@ -6,7 +6,7 @@ A canonical version of a group of near-duplicate skills must hold the union of t
   (`duplicates.words`: words of three letters or more, stop words left out, plurals
   folded); a member step no canonical step carries is **lost**;
 - *said*: a carrying canonical step must say what the member step said — the same
-  meaning-carrying tokens (`daemon.meaning`: numbers, negations and polarity words, names,
+  meaning-carrying tokens (`daemon.kernel.meaning`: numbers, negations and polarity words, names,
   addresses, paths, dates, environments …). Content words alone would let "Never write
   the email in German" carry "Write the email in German";
 - *nothing more*: a canonical step may say nothing the member steps it carries did not say
@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daemon import meaning
+from daemon.kernel import meaning
 from skills_engine.duplicates import words
 from skills_engine.inventory import SKILL_FILE, Skill
 

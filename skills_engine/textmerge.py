@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-from daemon.errors import DaemonError
+from daemon.kernel.errors import DaemonError
 
 MARKER_LINE = re.compile(r"^(<{7}|>{7}|\|{7})(?: |$)", re.MULTILINE)
 SEPARATOR_LINE = re.compile(r"^={7}$", re.MULTILINE)

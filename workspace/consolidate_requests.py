@@ -24,11 +24,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from daemon.changeset import FileWrite
-from daemon.config.models import ModelSettings
-from daemon.deep_tier import build_request
-from daemon.paths import META_DIR
-from daemon.view import AgentView
+from daemon.kernel.changeset import FileWrite
+from daemon.kernel.deep_tier import build_request
+from daemon.kernel.paths import META_DIR
+from daemon.kernel.settings import ModelSettings
+from daemon.kernel.view import AgentView
 from workspace.consolidate_model import SYSTEM_PROMPT, ConsolidationResponse, file_entry, item_entry, payload
 from workspace.numbered import Document, Item, parse
 from workspace.roles import WorkspaceFile

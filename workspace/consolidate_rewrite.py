@@ -17,8 +17,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from daemon.errors import ModelResponseInvalid, ModelUnavailable
-from daemon.passes import PassContext
+from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.passes import PassContext
 from workspace import consolidate_model
 from workspace.consolidate_model import ConsolidationResponse, Operation, ReportedContradiction
 from workspace.consolidate_requests import Layout, Progress, Request, plan_layout, read_done

@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.view import AgentView
+from daemon.kernel.review_queue import Proposal, ProposedChange, make_change, new_proposal
+from daemon.kernel.view import AgentView
 from workspace.consolidate_model import ReportedContradiction, Side
-from workspace.review_queue import Proposal, ProposedChange, make_change, new_proposal
 from workspace.units import normalise, parse_blocks
 
 KIND = "contradiction"

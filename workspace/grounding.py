@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.errors import DaemonError
-from daemon.transcripts import Turn
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.transcripts import Turn
 from workspace.units import normalise
 
 

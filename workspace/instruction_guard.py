@@ -16,7 +16,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from daemon.untrusted import looks_like_injection
+from daemon.kernel.untrusted import looks_like_injection
 from workspace.grounding import Grounded
 from workspace.units import PROTECTED, parse_blocks, units_of
 

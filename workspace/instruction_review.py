@@ -21,19 +21,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.changeset import Changeset, FileWrite
-from daemon.config.resolve import AgentSettings
-from daemon.deep_tier import CallResult
-from daemon.managed import ManagedPaths
-from daemon.passes import MemoryLockMode, PassContext
-from daemon.paths import REVIEW_DIR
-from daemon.transcripts import Turn
-from daemon.turn_batches import TurnGroup, work_through
-from daemon.turn_input import turns_for_model, untrusted_block
-from daemon.view import AgentView
-from workspace import instruction_guard, regime
-from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
-from workspace.review_queue import (
+from daemon.kernel.changeset import Changeset, FileWrite
+from daemon.kernel.deep_tier import CallResult
+from daemon.kernel.managed import ManagedPaths
+from daemon.kernel.passes import MemoryLockMode, PassContext
+from daemon.kernel.paths import REVIEW_DIR
+from daemon.kernel.review_queue import (
     Proposal,
     decided_directly,
     make_change,
@@ -41,6 +34,13 @@ from workspace.review_queue import (
     open_fingerprints,
     proposal_write,
 )
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.transcripts import Turn
+from daemon.kernel.turn_batches import TurnGroup, work_through
+from daemon.kernel.turn_input import turns_for_model, untrusted_block
+from daemon.kernel.view import AgentView
+from workspace import instruction_guard, regime
+from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
 
 KIND = "instruction"
 MAX_PROPOSALS = 5

@@ -19,7 +19,7 @@
 
 from __future__ import annotations
 
-from daemon.config.resolve import AgentSettings
+from daemon.kernel.settings import AgentSettings
 
 HOLD_LIFTED_BY = "metaeng-daemon (instruction_hold: false, autonomy: autonomous)"
 

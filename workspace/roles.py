@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from datetime import date
 from typing import Literal
 
-from daemon.config.resolve import AgentSettings
-from daemon.errors import PathRefused
-from daemon.view import AgentView, confined
+from daemon.kernel.errors import PathRefused
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView, confined
 from workspace.daily_logs import select_window
 
 Role = Literal["identity", "behaviour", "instructions", "long_memory", "daily_log"]

@@ -26,8 +26,8 @@ import textwrap
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from daemon.errors import PathRefused
-from daemon.view import check_relative
+from daemon.kernel.errors import PathRefused
+from daemon.kernel.view import check_relative
 from workspace.consolidate_model import DropDuplicateOp, GroupOp, MergeOp, MoveOp, Operation
 from workspace.loss_check import DeclaredMerge
 from workspace.numbered import Document, Item, heading_key, render, reshaped

@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from daemon.config.models import DeploymentConfig
 from daemon.config.resolve import Deployment, resolve
 from daemon.config.yamlmap import MAX_FILE_BYTES, KeyPath, YamlProblem, line_for, load_with_lines
-from daemon.errors import ConfigError
+from daemon.kernel.errors import ConfigError
 
 
 def _format_loc(loc: KeyPath) -> str:

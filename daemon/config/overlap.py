@@ -9,7 +9,7 @@ directly in `.metaeng` (its default, `.metaeng/facts.jsonl`). A path that is the
 itself (`.`) is a problem too.
 
 The transcript glob must not be able to match a managed file or reach into a managed
-folder (decided by `daemon.globmatch`, no file system), and an explicit transcript root
+folder (decided by `daemon.kernel.globmatch`, no file system), and an explicit transcript root
 inside the home must not sit in a managed path.
 """
 
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from daemon.config.models import AgentMemory, SkillSources, TranscriptSettings, WorkspaceRoles
 from daemon.config.yamlmap import KeyPath
-from daemon.globmatch import Segments, matches, reaches_below, split, static_folder
-from daemon.paths import META_DIR
+from daemon.kernel.globmatch import Segments, matches, reaches_below, split, static_folder
+from daemon.kernel.paths import META_DIR
+from daemon.kernel.settings import AgentMemory, SkillSources, TranscriptSettings, WorkspaceRoles
 
 ROLE_KEYS = ("identity", "behaviour", "instructions", "long_memory")
 STORE_SUFFIX = ".jsonl"

@@ -10,64 +10,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daemon.cadence import CADENCES
-from daemon.config.models import (
-    PASS_ORDER,
-    AgentConfig,
-    AgentMemory,
-    DeploymentConfig,
-    ModelSettings,
-    SkillSources,
-    TranscriptSettings,
-    WorkspaceRoles,
-)
+from daemon.config.models import AgentConfig, DeploymentConfig
 from daemon.config.overlap import agent_claims, claim_problems, transcript_claim, transcript_problems
 from daemon.config.roots import relative_inside, root_problems
 from daemon.config.yamlmap import KeyPath
-
-
-@dataclass(frozen=True)
-class Effective:
-    """One effective setting and the place it came from."""
-
-    key: str
-    value: object
-    origin: str
-
-
-@dataclass(frozen=True)
-class AgentSettings:
-    name: str
-    home: Path
-    enabled: bool
-    autonomy: str
-    cadence: str
-    deep_cap: int
-    instruction_hold: bool
-    budget_usd: float
-    passes: Mapping[str, bool]
-    transcripts: TranscriptSettings
-    skills: SkillSources
-    managed_skill_dirs: tuple[Path, ...]
-    pack_skill_dirs: tuple[Path, ...]
-    workspace: WorkspaceRoles
-    memory: AgentMemory
-    # `transcripts.root` resolved; None = the agent home.
-    explicit_transcript_root: Path | None = None
-    origins: tuple[Effective, ...] = field(default=(), compare=False)
-
-    @property
-    def transcript_root(self) -> Path:
-        """The folder the transcript glob is relative to (cursor keys and turn refs too)."""
-        return self.explicit_transcript_root or self.home
-
-    @property
-    def owner(self) -> tuple[str, str]:
-        """(tenant, user) that owns this agent's facts; set by the daemon, never the model."""
-        return (self.memory.owner.tenant, self.memory.owner.user or self.name)
-
-    def enabled_passes(self) -> list[str]:
-        return [name for name in PASS_ORDER if self.passes.get(name, False)]
+from daemon.kernel.cadence import CADENCES
+from daemon.kernel.settings import (
+    PASS_ORDER,
+    AgentSettings,
+    Effective,
+    ModelSettings,
+)
 
 
 @dataclass(frozen=True)
@@ -83,7 +36,7 @@ class Deployment:
         return self.config.model
 
     def agent(self, name: str) -> AgentSettings:
-        from daemon.errors import UnknownAgent
+        from daemon.kernel.errors import UnknownAgent
 
         if name not in self.agents:
             raise UnknownAgent(name, list(self.agents))

@@ -19,17 +19,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.changeset import Changeset, nothing
-from daemon.config.resolve import AgentSettings
-from daemon.paths import ADOPTED_SETTINGS
-from daemon.view import AgentView
+from daemon.kernel.changeset import Changeset, nothing
+from daemon.kernel.memory_settings import SETTING_NAMES, MemorySettings
+from daemon.kernel.paths import ADOPTED_SETTINGS
+from daemon.kernel.review_queue import list_proposals, make_change, new_proposal, proposal_write
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView
 from memory_engine.agent_memory import adopted_settings_file, settings_for
 from memory_engine.lab.evaluator import Evaluation, evaluate
 from memory_engine.lab.grid import GridResult
 from memory_engine.lab.scenarios import Suite
 from memory_engine.lab.selection import Comparison, compare, rank_key
-from memory_engine.settings import SETTING_NAMES, MemorySettings
-from workspace.review_queue import list_proposals, make_change, new_proposal, proposal_write
 
 KIND = "memory-settings"
 PASS_NAME = "lab-propose"

@@ -28,9 +28,10 @@ from typing import Any
 
 import structlog
 
-from daemon.deep_tier import CallRecord, DeepTier
-from daemon.errors import ModelResponseInvalid, ModelUnavailable
-from daemon.spend import BudgetExhausted, CapReached
+from daemon.kernel.deep_tier import CallRecord, DeepTier
+from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.memory_settings import MemorySettings
+from daemon.kernel.spend import BudgetExhausted, CapReached
 from memory_engine.lab import evidence as evidence_files
 from memory_engine.lab import proposer
 from memory_engine.lab.campaign_record import (
@@ -50,7 +51,6 @@ from memory_engine.lab.provenance import provenance
 from memory_engine.lab.report import campaign_report
 from memory_engine.lab.scenarios import Suite
 from memory_engine.lab.selection import compare, rank_key
-from memory_engine.settings import MemorySettings
 
 log = structlog.get_logger("metaeng.lab")
 PURPOSE = "lab-proposer"

@@ -5,12 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from daemon.deep_tier import CallRecord, DeepTier
-from daemon.errors import DaemonError
+from daemon.kernel.deep_tier import CallRecord, DeepTier
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab import proposer
 from memory_engine.lab.evaluator import Evaluation
 from memory_engine.lab.scenarios import Suite
-from memory_engine.settings import MemorySettings
 
 VERSION = 1
 LIMITS = {"campaigns": (1, 5), "iterations": (1, 4)}

@@ -23,10 +23,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab.scenarios import DeleteEvent, QueryEvent, Scenario, Suite, WriteEvent
 from memory_engine.memory import Memory, QueryResult, WriteResult, counter_ids
 from memory_engine.records import FactRecord, MemorySchema
-from memory_engine.settings import MemorySettings
 
 CHECKS = ("owner_isolation", "deletion", "forbidden_writes")
 

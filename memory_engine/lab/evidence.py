@@ -14,10 +14,10 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab.evaluator import CHECKS, Evaluation, ScenarioRun, evaluate
 from memory_engine.lab.ledger import Ledger, LedgerError, check_version, dumps, read_json
 from memory_engine.lab.scenarios import Suite
-from memory_engine.settings import MemorySettings
 
 EVALUATION = "evaluation.json"
 VERSION = 1

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from daemon.kernel.memory_settings import BASELINE, TOP_K_MAX, TOP_K_MIN, MemorySettings
 from memory_engine.lab.evaluator import evaluate
 from memory_engine.lab.scenarios import Suite
 from memory_engine.lab.selection import rank_key
-from memory_engine.settings import BASELINE, TOP_K_MAX, TOP_K_MIN, MemorySettings
 
 
 @dataclass(frozen=True)

@@ -19,9 +19,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from daemon import atomic
-from daemon.errors import DaemonError
-from daemon.view import check_relative
+from daemon.kernel import atomic
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.view import check_relative
 
 LEDGER_VERSION = 1
 MANIFEST = "manifest.json"

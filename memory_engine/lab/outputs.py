@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from daemon.errors import DaemonError
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.memory_settings import BASELINE, SETTING_NAMES, MemorySettings
 from memory_engine.lab import evidence
 from memory_engine.lab.evaluator import Evaluation, evaluate
 from memory_engine.lab.grid import Grid, grouped
@@ -25,7 +26,6 @@ from memory_engine.lab.provenance import provenance
 from memory_engine.lab.report import evaluate_report, grid_report
 from memory_engine.lab.scenarios import Suite
 from memory_engine.lab.selection import Comparison, compare
-from memory_engine.settings import BASELINE, SETTING_NAMES, MemorySettings
 
 VERSION = 1
 

@@ -18,9 +18,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab.evaluator import Evaluation
 from memory_engine.lab.evidence import trace
-from memory_engine.settings import MemorySettings
 
 PROMPT_VERSION = "metaeng-memory-settings-v1"
 MAX_OBSERVATIONS = 5

@@ -10,14 +10,16 @@ from pathlib import Path
 from typing import Any
 
 _ENGINE = Path(__file__).resolve().parent.parent
-SOURCES = ("memory.py", "records.py", "settings.py")
+_REPO = _ENGINE.parent
+# The memory engine's rule files and the settings model they read (kept in the kernel).
+SOURCES = ("memory_engine/memory.py", "memory_engine/records.py", "daemon/kernel/memory_settings.py")
 
 
 def source_files() -> dict[str, str]:
-    """sha256 of the memory engine's rule files and every lab module."""
-    paths = [_ENGINE / name for name in SOURCES] + sorted((_ENGINE / "lab").glob("*.py"))
+    """sha256 of the memory engine's rule files, its settings model and every lab module."""
+    paths = [_REPO / name for name in SOURCES] + sorted((_ENGINE / "lab").glob("*.py"))
     return {
-        path.relative_to(_ENGINE.parent).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
+        path.relative_to(_REPO).as_posix(): hashlib.sha256(path.read_bytes()).hexdigest()
         for path in paths
     }
 

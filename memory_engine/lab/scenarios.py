@@ -32,7 +32,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from daemon.errors import DaemonError
+from daemon.kernel.errors import DaemonError
 from memory_engine.records import PUBLISHED_SCHEMA, FactProposal, MemorySchema, canonical_date
 
 SUITE_VERSION = 1

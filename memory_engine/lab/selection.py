@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from daemon.errors import DaemonError
+from daemon.kernel.errors import DaemonError
 from memory_engine.lab.evaluator import Evaluation
 
 Recommendation = Literal["recommend_accept", "recommend_reject"]

@@ -20,6 +20,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab import evidence, proposer
 from memory_engine.lab.evaluator import Evaluation
 from memory_engine.lab.grid import run_grid
@@ -34,7 +35,6 @@ from memory_engine.lab.ledger import (
 from memory_engine.lab.provenance import provenance
 from memory_engine.lab.scenarios import ScenarioError, Suite, parse_suite
 from memory_engine.lab.selection import compare
-from memory_engine.settings import MemorySettings
 
 
 @dataclass

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from daemon.config.models import ModelSettings
+from daemon.kernel.settings import ModelSettings
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.skills_engine.builders import candidate, make_skill, skill_md, skills_config
 from tests.support.deploy import conversation, run_cli, write_transcript

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.cli import build_parser, main, program_name
+from daemon.doors.cli import build_parser, main, program_name
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import run_cli
 from tests.support.fake_model import FakeModelServer

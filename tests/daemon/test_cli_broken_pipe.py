@@ -8,7 +8,7 @@ import sys
 
 
 def test_output_into_a_closed_pipe_exits_141_without_a_traceback() -> None:
-    code = "from daemon.cli import main; raise SystemExit(main())"
+    code = "from daemon.doors.cli import main; raise SystemExit(main())"
     args = [
         sys.executable,
         "-c",

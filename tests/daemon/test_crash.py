@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.crashpoints import POINTS
+from daemon.run.crashpoints import POINTS
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.globmatch import matches, reaches_below, static_folder
+from daemon.kernel.globmatch import matches, reaches_below, static_folder
 
 
 @pytest.mark.parametrize(

@@ -1,7 +1,7 @@
 from __future__ import annotations
 
-from daemon.meaning import NOT, Token, compare, compare_three_way, read
-from daemon.secret_shapes import secret_tokens
+from daemon.kernel.meaning import NOT, Token, compare, compare_three_way, read
+from daemon.kernel.secret_shapes import secret_tokens
 
 
 def _tokens(text: str) -> set[str]:

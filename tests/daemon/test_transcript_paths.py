@@ -16,9 +16,9 @@ from typing import Any
 import pytest
 
 from daemon.config.loader import load_deployment
-from daemon.config.models import TranscriptSettings
-from daemon.transcript_files import OutsideRoot, TranscriptSource, list_transcripts, source_of
-from daemon.transcripts import read_file
+from daemon.kernel.settings import TranscriptSettings
+from daemon.kernel.transcript_files import OutsideRoot, TranscriptSource, list_transcripts, source_of
+from daemon.kernel.transcripts import read_file
 from tests.daemon.helpers import FOUR_TURNS, OTHER_PASSES, berlin_fact
 from tests.support.deploy import base_config, conversation, run_cli, tree_snapshot, write_config
 

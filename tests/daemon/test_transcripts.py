@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from daemon import cursors
-from daemon.changeset import Cursor
-from daemon.config.models import TranscriptSettings
-from daemon.transcript_files import TranscriptSource
-from daemon.transcripts import TurnBatch, read_new_turns
-from daemon.turn_batches import split_turns, wire_bytes
+from daemon.kernel import cursors
+from daemon.kernel.changeset import Cursor
+from daemon.kernel.settings import TranscriptSettings
+from daemon.kernel.transcript_files import TranscriptSource
+from daemon.kernel.transcripts import TurnBatch, read_new_turns
+from daemon.kernel.turn_batches import split_turns, wire_bytes
 from tests.support.deploy import conversation, message
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

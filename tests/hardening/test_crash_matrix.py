@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.crashpoints import POINTS
+from daemon.run.crashpoints import POINTS
 from tests.hardening.crash_ops import OPS, CrashOp, PersonEdit
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer

@@ -23,11 +23,12 @@ import structlog
 import yaml
 from pydantic import BaseModel
 
-from daemon import atomic, logs, redact
-from daemon.config.models import ModelSettings
-from daemon.deep_tier import DeepTier
-from daemon.errors import ModelUnavailable
-from daemon.spend import SpendLedger
+from daemon.doors import logs
+from daemon.kernel import atomic, redact
+from daemon.kernel.deep_tier import DeepTier
+from daemon.kernel.errors import ModelUnavailable
+from daemon.kernel.settings import ModelSettings
+from daemon.kernel.spend import SpendLedger
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.service.helpers import Daemon, service_config
 from tests.support.deploy import base_config, run_cli, write_config

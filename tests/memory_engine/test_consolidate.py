@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from memory_engine.consolidate import MemoryConsolidationPass, consolidate
+from memory_engine.memory_consolidation import MemoryConsolidationPass, consolidate
 from tests.support.deploy import base_config, conversation, run_cli, write_config, write_transcript
 from tests.support.fake_model import FakeModelServer
 

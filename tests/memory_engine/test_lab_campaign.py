@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from memory_engine.settings import SETTING_NAMES
+from daemon.kernel.memory_settings import SETTING_NAMES
 from tests.memory_engine.test_lab_ledger import reseal
 from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
 from tests.support.fake_model import FakeModelServer

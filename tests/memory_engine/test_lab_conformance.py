@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from daemon.kernel.memory_settings import BASELINE, MemorySettings
 from memory_engine.lab.evaluator import evaluate
 from memory_engine.lab.grid import run_grid
 from memory_engine.lab.scenarios import Suite, load_suite
-from memory_engine.settings import BASELINE, MemorySettings
 
 BOTH = {"filter_entity": True, "time_aware": True}
 

@@ -6,12 +6,12 @@ import json
 from dataclasses import replace
 from typing import Any
 
+from daemon.kernel.memory_settings import BASELINE, MemorySettings
 from memory_engine.lab.evaluator import evaluate
 from memory_engine.lab.grid import GridResult, run_grid
 from memory_engine.lab.scenarios import Suite, load_suite, parse_suite
 from memory_engine.lab.selection import compare, rank_key
 from memory_engine.memory import DeleteResult, Memory, QueryResult, WriteResult
-from memory_engine.settings import BASELINE, MemorySettings
 from tests.memory_engine.test_lab_scenarios import story
 
 GOOD = MemorySettings(min_confidence=0.65, filter_entity=True, time_aware=True, deduplicate=True, top_k=2)

@@ -167,7 +167,7 @@ def test_verify_refuses_symlinks_and_folders_without_a_manifest(tmp_path: Path) 
 
 
 def test_every_lab_command_has_help_text() -> None:
-    from daemon.cli import build_parser
+    from daemon.doors.cli import build_parser
 
     parser = build_parser({})
     lab = parser._subparsers._group_actions[0].choices["lab"]  # type: ignore[union-attr]

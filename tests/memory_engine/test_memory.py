@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
+from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.memory import Memory
 from memory_engine.records import PUBLISHED_SCHEMA, FactRecord
-from memory_engine.settings import MemorySettings
 
 ADA = ("north", "ada")
 BEN = ("north", "ben")

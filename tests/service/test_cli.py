@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.cli import build_parser, main
+from daemon.doors.cli import build_parser, main
 from tests.support.deploy import base_config, run_cli, write_config
 
 

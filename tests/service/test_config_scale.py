@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from daemon.config import load_deployment
-from daemon.errors import ConfigError
+from daemon.kernel.errors import ConfigError
 from tests.support.deploy import write_config
 
 

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from daemon.config import load_deployment
-from daemon.paths import StateLayout
-from daemon.service.inputs import has_new_input, pending_turns
+from daemon.doors.service.inputs import has_new_input, pending_turns
+from daemon.kernel.paths import StateLayout
 from tests.service.helpers import FACT_REPLY, add_turns
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from filelock import FileLock
 
-from daemon import logs
 from daemon.config import load_deployment
-from daemon.registry import default_registry
-from daemon.service.jobs import JobRunner
+from daemon.doors import logs
+from daemon.doors.service.jobs import JobRunner
+from daemon.wiring.registry import default_registry
 from tests.service.helpers import add_turns, service_config
 from tests.support.deploy import base_config, write_config
 

@@ -6,7 +6,7 @@ import os
 import socket
 from pathlib import Path
 
-from daemon.service.notify import notify, watchdog_seconds
+from daemon.doors.service.notify import notify, watchdog_seconds
 from tests.service.helpers import NotifySocket
 
 

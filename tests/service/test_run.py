@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from daemon.spend import SpendLedger
+from daemon.kernel.spend import SpendLedger
 from tests.service.helpers import (
     FACT_REPLY,
     GERMAN_REPLY,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from daemon.errors import StateVersionError
-from daemon.service import runlog
+from daemon.doors.service import runlog
+from daemon.kernel.errors import StateVersionError
 
 
 def _entry(i: int, passes: dict[str, str], **extra: object) -> str:

@@ -7,14 +7,14 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from daemon.changeset import Changeset, nothing
 from daemon.config import load_deployment
-from daemon.config.models import PASS_ORDER
-from daemon.config.resolve import AgentSettings, Deployment
-from daemon.managed import ManagedPaths
-from daemon.passes import MemoryLockMode, Pass, PassContext
-from daemon.registry import default_registry
-from daemon.service.schedule import JobSpec, due_at, first_run, job_specs
+from daemon.config.resolve import Deployment
+from daemon.doors.service.schedule import JobSpec, due_at, first_run, job_specs
+from daemon.kernel.changeset import Changeset, nothing
+from daemon.kernel.managed import ManagedPaths
+from daemon.kernel.passes import MemoryLockMode, Pass, PassContext
+from daemon.kernel.settings import PASS_ORDER, AgentSettings
+from daemon.wiring.registry import default_registry
 from tests.support.deploy import base_config, write_config
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -141,7 +141,7 @@ def test_a_run_cut_by_a_crash_is_rolled_back_before_the_daemon_is_ready(
         [
             sys.executable,
             "-c",
-            "import sys; from daemon.cli import main; sys.exit(main())",
+            "import sys; from daemon.doors.cli import main; sys.exit(main())",
             "--config",
             str(config),
             "once",

@@ -5,16 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from daemon.changeset import Changeset
 from daemon.config import load_deployment
-from daemon.manual import run_manual
-from daemon.session import AgentSession
-from daemon.spend import SpendLedger
-from daemon.view import AgentView
+from daemon.kernel.changeset import Changeset
+from daemon.kernel.review_queue import make_change, new_proposal, proposal_write
+from daemon.kernel.spend import SpendLedger
+from daemon.kernel.view import AgentView
+from daemon.run.manual import run_manual
+from daemon.run.session import AgentSession
 from tests.service.helpers import FACT_REPLY, add_turns, runs_of
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
-from workspace.review_queue import make_change, new_proposal, proposal_write
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 

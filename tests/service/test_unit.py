@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.service.unit import DEFAULT_EXEC, UnitParams, render_unit
+from daemon.doors.service.unit import DEFAULT_EXEC, UnitParams, render_unit
 from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
 
 REPO = Path(__file__).resolve().parents[2]

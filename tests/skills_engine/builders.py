@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from daemon import atomic
 from daemon.config import load_deployment
-from daemon.config.resolve import AgentSettings
-from daemon.view import AgentView
+from daemon.kernel import atomic
+from daemon.kernel.settings import AgentSettings
+from daemon.kernel.view import AgentView
 from skills_engine.fork import plan_fork
 from skills_engine.inventory import load_inventory
 from tests.support.deploy import (

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from daemon.errors import PathRefused
-from daemon.view import AgentView
+from daemon.kernel.errors import PathRefused
+from daemon.kernel.view import AgentView
 from skills_engine.edits import SkillEdits
 from tests.skills_engine.builders import agent_settings, skills_config
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from daemon.view import AgentView
+from daemon.kernel.view import AgentView
 from skills_engine.inventory import load_inventory, quarantined_names
 from tests.skills_engine.builders import agent_settings, make_skill, skill_md, skills_config
 

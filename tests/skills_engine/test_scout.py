@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from daemon.changeset import FileWrite
+from daemon.kernel.changeset import FileWrite
 from skills_engine import provenance
 from skills_engine.provenance import Event, Provenance
 from tests.skills_engine.builders import (

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.cli import main
+from daemon.doors.cli import main
 from tests.skills_engine.builders import fork_on_disk, make_skill, skills_config
 from tests.support.deploy import run_cli
 

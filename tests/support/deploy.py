@@ -12,8 +12,8 @@ from typing import Any
 
 import yaml
 
-from daemon.cli import main
-from daemon.paths import HOME_LOCK
+from daemon.doors.cli import main
+from daemon.kernel.paths import HOME_LOCK
 
 TEST_KEY = "sk-test-SECRET-0123456789"
 

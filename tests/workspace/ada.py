@@ -9,9 +9,9 @@ from typing import Any
 
 import yaml
 
-from daemon.config.models import TranscriptSettings
-from daemon.transcript_files import TranscriptSource
-from daemon.transcripts import read_new_turns
+from daemon.kernel.settings import TranscriptSettings
+from daemon.kernel.transcript_files import TranscriptSource
+from daemon.kernel.transcripts import read_new_turns
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -3,7 +3,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from daemon.config.models import ModelSettings
+from daemon.kernel.settings import ModelSettings
 from workspace.consolidate_requests import Layout, plan_layout, request_bytes
 from workspace.numbered import parse
 from workspace.roles import WorkspaceFile

@@ -18,8 +18,8 @@ from tests.support.deploy import (
 )
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import clock, turn_id
-from workspace.consolidate import WorkspaceConsolidationPass
 from workspace.instruction_review import InstructionReviewPass
+from workspace.workspace_consolidation import WorkspaceConsolidationPass
 
 AGENTS = "# Instructions\n\n## Reports\n- Post the weekly ops report in #ops.\n"
 ANCHOR = "- Post the weekly ops report in #ops."

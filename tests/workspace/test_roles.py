@@ -3,9 +3,9 @@ from __future__ import annotations
 from datetime import date
 from pathlib import Path
 
-from daemon.config.models import AgentConfig, WorkspaceRoles
-from daemon.config.resolve import AgentSettings
-from daemon.view import AgentView
+from daemon.config.models import AgentConfig
+from daemon.kernel.settings import AgentSettings, WorkspaceRoles
+from daemon.kernel.view import AgentView
 from workspace.roles import read_daily_logs, read_workspace, role_files
 
 
@@ -77,7 +77,7 @@ def test_bad_window_settings_are_config_errors_naming_the_key(tmp_path: Path) ->
     import yaml
 
     from daemon.config import load_deployment
-    from daemon.errors import ConfigError
+    from daemon.kernel.errors import ConfigError
 
     (tmp_path / "ada").mkdir()
     config = tmp_path / "config.yaml"

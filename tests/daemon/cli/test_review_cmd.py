@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.cli import build_parser
+from daemon.doors.cli import build_parser
 from tests.support.deploy import CliResult, base_config, run_cli, tree_snapshot, write_config
 from tests.workspace.ada import clock
 

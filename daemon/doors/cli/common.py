@@ -1,0 +1,54 @@
+"""What every command gets: environment, output, clock, and the loaded deployment."""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Protocol
+
+from daemon.config import Deployment, load_deployment
+from daemon.doors.environment import ModelAccess, model_access, register_secrets
+from daemon.doors.output import Output
+
+
+class Command(Protocol):
+    def register(self, sub: argparse._SubParsersAction) -> None: ...
+
+
+@dataclass(frozen=True)
+class CliContext:
+    env: Mapping[str, str] = field(repr=False)  # holds the API key: never in a repr or a traceback
+    out: Output
+    err: Output
+    clock: Callable[[], datetime]
+    config_path: str
+    # How this program was started, so a printed command works as shown (a venv's
+    # `.venv/bin/metaeng-daemon` is not on PATH).
+    program: str = "metaeng-daemon"
+
+    def command(self, *args: str) -> str:
+        """A command line that runs this program on this config with `args`, shell-quoted."""
+        words = (*shlex.split(self.program), "--config", self.config_path, *args)
+        return " ".join(shlex.quote(word) for word in words)
+
+    def deployment(self) -> Deployment:
+        """The loaded deployment; its secrets (API key, `redact_env`) are registered for redaction."""
+        deployment = load_deployment(Path(self.config_path), self.env)
+        register_secrets(deployment.model, self.env, deployment.config.redact_env)
+        return deployment
+
+    def model_access(self, deployment: Deployment) -> ModelAccess:
+        """The model key or why there is none; raises InvalidApiKey for a key HTTP cannot carry."""
+        return model_access(deployment.model, self.env, deployment.config.redact_env)
+
+
+def add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document for scripts")
+
+
+def add_agent(parser: argparse.ArgumentParser, required: bool = True) -> None:
+    parser.add_argument("--agent", required=required, help="agent name from the config")

@@ -1,0 +1,160 @@
+"""`memory query|list|forget`: read and correct an agent's fact memory."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.view import AgentView
+from daemon.run.manual import run_manual
+from memory_engine.agent_memory import load_memory, settings_for
+from memory_engine.forget import plan_forget
+from memory_engine.records import FactRecord, canonical_date
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "memory", help="query, list or forget facts", description="Query, list or forget an agent's facts."
+    )
+    actions = parser.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
+
+    query = actions.add_parser(
+        "query",
+        help="answer one question from the fact memory",
+        description=(
+            "Answer (entity, key) as of a date with the agent's memory settings (filter_entity, "
+            "time_aware, top_k). Prints the value and the record it came from."
+        ),
+    )
+    add_agent(query)
+    query.add_argument("--entity", required=True)
+    query.add_argument("--key", required=True)
+    query.add_argument("--as-of", help="YYYY-MM-DD (default: today, UTC)")
+    query.add_argument("--text", help="query text used for ranking (default: 'ENTITY KEY')")
+    add_json(query)
+    query.set_defaults(handler=handle_query)
+
+    listing = actions.add_parser(
+        "list", help="list stored facts", description="List facts valid on a date, or every version."
+    )
+    add_agent(listing)
+    listing.add_argument("--entity", help="only this entity")
+    listing.add_argument("--as-of", help="YYYY-MM-DD (default: today, UTC)")
+    listing.add_argument("--all", action="store_true", help="every stored version, closed ones included")
+    add_json(listing)
+    listing.set_defaults(handler=handle_list)
+
+    forget = actions.add_parser(
+        "forget",
+        help="delete every version of one fact (as an undoable run)",
+        description="Delete every version of (entity, key) for the agent's owner. The deletion is a run: `undo` restores it.",
+    )
+    add_agent(forget)
+    forget.add_argument("--entity", required=True)
+    forget.add_argument("--key", required=True)
+    forget.add_argument(
+        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+    )
+    add_json(forget)
+    forget.set_defaults(handler=handle_forget)
+
+
+def _day(value: str | None, context: CliContext) -> str:
+    if value is None:
+        return context.clock().date().isoformat()
+    try:
+        return canonical_date(value)
+    except ValueError as exc:
+        raise DaemonError(f"--as-of: {exc}") from None
+
+
+def _record(record: FactRecord | None) -> dict[str, Any] | None:
+    return None if record is None else record.model_dump(mode="json")
+
+
+def handle_query(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    as_of = _day(args.as_of, context)
+    memory = load_memory(agent, AgentView(agent.home))
+    result = memory.query(agent.owner, args.entity, args.key, as_of, args.text or f"{args.entity} {args.key}")
+    if args.json:
+        context.out.json({"value": result.answer, "record": _record(result.answer_record)})
+        return 0
+    if result.answer_record is None:
+        context.out.line(f"no answer for {args.entity}.{args.key} as of {as_of}")
+        return 0
+    r = result.answer_record
+    until = f" until {r.valid_to}" if r.valid_to else ""
+    context.out.line(f"{r.value}")
+    context.out.line(
+        f"  record {r.id}: valid from {r.valid_from}{until}, confidence {r.confidence:g}, from {r.source_event_id}"
+    )
+    return 0
+
+
+def handle_list(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    as_of = _day(args.as_of, context)
+    view = AgentView(agent.home)
+    memory = load_memory(agent, view)
+    records = [
+        r
+        for r in memory.records()
+        if r.owner == agent.owner
+        and (args.entity is None or r.entity == args.entity)
+        and (args.all or r.valid_at(as_of))
+    ]
+    if args.json:
+        settings, origin = settings_for(agent, view)
+        context.out.json(
+            {
+                "as_of": None if args.all else as_of,
+                "settings": settings.model_dump(),
+                "settings_origin": origin,
+                "records": [_record(r) for r in records],
+            }
+        )
+        return 0
+    if not records:
+        context.out.line("no facts" + ("" if args.all else f" valid on {as_of}"))
+        return 0
+    context.out.table(
+        ["ID", "ENTITY", "KEY", "VALUE", "FROM", "TO", "CONF", "SOURCE"],
+        [
+            [r.id, r.entity, r.key, r.value, r.valid_from, r.valid_to or "", f"{r.confidence:g}", r.source]
+            for r in records
+        ],
+    )
+    return 0
+
+
+def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    now = context.clock()
+    timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    result = run_manual(
+        deployment,
+        agent.name,
+        label="forget",
+        plan=lambda session, view, _run: plan_forget(
+            session.agent, view, args.entity, args.key, now.date().isoformat()
+        ),
+        now=now,
+        lock_timeout=timeout,
+        memory_lock=True,
+    )
+    run_id = result.applied.run_id if result.applied and result.applied.sha else None
+    if args.json:
+        context.out.json({"run_id": run_id, "reason": result.changeset.reason, **result.changeset.details})
+        return 0
+    context.out.line(result.changeset.reason)
+    if run_id:
+        context.out.line(
+            f"run {run_id}; undo with: {context.command('undo', run_id)}"
+        )
+    return 0

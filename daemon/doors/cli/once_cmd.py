@@ -1,0 +1,130 @@
+"""`metaeng-daemon once`: run the enabled passes for one agent now."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.settings import PASS_ORDER
+from daemon.run.runner import RunResult, run_once
+from daemon.wiring.registry import default_registry
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "once",
+        help="run the agent's enabled passes once, now",
+        description=(
+            "Run the enabled passes for one agent, in order, and apply their changes as one run "
+            "(one commit in the agent's store). Prints what changed, what was skipped and why, "
+            "and the command that undoes the run. Exit 1 if a pass failed."
+        ),
+    )
+    add_agent(parser)
+    parser.add_argument(
+        "--pass",
+        dest="passes",
+        action="append",
+        choices=PASS_ORDER,
+        metavar="PASS",
+        help=f"run only this pass (repeatable): {', '.join(PASS_ORDER)}",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="plan and print the changes; apply nothing, call no model, spend nothing",
+    )
+    parser.add_argument(
+        "--with-model",
+        action="store_true",
+        help="with --dry-run: also ask the model, to preview its answer (this spends budget and a daily-cap slot)",
+    )
+    parser.add_argument(
+        "--wait",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="wait this long for a run already going on this agent (default: config run_lock_timeout_seconds)",
+    )
+    add_json(parser)
+    parser.set_defaults(handler=handle)
+
+
+def as_json(result: RunResult) -> dict[str, Any]:
+    return {
+        "agent": result.agent,
+        "run_id": result.run_id,
+        "dry_run": result.dry_run,
+        "outcome": result.outcome,
+        "passes": [
+            {
+                **dict(p.details),
+                "name": p.name,
+                "status": p.status,
+                "reason": p.reason,
+                "files": list(p.files),
+            }
+            for p in result.passes
+        ],
+        "files_changed": list(result.files_changed),
+        "cost_usd": round(result.cost_usd, 6),
+        "model_calls": len(result.model_calls),
+        "notes": list(result.notes),
+        "error": result.error,
+        "preview": result.preview if result.dry_run else None,
+    }
+
+
+def print_human(context: CliContext, result: RunResult) -> None:
+    out = context.out
+    header = f"run {result.run_id}" if result.run_id else "no run recorded"
+    mode = " (dry run: nothing applied)" if result.dry_run else ""
+    out.line(f"{header} on agent {result.agent}: {result.outcome}{mode}")
+    for note in result.notes:
+        out.line(f"  note: {note}")
+    width = max(len(p.name) for p in result.passes) if result.passes else 10
+    for p in result.passes:
+        out.line(f"  {p.name.ljust(width)}  {p.status.ljust(7)}  {p.reason}")
+        for line in p.report:
+            out.line(f"      {line}")
+    if result.files_changed:
+        out.line("files changed:" if not result.dry_run else "files that would change:")
+        for path in result.files_changed:
+            out.line(f"  {path}")
+    if result.model_calls:
+        out.line(f"model calls: {len(result.model_calls)}, spend {result.cost_usd:.6f} USD")
+    if result.dry_run and result.preview:
+        out.line("")
+        out.line(result.preview.rstrip())
+    if result.run_id:
+        out.line(f"undo with: {context.command('undo', result.run_id)}")
+
+
+def handle(args: argparse.Namespace, context: CliContext) -> int:
+    if args.with_model and not args.dry_run:
+        raise DaemonError("--with-model only applies to --dry-run (a real run always uses the model)")
+    deployment = context.deployment()
+    if args.dry_run and args.with_model:
+        context.err.line("note: --dry-run --with-model calls the model: it spends budget and a daily-cap slot")
+    result = run_once(
+        deployment,
+        args.agent,
+        registry=default_registry(),
+        access=context.model_access(deployment),
+        now=context.clock(),
+        passes=args.passes,
+        dry_run=args.dry_run,
+        with_model=args.with_model,
+        lock_timeout=args.wait,
+        progress=lambda line: context.err.line(f"progress: {line}"),
+        clock=context.clock,
+    )
+    if args.json:
+        context.out.json(as_json(result))
+    else:
+        print_human(context, result)
+    if result.error:
+        context.err.line(f"error: {result.error}")
+    return 1 if result.failed else 0

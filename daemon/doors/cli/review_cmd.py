@@ -1,0 +1,173 @@
+"""`review list|show|approve|reject`: the human side of the review queue."""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+from typing import Any
+
+from daemon.config.resolve import Deployment
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel.review_queue import (
+    Proposal,
+    ReviewError,
+    find,
+    list_proposals,
+    plan_approval,
+    plan_rejection,
+)
+from daemon.kernel.view import AgentView
+from daemon.run.manual import run_manual
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "review",
+        help="list, show, approve or reject proposals",
+        description=(
+            "The review queue: changes to what an agent is asked to do (and, with autonomy: review, "
+            "skills and memory writes) wait here for a person. Approving applies a proposal as an "
+            "undoable run; a proposal whose target changed since it was made is stale and refused."
+        ),
+    )
+    actions = parser.add_subparsers(dest="review_action", metavar="ACTION", required=True)
+    listing = actions.add_parser(
+        "list", help="list proposals", description="List proposals with their status."
+    )
+    add_agent(listing, required=False)
+    listing.add_argument(
+        "--status", choices=["open", "approved", "rejected", "stale"], help="only this status"
+    )
+    add_json(listing)
+    listing.set_defaults(handler=handle_list)
+
+    show = actions.add_parser(
+        "show", help="show one proposal: diff, rationale, evidence", description="Show one proposal."
+    )
+    show.add_argument("proposal_id", metavar="ID")
+    add_agent(show, required=False)
+    add_json(show)
+    show.set_defaults(handler=handle_show)
+
+    for verb, helptext in (
+        ("approve", "apply a proposal as a run (exit 1 if stale or already decided)"),
+        ("reject", "reject a proposal, with a reason"),
+    ):
+        action = actions.add_parser(verb, help=helptext, description=helptext[0].upper() + helptext[1:] + ".")
+        action.add_argument("proposal_id", metavar="ID")
+        add_agent(action, required=False)
+        action.add_argument("--why", default="", help="the reason, kept in the proposal's history")
+        action.add_argument("--by", default=None, help="who decides (default: the current user)")
+        action.add_argument(
+            "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+        )
+        add_json(action)
+        action.set_defaults(handler=handle_decide, verb=verb)
+
+
+def _row(proposal: Proposal, view: AgentView) -> dict[str, Any]:
+    return {
+        "id": proposal.id,
+        "agent": proposal.agent,
+        "kind": proposal.kind,
+        "target": proposal.target,
+        "title": proposal.title,
+        "status": proposal.status(view),
+        "created_at": proposal.created_at,
+        # run_id: the run that applied (or rejected) it, null while open; created_by_run: the run
+        # that made it.
+        "run_id": proposal.run_id,
+        "created_by_run": proposal.created_by_run,
+    }
+
+
+def _locate(deployment: Deployment, proposal_id: str, agent: str | None) -> tuple[str, AgentView]:
+    names = [deployment.agent(agent).name] if agent else list(deployment.agents)
+    for name in names:
+        view = AgentView(deployment.agents[name].home)
+        if any(p.id == proposal_id for p in list_proposals(view)):
+            return name, view
+    raise ReviewError(f"no proposal {proposal_id!r} in the review queue of {', '.join(names)}")
+
+
+def handle_list(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
+    rows: list[dict[str, Any]] = []
+    for name in names:
+        view = AgentView(deployment.agents[name].home)
+        rows.extend(_row(p, view) for p in list_proposals(view))
+    if args.status:
+        rows = [r for r in rows if r["status"] == args.status]
+    if args.json:
+        context.out.json(rows)
+        return 0
+    if not rows:
+        context.out.line("the review queue is empty" if not args.status else f"no {args.status} proposals")
+        return 0
+    context.out.table(
+        ["ID", "AGENT", "KIND", "STATUS", "TARGET", "TITLE"],
+        [[r["id"], r["agent"], r["kind"], r["status"], r["target"], r["title"]] for r in rows],
+    )
+    return 0
+
+
+def handle_show(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    _name, view = _locate(deployment, args.proposal_id, args.agent)
+    proposal = find(view, args.proposal_id)
+    row = _row(proposal, view)
+    if args.json:
+        context.out.json(
+            {
+                **row,
+                "diff": proposal.diff(),
+                "rationale": proposal.rationale,
+                "evidence": proposal.evidence,
+                "history": [h.model_dump() for h in proposal.history],
+            }
+        )
+        return 0
+    context.out.line(f"{proposal.id}  [{row['status']}]  {proposal.kind} → {proposal.target}")
+    context.out.line(f"  {proposal.title}")
+    context.out.line("")
+    context.out.line("rationale:")
+    context.out.line(f"  {proposal.rationale}")
+    if proposal.evidence:
+        context.out.line("evidence:")
+        for item in proposal.evidence:
+            context.out.line(f"  - {item}")
+    if proposal.changes:
+        context.out.line("")
+        context.out.line(proposal.diff().rstrip())
+    return 0
+
+
+def handle_decide(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    name, _view = _locate(deployment, args.proposal_id, args.agent)
+    now = context.clock()
+    by = args.by or context.env.get("USER") or getpass.getuser()
+    planner = plan_approval if args.verb == "approve" else plan_rejection
+    timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    result = run_manual(
+        deployment,
+        name,
+        label=f"review-{args.verb}",
+        plan=lambda session, view, run_id: planner(
+            view, args.proposal_id, now=now, run_id=run_id, by=by, why=args.why
+        ),
+        now=now,
+        lock_timeout=timeout,
+        trailers={"Proposal": args.proposal_id},
+    )
+    run_id = result.applied.run_id if result.applied and result.applied.sha else None
+    if args.json:
+        context.out.json({"id": args.proposal_id, "agent": name, "action": args.verb, "run_id": run_id})
+    else:
+        context.out.line(result.changeset.reason)
+        if run_id:
+            context.out.line(
+                f"run {run_id}; undo with: {context.command('undo', run_id)}"
+            )
+    return 0

@@ -1,0 +1,125 @@
+"""`runs`, `show RUN_ID`, `undo RUN_ID`: read and revert what the daemon did."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.run.session import agent_state, read_session
+from daemon.run.undo import find_run, locate_run, run_commits
+from daemon.wiring.undo import undo
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    runs = sub.add_parser(
+        "runs",
+        help="list runs recorded in the agents' stores",
+        description="List runs, newest first: id, time, passes, files changed, status (applied, undone, undo).",
+    )
+    add_agent(runs, required=False)
+    runs.add_argument("--limit", type=int, default=50, help="at most this many runs per agent (default 50)")
+    add_json(runs)
+    runs.set_defaults(handler=handle_runs)
+
+    show = sub.add_parser(
+        "show", help="print a run's report and diff", description="Print a run's report and diff."
+    )
+    show.add_argument("run_id", metavar="RUN_ID")
+    add_agent(show, required=False)
+    show.set_defaults(handler=handle_show)
+
+    undo = sub.add_parser(
+        "undo",
+        help="revert a run as a new run",
+        description=(
+            "Revert a run as a new, itself undoable, run. If a later run or a person changed the "
+            "same lines, refuse, name the files and change nothing (exit 1). Transcript cursors "
+            "never move back."
+        ),
+    )
+    undo.add_argument("run_id", metavar="RUN_ID")
+    add_agent(undo, required=False)
+    undo.add_argument(
+        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+    )
+    add_json(undo)
+    undo.set_defaults(handler=handle_undo)
+
+
+def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
+    rows: list[dict[str, Any]] = []
+    for name in names:
+        if not (agent_state(deployment, name).git_dir / "HEAD").exists():
+            continue
+        with read_session(deployment, name) as session:
+            for count, run in enumerate(run_commits(session.store)):
+                if count >= args.limit:
+                    break
+                rows.append(
+                    {
+                        "run_id": run.run_id,
+                        "agent": name,
+                        "started_at": run.info.committed_at.isoformat(),
+                        "passes": [p for p in run.info.trailers.get("Passes", "").split(",") if p],
+                        "files_changed": run.files_changed,
+                        "status": run.status,
+                    }
+                )
+    if args.json:
+        context.out.json(rows)
+        return 0
+    if not rows:
+        context.out.line("no runs recorded yet")
+        return 0
+    context.out.table(
+        ["RUN", "AGENT", "TIME", "PASSES", "FILES", "STATUS"],
+        [
+            [
+                r["run_id"],
+                r["agent"],
+                r["started_at"],
+                ",".join(r["passes"]),
+                str(r["files_changed"]),
+                r["status"],
+            ]
+            for r in rows
+        ],
+    )
+    return 0
+
+
+def handle_show(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = args.agent or locate_run(deployment, args.run_id)
+    with read_session(deployment, agent) as session:
+        run = find_run(session.store, args.run_id)
+        context.out.line(f"status: {run.status}")
+        context.out.line(session.store.show(run.info.sha).rstrip())
+    return 0
+
+
+def handle_undo(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = args.agent or locate_run(deployment, args.run_id)
+    timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    result = undo(deployment, agent, args.run_id, context.clock(), timeout)
+    if args.json:
+        context.out.json(
+            {
+                "agent": result.agent,
+                "undone": result.undone_run_id,
+                "run_id": result.run_id,
+                "files_changed": result.files,
+            }
+        )
+    else:
+        context.out.line(f"run {result.undone_run_id} undone by run {result.run_id} on agent {result.agent}")
+        for path in result.files:
+            context.out.line(f"  {path}")
+        context.out.line(
+            f"undo the undo with: {context.command('undo', result.run_id)}"
+        )
+    return 0

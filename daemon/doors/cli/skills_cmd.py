@@ -1,0 +1,142 @@
+"""`skills list|check`: the agent's skill inventory, and the preservation guard on demand."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel.view import AgentView
+from daemon.run.manual import run_manual
+from skills_engine.enforce import plan_check
+from skills_engine.inventory import Inventory, Skill, load_inventory
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "skills",
+        help="list an agent's skills or run the preservation guard",
+        description=(
+            "Skills come from managed and pack folders (read-only) and the agent's learned library. "
+            "A learned skill shadows an original of the same name unless it is quarantined."
+        ),
+    )
+    actions = parser.add_subparsers(dest="skills_action", metavar="ACTION", required=True)
+    listing = actions.add_parser(
+        "list",
+        help="list every skill with its source, status and what it shadows",
+        description=(
+            "List every skill of the agent: name, source (managed|pack|learned), path, whether the "
+            "daemon wrote it, status (active|shadowed|quarantined|drifted) and the path it shadows. "
+            "Malformed skills are reported on stderr and skipped."
+        ),
+    )
+    add_agent(listing)
+    add_json(listing)
+    listing.set_defaults(handler=handle_list)
+    check = actions.add_parser(
+        "check",
+        help="run the preservation guard now; quarantine failing forks as an undoable run",
+        description=(
+            "Check every machine-written fork against its recorded starting state (missing file, "
+            "text file below half its size, more than a third of the original's headings lost). "
+            "A failing copy is quarantined — moved out of the learned library so the original serves "
+            "again — as a run that `undo` reverts. Exit 0 when the check ran, whatever it found."
+        ),
+    )
+    add_agent(check)
+    check.add_argument(
+        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+    )
+    add_json(check)
+    check.set_defaults(handler=handle_check)
+
+
+def _row(skill: Skill) -> dict[str, Any]:
+    return {
+        "name": skill.name,
+        "source": skill.source,
+        "path": str(skill.path),
+        "machine_written": skill.machine_written or skill.quarantine is not None,
+        "status": skill.status,
+        "shadows": str(skill.shadows) if skill.shadows else None,
+    }
+
+
+def _author(row: dict[str, Any]) -> str:
+    if row["source"] != "learned":
+        return "upstream"
+    return "daemon" if row["machine_written"] else "person"
+
+
+def _warn(context: CliContext, inventory: Inventory) -> None:
+    for problem in inventory.problems:
+        context.err.line(f"warning: {problem}")
+
+
+def handle_list(args: argparse.Namespace, context: CliContext) -> int:
+    agent = context.deployment().agent(args.agent)
+    inventory = load_inventory(agent, AgentView(agent.home))
+    _warn(context, inventory)
+    rows = [_row(s) for s in inventory.skills]
+    if args.json:
+        context.out.json(rows)
+        return 0
+    if not rows:
+        context.out.line(f"agent {agent.name} has no skills")
+        return 0
+    context.out.table(
+        ["NAME", "SOURCE", "STATUS", "WRITTEN BY", "PATH"],
+        [[r["name"], r["source"], r["status"], _author(r), r["path"]] for r in rows],
+    )
+    for skill in inventory.skills:
+        if skill.shadows:
+            context.out.line(f"{skill.name}: {skill.path} shadows {skill.shadows}")
+        if skill.drift:
+            context.out.line(f"{skill.name}: drifted, upstream changed {', '.join(skill.drift)}")
+        if skill.status == "quarantined":
+            why = skill.quarantine or (skill.guard[0] if skill.guard else None)
+            pending = (
+                " (pending: the next run or `skills check` moves it)" if skill.pending_quarantine else ""
+            )
+            detail = f"{why.rule}: {why.detail}" if why else "quarantined"
+            context.out.line(f"{skill.name}: quarantined{pending} — {detail}")
+    return 0
+
+
+def handle_check(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    inventory = load_inventory(agent, AgentView(agent.home))
+    run_id = None
+    if any(s.pending_quarantine for s in inventory.skills):
+        now = context.clock()
+        timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+        result = run_manual(
+            deployment,
+            agent.name,
+            label="skills-check",
+            plan=lambda session, view, rid: plan_check(session.agent, view, now, rid),
+            now=now,
+            lock_timeout=timeout,
+        )
+        run_id = result.applied.run_id if result.applied and result.applied.sha else None
+        inventory = load_inventory(agent, AgentView(agent.home))
+    _warn(context, inventory)
+    quarantined = [
+        {"name": s.name, "rule": s.quarantine.rule, "detail": s.quarantine.detail}
+        for s in inventory.skills
+        if s.quarantine is not None
+    ]
+    ok = sorted(s.name for s in inventory.learned_skills() if s.is_fork and s.status != "quarantined")
+    if args.json:
+        context.out.json({"quarantined": quarantined, "ok": ok, "run_id": run_id})
+        return 0
+    for item in quarantined:
+        context.out.line(f"quarantined {item['name']} ({item['rule']}: {item['detail']})")
+    context.out.line(f"ok: {', '.join(ok)}" if ok else "ok: none (no machine-written fork passes the guard)")
+    if run_id:
+        context.out.line(
+            f"run {run_id}; undo with: {context.command('undo', run_id)}"
+        )
+    return 0

@@ -1,0 +1,101 @@
+"""`metaeng-daemon status [--agent A] [--json]`: agents, toggles, next runs, caps, spend, queue."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.status import StatusReport, build_status
+from daemon.wiring.registry import default_registry
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "status",
+        help="show each agent's toggles, next runs, caps and spend today, pending turns, queue",
+        description=(
+            "Show, per agent: effective pass toggles and where each came from, next scheduled runs "
+            "(from the running daemon, or computed from the cadence and the run log when none runs), "
+            "deep passes and spend used today against the caps, pending transcript turns, transcripts "
+            "held as not in the configured format, passes stuck failing the same way run after run, "
+            "quarantined skills, open proposals, and the last run with its outcome. Reads state only."
+        ),
+    )
+    add_agent(parser, required=False)
+    add_json(parser)
+    parser.set_defaults(handler=handle)
+
+
+def _when(value: str | None) -> str:
+    return value.replace("+00:00", "Z") if value else "-"
+
+
+def print_human(context: CliContext, report: StatusReport) -> None:
+    out = context.out
+    if report.daemon is not None:
+        d = report.daemon
+        out.line(
+            f"daemon: running (pid {d.pid}, since {_when(d.started_at)}; {d.scheduling}, {len(d.jobs)} job(s))"
+        )
+    else:
+        out.line("daemon: not running (next runs computed from the cadence and the run log)")
+    if report.nothing_scheduled:
+        out.line(f"nothing scheduled: {report.nothing_scheduled}")
+    for agent in report.agents:
+        state = "enabled" if agent["enabled"] else "disabled"
+        out.line("")
+        out.line(f"agent {agent['name']} ({state})")
+        rows: list[list[str]] = []
+        for name, entry in agent["passes"].items():
+            when = _when(entry["next_run"])
+            if entry["next_run"] is None and entry["enabled"] and name in report.missing_passes:
+                when = "not in this version"
+            rows.append([f"  {name}", "on" if entry["enabled"] else "off", when, entry["origin"]])
+        out.table(["  pass", "toggle", "next run", "origin"], rows)
+        deep = agent["deep_passes_today"]
+        spend = agent["spend_today_usd"]
+        out.line(
+            f"  deep passes today {'?' if deep is None else deep}/{agent['deep_cap']}, "
+            f"spend today {'?' if spend is None else f'{spend:.4f}'}/{agent['budget_usd']:.2f} USD"
+        )
+        quarantined: Any = agent["quarantined"]
+        quarantined_text = "unknown" if quarantined is None else (", ".join(quarantined) or "none")
+        out.line(
+            f"  pending turns {_or_unknown(agent['pending_turns'])}, open proposals "
+            f"{_or_unknown(agent['open_proposals'])}, quarantined skills: {quarantined_text}"
+        )
+        for item in agent["unreadable"] or []:
+            out.line(f"  cannot read {item['path']}: {item['reason']} (left out of every run until fixed)")
+        for item in agent["held_transcripts"] or []:
+            out.line(f"  held transcript {item['file']}: {item['reason']}")
+        for name, entry in agent["passes"].items():
+            stuck = entry["stuck"]
+            if stuck:
+                out.line(
+                    f"  stuck: {name} failed the same way on its last {stuck['runs']} runs "
+                    f"(since {_when(stuck['since'])}): {stuck['reason']}"
+                )
+        last = agent["last_run"]
+        if last is None:
+            out.line("  last run: none")
+        else:
+            out.line(
+                f"  last run: {last['run_id'] or '(nothing committed)'} {last['status']} at {_when(last['finished_at'])}"
+            )
+
+
+def _or_unknown(value: object) -> str:
+    return "?" if value is None else str(value)
+
+
+def handle(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    report = build_status(deployment, now=context.clock(), registry=default_registry(), only=args.agent)
+    for warning in report.warnings:
+        context.err.line(f"warning: {warning}")
+    if args.json:
+        context.out.json(report.as_json())
+    else:
+        print_human(context, report)
+    return 0

@@ -1,0 +1,144 @@
+"""The function the scheduler calls: one agent, one pass group, one call to `run_once`.
+
+It is the same code path as `metaeng-daemon once`. The per-agent run lock makes runs of
+one agent exclusive across processes: a job that finds the agent busy (a manual `once`,
+another group of the same agent) logs it and asks for a retry a little later. A job of
+the transcript group with nothing new to read returns without a run (one `stat` per
+transcript instead of a git session). Every failure is logged and contained: a job
+never raises into the scheduler.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from datetime import datetime
+
+import structlog
+
+from daemon.config.resolve import Deployment
+from daemon.doors.environment import model_access
+from daemon.doors.service.inputs import has_new_input
+from daemon.doors.service.schedule import group_passes, why_nothing_scheduled
+from daemon.kernel.errors import AgentBusy, DaemonError
+from daemon.kernel.passes import Pass
+from daemon.kernel.paths import StateLayout
+from daemon.run.runner import run_once
+
+log = structlog.get_logger("metaeng.service")
+YIELD_AFTER_BUSY = 3
+
+
+class JobRunner:
+    """Runs scheduled jobs against the current deployment (swapped by a reload)."""
+
+    def __init__(
+        self,
+        deployment: Deployment,
+        registry: Mapping[str, Pass],
+        env: Mapping[str, str],
+        clock: Callable[[], datetime],
+    ) -> None:
+        self.deployment = deployment
+        self.registry = registry
+        self.env = env
+        self.clock = clock
+        self.retry: Callable[[str, float], None] = lambda _job_id, _delay: None
+        self.stopping = threading.Event()
+        self.last_transcript_start: dict[str, datetime] = {}
+        self.last_outcome = ""
+        self.runs = 0
+        self._lock = threading.Lock()
+        self._active: dict[str, str] = {}  # job id -> agent
+        # Jobs that found their agent busy, per agent, with how many times in a row: once one
+        # was refused YIELD_AFTER_BUSY times, frequent transcript jobs stand aside until it
+        # had its turn, instead of taking the lock again and again and starving it.
+        self._waiting: dict[str, dict[str, int]] = {}
+
+    def active(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._active)
+
+    def is_busy(self, agent: str) -> bool:
+        with self._lock:
+            return agent in self._active.values()
+
+    @contextmanager
+    def _tracking(self, job_id: str, agent: str) -> Iterator[None]:
+        with self._lock:
+            self._active[job_id] = agent
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._active.pop(job_id, None)
+
+    def _ran(self, agent: str, job_id: str) -> None:
+        with self._lock:
+            self._waiting.get(agent, {}).pop(job_id, None)
+
+    def run(self, agent_name: str, group: str) -> None:
+        """Run one job; never raises."""
+        if self.stopping.is_set():
+            return  # queued before SIGTERM: do not start new work while draining
+        deployment = self.deployment
+        agent = deployment.agents.get(agent_name)
+        if why_nothing_scheduled(deployment) or agent is None or not agent.enabled:
+            return
+        passes = group_passes(agent, group, self.registry)
+        if not passes:
+            return
+        job_id = f"{group}:{agent_name}"
+        with self._lock:
+            refused = self._waiting.get(agent_name, {})
+            waiting = sorted(j for j, n in refused.items() if j != job_id and n >= YIELD_AFTER_BUSY)
+        if group == "transcripts" and waiting:
+            log.info("job.yielded", agent=agent_name, job=job_id, to=waiting)
+            return
+        state = StateLayout(deployment.state_dir).agent(agent_name)
+        now = self.clock()
+        try:
+            if group == "transcripts" and not has_new_input(agent, state, passes):
+                log.debug("job.idle", agent=agent_name, job=job_id)
+                return
+        except DaemonError as exc:
+            log.error("job.failed", agent=agent_name, job=job_id, error=str(exc))
+            return
+        with self._tracking(job_id, agent_name):
+            if group == "transcripts":
+                self.last_transcript_start[agent_name] = now
+            self._run_once(deployment, agent_name, job_id, passes, now)
+
+    def _run_once(
+        self, deployment: Deployment, agent: str, job_id: str, passes: tuple[str, ...], now: datetime
+    ) -> None:
+        try:
+            result = run_once(
+                deployment,
+                agent,
+                registry=self.registry,
+                access=model_access(deployment.model, self.env, deployment.config.redact_env),
+                now=now,
+                passes=passes,
+                clock=self.clock,
+            )
+        except AgentBusy as exc:
+            delay = deployment.config.service.busy_retry_seconds
+            log.info("job.busy", agent=agent, job=job_id, detail=str(exc), retry_in_s=delay)
+            if not self.stopping.is_set():
+                with self._lock:
+                    refused = self._waiting.setdefault(agent, {})
+                    refused[job_id] = refused.get(job_id, 0) + 1
+                self.retry(job_id, delay)
+            return
+        except DaemonError as exc:
+            self._ran(agent, job_id)
+            log.error("job.failed", agent=agent, job=job_id, error=str(exc))
+            return
+        except Exception:  # a bug must not kill the scheduler thread pool
+            log.exception("job.crashed", agent=agent, job=job_id)
+            return
+        self._ran(agent, job_id)
+        self.runs += 1
+        self.last_outcome = f"{agent} {result.outcome} at {now.strftime('%H:%M:%SZ')}"

@@ -1,0 +1,415 @@
+"""`metaeng-daemon run`: the long-running process (SPEC §7).
+
+The main thread owns the signal flags, the systemd notifications and short sleeps; the
+scheduler runs jobs in its thread pool and the transcript watcher in its own thread.
+
+    signal flags ─► load + validate config ─► daemon lock ─► recover interrupted runs
+    ─► scheduler jobs ─► watcher armed ─► READY=1 ─► loop { reload on SIGHUP, watchdog,
+    state file } ─► SIGTERM: STOPPING=1, no new jobs, wait for runs in progress (bounded) ─► exit
+
+The signal flags come first (`daemon.launch` installs them before the imports, `serve`
+adopts them): a SIGTERM during start-up ends it at the next step with exit 0 (130 for
+SIGINT) and no READY; a SIGHUP during start-up is a reload right after READY.
+
+A run is never cut in half by us: we wait for it. If it outlasts
+`service.stop_timeout_seconds` the process exits anyway, and the run's journal rolls it
+back at the next start (the same recovery that covers kill -9).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import structlog
+from filelock import FileLock, Timeout
+
+from daemon.config import load_deployment
+from daemon.config.resolve import Deployment
+from daemon.doors.environment import model_access
+from daemon.doors.service import statefile
+from daemon.doors.service.jobs import JobRunner
+from daemon.doors.service.notify import notify, watchdog_seconds
+from daemon.doors.service.runlog import last_started
+from daemon.doors.service.schedule import GROUPS, JobSpec, first_run, job_specs, why_nothing_scheduled
+from daemon.doors.service.signals import Flags, install
+from daemon.doors.service.table import JobTable
+from daemon.doors.service.wake import Waker
+from daemon.doors.service.watch import TranscriptWatcher, watch_root
+from daemon.kernel.errors import AgentBusy, DaemonError
+from daemon.kernel.passes import Pass
+from daemon.kernel.paths import StateLayout
+from daemon.run.session import agent_session
+
+log = structlog.get_logger("metaeng.daemon")
+LOOP_SECONDS = 0.2
+STATE_WRITE_SECONDS = 2.0
+STATUS_TEXT_SECONDS = 30.0
+LOCK_WAIT_SECONDS = 1.0
+ARM_WAIT_SECONDS = 10.0
+
+
+class AlreadyRunning(DaemonError):
+    def __init__(self, lock: Path) -> None:
+        super().__init__(
+            f"another metaeng-daemon is already running on this state directory (it holds {lock}); "
+            "two schedulers on one state would run jobs twice"
+        )
+
+
+@dataclass(frozen=True)
+class Exit:
+    code: int
+    immediate: bool = False  # runs still going: leave without waiting for their threads
+
+
+class Service:
+    def __init__(
+        self,
+        config_path: Path,
+        deployment: Deployment,
+        registry: Mapping[str, Pass],
+        env: Mapping[str, str],
+        clock: Callable[[], datetime],
+        flags: Flags,
+    ) -> None:
+        self.config_path = config_path
+        self.env = env
+        self.clock = clock
+        self.registry = registry
+        self.layout = StateLayout(deployment.state_dir)
+        self.flags = flags
+        self.runner = JobRunner(deployment, registry, env, clock)
+        self.table = JobTable(self.runner, deployment.config.service.max_parallel_runs)
+        self.runner.retry = self.table.retry
+        self.waker = Waker(self.table, self.runner)
+        self.watcher: TranscriptWatcher | None = None
+        self._watching: tuple[object, ...] | None = None
+        self.started_at = clock()
+        self.watchdog = watchdog_seconds(env, os.getpid())
+        self._last_ping = 0.0
+        self._last_state = 0.0
+        self._last_status = 0.0
+
+    # -- start ---------------------------------------------------------------------------
+    def serve(self) -> Exit:
+        if self._start():
+            while self.flags.stop is None:
+                time.sleep(LOOP_SECONDS)
+                if self.flags.reload:
+                    self.flags.reload = False
+                    self._reload()
+                self._housekeeping()
+        assert self.flags.stop is not None
+        return self._stop(self.flags.stop)
+
+    def _start(self) -> bool:
+        """Start everything and send READY; False (nothing ready) if a stop arrived meanwhile."""
+        deployment = self.runner.deployment
+        notify(self.env, "STATUS=starting: recovering interrupted runs, building the schedule")
+        self.table.start()  # paused: no job fires before READY
+        self._recover(deployment)
+        if self.flags.stop:
+            return False
+        counts = self.table.reconcile(job_specs(deployment, self.registry), self._first_run)
+        self.watcher = self._new_watcher(deployment)
+        if self.watcher is not None and not self._wait_armed(self.watcher):
+            if self.flags.stop:
+                return False
+            log.warning("watch.not_armed", waited_s=ARM_WAIT_SECONDS, note="cadence still applies")
+        if self.flags.stop:
+            return False
+        self._write_state()
+        why = why_nothing_scheduled(deployment)
+        log.info(
+            "daemon.ready",
+            config=str(self.config_path),
+            state_dir=str(deployment.state_dir),
+            agents=len(deployment.agents),
+            jobs=counts["added"],
+            nothing_scheduled=why,
+            watching=self._watch_mode(),
+        )
+        self.table.resume()
+        notify(self.env, "READY=1", f"STATUS={self._status_text()}", f"MAINPID={os.getpid()}")
+        return True
+
+    def _wait_armed(self, watcher: TranscriptWatcher) -> bool:
+        """Wait up to ARM_WAIT_SECONDS for the watcher, in short steps so a SIGTERM is not kept waiting."""
+        deadline = time.monotonic() + ARM_WAIT_SECONDS
+        while not self.flags.stop:
+            if watcher.armed.wait(min(LOOP_SECONDS, max(deadline - time.monotonic(), 0))):
+                return True
+            if time.monotonic() >= deadline:
+                return False
+        return False
+
+    def _recover(self, deployment: Deployment) -> None:
+        """Settle runs a crash left half-done, so no agent waits for its next run for that.
+
+        A stop asked for meanwhile ends the loop between agents: the rest recover at the
+        next start (or in their next run), as they would have without the signal.
+        """
+        for name in deployment.agents:
+            if self.flags.stop:
+                return
+            if not self.layout.agent(name).journal.exists():
+                continue
+            try:
+                with agent_session(deployment, name, self.clock(), 0.0, commit_external=False) as session:
+                    log.info("recovery.done", agent=name, notes=list(session.recovery_notes))
+            except AgentBusy:
+                log.info("recovery.deferred", agent=name, note="agent busy; its next run recovers")
+            except DaemonError as exc:
+                log.error("recovery.failed", agent=name, error=str(exc))
+
+    def _first_run(self, spec: JobSpec) -> datetime:
+        state = self.layout.agent(spec.agent)
+        try:
+            last = last_started(state.run_log, GROUPS[spec.group])
+        except DaemonError as exc:
+            log.warning("schedule.run_log_unreadable", agent=spec.agent, error=str(exc))
+            last = None
+        if last is not None and spec.group == "transcripts":
+            self.runner.last_transcript_start.setdefault(spec.agent, last)
+        return first_run(spec, self.clock(), last, random.random())
+
+    def _watch_key(self, deployment: Deployment) -> tuple[object, ...] | None:
+        """What the watcher depends on; a reload restarts it only when this changes."""
+        settings = deployment.config.service
+        agents = sorted(s.agent for s in self.table.specs.values() if s.group == "transcripts")
+        if settings.watch == "off" or not agents:
+            return None
+        roots = tuple(
+            (name, root, root.is_dir(), deployment.agents[name].transcripts.glob)
+            for name in agents
+            if (root := watch_root(deployment.agents[name]))
+        )
+        return (roots, settings.watch, settings.watch_debounce_seconds, settings.poll_interval_seconds)
+
+    def _new_watcher(self, deployment: Deployment) -> TranscriptWatcher | None:
+        self._watching = self._watch_key(deployment)
+        if self._watching is None:
+            return None
+        settings = deployment.config.service
+        agents = {
+            s.agent: deployment.agents[s.agent] for s in self.table.specs.values() if s.group == "transcripts"
+        }
+        return TranscriptWatcher(
+            agents,
+            polling=settings.watch == "polling",
+            debounce_seconds=settings.watch_debounce_seconds,
+            poll_interval_seconds=settings.poll_interval_seconds,
+            on_changes=self.waker.hint,
+            on_tick=self.waker.tick,
+        ).start()
+
+    def _watch_mode(self) -> str:
+        if self.watcher is None:
+            return "off"
+        return "polling" if self.watcher.force_polling else "auto"
+
+    # -- loop ----------------------------------------------------------------------------
+    def _housekeeping(self) -> None:
+        now = time.monotonic()
+        if self.watchdog and now - self._last_ping >= self.watchdog / 3 and self.table.heartbeat_fresh():
+            notify(self.env, "WATCHDOG=1")
+            self._last_ping = now
+        if self.table.changed.is_set() and now - self._last_state >= STATE_WRITE_SECONDS:
+            self._write_state()
+        if now - self._last_status >= STATUS_TEXT_SECONDS:
+            notify(self.env, f"STATUS={self._status_text()}")
+            self._last_status = now
+
+    def _status_text(self) -> str:
+        deployment = self.runner.deployment
+        why = why_nothing_scheduled(deployment)
+        if why:
+            return f"{len(deployment.agents)} agent(s); nothing scheduled: {why}"
+        text = (
+            f"{len(deployment.agents)} agent(s), {len(self.table.specs)} job(s), "
+            f"{len(self.runner.active())} run(s) going, {self.runner.runs} done"
+        )
+        return f"{text}; last: {self.runner.last_outcome}" if self.runner.last_outcome else text
+
+    def _write_state(self) -> None:
+        self.table.changed.clear()
+        self._last_state = time.monotonic()
+        deployment = self.runner.deployment
+        next_runs = self.table.next_runs()
+        jobs = [
+            statefile.JobState(
+                id=spec.id,
+                agent=spec.agent,
+                group=spec.group,
+                passes=list(spec.passes),
+                next_run=_iso(next_runs.get(spec.id)),
+            )
+            for spec in self.table.specs.values()
+        ]
+        state = statefile.DaemonState(
+            pid=os.getpid(),
+            started_at=self.started_at.isoformat(),
+            config=str(self.config_path),
+            scheduling=why_nothing_scheduled(deployment) or "scheduled",
+            jobs=jobs,
+        )
+        try:
+            statefile.write(self.layout, state)
+        except OSError as exc:
+            log.warning("state_file.unwritable", error=str(exc))
+
+    # -- reload --------------------------------------------------------------------------
+    def _reload(self) -> None:
+        old = self.runner.deployment
+        notify(
+            self.env, "RELOADING=1", f"MONOTONIC_USEC={time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000}"
+        )
+        try:
+            new = load_deployment(self.config_path, self.env)
+            model_access(new.model, self.env, new.config.redact_env)  # a key HTTP cannot carry is invalid too
+        except DaemonError as exc:
+            log.error("reload.invalid", error=str(exc), note="kept the previous configuration")
+            notify(self.env, "READY=1", "STATUS=reload failed (invalid config); previous configuration kept")
+            return
+        except Exception as exc:
+            # A bug in loading must not take the running daemon down with it: keep serving.
+            log.exception("reload.crashed", error=f"{type(exc).__name__}: {exc}", note="kept the previous configuration")
+            notify(self.env, "READY=1", "STATUS=reload failed (internal error); previous configuration kept")
+            return
+        if new.state_dir != old.state_dir:
+            log.error(
+                "reload.refused",
+                key="state_dir",
+                old=str(old.state_dir),
+                new=str(new.state_dir),
+                note="moving the state directory needs a restart; previous configuration kept",
+            )
+            notify(
+                self.env, "READY=1", "STATUS=reload refused (state_dir changed); previous configuration kept"
+            )
+            return
+        if new.config.service.max_parallel_runs != old.config.service.max_parallel_runs:
+            log.warning("reload.needs_restart", key="service.max_parallel_runs")
+        self.runner.deployment = new
+        counts = self.table.reconcile(job_specs(new, self.registry), self._first_run)
+        if self._watch_key(new) != self._watching:
+            if self.watcher is not None:
+                self.watcher.stop()
+            self.watcher = self._new_watcher(new)
+        self._write_state()
+        log.info("reload.applied", config=str(self.config_path), watching=self._watch_mode(), **counts)
+        notify(self.env, "READY=1", f"STATUS={self._status_text()}")
+
+    # -- stop ----------------------------------------------------------------------------
+    def _stop(self, signal_name: str) -> Exit:
+        deployment = self.runner.deployment
+        timeout = deployment.config.service.stop_timeout_seconds
+        log.info("stop.requested", signal=signal_name, runs_going=sorted(self.runner.active()))
+        notify(
+            self.env,
+            "STOPPING=1",
+            "STATUS=stopping: waiting for runs in progress",
+            f"EXTEND_TIMEOUT_USEC={int((timeout + 10) * 1_000_000)}",
+        )
+        self.runner.stopping.set()
+        if self.table.scheduler.running:
+            self.table.pause()
+        if self.watcher is not None:
+            self.watcher.stop()
+        deadline = time.monotonic() + timeout
+        while self.runner.active() and time.monotonic() < deadline:
+            time.sleep(0.1)
+            if self.watchdog and time.monotonic() - self._last_ping >= self.watchdog / 3:
+                notify(self.env, "WATCHDOG=1")  # draining on purpose: the scheduler is paused
+                self._last_ping = time.monotonic()
+        remaining = self.runner.active()
+        if self.table.scheduler.running:
+            self.table.shutdown()
+        code = 130 if signal_name == "SIGINT" else 0
+        if remaining:
+            log.error(
+                "stop.drain_timeout",
+                waited_s=timeout,
+                runs=sorted(remaining),
+                note="exiting anyway; the interrupted run is rolled back at the next start",
+            )
+            return Exit(1, immediate=True)
+        try:
+            statefile.remove(self.layout)
+        except OSError:
+            pass
+        log.info("daemon.stopped", signal=signal_name, runs_done=self.runner.runs)
+        return Exit(code)
+
+
+def serve(
+    config_path: Path,
+    env: Mapping[str, str],
+    registry: Mapping[str, Pass],
+    clock: Callable[[], datetime],
+    flags: Flags | None = None,
+) -> Exit:
+    """Run the daemon until SIGTERM/SIGINT; raises ConfigError or InvalidApiKey (before READY) or AlreadyRunning.
+
+    `flags` are those the launcher's handlers already record into (signals that arrived
+    during the imports count); None = fresh ones. Handlers are (re)installed first thing.
+    """
+    flags = flags or Flags()
+    restore = install(flags)
+    try:
+        return _serve(config_path, env, registry, clock, flags)
+    finally:
+        restore()
+
+
+def _stopped_during_start(signal_name: str, step: str) -> Exit:
+    log.info("stop.requested", signal=signal_name, during="start-up", step=step, runs_going=[])
+    log.info("daemon.stopped", signal=signal_name, runs_done=0)
+    return Exit(130 if signal_name == "SIGINT" else 0)
+
+
+def _serve(
+    config_path: Path,
+    env: Mapping[str, str],
+    registry: Mapping[str, Pass],
+    clock: Callable[[], datetime],
+    flags: Flags,
+) -> Exit:
+    deployment = load_deployment(config_path, env)
+    # Registers the secrets for every log line from here on; refuses a key HTTP cannot carry.
+    model_access(deployment.model, env, deployment.config.redact_env)
+    if flags.stop:
+        return _stopped_during_start(flags.stop, "config loaded")
+    layout = StateLayout(deployment.state_dir)
+    layout.root.mkdir(parents=True, exist_ok=True, mode=0o700)
+    lock = FileLock(str(layout.daemon_lock), timeout=LOCK_WAIT_SECONDS)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise AlreadyRunning(layout.daemon_lock) from None
+    service: Service | None = None
+    try:
+        if flags.stop:
+            return _stopped_during_start(flags.stop, "daemon lock taken")
+        service = Service(deployment.path, deployment, registry, env, clock, flags)
+        return service.serve()
+    except BaseException:
+        if service is not None:
+            service.runner.stopping.set()
+            if service.table.scheduler.running:
+                service.table.shutdown()
+            if service.watcher is not None:
+                service.watcher.stop()
+        raise
+    finally:
+        lock.release()
+
+
+def _iso(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None

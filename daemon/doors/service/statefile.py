@@ -1,0 +1,84 @@
+"""`<state>/daemon.json`: what a running daemon has scheduled, for `status` to read.
+
+Written by `run` (atomically) at start, after a reload and shortly after jobs fire;
+removed on a clean stop. Whether a daemon is alive is decided by its lock, never by
+this file: a daemon killed with -9 leaves a stale file and a free lock.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from daemon.kernel import atomic
+from daemon.kernel.errors import CorruptState, StateVersionError
+from daemon.kernel.paths import StateLayout
+
+VERSION = 1
+
+
+class JobState(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    agent: str
+    group: str
+    passes: list[str]
+    next_run: str | None
+
+
+class DaemonState(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    version: int = VERSION
+    pid: int
+    started_at: str
+    config: str
+    scheduling: str  # "scheduled", or why nothing is
+    jobs: list[JobState]
+
+
+def state_path(layout: StateLayout) -> Path:
+    return layout.root / "daemon.json"
+
+
+def write(layout: StateLayout, state: DaemonState) -> None:
+    atomic.write_text(state_path(layout), state.model_dump_json(indent=1) + "\n")
+
+
+def remove(layout: StateLayout) -> None:
+    atomic.delete(state_path(layout))
+
+
+def read(layout: StateLayout) -> DaemonState | None:
+    path = state_path(layout)
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as exc:
+        raise CorruptState(path, str(exc)) from exc
+    if isinstance(raw, dict) and isinstance(raw.get("version"), int) and raw["version"] > VERSION:
+        raise StateVersionError(path, raw["version"], VERSION)
+    try:
+        return DaemonState.model_validate(raw)
+    except ValidationError as exc:
+        raise CorruptState(path, str(exc.errors()[0]["msg"])) from exc
+
+
+def daemon_running(layout: StateLayout) -> bool:
+    """True if a daemon holds the state directory's lock (probed without waiting)."""
+    if not layout.daemon_lock.exists():
+        return False
+    probe = FileLock(str(layout.daemon_lock), timeout=0)
+    try:
+        probe.acquire()
+    except (Timeout, RuntimeError):  # RuntimeError: this very thread holds it
+        return True
+    except OSError:
+        return False  # not ours to open (another user): treat as unknown, compute from the cadence
+    probe.release()
+    return False

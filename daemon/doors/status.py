@@ -1,0 +1,220 @@
+"""What `metaeng-daemon status` reports per agent, read from the state; nothing is written.
+
+Sources: the config (effective toggles and where they came from), the spend ledger
+(deep passes and USD today), the run log (last run, passes stuck on the same failure),
+the cursors and transcripts (pending turns, transcripts held as not in the configured
+format), the review queue (open proposals), the skills engine (quarantined
+skills) and the schedule. `next_run` comes from the running daemon's state file when a
+daemon holds the state directory's lock; with no daemon running it is computed from the
+cadence and the run log: the group's last run plus its interval, or now if that is past
+(when a daemon started now would run it, before jitter). It is null when the pass would
+not run: switched off, `mode: on_demand`, master switch or agent off, or a pass this
+version does not have.
+
+A field whose source cannot be read is null, with a warning naming the file; one broken
+agent never hides the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, TypeVar
+
+from daemon.config.resolve import Deployment
+from daemon.doors.service import runlog, statefile
+from daemon.doors.service.schedule import (
+    GROUP_OF,
+    GROUPS,
+    JobSpec,
+    due_at,
+    interval_seconds,
+    jitter_seconds,
+    why_nothing_scheduled,
+)
+from daemon.kernel import cursors
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.managed import managed_paths
+from daemon.kernel.passes import Pass
+from daemon.kernel.paths import StateLayout
+from daemon.kernel.review_queue import list_proposals
+from daemon.kernel.settings import PASS_ORDER, AgentSettings
+from daemon.kernel.spend import SpendLedger
+from daemon.kernel.transcript_files import source_of
+from daemon.kernel.transcripts import TurnBatch, read_new_turns
+from daemon.kernel.view import AgentView
+from daemon.run.runner import breaker_for
+from skills_engine.inventory import quarantined_names
+
+T = TypeVar("T")
+
+
+def quarantined_skills(agent: AgentSettings) -> list[str]:
+    """Names of the agent's quarantined skills (moved out, or failing the guard now)."""
+    return sorted(quarantined_names(agent))
+
+
+def _breaker(
+    deployment: Deployment, agent: AgentSettings, layout: StateLayout, now: datetime
+) -> dict[str, Any] | None:
+    breaker = breaker_for(deployment, layout.agent(agent.name))
+    if breaker is None:
+        return None
+    state = breaker.state()
+    until = breaker.open_until(now)
+    return {
+        "open": until is not None,
+        "open_until": until.isoformat() if until else None,
+        "consecutive_failures": state.consecutive_failures,
+    }
+
+
+@dataclass
+class StatusReport:
+    agents: list[dict[str, Any]]
+    daemon: statefile.DaemonState | None
+    warnings: list[str] = field(default_factory=list)
+    nothing_scheduled: str | None = None  # why the deployment schedules nothing, if it does not
+    missing_passes: tuple[str, ...] = ()  # passes this version does not have
+
+    def as_json(self) -> dict[str, Any]:
+        return {"agents": self.agents}
+
+
+def _guard(warnings: list[str], fn: Callable[[], T]) -> T | None:
+    try:
+        return fn()
+    except (DaemonError, OSError) as exc:
+        message = str(exc)
+        if message not in warnings:
+            warnings.append(message)
+        return None
+
+
+def _next_run(
+    deployment: Deployment,
+    agent: AgentSettings,
+    pass_name: str,
+    registry: Mapping[str, Pass],
+    jobs: Mapping[str, statefile.JobState] | None,
+    now: datetime,
+) -> str | None:
+    if why_nothing_scheduled(deployment) or not agent.enabled:
+        return None
+    if not agent.passes.get(pass_name) or pass_name not in registry:
+        return None
+    group = GROUP_OF[pass_name]
+    if jobs is not None:
+        job = jobs.get(f"{group}:{agent.name}")
+        return job.next_run if job is not None and pass_name in job.passes else None
+    interval = interval_seconds(deployment, agent, group)
+    spec = JobSpec(agent.name, group, (pass_name,), interval, jitter_seconds(deployment, interval))
+    last = runlog.last_started(StateLayout(deployment.state_dir).agent(agent.name).run_log, GROUPS[group])
+    return due_at(spec, now, last).isoformat()
+
+
+def _last_run(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+    if entry is None:
+        return None
+    return {
+        "run_id": entry.get("run_id"),
+        "status": entry.get("outcome"),
+        "finished_at": runlog.finished_at(entry),
+    }
+
+
+def _waiting(agent: AgentSettings, layout: StateLayout, now: datetime) -> TurnBatch:
+    """What the transcripts hold after distillation's cursors (skill learning's if it is off)."""
+    consumer = next((p for p in ("distillation", "skill_learning") if agent.passes.get(p)), "distillation")
+    state = cursors.load(layout.agent(agent.name).cursors)
+    return read_new_turns(source_of(agent), cursors.for_consumer(state, consumer), "status", now)
+
+
+def _stuck(agent: AgentSettings, layout: StateLayout) -> dict[str, runlog.Stuck]:
+    return runlog.stuck_passes(layout.agent(agent.name).run_log, [p for p in agent.passes if agent.passes[p]])
+
+
+def _held_json(waiting: TurnBatch | None) -> list[dict[str, str]] | None:
+    if waiting is None:
+        return None
+    return [{"file": held.file, "reason": held.reason} for held in waiting.held]
+
+
+def _stuck_json(stuck: runlog.Stuck | None) -> dict[str, Any] | None:
+    if stuck is None:
+        return None
+    return {"reason": stuck.reason, "since": stuck.since, "runs": stuck.runs}
+
+
+def _unreadable(agent: AgentSettings) -> list[dict[str, str]]:
+    """Managed files and folders the daemon cannot read (left out of every run until fixed)."""
+    scan = managed_paths(agent).scan(agent.home)
+    return [{"path": path, "reason": why} for path, why in scan.unreadable]
+
+
+def _open_proposals(agent: AgentSettings) -> int:
+    view = AgentView(agent.home)
+    return sum(1 for p in list_proposals(view) if p.status(view) == "open")
+
+
+def agent_status(
+    deployment: Deployment,
+    agent: AgentSettings,
+    *,
+    now: datetime,
+    registry: Mapping[str, Pass],
+    jobs: Mapping[str, statefile.JobState] | None,
+    warnings: list[str],
+) -> dict[str, Any]:
+    layout = StateLayout(deployment.state_dir)
+    ledger = SpendLedger(layout.spend_dir, layout.spend_lock)
+    totals = _guard(warnings, lambda: ledger.totals(now.date().isoformat(), agent.name))
+    origins = {o.key: o.origin for o in agent.origins}
+    stuck = _guard(warnings, lambda: _stuck(agent, layout)) or {}
+    passes = {
+        name: {
+            "enabled": bool(agent.passes.get(name)),
+            "origin": origins.get(f"passes.{name}", "default"),
+            # _guard calls the lambda at once, inside this iteration: no late binding.
+            "next_run": _guard(warnings, lambda: _next_run(deployment, agent, name, registry, jobs, now)),  # noqa: B023
+            "stuck": _stuck_json(stuck.get(name)),
+        }
+        for name in agent.passes
+    }
+    waiting = _guard(warnings, lambda: _waiting(agent, layout, now))
+    return {
+        "name": agent.name,
+        "enabled": deployment.config.enabled and agent.enabled,
+        "passes": passes,
+        "deep_passes_today": totals.agent_deep_passes if totals else None,
+        "deep_cap": agent.deep_cap,
+        "spend_today_usd": round(totals.agent_usd, 6) if totals else None,
+        "budget_usd": agent.budget_usd,
+        "pending_turns": len(waiting.turns) if waiting is not None else None,
+        "held_transcripts": _held_json(waiting),
+        "quarantined": _guard(warnings, lambda: quarantined_skills(agent)),
+        "breaker": _guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
+        "open_proposals": _guard(warnings, lambda: _open_proposals(agent)),
+        "unreadable": _guard(warnings, lambda: _unreadable(agent)),
+        "last_run": _last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
+    }
+
+
+def build_status(
+    deployment: Deployment, *, now: datetime, registry: Mapping[str, Pass], only: str | None = None
+) -> StatusReport:
+    """Status of every agent (or only `only`), in config order."""
+    layout = StateLayout(deployment.state_dir)
+    warnings: list[str] = []
+    daemon = _guard(warnings, lambda: statefile.read(layout)) if statefile.daemon_running(layout) else None
+    jobs = {job.id: job for job in daemon.jobs} if daemon is not None else None
+    names = [deployment.agent(only).name] if only else list(deployment.agents)
+    agents = [
+        agent_status(
+            deployment, deployment.agents[name], now=now, registry=registry, jobs=jobs, warnings=warnings
+        )
+        for name in names
+    ]
+    missing = tuple(p for p in PASS_ORDER if p not in registry)
+    return StatusReport(agents, daemon, warnings, why_nothing_scheduled(deployment), missing)

@@ -1,0 +1,82 @@
+"""What a pass returns: the changes it wants, never applied by itself (SPEC §3).
+
+A changeset holds file writes and deletions (paths relative to the agent home), cursor
+advances, and a report. Review-queue items are ordinary files under the review folder,
+written by the queue's own helper, so they ride the same atomic commit and undo.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+PassStatus = Literal["applied", "nothing", "skipped", "failed"]
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FileWrite(_Frozen):
+    path: str
+    content: bytes
+
+
+class Cursor(_Frozen):
+    """How far one consumer has read one transcript, and which file that was."""
+
+    offset: int = Field(ge=0)
+    dev: int
+    ino: int
+    # sha256 of the file's first min(offset, 1024) bytes: catches a replaced file that
+    # happens to reuse the inode.
+    head: str
+    # sha256 of the min(offset, 64) bytes ending at the offset (a line's end): catches an
+    # earlier line rewritten in place, and finds where reading stopped (daemon.kernel.transcript_cursor).
+    # None in cursors written before it existed.
+    tail: str | None = None
+
+
+class CursorAdvance(_Frozen):
+    consumer: str
+    file: str
+    cursor: Cursor
+
+
+class Changeset(_Frozen):
+    """The plan of one pass. `status` is the pass's own verdict before apply:
+
+    - "changes": writes/deletes to apply (becomes "applied" once committed);
+    - "nothing": nothing to change (cursor advances may still be committed);
+    - "skipped": could not run this cycle (cap, budget, model, lock): no cursor advance;
+    - "failed": an error; recorded, other passes go on.
+    """
+
+    pass_name: str
+    status: Literal["changes", "nothing", "skipped", "failed"]
+    reason: str = ""
+    writes: tuple[FileWrite, ...] = ()
+    deletes: tuple[str, ...] = ()
+    cursor_advances: tuple[CursorAdvance, ...] = ()
+    report: tuple[str, ...] = ()
+    details: dict[str, Any] = Field(default_factory=dict)
+
+    @property
+    def touched(self) -> list[str]:
+        return sorted({w.path for w in self.writes} | set(self.deletes))
+
+    def has_file_changes(self) -> bool:
+        return bool(self.writes or self.deletes)
+
+
+def nothing(pass_name: str, reason: str, **details: Any) -> Changeset:
+    return Changeset(pass_name=pass_name, status="nothing", reason=reason, details=details)
+
+
+def skipped(pass_name: str, reason: str, **details: Any) -> Changeset:
+    return Changeset(pass_name=pass_name, status="skipped", reason=reason, details=details)
+
+
+def failed(pass_name: str, reason: str, **details: Any) -> Changeset:
+    return Changeset(pass_name=pass_name, status="failed", reason=reason, details=details)

@@ -1,0 +1,299 @@
+"""What a text says: its meaning-carrying tokens, and whether a merge kept them (pure, no I/O).
+
+The one notion shared by every check that lets a model merge text: the workspace loss
+check (declared merges), the library's step-union check (canonical steps) and the check
+of a model's three-way conflict resolution. Rewording, reordering, case, punctuation,
+whitespace and plurals of ordinary words change no token; these do:
+
+| category | what | compared as |
+| --- | --- | --- |
+| number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid … | `not`, counted per occurrence |
+| polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
+| name | capitalised words (not a sentence-initial common word), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
+| email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
+| date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
+
+A swapped antonym is caught because the new word is itself a token ("always" → "never"
+adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
+instruction already says, so dropping them alone changes nothing; "usually" cannot be
+dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from daemon.kernel.meaning_words import (
+    COMMON,
+    LIKE_SUBJECTS,
+    ORDINALS,
+    PERIODS,
+    SHORT_DATES,
+    SMALL,
+    TENS,
+    UNITS,
+    lexicon,
+    number_words,
+    ordinal,
+)
+from daemon.kernel.secret_shapes import secret_tokens
+
+
+@dataclass(frozen=True, order=True)
+class Token:
+    category: str
+    value: str
+
+    def __str__(self) -> str:
+        return f"{self.category} “{self.value}”"
+
+
+NOT = Token("negation", "not")
+ALWAYS = Token("polarity", "always")
+SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
+LEXICON = {form: tuple(Token(*pair) for pair in pairs) for form, pairs in lexicon().items()}
+
+CODE = re.compile(r"(`+)(?:.+?)\1")
+LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
+URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()`\"']+")
+EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+FILE_EXT = r"md|py|json|jsonl|ya?ml|csv|tsv|txt|sh|toml|ini|cfg|conf|log|js|ts|html|css|sql|env|lock|xml|pdf|png|jpe?g|xlsx?|docx?"
+PATH = re.compile(
+    r"(?<![\w@#])(?:~/|\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)+/?"
+    rf"|(?<![\w@#/.-])[\w-]+(?:\.[\w-]+)*\.(?:{FILE_EXT})\b"
+)
+CHANNEL = re.compile(r"(?<![\w/])[#@][A-Za-z0-9][\w-]*(?:\.[\w-]+)*")
+IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
+HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
+DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
+VERSION = re.compile(r"\bv\d+(?:\.\d+)+\b")
+NUMBER = re.compile(
+    r"(?<![\w.,:/])(?P<cur>[$€£])?(?P<n>\d+(?:[.,:-]\d+)*)(?P<ord>st|nd|rd|th)?"
+    r"(?:\s?(?P<pct>%|percent\b|per cent\b)"
+    rf"|[\s-]?(?P<unit>{'|'.join(sorted(UNITS, key=len, reverse=True))})\b)?(?![\w%])",
+    re.IGNORECASE,
+)
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)*|\d+[A-Za-z][A-Za-z0-9]*")
+CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
+LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
+QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
+MASK = " § "
+
+
+@dataclass(frozen=True)
+class Meaning:
+    """The tokens of one text (each present once, except negations, counted), its words, its secrets."""
+
+    tokens: frozenset[Token]
+    negations: int
+    words: frozenset[str]
+    secrets: frozenset[str]
+
+    def count(self, token: Token) -> int:
+        return self.negations if token == NOT else int(token in self.tokens)
+
+
+def _counted(n: str, unit: str) -> Token:
+    """A number with its unit: `47 minute`, `9 pm`, `3x` (times)."""
+    unit = UNITS[unit.casefold()]
+    return Token("number", f"{n}{unit}" if unit == "x" else f"{n} {unit}")
+
+
+def _number(match: re.Match[str]) -> Token:
+    n = match["n"].replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+", match["n"]) else match["n"]
+    if n.isdigit():
+        n = str(int(n))
+    if match["ord"]:
+        return Token("number", ordinal(int(n)) if n.isdigit() else n)
+    value = (match["cur"] or "") + n + ("%" if match["pct"] else "")
+    return _counted(value, match["unit"]) if match["unit"] else Token("number", value)
+
+
+def _masked(text: str, found: list[Token]) -> str:
+    """`text` with every verbatim span (code, link, URL, address, path, date, number …) replaced."""
+
+    def take(category: str, value: str, keep: str = MASK) -> str:
+        found.append(Token(category, value))
+        return keep
+
+    text = CODE.sub(lambda m: take("code", m[0]), text)
+    text = LINK.sub(lambda m: take("url", m[2], f" {m[1]} "), text)
+    text = URL.sub(lambda m: take("url", m[0].rstrip(".,;:!?")), text)
+    text = EMAIL.sub(lambda m: take("email", m[0].casefold()), text)
+    text = DATE.sub(lambda m: take("date", m[0]), text)
+    text = IP.sub(lambda m: take("host", m[0]), text)
+    text = PATH.sub(lambda m: take("path", m[0].rstrip(".")), text)
+    text = CHANNEL.sub(lambda m: take("channel", m[0].casefold()), text)
+    text = HOST.sub(lambda m: take("host", m[0].casefold()), text)
+    text = VERSION.sub(lambda m: take("name", m[0].casefold()), text)
+    return NUMBER.sub(lambda m: take(_number(m).category, _number(m).value), text)
+
+
+def _number_next(clause: str, word: re.Match[str]) -> bool:
+    """Whether a number follows `word`: "over 20%", "under two hours", "within an hour"."""
+    rest = clause[word.end() :].lstrip()
+    following = [*rest.split(maxsplit=2)[:2], "", ""]
+    first, second = following[0].casefold(), following[1].casefold()
+    return (
+        rest.startswith("§") or first in SMALL or first in TENS or (first in ("a", "an") and second in UNITS)
+    )
+
+
+def _clause(clause: str, found: list[Token]) -> None:
+    """Tokens of one clause's words (verbatim spans already masked); adds `always` if unqualified."""
+    matches = list(WORD.finditer(clause))
+    raw = [m[0] for m in matches]
+    low = [w.casefold() for w in raw]
+    start = len(found)
+    i = 0
+    while i < len(raw):
+        word, folded = raw[i], low[i]
+        base = folded.removesuffix("'s")
+        after = low[i + 1] if i + 1 < len(low) else ""
+        before = clause[: matches[i].start()].rstrip()
+        initial = not before.strip(" \t*_\"'([>#+-")
+        value, used = number_words(low, i)
+        if used and not (folded == "one" and i and low[i - 1] == "no"):
+            following = low[i + used] if i + used < len(low) else ""
+            if following == "percent" or following in UNITS:
+                found.append(
+                    Token("number", f"{value}%")
+                    if following == "percent"
+                    else _counted(str(value), following)
+                )
+                used += 1
+            else:
+                found.append(Token("number", str(value)))
+            i += used
+            continue
+        if folded.endswith("n't") or (folded == "no" and after == "one"):
+            found += [NOT, *LEXICON.get(folded[:-3], ())]
+        elif folded == "at" and after in ("least", "most"):
+            found.append(Token("polarity", "more" if after == "least" else "less"))
+            i += 1
+        elif folded in ("over", "under", "within") and _number_next(clause, matches[i]):
+            found.append(Token("polarity", "more" if folded == "over" else "less"))
+        elif folded == "up" and after == "to" and _number_next(clause, matches[i + 1]):
+            found.append(Token("polarity", "less"))
+            i += 1
+        elif (
+            folded in ("every", "each", "per", "a", "an")
+            and after.rstrip("s") in PERIODS
+            and (
+                folded not in ("a", "an")
+                or before.endswith("§")
+                or (i and low[i - 1] in ("once", "twice", "thrice"))
+            )
+        ):
+            found.append(Token("date", PERIODS[after.rstrip("s")]))
+            i += 1
+        elif folded in ("a", "an") and after in ("minute", "hour", "day", "week", "month", "year"):
+            found.append(Token("number", f"1 {after}"))
+            i += 1
+        elif base in ORDINALS:
+            found.append(Token("number", ordinal(ORDINALS[base])))
+        elif base in LEXICON:
+            found.extend(LEXICON[base])
+        elif word in SHORT_DATES:
+            found.append(Token("date", SHORT_DATES[word]))
+        elif folded in ("may", "march"):
+            near_number = before.endswith("§") or clause[matches[i].end() :].lstrip().startswith("§")
+            if word[0].isupper() and (not initial or near_number or folded == "march"):
+                found.append(Token("date", folded))
+            elif folded == "may":
+                found.append(Token("polarity", "may"))
+        elif (
+            folded == "like"
+            and i
+            and (low[i - 1] in LIKE_SUBJECTS or low[i - 1].endswith("n't") or raw[i - 1][0].isupper())
+        ):
+            found.append(Token("polarity", "prefer"))
+        elif any(c.isdigit() for c in word) or (
+            len(base) > 1 and any(c.isupper() for c in word) and not (initial and base in COMMON)
+        ):
+            found.append(Token("name", base))
+        i += 1
+    qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
+    if (raw or "§" in clause) and not qualified:
+        found.append(ALWAYS)
+
+
+def read(text: str) -> Meaning:
+    """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of `text`."""
+    text = unicodedata.normalize("NFKC", text).translate(QUOTES)
+    found: list[Token] = []
+    masked = _masked(LIST_MARKER.sub("", text.replace("**", "").replace("~~", "")), found)
+    for clause in CLAUSE.split(masked):
+        _clause(clause, found)
+    words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text))
+    return Meaning(frozenset(found), found.count(NOT), words, secret_tokens(text))
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a merged text lost or gained against what it merges; empty when it says the same."""
+
+    dropped: tuple[Token, ...] = ()
+    added: tuple[Token, ...] = ()
+    secrets: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not (self.dropped or self.added or self.secrets)
+
+    def describe(self) -> str:
+        """One phrase, e.g. `drops negation “not”; adds number “4”` (a secret is never quoted whole)."""
+        parts = []
+        if self.dropped:
+            parts.append("drops " + ", ".join(map(str, self.dropped)))
+        if self.added:
+            parts.append("adds " + ", ".join(map(str, self.added)))
+        if self.secrets:
+            shown = ", ".join(s if len(s) < 16 else f"{s[:3]}… ({len(s)} characters)" for s in self.secrets)
+            parts.append(f"adds a secret-looking token ({shown})")
+        return "; ".join(parts)
+
+
+def _kept(token: Token, words: frozenset[str]) -> bool:  # a name may change case or place
+    return token.category == "name" and token.value in words
+
+
+def compare(sources: Iterable[str], merged: str) -> Change:
+    """Does `merged` say what the union of `sources` says? Every source token must be in it (as
+    many negations as the source with the most), and it may add no token (no more negations than
+    the sources together) and no secret-looking token."""
+    before = [read(s) for s in sources]
+    after = read(merged)
+    words = frozenset().union(*(m.words for m in before))
+    everything = sorted(frozenset().union(*(m.tokens for m in before)) | after.tokens)
+    dropped = tuple(
+        t
+        for t in everything
+        if after.count(t) < max((m.count(t) for m in before), default=0) and not _kept(t, after.words)
+    )
+    added = tuple(
+        t for t in everything if after.count(t) > sum(m.count(t) for m in before) and not _kept(t, words)
+    )
+    secrets = after.secrets - frozenset().union(*(m.secrets for m in before))
+    return Change(dropped, added, tuple(sorted(secrets)))
+
+
+def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
+    """Does `merged` keep what ours and theirs each changed from `base`? A token a side added
+    must stay, one both kept must stay, one a side removed may go; nothing neither side has."""
+    b, o, t, r = read(base), read(ours), read(theirs), read(merged)
+    words = o.words | t.words
+    dropped, added = [], []
+    for token in sorted(b.tokens | o.tokens | t.tokens | r.tokens):
+        nb, no, nt, nr = b.count(token), o.count(token), t.count(token), r.count(token)
+        low = min(no, nt) if no < nb or nt < nb else max(no, nt)
+        if nr < low and not _kept(token, r.words):
+            dropped.append(token)
+        elif nr > max(no, nt, no + nt - nb) and not _kept(token, words):
+            added.append(token)
+    secrets = r.secrets - (b.secrets | o.secrets | t.secrets)
+    return Change(tuple(dropped), tuple(added), tuple(sorted(secrets)))

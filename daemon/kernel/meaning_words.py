@@ -1,0 +1,190 @@
+"""The word lists of `daemon.kernel.meaning`: which words carry meaning, what they mean, and numbers in words.
+
+Each line of `LEXICON_TEXT` is `category=value …: form form …`; every form stands for those
+tokens (a word may stand for two: "never" is a negation *and* says "always"; "hates" is a
+negation of "prefer"). Weekdays and months are added by `lexicon`; "may" and "march" are
+left to `daemon.kernel.meaning`, which tells the month from the verb by its capital.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+
+def _split(text: str) -> list[str]:
+    return text.split()
+
+
+LEXICON_TEXT = """
+negation=not: not no none nothing nobody nowhere neither nor without cannot avoid avoids avoided avoiding dont doesnt didnt isnt arent wasnt werent cant wont
+negation=not polarity=always: never
+negation=not polarity=allow: forbid forbids forbidden prohibit prohibits prohibited disallow disallowed deny denies denied banned
+negation=not polarity=prefer: dislike dislikes disliked hate hates hated detest detests loathe loathes
+negation=not polarity=enable: disable disables disabled
+polarity=always: always must shall required mandatory
+polarity=should: should ought recommended ideally preferably
+polarity=may: might optional optionally
+polarity=usually: usually often mostly generally normally typically frequently
+polarity=sometimes: sometimes occasionally
+polarity=rarely: rarely seldom hardly barely
+polarity=only: only solely exclusively
+polarity=except: except unless excluding exclude excludes excluded
+polarity=prefer: prefer prefers preferred preferring preference likes liked love loves loved enjoy enjoys enjoyed want wants wanted favour favours favor favors favourite favorite
+polarity=allow: allow allows allowed permit permits permitted
+polarity=enable: enable enables enabled
+polarity=more: more above greater higher exceed exceeds exceeded exceeding
+polarity=less: less fewer below lower
+polarity=before: before prior
+polarity=after: after afterwards
+polarity=increase: increase increases increased increasing grow grows grew grown growing growth rise rises rose risen rising
+polarity=decrease: decrease decreases decreased decreasing reduce reduces reduced reducing shrink shrinks shrank shrunk fall falls fell fallen falling
+polarity=public: public
+polarity=private: private
+polarity=internal: internal
+polarity=external: external
+environment=staging: staging
+environment=production: production prod
+environment=development: development dev
+environment=test: test tests testing
+environment=qa: qa uat
+environment=sandbox: sandbox
+environment=preprod: preprod
+environment=canary: canary
+environment=local: local localhost
+date=today: today
+date=tomorrow: tomorrow
+date=yesterday: yesterday
+date=tonight: tonight
+date=weekend: weekend weekends
+date=weekday: weekday weekdays
+date=morning: morning mornings
+date=afternoon: afternoon afternoons
+date=evening: evening evenings
+date=noon: noon midday
+date=midnight: midnight
+date=daily: daily
+date=weekly: weekly
+date=fortnightly: biweekly fortnightly
+date=monthly: monthly
+date=quarterly: quarterly
+date=yearly: yearly annually
+date=hourly: hourly
+date=nightly: nightly
+number=2x: twice
+number=3x: thrice
+number=0.5: half
+"""
+DAYS = _split("monday tuesday wednesday thursday friday saturday sunday")
+MONTHS = _split("january february march april may june july august september october november december")
+SHORT_DATES = {
+    **{d[:3].title(): d for d in DAYS},
+    **{"Tues": "tuesday", "Thur": "thursday", "Thurs": "thursday"},
+    **{m[:3].title(): m for m in MONTHS if m != "may"},
+    "Sept": "september",
+}
+SMALL = _split(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen"
+)
+TENS = {w: 10 * i for i, w in enumerate(_split("twenty thirty forty fifty sixty seventy eighty ninety"), 2)}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12}
+ORDINALS = {
+    w: i
+    for i, w in enumerate(
+        _split("first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth"), 1
+    )
+}
+PERIODS = {
+    "day": "daily",
+    "week": "weekly",
+    "month": "monthly",
+    "year": "yearly",
+    "hour": "hourly",
+    "night": "nightly",
+}
+UNITS = {
+    **dict.fromkeys(["ms", "millisecond", "milliseconds"], "ms"),
+    **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], "second"),
+    **dict.fromkeys(["min", "mins", "minute", "minutes"], "minute"),
+    **dict.fromkeys(["h", "hr", "hrs", "hour", "hours"], "hour"),
+    **dict.fromkeys(["d", "day", "days"], "day"),
+    **dict.fromkeys(["week", "weeks"], "week"),
+    **dict.fromkeys(["month", "months"], "month"),
+    **dict.fromkeys(["y", "yr", "yrs", "year", "years"], "year"),
+    **{u: u for u in ("kb", "mb", "gb", "tb", "k", "x", "am", "pm")},
+    "times": "x",
+}
+# Sentence-initial capitalised words that are not names: function words and the verbs
+# and nouns instructions commonly open with. Everywhere else a capital marks a name.
+COMMON = frozenset(
+    _split(
+        """a an the and or but if then than that this these those to of in on at by for from with as is
+    are was were be been being it its do does did any all each every some so such into onto over under
+    about when while where which who whom whose what how why there here our your their his her my we you
+    they he she i me us them can could would will also just very most much many few several other
+    another same new please again still yet even both either once first next last finally instead
+    use run post reply answer respond keep write send check flag ask say make put add remove delete
+    read open close copy move update create set get go call email mention include report note remember
+    follow start stop try share tell give list mark save store print show link attach review confirm
+    verify deploy push pull merge commit build install fetch find search look see summarise summarize
+    explain describe escalate page notify ping cc format log track watch wait let help treat handle skip
+    ignore end begin finish prepare draft sign file book schedule plan pick choose select collect gather
+    sort group clean tidy fix rotate restart export import upload download archive tag label assign
+    resolve translate greet thank quote cite compare count measure calculate compute estimate convert
+    rename edit change replace append insert fill complete submit approve reject accept decline request
+    need ensure stay leave take bring lead address triage investigate monitor alert inform contact
+    message document record capture be say keep customer customers user users team teams vendor vendors
+    ticket tickets report reports data emails files notes steps answers replies messages meeting
+    meetings task tasks issue issues incident incidents error errors logs config settings priority
+    priorities results output questions requests everyone everything someone something anyone anything
+    each whenever wherever"""
+    )
+)
+# Words after which "like" is the verb (prefer), not the preposition.
+LIKE_SUBJECTS = frozenset(_split("i we you they who people users customers would do does did to not never"))
+
+
+def lexicon() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every listed form → the (category, value) tokens it stands for."""
+    table: dict[str, tuple[tuple[str, str], ...]] = {}
+    for line in LEXICON_TEXT.strip().splitlines():
+        values, _, forms = line.partition(":")
+        found = tuple((v.split("=")[0], v.split("=")[1]) for v in values.split())
+        table.update(dict.fromkeys(forms.split(), found))
+    for day in DAYS:
+        table[day] = table[day + "s"] = (("date", day),)
+    for month in MONTHS:
+        if month not in ("may", "march"):
+            table[month] = (("date", month),)
+    return table
+
+
+def number_words(words: Sequence[str], i: int) -> tuple[int, int]:
+    """(value, words used) of the number written in words at `i`; (0, 0) if there is none."""
+    total = current = used = 0
+    j = i
+    while j < len(words):
+        word = words[j]
+        if word in SMALL:
+            current += SMALL.index(word)
+        elif word in TENS:
+            current += TENS[word]
+        elif word in ("hundred", "dozen"):
+            current = max(current, 1) * SCALES[word]
+        elif word in SCALES:
+            total, current = total + max(current, 1) * SCALES[word], 0
+        elif (
+            word == "and" and used and j + 1 < len(words) and (words[j + 1] in SMALL or words[j + 1] in TENS)
+        ):
+            j += 1
+            continue
+        else:
+            break
+        used = j + 1 - i
+        j += 1
+    return total + current, used
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

@@ -1,0 +1,89 @@
+"""The bytes of one read window → turns: pure, no files (SPEC §3.2).
+
+A window holds whole lines from a line start (the cursor) on; its last line may be
+half-written. A turn is a user message and everything up to the next user message; the
+scan keeps the turn still open at the end of the window apart, for the reader to decide
+whether it is complete (`daemon.kernel.transcripts`). Malformed lines are skipped, each with a
+warning naming the file, the offset and why, and counted, so the reader can tell a file
+in another format from a few bad lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from daemon.kernel.transcript_lines import SESSION_END, Malformed, Message, parse_line
+
+
+@dataclass(frozen=True)
+class Turn:
+    file: str
+    start: int
+    end: int
+    messages: tuple[Message, ...]
+
+    @property
+    def ref(self) -> str:
+        """Stable reference to this turn: `<file relative to the transcript root>@<byte offset>`."""
+        return f"{self.file}@{self.start}"
+
+    @property
+    def ts(self) -> str | None:
+        return next((m.ts for m in self.messages if m.ts), None)
+
+
+@dataclass
+class Scan:
+    """What one window held. `open_turn` is the turn still open at its end (maybe complete)."""
+
+    file: str
+    turns: list[Turn] = field(default_factory=list)
+    open_turn: list[Message] = field(default_factory=list)
+    open_start: int = 0
+    session_ended: bool = False
+    consumed_end: int = 0  # end of the last complete line looked at
+    partial: bool = False  # the window ends inside a line
+    lines: int = 0  # non-blank complete lines judged on their format
+    malformed: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+    def add(self, message: Message) -> None:
+        if message.role == "user" and self.open_turn:
+            self.turns.append(Turn(self.file, self.open_start, message.offset, tuple(self.open_turn)))
+            self.open_turn = []
+        if not self.open_turn:
+            self.open_start = message.offset
+            self.session_ended = False
+        self.open_turn.append(message)
+
+
+def scan_window(rel: str, window: bytes, offset: int, max_line_bytes: int) -> Scan:
+    """The turns in `window`, the bytes of `rel` from `offset` on (a line start)."""
+    scan = Scan(rel, open_start=offset, consumed_end=offset)
+    position = 0
+    while position < len(window):
+        newline = window.find(b"\n", position)
+        if newline < 0:
+            scan.partial = True
+            break
+        line_start = offset + position
+        raw = window[position:newline]
+        position = newline + 1
+        scan.consumed_end = offset + position
+        if len(raw) > max_line_bytes:
+            scan.warnings.append(
+                f"{rel}: skipped a line at offset {line_start}: {len(raw)} bytes, over max_line_bytes"
+            )
+            continue
+        if not raw.strip():
+            continue
+        scan.lines += 1
+        parsed = parse_line(raw, line_start)
+        if isinstance(parsed, Malformed):
+            scan.malformed += 1
+            scan.warnings.append(f"{rel}: skipped a malformed line at offset {line_start}: {parsed.reason}")
+        elif parsed == SESSION_END:
+            scan.session_ended = True
+        elif isinstance(parsed, Message):
+            scan.add(parsed)
+    return scan

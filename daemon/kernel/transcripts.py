@@ -1,0 +1,249 @@
+"""Reading transcripts by byte offset into turns (SPEC §3.2).
+
+Transcripts are append-only JSON Lines: `{"role": "user"|"assistant"|"tool"|"system",
+"content": ..., "ts": ...}` per line, and optionally `{"type": "session_end"}` when a
+session closes. A turn is a user message and everything up to the next user message.
+
+Rules kept here:
+- only complete lines are read; a half-written last line waits;
+- the cursor never splits a turn: it stops at the start of the first turn that is not
+  complete yet; the trailing turn of a file is complete once the file has been idle for
+  `turn_idle_seconds` or a `session_end` line follows it. Two exceptions, so that no input
+  stalls a transcript forever: a turn longer than the whole read window (`max_read_bytes`)
+  is cut at the window's last complete line, and `TurnBatch.limited` cuts a first turn
+  that alone is heavier than the model may be sent at a message boundary; the rest is read
+  next time as a turn of its own;
+- where reading starts again — the cursor's offset, a re-synchronised offset after an
+  in-place rewrite, or the start of a replaced file — is `daemon.kernel.transcript_cursor`;
+- malformed lines (`daemon.kernel.transcript_lines`: bad JSON, invalid UTF-8, nesting past 32
+  levels, a lone surrogate, unknown role; or over `max_line_bytes`) are skipped with a
+  warning naming the file, the offset and why;
+- a file in another format is held, not consumed: when at least HOLD_MIN_LINES of the
+  complete lines in the window, and at least HOLD_SHARE of them, are malformed, the read
+  yields no turns, its cursor does not move, and one warning names the file and the
+  format expected. Once the file or the config is fixed, reading resumes from the cursor.
+
+Which files are read, relative to the agent's transcript root, is `daemon.kernel.transcript_files`:
+never through a symlink out of the root, never a managed path of the agent.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from datetime import datetime
+from pathlib import Path
+
+from daemon.kernel.changeset import Cursor, CursorAdvance
+from daemon.kernel.settings import TranscriptSettings
+from daemon.kernel.transcript_cursor import cursor_at, start_of
+from daemon.kernel.transcript_files import (
+    OutsideRoot,
+    TranscriptSource,
+    list_transcripts,
+    open_transcript,
+    resolve_inside,
+)
+from daemon.kernel.transcript_window import Turn, scan_window
+
+__all__ = [
+    "MIN_NEW_TURNS",
+    "FileRead",
+    "Held",
+    "Turn",
+    "TurnBatch",
+    "pending_turns",
+    "read_file",
+    "read_new_turns",
+]
+
+MIN_NEW_TURNS = 4
+SCAN_CHUNK = 1024 * 1024
+HOLD_MIN_LINES = 5
+HOLD_SHARE = 0.9
+
+
+@dataclass(frozen=True)
+class Held:
+    """A transcript not consumed because its lines are not in the configured format."""
+
+    file: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class FileRead:
+    file: str
+    turns: tuple[Turn, ...]
+    advance: CursorAdvance | None
+    warnings: tuple[str, ...]
+    identity: tuple[int, int]
+    origin: int  # the offset reading started from
+    held: Held | None = None
+
+
+@dataclass(frozen=True)
+class TurnBatch:
+    consumer: str
+    files: tuple[FileRead, ...]
+    listing_warnings: tuple[str, ...] = ()
+
+    @property
+    def turns(self) -> tuple[Turn, ...]:
+        return tuple(t for f in self.files for t in f.turns)
+
+    @property
+    def advances(self) -> tuple[CursorAdvance, ...]:
+        return tuple(f.advance for f in self.files if f.advance is not None)
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        return self.listing_warnings + tuple(w for f in self.files for w in f.warnings)
+
+    @property
+    def held(self) -> tuple[Held, ...]:
+        return tuple(f.held for f in self.files if f.held is not None)
+
+    def take(self, count: int, root: Path) -> TurnBatch:
+        """The first `count` turns; each file's cursor stops at the start of its first turn left out.
+
+        Files whose turns all fit keep their full advance (past trailing malformed lines
+        and the like); a file none of whose turns fit keeps none of its turns, and its
+        cursor stays where it was.
+        """
+        kept: list[FileRead] = []
+        left = count
+        for read in self.files:
+            if left >= len(read.turns):
+                kept.append(read)
+                left -= len(read.turns)
+                continue
+            stop = read.turns[left].start
+            advance = _advance_to(self.consumer, read, stop, root)
+            kept.append(replace(read, turns=read.turns[:left], advance=advance))
+            left = 0
+        return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
+
+
+def _advance_to(consumer: str, read: FileRead, offset: int, root: Path) -> CursorAdvance | None:
+    if offset == read.origin and read.advance is None:
+        return None
+    cursor = cursor_at(resolve_inside(root, read.file), offset, read.identity)
+    return CursorAdvance(consumer=consumer, file=read.file, cursor=cursor)
+
+
+def _skip_long_line(path: Path, start: int, size: int) -> int | None:
+    """Offset just past the newline ending the line that starts at `start`, or None."""
+    with open_transcript(path) as fh:
+        fh.seek(start)
+        position = start
+        while position < size:
+            chunk = fh.read(SCAN_CHUNK)
+            if not chunk:
+                return None
+            index = chunk.find(b"\n")
+            if index >= 0:
+                return position + index + 1
+            position += len(chunk)
+    return None
+
+
+def _held(rel: str, lines: int, malformed: int, agent: str, settings: TranscriptSettings) -> Held | None:
+    if malformed < HOLD_MIN_LINES or malformed < HOLD_SHARE * lines:
+        return None
+    key = f"agents.{agent}.transcripts.format" if agent else "transcripts.format"
+    return Held(
+        rel,
+        f"{malformed} of {lines} lines read are not in the configured format ({key}: {settings.format}, "
+        'one {"role": ..., "content": ...} object per line); not consumed, its cursor kept until '
+        "the file or the config is fixed",
+    )
+
+
+def read_file(
+    root: Path,
+    rel: str,
+    prior: Cursor | None,
+    consumer: str,
+    settings: TranscriptSettings,
+    now: datetime,
+    agent: str = "",
+) -> FileRead:
+    """Read the new complete turns of the transcript `rel` (relative to `root`) after its cursor.
+
+    Raises OutsideRoot if the file is a symlink or resolves outside `root` (nothing is read).
+    """
+    path = resolve_inside(root, rel)
+    st = os.lstat(path)
+    identity = (st.st_dev, st.st_ino)
+    start = start_of(path, rel, prior, st, settings.max_read_bytes)
+    offset = start.offset
+    warnings = [start.warning] if start.warning else []
+
+    def advance(stop: int) -> CursorAdvance | None:
+        if stop == offset and not start.moved:
+            return None
+        return CursorAdvance(consumer=consumer, file=rel, cursor=cursor_at(path, stop, identity))
+
+    available = st.st_size - offset
+    if available <= 0:
+        return FileRead(rel, (), advance(offset), tuple(warnings), identity, offset)
+    with open_transcript(path) as fh:
+        fh.seek(offset)
+        window = fh.read(min(available, settings.max_read_bytes))
+    scan = scan_window(rel, window, offset, settings.max_line_bytes)
+    held = _held(rel, scan.lines, scan.malformed, agent, settings)
+    if held is not None:
+        return FileRead(
+            rel, (), None, (*warnings, f"{rel}: held, not read: {held.reason}"), identity, offset, held
+        )
+    warnings.extend(scan.warnings)
+    full_window = len(window) == settings.max_read_bytes and offset + len(window) < st.st_size
+    consumed_end = scan.consumed_end
+    if scan.partial and consumed_end == offset and full_window:
+        # One line longer than the whole read window: skip it once it is complete.
+        end = _skip_long_line(path, offset, st.st_size)
+        if end is not None:
+            warnings.append(f"{rel}: skipped a line at offset {offset}: longer than the read window")
+            consumed_end = end
+    turns = list(scan.turns)
+    stop = consumed_end
+    if scan.open_turn:
+        reached_eof = offset + len(window) >= st.st_size
+        idle = (now.timestamp() - st.st_mtime) >= settings.turn_idle_seconds
+        if scan.session_ended or (reached_eof and idle):
+            turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
+        elif not turns and scan.open_start == offset and full_window:
+            # The turn fills the whole window and can never complete inside one: cut it here.
+            turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
+            warnings.append(
+                f"{rel}: the turn at offset {offset} is longer than the read window (max_read_bytes); "
+                f"cut at offset {consumed_end}, the rest is read as a turn of its own"
+            )
+        else:
+            stop = scan.open_start
+    return FileRead(rel, tuple(turns), advance(stop), tuple(warnings), identity, offset)
+
+
+def read_new_turns(
+    source: TranscriptSource, cursors: Mapping[str, Cursor], consumer: str, now: datetime
+) -> TurnBatch:
+    """Every transcript's new complete turns for `consumer` (files as `list_transcripts` finds them)."""
+    files, warnings = list_transcripts(source)
+    reads: list[FileRead] = []
+    for rel in files:
+        try:
+            reads.append(
+                read_file(source.root, rel, cursors.get(rel), consumer, source.settings, now, source.agent)
+            )
+        except OutsideRoot as exc:
+            warnings.append(str(exc))
+        except OSError as exc:
+            warnings.append(f"{rel}: unreadable transcript: {exc.strerror or exc}")
+    return TurnBatch(consumer, tuple(reads), tuple(warnings))
+
+
+def pending_turns(source: TranscriptSource, cursors: Mapping[str, Cursor], now: datetime) -> int:
+    """How many complete turns wait for a consumer."""
+    return len(read_new_turns(source, cursors, "status", now).turns)

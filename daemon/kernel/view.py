@@ -1,0 +1,147 @@
+"""A read-only view of an agent home, with the changes earlier passes of the run planned.
+
+Passes never read or write the disk directly for managed files: they read through a
+view, so a pass later in a run sees what an earlier pass planned, and one commit holds
+them all. Paths are confined here: relative, no `..`, no NUL, and never through a
+symlink (a symlink inside the home could point anywhere).
+
+A view may carry a `ReadLog`: the runner gives each pass one, so that if an earlier
+pass's changes are dropped at apply time (a person edited its file meanwhile), every
+later pass that read them is dropped too. A file the daemon cannot read looks absent and
+is noted in the log; the runner then refuses any write to it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from daemon.kernel.changeset import Changeset
+from daemon.kernel.errors import PathRefused
+
+MAX_PATH_LENGTH = 1024
+
+
+def check_relative(rel: str) -> str:
+    """Return the normalised relative path or raise PathRefused saying why."""
+    if not isinstance(rel, str) or not rel:
+        raise PathRefused(str(rel), "empty path")
+    if "\x00" in rel:
+        raise PathRefused(rel.replace("\x00", "\\0"), "NUL byte in path")
+    if len(rel) > MAX_PATH_LENGTH:
+        raise PathRefused(rel[:80] + "…", f"path longer than {MAX_PATH_LENGTH} characters")
+    if rel.startswith("/") or rel.startswith("\\"):
+        raise PathRefused(rel, "absolute path")
+    parts = PurePosixPath(rel).parts
+    if any(p in ("..", ".") for p in rel.split("/")) or "\\" in rel:
+        raise PathRefused(rel, "path must not contain '..', '.' or backslashes")
+    return "/".join(parts)
+
+
+def confined(home: Path, rel: str) -> Path:
+    """The absolute path of `rel` under `home`, refusing any symlink on the way."""
+    rel = check_relative(rel)
+    current = home
+    for part in PurePosixPath(rel).parts:
+        current = current / part
+        try:
+            mode = os.lstat(current).st_mode
+        except FileNotFoundError:
+            break
+        if stat.S_ISLNK(mode):
+            raise PathRefused(rel, f"{current.relative_to(home)} is a symlink")
+    return home / rel
+
+
+@dataclass
+class ReadLog:
+    """What one pass read through its view: files, folder prefixes, and unreadable files."""
+
+    files: set[str] = field(default_factory=set)
+    folders: set[str] = field(default_factory=set)
+    unreadable: dict[str, str] = field(default_factory=dict)
+
+    def saw(self, path: str) -> bool:
+        """True if the pass read `path`, or walked a folder holding it."""
+        return path in self.files or any(path.startswith(folder + "/") for folder in self.folders)
+
+
+@dataclass(frozen=True)
+class AgentView:
+    home: Path
+    overlay: Mapping[str, bytes | None] = field(default_factory=dict)
+    log: ReadLog | None = field(default=None, compare=False)
+
+    def read_bytes(self, rel: str) -> bytes | None:
+        """Content of `rel` (with planned changes), or None if absent, not a regular file or unreadable."""
+        rel = check_relative(rel)
+        if self.log is not None:
+            self.log.files.add(rel)
+        if rel in self.overlay:
+            return self.overlay[rel]
+        path = confined(self.home, rel)
+        try:
+            if not stat.S_ISREG(os.lstat(path).st_mode):
+                return None
+            return path.read_bytes()
+        except FileNotFoundError:
+            return None
+        except PermissionError as exc:
+            self.note_unreadable(rel, exc.strerror or str(exc))
+            return None
+
+    def note_unreadable(self, rel: str, reason: str) -> None:
+        if self.log is not None:
+            self.log.unreadable[rel] = reason
+
+    def note_folder(self, rel_dir: str) -> None:
+        """Record that the pass read everything under `rel_dir` (for code that walks it itself)."""
+        if self.log is not None:
+            self.log.folders.add(check_relative(rel_dir))
+
+    def read_text(self, rel: str) -> str | None:
+        data = self.read_bytes(rel)
+        return None if data is None else data.decode("utf-8", "replace")
+
+    def exists(self, rel: str) -> bool:
+        return self.read_bytes(rel) is not None
+
+    def walk(self, rel_dir: str) -> Iterator[str]:
+        """Regular files under `rel_dir` (relative to home), planned changes included; no symlinks."""
+        rel_dir = check_relative(rel_dir)
+        self.note_folder(rel_dir)
+        root = confined(self.home, rel_dir)
+        seen: set[str] = set()
+        if root.is_dir() and not root.is_symlink():
+            for folder, dirs, files in os.walk(root, followlinks=False):
+                dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
+                for name in sorted(files):
+                    full = Path(folder) / name
+                    if full.is_symlink() or not full.is_file():
+                        continue
+                    rel = full.relative_to(self.home).as_posix()
+                    seen.add(rel)
+                    if rel not in self.overlay and not os.access(full, os.R_OK):
+                        self.note_unreadable(rel, "Permission denied")
+                        continue
+                    if self.overlay.get(rel, b"") is not None:
+                        yield rel
+        for rel, content in sorted(self.overlay.items()):
+            if content is not None and rel not in seen and rel.startswith(rel_dir + "/"):
+                yield rel
+
+    def layered(self, changes: Mapping[str, bytes | None]) -> AgentView:
+        """This view with `changes` planned on top (same read log)."""
+        return AgentView(self.home, {**self.overlay, **changes}, self.log)
+
+    def with_changes(self, changeset: Changeset) -> AgentView:
+        changes: dict[str, bytes | None] = {w.path: w.content for w in changeset.writes}
+        changes.update(dict.fromkeys(changeset.deletes))
+        return self.layered(changes)
+
+    def tracked(self, log: ReadLog) -> AgentView:
+        """The same view, recording reads into `log`."""
+        return AgentView(self.home, self.overlay, log)

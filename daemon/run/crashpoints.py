@@ -1,0 +1,30 @@
+"""Named crash points for the crash tests: SIGKILL the process at a named step of apply.
+
+Armed only by the CLI edge from `METAENG_CRASH_AT`; unarmed, a crash point costs one
+comparison. The names are the steps of the commit protocol in `daemon.run.apply`.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+
+POINTS = (
+    "after_journal",
+    "mid_write",
+    "after_write",
+    "after_stage",
+    "after_commit",
+    "after_cursors",
+)
+_armed: str | None = None
+
+
+def arm(name: str | None) -> None:
+    global _armed
+    _armed = name or None
+
+
+def crashpoint(name: str) -> None:
+    if _armed == name:
+        os.kill(os.getpid(), signal.SIGKILL)

@@ -1,0 +1,356 @@
+"""One run of one agent: plan the selected passes in order, then apply them as one commit.
+
+`once` and the scheduler both call `run_once`. One pass failing never stops the others;
+each pass ends `applied`, `nothing`, `skipped` or `failed` with a reason. Cursor advances
+are kept only from passes that ran to a verdict (`applied`/`nothing`): a skipped or
+failed pass leaves its turns to be read again next cycle.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import ExitStack
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+import structlog
+from filelock import FileLock, Timeout
+
+from daemon.config.resolve import Deployment
+from daemon.kernel import atomic, cursors, redact
+from daemon.kernel.breaker import Breaker
+from daemon.kernel.changeset import Changeset
+from daemon.kernel.deep_tier import CallRecord, DeepTier
+from daemon.kernel.errors import DaemonError, ModelResponseInvalid, ModelUnavailable, PathRefused, StoreError
+from daemon.kernel.managed import ManagedPaths
+from daemon.kernel.model_access import ModelAccess
+from daemon.kernel.passes import Pass, PassContext
+from daemon.kernel.paths import AgentState, StateLayout
+from daemon.kernel.settings import PASS_ORDER, AgentSettings
+from daemon.kernel.spend import SpendLedger
+from daemon.kernel.view import AgentView, ReadLog, confined
+from daemon.run.apply import describe_os_error, new_run_id
+from daemon.run.run_commit import PassResult, commit_run
+from daemon.run.session import AgentSession, agent_session
+
+__all__ = ["PassResult", "RunResult", "breaker_for", "run_once", "select_passes"]
+
+log = structlog.get_logger("metaeng.runner")
+MEMORY_LOCK_WAIT_SECONDS = 600.0
+DRY_RUN_NO_MODEL = "dry run: no model call, nothing spent (add --with-model to preview the model's answer; that spends)"
+
+
+@dataclass(frozen=True)
+class RunResult:
+    agent: str
+    run_id: str | None
+    attempted_run_id: str
+    started_at: datetime
+    duration_seconds: float
+    passes: tuple[PassResult, ...]
+    files_changed: tuple[str, ...]
+    dry_run: bool
+    cost_usd: float
+    model_calls: tuple[CallRecord, ...]
+    notes: tuple[str, ...]
+    preview: str = ""
+    # Set when the run could not start or could not be applied: one line naming the cause.
+    error: str | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None or any(p.status == "failed" for p in self.passes)
+
+    @property
+    def outcome(self) -> str:
+        if self.failed:
+            return "failed"
+        if self.run_id:
+            return "applied"
+        if all(p.status == "skipped" for p in self.passes):
+            return "skipped"
+        return "nothing"
+
+
+def breaker_for(deployment: Deployment, state: AgentState) -> Breaker | None:
+    model = deployment.model
+    if model is None:
+        return None
+    return Breaker(state.breaker, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes))
+
+
+def select_passes(requested: Sequence[str] | None) -> list[str]:
+    if not requested:
+        return list(PASS_ORDER)
+    unknown = [p for p in requested if p not in PASS_ORDER]
+    if unknown:
+        raise DaemonError(f"unknown pass {', '.join(unknown)} (passes: {', '.join(PASS_ORDER)})")
+    return [p for p in PASS_ORDER if p in requested]
+
+
+def _why_not(
+    deployment: Deployment, agent: AgentSettings, name: str, registry: Mapping[str, Pass]
+) -> str | None:
+    if not deployment.config.enabled:
+        return "master switch is off (enabled: false)"
+    if not agent.enabled:
+        return f"agent {agent.name} is disabled (agents.{agent.name}.enabled: false)"
+    if not agent.passes.get(name, False):
+        origin = next((o.origin for o in agent.origins if o.key == f"passes.{name}"), "config")
+        return f"disabled by configuration ({origin})"
+    if name not in registry:
+        return "not available in this version of metaeng-daemon"
+    return None
+
+
+def _check_paths(
+    changeset: Changeset, agent: AgentSettings, scope: ManagedPaths, managed: ManagedPaths
+) -> None:
+    for path in changeset.touched:
+        if not (scope.covers(path) and managed.covers(path)):
+            raise PathRefused(path, f"outside what pass {changeset.pass_name} may write")
+        confined(agent.home, path)
+
+
+def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Changeset:
+    try:
+        changeset = impl.plan(context)
+    except ModelUnavailable as exc:
+        return Changeset(pass_name=impl.name, status="skipped", reason=str(exc))
+    except ModelResponseInvalid as exc:
+        # The daemon did its job: a bad answer is refused like any bad input, nothing is
+        # written, the turns stay unconsumed for the next cycle, and the breaker counts it.
+        return Changeset(pass_name=impl.name, status="skipped", reason=f"model answer rejected — {exc}")
+    except DaemonError as exc:
+        return Changeset(pass_name=impl.name, status="failed", reason=str(exc))
+    except OSError as exc:  # a full or read-only state folder (spend ledger), an unreadable input
+        return Changeset(pass_name=impl.name, status="failed", reason=describe_os_error(exc))
+    except Exception as exc:  # a bug in one pass must not stop the others
+        log.exception("pass.crashed", agent=context.agent.name, pass_name=impl.name, run_id=context.run_id)
+        return Changeset(
+            pass_name=impl.name, status="failed", reason=f"internal error: {type(exc).__name__}: {exc}"
+        )
+    tainted = [w.path for w in changeset.writes if redact.redact_bytes(w.content) != w.content]
+    if tainted:
+        # A secret (the API key) in planned content: refuse the whole pass rather than let
+        # the write door mask it silently; its turns stay unconsumed.
+        return Changeset(
+            pass_name=impl.name,
+            status="skipped",
+            reason=f"refused as tainted: planned content of {', '.join(tainted)} contains a configured secret",
+        )
+    if changeset.status in ("changes", "nothing") and changeset.has_file_changes():
+        try:
+            _check_paths(changeset, context.agent, impl.write_scope(context.agent), session.managed)
+        except PathRefused as exc:
+            return Changeset(
+                pass_name=impl.name,
+                status="failed",
+                reason=str(exc),
+                report=changeset.report,
+                details=changeset.details,
+            )
+    return changeset
+
+
+def run_once(
+    deployment: Deployment,
+    agent_name: str,
+    *,
+    registry: Mapping[str, Pass],
+    access: ModelAccess,
+    now: datetime,
+    passes: Sequence[str] | None = None,
+    dry_run: bool = False,
+    with_model: bool = False,
+    lock_timeout: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    clock: Callable[[], datetime] | None = None,
+) -> RunResult:
+    """Run the selected passes for one agent and apply their changes as one run.
+
+    A dry run applies nothing and, unless `with_model`, calls no model: it uses no budget
+    and no daily cap, and model passes say they were skipped for the dry run. `now` is the
+    run's time (its id, its day); `clock` dates what happens later in the run (each spend
+    entry, the commit) — without it, everything carries `now`.
+    """
+    selected = select_passes(passes)
+    started = time.monotonic()
+    run_id = new_run_id(now)
+    if dry_run and not with_model:
+        access = ModelAccess(None, DRY_RUN_NO_MODEL)
+    request = _Request(tuple(selected), dry_run, run_id, started, progress or _quiet, clock)
+    timeout = deployment.config.run_lock_timeout_seconds if lock_timeout is None else lock_timeout
+    layout = StateLayout(deployment.state_dir)
+    deployment.agent(agent_name)  # an unknown agent is an error, not a failed run
+    try:
+        with agent_session(
+            deployment, agent_name, now, timeout, commit_external=not dry_run, clock=clock
+        ) as session:
+            final = _run_in_session(deployment, session, registry, access, now, request, layout)
+    except (OSError, StoreError, PathRefused) as exc:
+        # The run could not start (state or home folder full or read-only, a broken store):
+        # nothing was planned or written. Say so for every pass, with the cause.
+        detail = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+        reason = f"the run could not start, nothing changed — {detail}"
+        final = RunResult(
+            agent=agent_name,
+            run_id=None,
+            attempted_run_id=run_id,
+            started_at=now,
+            duration_seconds=time.monotonic() - started,
+            passes=tuple(PassResult(name, "failed", reason) for name in selected),
+            files_changed=(),
+            dry_run=dry_run,
+            cost_usd=0.0,
+            model_calls=(),
+            notes=(),
+            error=detail,
+        )
+        log.error("run.not_started", agent=agent_name, run_id=run_id, error=detail)
+        return final
+    log.info(
+        "run.end",
+        agent=final.agent,
+        run_id=final.run_id or run_id,
+        outcome=final.outcome,
+        passes={p.name: p.status for p in final.passes},
+        files=len(final.files_changed),
+        duration_s=round(final.duration_seconds, 3),
+    )
+    return final
+
+
+@dataclass(frozen=True)
+class _Request:
+    selected: tuple[str, ...]
+    dry_run: bool
+    run_id: str
+    started: float  # time.monotonic() at the start
+    progress: Callable[[str], None]
+    clock: Callable[[], datetime] | None = None
+
+
+def _quiet(_line: str) -> None:
+    return None
+
+
+def _run_in_session(
+    deployment: Deployment,
+    session: AgentSession,
+    registry: Mapping[str, Pass],
+    access: ModelAccess,
+    now: datetime,
+    request: _Request,
+    layout: StateLayout,
+) -> RunResult:
+    agent = session.agent
+    selected, dry_run, run_id, started = request.selected, request.dry_run, request.run_id, request.started
+    # Logged once the locks are held: a job that finds the agent busy never started a run.
+    log.info("run.start", agent=agent.name, run_id=run_id, passes=list(selected), dry_run=dry_run)
+    deep = DeepTier(
+        model=deployment.model,
+        api_key=access.api_key,
+        ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
+        agent=agent.name,
+        run_id=run_id,
+        now=now,
+        deployment_budget_usd=deployment.config.budget.daily_usd,
+        agent_budget_usd=agent.budget_usd,
+        deep_cap=agent.deep_cap,
+        unavailable_reason=access.unavailable_reason,
+        breaker=breaker_for(deployment, session.state),
+        clock=request.clock,
+    )
+    view = AgentView(agent.home)
+    cursor_state = cursors.load(session.state.cursors)
+    planned: list[Changeset] = []
+    reads: dict[str, ReadLog] = {}
+    # One lock object for the whole run: FileLock is re-entrant per object, so a second
+    # memory pass in the same run (distillation then consolidation) does not wait on the
+    # lock this run already holds; two objects would each flock and the second would block.
+    memory_lock = FileLock(str(session.state.memory_lock))
+    with ExitStack() as locks:
+        for name in selected:
+            reason = _why_not(deployment, agent, name, registry)
+            if reason:
+                planned.append(Changeset(pass_name=name, status="skipped", reason=reason))
+                continue
+            impl = registry[name]
+            if impl.memory_lock != "none":
+                wait = MEMORY_LOCK_WAIT_SECONDS if impl.memory_lock == "wait" else 0
+                try:
+                    memory_lock.acquire(timeout=wait)
+                    locks.callback(memory_lock.release)
+                except Timeout:
+                    planned.append(
+                        Changeset(
+                            pass_name=name,
+                            status="skipped",
+                            reason="memory lock held (memory consolidation running); offsets kept for next cycle",
+                        )
+                    )
+                    continue
+            reads[name] = ReadLog()
+            context = PassContext(
+                agent, view.tracked(reads[name]), deep, cursor_state, now, run_id, request.progress
+            )
+            changeset = _plan_one(impl, context, session)
+            planned.append(changeset)
+            if changeset.status in ("changes", "nothing"):
+                view = view.with_changes(changeset)
+        deep.close()
+        result = commit_run(session, planned, reads, now, run_id, dry_run, deep)
+    duration = time.monotonic() - started
+    unreadable = {path: why for log_ in reads.values() for path, why in log_.unreadable.items()}
+    left_out = session.left_out() + [
+        f"left out of this run, cannot read {path}: {why}"
+        for path, why in sorted(unreadable.items())
+        if session.scan is None or not session.scan.blocked(path)
+    ]
+    final = RunResult(
+        agent=agent.name,
+        run_id=result.run_id,
+        attempted_run_id=run_id,
+        started_at=now,
+        duration_seconds=duration,
+        passes=result.passes,
+        files_changed=result.files,
+        dry_run=dry_run,
+        cost_usd=deep.spent_usd,
+        model_calls=tuple(deep.calls),
+        notes=(*session.recovery_notes, *left_out, *result.notes),
+        preview=result.preview,
+        error=result.error,
+    )
+    if not dry_run:
+        try:
+            _log_run(session, final)
+        except OSError as exc:
+            detail = describe_os_error(exc)
+            log.warning("run.log_not_written", agent=agent.name, run_id=final.run_id, error=detail)
+            final = replace(final, notes=(*final.notes, f"the run log was not written — {detail}"))
+    return final
+
+
+def _log_run(session: AgentSession, result: RunResult) -> None:
+    entry = {
+        "v": 1,
+        "run_id": result.run_id,
+        "attempted_run_id": result.attempted_run_id,
+        "agent": result.agent,
+        "started_at": result.started_at.isoformat(),
+        "finished_at": (result.started_at + timedelta(seconds=result.duration_seconds)).isoformat(),
+        "duration_s": round(result.duration_seconds, 3),
+        "outcome": result.outcome,
+        "passes": {p.name: p.status for p in result.passes},
+        # Added within v1 (readers of older lines do without): `status` reports a pass that
+        # failed the same way run after run (daemon.doors.service.runlog.stuck_passes). 300
+        # characters tell one failure from another without growing the log much.
+        "reasons": {p.name: p.reason[:300] for p in result.passes},
+        "files_changed": len(result.files_changed),
+        "cost_usd": round(result.cost_usd, 6),
+    }
+    atomic.append_line(session.state.run_log, json.dumps(entry, sort_keys=True))

@@ -1,0 +1,341 @@
+"""The git-backed store of one agent: the one door for git.
+
+Git dir in the daemon's state folder, work tree = the agent home (the etckeeper /
+bare-repo-dotfiles pattern), so an agent home that is itself a git checkout is left
+alone. Git is hermetic: fixed identity, no hooks, no signing, no system or global config,
+`core.fsync=all`. GitPython's `Repo` keeps `git cat-file` processes alive and leaks them
+in long-running processes, so a session opens it per run and closes it.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import ExitStack, contextmanager
+from datetime import datetime
+from pathlib import Path
+
+import git
+
+from daemon.kernel import atomic, redact
+from daemon.kernel.errors import StoreError
+from daemon.kernel.managed import HomeScan, ManagedPaths
+from daemon.run.store_git import HERMETIC_CONFIG, CommitInfo, FileChange, hermetic_env, parse_trailers
+
+__all__ = ["CommitInfo", "FileChange", "StoreSession", "blob_id", "open_store"]
+
+def blob_id(data: bytes | None) -> str | None:
+    """Git's object id of `data` as a blob (None for an absent file), computed without git."""
+    if data is None:
+        return None
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+class StoreSession:
+    """An open store; only valid inside `open_store`."""
+
+    def __init__(
+        self,
+        repo: git.Repo,
+        cmd: git.Git,
+        git_dir: Path,
+        home: Path,
+        scratch: Path,
+        managed: ManagedPaths,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self._repo = repo
+        self._clock = clock
+        self._git = cmd
+        self.git_dir = git_dir
+        self.home = home
+        self._scratch = scratch
+        self.managed = managed
+
+    def _run(
+        self,
+        *args: str,
+        ok_codes: Sequence[int] = (0,),
+        stdin: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> tuple[int, bytes]:
+        feed = self._scratch / "stdin"
+        with ExitStack() as cleanup:
+            istream = None
+            if stdin is not None:
+                self._scratch.mkdir(parents=True, exist_ok=True)
+                atomic.write_scratch(feed, stdin)
+                cleanup.callback(feed.unlink, missing_ok=True)
+                istream = cleanup.enter_context(feed.open("rb"))
+            try:
+                status, out, err = self._git.execute(
+                    ["git", *args],
+                    istream=istream,
+                    env=env,
+                    with_extended_output=True,
+                    with_exceptions=False,
+                    stdout_as_string=False,
+                    strip_newline_in_stdout=False,
+                )
+            except git.GitCommandNotFound as exc:
+                raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
+        if status not in ok_codes:
+            message = err.decode("utf-8", "replace") if isinstance(err, bytes) else str(err)
+            raise StoreError(
+                f"git {args[0]} failed in store {self.git_dir} (exit {status}): {message.strip()}"
+            )
+        return status, out if isinstance(out, bytes) else str(out).encode()
+
+    def text(self, *args: str) -> str:
+        return self._run(*args)[1].decode("utf-8", "replace")
+
+    # -- reading ---------------------------------------------------------------------------
+    def head(self) -> str | None:
+        """HEAD's commit, None before the first commit; StoreError if it points to a missing object."""
+        status, out = self._run("rev-parse", "-q", "--verify", "HEAD^{commit}", ok_codes=(0, 1))
+        if status == 0:
+            return out.decode().strip()
+        status, out = self._run("rev-parse", "-q", "--verify", "HEAD", ok_codes=(0, 1))
+        if status == 0:
+            raise StoreError(
+                f"store {self.git_dir} is corrupted: HEAD points to commit {out.decode().strip()}, which is "
+                f"missing; inspect it with `git --git-dir={self.git_dir} fsck`, then restore the store from a "
+                "backup or move it aside (the agent home is not touched; a new history starts)"
+            )
+        return None
+
+    def commit_info(self, rev: str) -> CommitInfo:
+        try:
+            commit = self._repo.commit(rev)
+        except (git.BadName, ValueError) as exc:
+            raise StoreError(f"no commit {rev!r} in store {self.git_dir}") from exc
+        message = commit.message if isinstance(commit.message, str) else commit.message.decode()
+        subject, _, body = message.partition("\n")
+        return CommitInfo(
+            sha=commit.hexsha,
+            parent=commit.parents[0].hexsha if commit.parents else None,
+            committed_at=commit.committed_datetime,
+            subject=subject,
+            body=body.strip(),
+            trailers=parse_trailers(message),
+        )
+
+    def history(self, limit: int | None = None) -> Iterator[CommitInfo]:
+        """Commits from HEAD backwards (first-parent)."""
+        if self.head() is None:
+            return
+        for commit in self._repo.iter_commits("HEAD", first_parent=True, max_count=limit):
+            yield self.commit_info(commit.hexsha)
+
+    def blob(self, rev: str, path: str) -> bytes | None:
+        """The content of `path` at `rev`, or None if it does not exist there."""
+        status, out = self._run("cat-file", "blob", f"{rev}:{path}", ok_codes=(0, 128))
+        return out if status == 0 else None
+
+    def changed_files(self, rev: str) -> list[FileChange]:
+        out = self._run(
+            "diff-tree", "--root", "--no-commit-id", "--no-renames", "-r", "--name-status", "-z", rev
+        )[1]
+        parts = out.decode("utf-8", "surrogateescape").split("\0")
+        changes = []
+        for status, path in zip(parts[0::2], parts[1::2], strict=False):
+            if status:
+                changes.append(FileChange(status[0], path))
+        return changes
+
+    def show(self, rev: str) -> str:
+        return self.text("show", "--no-color", "--no-renames", "--stat", "--patch", "--format=fuller", rev)
+
+    def staged_paths(self) -> list[FileChange]:
+        out = self._run("diff", "--cached", "--no-renames", "--name-status", "-z")[1]
+        parts = out.decode("utf-8", "surrogateescape").split("\0")
+        return [FileChange(s[0], p) for s, p in zip(parts[0::2], parts[1::2], strict=False) if s]
+
+    def tree_blobs(self, rev: str | None, paths: Iterable[str]) -> dict[str, str | None]:
+        """The blob id of each path at `rev` (None where absent, or for every path if rev is None)."""
+        wanted = sorted(set(paths))
+        found: dict[str, str | None] = dict.fromkeys(wanted)
+        if rev is None or not wanted:
+            return found
+        simple = [p for p in wanted if "\n" not in p]
+        if simple:
+            out = self._run("cat-file", "--batch-check", stdin="".join(f"{rev}:{p}\n" for p in simple).encode())[1]
+            for path, line in zip(simple, out.decode("utf-8", "surrogateescape").splitlines(), strict=True):
+                fields = line.split(" ")
+                if len(fields) == 3 and fields[1] == "blob":
+                    found[path] = fields[0]
+        for path in (p for p in wanted if "\n" in p):
+            status, out = self._run("rev-parse", "-q", "--verify", f"{rev}:{path}", ok_codes=(0, 1, 128))
+            found[path] = out.decode().strip() if status == 0 else None
+        return found
+
+    def _index(self) -> dict[str, str]:
+        """Index entries: path → mode."""
+        out = self._run("ls-files", "-s", "-z")[1].decode("utf-8", "surrogateescape")
+        entries: dict[str, str] = {}
+        for record in out.split("\0"):
+            if record:
+                meta, _, path = record.partition("\t")
+                entries[path] = meta.split(" ")[0]
+        return entries
+
+    # -- writing ---------------------------------------------------------------------------
+    def stage_all(self) -> tuple[list[FileChange], HomeScan]:
+        """Stage every change under the managed paths; return what is staged and the scan.
+
+        Files the daemon cannot read are left out (named in the scan), never staged as deleted.
+        """
+        scan = self.managed.scan(self.home)
+        index = self._index()
+        out = self._run("ls-files", "-z", "-m", "-d")[1].decode("utf-8", "surrogateescape")
+        modified = {p for p in out.split("\0") if p}
+        candidates = {p for p in scan.files if p not in index or p in modified}
+        candidates |= {
+            p
+            for p in index
+            if p not in scan.files and self.managed.covers(p) and not scan.blocked(p)
+        }
+        candidates |= {p for p, mode in index.items() if mode == "160000"}  # old submodule entries
+        if candidates:
+            self.stage_paths(sorted(candidates), index)
+        return self.staged_paths(), scan
+
+    def stage_paths(self, paths: Sequence[str], index: Mapping[str, str] | None = None) -> None:
+        """Record exactly `paths` as they are on disk now, nothing a person edits elsewhere.
+
+        Plumbing, not `git add`: bytes are hashed as they are (--no-filters), whatever the
+        home's own `.gitignore` or `.gitattributes` say; a folder holding its own `.git` is
+        never a submodule. A path that is absent, a symlink or not a regular file leaves the
+        index. Raises StoreError or OSError (callers then roll back with `reset_index`).
+        """
+        index = self._index() if index is None else index
+        present: list[tuple[str, str]] = []
+        for rel in paths:
+            try:
+                st = os.lstat(self.home / rel)
+            except FileNotFoundError:
+                continue
+            if stat.S_ISREG(st.st_mode):
+                present.append((rel, "100755" if st.st_mode & stat.S_IXUSR else "100644"))
+        keep = {p for p, _ in present}
+        listed = sorted(index)
+        remove = {p for p in paths if p in index and p not in keep}
+        for rel in keep:
+            # A file where the index has a folder, or a folder where it has a file (an old
+            # gitlink, say): the older entries go first, or the index refuses the new one.
+            parts = rel.split("/")
+            remove.update(prefix for i in range(1, len(parts)) if (prefix := "/".join(parts[:i])) in index)
+            at = bisect.bisect_left(listed, rel + "/")
+            while at < len(listed) and listed[at].startswith(rel + "/"):
+                remove.add(listed[at])
+                at += 1
+        if remove:
+            null = "0" * 40
+            body = "".join(f"0 {null}\t{p}\0" for p in sorted(remove)).encode("utf-8", "surrogateescape")
+            self._run("update-index", "-z", "--index-info", stdin=body)
+        if present:
+            ids = self._hash_files([p for p, _ in present])
+            body = "".join(f"{mode} {ids[p]}\t{p}\0" for p, mode in present).encode("utf-8", "surrogateescape")
+            self._run("update-index", "-z", "--index-info", stdin=body)
+
+    def _hash_files(self, paths: Sequence[str]) -> dict[str, str]:
+        """Write each file's bytes as a blob (no filters, no attributes); path → blob id."""
+        ids: dict[str, str] = {}
+        simple = [p for p in paths if "\n" not in p]
+        if simple:
+            feed = "".join(f"{p}\n" for p in simple).encode("utf-8", "surrogateescape")
+            out = self._run("hash-object", "-w", "--no-filters", "--stdin-paths", stdin=feed)[1]
+            ids.update(zip(simple, out.decode().split(), strict=True))
+        for path in (p for p in paths if "\n" in p):
+            ids[path] = self.text("hash-object", "-w", "--no-filters", "--", path).strip()
+        return ids
+
+    def commit(
+        self, message: str, trailers: Mapping[str, str], allow_empty: bool = False, when: datetime | None = None
+    ) -> str:
+        """Commit the index; `when` (default: the session's time) dates it: the moment it happened."""
+        body = message.rstrip() + "\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
+        self._scratch.mkdir(parents=True, exist_ok=True)
+        message_file = self._scratch / "commit-message"
+        atomic.write_scratch(message_file, redact.redact(body).encode("utf-8"))
+        args = ["commit", "-q", "--no-verify", "--cleanup=verbatim", "-F", str(message_file)]
+        if allow_empty:
+            args.append("--allow-empty")
+        when = when or (self._clock() if self._clock is not None else None)
+        stamp = {"GIT_AUTHOR_DATE": when.isoformat(), "GIT_COMMITTER_DATE": when.isoformat()} if when else None
+        try:
+            self._run(*args, env=stamp)
+        finally:
+            message_file.unlink(missing_ok=True)
+        head = self.head()
+        if head is None:
+            raise StoreError(f"commit did not create HEAD in {self.git_dir}")
+        return head
+
+    def reset_index(self) -> None:
+        if self.head() is not None:
+            self._run("reset", "-q")
+        else:
+            self._run("rm", "-r", "-q", "--cached", "--ignore-unmatch", ".")
+
+    def merge_file(self, ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, int]:
+        """Line-level three-way merge (git merge-file); returns (text, number of conflicts)."""
+        self._scratch.mkdir(parents=True, exist_ok=True)
+        paths: list[str] = []
+        for label, data in (("ours", ours), ("base", base), ("theirs", theirs)):
+            path = self._scratch / f"merge-{label}"
+            atomic.write_scratch(path, data)
+            paths.append(str(path))
+        try:
+            status, out = self._run(
+                "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *paths, ok_codes=range(0, 128)
+            )
+        finally:
+            for name in paths:
+                Path(name).unlink(missing_ok=True)
+        return out, status
+
+
+def _initialise(git_dir: Path, home: Path) -> None:
+    git_dir.parent.mkdir(parents=True, exist_ok=True)
+    repo = git.Repo.init(str(git_dir), bare=True, mkdir=True)
+    repo.close()
+    os.chmod(git_dir, 0o700)
+
+
+@contextmanager
+def open_store(
+    git_dir: Path,
+    home: Path,
+    managed: ManagedPaths,
+    scratch: Path,
+    now: datetime | None = None,
+    clock: Callable[[], datetime] | None = None,
+) -> Iterator[StoreSession]:
+    """Open (creating if needed) the store; close every git process on exit."""
+    fresh = not (git_dir / "HEAD").exists()
+    if fresh:
+        _initialise(git_dir, home)
+    env = hermetic_env(git_dir, home, now)
+    cmd = git.Git(str(home))
+    cmd.update_environment(**env)
+    repo = git.Repo(str(git_dir))
+    repo.git.update_environment(**env)
+    session = StoreSession(repo, cmd, git_dir, home, scratch, managed, clock)
+    try:
+        config_path = git_dir / "config"
+        current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
+        if fresh or "attributesFile = /dev/null" not in current or f"worktree = {home}" not in current:
+            for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
+                session._run("config", key, value)
+        exclude = git_dir / "info" / "exclude"
+        rules = managed.exclude_rules()
+        if not exclude.exists() or exclude.read_text(encoding="utf-8") != rules:
+            atomic.write_text(exclude, rules)
+        yield session
+    finally:
+        repo.close()
+        cmd.clear_cache()

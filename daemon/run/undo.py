@@ -1,0 +1,180 @@
+"""Undo a run as a new run: a per-file three-way revert computed from the store.
+
+For each file the run changed: base = what the run wrote, ours = what the store holds
+now, theirs = what was there before the run. Unchanged since → the old content comes
+back; changed since on other lines → `git merge-file` merges; changed on the same lines
+(or a file added/removed by the run and changed since, or a binary changed since) → the
+undo is refused, naming the files, and nothing changes. The result is applied by the
+same commit protocol as any run, so an undo is itself undoable. Cursors never move back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from daemon.config.resolve import Deployment
+from daemon.kernel.errors import ChangedDuringRun, UndoRefused, UnknownRun
+from daemon.run.apply import apply_run, new_run_id
+from daemon.run.session import agent_session, agent_state, read_session
+from daemon.run.store import CommitInfo, StoreSession
+
+
+@dataclass(frozen=True)
+class RunCommit:
+    info: CommitInfo
+    files_changed: int
+    undone_by: str | None
+
+    @property
+    def run_id(self) -> str:
+        return self.info.trailers["Run-Id"]
+
+    @property
+    def kind(self) -> str:
+        return self.info.trailers.get("Kind", "run")
+
+    @property
+    def status(self) -> str:
+        if self.undone_by:
+            return f"undone by {self.undone_by}"
+        if self.kind == "undo":
+            return f"undo of {self.info.trailers.get('Undoes', '?')}"
+        return "applied"
+
+
+def run_commits(store: StoreSession) -> Iterator[RunCommit]:
+    """Runs in the store, newest first, with who undid them (an undone undo restores)."""
+    undone: dict[str, str] = {}
+    for info in store.history():
+        run_id = info.trailers.get("Run-Id")
+        if not run_id:
+            continue
+        target = info.trailers.get("Undoes")
+        if target and run_id not in undone:
+            undone.setdefault(target, run_id)
+        yield RunCommit(info, len(store.changed_files(info.sha)), undone.get(run_id))
+
+
+def find_run(store: StoreSession, run_id: str) -> RunCommit:
+    for run in run_commits(store):
+        if run.run_id == run_id:
+            return run
+    raise UnknownRun(run_id)
+
+
+def _binary(data: bytes | None) -> bool:
+    return data is not None and b"\x00" in data[:8192]
+
+
+RecordMerge = Callable[[bytes | None, bytes | None, bytes | None], bytes | None]
+
+
+def plan_undo(
+    store: StoreSession, run_id: str, record_merges: Mapping[str, RecordMerge] | None = None
+) -> tuple[RunCommit, dict[str, bytes | None]]:
+    """The file changes that revert `run_id`; raises UndoRefused naming conflicting files.
+
+    `record_merges` maps files made of records (the fact store) to a record-level
+    three-way merge, used instead of the line merge: two unrelated facts on adjacent
+    lines are not "the same lines".
+    """
+    run = find_run(store, run_id)
+    if run.undone_by:
+        raise UndoRefused(run_id, f"it was already undone by run {run.undone_by}")
+    sha, parent = run.info.sha, run.info.parent
+    changes: dict[str, bytes | None] = {}
+    conflicts: list[str] = []
+    for change in store.changed_files(sha):
+        path = change.path
+        base = store.blob(sha, path)
+        theirs = store.blob(parent, path) if parent else None
+        ours = store.blob("HEAD", path)
+        if ours == base:
+            result = theirs
+        elif ours == theirs:
+            continue
+        elif record_merges and path in record_merges:
+            merged_records = record_merges[path](ours, base, theirs)
+            if merged_records is None:
+                conflicts.append(path)
+                continue
+            result = merged_records or None if theirs is None else merged_records
+        elif None in (ours, base, theirs) or any(_binary(x) for x in (ours, base, theirs)):
+            conflicts.append(path)
+            continue
+        else:
+            assert ours is not None and base is not None and theirs is not None
+            merged, conflict_count = store.merge_file(ours, base, theirs)
+            if conflict_count:
+                conflicts.append(path)
+                continue
+            result = merged
+        if result != ours:
+            changes[path] = result
+    if conflicts:
+        raise UndoRefused(run_id, "later changes (a run or a person) touch the same lines in", conflicts)
+    if not changes:
+        raise UndoRefused(run_id, "its changes are no longer present; nothing to revert")
+    return run, changes
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    agent: str
+    undone_run_id: str
+    run_id: str
+    files: list[str]
+
+
+def locate_run(deployment: Deployment, run_id: str) -> str:
+    """The agent whose store holds `run_id`."""
+    for name in deployment.agents:
+        state = agent_state(deployment, name)
+        if not (state.git_dir / "HEAD").exists():
+            continue
+        with read_session(deployment, name) as session:
+            if any(r.run_id == run_id for r in run_commits(session.store)):
+                return name
+    raise UnknownRun(run_id)
+
+
+def undo_run(
+    deployment: Deployment,
+    agent: str,
+    run_id: str,
+    now: datetime,
+    lock_timeout: float,
+    record_merges: Mapping[str, RecordMerge] | None = None,
+) -> UndoResult:
+    """Revert `run_id` as a new run; raises UndoRefused (nothing changed) on conflicts.
+
+    `record_merges`: files made of records and the record-level merge for each (the
+    composition root, `daemon/wiring`, hands in the fact store's).
+    """
+    with agent_session(deployment, agent, now, lock_timeout) as session:
+        run, changes = plan_undo(session.store, run_id, record_merges)
+        undo_id = new_run_id(now)
+        message = (
+            f"run {undo_id}: undo of {run_id} ({agent})\n\n"
+            f"Reverts run {run_id} ({run.info.trailers.get('Passes', '')}). Transcript cursors stay where they are."
+        )
+        try:
+            applied = apply_run(
+                session.store,
+                session.state,
+                agent=agent,
+                run_id=undo_id,
+                passes=["undo"],
+                changes=changes,
+                cursor_advances=(),
+                message=message,
+                trailers={"Kind": "undo", "Undoes": run_id},
+                now=now,
+                base=session.base,
+                keep_dirs=session.managed.dirs,
+            )
+        except ChangedDuringRun as exc:
+            raise UndoRefused(run_id, "a person changed files while the undo ran; run it again", sorted(exc.changed)) from exc
+    return UndoResult(agent, run_id, undo_id, applied.files)
