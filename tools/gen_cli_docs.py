@@ -56,7 +56,7 @@ def walk(
 
 def build() -> argparse.ArgumentParser:
     """The program's parser as a user without METAENG_CONFIG sees it."""
-    from daemon.cli import build_parser
+    from daemon.doors.cli import build_parser
 
     return build_parser({})
 
