@@ -1,4 +1,4 @@
-"""Distillation pass: new transcript turns → typed facts in the agent's memory (SPEC §4.1).
+"""Distillation pass: new transcript turns → typed facts in the agent's memory (docs/explanation/fact-memory.md).
 
 Every fact the model proposes must cite a turn that was sent and quote it: the quote is
 looked up in that turn, which also tells whose words the fact rests on (user, assistant

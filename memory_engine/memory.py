@@ -1,6 +1,6 @@
 """The schema-guided fact memory: write, query and delete rules, in memory, no I/O.
 
-Write decision list (first match wins; SPEC §4.1 and lab-reference §4):
+Write decision list (first match wins; docs/explanation/fact-memory.md and lab-reference §4):
 
 | # | condition                                                   | result                               |
 |---|-------------------------------------------------------------|--------------------------------------|

@@ -1,4 +1,4 @@
-"""Memory-consolidation pass: compact the fact store under the memory lock (SPEC §3.4, §6).
+"""Memory-consolidation pass: compact the fact store under the memory lock (docs/explanation/fact-memory.md, §6).
 
 It never drops history. What it changes:
 - exact duplicates — records identical in owner, entity, key, value, confidence, source

@@ -1,4 +1,4 @@
-"""Typed fact records and the proposals they are built from (SPEC §4.1).
+"""Typed fact records and the proposals they are built from (docs/explanation/fact-memory.md).
 
 A proposal is what a writer (the distiller, a lab scenario) asks to store; a record is
 what the memory keeps. Both are validated before the stored history changes: missing

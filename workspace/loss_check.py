@@ -1,6 +1,6 @@
 """The deterministic loss check of a workspace rewrite (pure: texts in, verdict out).
 
-Rule (SPEC §4.4): every unique unit of the old text — each sentence of a bullet or
+Rule (docs/explanation/workspace.md): every unique unit of the old text — each sentence of a bullet or
 paragraph, each table row, each code block — must still be in the new text, either
 
 - exactly or normalised (see `workspace.units.normalise`; code spans, links and URLs

@@ -1,4 +1,4 @@
-"""The two regimes (SPEC §4.4): which changes apply directly and which wait in the queue.
+"""The two regimes (docs/explanation/workspace.md): which changes apply directly and which wait in the queue.
 
 - **Lossless tidying** (daily-log de-duplication, a loss-checked rewrite of identity,
   behaviour and long-memory files) applies directly with `autonomy: autonomous`, after a

@@ -1,4 +1,4 @@
-"""The deployment file as frozen pydantic models (SPEC §5).
+"""The deployment file as frozen pydantic models (docs/reference/configuration.md).
 
 Field names are the YAML keys. Strict types: `enabled: 1` or `top_k: "3"` are errors, not
 guesses. Paths stay strings here; `daemon.config.resolve` turns them into absolute paths
@@ -77,7 +77,7 @@ class IntervalOverrides(Frozen):
 
 
 class ServiceSettings(Frozen):
-    """How `metaeng-daemon run` schedules, watches transcripts and stops (SPEC §7)."""
+    """How `metaeng-daemon run` schedules, watches transcripts and stops (docs/explanation/service.md)."""
 
     # auto: kernel notifications, falling back to polling if they are unavailable or the
     # watch limit is reached; polling: always poll (NFS/CIFS transcript folders); off: cadence only.

@@ -1,4 +1,4 @@
-"""Cadence presets (SPEC §6): schedules and daily deep caps move together."""
+"""Cadence presets (docs/reference/configuration.md): schedules and daily deep caps move together."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What a pass returns: the changes it wants, never applied by itself (SPEC §3).
+"""What a pass returns: the changes it wants, never applied by itself (docs/explanation/architecture.md).
 
 A changeset holds file writes and deletions (paths relative to the agent home), cursor
 advances, and a report. Review-queue items are ordinary files under the review folder,

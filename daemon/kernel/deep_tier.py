@@ -1,4 +1,4 @@
-"""The deep-tier model client: the one door for model calls (SPEC §3.3).
+"""The deep-tier model client: the one door for model calls (docs/explanation/deep-tier.md).
 
 One `DeepTier` per run and agent. Each call:
 1. builds the request (strict JSON Schema generated from a pydantic model, flat);

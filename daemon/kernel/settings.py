@@ -27,7 +27,7 @@ PassName = Literal[
 ]
 
 
-# Execution order inside one run: facts first, then skills on the same turns (SPEC §4.3),
+# Execution order inside one run: facts first, then skills on the same turns (docs/explanation/skills.md),
 # then the tidy-ups, then proposals.
 PASS_ORDER: tuple[PassName, ...] = (
     "distillation",

@@ -1,4 +1,4 @@
-"""The spend ledger: daily deep-pass caps and USD budgets, write-ahead (SPEC §3.3).
+"""The spend ledger: daily deep-pass caps and USD budgets, write-ahead (docs/explanation/deep-tier.md).
 
 One append-only JSON Lines file per UTC day under `<state>/spend/`. Before a model call
 the caller *reserves* an upper bound under a deployment-wide lock, so many agents

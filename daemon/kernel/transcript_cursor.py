@@ -1,4 +1,4 @@
-"""Where reading a transcript starts again, given its stored cursor (SPEC §3.2).
+"""Where reading a transcript starts again, given its stored cursor (docs/explanation/transcripts.md).
 
 A cursor records the offset, the file's identity (device, inode), a hash of its first KiB
 (`head`) and a hash of the up-to-64 bytes ending at the offset (`tail`; for a committed

@@ -1,4 +1,4 @@
-"""One transcript line → a message (SPEC §3.2): the JSON Lines format, nothing about files.
+"""One transcript line → a message (docs/explanation/transcripts.md): the JSON Lines format, nothing about files.
 
 A line is `{"role": "user"|"assistant"|"tool"|"system", "content": ..., "ts": ...}`, or
 `{"type": "session_end"}` when a session closes. Content may be a string, a list of text

@@ -1,4 +1,4 @@
-"""The bytes of one read window → turns: pure, no files (SPEC §3.2).
+"""The bytes of one read window → turns: pure, no files (docs/explanation/transcripts.md).
 
 A window holds whole lines from a line start (the cursor) on; its last line may be
 half-written. A turn is a user message and everything up to the next user message; the

@@ -1,4 +1,4 @@
-"""Reading transcripts by byte offset into turns (SPEC §3.2).
+"""Reading transcripts by byte offset into turns (docs/explanation/transcripts.md).
 
 Transcripts are append-only JSON Lines: `{"role": "user"|"assistant"|"tool"|"system",
 "content": ..., "ts": ...}` per line, and optionally `{"type": "session_end"}` when a

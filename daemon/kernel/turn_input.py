@@ -1,7 +1,7 @@
 """The shared start of every transcript-driven pass: read its new turns, apply the 4-turn rule.
 
 Fewer than 4 new turns: the pass does nothing and its offsets are committed anyway, so a
-few turns do not pile up and get over-read later (SPEC §3.2).
+few turns do not pile up and get over-read later (docs/explanation/transcripts.md).
 """
 
 from __future__ import annotations

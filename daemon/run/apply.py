@@ -1,4 +1,4 @@
-"""The commit protocol of a run (SPEC §3): journal, atomic writes, one commit, then cursors.
+"""The commit protocol of a run (docs/explanation/architecture.md): journal, atomic writes, one commit, then cursors.
 
     compare-and-swap check ─► cursor file prepared ─► journal ─► write files (temp +
     rename, each checked again just before) ─► stage exactly those paths ─► commit (the

@@ -1,4 +1,4 @@
-"""The evaluator: run every scenario on a fresh memory and score it (SPEC §4.2).
+"""The evaluator: run every scenario on a fresh memory and score it (docs/explanation/lab.md).
 
 A scenario passes only if its answers, in order, equal the expected answers exactly (null
 must be null) and no hard check failed in it. The hard checks, per lab-reference §7:

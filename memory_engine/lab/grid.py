@@ -1,4 +1,4 @@
-"""The exhaustive settings grid (SPEC §4.2, lab-reference §9).
+"""The exhaustive settings grid (docs/explanation/lab.md, lab-reference §9).
 
 Thresholds come from the suite itself: the sorted distinct confidences of writes whose
 fact has kind `fact`. A threshold admits scores >= t, so each value t stands for every

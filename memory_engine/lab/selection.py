@@ -1,4 +1,4 @@
-"""The fixed selection rule (SPEC §4.2, lab-reference §8).
+"""The fixed selection rule (docs/explanation/lab.md, lab-reference §8).
 
 Ranking a set of configurations (the grid): drop any candidate failing a hard check (it
 ranks after every candidate that passes them, and is never "best"); then most scenarios

@@ -1,4 +1,4 @@
-"""Transcript reading by byte offset: every rule of SPEC §3.2."""
+"""Transcript reading by byte offset: every rule of docs/explanation/transcripts.md."""
 
 from __future__ import annotations
 

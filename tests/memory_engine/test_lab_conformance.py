@@ -1,4 +1,4 @@
-"""Conformance with the published lab (SPEC §4.2, lab-reference §12): real evaluations of the
+"""Conformance with the published lab (docs/explanation/lab.md, lab-reference §12): real evaluations of the
 published 20-story suite (an in-repo copy, `builtin:published`) must give the published figures."""
 
 from __future__ import annotations

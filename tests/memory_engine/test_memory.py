@@ -1,4 +1,4 @@
-"""The fact memory's write, query and delete rules (SPEC §4.1), on the pure engine."""
+"""The fact memory's write, query and delete rules (docs/explanation/fact-memory.md), on the pure engine."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`lab grid|evaluate|campaign|verify|propose`: the settings lab (SPEC §4.2).
+"""`lab grid|evaluate|campaign|verify|propose`: the settings lab (docs/explanation/lab.md).
 
 grid, evaluate and verify need no configuration and no model. campaign calls the model
 only with `--live`. propose (and a campaign given `--agent`) adds a review-queue

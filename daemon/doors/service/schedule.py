@@ -1,6 +1,6 @@
 """Which jobs a deployment schedules, and when they fire — pure functions, no scheduler.
 
-A job is one agent and one pass group (SPEC §6): the two transcript passes together on
+A job is one agent and one pass group (docs/reference/configuration.md): the two transcript passes together on
 the transcript cadence, memory consolidation on its own, the three maintenance passes
 together. A job runs the group's passes that are enabled for the agent and exist in
 this version; a group with none of them is not scheduled.

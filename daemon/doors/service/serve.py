@@ -1,4 +1,4 @@
-"""`metaeng-daemon run`: the long-running process (SPEC §7).
+"""`metaeng-daemon run`: the long-running process (docs/explanation/service.md).
 
 The main thread owns the signal flags, the systemd notifications and short sleeps; the
 scheduler runs jobs in its thread pool and the transcript watcher in its own thread.

@@ -5,7 +5,7 @@ candidate. The job is brought forward when all of these hold:
 - the agent has a scheduled transcript job, and it is not running right now;
 - `wake_min_gap_seconds` have passed since its last transcript run started;
 - at least `MIN_NEW_TURNS` complete turns wait (fewer would be committed unanalysed,
-  SPEC §3.2, so waking for them would waste them).
+  docs/explanation/transcripts.md, so waking for them would waste them).
 The run itself is the ordinary job: daily deep caps and budgets apply as always.
 """
 
