@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from daemon.kernel.textmerge import merge_text
 from skills_engine.folders import is_text
-from skills_engine.textmerge import merge_text
 
 REPORTED = {"deleted-upstream-changed-here", "deleted-here-changed-upstream", "binary-both-changed"}
 

@@ -29,13 +29,13 @@ from daemon.kernel import meaning
 from daemon.kernel.changeset import FileWrite
 from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.textmerge import has_markers
 from daemon.kernel.view import AgentView
 from skills_engine import guard, provenance
 from skills_engine.fork import rewrite_all
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.merge import FileDecision, plan_merge
 from skills_engine.provenance import Event, Provenance
-from skills_engine.textmerge import has_markers
 
 PROMPT_OVERHEAD_BYTES = 6000
 

@@ -1,6 +1,7 @@
 """Injected I/O faults for the fault-injection tests, at the atomic-write door.
 
-Armed only by the CLI edge from `METAENG_FAULT=<errno name>@<path fragment>` (for example
+Armed only by the tests — in-process with `arm`, or through the test-only entry
+`python -m tests.support.armed` from `METAENG_FAULT=<errno name>@<path fragment>` (for example
 `ENOSPC@facts.jsonl`): the next atomic write or delete of a path containing the fragment
 raises that OSError, exactly as a full disk or a read-only mount would. Unarmed, a check
 costs one comparison. Used where the platform cannot give a real tiny filesystem.

@@ -1,6 +1,7 @@
 """Named crash points for the crash tests: SIGKILL the process at a named step of apply.
 
-Armed only by the CLI edge from `METAENG_CRASH_AT`; unarmed, a crash point costs one
+Armed only by the test-only entry `python -m tests.support.armed` from `METAENG_CRASH_AT`
+(never by the shipped command line); unarmed, a crash point costs one
 comparison. The names are the steps of the commit protocol in `daemon.run.apply`.
 """
 

@@ -8,37 +8,41 @@ failed pass leaves its turns to be read again next cycle.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 import structlog
 from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
-from daemon.kernel import atomic, cursors, redact
+from daemon.kernel import cursors, redact
 from daemon.kernel.breaker import Breaker
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.deep_tier import CallRecord, DeepTier
 from daemon.kernel.errors import DaemonError, ModelResponseInvalid, ModelUnavailable, PathRefused, StoreError
-from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.model_access import ModelAccess
 from daemon.kernel.passes import Pass, PassContext
 from daemon.kernel.paths import AgentState, StateLayout
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
 from daemon.kernel.spend import SpendLedger
-from daemon.kernel.view import AgentView, ReadLog, confined
+from daemon.kernel.view import AgentView, ReadLog
+from daemon.run.applier import (
+    MEMORY_LOCK_WAIT_SECONDS,
+    PassResult,
+    Submission,
+    checked,
+    commit_run,
+    outcome_of,
+)
 from daemon.run.apply import describe_os_error, new_run_id
-from daemon.run.run_commit import PassResult, commit_run
 from daemon.run.session import AgentSession, agent_session
 
 __all__ = ["PassResult", "RunResult", "breaker_for", "run_once", "select_passes"]
 
 log = structlog.get_logger("metaeng.runner")
-MEMORY_LOCK_WAIT_SECONDS = 600.0
 DRY_RUN_NO_MODEL = "dry run: no model call, nothing spent (add --with-model to preview the model's answer; that spends)"
 
 
@@ -65,13 +69,7 @@ class RunResult:
 
     @property
     def outcome(self) -> str:
-        if self.failed:
-            return "failed"
-        if self.run_id:
-            return "applied"
-        if all(p.status == "skipped" for p in self.passes):
-            return "skipped"
-        return "nothing"
+        return outcome_of(self.passes, self.run_id, self.error)
 
 
 def breaker_for(deployment: Deployment, state: AgentState) -> Breaker | None:
@@ -105,15 +103,6 @@ def _why_not(
     return None
 
 
-def _check_paths(
-    changeset: Changeset, agent: AgentSettings, scope: ManagedPaths, managed: ManagedPaths
-) -> None:
-    for path in changeset.touched:
-        if not (scope.covers(path) and managed.covers(path)):
-            raise PathRefused(path, f"outside what pass {changeset.pass_name} may write")
-        confined(agent.home, path)
-
-
 def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Changeset:
     try:
         changeset = impl.plan(context)
@@ -141,18 +130,9 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
             status="skipped",
             reason=f"refused as tainted: planned content of {', '.join(tainted)} contains a configured secret",
         )
-    if changeset.status in ("changes", "nothing") and changeset.has_file_changes():
-        try:
-            _check_paths(changeset, context.agent, impl.write_scope(context.agent), session.managed)
-        except PathRefused as exc:
-            return Changeset(
-                pass_name=impl.name,
-                status="failed",
-                reason=str(exc),
-                report=changeset.report,
-                details=changeset.details,
-            )
-    return changeset
+    # The applier checks every path again at commit time; checked here too, so that no
+    # later pass plans on top of writes that will be refused.
+    return checked(session, changeset, impl.write_scope(context.agent))
 
 
 def run_once(
@@ -302,7 +282,11 @@ def _run_in_session(
             if changeset.status in ("changes", "nothing"):
                 view = view.with_changes(changeset)
         deep.close()
-        result = commit_run(session, planned, reads, now, run_id, dry_run, deep)
+        scopes = {name: registry[name].write_scope(agent) for name in selected if name in registry}
+        submission = Submission(
+            tuple(planned), reads, scopes, cost_usd=deep.spent_usd, model_calls=len(deep.calls)
+        )
+        result = commit_run(session, submission, now=now, run_id=run_id, dry_run=dry_run, started=started)
     duration = time.monotonic() - started
     unreadable = {path: why for log_ in reads.values() for path, why in log_.unreadable.items()}
     left_out = session.left_out() + [
@@ -325,32 +309,4 @@ def _run_in_session(
         preview=result.preview,
         error=result.error,
     )
-    if not dry_run:
-        try:
-            _log_run(session, final)
-        except OSError as exc:
-            detail = describe_os_error(exc)
-            log.warning("run.log_not_written", agent=agent.name, run_id=final.run_id, error=detail)
-            final = replace(final, notes=(*final.notes, f"the run log was not written — {detail}"))
     return final
-
-
-def _log_run(session: AgentSession, result: RunResult) -> None:
-    entry = {
-        "v": 1,
-        "run_id": result.run_id,
-        "attempted_run_id": result.attempted_run_id,
-        "agent": result.agent,
-        "started_at": result.started_at.isoformat(),
-        "finished_at": (result.started_at + timedelta(seconds=result.duration_seconds)).isoformat(),
-        "duration_s": round(result.duration_seconds, 3),
-        "outcome": result.outcome,
-        "passes": {p.name: p.status for p in result.passes},
-        # Added within v1 (readers of older lines do without): `status` reports a pass that
-        # failed the same way run after run (daemon.doors.service.runlog.stuck_passes). 300
-        # characters tell one failure from another without growing the log much.
-        "reasons": {p.name: p.reason[:300] for p in result.passes},
-        "files_changed": len(result.files_changed),
-        "cost_usd": round(result.cost_usd, 6),
-    }
-    atomic.append_line(session.state.run_log, json.dumps(entry, sort_keys=True))

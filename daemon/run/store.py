@@ -3,8 +3,11 @@
 Git dir in the daemon's state folder, work tree = the agent home (the etckeeper /
 bare-repo-dotfiles pattern), so an agent home that is itself a git checkout is left
 alone. Git is hermetic: fixed identity, no hooks, no signing, no system or global config,
-`core.fsync=all`. GitPython's `Repo` keeps `git cat-file` processes alive and leaks them
-in long-running processes, so a session opens it per run and closes it.
+`core.fsync=all`, and an environment of its own — every inherited `GIT_*` variable is
+left out of the copy each git process gets (`GIT_CONFIG_PARAMETERS`, `GIT_NAMESPACE`,
+`GIT_DIR` … would otherwise reach into the store), without touching the daemon's own
+environment. Git runs as a plain subprocess, one process per operation: no long-lived
+`cat-file` processes to leak in a daemon.
 """
 
 from __future__ import annotations
@@ -13,12 +16,11 @@ import bisect
 import hashlib
 import os
 import stat
+import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
-
-import git
 
 from daemon.kernel import atomic, redact
 from daemon.kernel.errors import StoreError
@@ -39,17 +41,15 @@ class StoreSession:
 
     def __init__(
         self,
-        repo: git.Repo,
-        cmd: git.Git,
+        env: Mapping[str, str],
         git_dir: Path,
         home: Path,
         scratch: Path,
         managed: ManagedPaths,
         clock: Callable[[], datetime] | None = None,
     ) -> None:
-        self._repo = repo
+        self._env = dict(env)
         self._clock = clock
-        self._git = cmd
         self.git_dir = git_dir
         self.home = home
         self._scratch = scratch
@@ -62,32 +62,24 @@ class StoreSession:
         stdin: bytes | None = None,
         env: Mapping[str, str] | None = None,
     ) -> tuple[int, bytes]:
-        feed = self._scratch / "stdin"
-        with ExitStack() as cleanup:
-            istream = None
-            if stdin is not None:
-                self._scratch.mkdir(parents=True, exist_ok=True)
-                atomic.write_scratch(feed, stdin)
-                cleanup.callback(feed.unlink, missing_ok=True)
-                istream = cleanup.enter_context(feed.open("rb"))
-            try:
-                status, out, err = self._git.execute(
-                    ["git", *args],
-                    istream=istream,
-                    env=env,
-                    with_extended_output=True,
-                    with_exceptions=False,
-                    stdout_as_string=False,
-                    strip_newline_in_stdout=False,
-                )
-            except git.GitCommandNotFound as exc:
-                raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
+        try:
+            done = subprocess.run(
+                ["git", *args],
+                cwd=self.home,
+                env={**self._env, **(env or {})},
+                input=stdin,
+                capture_output=True,
+                check=False,
+            )
+        except FileNotFoundError as exc:
+            raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
+        status, out, err = done.returncode, done.stdout, done.stderr
         if status not in ok_codes:
-            message = err.decode("utf-8", "replace") if isinstance(err, bytes) else str(err)
+            message = err.decode("utf-8", "replace")
             raise StoreError(
                 f"git {args[0]} failed in store {self.git_dir} (exit {status}): {message.strip()}"
             )
-        return status, out if isinstance(out, bytes) else str(out).encode()
+        return status, out
 
     def text(self, *args: str) -> str:
         return self._run(*args)[1].decode("utf-8", "replace")
@@ -108,27 +100,20 @@ class StoreSession:
         return None
 
     def commit_info(self, rev: str) -> CommitInfo:
-        try:
-            commit = self._repo.commit(rev)
-        except (git.BadName, ValueError) as exc:
-            raise StoreError(f"no commit {rev!r} in store {self.git_dir}") from exc
-        message = commit.message if isinstance(commit.message, str) else commit.message.decode()
-        subject, _, body = message.partition("\n")
-        return CommitInfo(
-            sha=commit.hexsha,
-            parent=commit.parents[0].hexsha if commit.parents else None,
-            committed_at=commit.committed_datetime,
-            subject=subject,
-            body=body.strip(),
-            trailers=parse_trailers(message),
-        )
+        status, out = self._run("show", "-s", f"--format={COMMIT_FORMAT}", rev, "--", ok_codes=(0, 128))
+        if status != 0:
+            raise StoreError(f"no commit {rev!r} in store {self.git_dir}")
+        return _commit(out.decode("utf-8", "replace"))
 
     def history(self, limit: int | None = None) -> Iterator[CommitInfo]:
         """Commits from HEAD backwards (first-parent)."""
         if self.head() is None:
             return
-        for commit in self._repo.iter_commits("HEAD", first_parent=True, max_count=limit):
-            yield self.commit_info(commit.hexsha)
+        count = [f"--max-count={limit}"] if limit is not None else []
+        out = self._run("log", "--first-parent", *count, f"--format={COMMIT_FORMAT}%x1e", "HEAD", "--")[1]
+        for record in out.decode("utf-8", "replace").split("\x1e"):
+            if record.strip():
+                yield _commit(record.lstrip("\n"))
 
     def blob(self, rev: str, path: str) -> bytes | None:
         """The content of `path` at `rev`, or None if it does not exist there."""
@@ -281,29 +266,28 @@ class StoreSession:
         else:
             self._run("rm", "-r", "-q", "--cached", "--ignore-unmatch", ".")
 
-    def merge_file(self, ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, int]:
-        """Line-level three-way merge (git merge-file); returns (text, number of conflicts)."""
-        self._scratch.mkdir(parents=True, exist_ok=True)
-        paths: list[str] = []
-        for label, data in (("ours", ours), ("base", base), ("theirs", theirs)):
-            path = self._scratch / f"merge-{label}"
-            atomic.write_scratch(path, data)
-            paths.append(str(path))
-        try:
-            status, out = self._run(
-                "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs", *paths, ok_codes=range(0, 128)
-            )
-        finally:
-            for name in paths:
-                Path(name).unlink(missing_ok=True)
-        return out, status
+
+# sha, parents, commit date (strict ISO), then the raw message: NUL-separated.
+COMMIT_FORMAT = "%H%x00%P%x00%cI%x00%B"
 
 
-def _initialise(git_dir: Path, home: Path) -> None:
-    git_dir.parent.mkdir(parents=True, exist_ok=True)
-    repo = git.Repo.init(str(git_dir), bare=True, mkdir=True)
-    repo.close()
-    os.chmod(git_dir, 0o700)
+def _commit(record: str) -> CommitInfo:
+    sha, parents, date, message = record.split("\0", 3)
+    subject, _, body = message.partition("\n")
+    return CommitInfo(
+        sha=sha,
+        parent=parents.split()[0] if parents.strip() else None,
+        committed_at=datetime.fromisoformat(date),
+        subject=subject,
+        body=body.strip(),
+        trailers=parse_trailers(message),
+    )
+
+
+def git_environment(base: Mapping[str, str], git_dir: Path, home: Path, now: datetime | None) -> dict[str, str]:
+    """`base` without any inherited `GIT_*` variable, plus the store's hermetic settings."""
+    kept = {k: v for k, v in base.items() if not k.startswith("GIT_")}
+    return {**kept, **hermetic_env(git_dir, home, now)}
 
 
 @contextmanager
@@ -315,27 +299,26 @@ def open_store(
     now: datetime | None = None,
     clock: Callable[[], datetime] | None = None,
 ) -> Iterator[StoreSession]:
-    """Open (creating if needed) the store; close every git process on exit."""
+    """Open (creating if needed) the store of `home` kept in `git_dir`."""
     fresh = not (git_dir / "HEAD").exists()
+    env = git_environment(os.environ, git_dir, home, now)
     if fresh:
-        _initialise(git_dir, home)
-    env = hermetic_env(git_dir, home, now)
-    cmd = git.Git(str(home))
-    cmd.update_environment(**env)
-    repo = git.Repo(str(git_dir))
-    repo.git.update_environment(**env)
-    session = StoreSession(repo, cmd, git_dir, home, scratch, managed, clock)
-    try:
-        config_path = git_dir / "config"
-        current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-        if fresh or "attributesFile = /dev/null" not in current or f"worktree = {home}" not in current:
-            for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
-                session._run("config", key, value)
-        exclude = git_dir / "info" / "exclude"
-        rules = managed.exclude_rules()
-        if not exclude.exists() or exclude.read_text(encoding="utf-8") != rules:
-            atomic.write_text(exclude, rules)
-        yield session
-    finally:
-        repo.close()
-        cmd.clear_cache()
+        git_dir.parent.mkdir(parents=True, exist_ok=True)
+        init_env = {k: v for k, v in env.items() if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")}
+        done = subprocess.run(
+            ["git", "init", "-q", "--bare", str(git_dir)], env=init_env, capture_output=True, check=False
+        )
+        if done.returncode != 0:
+            raise StoreError(f"git init failed for store {git_dir}: {done.stderr.decode('utf-8', 'replace').strip()}")
+        os.chmod(git_dir, 0o700)
+    session = StoreSession(env, git_dir, home, scratch, managed, clock)
+    config_path = git_dir / "config"
+    current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
+    if fresh or "attributesFile = /dev/null" not in current or f"worktree = {home}" not in current:
+        for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
+            session._run("config", key, value)
+    exclude = git_dir / "info" / "exclude"
+    rules = managed.exclude_rules()
+    if not exclude.exists() or exclude.read_text(encoding="utf-8") != rules:
+        atomic.write_text(exclude, rules)
+    yield session

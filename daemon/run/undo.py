@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from daemon.config.resolve import Deployment
-from daemon.kernel.errors import ChangedDuringRun, UndoRefused, UnknownRun
-from daemon.run.apply import apply_run, new_run_id
+from daemon.kernel.changeset import Changeset, FileWrite
+from daemon.kernel.errors import UndoRefused, UnknownRun
+from daemon.kernel.textmerge import merge_text
+from daemon.run.applier import Submission, commit_run
+from daemon.run.apply import new_run_id
 from daemon.run.session import agent_session, agent_state, read_session
 from daemon.run.store import CommitInfo, StoreSession
 
@@ -106,7 +109,7 @@ def plan_undo(
             continue
         else:
             assert ours is not None and base is not None and theirs is not None
-            merged, conflict_count = store.merge_file(ours, base, theirs)
+            merged, conflict_count = merge_text(ours, base, theirs)
             if conflict_count:
                 conflicts.append(path)
                 continue
@@ -156,25 +159,25 @@ def undo_run(
     with agent_session(deployment, agent, now, lock_timeout) as session:
         run, changes = plan_undo(session.store, run_id, record_merges)
         undo_id = new_run_id(now)
-        message = (
-            f"run {undo_id}: undo of {run_id} ({agent})\n\n"
-            f"Reverts run {run_id} ({run.info.trailers.get('Passes', '')}). Transcript cursors stay where they are."
+        changeset = Changeset(
+            pass_name="undo",
+            status="changes",
+            reason=(
+                f"Reverts run {run_id} ({run.info.trailers.get('Passes', '')}). "
+                "Transcript cursors stay where they are."
+            ),
+            writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changes.items()) if c is not None),
+            deletes=tuple(sorted(p for p, c in changes.items() if c is None)),
         )
-        try:
-            applied = apply_run(
-                session.store,
-                session.state,
-                agent=agent,
-                run_id=undo_id,
-                passes=["undo"],
-                changes=changes,
-                cursor_advances=(),
-                message=message,
-                trailers={"Kind": "undo", "Undoes": run_id},
-                now=now,
-                base=session.base,
-                keep_dirs=session.managed.dirs,
-            )
-        except ChangedDuringRun as exc:
-            raise UndoRefused(run_id, "a person changed files while the undo ran; run it again", sorted(exc.changed)) from exc
-    return UndoResult(agent, run_id, undo_id, applied.files)
+        submission = Submission(
+            (changeset,), kind="undo", trailers={"Undoes": run_id}, subject=f"undo of {run_id}"
+        )
+        outcome = commit_run(session, submission, now=now, run_id=undo_id)
+    (result,) = outcome.passes
+    if outcome.error is not None:
+        raise UndoRefused(run_id, outcome.error)
+    if result.status == "skipped":  # a person changed a file while the undo ran
+        raise UndoRefused(run_id, f"{result.reason}; run it again")
+    if result.status == "failed":
+        raise UndoRefused(run_id, result.reason)
+    return UndoResult(agent, run_id, undo_id, list(outcome.files))

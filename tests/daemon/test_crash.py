@@ -54,7 +54,7 @@ def test_crash_at_each_step_of_apply_leaves_all_or_nothing(
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
     crashed = subprocess.run(
-        [sys.executable, "-m", "daemon", "--config", str(config), "once", "--agent", "ada"],
+        [sys.executable, "-m", "tests.support.armed", "--config", str(config), "once", "--agent", "ada"],
         env=env,
         cwd=REPO,
         capture_output=True,

@@ -91,7 +91,7 @@ def last_is_run(root: Path) -> bool:
 def crash(root: Path, command: list[str], point: str) -> subprocess.CompletedProcess[str]:
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
     return subprocess.run(
-        [sys.executable, "-m", "daemon", "--config", str(root / "config.yaml"), *command],
+        [sys.executable, "-m", "tests.support.armed", "--config", str(root / "config.yaml"), *command],
         env=env,
         cwd=REPO,
         capture_output=True,

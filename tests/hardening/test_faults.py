@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from daemon.kernel import faults
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
@@ -62,9 +63,11 @@ def test_injected_write_fault_rolls_back_keeps_offsets_and_accounts_spend(
     run_cli(config, "once", "--agent", "ada")  # first import commit, no turns analysed yet (no reply)
     before = tree_snapshot(root / "ada")
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
-    result = run_cli(
-        config, "once", "--agent", "ada", "--json", env={"METAENG_FAULT": f"{fault}@facts.jsonl"}
-    )
+    faults.arm(f"{fault}@facts.jsonl")  # the fault-injection hook, armed by the test itself
+    try:
+        result = run_cli(config, "once", "--agent", "ada", "--json")
+    finally:
+        faults.arm(None)
     assert result.code == 1
     entry = distill(result.json())
     assert (

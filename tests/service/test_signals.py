@@ -140,8 +140,8 @@ def test_a_run_cut_by_a_crash_is_rolled_back_before_the_daemon_is_ready(
     crashed = subprocess.run(
         [
             sys.executable,
-            "-c",
-            "import sys; from daemon.doors.cli import main; sys.exit(main())",
+            "-m",
+            "tests.support.armed",
             "--config",
             str(config),
             "once",
@@ -149,6 +149,7 @@ def test_a_run_cut_by_a_crash_is_rolled_back_before_the_daemon_is_ready(
             "ada",
         ],
         env={**os.environ, "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": "after_write"},
+        cwd=Path(__file__).parents[2],
         capture_output=True,
         check=False,
     )

@@ -35,9 +35,7 @@ from daemon.doors.cli import (
 )
 from daemon.doors.cli.common import CliContext, Command
 from daemon.doors.output import Output
-from daemon.kernel import faults
 from daemon.kernel.errors import DaemonError
-from daemon.run import crashpoints
 
 COMMANDS: tuple[Command, ...] = (
     once_cmd,
@@ -99,13 +97,6 @@ def program_name(argv0: str, executable: str) -> str:
     return shlex.quote(argv0)
 
 
-def _scrub_git_environment() -> None:
-    # The store's git must be hermetic; an inherited GIT_DIR or GIT_INDEX_FILE would point
-    # our commits at someone else's repository.
-    for key in [k for k in os.environ if k.startswith("GIT_")]:
-        del os.environ[key]
-
-
 def main(
     argv: Sequence[str] | None = None,
     *,
@@ -115,9 +106,6 @@ def main(
     clock: Callable[[], datetime] | None = None,
 ) -> int:
     environment = dict(os.environ) if env is None else dict(env)
-    _scrub_git_environment()
-    crashpoints.arm(environment.get("METAENG_CRASH_AT"))
-    faults.arm(environment.get("METAENG_FAULT"))
     err_stream = stderr or sys.stderr
     parser = build_parser(environment)
     args = parser.parse_args(argv)

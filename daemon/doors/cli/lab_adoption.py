@@ -205,11 +205,11 @@ def _propose(
 
     timeout = deployment.config.run_lock_timeout_seconds if wait is None else wait
     result = run_manual(deployment, agent, label="lab-propose", plan=plan, now=now, lock_timeout=timeout)
-    applied = result.applied is not None and result.applied.sha is not None
+    applied = result.run_id is not None
     return {
         "agent": agent,
         "proposal": result.changeset.details.get("proposal") if applied else None,
-        "run_id": result.applied.run_id if applied and result.applied else None,
+        "run_id": result.run_id,
         "reason": result.changeset.reason,
         **found,
     }

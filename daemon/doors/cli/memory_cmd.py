@@ -148,7 +148,7 @@ def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
         lock_timeout=timeout,
         memory_lock=True,
     )
-    run_id = result.applied.run_id if result.applied and result.applied.sha else None
+    run_id = result.run_id
     if args.json:
         context.out.json({"run_id": run_id, "reason": result.changeset.reason, **result.changeset.details})
         return 0

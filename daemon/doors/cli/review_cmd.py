@@ -161,7 +161,7 @@ def handle_decide(args: argparse.Namespace, context: CliContext) -> int:
         lock_timeout=timeout,
         trailers={"Proposal": args.proposal_id},
     )
-    run_id = result.applied.run_id if result.applied and result.applied.sha else None
+    run_id = result.run_id
     if args.json:
         context.out.json({"id": args.proposal_id, "agent": name, "action": args.verb, "run_id": run_id})
     else:

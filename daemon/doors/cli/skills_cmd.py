@@ -120,7 +120,7 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
             now=now,
             lock_timeout=timeout,
         )
-        run_id = result.applied.run_id if result.applied and result.applied.sha else None
+        run_id = result.run_id
         inventory = load_inventory(agent, AgentView(agent.home))
     _warn(context, inventory)
     quarantined = [

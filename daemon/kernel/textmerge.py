@@ -1,4 +1,4 @@
-"""Line-level three-way merge of one text file: the skills engine's one door to `git merge-file`.
+"""Line-level three-way merge of one text file: the one door to `git merge-file` (fork merges, undo).
 
 `git merge-file -p --diff3` runs on three temporary files in a private scratch folder
 (removed afterwards) with a hermetic environment: no system or global git config, C

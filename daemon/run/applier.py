@@ -1,7 +1,12 @@
-"""Commit what the passes of one run planned: drop what a person changed meanwhile, apply the rest.
+"""The one applier: every run — scheduled, `once`, a person's action (review approval,
+forget, a lab adoption, a skill restore) and `undo` — reaches the disk through here.
 
-The runner plans every pass first; this module turns the planned changesets into one run
-commit. A person may have edited managed files while the passes planned (a model call
+It checks every path a changeset touches (the pass's own write scope if it has one, the
+managed paths, no symlink or `..` on the way), waits on the memory lock the same time for
+every run (`hold_memory_lock`), builds the commit message and trailers, commits through
+the journal protocol (`daemon.run.apply`) and appends the run to the run log.
+
+The planned changesets become one run commit. A person may have edited managed files while the passes planned (a model call
 takes minutes): their edits are committed first, as external edits, then the run's
 writes land only on files that still hold what the passes read (`daemon.run.apply` checks
 each against the run's planning base). A pass whose file changed is dropped — `skipped`,
@@ -12,19 +17,27 @@ tried again. Each round drops at least one pass, so the loop ends.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from datetime import datetime
+import json
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any
 
 import structlog
+from filelock import FileLock, Timeout
 
+from daemon.kernel import atomic
 from daemon.kernel.changeset import Changeset, CursorAdvance, PassStatus
-from daemon.kernel.deep_tier import DeepTier
-from daemon.kernel.errors import ChangedDuringRun, StoreError
-from daemon.kernel.view import AgentView, ReadLog
+from daemon.kernel.errors import ChangedDuringRun, PathRefused, StoreError
+from daemon.kernel.managed import ManagedPaths
+from daemon.kernel.view import AgentView, ReadLog, confined
 from daemon.run.apply import ApplyFailed, apply_run, describe_os_error
 from daemon.run.session import AgentSession, commit_external_edits
+
+# One wait on the memory lock for every run that needs it (a consolidation may hold it).
+MEMORY_LOCK_WAIT_SECONDS = 600.0
 
 log = structlog.get_logger("metaeng.runner")
 
@@ -55,6 +68,66 @@ def _preview(home_view: AgentView, changes: Mapping[str, bytes | None]) -> str:
         label_new = f"b/{path}" if new is not None else "/dev/null"
         chunks.append("".join(difflib.unified_diff(old_text, new_text, label_old, label_new)))
     return "".join(chunks)
+
+
+@dataclass(frozen=True)
+class Submission:
+    """What one run asks the applier to commit.
+
+    `scopes`: a pass's own write scope, by pass name (every path is checked against the
+    managed paths anyway); `kind`: the `Kind` trailer of a person's action or an undo
+    (none for pass runs, whose commits carry their cost instead); `reads`: what each pass
+    read, so a pass built on a dropped one is dropped too.
+    """
+
+    planned: tuple[Changeset, ...]
+    reads: Mapping[str, ReadLog] = field(default_factory=dict)
+    scopes: Mapping[str, ManagedPaths] = field(default_factory=dict)
+    kind: str | None = None
+    trailers: Mapping[str, str] = field(default_factory=dict)
+    cost_usd: float = 0.0
+    model_calls: int = 0
+    subject: str | None = None  # the commit subject's words (default: the kind, or the passes)
+
+
+@contextmanager
+def hold_memory_lock(session: AgentSession, lock: FileLock | None = None) -> Iterator[bool]:
+    """Hold the agent's memory lock, waiting MEMORY_LOCK_WAIT_SECONDS; yields False if it stayed taken.
+
+    Pass `lock` to reuse one lock object across a run (FileLock is re-entrant per object).
+    """
+    held = lock or FileLock(str(session.state.memory_lock))
+    try:
+        held.acquire(timeout=MEMORY_LOCK_WAIT_SECONDS)
+    except Timeout:
+        yield False
+        return
+    try:
+        yield True
+    finally:
+        held.release()
+
+
+def checked(session: AgentSession, changeset: Changeset, scope: ManagedPaths | None) -> Changeset:
+    """`changeset`, or the same pass `failed` if it touches a path it may not write."""
+    if not changeset.has_file_changes() or changeset.status not in ("changes", "nothing"):
+        return changeset
+    try:
+        for path in changeset.touched:
+            if scope is not None and not scope.covers(path):
+                raise PathRefused(path, f"outside what pass {changeset.pass_name} may write")
+            if not session.managed.covers(path):
+                raise PathRefused(path, "not a path the daemon manages")
+            confined(session.agent.home, path)
+    except PathRefused as exc:
+        return Changeset(
+            pass_name=changeset.pass_name,
+            status="failed",
+            reason=str(exc),
+            report=changeset.report,
+            details=changeset.details,
+        )
+    return changeset
 
 
 @dataclass(frozen=True)
@@ -118,12 +191,37 @@ def _drop(
 
 def commit_run(
     session: AgentSession,
+    submission: Submission,
+    *,
+    now: datetime,
+    run_id: str,
+    dry_run: bool = False,
+    started: float | None = None,
+) -> Outcome:
+    """Check, apply as one commit and log what `submission` planned (see the module docstring).
+
+    `started` (time.monotonic() at the start of the run) times the run-log entry.
+    """
+    began = time.monotonic() if started is None else started
+    planned = [checked(session, cs, submission.scopes.get(cs.pass_name)) for cs in submission.planned]
+    outcome = _commit(session, submission, planned, now, run_id, dry_run)
+    if not dry_run:
+        try:
+            _log(session, submission, outcome, now, run_id, time.monotonic() - began)
+        except OSError as exc:
+            detail = describe_os_error(exc)
+            log.warning("run.log_not_written", agent=session.agent.name, run_id=run_id, error=detail)
+            outcome = replace(outcome, notes=(*outcome.notes, f"the run log was not written — {detail}"))
+    return outcome
+
+
+def _commit(
+    session: AgentSession,
+    submission: Submission,
     planned: list[Changeset],
-    reads: Mapping[str, ReadLog],
     now: datetime,
     run_id: str,
     dry_run: bool,
-    deep: DeepTier,
 ) -> Outcome:
     notes: list[str] = []
     if session.first_import and session.external_commit:
@@ -160,15 +258,15 @@ def commit_run(
                 passes=[cs.pass_name for cs in planned if cs.status == "changes"],
                 changes=_overlay(planned),
                 cursor_advances=advances,
-                message=_message(session.agent.name, run_id, planned),
-                trailers={"Cost-USD": f"{deep.spent_usd:.6f}", "Model-Calls": str(len(deep.calls))},
+                message=_message(session.agent.name, run_id, planned, submission.subject or submission.kind),
+                trailers=_trailers(submission),
                 now=now,
                 base=session.base,
                 keep_dirs=session.managed.dirs,
             )
         except ChangedDuringRun as exc:
             log.warning("run.changed_during_run", agent=session.agent.name, run_id=run_id, files=sorted(exc.changed))
-            planned = _drop(planned, exc.changed, reads)
+            planned = _drop(planned, exc.changed, submission.reads)
             continue
         except ApplyFailed as exc:
             return _failed(planned, str(exc), notes)
@@ -176,6 +274,49 @@ def commit_run(
         results = tuple(_result(cs, tuple(p for p in cs.touched if p in written)) for cs in planned)
         return Outcome(run_id if applied.sha else None, results, tuple(applied.files), tuple(notes))
     return _failed(planned, f"run {run_id}: files kept changing during the run; nothing applied", notes)
+
+
+def _trailers(submission: Submission) -> dict[str, str]:
+    if submission.kind is not None:
+        return {"Kind": submission.kind, **submission.trailers}
+    cost = {"Cost-USD": f"{submission.cost_usd:.6f}", "Model-Calls": str(submission.model_calls)}
+    return {**cost, **submission.trailers}
+
+
+def outcome_of(passes: Sequence[PassResult], run_id: str | None, error: str | None) -> str:
+    """A run's one-word outcome: failed, applied, skipped (every pass skipped) or nothing."""
+    if error is not None or any(p.status == "failed" for p in passes):
+        return "failed"
+    if run_id:
+        return "applied"
+    if passes and all(p.status == "skipped" for p in passes):
+        return "skipped"
+    return "nothing"
+
+
+def _log(
+    session: AgentSession, submission: Submission, outcome: Outcome, now: datetime, run_id: str, seconds: float
+) -> None:
+    """Append the run to the agent's run log (`runs.jsonl`, read by `status` and the scheduler)."""
+    entry = {
+        "v": 1,
+        "run_id": outcome.run_id,
+        "attempted_run_id": run_id,
+        "agent": session.agent.name,
+        "kind": submission.kind or "passes",
+        "started_at": now.isoformat(),
+        "finished_at": (now + timedelta(seconds=seconds)).isoformat(),
+        "duration_s": round(seconds, 3),
+        "outcome": outcome_of(outcome.passes, outcome.run_id, outcome.error),
+        "passes": {p.name: p.status for p in outcome.passes},
+        # Added within v1 (readers of older lines do without): `status` reports a pass that
+        # failed the same way run after run (daemon.doors.service.runlog.stuck_passes). 300
+        # characters tell one failure from another without growing the log much.
+        "reasons": {p.name: p.reason[:300] for p in outcome.passes},
+        "files_changed": len(outcome.files),
+        "cost_usd": round(submission.cost_usd, 6),
+    }
+    atomic.append_line(session.state.run_log, json.dumps(entry, sort_keys=True))
 
 
 def _failed(planned: Sequence[Changeset], reason: str, notes: list[str]) -> Outcome:
@@ -197,9 +338,9 @@ def _result(cs: Changeset, files: Sequence[str]) -> PassResult:
     return PassResult(cs.pass_name, status, cs.reason, tuple(files), cs.report, cs.details)
 
 
-def _message(agent: str, run_id: str, planned: Sequence[Changeset]) -> str:
+def _message(agent: str, run_id: str, planned: Sequence[Changeset], kind: str | None) -> str:
     changing = [cs.pass_name for cs in planned if cs.status == "changes"] or ["cursors"]
-    lines = [f"run {run_id}: {', '.join(changing)} ({agent})", ""]
+    lines = [f"run {run_id}: {kind or ', '.join(changing)} ({agent})", ""]
     for cs in planned:
         lines.append(f"[{cs.pass_name}] {cs.status}: {cs.reason}".rstrip(": "))
         lines.extend(f"  {line}" for line in cs.report)
