@@ -44,7 +44,7 @@ from daemon.kernel.spend import SpendLedger
 from daemon.kernel.transcript_files import source_of
 from daemon.kernel.transcripts import TurnBatch, read_new_turns
 from daemon.kernel.view import AgentView
-from daemon.run.runner import breaker_for
+from daemon.run.model_client import breaker_for
 from skills_engine.inventory import quarantined_names
 
 T = TypeVar("T")

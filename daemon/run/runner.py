@@ -12,22 +12,20 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import ExitStack
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 import structlog
 from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
 from daemon.kernel import cursors, redact
-from daemon.kernel.breaker import Breaker
 from daemon.kernel.changeset import Changeset
-from daemon.kernel.deep_tier import CallRecord, DeepTier
+from daemon.kernel.deep_tier import CallRecord
 from daemon.kernel.errors import DaemonError, ModelResponseInvalid, ModelUnavailable, PathRefused, StoreError
 from daemon.kernel.model_access import ModelAccess
 from daemon.kernel.passes import Pass, PassContext
-from daemon.kernel.paths import AgentState, StateLayout
+from daemon.kernel.paths import StateLayout
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
-from daemon.kernel.spend import SpendLedger
 from daemon.kernel.view import AgentView, ReadLog
 from daemon.run.applier import (
     MEMORY_LOCK_WAIT_SECONDS,
@@ -38,9 +36,10 @@ from daemon.run.applier import (
     outcome_of,
 )
 from daemon.run.apply import describe_os_error, new_run_id
+from daemon.run.model_client import deep_tier_for
 from daemon.run.session import AgentSession, agent_session
 
-__all__ = ["PassResult", "RunResult", "breaker_for", "run_once", "select_passes"]
+__all__ = ["PassResult", "RunResult", "run_once", "select_passes"]
 
 log = structlog.get_logger("metaeng.runner")
 DRY_RUN_NO_MODEL = "dry run: no model call, nothing spent (add --with-model to preview the model's answer; that spends)"
@@ -70,13 +69,6 @@ class RunResult:
     @property
     def outcome(self) -> str:
         return outcome_of(self.passes, self.run_id, self.error)
-
-
-def breaker_for(deployment: Deployment, state: AgentState) -> Breaker | None:
-    model = deployment.model
-    if model is None:
-        return None
-    return Breaker(state.breaker, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes))
 
 
 def select_passes(requested: Sequence[str] | None) -> list[str]:
@@ -230,20 +222,7 @@ def _run_in_session(
     selected, dry_run, run_id, started = request.selected, request.dry_run, request.run_id, request.started
     # Logged once the locks are held: a job that finds the agent busy never started a run.
     log.info("run.start", agent=agent.name, run_id=run_id, passes=list(selected), dry_run=dry_run)
-    deep = DeepTier(
-        model=deployment.model,
-        api_key=access.api_key,
-        ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
-        agent=agent.name,
-        run_id=run_id,
-        now=now,
-        deployment_budget_usd=deployment.config.budget.daily_usd,
-        agent_budget_usd=agent.budget_usd,
-        deep_cap=agent.deep_cap,
-        unavailable_reason=access.unavailable_reason,
-        breaker=breaker_for(deployment, session.state),
-        clock=request.clock,
-    )
+    deep = deep_tier_for(deployment, agent, access, run_id=run_id, now=now, clock=request.clock)
     view = AgentView(agent.home)
     cursor_state = cursors.load(session.state.cursors)
     planned: list[Changeset] = []

@@ -118,3 +118,14 @@ def test_store_is_plain_git_tracking_only_managed_paths(root: Path, fake_model: 
         ["git", f"--git-dir={git_dir}", "status", "--porcelain"], capture_output=True, text=True, check=True
     )
     assert status.stdout == ""
+
+
+def test_an_undo_goes_through_the_one_applier_and_lands_in_the_run_log(root: Path, fake_model: FakeModelServer) -> None:
+    config, run_id = applied_run(root, fake_model)
+    undone = run_cli(config, "undo", run_id, "--json")
+    assert undone.code == 0, undone.err
+    log = [json.loads(line) for line in (root / "state" / "agents" / "ada" / "runs.jsonl").read_text().splitlines()]
+    assert log[-1]["kind"] == "undo" and log[-1]["run_id"] == undone.json()["run_id"]
+    assert log[-1]["outcome"] == "applied" and log[-1]["passes"] == {"undo": "applied"}
+    status = run_cli(config, "status", "--json").json()["agents"][0]
+    assert status["last_run"]["run_id"] == undone.json()["run_id"]

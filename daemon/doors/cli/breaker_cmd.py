@@ -6,7 +6,7 @@ import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
-from daemon.run.runner import breaker_for
+from daemon.run.model_client import breaker_for
 from daemon.run.session import agent_state
 
 

@@ -13,14 +13,12 @@ from pathlib import Path
 from typing import Any
 
 from daemon.doors.cli.common import CliContext
-from daemon.kernel.cadence import CADENCES
 from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.memory_settings import BASELINE, MemorySettings
-from daemon.kernel.paths import StateLayout
-from daemon.kernel.spend import SpendLedger
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
+from daemon.run.model_client import deep_tier_for
 from memory_engine.agent_memory import settings_for
 from memory_engine.lab import adopt
 from memory_engine.lab.campaign import Experiment
@@ -37,20 +35,9 @@ def _deep_tier(context: CliContext, args: argparse.Namespace) -> tuple[DeepTier,
     access = context.model_access(deployment)
     if deployment.model is None or access.unavailable_reason:
         raise DaemonError(f"cannot run a campaign: {access.unavailable_reason or 'no model configured'}")
-    layout = StateLayout(deployment.state_dir)
     now = context.clock()
-    config = deployment.config
-    deep = DeepTier(
-        model=deployment.model,
-        api_key=access.api_key,
-        ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
-        agent=agent.name if agent else "lab",
-        run_id=f"lab-{now.strftime('%Y%m%dT%H%M%SZ')}",
-        now=now,
-        deployment_budget_usd=config.budget.daily_usd,
-        agent_budget_usd=agent.budget_usd if agent else config.budget.per_agent_daily_usd,
-        deep_cap=agent.deep_cap if agent else CADENCES[config.cadence].deep_passes_per_day,
-    )
+    lab_run = f"lab-{now.strftime('%Y%m%dT%H%M%SZ')}"
+    deep = deep_tier_for(deployment, agent, access, run_id=lab_run, now=now, with_breaker=False)
     return deep, deployment, agent
 
 
