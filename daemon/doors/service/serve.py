@@ -35,6 +35,7 @@ from daemon.doors.environment import model_access
 from daemon.doors.service import statefile
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.notify import notify, watchdog_seconds
+from daemon.doors.service.report import daemon_state, status_text
 from daemon.doors.service.runlog import last_started
 from daemon.doors.service.schedule import GROUPS, JobSpec, first_run, job_specs, why_nothing_scheduled
 from daemon.doors.service.signals import Flags, install
@@ -227,38 +228,12 @@ class Service:
             self._last_status = now
 
     def _status_text(self) -> str:
-        deployment = self.runner.deployment
-        why = why_nothing_scheduled(deployment)
-        if why:
-            return f"{len(deployment.agents)} agent(s); nothing scheduled: {why}"
-        text = (
-            f"{len(deployment.agents)} agent(s), {len(self.table.specs)} job(s), "
-            f"{len(self.runner.active())} run(s) going, {self.runner.runs} done"
-        )
-        return f"{text}; last: {self.runner.last_outcome}" if self.runner.last_outcome else text
+        return status_text(self.runner, self.table)
 
     def _write_state(self) -> None:
         self.table.changed.clear()
         self._last_state = time.monotonic()
-        deployment = self.runner.deployment
-        next_runs = self.table.next_runs()
-        jobs = [
-            statefile.JobState(
-                id=spec.id,
-                agent=spec.agent,
-                group=spec.group,
-                passes=list(spec.passes),
-                next_run=_iso(next_runs.get(spec.id)),
-            )
-            for spec in self.table.specs.values()
-        ]
-        state = statefile.DaemonState(
-            pid=os.getpid(),
-            started_at=self.started_at.isoformat(),
-            config=str(self.config_path),
-            scheduling=why_nothing_scheduled(deployment) or "scheduled",
-            jobs=jobs,
-        )
+        state = daemon_state(self.runner, self.table, self.started_at, self.config_path)
         try:
             statefile.write(self.layout, state)
         except OSError as exc:
@@ -409,7 +384,3 @@ def _serve(
         raise
     finally:
         lock.release()
-
-
-def _iso(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
