@@ -271,7 +271,9 @@ class DistillationPass:
             if not verdict.grounded:
                 result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
                 return f"rejected {label}: ungrounded — {verdict.detail}", result
-        result = memory.write(raw, owner=agent.owner, at=_turn_date(turn, now), source_event_id=turn.ref)
+        result = memory.write(
+            raw, owner=agent.owner, at=_turn_date(turn, now), source_event_id=turn.ref, quote=fact.quote
+        )
         if result.status == "stored":
             return f"stored {label} valid from {fact.valid_from} [{result.record_id}]", result
         detail = f": {result.detail}" if result.detail else ""

@@ -61,11 +61,15 @@ def sort_key(record: FactRecord) -> tuple[str, str, str, str, str, str]:
     return (record.tenant, record.user, record.entity, record.key, record.valid_from, record.id)
 
 
+def _line(record: FactRecord) -> str:
+    data = record.model_dump(mode="json")
+    if data["quote"] is None:
+        del data["quote"]  # stores written before quotes were kept stay byte for byte
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+
+
 def render(records: Iterable[FactRecord]) -> bytes:
-    lines = [
-        json.dumps(r.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
-        for r in sorted(records, key=sort_key)
-    ]
+    lines = [_line(r) for r in sorted(records, key=sort_key)]
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
 
 

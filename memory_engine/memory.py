@@ -35,7 +35,7 @@ from typing import Literal, TypeVar
 from pydantic import ValidationError
 
 from daemon.kernel.memory_settings import MemorySettings
-from memory_engine.records import FactProposal, FactRecord, MemorySchema, bounded_date
+from memory_engine.records import FactProposal, FactRecord, MemorySchema, bounded_date, bounded_quote
 
 CONTEXT_WORD_BUDGET = 64
 Owner = tuple[str, str]
@@ -133,8 +133,13 @@ class Memory:
         return [r for r in self.versions(scope) if r.valid_to is None]
 
     # -- write -----------------------------------------------------------------------------
-    def write(self, fact: object, *, owner: Owner, at: str, source_event_id: str) -> WriteResult:
-        """Apply the decision list to one proposed fact written by `owner` on day `at`."""
+    def write(
+        self, fact: object, *, owner: Owner, at: str, source_event_id: str, quote: str | None = None
+    ) -> WriteResult:
+        """Apply the decision list to one proposed fact written by `owner` on day `at`.
+
+        `quote`: the words the fact rests on, kept with the record (bounded, one line).
+        """
         try:
             proposal = fact if isinstance(fact, FactProposal) else FactProposal.model_validate(fact)
             bounded_date(at)
@@ -212,6 +217,7 @@ class Memory:
                 source_event_id=source_event_id,
                 observed_at=at,
                 supersedes_memory_id=last.id if last else None,
+                quote=bounded_quote(quote) if quote else None,
             )
             closed = [r.model_copy(update={"valid_to": proposal.valid_from}) for r in active]
             for item in closed:

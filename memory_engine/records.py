@@ -60,6 +60,15 @@ def plain_text(value: str) -> str:
     return value
 
 
+QUOTE_MAX = 280
+
+
+def bounded_quote(text: str) -> str:
+    """`text` on one line, cut to QUOTE_MAX characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_MAX else flat[: QUOTE_MAX - 1] + "…"
+
+
 class FactProposal(BaseModel):
     """A fact someone wants stored, owner included (checked against the writer's owner)."""
 
@@ -115,6 +124,10 @@ class FactRecord(BaseModel):
     observed_at: str
     valid_to: str | None = None
     supersedes_memory_id: str | None = None
+    # The words the fact was distilled from (the cited turn's own words, at most QUOTE_MAX
+    # characters): why the fact exists, for `memory list` and a reviewer. Records stored
+    # before it was kept, and the lab's, have none.
+    quote: str | None = Field(default=None, max_length=QUOTE_MAX)
 
     @field_validator("confidence", mode="before")
     @classmethod
@@ -122,6 +135,11 @@ class FactRecord(BaseModel):
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError("must be a number in [0, 1]")
         return float(value)
+
+    @field_validator("quote")
+    @classmethod
+    def _quote(cls, value: str | None) -> str | None:
+        return None if value is None else plain_text(value)
 
     @field_validator("valid_from", "observed_at")
     @classmethod

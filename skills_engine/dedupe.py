@@ -55,6 +55,23 @@ class CanonicalSkill(BaseModel):
     sections: list[SectionAddition] = Field(max_length=20)
 
 
+def nonconforming_distinct(answer: CanonicalSkill) -> str | None:
+    """Why a "not duplicates" answer does not mean what its schema says, or None if it does.
+
+    A real verdict gives its reason in words of its own and leaves the canonical skill's
+    fields empty; a small model often echoes the schema ("empty if not duplicates") instead.
+    """
+    reason = " ".join(answer.reason.split())
+    descriptions = {" ".join((f.description or "").split()).casefold() for f in CanonicalSkill.model_fields.values()}
+    if len(reason.split()) < 3:
+        return f"no reason given ({reason!r})"
+    if any(reason.casefold() in d for d in descriptions if d):
+        return f"the reason repeats the answer's own schema ({reason!r})"
+    if answer.name.strip() or answer.steps or answer.sections:
+        return "it says the skills are distinct yet describes a canonical skill"
+    return None
+
+
 @dataclass
 class DedupeResult:
     outcome: Literal["merged", "distinct", "pending", "refused", "proposed"]
@@ -139,6 +156,12 @@ def merge_near(
     names = [s.name for s in group]
     answer = deep.call("library_maintenance.duplicates", SYSTEM_PROMPT, _payload(group), CanonicalSkill).value
     if not answer.duplicates:
+        junk = nonconforming_distinct(answer)
+        if junk:
+            # A "distinct" verdict is remembered for good; one that does not hold together
+            # is junk: not remembered (the group stays pending) and counted as a failure.
+            deep.answer_rejected("library_maintenance.duplicates", junk)
+            return DedupeResult("pending", f"the model's verdict on {', '.join(names)} was refused: {junk}", names)
         return DedupeResult(
             "distinct", f"the model judged {', '.join(names)} distinct: {answer.reason}", names
         )

@@ -242,3 +242,22 @@ def test_human_edits_are_committed_separately_before_the_run(root: Path, fake_mo
     assert any("committed external edits" in note for note in second["notes"])
     shown = run_cli(config, "show", first["run_id"]).out
     assert "AGENTS.md" not in shown.split("---", 1)[1]
+
+
+def test_a_stored_fact_keeps_the_words_it_rests_on_and_memory_shows_them(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply(
+        {"facts": [berlin_fact(), berlin_fact(turn="T1", key="language", value="Lima", quote="I live in Berlin")]},
+        schema="DistillationResponse",
+    )
+    entry = distill(run_cli(config, "once", "--agent", "ada", "--json").json())
+    assert entry["stored"] == 1 and entry["rejected"] == 1
+    assert "ungrounded — the quote does not say lima" in entry["rejected_facts"][0]
+    (line,) = (root / "ada" / FACTS).read_text().splitlines()
+    assert json.loads(line)["quote"] == "I live in Berlin"
+    listing = run_cli(config, "memory", "list", "--agent", "ada", "--as-of", "2026-11-30")
+    assert "“I live in Berlin”" in listing.out
+    query = run_cli(config, "memory", "query", "--agent", "ada", "--entity", "user", "--key", "city", "--as-of", "2026-11-30")
+    assert "because: “I live in Berlin”" in query.out

@@ -170,11 +170,35 @@ def test_a_canonical_name_colliding_outside_the_group_is_refused(
     assert "collides with skill vendor-email" in entry["duplicates"][0]["reason"]
 
 
+DISTINCT = {
+    **CANONICAL,
+    "duplicates": False,
+    "reason": "one writes to vendors, the other to customers",
+    "name": "",
+    "steps": [],
+    "sections": [],
+}
+
+
+def test_a_nonsense_distinct_verdict_is_not_remembered_and_counts_as_a_failure(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = near_duplicates(root, fake_model.url)
+    echo = {**DISTINCT, "reason": "empty if not duplicates"}  # a small model echoing the schema
+    fake_model.reply(echo, schema="CanonicalSkill")
+    first = library(config)
+    (group,) = first["duplicates"]
+    assert group["outcome"] == "pending" and "repeats the answer's own schema" in group["reason"]
+    state_file = root / "ada/.metaeng/skill-library.json"
+    assert not state_file.exists() or json.loads(state_file.read_text())["distinct"] == {}
+    fake_model.reply(DISTINCT, schema="CanonicalSkill")
+    second = library(config, hours=2)
+    assert second["model_calls"] == 1 and second["duplicates"][0]["outcome"] == "distinct"  # asked again
+
+
 def test_groups_judged_distinct_are_not_asked_again(root: Path, fake_model: FakeModelServer) -> None:
     config = near_duplicates(root, fake_model.url)
-    fake_model.reply(
-        {**CANONICAL, "duplicates": False, "reason": "different audiences"}, schema="CanonicalSkill"
-    )
+    fake_model.reply(DISTINCT, schema="CanonicalSkill")
     first = library(config)
     assert first["duplicates"][0]["outcome"] == "distinct" and first["model_calls"] == 1
     state = json.loads((root / "ada/.metaeng/skill-library.json").read_text())

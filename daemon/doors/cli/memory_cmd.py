@@ -92,6 +92,8 @@ def handle_query(args: argparse.Namespace, context: CliContext) -> int:
     context.out.line(
         f"  record {r.id}: valid from {r.valid_from}{until}, confidence {r.confidence:g}, from {r.source_event_id}"
     )
+    if r.quote:
+        context.out.line(f"  because: “{r.quote}”")
     return 0
 
 
@@ -123,9 +125,19 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
         context.out.line("no facts" + ("" if args.all else f" valid on {as_of}"))
         return 0
     context.out.table(
-        ["ID", "ENTITY", "KEY", "VALUE", "FROM", "TO", "CONF", "SOURCE"],
+        ["ID", "ENTITY", "KEY", "VALUE", "FROM", "TO", "CONF", "SOURCE", "BECAUSE"],
         [
-            [r.id, r.entity, r.key, r.value, r.valid_from, r.valid_to or "", f"{r.confidence:g}", r.source]
+            [
+                r.id,
+                r.entity,
+                r.key,
+                r.value,
+                r.valid_from,
+                r.valid_to or "",
+                f"{r.confidence:g}",
+                r.source,
+                f"“{r.quote}”" if r.quote else "",
+            ]
             for r in records
         ],
     )
