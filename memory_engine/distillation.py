@@ -9,23 +9,25 @@ memory's write rules decide; every fact not stored is reported with its reason.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from daemon.kernel import review_queue
-from daemon.kernel.changeset import Changeset, FileWrite, nothing
+from daemon.kernel.changeset import Changeset, FileWrite
 from daemon.kernel.deep_tier import CallResult
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
+from daemon.kernel.transcript_files import source_of
 from daemon.kernel.transcripts import Turn
 from daemon.kernel.turn_batches import TurnGroup, work_through
 from daemon.kernel.turn_input import turns_for_model, untrusted_block
 from daemon.kernel.view import AgentView
-from memory_engine import factstore, grounding
+from memory_engine import factstore, grounding, refused
 from memory_engine.agent_memory import load_memory, memory_files, store_writes
 from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
@@ -108,17 +110,21 @@ class DistillationPass:
     memory_lock: MemoryLockMode = "try"
 
     def write_scope(self, agent: AgentSettings) -> ManagedPaths:
-        files = memory_files(agent)
+        files = memory_files(agent) | {refused.REFUSED_LOG, refused.RETRY_FILE}
         # With `autonomy: review` the new fact store becomes a proposal in the review queue.
         return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR}))
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        gate = turns_for_model(context, self.name, "analysis")
+        queue = refused.read_queue(context.view)
+        retried, gone = refused.retry_reads(source_of(agent), queue)
+        gate = turns_for_model(context, self.name, "analysis", force=bool(retried))
         if isinstance(gate, Changeset):
             return gate
-        batch = gate
-        warnings = list(batch.warnings)
+        # Turns a person re-queued go first; no cursor moves for them.
+        batch = replace(gate, files=(*retried, *gate.files))
+        warnings = [*gone, *batch.warnings]
+        new_refused: list[refused.RefusedFact] = []
         pending = self._pending(context)
         memory = load_memory(agent, self._base_view(context.view, pending))
         before = factstore.render(memory.records())
@@ -129,7 +135,21 @@ class DistillationPass:
             nonlocal proposed
             proposed += len(answer.value.facts)
             by_id = group.by_id
-            outcomes.extend(self._write(memory, agent, fact, by_id, context.now) for fact in answer.value.facts)
+            for fact in answer.value.facts:
+                line, result = self._write(memory, agent, fact, by_id, context.now)
+                outcomes.append((line, result))
+                if result.status in ("rejected", "abstained"):
+                    new_refused.append(
+                        refused.refused_entry(
+                            context.run_id,
+                            context.now,
+                            fact,
+                            by_id.get(fact.turn),
+                            result.status,
+                            result.reason,
+                            result.detail,
+                        )
+                    )
 
         allowed = list(agent.memory.allowed_keys)
         backlog = work_through(
@@ -160,9 +180,23 @@ class DistillationPass:
         }
         summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no facts proposed"
         reason = f"{analysed} turn(s) analysed: {summary}{backlog.note()}"
+        bookkeeping = [w for w in (refused.log_write(context.view, new_refused),) if w is not None]
+        if queue.turns:
+            rest = refused.without(queue, backlog.done.turns, retried)
+            if rest != queue:
+                bookkeeping.append(refused.queue_write(rest))
+                reason += f"; {len(queue.turns) - len(rest.turns)} re-queued turn(s) read again"
+        if new_refused:
+            reason += f"; {len(new_refused)} refused fact(s) logged (memory refused)"
         if after == before:
-            return nothing(self.name, reason, **details).model_copy(
-                update={"cursor_advances": backlog.done.advances, "report": tuple(report)}
+            return Changeset(
+                pass_name=self.name,
+                status="changes" if bookkeeping else "nothing",
+                reason=reason,
+                writes=tuple(bookkeeping),
+                cursor_advances=backlog.done.advances,
+                report=tuple(report),
+                details=details,
             )
         writes = store_writes(agent, memory, context.now.date().isoformat())
         if agent.autonomy == "review":
@@ -175,7 +209,7 @@ class DistillationPass:
             pass_name=self.name,
             status="changes",
             reason=reason,
-            writes=writes,
+            writes=(*writes, *bookkeeping),
             cursor_advances=backlog.done.advances,
             report=tuple(report),
             details=details,

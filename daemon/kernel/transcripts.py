@@ -247,3 +247,23 @@ def read_new_turns(
 def pending_turns(source: TranscriptSource, cursors: Mapping[str, Cursor], now: datetime) -> int:
     """How many complete turns wait for a consumer."""
     return len(read_new_turns(source, cursors, "status", now).turns)
+
+
+def read_turn_at(source: TranscriptSource, rel: str, start: int, end: int) -> Turn | None:
+    """The turn of `rel` that spans bytes [start, end), read again (a person asked to retry it).
+
+    None if the file is gone, outside its root, shorter than `end` now, or those bytes no
+    longer hold a turn that starts at `start` (the file was replaced or rewritten).
+    """
+    try:
+        path = resolve_inside(source.root, rel)
+        with open_transcript(path) as fh:
+            fh.seek(start)
+            window = fh.read(max(end - start, 0))
+    except OSError:
+        return None
+    if len(window) != end - start or not window.endswith(b"\n"):
+        return None
+    scan = scan_window(rel, window, start, source.settings.max_line_bytes)
+    turns = [*scan.turns, *([Turn(rel, scan.open_start, end, tuple(scan.open_turn))] if scan.open_turn else [])]
+    return turns[0] if len(turns) == 1 and turns[0].start == start else None

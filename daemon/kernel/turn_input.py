@@ -38,14 +38,17 @@ def too_few(batch: TurnBatch, pass_name: str, verb: str, **details: Any) -> Chan
     )
 
 
-def turns_for_model(context: PassContext, pass_name: str, verb: str, **details: Any) -> TurnBatch | Changeset:
+def turns_for_model(
+    context: PassContext, pass_name: str, verb: str, force: bool = False, **details: Any
+) -> TurnBatch | Changeset:
     """The new turns if the model should see them now, else the changeset that says why not.
 
-    Fewer than 4 turns: `nothing`, offsets committed. No usable model (none configured, no
-    key, cap, budget, breaker): `skipped`, offsets kept for the next cycle.
+    Fewer than 4 turns: `nothing`, offsets committed — unless `force` (the pass has other
+    turns to send anyway, such as turns a person re-queued). No usable model (none
+    configured, no key, cap, budget, breaker): `skipped`, offsets kept for the next cycle.
     """
     batch = new_turns(context, pass_name)
-    early = too_few(batch, pass_name, verb, **details)
+    early = None if force else too_few(batch, pass_name, verb, **details)
     if early is not None:
         return early
     reason = context.deep.availability()

@@ -215,7 +215,8 @@ def run_scenario(
     expected = tuple(e.expected for e in scenario.events if isinstance(e, QueryEvent))
     checks = {name: (t.checks, tuple(t.violations)) for name, t in tallies.items()}
     # The final state's size is evidence, not part of the score: measured with traces only.
-    state = [r.model_dump(mode="json") for r in memory.records()] if trace else []
+    # The lab's records never carry a quote: leave the field out, as the published lab does.
+    state = [r.model_dump(mode="json", exclude={"quote"}) for r in memory.records()] if trace else []
     return ScenarioRun(
         scenario_id=scenario.id,
         passed=tuple(answers) == expected and not any(v for _n, v in checks.values()),

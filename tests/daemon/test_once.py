@@ -153,11 +153,15 @@ def test_fact_citing_a_turn_that_was_not_sent_is_rejected_with_reason(
     )
     before = tree_snapshot(root / "ada")
     entry = distill(run_cli(config, "once", "--agent", "ada", "--json").json())
-    assert entry["status"] == "nothing"
     assert entry["rejected"] == 2
     assert any("'T9', which was not sent" in line for line in entry["rejected_facts"])
     assert any("quote not found in turn T1" in line for line in entry["rejected_facts"])
-    assert tree_snapshot(root / "ada") == before
+    # No fact stored; only the refused log records what was refused, and why.
+    after = tree_snapshot(root / "ada")
+    assert set(after) - set(before) == {".metaeng/refused.jsonl"}
+    assert not (root / "ada" / FACTS).exists()
+    logged = [json.loads(line) for line in after[".metaeng/refused.jsonl"].decode().splitlines()]
+    assert [(e["value"], e["reason"]) for e in logged] == [("Berlin", "unknown_turn"), ("Rome", "quote_not_found")]
 
 
 def test_fact_from_tool_output_is_refused_when_tool_sources_are_not_allowed(

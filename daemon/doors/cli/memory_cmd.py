@@ -1,10 +1,11 @@
-"""`memory query|list|forget`: read and correct an agent's fact memory."""
+"""`memory query|list|forget|refused|retry`: read and correct an agent's fact memory."""
 
 from __future__ import annotations
 
 import argparse
 from typing import Any
 
+from daemon.doors.cli import memory_refused_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
@@ -16,7 +17,9 @@ from memory_engine.records import FactRecord, canonical_date
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "memory", help="query, list or forget facts", description="Query, list or forget an agent's facts."
+        "memory",
+        help="query, list or forget facts; see what was refused",
+        description="Query, list or forget an agent's facts; list the facts distillation refused and retry them.",
     )
     actions = parser.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
 
@@ -59,6 +62,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_json(forget)
     forget.set_defaults(handler=handle_forget)
+    memory_refused_cmd.register_actions(actions)
 
 
 def _day(value: str | None, context: CliContext) -> str:

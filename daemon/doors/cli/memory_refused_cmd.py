@@ -1,0 +1,87 @@
+"""`memory refused` and `memory retry`: what distillation refused, and asking for it again."""
+
+from __future__ import annotations
+
+import argparse
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel.changeset import Changeset
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.view import AgentView
+from daemon.run.manual import run_manual
+from memory_engine import refused
+
+
+def register_actions(actions: argparse._SubParsersAction) -> None:
+    listing = actions.add_parser(
+        "refused",
+        help="list the facts distillation refused, with why",
+        description=(
+            "List the candidate facts distillation did not store (newest first): the value, the words it "
+            f"quoted, the reason, the turn and the run. The newest {refused.MAX_ENTRIES} are kept in "
+            f"{refused.REFUSED_LOG} in the agent home."
+        ),
+    )
+    add_agent(listing)
+    listing.add_argument("--run", help="only the refusals of this run")
+    add_json(listing)
+    listing.set_defaults(handler=handle_refused)
+
+    retry = actions.add_parser(
+        "retry",
+        help="read the turns of a run's refused facts again at the next distillation",
+        description=(
+            "Queue the turns whose facts run RUN refused (see `memory refused`); the next distillation reads "
+            "them again before the new turns, then takes them off the queue. The queueing is itself a run."
+        ),
+    )
+    add_agent(retry)
+    retry.add_argument("--run", required=True, help="the run whose refused facts to retry")
+    retry.add_argument("--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress")
+    add_json(retry)
+    retry.set_defaults(handler=handle_retry)
+
+
+def handle_refused(args: argparse.Namespace, context: CliContext) -> int:
+    agent = context.deployment().agent(args.agent)
+    entries = [e for e in reversed(refused.read_log(AgentView(agent.home))) if args.run in (None, e.run_id)]
+    if args.json:
+        context.out.json([e.model_dump() for e in entries])
+        return 0
+    if not entries:
+        context.out.line("no refused facts" + (f" in run {args.run}" if args.run else ""))
+        return 0
+    for e in entries:
+        where = f"{e.file}@{e.start}" if e.file is not None else "a turn that was not sent"
+        context.out.line(f"{e.run_id}  {e.entity}.{e.key} = {e.value!r}  {e.status}: {e.reason}")
+        context.out.line(f"    quoted “{e.quote}” from {where}" + (f"; {e.detail}" if e.detail else ""))
+    return 0
+
+
+def handle_retry(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+
+    def plan(_session: object, view: AgentView, _run_id: str) -> Changeset:
+        queue, added = refused.queued(view, args.run)
+        if not any(e.run_id == args.run for e in refused.read_log(view)):
+            raise DaemonError(f"run {args.run!r} refused no fact of agent {agent.name} (see `memory refused`)")
+        if not added:
+            return Changeset(pass_name="memory-retry", status="nothing", reason="those turns already wait in the queue, or none can be retried")
+        return Changeset(
+            pass_name="memory-retry",
+            status="changes",
+            reason=f"{added} turn(s) of run {args.run} queued: the next distillation reads them again",
+            writes=(refused.queue_write(queue),),
+            details={"queued": added},
+        )
+
+    result = run_manual(deployment, agent.name, label="memory-retry", plan=plan, now=context.clock(), lock_timeout=timeout)
+    if args.json:
+        context.out.json({"run_id": result.run_id, "reason": result.changeset.reason, **result.changeset.details})
+        return 0
+    context.out.line(result.changeset.reason)
+    if result.run_id:
+        context.out.line(f"run {result.run_id}; undo with: {context.command('undo', result.run_id)}")
+    return 0
