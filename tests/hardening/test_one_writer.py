@@ -24,9 +24,15 @@ REPO = Path(__file__).parents[2]
 
 
 def second_deployment(root: Path) -> tuple[Path, Path]:
-    """Config A (from setup_agent) and config B: same home, own state folder."""
+    """Config A (from setup_agent) and config B: same home, own state folder.
+
+    The model's timeout is long: A's answer is held until B has started, which on a loaded
+    machine takes more than setup_agent's 5 s.
+    """
     first = root / "config.yaml"
     data = yaml.safe_load(first.read_text())
+    data["model"]["timeout_seconds"] = 120
+    first.write_text(yaml.safe_dump(data))
     data["state_dir"] = str(root / "state-b")
     second = root / "config-b.yaml"
     second.write_text(yaml.safe_dump(data))

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -12,15 +11,14 @@ from daemon.kernel.errors import ConfigError
 from tests.support.deploy import write_config
 
 
-def test_loading_a_thousand_agents_takes_well_under_five_seconds(tmp_path: Path) -> None:
+def test_a_thousand_agents_load_with_no_false_overlap(tmp_path: Path) -> None:
+    # How long it takes is a benchmark figure (docs/explanation/performance.md), not a test.
     agents = {}
     for i in range(1000):
         (tmp_path / "agents" / f"a{i}").mkdir(parents=True)
         agents[f"a{i}"] = {"home": f"agents/a{i}"}
     config = write_config(tmp_path, {"version": 1, "state_dir": str(tmp_path / "state"), "agents": agents})
-    started = time.perf_counter()
     assert len(load_deployment(config, {}).agents) == 1000
-    assert time.perf_counter() - started < 5  # was ~11 s with a pairwise comparison
 
 
 def test_nested_and_shared_homes_are_each_reported_once(tmp_path: Path) -> None:
