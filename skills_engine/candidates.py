@@ -37,6 +37,7 @@ from skills_engine.names import NameRefused, near_identical, sanitise
 from skills_engine.proposals import propose, waiting
 from skills_engine.provenance import Event, Provenance
 from skills_engine.skillfile import SkillParseError, parse, render, render_body
+from skills_engine.step_grounding import unsupported_steps
 
 MAX_CANDIDATES = 12
 
@@ -100,6 +101,8 @@ class Applier:
     run_id: str
     turns: Mapping[str, str]  # sent turn id → turn ref (file@offset)
     review: bool
+    # sent turn id → the turn's text: what a new step must find its words in
+    texts: Mapping[str, str] = field(default_factory=dict)
     # Turns whose text reads like a prompt injection: what rests on them waits for a person.
     untrusted: frozenset[str] = frozenset()
     created: set[str] = field(default_factory=set)
@@ -138,6 +141,16 @@ class Applier:
             outcome["reason"] += " (held for review: a cited turn reads like a prompt injection)"
         return outcome
 
+    def ungrounded(self, c: ScoutCandidate, refs: list[str]) -> dict[str, Any] | None:
+        """The refusal of a candidate whose new steps the turns it cites do not support, or None."""
+        if not self.texts:
+            return None
+        missing = unsupported_steps(c.steps, [self.texts.get(t, "") for t in dict.fromkeys(c.cites)])
+        if not missing:
+            return None
+        quoted = "; ".join(f"“{m[:80]}”" for m in missing)
+        return self.result(c, "refused", f"ungrounded: the cited turns do not say {quoted}", cites=refs)
+
     # -- create -------------------------------------------------------------------------
     def create(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> dict[str, Any]:
         proposed = (
@@ -149,6 +162,9 @@ class Applier:
         if clash:
             why = "the same name" if clash == name else "a near-identical name"
             return self.result(c, "stopped-near-duplicate", f"{clash} already exists with {why}", near=clash)
+        refusal = self.ungrounded(c, refs)
+        if refusal is not None:
+            return refusal
         as_is: str | None = None
         if inventory.incomplete:
             as_is = "near-identical name check could not complete: " + "; ".join(inventory.incomplete)
@@ -228,6 +244,9 @@ class Applier:
             outcome = "forked"
         else:
             return self.result(c, "refused", f"no skill named {name!r} to update")
+        refusal = self.ungrounded(c, refs)
+        if refusal is not None:
+            return refusal
         changed = _extended(files, c)
         if isinstance(changed, str):
             return self.result(c, "refused", changed)

@@ -168,6 +168,7 @@ class SkillLearningPass:
                 {tid: t.ref for tid, t in group.turns},
                 agent.autonomy == "review",
                 untrusted=frozenset(tid for tid, t in group.turns if t.ref in untrusted_refs),
+                texts={tid: "\n".join(m.content for m in t.messages) for tid, t in group.turns},
             )
             inventory = state.inventory
             first = len(results)

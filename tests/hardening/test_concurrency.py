@@ -72,7 +72,7 @@ def test_two_agents_sharing_a_pack_fork_it_independently(root: Path, fake_model:
         "cites": ["T1"],
         "description": "",
         "trigger": "",
-        "steps": ["Add a chart of the totals."],
+        "steps": ["Say that the user lives in Berlin."],
         "sections": [],
         "file_additions": [],
     }
@@ -87,7 +87,7 @@ def test_two_agents_sharing_a_pack_fork_it_independently(root: Path, fake_model:
     assert (skill / "SKILL.md").read_text() == original
     for name in ("ada", "ben"):
         forked = (root / name / "skills" / "report" / "SKILL.md").read_text()
-        assert "Add a chart of the totals." in forked and "Collect numbers." in forked
+        assert "Say that the user lives in Berlin." in forked and "Collect numbers." in forked
 
 
 def test_budget_is_never_exceeded_when_many_agents_reserve_at_once(

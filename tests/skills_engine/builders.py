@@ -80,8 +80,17 @@ def agent_settings(config: Path) -> AgentSettings:
     return load_deployment(config, {"HOME": str(config.parent)}).agent("ada")
 
 
+# What the scripted scout answers rest on: a new skill's steps must find their words in the
+# turns they cite, as they would in a real session where the user walked the agent through them.
+WALKTHROUGH = (
+    "Steps: pull the export, count by priority, post the summary, mention who is on call next week, "
+    "close duplicates and ping the owner. Write in German and copy the account manager. "
+    "Add a customer impact section with affected accounts and duration, and add a chart of the totals."
+)
+
+
 def add_turns(home: Path, count: int = 4, name: str = "t1.jsonl") -> None:
-    pairs = [(f"Please do the weekly report, part {i}", f"Done part {i}") for i in range(count)]
+    pairs = [(f"Please do the weekly report, part {i}. {WALKTHROUGH}", f"Done part {i}") for i in range(count)]
     write_transcript(home, name, conversation(pairs))
 
 

@@ -35,7 +35,7 @@ def once(config: Path, hours: int = 0) -> dict[str, Any]:
 WEEKLY = candidate(
     "create",
     "weekly-ops-report",
-    cites=["T1", "T5", "T9", "T13"],
+    cites=["T2", "T3", "T7", "T15"],  # the turns that walk through the report
     description="Build the weekly support ops report from the ticket export and post it to #ops.",
     trigger="When Jonas asks for the weekly ops report",
     steps=[
@@ -50,7 +50,7 @@ WEEKLY = candidate(
 POSTMORTEM = candidate(
     "update",
     "incident-postmortem",
-    cites=["T10"],
+    cites=["T12"],  # "every postmortem needs a 'Customer impact' section with affected accounts and duration"
     steps=["Add a Customer impact section with affected accounts and duration"],
     file_additions=[
         {"path": "templates/postmortem.md", "text": "## Customer impact\nAffected accounts:\nDuration:\n"}

@@ -77,7 +77,7 @@ SCRIPT = [
         steps=["Write in German", "Copy the account manager"],
         cites=["T1", "T4"],
     ),
-    candidate("create", "weekly-reports", description="Dup.", steps=["x"]),
+    candidate("create", "weekly-reports", description="Dup.", steps=["Post the summary"]),
     candidate("create", "../../etc/evil", description="Evil.", steps=["x"]),
     candidate("update", "no-such-skill", steps=["x"]),
 ]
@@ -214,7 +214,7 @@ def test_create_is_written_as_is_when_the_name_check_cannot_complete(
     (root / "managed" / "web-research").rmdir()
     (root / "managed").rmdir()
     fake_model.reply(
-        {"candidates": [candidate("create", "vendor-email", description="d", steps=["s"])]},
+        {"candidates": [candidate("create", "vendor-email", description="d", steps=["Write in German"])]},
         schema="ScoutResponse",
     )
     entry = pass_entry(once(config, "skill_learning"), "skill_learning")
