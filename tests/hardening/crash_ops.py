@@ -86,10 +86,10 @@ def _create_reply() -> Reply:
         "name": "weekly-report",
         "capability": "the weekly report",
         "reason": "asked twice",
-        "cites": ["T1"],
+        "cites": ["T3"],  # the turn that asks for it: the steps must rest on its words
         "description": "Compile the weekly report.",
         "trigger": "When asked for the weekly report.",
-        "steps": ["Pull the export.", "Count by priority.", "Post the summary."],
+        "steps": ["Mention who is on call next week.", "Put it at the end of the report."],
         "sections": [],
         "file_additions": [],
     }
