@@ -141,8 +141,9 @@ class DistillBench:
                 f"sessions/{cs.id}/outcomes.json",
                 {"version": VERSION, "session": cs.id, "outcomes": outcomes[cs.id]},
             )
-        requests = sum(s.get("requests", 0) for s in sessions)
-        invalid = sum(s.get("invalid_responses", 0) for s in sessions)
+        scored_sessions = [s for s in sessions if s["session"] in outcomes]
+        requests = sum(s["requests"] for s in scored_sessions)
+        invalid = sum(s["invalid_responses"] for s in scored_sessions)
         scored = figures(self.corpus, outcomes, requests, invalid)
         self.ledger.write_json("results.json", {"version": VERSION, **scored})
         status = "completed_with_errors" if stopped else "completed"
