@@ -9,14 +9,16 @@ in its quote for every supported fact, then the supported facts). With `--llama-
 (a venv made by `tests/real_model/setup.sh`) it also runs SmolLM2-135M-Instruct through
 llama-cpp-python's server — the floor; `--model-url` takes any llama.cpp-style server
 already running. Writes benchmarks/results/distill_precision.json, and the real model's
-figures to benchmarks/results/distill_precision_floor.json (shown again, marked as
-recorded, by later runs without a real model).
+figures to benchmarks/results/distill_precision_floor.json with its ledger beside them
+(`distill_precision_floor_ledger/`, which `lab verify` re-checks); later runs without a
+real model show those figures again, marked as recorded.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import socket
 import subprocess
 import sys
@@ -113,8 +115,28 @@ def real(url: str, name: str, tmp: Path) -> dict[str, Any]:
     WORK.mkdir(exist_ok=True)
     out = WORK / f"distill-{name}-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"
     run = distill(write_config(tmp, config), out)
+    kept = RESULTS / f"{FLOOR}_ledger"
+    shutil.rmtree(kept, ignore_errors=True)
+    shutil.copytree(out, kept)
     results = json.loads((out / "results.json").read_text())
-    return {**run, "model": name, "recorded": f"{datetime.now(UTC):%Y-%m-%d}", "ledger": str(out), "by_session": results["by_session"]}
+    return {
+        **run,
+        "model": name,
+        "recorded": f"{datetime.now(UTC):%Y-%m-%d}",
+        "output": kept.relative_to(Path(__file__).parents[1]).as_posix(),
+        "by_session": results["by_session"],
+    }
+
+
+def broken_answers(ledger: Path) -> dict[str, int]:
+    """Why the answers of a ledger that broke the schema did, by the deep tier's reason."""
+    found: dict[str, int] = {}
+    for path in sorted(ledger.glob("sessions/*/request-*/response.json")):
+        response = json.loads(path.read_text())
+        if response["status"] == "invalid_response":
+            reason = response["error"].split(": ", 1)[-1].split(":")[0]
+            found[reason] = found.get(reason, 0) + 1
+    return found
 
 
 def pct(value: float | None) -> str:
@@ -173,6 +195,15 @@ def main() -> None:
         ),
         ["left", "right", *["right"] * len(labelled)],
     )
+    if floor is not None:
+        figures = floor["figures"]
+        broken = broken_answers(Path(__file__).parents[1] / floor["output"])
+        print(
+            f"note: the floor ({floor['model']}) answered {figures['requests'] - figures['invalid_responses']} of "
+            f"{figures['requests']} requests within the schema and proposed {figures['proposed']} fact(s), "
+            f"{figures['stored']} stored; the answers that broke the schema: "
+            + (", ".join(f"{n} {why}" for why, n in broken.items()) or "none")
+        )
     print()
     outcomes = sorted({k for _, run in labelled for k in run["figures"]["by_outcome"]})
     print_table(

@@ -105,9 +105,17 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
 
 
 def tables(output: str) -> str:
-    """The Markdown tables a script printed, or its whole output as a block if it printed none."""
-    rows = "\n".join(line for line in output.splitlines() if line.startswith("|"))
-    return rows or "```\n" + output.strip() + "\n```"
+    """The Markdown tables a script printed (a blank line between two), or its whole output as a block if it printed none."""
+    found: list[list[str]] = []
+    previous_was_row = False
+    for line in output.splitlines():
+        is_row = line.startswith("|")
+        if is_row:
+            if not previous_was_row:
+                found.append([])
+            found[-1].append(line)
+        previous_was_row = is_row
+    return "\n\n".join("\n".join(rows) for rows in found) or "```\n" + output.strip() + "\n```"
 
 
 def main() -> None:
