@@ -81,6 +81,15 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "without the model.",
         ),
         (
+            "Distillation precision on the labelled corpus",
+            ["bench_distill_precision.py"],
+            "`lab distill` on `benchmarks/distill_corpus/` (37 sessions, 33 supported facts, 48 traps in 7 "
+            "categories) through the scripted server: an ideal replay (exactly the supported facts) and an "
+            "adversarial one (every trap, a misquote and a value not in its quote per fact, then the facts), "
+            "beside the floor, SmolLM2-135M through llama.cpp (`--llama-python`; a recorded run when not re-run). "
+            "The adversarial column is what the pass's own checks stop whatever the model says.",
+        ),
+        (
             "Meaning checks on the corpus",
             ["bench_meaning.py"],
             "Planted meaning changes (must all be refused) and legitimate merges (at most 10% refused) of "
@@ -96,9 +105,17 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
 
 
 def tables(output: str) -> str:
-    """The Markdown tables a script printed, or its whole output as a block if it printed none."""
-    rows = "\n".join(line for line in output.splitlines() if line.startswith("|"))
-    return rows or "```\n" + output.strip() + "\n```"
+    """The Markdown tables a script printed (a blank line between two), or its whole output as a block if it printed none."""
+    found: list[list[str]] = []
+    previous_was_row = False
+    for line in output.splitlines():
+        is_row = line.startswith("|")
+        if is_row:
+            if not previous_was_row:
+                found.append([])
+            found[-1].append(line)
+        previous_was_row = is_row
+    return "\n\n".join("\n".join(rows) for rows in found) or "```\n" + output.strip() + "\n```"
 
 
 def main() -> None:

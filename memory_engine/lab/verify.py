@@ -8,6 +8,8 @@
    - every validation verdict (`validation.json`) follows from the recorded response and
      the request it answered (evidence references, parent, tested configurations);
    - a grid (`grid.json`) reproduces byte for byte.
+   A precision ledger (`lab distill`, kind `distill`) is re-checked by `distill_verify`
+   instead: requests rebuilt from its corpus copy, answers re-scored, figures recomputed.
 Any mismatch is a problem; a ledger verifies only with none.
 """
 
@@ -22,6 +24,7 @@ from pydantic import ValidationError
 
 from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab import evidence, proposer
+from memory_engine.lab.distill_verify import verify_distill
 from memory_engine.lab.evaluator import Evaluation
 from memory_engine.lab.grid import run_grid
 from memory_engine.lab.ledger import (
@@ -45,6 +48,8 @@ class VerifyReport:
     evaluations: int = 0
     decisions: int = 0
     validations: int = 0
+    requests: int = 0
+    sessions: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
 
@@ -61,6 +66,8 @@ class VerifyReport:
             "evaluations_rerun": self.evaluations,
             "decisions_rechecked": self.decisions,
             "validations_rechecked": self.validations,
+            "requests_rebuilt": self.requests,
+            "sessions_rescored": self.sessions,
             "problems": self.problems,
             "notes": self.notes,
         }
@@ -153,12 +160,17 @@ def verify(root: Path) -> VerifyReport:
     report.problems.extend(check_manifest(root))
     manifest = load_manifest(root)
     report.files = len(manifest["files"])
-    if (root / "ledger.json").is_file():
-        doc = _load(root, ".", "ledger.json", report)
-        report.kind = str(doc.get("kind", "unknown")) if doc else "unknown"
+    doc = _load(root, ".", "ledger.json", report) if (root / "ledger.json").is_file() else None
+    report.kind = str(doc.get("kind", "unknown")) if doc else "unknown"
     recorded = manifest.get("provenance", {}).get("source_sha256")
     if recorded and recorded != provenance()["source_sha256"]:
         report.notes.append("the engine or lab source changed since this ledger was sealed; re-runs decide")
+    if doc is not None and report.kind == "distill":
+        check = verify_distill(root, doc)
+        report.problems.extend(check.problems)
+        report.notes.extend(check.notes)
+        report.requests, report.sessions = check.requests, check.sessions
+        return report
     try:
         suite = parse_suite((root / "scenarios.json").read_bytes(), str(root / "scenarios.json"))
     except (OSError, ScenarioError) as exc:

@@ -172,7 +172,7 @@ def test_every_lab_command_has_help_text() -> None:
     parser = build_parser({})
     lab = parser._subparsers._group_actions[0].choices["lab"]  # type: ignore[union-attr]
     actions = lab._subparsers._group_actions[0].choices  # type: ignore[union-attr]
-    assert set(actions) == {"grid", "evaluate", "campaign", "verify", "propose"}
+    assert set(actions) == {"grid", "evaluate", "campaign", "distill", "verify", "propose"}
     for name, sub in actions.items():
         assert sub.description, name
         assert all(a.help for a in sub._actions if a.dest != "help"), name

@@ -1,7 +1,7 @@
-"""`lab grid|evaluate|campaign|verify|propose`: the settings lab (docs/explanation/lab.md).
+"""`lab grid|evaluate|campaign|distill|verify|propose`: the settings lab (docs/explanation/lab.md).
 
-grid, evaluate and verify need no configuration and no model. campaign calls the model
-only with `--live`. propose (and a campaign given `--agent`) adds a review-queue
+grid, evaluate and verify need no configuration and no model. campaign and distill (the
+distillation precision benchmark, `lab_distill`) call the model only with `--live`. propose (and a campaign given `--agent`) adds a review-queue
 proposal; nothing changes an agent's settings until a person approves it.
 """
 
@@ -11,7 +11,7 @@ import argparse
 import time
 from pathlib import Path
 
-from daemon.doors.cli import lab_adoption
+from daemon.doors.cli import lab_adoption, lab_distill
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.memory_settings import BASELINE, MemorySettings
 from memory_engine.lab.grid import Grid, run_grid
@@ -33,11 +33,12 @@ ROW_HEADERS = ["RANK", "MIN_CONF", "STORES", "ENTITY", "TIME", "DEDUP", "TOP_K",
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "lab",
-        help="tune the memory settings against fixed scenarios (grid, campaign, verify, propose)",
+        help="tune the memory settings against fixed scenarios (grid, campaign, distill, verify, propose)",
         description=(
             "The settings lab: score the five memory settings on scenario stories, search them "
-            "exhaustively (grid) or with an LLM proposer (campaign), keep every piece of evidence in "
-            "a hashed ledger folder, and turn a selected configuration into a review-queue proposal."
+            "exhaustively (grid) or with an LLM proposer (campaign), measure the distillation pass's "
+            "precision against a model (distill), keep every piece of evidence in a hashed ledger "
+            "folder, and turn a selected configuration into a review-queue proposal."
         ),
     )
     actions = parser.add_subparsers(dest="lab_action", metavar="ACTION", required=True)
@@ -116,10 +117,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_json(campaign)
     campaign.set_defaults(handler=lab_adoption.handle_campaign)
 
+    lab_distill.register(actions)
+
     check = actions.add_parser(
         "verify",
         help="check a ledger's hashes and re-run its evaluations",
-        description="Recompute every file hash and re-run the deterministic evaluations and decisions; exit 1 on any mismatch.",
+        description=(
+            "Recompute every file hash and re-run the deterministic evaluations and decisions (for a "
+            "`lab distill` ledger: rebuild every request from its corpus copy and re-score every recorded "
+            "answer); exit 1 on any mismatch."
+        ),
     )
     check.add_argument("ledger", type=Path, metavar="DIR", help="a ledger folder written by the lab")
     add_json(check)
@@ -260,11 +267,16 @@ def handle_verify(args: argparse.Namespace, context: CliContext) -> int:
         context.out.json(report.as_json())
         return 0 if report.ok else 1
     verdict = "OK" if report.ok else "FAILED"
-    context.out.line(
-        f"ledger {args.ledger} ({report.kind}): {verdict} — {report.files} file hashes, "
-        f"{report.evaluations} evaluation(s) re-run, {report.decisions} decision(s) and "
-        f"{report.validations} validation(s) rechecked"
-    )
+    if report.kind == "distill":
+        rechecked = (
+            f"{report.requests} request(s) rebuilt, {report.sessions} session(s) re-scored, figures recomputed"
+        )
+    else:
+        rechecked = (
+            f"{report.evaluations} evaluation(s) re-run, {report.decisions} decision(s) and "
+            f"{report.validations} validation(s) rechecked"
+        )
+    context.out.line(f"ledger {args.ledger} ({report.kind}): {verdict} — {report.files} file hashes, {rechecked}")
     for note in report.notes:
         context.out.line(f"  note: {note}")
     for problem in report.problems:
