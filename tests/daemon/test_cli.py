@@ -190,3 +190,10 @@ def test_short_commands_load_no_model_sdk_scheduler_or_watcher(root: Path, words
     last = result.stderr.strip().splitlines()[-1]
     assert last.startswith("exit 0 "), result.stderr
     assert last.endswith("heavy -"), f"{' '.join(words)} imported {last.split()[-1]}"
+
+
+def test_status_names_exactly_the_passes_the_registry_runs() -> None:
+    """`status` lists passes from PASS_NAMES without importing the engines: the two must agree."""
+    from daemon.wiring.registry import PASS_NAMES, default_registry
+
+    assert tuple(default_registry()) == PASS_NAMES
