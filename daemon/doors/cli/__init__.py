@@ -23,6 +23,7 @@ from daemon.doors import logs
 from daemon.doors.cli import (
     breaker_cmd,
     config_cmd,
+    console_cmd,
     lab_cmd,
     memory_cmd,
     once_cmd,
@@ -49,6 +50,7 @@ COMMANDS: tuple[Command, ...] = (
     run_cmd,
     status_cmd,
     service_cmd,
+    console_cmd,
 )
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 
