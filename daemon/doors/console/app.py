@@ -126,7 +126,7 @@ class Console:
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)
         wanted = request.query_params.get("status") or None
-        items = []
+        items: list[dict[str, Any]] = []
         for name in names:
             view = AgentView(deployment.agents[name].home)
             for proposal in list_proposals(view):
@@ -135,7 +135,7 @@ class Console:
                     continue
                 diffs = [_proposal_diff(c.path, c.diff) for c in proposal.changes]
                 items.append({"agent": name, "p": proposal, "status": status, "diffs": diffs})
-        items.sort(key=lambda i: (i["status"] != "open", i["p"].created_at), reverse=False)
+        items.sort(key=lambda i: (i["status"] not in ("open", "stale"), str(i["p"].created_at)))
         return self.render(request, "review.html", items=items, status_filter=wanted or "")
 
     async def memory(self, request: Request) -> Response:

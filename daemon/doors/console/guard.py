@@ -23,7 +23,7 @@ import structlog
 from starlette.datastructures import URL
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from daemon.doors.console.auth import COOKIE, Sessions
 
@@ -82,7 +82,7 @@ class Guard:
         request = Request(scope)
         refusal = self._refusal(request)
 
-        async def send_with_headers(message: dict) -> None:  # type: ignore[type-arg]
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = [(k, v) for k, v in message.get("headers", []) if k.decode().lower() not in _LOWER]
                 headers += [(k.lower().encode(), v.encode()) for k, v in HEADERS.items()]
