@@ -107,7 +107,7 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
 
         page.click("text=Review")
         expect(page.locator(f"#proposal-{pid} .tag")).to_have_text("open")
-        page.screenshot(path=str(shots / "console-review.png"), full_page=True)
+        page.screenshot(path=str(shots / "console-review.png"))
         page.click(f"#approve-{pid}")  # confirmation dialog accepted
         expect(page.locator("#result")).to_contain_text("approved")
         approved = run_cli(config, "review", "list", "--json").json()[0]
@@ -119,7 +119,7 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
         page.click(f"text={approved['run_id']}")
         expect(page.locator("#run-status")).to_have_text("applied")
         expect(page.locator("pre.diff span.del").first).to_be_visible()
-        page.screenshot(path=str(shots / "console-run.png"), full_page=True)
+        page.screenshot(path=str(shots / "console-run.png"))
         page.click("#undo")  # confirmation dialog accepted
         expect(page.locator("#result")).to_contain_text(f"run {approved['run_id']} undone by run")
         assert tree_snapshot(home, skip=[".metaeng"]) == before_approval  # the files are back on disk

@@ -116,4 +116,4 @@ def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:
     page = client(config).get("/lab").text
     assert "grid-1" in page and '<span class="tag">grid</span>' in page
     assert page.count("<tr><td>") >= 5  # the grid's table
-    assert '<svg class="chart"' in page and f"ada: {day} = 0.25" in page
+    assert '<svg class="chart"' in page and f"ada: {day[5:]} = 0.25" in page

@@ -53,7 +53,7 @@ def line_chart(title: str, unit: str, x: Sequence[str], lines: Mapping[str, Sequ
         points = [(px(i), py(v)) for i, v in enumerate(data) if v is not None]
         labelled = [(x[i], v) for i, v in enumerate(data) if v is not None]
         series.append(Series(name, PALETTE[n % len(PALETTE)], points, labelled))
-    every = max(1, len(x) // 8)
+    every = max(1, -(-len(x) // 7))  # at most 7 labels: they must not overlap
     x_labels = [(px(i), label) for i, label in enumerate(x) if i % every == 0]
     y_ticks = [(py(top * f), f"{top * f:.4g}") for f in (0.0, 0.5, 1.0)]
     return Chart(title, unit, x_labels, y_ticks, series)

@@ -106,4 +106,4 @@ def spend_chart(state_dir: Path, agents: Sequence[str], today: date, days: int =
         has_file = (layout.spend_dir / f"{day}.jsonl").exists()
         for name in agents:
             lines[name].append(round(ledger.totals(day, name).agent_usd, 6) if has_file else 0.0)
-    return line_chart("Spend per day per agent", "USD", x, lines)
+    return line_chart("Spend per day per agent", "USD", [day[5:] for day in x], lines)  # MM-DD
