@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 from daemon.config import load_deployment
+from daemon.doors import logs
 from daemon.run.model_client import breaker_for
 from daemon.run.session import agent_state
 from tests.console.helpers import DAYS, NOW, client, open_proposal, post, review_deployment
@@ -169,3 +171,27 @@ def test_restore_button_undoes_the_quarantine_run(root: Path) -> None:
     assert (root / "ada/skills/triage/templates/t.md").read_text() == "short\n"
     missing = post(browser, "/skills/ada/nothing-here/restore", "/skills?agent=ada")
     assert missing.status_code == 404 and "is not quarantined" in missing.text
+
+
+def test_every_action_is_logged_with_the_session_and_what_it_did(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    browser = client(config)
+    stream = io.StringIO()
+    logs.configure(stream, level="info", json_lines=True)
+    post(browser, f"/review/ada/{pid}/approve", "/review")
+    post(browser, "/runs/ada/nope/undo", "/runs")
+    entries = [json.loads(line) for line in stream.getvalue().splitlines()]
+    actions = [e for e in entries if e["event"] == "console.action"]
+    assert [(e["action"], e["target"], e["outcome"]) for e in actions] == [
+        ("approve", pid, "applied"),
+        ("undo", "nope", "refused"),
+    ]
+    assert all(e["session"].startswith("console:") and e["agent"] == "ada" for e in actions)
+
+
+def test_an_action_keeps_the_pages_address_for_htmx(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    answer = post(client(config), f"/review/ada/{pid}/reject", "/review")
+    assert answer.headers["hx-push-url"] == "false"

@@ -117,3 +117,45 @@ def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:
     assert "grid-1" in page and '<span class="tag">grid</span>' in page
     assert page.count("<tr><td>") >= 5  # the grid's table
     assert '<svg class="chart"' in page and f"ada: {day[5:]} = 0.25" in page
+
+
+def test_lab_page_charts_passed_and_stored_per_campaign_iteration(root: Path) -> None:
+    config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
+    ledger = root / "ledgers" / "campaign-1"
+    ledger.mkdir(parents=True)
+    steps = [{"iteration": n, "passed": 20 + n, "mean_stored_records": 3.5 - n / 2} for n in (1, 2, 3)]
+    (ledger / "ledger.json").write_text(
+        json.dumps(
+            {
+                "kind": "campaign",
+                "created_at": "2026-11-29T10:00:00+00:00",
+                "campaigns": [{"campaign": 1, "iterations": steps}, {"campaign": 2, "iterations": steps[:1]}],
+                "selected": {"settings": {"top_k": 4}, "passed": 23, "total": 25},
+            }
+        )
+    )
+    (root / "ledgers" / "broken").mkdir()
+    (root / "ledgers" / "broken" / "ledger.json").write_text("{not json")
+    page = client(config).get("/lab").text
+    assert "Scenarios passed per iteration" in page and "Mean stored records per iteration" in page
+    assert "campaign 1: 3 = 23.0" in page and "campaign 2: 1 = 21.0" in page
+    assert "campaign 1: 3 = 2.0" in page
+    assert "selected: top_k=4  — 23/25 passed" in page
+    assert "broken" in page and "JSONDecodeError" in page  # one bad ledger never hides the others
+
+
+def test_secrets_are_masked_on_every_page(root: Path) -> None:
+    from daemon.kernel import redact
+
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    path = root / "ada" / ".metaeng" / "review" / f"{pid}.json"
+    doc = json.loads(path.read_text())
+    doc["rationale"] = "the key is sk-live-0123456789abcdefSECRET, keep it"
+    path.write_text(json.dumps(doc))
+    redact.register("sk-live-0123456789abcdefSECRET")
+    try:
+        page = client(config).get("/review").text
+    finally:
+        redact.reset()
+    assert "sk-live-0123456789abcdefSECRET" not in page and "the key is ***" in page

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import getpass
 import hmac
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
@@ -267,6 +267,17 @@ class Console:
         return self.render(request, "done.html", message=done.message, agent=None, run_id=None, files=[])
 
 
+def _action(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """A button's route: htmx keeps the page's own address, so a reload never re-sends the POST."""
+
+    async def route(request: Request) -> Response:
+        response = await handler(request)
+        response.headers["HX-Push-Url"] = "false"
+        return response
+
+    return route
+
+
 def _proposal_diff(path: str, diff: str) -> FileDiff:
     files = split_patch(f"diff --git a/{path} b/{path}\n{diff}")
     return files[0] if files else FileDiff(path)
@@ -293,15 +304,15 @@ def build_app(
         routes=[
             Route("/", lambda request: RedirectResponse("/agents", 303), methods=["GET"]),
             Route("/agents", console.agents, methods=["GET"]),
-            Route("/agents/{agent}/breaker/reset", console.breaker_reset, methods=["POST"]),
+            Route("/agents/{agent}/breaker/reset", _action(console.breaker_reset), methods=["POST"]),
             Route("/runs", console.runs, methods=["GET"]),
             Route("/runs/{agent}/{run_id}", console.run, methods=["GET"]),
-            Route("/runs/{agent}/{run_id}/undo", console.undo, methods=["POST"]),
+            Route("/runs/{agent}/{run_id}/undo", _action(console.undo), methods=["POST"]),
             Route("/review", console.review, methods=["GET"]),
-            Route("/review/{agent}/{proposal_id}/{verb:str}", console.decide, methods=["POST"]),
+            Route("/review/{agent}/{proposal_id}/{verb:str}", _action(console.decide), methods=["POST"]),
             Route("/memory", console.memory, methods=["GET"]),
             Route("/skills", console.skills, methods=["GET"]),
-            Route("/skills/{agent}/{name}/restore", console.restore_skill, methods=["POST"]),
+            Route("/skills/{agent}/{name}/restore", _action(console.restore_skill), methods=["POST"]),
             Route("/lab", console.lab, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
         ]
