@@ -105,7 +105,8 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
         assert "token=" not in page.url
         page.screenshot(path=str(shots / "console-agents.png"), full_page=True)
 
-        page.click("text=Review")
+        page.click("header >> text=Review")
+        expect(page.locator("h1")).to_have_text("Review queue")
         expect(page.locator(f"#proposal-{pid} .tag")).to_have_text("open")
         page.screenshot(path=str(shots / "console-review.png"))
         page.click(f"#approve-{pid}")  # confirmation dialog accepted
@@ -114,9 +115,11 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
         assert approved["status"] == "approved"
         assert tree_snapshot(home, skip=[".metaeng"]) != before_approval
 
-        page.click("text=Runs")
+        page.click("header >> text=Runs")
+        expect(page.locator("h1")).to_have_text("Runs")
         page.screenshot(path=str(shots / "console-runs.png"), full_page=True)
         page.click(f"text={approved['run_id']}")
+        expect(page.locator("h1")).to_have_text(f"Run {approved['run_id']}")
         expect(page.locator("#run-status")).to_have_text("applied")
         expect(page.locator("pre.diff span.del").first).to_be_visible()
         page.screenshot(path=str(shots / "console-run.png"))
@@ -126,7 +129,8 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
         page.goto(link.split("?")[0] + f"runs/ada/{approved['run_id']}")
         expect(page.locator("#run-status")).to_contain_text("undone by")
 
-        page.click("text=Review")
+        page.click("header >> text=Review")
+        expect(page.locator("h1")).to_have_text("Review queue")
         expect(page.locator(f"#proposal-{pid} .tag")).to_have_text("open")  # the undo reopened it
         page.fill(f"#why-{pid}", "keep the daily logs as written")
         page.click(f"#reject-{pid}")
@@ -136,9 +140,9 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
         assert rejected["history"][-1]["why"] == "keep the daily logs as written"
         assert re.match(r".+ \(console:.{8}\)$", rejected["history"][-1]["by"])
 
-        for name in ("memory", "skills", "lab"):
+        for name, title in (("memory", "Memory of ada"), ("skills", "Skills of ada"), ("lab", "Lab")):
             page.click(f"header >> text={name.capitalize()}")
-            expect(page.locator("h1")).to_be_visible()
+            expect(page.locator("h1")).to_have_text(title)  # links are boosted: wait for the swap
             page.screenshot(path=str(shots / f"console-{name}.png"), full_page=True)
         expect(page.locator("svg.chart").first).to_be_visible()
         assert errors == [], errors  # no CSP violation, no script error
