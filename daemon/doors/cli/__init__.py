@@ -48,6 +48,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "service_cmd",
         "write the systemd unit for this deployment and print the remaining steps",
     ),
+    "console": (
+        "console_cmd",
+        "serve the local web console (agents, runs with undo, review queue, memory, skills, lab)",
+    ),
 }
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 
