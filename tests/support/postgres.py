@@ -86,7 +86,7 @@ class PostgresServer:
         self._run(
             "initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=scram-sha-256", f"--pwfile={pwfile}",
             "--no-sync", "-E", "UTF8", "--locale=C",
-        )  # fmt: skip
+        )
 
     def start(self) -> None:
         options = (
