@@ -25,7 +25,7 @@ def test_a_password_in_the_url_is_refused_naming_the_key_and_line_and_never_echo
     for args in (("config", "check"), ("once", "--agent", "ada")):
         result = run_cli(config, *args)
         assert result.code == 1
-        assert f"coordination.url: contains a password" in result.err and f"config.yaml:{line}" in result.err
+        assert "coordination.url: contains a password" in result.err and f"config.yaml:{line}" in result.err
         assert "hunter2-SECRET" not in result.out + result.err
     assert not (tmp_path / "a" / "state").exists()  # refused before anything was written
 
