@@ -10,9 +10,13 @@ import atexit
 import threading
 
 from daemon.config.resolve import Deployment
+from typing import TYPE_CHECKING
+
 from daemon.coordination.local import LocalCoordination
-from daemon.coordination.postgres import PostgresCoordination
 from daemon.kernel.coordination import Coordination
+
+if TYPE_CHECKING:
+    from daemon.coordination.postgres import PostgresCoordination
 
 _shared: dict[tuple[str, str, str], PostgresCoordination] = {}
 _mutex = threading.Lock()
@@ -23,6 +27,9 @@ def coordination_for(deployment: Deployment) -> Coordination:
     target = deployment.coordination
     if target is None:
         return LocalCoordination(deployment.state_dir)
+    # Imported here: a deployment without `coordination:` never loads the database driver.
+    from daemon.coordination.postgres import PostgresCoordination
+
     key = (target.url, target.host_id, str(deployment.state_dir))
     with _mutex:
         backend = _shared.get(key)
