@@ -31,6 +31,8 @@ from daemon.kernel.coordination import CoordinationUnavailable
 log = structlog.get_logger("metaeng.coordination")
 BACKOFF_FIRST_SECONDS = 1.0
 BACKOFF_MAX_SECONDS = 60.0
+# A pool whose every connection is checked out is busy, not down: wait this long for one.
+BUSY_WAIT_SECONDS = 60.0
 
 
 def connect_kwargs(target: CoordinationTarget) -> dict[str, Any]:
@@ -102,11 +104,24 @@ class Database:
                 self._pool.open(wait=False)
                 self._opened = True
         try:
-            with self._pool.connection() as conn:
+            with self._checkout() as conn:
                 self._succeeded(conn)
                 yield conn
         except (psycopg.OperationalError, psycopg_pool.PoolTimeout) as exc:
             raise self._failed(exc) from None
+
+    @contextmanager
+    def _checkout(self) -> Iterator[psycopg.Connection[Any]]:
+        try:
+            conn = self._pool.getconn()
+        except psycopg_pool.PoolTimeout:
+            if self._pool.get_stats().get("pool_size", 0) < self._pool.max_size:
+                raise  # it could not connect: the server is down or refusing
+            conn = self._pool.getconn(timeout=BUSY_WAIT_SECONDS)  # every connection is in use
+        try:
+            yield conn
+        finally:
+            self._pool.putconn(conn)
 
     def _refuse_in_backoff(self) -> None:
         with self._lock:

@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import atexit
 import threading
-
-from daemon.config.resolve import Deployment
 from typing import TYPE_CHECKING
 
+from daemon.config.resolve import Deployment
 from daemon.coordination.local import LocalCoordination
 from daemon.kernel.coordination import Coordination
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from daemon.coordination.migrations import LATEST
+from daemon.coordination.registry import close_all
 from tests.coordination.helpers import PG_ENV, fleet_daemon
 from tests.support.deploy import run_cli
 from tests.support.postgres import PASSWORD, PostgresServer
@@ -80,3 +81,20 @@ def test_a_wrong_password_or_a_closed_port_is_a_problem_that_names_the_key(tmp_p
     _with_url(config, f"postgresql://metaeng@127.0.0.1:{closed}/fleet")
     down = run_cli(config, "config", "check", env=PG_ENV)
     assert down.code == 1 and "coordination database unreachable" in down.err
+
+
+def test_a_database_migrated_by_a_newer_daemon_is_refused_and_left_alone(
+    tmp_path: Path, pg_server: PostgresServer, pg_url: str
+) -> None:
+    config = fleet_daemon(tmp_path, "a", pg_url, None)
+    assert run_cli(config, "once", "--agent", "ada", env=PG_ENV).code == 0  # migrates to LATEST
+    database = pg_url.rsplit("/", 1)[1]
+    with pg_server.connect(database) as conn:
+        conn.execute("INSERT INTO metaeng_schema (version) VALUES (%s)", (LATEST + 1,))
+    close_all()  # a new process: it checks the schema again on its first connection
+    check = run_cli(config, "config", "check", env=PG_ENV)
+    assert check.code == 1 and f"schema version {LATEST + 1}; this metaeng-daemon knows up to {LATEST}" in check.err
+    run = run_cli(config, "once", "--agent", "ada", env=PG_ENV)
+    assert run.code == 1 and "upgrade this one before it joins the fleet" in run.err
+    with pg_server.connect(database) as conn:
+        assert conn.execute("SELECT max(version) FROM metaeng_schema").fetchone() == (LATEST + 1,)
