@@ -83,6 +83,20 @@ def test_a_wrong_password_or_a_closed_port_is_a_problem_that_names_the_key(tmp_p
     assert down.code == 1 and "coordination database unreachable" in down.err
 
 
+def test_commands_that_need_the_shared_state_say_the_database_is_down_and_change_nothing(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        closed = sock.getsockname()[1]
+    config = fleet_daemon(tmp_path, "a", f"postgresql://metaeng@127.0.0.1:{closed}/fleet", "http://127.0.0.1:9/v1")
+    for args in (("breaker", "reset", "--agent", "ada"), ("status", "--fleet")):
+        result = run_cli(config, *args, env=PG_ENV)
+        assert result.code == 1 and "coordination database unreachable" in result.err, result.err
+    status = run_cli(config, "status", "--json", env=PG_ENV)
+    assert status.code == 0 and status.json()["agents"][0]["spend_today_usd"] is None
+    assert "coordination database unreachable" in status.err
+    assert not (tmp_path / "a" / "state" / "spend").exists()
+
+
 def test_a_database_migrated_by_a_newer_daemon_is_refused_and_left_alone(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:

@@ -7,6 +7,7 @@ import argparse
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
 from daemon.run.model_client import breaker_for
+from daemon.run.session import agent_state
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -32,6 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
+    agent_state(deployment, agent.name)  # the agent's state folder, private (0700), as a run makes it
     breaker = breaker_for(deployment, agent.name)
     if breaker is None:
         raise DaemonError("no model configured, so there is no circuit breaker")
