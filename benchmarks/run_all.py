@@ -101,6 +101,13 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "kill -9 at a random moment of every kind of operation; each trial checks the crash-matrix invariants "
             "(0 failures expected).",
         ),
+        (
+            "Fleet coordination on PostgreSQL",
+            ["bench_coordination.py", "--reservations", "500" if quick else "2000", "--pairs", "4" if quick else "10"],
+            "Reservations per second through the shared ledger (a throwaway local PostgreSQL) from 1, 4 and 16 "
+            "worker processes, beside the local-file ledger; then whole `once` processes (one distillation call) "
+            "with the local backend vs. PostgreSQL in interleaved pairs: medians and the added latency per run.",
+        ),
     ]
 
 

@@ -18,7 +18,7 @@ import pytest
 REPO = Path(__file__).resolve().parents[1]
 PACKAGES = ("daemon", "memory_engine", "skills_engine", "workspace")
 ENGINES = ("memory_engine", "skills_engine", "workspace")
-RANK = {"kernel": 0, "config": 1, "run": 2, "engine": 2, "wiring": 3, "doors": 4}
+RANK = {"kernel": 0, "config": 1, "coordination": 2, "run": 2, "engine": 2, "wiring": 3, "doors": 4}
 CLI = "daemon.doors.cli"
 ENTRY = ("daemon.launch", "daemon.__main__")
 
@@ -30,7 +30,7 @@ def layer(module: str) -> str:
     if module in ENTRY:
         return "doors"
     second = module.split(".")[1] if "." in module else ""
-    if second in ("kernel", "config", "run", "wiring", "doors"):
+    if second in ("kernel", "config", "coordination", "run", "wiring", "doors"):
         return second
     raise AssertionError(f"{module} is in no layer: put it in daemon/kernel, config, run, wiring or doors")
 
@@ -72,6 +72,10 @@ def violation(importer: str, target: str) -> str | None:
     mine, theirs = layer(importer), layer(target)
     if mine == "engine" and theirs == "engine" and importer.split(".")[0] != target.split(".")[0]:
         return "an engine never imports another engine (shared code belongs in daemon/kernel)"
+    if {mine, theirs} == {"engine", "coordination"}:
+        return "the engines never reach the fleet's shared state (the deep tier they are given does)"
+    if mine == "coordination" and theirs == "run":
+        return "the coordination backends sit below the run machinery"
     if {mine, theirs} == {"engine", "run"}:
         return "the run machinery and the engines never import each other (daemon/wiring joins them)"
     if RANK[theirs] > RANK[mine]:

@@ -99,6 +99,24 @@ class ServiceSettings(Frozen):
     intervals: IntervalOverrides = Field(default_factory=IntervalOverrides)
 
 
+class CoordinationSettings(Frozen):
+    """Where a fleet of daemons shares budget, caps, breakers and run locks (docs/how-to/fleet.md).
+
+    The password never sits here: it comes from `password_env` or the systemd credential
+    of that name in lower case; a URL that carries one is refused.
+    """
+
+    url: str = Field(min_length=1, max_length=2000)
+    password_env: str | None = Field(default="METAENG_PG_PASSWORD", min_length=1, max_length=200)
+    # Each attempt to reach the database gives up after this long; a run never waits longer.
+    connect_timeout_seconds: float = Field(default=3.0, ge=0.1, le=60)
+    pool_max_size: int = Field(default=4, ge=1, le=64)
+    # How often a running daemon writes its heartbeat to the hosts table.
+    heartbeat_seconds: float = Field(default=30.0, ge=1, le=3600)
+    # How this daemon appears in `status --fleet`; unset: the host name and the state folder.
+    host_name: str | None = Field(default=None, min_length=1, max_length=200)
+
+
 class DeploymentConfig(Frozen):
     version: Literal[1] = 1
     enabled: bool = True
@@ -116,6 +134,8 @@ class DeploymentConfig(Frozen):
     service: ServiceSettings = Field(default_factory=ServiceSettings)
     console: ConsoleSettings | None = None  # set: `run` serves the web console too
     notify: NotifySettings | None = None
+    # Absent: budget, caps, breakers and locks live in the state folder (one host).
+    coordination: CoordinationSettings | None = None
     agents: dict[str, AgentConfig] = Field(min_length=1)
 
     @field_validator("agents")

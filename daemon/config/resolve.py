@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from daemon.config.coordination import CoordinationTarget, resolve_coordination
 from daemon.config.models import AgentConfig, DeploymentConfig
 from daemon.config.overlap import agent_claims, claim_problems, transcript_claim, transcript_problems
 from daemon.config.roots import relative_inside, root_problems
@@ -30,6 +31,8 @@ class Deployment:
     state_dir: Path
     agents: Mapping[str, AgentSettings]
     origins: tuple[Effective, ...] = field(default=(), compare=False)
+    # None: budget, caps, breakers and locks in the state folder; else the shared database.
+    coordination: CoordinationTarget | None = field(default=None, compare=False)
 
     @property
     def model(self) -> ModelSettings | None:
@@ -255,7 +258,9 @@ def resolve(
             _origin(lines, ("state_dir",), path.name, "deployment") or "environment/default",
         )
     )
-    for section in ("model", "budget", "service"):
+    coordination, coordination_problems = resolve_coordination(config.coordination, state_dir, env, at)
+    problems.extend(coordination_problems)
+    for section in ("model", "budget", "service", "coordination"):
         model = getattr(config, section)
         if model is None:
             origins.append(Effective(section, None, "default (not configured)"))
@@ -264,6 +269,11 @@ def resolve(
             origin = _origin(lines, (section, key), path.name, "deployment") or "default"
             origins.append(Effective(f"{section}.{key}", value, origin))
     deployment = Deployment(
-        path=path, config=config, state_dir=state_dir, agents=agents, origins=tuple(origins)
+        path=path,
+        config=config,
+        state_dir=state_dir,
+        agents=agents,
+        origins=tuple(origins),
+        coordination=coordination,
     )
     return deployment, problems

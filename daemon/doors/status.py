@@ -23,6 +23,7 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from daemon.config.resolve import Deployment
+from daemon.coordination.registry import coordination_for
 from daemon.doors.service import runlog, statefile
 from daemon.doors.service.schedule import (
     GROUP_OF,
@@ -39,7 +40,6 @@ from daemon.kernel.managed import managed_paths
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
-from daemon.kernel.spend import SpendLedger
 from daemon.kernel.transcript_files import source_of
 from daemon.kernel.transcripts import TurnBatch, read_new_turns
 from daemon.kernel.view import AgentView
@@ -57,7 +57,7 @@ def quarantined_skills(agent: AgentSettings) -> list[str]:
 def _breaker(
     deployment: Deployment, agent: AgentSettings, layout: StateLayout, now: datetime
 ) -> dict[str, Any] | None:
-    breaker = breaker_for(deployment, layout.agent(agent.name))
+    breaker = breaker_for(deployment, agent.name)
     if breaker is None:
         return None
     state = breaker.state()
@@ -167,7 +167,7 @@ def agent_status(
     warnings: list[str],
 ) -> dict[str, Any]:
     layout = StateLayout(deployment.state_dir)
-    ledger = SpendLedger(layout.spend_dir, layout.spend_lock)
+    ledger = coordination_for(deployment).ledger()
     totals = _guard(warnings, lambda: ledger.totals(now.date().isoformat(), agent.name))
     origins = {o.key: o.origin for o in agent.origins}
     stuck = _guard(warnings, lambda: _stuck(agent, layout)) or {}

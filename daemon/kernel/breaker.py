@@ -33,6 +33,24 @@ class BreakerState(BaseModel):
     last_detail: str = ""
 
 
+def opened_until(state: BreakerState, cooldown: timedelta, now: datetime) -> datetime | None:
+    """When a breaker in `state` closes again, if it is open at `now` (shared by both backends)."""
+    if state.opened_at is None:
+        return None
+    until = datetime.fromisoformat(state.opened_at) + cooldown
+    return until if now < until else None
+
+
+def refusal_for(state: BreakerState, until: datetime | None) -> str | None:
+    if until is None:
+        return None
+    return (
+        f"circuit breaker open: {state.consecutive_failures} consecutive failed or rejected model calls "
+        f"(last: {state.last_detail}); model passes paused until {until.isoformat(timespec='seconds')} "
+        "or `metaeng-daemon breaker reset`"
+    )
+
+
 @dataclass(frozen=True)
 class Breaker:
     path: Path
@@ -44,23 +62,12 @@ class Breaker:
 
     def open_until(self, now: datetime) -> datetime | None:
         """When the breaker closes again, if it is open at `now`."""
-        state = self.state()
-        if state.opened_at is None:
-            return None
-        until = datetime.fromisoformat(state.opened_at) + self.cooldown
-        return until if now < until else None
+        return opened_until(self.state(), self.cooldown, now)
 
     def refusal(self, now: datetime) -> str | None:
         """Why no model call may be made now, or None."""
-        until = self.open_until(now)
-        if until is None:
-            return None
         state = self.state()
-        return (
-            f"circuit breaker open: {state.consecutive_failures} consecutive failed or rejected model calls "
-            f"(last: {state.last_detail}); model passes paused until {until.isoformat(timespec='seconds')} "
-            "or `metaeng-daemon breaker reset`"
-        )
+        return refusal_for(state, opened_until(state, self.cooldown, now))
 
     def record(self, ok: bool, now: datetime, detail: str = "") -> None:
         state = self.state()

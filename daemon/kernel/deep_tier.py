@@ -31,11 +31,10 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from daemon.kernel import redact
-from daemon.kernel.breaker import Breaker
+from daemon.kernel.coordination import AgentBreaker, Ledger
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.schema import flat_schema
 from daemon.kernel.settings import ModelSettings
-from daemon.kernel.spend import SpendLedger
 
 T = TypeVar("T", bound=BaseModel)
 REQUEST_OVERHEAD_BYTES = 1024
@@ -89,7 +88,7 @@ class DeepTier:
 
     model: ModelSettings | None
     api_key: str | None
-    ledger: SpendLedger
+    ledger: Ledger
     agent: str
     run_id: str
     now: datetime
@@ -97,7 +96,10 @@ class DeepTier:
     agent_budget_usd: float
     deep_cap: int
     unavailable_reason: str | None = None
-    breaker: Breaker | None = None
+    breaker: AgentBreaker | None = None
+    # Why model calls may not be made now as far as the fleet is concerned (the run lock
+    # lost, the coordination database down); None: no fleet check.
+    fleet_refusal: Callable[[], str | None] | None = None
     # When each call happens (ledger entries carry it); None: the run's `now`.
     clock: Callable[[], datetime] | None = None
     calls: list[CallRecord] = field(default_factory=list)
@@ -115,6 +117,10 @@ class DeepTier:
             return self.unavailable_reason
         if self.model is None:
             return "no model configured (add a `model:` section to the config)"
+        if self.fleet_refusal is not None:
+            refusal = self.fleet_refusal()
+            if refusal:
+                return refusal
         if self.breaker is not None:
             return self.breaker.refusal(self._time())
         return None

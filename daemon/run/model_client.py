@@ -11,21 +11,22 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from daemon.config.resolve import Deployment
-from daemon.kernel.breaker import Breaker
+from daemon.coordination.registry import coordination_for
 from daemon.kernel.cadence import CADENCES
+from daemon.kernel.coordination import AgentBreaker, RunGrant
 from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.model_access import ModelAccess
-from daemon.kernel.paths import AgentState, StateLayout
 from daemon.kernel.settings import AgentSettings
-from daemon.kernel.spend import SpendLedger
 
 
-def breaker_for(deployment: Deployment, state: AgentState) -> Breaker | None:
-    """The agent's circuit breaker, or None with no model configured."""
+def breaker_for(deployment: Deployment, agent: str) -> AgentBreaker | None:
+    """The agent's circuit breaker (local or fleet-wide), or None with no model configured."""
     model = deployment.model
     if model is None:
         return None
-    return Breaker(state.breaker, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes))
+    return coordination_for(deployment).breaker(
+        agent, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes)
+    )
 
 
 def deep_tier_for(
@@ -37,18 +38,18 @@ def deep_tier_for(
     now: datetime,
     clock: Callable[[], datetime] | None = None,
     with_breaker: bool = True,
+    grant: RunGrant | None = None,
 ) -> DeepTier:
     """The model client for one run of `agent` (or of the lab, with `agent` None).
 
     `with_breaker=False` for work that is not the agent's own passes (a lab campaign): its
-    failures never pause the agent.
+    failures never pause the agent. `grant` is the run's fleet lock, asked before each call.
     """
-    layout = StateLayout(deployment.state_dir)
     config = deployment.config
     return DeepTier(
         model=deployment.model,
         api_key=access.api_key,
-        ledger=SpendLedger(layout.spend_dir, layout.spend_lock),
+        ledger=coordination_for(deployment).ledger(),
         agent=agent.name if agent else "lab",
         run_id=run_id,
         now=now,
@@ -56,6 +57,7 @@ def deep_tier_for(
         agent_budget_usd=agent.budget_usd if agent else config.budget.per_agent_daily_usd,
         deep_cap=agent.deep_cap if agent else CADENCES[config.cadence].deep_passes_per_day,
         unavailable_reason=access.unavailable_reason,
-        breaker=breaker_for(deployment, layout.agent(agent.name)) if agent and with_breaker else None,
+        breaker=breaker_for(deployment, agent.name) if agent and with_breaker else None,
+        fleet_refusal=grant.model_refusal if grant is not None else None,
         clock=clock,
     )

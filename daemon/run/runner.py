@@ -18,6 +18,7 @@ import structlog
 from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
+from daemon.coordination.registry import coordination_for
 from daemon.kernel import cursors, redact
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.deep_tier import CallRecord
@@ -183,6 +184,8 @@ def run_once(
         )
         log.error("run.not_started", agent=agent_name, run_id=run_id, error=detail)
         return final
+    if not dry_run:
+        coordination_for(deployment).record_run(agent_name, final.run_id or run_id, final.outcome, now)
     log.info(
         "run.end",
         agent=final.agent,
@@ -222,7 +225,9 @@ def _run_in_session(
     selected, dry_run, run_id, started = request.selected, request.dry_run, request.run_id, request.started
     # Logged once the locks are held: a job that finds the agent busy never started a run.
     log.info("run.start", agent=agent.name, run_id=run_id, passes=list(selected), dry_run=dry_run)
-    deep = deep_tier_for(deployment, agent, access, run_id=run_id, now=now, clock=request.clock)
+    deep = deep_tier_for(
+        deployment, agent, access, run_id=run_id, now=now, clock=request.clock, grant=session.grant
+    )
     view = AgentView(agent.home)
     cursor_state = cursors.load(session.state.cursors)
     planned: list[Changeset] = []

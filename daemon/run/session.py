@@ -4,7 +4,8 @@ Taking the per-agent run lock (a kernel `flock`, released if the holder dies, so
 process never blocks forever) makes one run per agent at a time across processes: the
 scheduler, a manual `once`, `undo`, review approvals. The home's own lock
 (`daemon.run.homelock`) extends that to every deployment on the host that names the same
-home. Edits people made since the last run are committed first, as their own "external
+home, and the fleet's run lock (`daemon.kernel.coordination`, a PostgreSQL advisory lock
+when `coordination.url` is set) to every daemon sharing the database. Edits people made since the last run are committed first, as their own "external
 edits" commit (the etckeeper pattern), so undoing a run never undoes a person's work;
 the commit that leaves is the session's `base`, what every plan is made against.
 """
@@ -12,13 +13,15 @@ the commit that leaves is the session's `base`, what every plan is made against.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
+from daemon.coordination.registry import coordination_for
+from daemon.kernel.coordination import RunGrant
 from daemon.kernel.errors import AgentBusy, StoreError
 from daemon.kernel.managed import HomeScan, ManagedPaths, managed_paths
 from daemon.kernel.paths import AgentState, StateLayout
@@ -39,6 +42,7 @@ class AgentSession:
     first_import: bool = False
     base: str | None = None  # the commit plans are made against (HEAD after external edits)
     scan: HomeScan | None = None
+    grant: RunGrant = field(default_factory=RunGrant)  # the fleet run lock's word on model calls
 
     def left_out(self) -> list[str]:
         """One note per managed file or folder the daemon cannot read (left out of this run)."""
@@ -95,8 +99,11 @@ def agent_session(
     except Timeout:
         raise AgentBusy(name, state.run_lock) from None
     home_lock = HomeLock(name, agent.home, Holder(deployment.path, deployment.state_dir, now))
-    try:
+    with ExitStack() as held:
+        held.callback(lock.release)
         home_lock.acquire(lock_timeout)
+        held.callback(home_lock.release)
+        grant = held.enter_context(coordination_for(deployment).run_lock(name, lock_timeout, now))
         managed = managed_paths(agent)
         with open_store(state.git_dir, agent.home, managed, state.scratch, now, clock) as store:
             notes = finish_or_roll_back(store, state)
@@ -115,10 +122,8 @@ def agent_session(
                 first and external is not None,
                 base=store.head(),
                 scan=scan,
+                grant=grant,
             )
-    finally:
-        home_lock.release()
-        lock.release()
 
 
 @contextmanager

@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
-    breaker = breaker_for(deployment, agent_state(deployment, agent.name))
+    agent_state(deployment, agent.name)  # the agent's state folder, private (0700), as a run makes it
+    breaker = breaker_for(deployment, agent.name)
     if breaker is None:
         raise DaemonError("no model configured, so there is no circuit breaker")
     now = context.clock()

@@ -9,9 +9,10 @@ from typing import Any
 
 from daemon.config import parse_for_check
 from daemon.config.advice import warnings
+from daemon.coordination.registry import coordination_for
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.environment import model_access
-from daemon.kernel.errors import InvalidApiKey
+from daemon.kernel.errors import DaemonError, InvalidApiKey
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -23,8 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "check",
         help="validate the config file",
         description=(
-            "Validate the config file; print every problem with its key and line, and whether the "
-            "model API key can be sent as an HTTP header (exit 1 if any problem)."
+            "Validate the config file; print every problem with its key and line, whether the "
+            "model API key can be sent as an HTTP header and, with `coordination.url`, whether the "
+            "database answers and its schema version (the daemon migrates it at start); exit 1 if any problem."
         ),
     )
     add_json(check)
@@ -46,6 +48,12 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
             model_access(deployment.model, context.env, deployment.config.redact_env)
         except InvalidApiKey as exc:
             problems = [*problems, str(exc)]
+    coordination: dict[str, Any] | None = None
+    if deployment is not None and not problems:
+        try:
+            coordination = coordination_for(deployment).describe()
+        except DaemonError as exc:
+            problems = [*problems, f"coordination.url: {exc}"]
     advice = warnings(deployment.config) if deployment is not None else []
     if args.json:
         context.out.json(
@@ -55,6 +63,7 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
                 "warnings": advice,
                 "agents": sorted(deployment.agents) if deployment else [],
                 "state_dir": str(deployment.state_dir) if deployment else None,
+                "coordination": coordination,
             }
         )
         return 0 if not problems else 1
@@ -70,6 +79,12 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
         f"ok: {context.config_path} — {len(deployment.agents)} agent(s): {', '.join(sorted(deployment.agents))}; "
         f"state in {deployment.state_dir}"
     )
+    if coordination and coordination["backend"] != "local":
+        context.out.line(
+            f"coordination: PostgreSQL, schema version {coordination['schema_version']} "
+            f"(this daemon's: {coordination['schema_expected']}), this daemon is {coordination['host_id']}, "
+            f"password from {coordination['password_from'] or 'nowhere (none set)'}"
+        )
     if deployment.model is None:
         context.out.line("note: no model configured; model-backed passes will be skipped")
     return 0

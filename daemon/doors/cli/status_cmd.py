@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.fleet_status import handle_fleet
 from daemon.doors.status import StatusReport, build_status
 from daemon.wiring.registry import PASS_NAMES
 
@@ -19,10 +20,16 @@ def register(sub: argparse._SubParsersAction) -> None:
             "(from the running daemon, or computed from the cadence and the run log when none runs), "
             "deep passes and spend used today against the caps, pending transcript turns, transcripts "
             "held as not in the configured format, passes stuck failing the same way run after run, "
-            "quarantined skills, open proposals, and the last run with its outcome. Reads state only."
+            "quarantined skills, open proposals, and the last run with its outcome. Reads state only. "
+            "With --fleet: every daemon sharing the coordination database, its agents, last runs and health."
         ),
     )
     add_agent(parser, required=False)
+    parser.add_argument(
+        "--fleet",
+        action="store_true",
+        help="show every daemon sharing the coordination database (needs coordination.url)",
+    )
     add_json(parser)
     parser.set_defaults(handler=handle)
 
@@ -90,6 +97,8 @@ def _or_unknown(value: object) -> str:
 
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
+    if args.fleet:
+        return handle_fleet(args.json, context)
     deployment = context.deployment()
     report = build_status(deployment, now=context.clock(), registry=PASS_NAMES, only=args.agent)
     for warning in report.warnings:

@@ -34,6 +34,7 @@ from daemon.config.resolve import Deployment
 from daemon.doors.console.server import ConsoleThread
 from daemon.doors.environment import model_access
 from daemon.doors.service import statefile
+from daemon.doors.service.heartbeat import Heartbeat
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.notify import notify, watchdog_seconds
 from daemon.doors.service.people import notifier_for, start_console
@@ -91,6 +92,7 @@ class Service:
         self.table = JobTable(self.runner, deployment.config.service.max_parallel_runs)
         self.runner.retry = self.table.retry
         self.waker = Waker(self.table, self.runner)
+        self.heartbeat = Heartbeat(lambda: self.runner.deployment, clock)
         self.watcher: TranscriptWatcher | None = None
         self.console: ConsoleThread | None = None  # the web console, when `console:` is set
         self._watching: tuple[object, ...] | None = None
@@ -142,6 +144,7 @@ class Service:
             watching=self._watch_mode(),
         )
         self.table.resume()
+        self.heartbeat.start()
         notify(self.env, "READY=1", f"STATUS={self._status_text()}", f"MAINPID={os.getpid()}")
         return True
 
@@ -314,6 +317,7 @@ class Service:
         remaining = self.runner.active()
         if self.table.scheduler.running:
             self.table.shutdown()
+        self.heartbeat.stop()
         code = 130 if signal_name == "SIGINT" else 0
         if remaining:
             log.error(
