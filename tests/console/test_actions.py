@@ -9,7 +9,6 @@ from pathlib import Path
 from daemon.config import load_deployment
 from daemon.doors import logs
 from daemon.run.model_client import breaker_for
-from daemon.run.session import agent_state
 from tests.console.helpers import DAYS, NOW, client, open_proposal, post, review_deployment
 from tests.support.deploy import run_cli, tree_snapshot
 
@@ -134,7 +133,7 @@ def test_breaker_reset_button_closes_the_breaker_like_breaker_reset(root: Path) 
     model = {"base_url": "http://127.0.0.1:9", "model": "m", "api_key_env": "K"}
     config = review_deployment(root, model={**model, "price_input_per_million": 1, "price_output_per_million": 1})
     deployment = load_deployment(config, {})
-    breaker = breaker_for(deployment, agent_state(deployment, "ada"))
+    breaker = breaker_for(deployment, "ada")
     assert breaker is not None
     for _ in range(5):
         breaker.record(False, NOW, "HTTP 500")

@@ -23,7 +23,6 @@ from daemon.config.resolve import Deployment
 from daemon.doors.console.auth import Session
 from daemon.kernel.errors import DaemonError
 from daemon.run.model_client import breaker_for
-from daemon.run.session import agent_state
 from daemon.run.undo import UndoResult
 from daemon.wiring.review import decide, locate
 from daemon.wiring.undo import undo
@@ -88,7 +87,7 @@ def decide_proposal(
 def reset_breaker(deployment: Deployment, agent: str, session: Session) -> Done:
     """`breaker reset --agent A`."""
     settings = deployment.agent(agent)
-    breaker = breaker_for(deployment, agent_state(deployment, settings.name))
+    breaker = breaker_for(deployment, settings.name)
     if breaker is None:
         raise DaemonError("no model configured, so there is no circuit breaker")
     before = breaker.reset()

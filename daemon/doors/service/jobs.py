@@ -115,7 +115,7 @@ class JobRunner:
             self._run_once(deployment, agent_name, job_id, passes, now)
 
     def _breaker_open(self, deployment: Deployment, agent: str, now: datetime) -> bool:
-        breaker = breaker_for(deployment, StateLayout(deployment.state_dir).agent(agent))
+        breaker = breaker_for(deployment, agent)
         return breaker is not None and breaker.open_until(now) is not None
 
     def _notify(
