@@ -225,7 +225,8 @@ def _index(session: AgentSession, outcome: Outcome, run_id: str) -> Outcome:
     The index is derived from the store: if this fails or the process dies first, the
     next command that reads it finds it behind HEAD and catches up, so the run stands.
     """
-    crashpoint("before_index")
+    if outcome.run_id is not None:
+        crashpoint("before_index")
     try:
         with synced_index(session.store, session.state.run_index):
             pass
