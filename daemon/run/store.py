@@ -275,6 +275,13 @@ class StoreSession:
             raise StoreError(f"commit did not create HEAD in {self.git_dir}")
         return head
 
+    def gc(self) -> None:
+        """Pack loose objects and refs, drop unreachable objects older than git's grace period.
+
+        Only under the run lock (daemon.run.store_maintenance): nothing else of ours runs git then.
+        """
+        self._run("gc", "--quiet")
+
     def reset_index(self) -> None:
         if self.head() is not None:
             self._run("reset", "-q")
@@ -359,7 +366,8 @@ def open_store(
     session = StoreSession(env, git_dir, home, scratch, managed, clock)
     config_path = git_dir / "config"
     current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    if fresh or "attributesFile = /dev/null" not in current or f"worktree = {home}" not in current:
+    stamp = f"hermeticVersion = {HERMETIC_CONFIG['metaeng.hermeticVersion']}"
+    if fresh or stamp not in current or f"worktree = {home}" not in current:
         for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
             session._run("config", key, value)
     exclude = git_dir / "info" / "exclude"
