@@ -200,6 +200,7 @@ def _rebuild(index_path: Path, store: StoreSession, head: str | None, reason: st
     """
     temp = index_path.with_name(f"{index_path.name}.tmp-{os.getpid()}")
     try:
+        _remove_orphans(index_path)
         temp.unlink(missing_ok=True)
         with closing(_connect(temp)) as db:
             db.execute("PRAGMA journal_mode = OFF")  # a new file: the rename below is the commit
@@ -218,6 +219,24 @@ def _rebuild(index_path: Path, store: StoreSession, head: str | None, reason: st
         return db
     log.info("run_index.rebuilt", index=str(index_path), reason=reason)
     return _connect(index_path)
+
+
+def _remove_orphans(index_path: Path) -> None:
+    """Remove half-built indexes left by processes killed while rebuilding."""
+    for orphan in index_path.parent.glob(f"{index_path.name}.tmp-*"):
+        pid = orphan.name.rsplit("-", 1)[-1]
+        if not pid.isdigit() or not _alive(int(pid)):
+            orphan.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _problem(db: sqlite3.Connection) -> str | None:

@@ -217,3 +217,14 @@ def test_the_store_lists_commits_with_odd_paths_intact(tmp_path: Path) -> None:
         [("A", odd[0])], [("A", odd[1])], [("A", odd[2])], [("A", odd[3])], [("D", odd[0])]
     ]
     assert listed[-1][0].trailers["Undoes"] == "r0"
+
+
+def test_a_half_built_index_left_by_a_killed_process_is_removed_on_rebuild(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, first, second = two_runs(root, fake_model)
+    orphan = state(root) / "run-index.sqlite3.tmp-999999999"  # no such process
+    orphan.write_bytes(b"half")
+    (state(root) / "run-index.sqlite3").unlink()
+    assert [r["run_id"] for r in run_cli(config, "runs", "--json").json()] == [second, first]
+    assert not orphan.exists()
