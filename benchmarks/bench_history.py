@@ -7,10 +7,11 @@ Setup is synthetic and fast: a real first `once` creates the store, then `git fa
 appends N run commits (the daemon's message and trailers; run 1 creates a file no later
 run touches, the others rewrite one of 20 files in turn) and the home is set to match.
 The measured commands are the real CLI as whole processes (`python -m daemon …`), each
-on a fresh copy of that deployment (an undo changes it), in interleaved pairs, medians:
+on a fresh copy of that deployment (an undo changes it), interleaved, medians:
 
 - undo of the oldest run vs. the newest (the target: oldest ≤ 2× newest at 10,000 runs);
-- `runs` (its default 50 newest) and `show` of the oldest run, at 1k vs. 10k runs;
+- `runs` (its default 50 newest) and `show` of the oldest run, at 1k vs. 10k runs, in
+  the same rounds as `--help` (the floor: the interpreter and the CLI's imports);
 - the same commands with the code at `--before-rev` (default: where this branch left
   main), extracted with `git archive` and run from that tree, in the same session.
 
@@ -117,41 +118,52 @@ def fresh(template: Path, into: Path) -> Path:
     return into
 
 
-def pairs(
-    tree: Path, template: Path, scratch: Path, first: Sequence[str], second: Sequence[str], count: int
-) -> tuple[float, float]:
-    """Median seconds of `first` and `second` (CLI args), interleaved, each on a fresh copy."""
-    a, b = [], []
-    for _ in range(count):
-        for args, times in ((first, a), (second, b)):
+def interleaved(tree: Path, scratch: Path, commands: Sequence[tuple[Path, Sequence[str]]], rounds: int) -> list[float]:
+    """Median seconds of each (deployment, CLI args), run in turn `rounds` times, each on a fresh copy."""
+    times: list[list[float]] = [[] for _ in commands]
+    for _ in range(rounds):
+        for (template, args), seconds in zip(commands, times, strict=True):
             root = fresh(template, scratch)
-            seconds, _done = cli(tree, root, *args)
-            times.append(seconds)
-    return statistics.median(a), statistics.median(b)
+            seconds.append(cli(tree, root, *args)[0])
+    return [statistics.median(t) for t in times]
 
 
 def history(sizes: Sequence[int], count: int, before: Path | None, before_count: int, work: Path) -> list[dict]:
+    """Per code tree: undo oldest vs. newest at each size, then `runs` and `show` across sizes, interleaved."""
     rows = []
-    templates: dict[int, tuple[Path, list[str]]] = {}
+    built: list[tuple[int, Path, list[str]]] = []
     for size in sizes:
         template = work / f"template-{size}"
         template.mkdir()
         ids = build(template, size)
         cli(REPO, template, "runs")  # the index, as the applier keeps it in production
-        templates[size] = (template, ids)
+        built.append((size, template, ids))
     trees = [("after", REPO, count)] + ([("before", before, before_count)] if before else [])
+    scratch = work / "copy"
     for label, tree, n in trees:
-        for size, (template, ids) in templates.items():
-            oldest, newest = ids[0], ids[-1]
-            undo_old, undo_new = pairs(tree, template, work / "copy", ["undo", oldest], ["undo", newest], n)
-            runs_s, show_s = pairs(tree, template, work / "copy", ["runs"], ["show", oldest], n)
-            rows.append(
-                {
-                    "code": label, "runs_in_store": size, "pairs": n,
-                    "undo_oldest_s": undo_old, "undo_newest_s": undo_new,
-                    "runs_s": runs_s, "show_oldest_s": show_s,
-                }
-            )
+        for size, template, ids in built:
+            new, old = interleaved(tree, scratch, [(template, ["undo", ids[-1]]), (template, ["undo", ids[0]])], n)
+            rows.append({"code": label, "what": "undo newest vs. oldest", "runs_in_store": size, "pairs": n,
+                         "first_s": new, "second_s": old, "first": "newest", "second": "oldest"})
+            print(rows[-1], flush=True)
+        (small, t_small, ids_small), (large, t_large, ids_large) = built[0], built[-1]
+        medians = interleaved(
+            tree,
+            scratch,
+            [
+                (t_small, ["--help"]),
+                (t_small, ["runs"]),
+                (t_large, ["runs"]),
+                (t_small, ["show", ids_small[0]]),
+                (t_large, ["show", ids_large[0]]),
+            ],
+            n,
+        )
+        help_s, runs_small, runs_large, show_small, show_large = medians
+        for what, first, second in (("runs", runs_small, runs_large), ("show oldest", show_small, show_large)):
+            rows.append({"code": label, "what": what, "runs_in_store": f"{small} vs. {large}", "pairs": n,
+                         "first_s": first, "second_s": second, "first": f"{small:,}", "second": f"{large:,}",
+                         "help_s": help_s})
             print(rows[-1], flush=True)
     return rows
 
@@ -224,11 +236,12 @@ def main() -> None:
         grown = growth(args.growth_commits, 50, work)
     save_results("history", {"history": rows, "growth": grown})
     print_table(
-        ["code", "runs in store", "undo oldest", "undo newest", "oldest / newest", "runs", "show oldest"],
+        ["code", "command", "runs in store", "pairs", "first", "second", "second / first", "`--help` (floor)"],
         (
             [
-                r["code"], f"{r['runs_in_store']:,}", f"{r['undo_oldest_s']:.2f} s", f"{r['undo_newest_s']:.2f} s",
-                f"{r['undo_oldest_s'] / r['undo_newest_s']:.2f}", f"{r['runs_s']:.2f} s", f"{r['show_oldest_s']:.2f} s",
+                r["code"], r["what"], r["runs_in_store"] if isinstance(r["runs_in_store"], str) else f"{r['runs_in_store']:,}",
+                r["pairs"], f"{r['first']}: {r['first_s']:.2f} s", f"{r['second']}: {r['second_s']:.2f} s",
+                f"{r['second_s'] / r['first_s']:.2f}", f"{r['help_s']:.2f} s" if "help_s" in r else "",
             ]
             for r in rows
         ),
