@@ -249,6 +249,8 @@ def _problem(db: sqlite3.Connection) -> str | None:
 
 def _catch_up(db: sqlite3.Connection, store: StoreSession, head: str | None) -> str | None:
     """Bring an open, valid index to `head` in one transaction; return why a rebuild is needed."""
+    if _meta(db, "head") == head:
+        return None  # current: a plain read, no write lock (the common case, and a read-only file)
     db.execute("BEGIN IMMEDIATE")  # one writer at a time; the others then find it current
     try:
         recorded = _meta(db, "head")
