@@ -1,7 +1,7 @@
 """The `metaeng-daemon` entry point: for `run`, signal handlers before anything else.
 
-Importing the CLI takes about a second (pydantic models, the OpenAI SDK, APScheduler),
-and the service's start-up more (config, lock, recovery, scheduler, watcher). Under
+Importing what `run` needs takes about a second (pydantic models, the OpenAI SDK,
+APScheduler), and the service's start-up more (config, lock, recovery, scheduler, watcher). Under
 Python's default handlers a SIGHUP in that time kills the process and a SIGTERM skips
 the clean stop. So when the command is `run`, the flag-setting handlers of
 `daemon.doors.service.signals` go in first; `serve` adopts their flags and acts on them. Every
@@ -11,21 +11,8 @@ other command keeps the default handlers (Ctrl-C and SIGTERM end it at once).
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 
-# Global options that take a value (`--config FILE`); the command is the first other word.
-_VALUED = frozenset({"--config"})
-
-
-def command_of(argv: Sequence[str]) -> str | None:
-    """The subcommand named in `argv` (without the program name), or None."""
-    words = iter(argv)
-    for word in words:
-        if word in _VALUED:
-            next(words, None)
-        elif not word.startswith("-"):
-            return word
-    return None
+from daemon.doors.argv import command_of
 
 
 def main() -> int:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import Field, field_validator
 
+from daemon.config.door_settings import ConsoleSettings, NotifySettings
 from daemon.kernel.settings import (
     AgentMemory,
     Frozen,
@@ -115,6 +116,8 @@ class DeploymentConfig(Frozen):
     budget: BudgetSettings = Field(default_factory=BudgetSettings)
     passes: PassToggles = Field(default_factory=PassToggles)
     service: ServiceSettings = Field(default_factory=ServiceSettings)
+    console: ConsoleSettings | None = None  # set: `run` serves the web console too
+    notify: NotifySettings | None = None
     agents: dict[str, AgentConfig] = Field(min_length=1)
 
     @field_validator("agents")

@@ -17,7 +17,7 @@ agent never hides the others.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, TypeVar
@@ -36,7 +36,6 @@ from daemon.doors.service.schedule import (
 from daemon.kernel import cursors
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.managed import managed_paths
-from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
@@ -97,7 +96,7 @@ def _next_run(
     deployment: Deployment,
     agent: AgentSettings,
     pass_name: str,
-    registry: Mapping[str, Pass],
+    registry: Collection[str],
     jobs: Mapping[str, statefile.JobState] | None,
     now: datetime,
 ) -> str | None:
@@ -164,7 +163,7 @@ def agent_status(
     agent: AgentSettings,
     *,
     now: datetime,
-    registry: Mapping[str, Pass],
+    registry: Collection[str],
     jobs: Mapping[str, statefile.JobState] | None,
     warnings: list[str],
 ) -> dict[str, Any]:
@@ -211,7 +210,7 @@ def _maintenance(record: MaintenanceRecord | None) -> dict[str, Any] | None:
 
 
 def build_status(
-    deployment: Deployment, *, now: datetime, registry: Mapping[str, Pass], only: str | None = None
+    deployment: Deployment, *, now: datetime, registry: Collection[str], only: str | None = None
 ) -> StatusReport:
     """Status of every agent (or only `only`), in config order."""
     layout = StateLayout(deployment.state_dir)

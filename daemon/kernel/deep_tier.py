@@ -28,7 +28,6 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Generic, TypeVar
 
-import openai
 from pydantic import BaseModel, ValidationError
 
 from daemon.kernel import redact
@@ -132,6 +131,8 @@ class DeepTier:
 
     def _client_for(self, model: ModelSettings) -> Any:
         if self._client is None:
+            import openai  # here, not at the top: the SDK costs most of a command's start-up
+
             self._client = openai.OpenAI(
                 base_url=model.base_url,
                 api_key=self.api_key or "not-needed",
@@ -212,6 +213,8 @@ class DeepTier:
             deep_cap=self.deep_cap,
         )
         limit_kwargs = {model.limit_param: model.max_output_tokens}
+        import openai  # loaded by _client_for below; named here for the exception types
+
         try:
             completion = self._client_for(model).chat.completions.create(
                 model=model.model, messages=messages, response_format=response_format, **limit_kwargs

@@ -145,3 +145,55 @@ def test_the_undo_hint_names_the_program_as_it_was_started(root: Path) -> None:
     assert program_name("/x/y/__main__.py", "/venv/bin/python") == "/venv/bin/python -m daemon"
     assert program_name("./bin/metaeng-daemon", sys.executable) == "./bin/metaeng-daemon"
     assert program_name("/opt/my tools/metaeng-daemon", sys.executable) == "'/opt/my tools/metaeng-daemon'"
+
+
+def test_the_command_table_matches_what_each_module_registers() -> None:
+    """`--help` lists commands from a table without importing them: it must say what they do."""
+    from daemon.doors.cli import COMMANDS as TABLE
+
+    registered = next(a for a in build_parser({})._actions if isinstance(a, argparse._SubParsersAction))
+    helps = {choice.dest: choice.help for choice in registered._choices_actions}
+    assert list(helps) == list(TABLE), "the table lists every command, in --help order"
+    assert helps == {name: help_line for name, (_, help_line) in TABLE.items()}
+    lean = next(a for a in build_parser({}, only="")._actions if isinstance(a, argparse._SubParsersAction))
+    assert {c.dest: c.help for c in lean._choices_actions} == helps
+
+
+HEAVY = ("openai", "apscheduler", "watchfiles", "httpx")
+PROBE = """
+import sys
+from daemon.doors.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as stop:
+    code = stop.code
+heavy = sorted({m.split(".")[0] for m in sys.modules} & set(sys.argv[0].split(",")) )
+print("exit", code, "heavy", ",".join(heavy) or "-", file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize(
+    "words",
+    [["--help"], ["--version"], ["config", "check"], ["status"], ["runs"], ["memory", "list", "--agent", "ada"]],
+    ids=" ".join,
+)
+def test_short_commands_load_no_model_sdk_scheduler_or_watcher(root: Path, words: list[str]) -> None:
+    """`config check` is systemd's ExecStartPre and `status` a script's probe: they start fast."""
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples", root / "demo")
+    config = str(root / "demo" / "config.yaml")
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.replace("sys.argv[0]", repr(",".join(HEAVY))), "--config", config, *words],
+        capture_output=True,
+        text=True,
+        cwd=root,
+    )
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("exit 0 "), result.stderr
+    assert last.endswith("heavy -"), f"{' '.join(words)} imported {last.split()[-1]}"
+
+
+def test_status_names_exactly_the_passes_the_registry_runs() -> None:
+    """`status` lists passes from PASS_NAMES without importing the engines: the two must agree."""
+    from daemon.wiring.registry import PASS_NAMES, default_registry
+
+    assert sorted(default_registry()) == sorted(PASS_NAMES)

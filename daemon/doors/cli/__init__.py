@@ -8,54 +8,57 @@ with the traceback in the log; 130 interrupted.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import shlex
 import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from importlib import metadata
 from typing import TextIO
 
-import structlog
-
-from daemon.doors import logs
-from daemon.doors.cli import (
-    breaker_cmd,
-    config_cmd,
-    lab_cmd,
-    maintenance_cmd,
-    memory_cmd,
-    once_cmd,
-    review_cmd,
-    run_cmd,
-    runs_cmd,
-    service_cmd,
-    skills_cmd,
-    status_cmd,
-)
-from daemon.doors.cli.common import CliContext, Command
-from daemon.doors.output import Output
+from daemon.doors.argv import command_of
 from daemon.kernel.errors import DaemonError
 
-COMMANDS: tuple[Command, ...] = (
-    once_cmd,
-    runs_cmd,
-    config_cmd,
-    memory_cmd,
-    review_cmd,
-    skills_cmd,
-    lab_cmd,
-    breaker_cmd,
-    maintenance_cmd,
-    run_cmd,
-    status_cmd,
-    service_cmd,
-)
+# Every command: its module under daemon/doors/cli and its one-line help, in --help order.
+# A process imports only the module of the command it runs (`--help` imports none): the
+# modules pull in pydantic, the OpenAI SDK, APScheduler… and `config check` runs as systemd's
+# ExecStartPre, `status` from scripts. tests/daemon/test_cli.py checks the lines below
+# against what each module registers.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "once": ("once_cmd", "run the agent's enabled passes once, now"),
+    "runs": ("runs_cmd", "list runs recorded in the agents' stores"),
+    "show": ("runs_cmd", "print a run's report and diff"),
+    "undo": ("runs_cmd", "revert a run as a new run"),
+    "config": ("config_cmd", "validate or show the configuration"),
+    "memory": ("memory_cmd", "query, list or forget facts; see what was refused"),
+    "review": ("review_cmd", "list, show, approve or reject proposals"),
+    "skills": ("skills_cmd", "list an agent's skills or run the preservation guard"),
+    "lab": (
+        "lab_cmd",
+        "tune the memory settings against fixed scenarios (grid, campaign, distill, verify, propose)",
+    ),
+    "breaker": ("breaker_cmd", "show or reset an agent's model-call circuit breaker"),
+    "maintenance": ("maintenance_cmd", "pack the agents' git stores now (git gc)"),
+    "run": ("run_cmd", "run the daemon: every agent's passes on its cadence, until stopped"),
+    "status": (
+        "status_cmd",
+        "show each agent's toggles, next runs, caps and spend today, pending turns, queue",
+    ),
+    "install-service": (
+        "service_cmd",
+        "write the systemd unit for this deployment and print the remaining steps",
+    ),
+    "console": (
+        "console_cmd",
+        "serve the local web console (agents, runs with undo, review queue, memory, skills, lab)",
+    ),
+}
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
 
 
-def build_parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
+def build_parser(env: Mapping[str, str], only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; with `only`, that command in full and the others by name."""
     parser = argparse.ArgumentParser(
         prog="metaeng-daemon",
         description=(
@@ -70,18 +73,35 @@ def build_parser(env: Mapping[str, str]) -> argparse.ArgumentParser:
         help=f"deployment YAML file (default: $METAENG_CONFIG or {DEFAULT_CONFIG})",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress (info level) to stderr")
-    parser.add_argument("--version", action="version", version=f"metaeng-daemon {_version()}")
+    parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for command in COMMANDS:
-        command.register(sub)
+    wanted = COMMANDS.get(only or "", ("", ""))[0]
+    for name, (module, help_line) in COMMANDS.items():
+        if name in sub.choices:  # registered by its module with an earlier command
+            continue
+        if only is None or module == wanted:
+            importlib.import_module(f"daemon.doors.cli.{module}").register(sub)
+        else:
+            # Listed for --help; never chosen, since `only` names the command being parsed.
+            sub.add_parser(name, help=help_line)
     return parser
 
 
-def _version() -> str:
-    try:
-        return metadata.version("metaeng-daemon")
-    except metadata.PackageNotFoundError:
-        return "unknown (not installed)"
+class _Version(argparse.Action):
+    """`--version`, looked up only when asked for (importlib.metadata costs a command's start-up)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=kwargs.get("help"))  # type: ignore[arg-type]
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from importlib import metadata
+
+        try:
+            version = metadata.version("metaeng-daemon")
+        except metadata.PackageNotFoundError:
+            version = "unknown (not installed)"
+        parser._print_message(f"metaeng-daemon {version}\n", sys.stdout)
+        parser.exit()
 
 
 def program_name(argv0: str, executable: str) -> str:
@@ -109,10 +129,16 @@ def main(
 ) -> int:
     environment = dict(os.environ) if env is None else dict(env)
     err_stream = stderr or sys.stderr
-    parser = build_parser(environment)
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(environment, only=command_of(words) or "").parse_args(words)
     level = "info" if args.verbose else environment.get("METAENG_LOG_LEVEL", "warning")
+    # Imported after parsing: `--help` and `--version` need neither logging nor config models.
+    from daemon.doors import logs
+    from daemon.doors.cli.common import CliContext
+    from daemon.doors.output import Output
+
     logs.configure(err_stream, level=level)
+
     context = CliContext(
         env=environment,
         out=Output(stdout),
@@ -140,6 +166,8 @@ def main(
     except Exception as exc:
         # The log's traceback carries no frame locals (`environment` above holds every
         # variable, the API key included), and both lines pass through daemon.kernel.redact.
+        import structlog
+
         structlog.get_logger("metaeng.cli").exception("cli.crashed", command=args.command)
         context.err.line(f"internal error: {type(exc).__name__}: {exc} (traceback in the log above)")
         return 3

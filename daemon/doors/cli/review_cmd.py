@@ -6,18 +6,10 @@ import argparse
 import getpass
 from typing import Any
 
-from daemon.config.resolve import Deployment
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.kernel.review_queue import (
-    Proposal,
-    ReviewError,
-    find,
-    list_proposals,
-    plan_approval,
-    plan_rejection,
-)
+from daemon.kernel.review_queue import Proposal, find, list_proposals
 from daemon.kernel.view import AgentView
-from daemon.run.manual import run_manual
+from daemon.wiring.review import decide, locate
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -81,15 +73,6 @@ def _row(proposal: Proposal, view: AgentView) -> dict[str, Any]:
     }
 
 
-def _locate(deployment: Deployment, proposal_id: str, agent: str | None) -> tuple[str, AgentView]:
-    names = [deployment.agent(agent).name] if agent else list(deployment.agents)
-    for name in names:
-        view = AgentView(deployment.agents[name].home)
-        if any(p.id == proposal_id for p in list_proposals(view)):
-            return name, view
-    raise ReviewError(f"no proposal {proposal_id!r} in the review queue of {', '.join(names)}")
-
-
 def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
@@ -114,7 +97,7 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
 
 def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
-    _name, view = _locate(deployment, args.proposal_id, args.agent)
+    _name, view = locate(deployment, args.proposal_id, args.agent)
     proposal = find(view, args.proposal_id)
     row = _row(proposal, view)
     if args.json:
@@ -145,21 +128,12 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
 
 def handle_decide(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
-    name, _view = _locate(deployment, args.proposal_id, args.agent)
+    name, _view = locate(deployment, args.proposal_id, args.agent)
     now = context.clock()
     by = args.by or context.env.get("USER") or getpass.getuser()
-    planner = plan_approval if args.verb == "approve" else plan_rejection
     timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
-    result = run_manual(
-        deployment,
-        name,
-        label=f"review-{args.verb}",
-        plan=lambda session, view, run_id: planner(
-            view, args.proposal_id, now=now, run_id=run_id, by=by, why=args.why
-        ),
-        now=now,
-        lock_timeout=timeout,
-        trailers={"Proposal": args.proposal_id},
+    result = decide(
+        deployment, name, args.proposal_id, args.verb, now=now, by=by, why=args.why, lock_timeout=timeout
     )
     run_id = result.run_id
     if args.json:

@@ -7,7 +7,7 @@ from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.status import StatusReport, build_status
-from daemon.wiring.registry import default_registry
+from daemon.wiring.registry import PASS_NAMES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -98,7 +98,7 @@ def _or_unknown(value: object) -> str:
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
-    report = build_status(deployment, now=context.clock(), registry=default_registry(), only=args.agent)
+    report = build_status(deployment, now=context.clock(), registry=PASS_NAMES, only=args.agent)
     for warning in report.warnings:
         context.err.line(f"warning: {warning}")
     if args.json:

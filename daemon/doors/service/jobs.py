@@ -21,12 +21,15 @@ import structlog
 
 from daemon.config.resolve import Deployment
 from daemon.doors.environment import model_access
+from daemon.doors.service.events import run_events
 from daemon.doors.service.inputs import has_new_input
+from daemon.doors.service.notify import Event, Notifier
 from daemon.doors.service.schedule import STORE_MAINTENANCE, group_passes, why_nothing_scheduled
 from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
-from daemon.run.runner import run_once
+from daemon.run.model_client import breaker_for
+from daemon.run.runner import RunResult, run_once
 from daemon.run.store_maintenance import NoStore, maintain_store
 
 log = structlog.get_logger("metaeng.service")
@@ -48,6 +51,7 @@ class JobRunner:
         self.env = env
         self.clock = clock
         self.retry: Callable[[str, float], None] = lambda _job_id, _delay: None
+        self.notifier: Notifier | None = None  # set by the service when `notify:` is configured
         self.stopping = threading.Event()
         self.last_transcript_start: dict[str, datetime] = {}
         self.last_outcome = ""
@@ -147,9 +151,36 @@ class JobRunner:
                 refused[job_id] = refused.get(job_id, 0) + 1
             self.retry(job_id, delay)
 
+    def _breaker_open(self, deployment: Deployment, agent: str, now: datetime) -> bool:
+        breaker = breaker_for(deployment, StateLayout(deployment.state_dir).agent(agent))
+        return breaker is not None and breaker.open_until(now) is not None
+
+    def _notify(
+        self, deployment: Deployment, agent: str, result: RunResult | None, error: str | None, was_open: bool
+    ) -> None:
+        """Tell people what this run needs from them (`notify:`); never raises."""
+        if self.notifier is None:
+            return
+        try:
+            if result is None:
+                events = [Event("run_failed", agent, f"run of agent {agent} failed: {error}", f"/runs?agent={agent}")]
+            else:
+                is_open = self._breaker_open(deployment, agent, self.clock())
+                events = run_events(deployment, result, was_open, is_open)
+            for event in events:
+                self.notifier.send(event)
+        except Exception:  # a notification problem must not fail the job
+            log.exception("notify.crashed", agent=agent)
+
     def _run_once(
         self, deployment: Deployment, agent: str, job_id: str, passes: tuple[str, ...], now: datetime
     ) -> None:
+        was_open = False
+        if self.notifier is not None:
+            try:
+                was_open = self._breaker_open(deployment, agent, now)
+            except DaemonError:
+                was_open = False
         try:
             result = run_once(
                 deployment,
@@ -166,10 +197,12 @@ class JobRunner:
         except DaemonError as exc:
             self._ran(agent, job_id)
             log.error("job.failed", agent=agent, job=job_id, error=str(exc))
+            self._notify(deployment, agent, None, str(exc), was_open)
             return
         except Exception:  # a bug must not kill the scheduler thread pool
             log.exception("job.crashed", agent=agent, job=job_id)
             return
+        self._notify(deployment, agent, result, None, was_open)
         self._ran(agent, job_id)
         self.runs += 1
         self.last_outcome = f"{agent} {result.outcome} at {now.strftime('%H:%M:%SZ')}"

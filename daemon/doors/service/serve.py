@@ -31,10 +31,12 @@ from filelock import FileLock, Timeout
 
 from daemon.config import load_deployment
 from daemon.config.resolve import Deployment
+from daemon.doors.console.server import ConsoleThread
 from daemon.doors.environment import model_access
 from daemon.doors.service import statefile
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.notify import notify, watchdog_seconds
+from daemon.doors.service.people import notifier_for, start_console
 from daemon.doors.service.report import daemon_state, status_text
 from daemon.doors.service.runlog import last_started
 from daemon.doors.service.schedule import (
@@ -98,6 +100,7 @@ class Service:
         self.runner.retry = self.table.retry
         self.waker = Waker(self.table, self.runner)
         self.watcher: TranscriptWatcher | None = None
+        self.console: ConsoleThread | None = None  # the web console, when `console:` is set
         self._watching: tuple[object, ...] | None = None
         self.started_at = clock()
         self.watchdog = watchdog_seconds(env, os.getpid())
@@ -125,6 +128,8 @@ class Service:
         self._recover(deployment)
         if self.flags.stop:
             return False
+        self.runner.notifier = notifier_for(deployment, self.clock)
+        self.console = start_console(lambda: self.runner.deployment, self.env, self.clock)
         counts = self.table.reconcile(job_specs(deployment, self.registry), self._first_run)
         self.watcher = self._new_watcher(deployment)
         if self.watcher is not None and not self._wait_armed(self.watcher):
@@ -284,6 +289,7 @@ class Service:
         if new.config.service.max_parallel_runs != old.config.service.max_parallel_runs:
             log.warning("reload.needs_restart", key="service.max_parallel_runs")
         self.runner.deployment = new
+        self.runner.notifier = notifier_for(new, self.clock)
         counts = self.table.reconcile(job_specs(new, self.registry), self._first_run)
         if self._watch_key(new) != self._watching:
             if self.watcher is not None:
@@ -309,6 +315,8 @@ class Service:
             self.table.pause()
         if self.watcher is not None:
             self.watcher.stop()
+        if self.console is not None:
+            self.console.stop()
         deadline = time.monotonic() + timeout
         while self.runner.active() and time.monotonic() < deadline:
             time.sleep(0.1)

@@ -1,0 +1,165 @@
+"""What the Runs pages read from an agent's store: the list, one run, and who blocks an undo."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from daemon.config.resolve import Deployment
+from daemon.doors.console.diff import FileDiff, split_patch
+from daemon.kernel.errors import UnknownRun
+from daemon.run.session import agent_state, read_session
+from daemon.run.store import CommitInfo, StoreSession
+
+PAGE = 50
+
+
+@dataclass(frozen=True)
+class RunRow:
+    agent: str
+    info: CommitInfo
+    undone_by: str | None
+
+    @property
+    def run_id(self) -> str:
+        return self.info.trailers["Run-Id"]
+
+    @property
+    def passes(self) -> list[str]:
+        return [p for p in self.info.trailers.get("Passes", "").split(",") if p]
+
+    @property
+    def kind(self) -> str:
+        return self.info.trailers.get("Kind", "run")
+
+    @property
+    def status(self) -> str:
+        if self.undone_by:
+            return f"undone by {self.undone_by}"
+        if self.kind == "undo":
+            return f"undo of {self.info.trailers.get('Undoes', '?')}"
+        return "applied"
+
+    @property
+    def cost_usd(self) -> str:
+        return self.info.trailers.get("Cost-USD", "0")
+
+    @property
+    def model_calls(self) -> str:
+        return self.info.trailers.get("Model-Calls", "0")
+
+
+def _runs(store: StoreSession, agent: str) -> Iterable[RunRow]:
+    """Runs newest first with who undid them (an undo is always newer than what it undoes)."""
+    undone: dict[str, str] = {}
+    for info in store.history():
+        run_id = info.trailers.get("Run-Id")
+        if not run_id:
+            continue
+        target = info.trailers.get("Undoes")
+        if target and run_id not in undone:
+            undone.setdefault(target, run_id)
+        yield RunRow(agent, info, undone.get(run_id))
+
+
+def has_store(deployment: Deployment, agent: str) -> bool:
+    return (agent_state(deployment, agent).git_dir / "HEAD").exists()
+
+
+def list_runs(
+    deployment: Deployment, agents: Sequence[str], pass_name: str | None, limit: int = PAGE
+) -> list[RunRow]:
+    """The newest `limit` runs per agent (only those including `pass_name` if given), newest first."""
+    rows: list[RunRow] = []
+    for name in agents:
+        if not has_store(deployment, name):
+            continue
+        with read_session(deployment, name) as session:
+            count = 0
+            for row in _runs(session.store, name):
+                if pass_name and pass_name not in row.passes and pass_name != row.kind:
+                    continue
+                rows.append(row)
+                count += 1
+                if count >= limit:
+                    break
+    return sorted(rows, key=lambda r: r.info.committed_at, reverse=True)
+
+
+@dataclass(frozen=True)
+class CitedTurn:
+    turn: str
+    quote: str
+    what: str
+
+
+@dataclass
+class RunDetail:
+    row: RunRow
+    report: str
+    files: list[FileDiff]
+    cited: list[CitedTurn] = field(default_factory=list)
+
+
+def _report(info: CommitInfo) -> str:
+    """The commit body without its trailer block."""
+    lines = info.body.rstrip().splitlines()
+    while lines and (not lines[-1].strip() or lines[-1].split(":", 1)[0] in info.trailers):
+        lines.pop()
+    return "\n".join(lines)
+
+
+def cited_turns(files: Iterable[FileDiff]) -> list[CitedTurn]:
+    """Turns cited by records the run added (fact lines carry `source_event_id` and `quote`)."""
+    found: dict[str, CitedTurn] = {}
+    for diff in files:
+        for line in diff.lines:
+            if line.kind != "add":
+                continue
+            try:
+                record = json.loads(line.text[1:])
+            except ValueError:
+                continue
+            if isinstance(record, dict) and isinstance(record.get("source_event_id"), str):
+                turn = record["source_event_id"]
+                what = f"{record.get('entity', '')}.{record.get('key', '')} = {record.get('value', '')}"
+                found.setdefault(turn, CitedTurn(turn, str(record.get("quote") or ""), what))
+    return list(found.values())
+
+
+def run_detail(deployment: Deployment, agent: str, run_id: str) -> RunDetail:
+    """One run's report, per-file diff and cited turns; raises UnknownRun."""
+    deployment.agent(agent)
+    if not has_store(deployment, agent):
+        raise UnknownRun(run_id)
+    with read_session(deployment, agent) as session:
+        for row in _runs(session.store, agent):
+            if row.run_id == run_id:
+                files = split_patch(session.store.show(row.info.sha))
+                return RunDetail(row, _report(row.info), files, cited_turns(files))
+    raise UnknownRun(run_id)
+
+
+@dataclass(frozen=True)
+class Blocker:
+    label: str  # "run <id>" or "a person's edit (<sha>)"
+    run_id: str | None
+    files: list[str]
+
+
+def blockers(deployment: Deployment, agent: str, run_id: str, files: Sequence[str]) -> list[Blocker]:
+    """Later commits (runs, or people's edits the store recorded) touching `files`, newest first."""
+    wanted = set(files)
+    found: list[Blocker] = []
+    with read_session(deployment, agent) as session:
+        for info in session.store.history():
+            if info.trailers.get("Run-Id") == run_id:
+                break
+            touched = sorted(wanted & {c.path for c in session.store.changed_files(info.sha)})
+            if not touched:
+                continue
+            later = info.trailers.get("Run-Id")
+            label = f"run {later}" if later else f"a person's edit ({info.sha[:10]}: {info.subject})"
+            found.append(Blocker(label, later, touched))
+    return found

@@ -1,0 +1,161 @@
+"""Every page renders from a real deployment; model-written text stays text."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from tests.console.helpers import DAYS, NOW, client, open_proposal, review_deployment
+from tests.support.deploy import run_cli
+from tests.support.facts import stored_fact, write_store
+
+
+def test_agents_page_shows_each_agent_with_its_counts(root: Path) -> None:
+    config = review_deployment(root)
+    open_proposal(config)
+    page = client(config).get("/agents").text
+    assert '<a href="/runs?agent=ada">ada</a>' in page
+    assert '<a href="/review?agent=ada&amp;status=open">1</a>' in page
+    assert "no model" in page  # no model configured: no breaker
+
+
+def test_runs_list_filters_by_agent_and_pass_and_opens_a_run_with_a_coloured_diff(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    (run,) = run_cli(config, "runs", "--json").json()
+    browser = client(config)
+    listing = browser.get("/runs?agent=ada&pass=workspace_consolidation").text
+    assert f'href="/runs/ada/{run["run_id"]}"' in listing
+    assert "no runs recorded yet" in browser.get("/runs?pass=distillation").text
+    assert browser.get("/runs?agent=nobody").status_code == 404
+
+    detail = browser.get(f"/runs/ada/{run['run_id']}").text
+    assert f".metaeng/review/{pid}.json" in detail
+    assert '<span class="add">+' in detail and "Undo this run" in detail
+    assert "0 model call(s)" in detail
+    assert "[workspace_consolidation] changes" in detail  # the run's report
+    assert browser.get("/runs/ada/20991231T000000Z-000000").status_code == 404
+
+
+def test_review_page_shows_rationale_diff_and_marks_a_stale_proposal(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    browser = client(config)
+    page = browser.get("/review").text
+    assert f'id="proposal-{pid}"' in page and '<span class="tag open">open</span>' in page
+    assert '<span class="del">-- Reminder: the ticket export lives at exports/tickets.csv.</span>' in page
+    (root / "ada" / "memory" / f"{DAYS[1]}.md").write_text("# changed by a person\n")
+    stale = browser.get("/review").text
+    assert '<span class="tag stale">stale</span>' in stale and "Stale: a target file changed" in stale
+    assert browser.get("/review?status=approved").text.count('class="card"') == 0
+
+
+def test_model_written_text_is_escaped_everywhere(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    path = root / "ada" / ".metaeng" / "review" / f"{pid}.json"
+    doc = json.loads(path.read_text())
+    doc["rationale"] = '<script>alert("x")</script>'
+    doc["title"] = "<img src=x onerror=alert(1)>"
+    doc["evidence"] = ["</blockquote><script>steal()</script>"]
+    path.write_text(json.dumps(doc))
+    page = client(config).get("/review").text
+    assert "<script>alert" not in page and "<img src=x" not in page and "<script>steal" not in page
+    assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
+
+
+def test_memory_page_groups_facts_by_entity_with_history_and_search(root: Path) -> None:
+    config = review_deployment(root)
+    write_store(
+        root / "ada",
+        stored_fact(valid_to="2026-11-20", quote="I live in Berlin"),
+        stored_fact(
+            id="f-second",
+            value="Paris",
+            valid_from="2026-11-20",
+            observed_at="2026-11-20",
+            source_event_id="t@7",
+            supersedes_memory_id="f-first",
+            quote="I moved to Paris",
+        ),
+        stored_fact(id="f-lang", key="language", value="German", source_event_id="t@9"),
+    )
+    browser = client(config)
+    page = browser.get("/memory?agent=ada").text
+    assert "<h2>user</h2>" in page and "<b>Paris</b>" in page
+    assert "2026-11-02 → 2026-11-20: Berlin" in page and "supersedes f-first" in page
+    assert "“I moved to Paris”" in page and "<code>t@7</code>" in page
+    found = browser.get("/memory?agent=ada&q=german").text
+    assert "German" in found and "Paris" not in found
+    assert "no facts match" in browser.get("/memory?agent=ada&q=zzz").text
+
+
+def test_skills_page_lists_sources_and_a_quarantine_with_its_reason(root: Path) -> None:
+    from tests.skills_engine.test_guard import damaged_fork
+
+    config = damaged_fork(root)
+    checked = run_cli(config, "skills", "check", "--agent", "ada", "--json").json()
+    page = client(config).get("/skills?agent=ada").text
+    assert '<span class="tag quarantined">quarantined</span>' in page
+    assert "text-shrunk: templates/t.md fell from 601 to 6 bytes (below half)" in page
+    assert f"This undoes run {checked['run_id']}" in page
+    assert re.search(r"<td>triage</td><td>pack</td>", page)
+
+
+def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:
+    config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
+    out = run_cli(config, "lab", "grid", "--output", str(root / "ledgers" / "grid-1"))
+    assert out.code == 0, out.err
+    spend = root / "state" / "spend"
+    spend.mkdir(parents=True)
+    day = NOW.date().isoformat()
+    (spend / f"{day}.jsonl").write_text(
+        json.dumps({"v": 1, "kind": "reserve", "call": "c1", "agent": "ada", "usd": 0.25}) + "\n"
+    )
+    page = client(config).get("/lab").text
+    assert "grid-1" in page and '<span class="tag">grid</span>' in page
+    assert page.count("<tr><td>") >= 5  # the grid's table
+    assert '<svg class="chart"' in page and f"ada: {day[5:]} = 0.25" in page
+
+
+def test_lab_page_charts_passed_and_stored_per_campaign_iteration(root: Path) -> None:
+    config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
+    ledger = root / "ledgers" / "campaign-1"
+    ledger.mkdir(parents=True)
+    steps = [{"iteration": n, "passed": 20 + n, "mean_stored_records": 3.5 - n / 2} for n in (1, 2, 3)]
+    (ledger / "ledger.json").write_text(
+        json.dumps(
+            {
+                "kind": "campaign",
+                "created_at": "2026-11-29T10:00:00+00:00",
+                "campaigns": [{"campaign": 1, "iterations": steps}, {"campaign": 2, "iterations": steps[:1]}],
+                "selected": {"settings": {"top_k": 4}, "passed": 23, "total": 25},
+            }
+        )
+    )
+    (root / "ledgers" / "broken").mkdir()
+    (root / "ledgers" / "broken" / "ledger.json").write_text("{not json")
+    page = client(config).get("/lab").text
+    assert "Scenarios passed per iteration" in page and "Mean stored records per iteration" in page
+    assert "campaign 1: 3 = 23.0" in page and "campaign 2: 1 = 21.0" in page
+    assert "campaign 1: 3 = 2.0" in page
+    assert "selected: top_k=4  — 23/25 passed" in page
+    assert "broken" in page and "JSONDecodeError" in page  # one bad ledger never hides the others
+
+
+def test_secrets_are_masked_on_every_page(root: Path) -> None:
+    from daemon.kernel import redact
+
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    path = root / "ada" / ".metaeng" / "review" / f"{pid}.json"
+    doc = json.loads(path.read_text())
+    doc["rationale"] = "the key is sk-live-0123456789abcdefSECRET, keep it"
+    path.write_text(json.dumps(doc))
+    redact.register("sk-live-0123456789abcdefSECRET")
+    try:
+        page = client(config).get("/review").text
+    finally:
+        redact.reset()
+    assert "sk-live-0123456789abcdefSECRET" not in page and "the key is ***" in page
