@@ -53,6 +53,23 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "An agent home of 10,000 managed files against one of 100.",
         ),
         (
+            "History length: runs, show and undo at 1k and 10k runs; store growth with maintenance",
+            [
+                "bench_history.py",
+                "--runs",
+                "1000",
+                *([] if quick else ["10000"]),
+                "--before-pairs",
+                "3" if quick else "5",
+                "--growth-commits",
+                "100" if quick else "200",
+            ],
+            "Whole CLI processes on stores of N run commits, interleaved pairs, medians: undo of the oldest run vs. "
+            "the newest (target ≤ 2×), `runs` and `show`, with this code and with the code before the run index "
+            "(`before`, the branch point, run from a `git archive` of it). Then the store's git folder after "
+            "commits of a 1 MiB file changed by one line, without maintenance and with `maintenance` every 50.",
+        ),
+        (
             "A 10,000-turn backlog drained over cycles",
             ["bench_backlog.py", "--turns", "2000" if quick else "10000", "--files", "1", "2000" if quick else "10000"],
             "Each cycle a whole `once` process at the default caps (max_input_bytes 120,000, 8 requests per pass); "

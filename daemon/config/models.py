@@ -75,6 +75,8 @@ class IntervalOverrides(Frozen):
     transcripts: float | None = Field(default=None, ge=1, le=30 * 86400)  # distillation + skill learning
     memory_consolidation: float | None = Field(default=None, ge=1, le=30 * 86400)
     maintenance: float | None = Field(default=None, ge=1, le=30 * 86400)  # library, workspace, instructions
+    # git gc of each agent's store, under its run lock (daemon.run.store_maintenance); unset = daily.
+    store_maintenance: float | None = Field(default=None, ge=1, le=30 * 86400)
 
 
 class ServiceSettings(Frozen):

@@ -44,6 +44,7 @@ from daemon.kernel.transcript_files import source_of
 from daemon.kernel.transcripts import TurnBatch, read_new_turns
 from daemon.kernel.view import AgentView
 from daemon.run.model_client import breaker_for
+from daemon.run.store_maintenance import MaintenanceRecord, last_maintenance
 from skills_engine.inventory import quarantined_names
 
 T = TypeVar("T")
@@ -197,7 +198,15 @@ def agent_status(
         "open_proposals": _guard(warnings, lambda: _open_proposals(agent)),
         "unreadable": _guard(warnings, lambda: _unreadable(agent)),
         "last_run": _last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
+        "store_maintenance": _maintenance(_guard(warnings, lambda: last_maintenance(layout.agent(agent.name).maintenance))),
     }
+
+
+def _maintenance(record: MaintenanceRecord | None) -> dict[str, Any] | None:
+    """The last git maintenance of the agent's store, None if never."""
+    if record is None:
+        return None
+    return record.model_dump(include={"started_at", "outcome", "detail", "duration_s", "size_after_bytes"})
 
 
 def build_status(

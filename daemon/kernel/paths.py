@@ -48,6 +48,14 @@ class AgentState:
         return self.root / "runs.jsonl"
 
     @property
+    def run_index(self) -> Path:
+        return self.root / "run-index.sqlite3"
+
+    @property
+    def maintenance(self) -> Path:
+        return self.root / "maintenance.json"
+
+    @property
     def scratch(self) -> Path:
         return self.root / "scratch"
 

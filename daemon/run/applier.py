@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import sqlite3
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -34,7 +35,9 @@ from daemon.kernel.errors import ChangedDuringRun, PathRefused, StoreError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.view import AgentView, ReadLog, confined
 from daemon.run.apply import ApplyFailed, apply_run, describe_os_error
+from daemon.run.crashpoints import crashpoint
 from daemon.run.session import AgentSession, commit_external_edits
+from daemon.run.store_index import synced_index
 
 # One wait on the memory lock for every run that needs it (a consolidation may hold it).
 MEMORY_LOCK_WAIT_SECONDS = 600.0
@@ -212,6 +215,24 @@ def commit_run(
             detail = describe_os_error(exc)
             log.warning("run.log_not_written", agent=session.agent.name, run_id=run_id, error=detail)
             outcome = replace(outcome, notes=(*outcome.notes, f"the run log was not written — {detail}"))
+        outcome = _index(session, outcome, run_id)
+    return outcome
+
+
+def _index(session: AgentSession, outcome: Outcome, run_id: str) -> Outcome:
+    """Add the run's commit (and the external edits before it) to the run index.
+
+    The index is derived from the store: if this fails or the process dies first, the
+    next command that reads it finds it behind HEAD and catches up, so the run stands.
+    """
+    if outcome.run_id is not None:
+        crashpoint("before_index")
+    try:
+        with synced_index(session.store, session.state.run_index):
+            pass
+    except (OSError, StoreError, sqlite3.Error) as exc:
+        log.warning("run_index.not_updated", agent=session.agent.name, run_id=run_id, error=str(exc))
+        return replace(outcome, notes=(*outcome.notes, f"the run index was not updated (rebuilt on next use) — {exc}"))
     return outcome
 
 

@@ -2,7 +2,8 @@
 
 Armed only by the test-only entry `python -m tests.support.armed` from `METAENG_CRASH_AT`
 (never by the shipped command line); unarmed, a crash point costs one
-comparison. The names are the steps of the commit protocol in `daemon.run.apply`.
+comparison. The names are the steps of the commit protocol in `daemon.run.apply`, then the
+applier's run-index update after the commit (`before_index`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ POINTS = (
     "after_stage",
     "after_commit",
     "after_cursors",
+    "before_index",
 )
 _armed: str | None = None
 

@@ -131,6 +131,21 @@ class StoreSession:
                 changes.append(FileChange(status[0], path))
         return changes
 
+    def commits_with_files(self, until: str, since: str | None = None) -> Iterator[tuple[CommitInfo, list[FileChange]]]:
+        """First-parent commits after `since` (all if None) up to `until`, oldest first, each
+        with the files it changed — one git process for the whole range (the run index's feed)."""
+        span = f"{since}..{until}" if since else until
+        out = self._run(
+            "log", "--first-parent", "--reverse", "--no-renames", "--name-status", "-z",
+            f"--format=%x1e{COMMIT_FORMAT}%x00", span, "--",
+        )[1]
+        yield from _commits_with_files(out.decode("utf-8", "surrogateescape").split("\0"))
+
+    def is_ancestor(self, older: str, newer: str) -> bool:
+        """Whether commit `older` exists and is an ancestor of (or is) `newer`."""
+        status, _ = self._run("merge-base", "--is-ancestor", older, newer, ok_codes=(0, 1, 128))
+        return status == 0
+
     def show(self, rev: str) -> str:
         return self.text("show", "--no-color", "--no-renames", "--stat", "--patch", "--format=fuller", rev)
 
@@ -260,6 +275,13 @@ class StoreSession:
             raise StoreError(f"commit did not create HEAD in {self.git_dir}")
         return head
 
+    def gc(self) -> None:
+        """Pack loose objects and refs, drop unreachable objects older than git's grace period.
+
+        Only under the run lock (daemon.run.store_maintenance): nothing else of ours runs git then.
+        """
+        self._run("gc", "--quiet")
+
     def reset_index(self) -> None:
         if self.head() is not None:
             self._run("reset", "-q")
@@ -282,6 +304,36 @@ def _commit(record: str) -> CommitInfo:
         body=body.strip(),
         trailers=parse_trailers(message),
     )
+
+
+def _commits_with_files(tokens: list[str]) -> Iterator[tuple[CommitInfo, list[FileChange]]]:
+    """Parse `git log -z --name-status` with COMMIT_FORMAT records each opened by the byte 0x1E.
+
+    Read token by token: a status is always followed by its path, so a path may hold any
+    byte but NUL (even 0x1E or a newline) without being mistaken for a new record.
+    """
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        if not token.startswith("\x1e"):
+            at += 1  # the empty tail after the last NUL
+            continue
+        if at + 3 >= len(tokens):
+            raise StoreError(f"unexpected end of git log output after commit {token[1:]!r}")
+        sha, parents, date, message = token[1:], tokens[at + 1], tokens[at + 2], tokens[at + 3]
+        at += 4
+        files: list[FileChange] = []
+        while at < len(tokens) and not tokens[at].startswith("\x1e"):
+            status = tokens[at].lstrip("\n")
+            if not status:
+                at += 1
+                continue
+            if at + 1 >= len(tokens):
+                raise StoreError(f"unexpected end of git log output in commit {sha}")
+            files.append(FileChange(status[0], tokens[at + 1]))
+            at += 2
+        raw = "\0".join((sha, parents, date, message.encode("utf-8", "surrogateescape").decode("utf-8", "replace")))
+        yield _commit(raw), files
 
 
 def git_environment(base: Mapping[str, str], git_dir: Path, home: Path, now: datetime | None) -> dict[str, str]:
@@ -314,7 +366,8 @@ def open_store(
     session = StoreSession(env, git_dir, home, scratch, managed, clock)
     config_path = git_dir / "config"
     current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    if fresh or "attributesFile = /dev/null" not in current or f"worktree = {home}" not in current:
+    stamp = f"hermeticVersion = {HERMETIC_CONFIG['metaeng.hermeticVersion']}"
+    if fresh or stamp not in current or f"worktree = {home}" not in current:
         for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
             session._run("config", key, value)
     exclude = git_dir / "info" / "exclude"

@@ -33,6 +33,12 @@ HERMETIC_CONFIG = {
     "user.name": IDENTITY_NAME,
     "user.email": IDENTITY_EMAIL,
     "gc.autoDetach": "false",
+    # Never a gc or maintenance in the foreground of a run: the daemon packs the store
+    # itself, on a schedule, under the run lock (daemon.run.store_maintenance).
+    "gc.auto": "0",
+    "maintenance.auto": "false",
+    # Raised whenever this table changes, so stores made by an older version get it at open.
+    "metaeng.hermeticVersion": "2",
 }
 
 

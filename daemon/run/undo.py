@@ -4,13 +4,16 @@ For each file the run changed: base = what the run wrote, ours = what the store 
 now, theirs = what was there before the run. Unchanged since → the old content comes
 back; changed since on other lines → `git merge-file` merges; changed on the same lines
 (or a file added/removed by the run and changed since, or a binary changed since) → the
-undo is refused, naming the files, and nothing changes. The result is applied by the
-same commit protocol as any run, so an undo is itself undoable. Cursors never move back.
+undo is refused, naming the files and the later commits that touched them, and nothing
+changes. The result is applied by the same commit protocol as any run, so an undo is
+itself undoable. Cursors never move back. Runs, their files and who undid them come from
+the run index (`daemon.run.store_index`): no command here walks the history.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -20,8 +23,9 @@ from daemon.kernel.errors import UndoRefused, UnknownRun
 from daemon.kernel.textmerge import merge_text
 from daemon.run.applier import Submission, commit_run
 from daemon.run.apply import new_run_id
-from daemon.run.session import agent_session, agent_state, read_session
+from daemon.run.session import AgentSession, agent_session, agent_state, read_session
 from daemon.run.store import CommitInfo, StoreSession
+from daemon.run.store_index import IndexedCommit, RunIndex, synced_index
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,7 @@ class RunCommit:
     info: CommitInfo
     files_changed: int
     undone_by: str | None
+    seq: int = 0  # position in the store's first-parent history (the run index's)
 
     @property
     def run_id(self) -> str:
@@ -47,24 +52,28 @@ class RunCommit:
         return "applied"
 
 
-def run_commits(store: StoreSession) -> Iterator[RunCommit]:
+def _run_commit(index: RunIndex, entry: IndexedCommit) -> RunCommit:
+    run_id = entry.info.trailers["Run-Id"]
+    return RunCommit(entry.info, entry.files_changed, index.undone_by(run_id), entry.seq)
+
+
+def run_commits(index: RunIndex, limit: int | None = None) -> list[RunCommit]:
     """Runs in the store, newest first, with who undid them (an undone undo restores)."""
-    undone: dict[str, str] = {}
-    for info in store.history():
-        run_id = info.trailers.get("Run-Id")
-        if not run_id:
-            continue
-        target = info.trailers.get("Undoes")
-        if target and run_id not in undone:
-            undone.setdefault(target, run_id)
-        yield RunCommit(info, len(store.changed_files(info.sha)), undone.get(run_id))
+    return [_run_commit(index, entry) for entry in index.runs(limit)]
 
 
-def find_run(store: StoreSession, run_id: str) -> RunCommit:
-    for run in run_commits(store):
-        if run.run_id == run_id:
-            return run
-    raise UnknownRun(run_id)
+def find_run(index: RunIndex, run_id: str) -> RunCommit:
+    entry = index.find(run_id)
+    if entry is None:
+        raise UnknownRun(run_id)
+    return _run_commit(index, entry)
+
+
+@contextmanager
+def session_index(session: AgentSession) -> Iterator[RunIndex]:
+    """The run index of the session's store, current with its HEAD."""
+    with synced_index(session.store, session.state.run_index) as index:
+        yield index
 
 
 def _binary(data: bytes | None) -> bool:
@@ -75,7 +84,7 @@ RecordMerge = Callable[[bytes | None, bytes | None, bytes | None], bytes | None]
 
 
 def plan_undo(
-    store: StoreSession, run_id: str, record_merges: Mapping[str, RecordMerge] | None = None
+    store: StoreSession, index: RunIndex, run_id: str, record_merges: Mapping[str, RecordMerge] | None = None
 ) -> tuple[RunCommit, dict[str, bytes | None]]:
     """The file changes that revert `run_id`; raises UndoRefused naming conflicting files.
 
@@ -83,13 +92,13 @@ def plan_undo(
     three-way merge, used instead of the line merge: two unrelated facts on adjacent
     lines are not "the same lines".
     """
-    run = find_run(store, run_id)
+    run = find_run(index, run_id)
     if run.undone_by:
         raise UndoRefused(run_id, f"it was already undone by run {run.undone_by}")
     sha, parent = run.info.sha, run.info.parent
     changes: dict[str, bytes | None] = {}
     conflicts: list[str] = []
-    for change in store.changed_files(sha):
+    for change in index.files(run.seq):
         path = change.path
         base = store.blob(sha, path)
         theirs = store.blob(parent, path) if parent else None
@@ -117,10 +126,20 @@ def plan_undo(
         if result != ours:
             changes[path] = result
     if conflicts:
-        raise UndoRefused(run_id, "later changes (a run or a person) touch the same lines in", conflicts)
+        raise UndoRefused(run_id, f"later changes ({_since(index, run.seq, conflicts)}) touch the same lines in", conflicts)
     if not changes:
         raise UndoRefused(run_id, "its changes are no longer present; nothing to revert")
     return run, changes
+
+
+def _since(index: RunIndex, seq: int, paths: list[str]) -> str:
+    """The later commits that touched `paths`, named: `run X, external edits 1a2b3c4d5e`."""
+    later = index.touched_after(seq, paths)
+    names = list(dict.fromkeys(entry.label for path in paths for entry in later.get(path, ())))
+    if not names:
+        return "a run or a person"
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    return f"a run or a person: {shown}"
 
 
 @dataclass(frozen=True)
@@ -137,8 +156,8 @@ def locate_run(deployment: Deployment, run_id: str) -> str:
         state = agent_state(deployment, name)
         if not (state.git_dir / "HEAD").exists():
             continue
-        with read_session(deployment, name) as session:
-            if any(r.run_id == run_id for r in run_commits(session.store)):
+        with read_session(deployment, name) as session, session_index(session) as index:
+            if index.find(run_id) is not None:
                 return name
     raise UnknownRun(run_id)
 
@@ -157,7 +176,8 @@ def undo_run(
     composition root, `daemon/wiring`, hands in the fact store's).
     """
     with agent_session(deployment, agent, now, lock_timeout) as session:
-        run, changes = plan_undo(session.store, run_id, record_merges)
+        with session_index(session) as index:
+            run, changes = plan_undo(session.store, index, run_id, record_merges)
         undo_id = new_run_id(now)
         changeset = Changeset(
             pass_name="undo",

@@ -17,7 +17,7 @@ from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
-COMMITTED = {"after_commit", "after_cursors"}
+COMMITTED = {"after_commit", "after_cursors", "before_index"}
 
 
 def git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:

@@ -138,7 +138,7 @@ def test_kill_at_each_step_leaves_all_or_nothing(
     else:
         assert tree_snapshot(root / "ada") == before_tree
         assert read(cursors) == before_cursors
-        assert point not in ("after_commit", "after_cursors")
+        assert point not in ("after_commit", "after_cursors", "before_index")
     if edit is not None:
         assert (root / "ada" / edit.path).read_text().endswith(edit.text)
 

@@ -37,6 +37,7 @@ def test_service_settings_show_up_in_config_show_with_their_origin(root: Path) -
         "transcripts": 30.0,
         "memory_consolidation": None,
         "maintenance": None,
+        "store_maintenance": None,
     }
     assert rows["service.max_parallel_runs"] == {
         "key": "service.max_parallel_runs",

@@ -57,7 +57,7 @@ def test_each_agent_gets_one_job_per_pass_group_on_its_cadence(root: Path) -> No
     assert sorted(specs) == sorted(
         f"{group}:{agent}"
         for agent in ("ada", "bob")
-        for group in ("transcripts", "memory_consolidation", "maintenance")
+        for group in ("transcripts", "memory_consolidation", "maintenance", "store_maintenance")
     )
     assert specs["transcripts:ada"].passes == ("distillation", "skill_learning")
     assert specs["transcripts:ada"].interval_seconds == 2 * 3600  # balanced
@@ -71,6 +71,9 @@ def test_each_agent_gets_one_job_per_pass_group_on_its_cadence(root: Path) -> No
     assert specs["maintenance:ada"].jitter_seconds == 300  # 5% of a day, capped at 300 s
     assert specs["transcripts:bob"].jitter_seconds == 180
     assert specs["transcripts:ada"].misfire_grace_seconds == 7200
+    # git gc of the store: no pass, daily on every cadence.
+    assert specs["store_maintenance:bob"].passes == ()
+    assert specs["store_maintenance:bob"].interval_seconds == 86400
 
 
 def test_only_enabled_and_available_passes_are_scheduled(root: Path) -> None:
@@ -83,11 +86,11 @@ def test_only_enabled_and_available_passes_are_scheduled(root: Path) -> None:
         },
     )
     ids = sorted(s.id for s in job_specs(deployment, ALL_PASSES))
-    assert ids == ["maintenance:ada", "transcripts:ada"]
+    assert ids == ["maintenance:ada", "store_maintenance:ada", "transcripts:ada"]
     # A pass missing from the registry is not scheduled: with only distillation built,
     # only its group would get a job.
     only_distillation = {"distillation": default_registry()["distillation"]}
-    assert [s.id for s in job_specs(deployment, only_distillation)] == ["transcripts:ada"]
+    assert [s.id for s in job_specs(deployment, only_distillation)] == ["transcripts:ada", "store_maintenance:ada"]
 
 
 def test_on_demand_mode_and_the_master_switch_schedule_nothing(root: Path) -> None:
@@ -97,12 +100,14 @@ def test_on_demand_mode_and_the_master_switch_schedule_nothing(root: Path) -> No
 
 def test_interval_overrides_and_jitter_come_from_the_service_section(root: Path) -> None:
     deployment = _deployment(
-        root, service={"intervals": {"transcripts": 5, "maintenance": 60}, "jitter_seconds": 1}
+        root,
+        service={"intervals": {"transcripts": 5, "maintenance": 60, "store_maintenance": 90}, "jitter_seconds": 1},
     )
     specs = {s.id: s for s in job_specs(deployment, ALL_PASSES)}
     assert specs["transcripts:ada"].interval_seconds == 5
     assert specs["maintenance:ada"].interval_seconds == 60
     assert specs["memory_consolidation:ada"].interval_seconds == 86400
+    assert specs["store_maintenance:ada"].interval_seconds == 90
     assert {s.jitter_seconds for s in specs.values()} == {1}
     assert specs["transcripts:ada"].misfire_grace_seconds == 60
 

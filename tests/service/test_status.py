@@ -82,6 +82,7 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
             "status": "applied",
             "finished_at": last["finished_at"],
         },
+        "store_maintenance": None,  # never packed yet
     }
     assert "quarantined" in ada
     assert ada["passes"]["distillation"] == {

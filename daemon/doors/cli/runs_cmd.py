@@ -7,7 +7,7 @@ from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.run.session import agent_state, read_session
-from daemon.run.undo import find_run, locate_run, run_commits
+from daemon.run.undo import find_run, locate_run, run_commits, session_index
 from daemon.wiring.undo import undo
 
 
@@ -54,10 +54,8 @@ def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
     for name in names:
         if not (agent_state(deployment, name).git_dir / "HEAD").exists():
             continue
-        with read_session(deployment, name) as session:
-            for count, run in enumerate(run_commits(session.store)):
-                if count >= args.limit:
-                    break
+        with read_session(deployment, name) as session, session_index(session) as index:
+            for run in run_commits(index, max(args.limit, 0)):
                 rows.append(
                     {
                         "run_id": run.run_id,
@@ -94,8 +92,8 @@ def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
 def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = args.agent or locate_run(deployment, args.run_id)
-    with read_session(deployment, agent) as session:
-        run = find_run(session.store, args.run_id)
+    with read_session(deployment, agent) as session, session_index(session) as index:
+        run = find_run(index, args.run_id)
         context.out.line(f"status: {run.status}")
         context.out.line(session.store.show(run.info.sha).rstrip())
     return 0

@@ -90,6 +90,13 @@ def print_human(context: CliContext, report: StatusReport) -> None:
             out.line(
                 f"  last run: {last['run_id'] or '(nothing committed)'} {last['status']} at {_when(last['finished_at'])}"
             )
+        kept = agent.get("store_maintenance")
+        if kept is None:
+            out.line("  store maintenance: never")
+        else:
+            size = kept["size_after_bytes"] / 1024 / 1024
+            detail = f" — {kept['detail']}" if kept["detail"] else ""
+            out.line(f"  store maintenance: {kept['outcome']} at {_when(kept['started_at'])}, store {size:.1f} MiB{detail}")
 
 
 def _or_unknown(value: object) -> str:

@@ -4,7 +4,9 @@ It is the same code path as `metaeng-daemon once`. The per-agent run lock makes 
 one agent exclusive across processes: a job that finds the agent busy (a manual `once`,
 another group of the same agent) logs it and asks for a retry a little later. A job of
 the transcript group with nothing new to read returns without a run (one `stat` per
-transcript instead of a git session). Every failure is logged and contained: a job
+transcript instead of a git session). The `store_maintenance` job packs the agent's store
+instead (`daemon.run.store_maintenance`), never waiting for the run lock: busy, it is
+retried and counted like any job, so frequent transcript jobs cannot starve it. Every failure is logged and contained: a job
 never raises into the scheduler.
 """
 
@@ -22,12 +24,13 @@ from daemon.doors.environment import model_access
 from daemon.doors.service.events import run_events
 from daemon.doors.service.inputs import has_new_input
 from daemon.doors.service.notify import Event, Notifier
-from daemon.doors.service.schedule import group_passes, why_nothing_scheduled
+from daemon.doors.service.schedule import STORE_MAINTENANCE, group_passes, why_nothing_scheduled
 from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
 from daemon.run.model_client import breaker_for
 from daemon.run.runner import RunResult, run_once
+from daemon.run.store_maintenance import NoStore, maintain_store
 
 log = structlog.get_logger("metaeng.service")
 YIELD_AFTER_BUSY = 3
@@ -90,6 +93,10 @@ class JobRunner:
         agent = deployment.agents.get(agent_name)
         if why_nothing_scheduled(deployment) or agent is None or not agent.enabled:
             return
+        if group == STORE_MAINTENANCE:
+            with self._tracking(f"{group}:{agent_name}", agent_name):
+                self._maintain(deployment, agent_name, f"{group}:{agent_name}")
+            return
         passes = group_passes(agent, group, self.registry)
         if not passes:
             return
@@ -113,6 +120,36 @@ class JobRunner:
             if group == "transcripts":
                 self.last_transcript_start[agent_name] = now
             self._run_once(deployment, agent_name, job_id, passes, now)
+
+    def _maintain(self, deployment: Deployment, agent: str, job_id: str) -> None:
+        """Pack the agent's store if its run lock is free; busy → retried like any job."""
+        try:
+            record = maintain_store(deployment, agent, self.clock(), 0.0)
+        except NoStore:
+            log.debug("job.idle", agent=agent, job=job_id, note="no store yet")
+            return
+        except AgentBusy as exc:
+            self._busy(deployment, agent, job_id, exc)
+            return
+        except DaemonError as exc:
+            self._ran(agent, job_id)
+            log.error("job.failed", agent=agent, job=job_id, error=str(exc))
+            return
+        except Exception:  # a bug must not kill the scheduler thread pool
+            log.exception("job.crashed", agent=agent, job=job_id)
+            return
+        self._ran(agent, job_id)
+        self.last_outcome = f"{agent} store maintenance {record.outcome} at {self.clock().strftime('%H:%M:%SZ')}"
+
+    def _busy(self, deployment: Deployment, agent: str, job_id: str, exc: AgentBusy) -> None:
+        """Log a job that found its agent busy, count it (see `_waiting`) and retry it later."""
+        delay = deployment.config.service.busy_retry_seconds
+        log.info("job.busy", agent=agent, job=job_id, detail=str(exc), retry_in_s=delay)
+        if not self.stopping.is_set():
+            with self._lock:
+                refused = self._waiting.setdefault(agent, {})
+                refused[job_id] = refused.get(job_id, 0) + 1
+            self.retry(job_id, delay)
 
     def _breaker_open(self, deployment: Deployment, agent: str, now: datetime) -> bool:
         breaker = breaker_for(deployment, agent)
@@ -155,13 +192,7 @@ class JobRunner:
                 clock=self.clock,
             )
         except AgentBusy as exc:
-            delay = deployment.config.service.busy_retry_seconds
-            log.info("job.busy", agent=agent, job=job_id, detail=str(exc), retry_in_s=delay)
-            if not self.stopping.is_set():
-                with self._lock:
-                    refused = self._waiting.setdefault(agent, {})
-                    refused[job_id] = refused.get(job_id, 0) + 1
-                self.retry(job_id, delay)
+            self._busy(deployment, agent, job_id, exc)
             return
         except DaemonError as exc:
             self._ran(agent, job_id)

@@ -3,7 +3,9 @@
 A job is one agent and one pass group (docs/reference/configuration.md): the two transcript passes together on
 the transcript cadence, memory consolidation on its own, the three maintenance passes
 together. A job runs the group's passes that are enabled for the agent and exist in
-this version; a group with none of them is not scheduled.
+this version; a group with none of them is not scheduled. One more job per agent is no
+pass at all: `store_maintenance`, git gc of the agent's store (daily unless
+`service.intervals.store_maintenance` says otherwise; its last run is in `maintenance.json`).
 
 First fire time after a (re)start comes from the agent's run log: the last run of the
 group plus the interval, or now if that is past (missed runs coalesce into one), plus
@@ -27,6 +29,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
     "maintenance": ("library_maintenance", "workspace_consolidation", "instruction_review"),
 }
 GROUP_OF: dict[str, str] = {name: group for group, names in GROUPS.items() for name in names}
+# Not a pass group: git gc of the agent's store (daemon.run.store_maintenance), daily by default.
+STORE_MAINTENANCE = "store_maintenance"
+STORE_MAINTENANCE_SECONDS = 86400.0
 MAX_DEFAULT_JITTER_SECONDS = 300.0
 MIN_MISFIRE_GRACE_SECONDS = 60.0
 
@@ -62,6 +67,8 @@ def interval_seconds(deployment: Deployment, agent: AgentSettings, group: str) -
     override = getattr(deployment.config.service.intervals, group)
     if override is not None:
         return float(override)
+    if group == STORE_MAINTENANCE:
+        return STORE_MAINTENANCE_SECONDS
     return interval_for(agent.cadence, GROUPS[group][0]).total_seconds()
 
 
@@ -91,6 +98,8 @@ def job_specs(deployment: Deployment, registry: Mapping[str, Pass]) -> list[JobS
                 continue
             interval = interval_seconds(deployment, agent, group)
             specs.append(JobSpec(agent.name, group, passes, interval, jitter_seconds(deployment, interval)))
+        interval = interval_seconds(deployment, agent, STORE_MAINTENANCE)
+        specs.append(JobSpec(agent.name, STORE_MAINTENANCE, (), interval, jitter_seconds(deployment, interval)))
     return specs
 
 

@@ -40,7 +40,14 @@ from daemon.doors.service.notify import notify, watchdog_seconds
 from daemon.doors.service.people import notifier_for, start_console
 from daemon.doors.service.report import daemon_state, status_text
 from daemon.doors.service.runlog import last_started
-from daemon.doors.service.schedule import GROUPS, JobSpec, first_run, job_specs, why_nothing_scheduled
+from daemon.doors.service.schedule import (
+    GROUPS,
+    STORE_MAINTENANCE,
+    JobSpec,
+    first_run,
+    job_specs,
+    why_nothing_scheduled,
+)
 from daemon.doors.service.signals import Flags, install
 from daemon.doors.service.table import JobTable
 from daemon.doors.service.wake import Waker
@@ -49,6 +56,7 @@ from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
 from daemon.run.session import agent_session
+from daemon.run.store_maintenance import last_maintenance
 
 log = structlog.get_logger("metaeng.daemon")
 LOOP_SECONDS = 0.2
@@ -180,7 +188,11 @@ class Service:
     def _first_run(self, spec: JobSpec) -> datetime:
         state = self.layout.agent(spec.agent)
         try:
-            last = last_started(state.run_log, GROUPS[spec.group])
+            if spec.group == STORE_MAINTENANCE:
+                record = last_maintenance(state.maintenance)
+                last = datetime.fromisoformat(record.started_at) if record else None
+            else:
+                last = last_started(state.run_log, GROUPS[spec.group])
         except DaemonError as exc:
             log.warning("schedule.run_log_unreadable", agent=spec.agent, error=str(exc))
             last = None

@@ -1,0 +1,75 @@
+"""`maintenance [--agent A]`: pack the agents' stores now (what the service does on a schedule)."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel.errors import DaemonError
+from daemon.run.store_maintenance import NoStore, maintain_store
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "maintenance",
+        help="pack the agents' git stores now (git gc)",
+        description=(
+            "Pack an agent's git store (git gc) under its run lock, as the service does on its "
+            "store_maintenance schedule (service.intervals.store_maintenance, default daily). Git's own "
+            "auto-gc is off in every store, so no run ever pays for it. Waits for a run in progress "
+            "(up to run_lock_timeout_seconds, or --wait); exit 1 if it could not run or git failed."
+        ),
+    )
+    add_agent(parser, required=False)
+    parser.add_argument(
+        "--wait", type=float, default=None, metavar="SECONDS", help="wait this long for a run in progress"
+    )
+    add_json(parser)
+    parser.set_defaults(handler=handle)
+
+
+def handle(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
+    timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    rows: list[dict[str, Any]] = []
+    failed = False
+    for name in names:
+        try:
+            record = maintain_store(deployment, name, context.clock(), timeout)
+        except NoStore as exc:
+            rows.append({"agent": name, "outcome": "no store", "detail": str(exc)})
+            continue
+        except DaemonError as exc:  # busy, or the store cannot be opened: the other agents still run
+            rows.append({"agent": name, "outcome": "not run", "detail": str(exc)})
+            failed = True
+            continue
+        failed = failed or record.outcome != "done"
+        rows.append(
+            {
+                "agent": name,
+                "outcome": record.outcome,
+                "detail": record.detail,
+                "duration_s": record.duration_s,
+                "size_before_bytes": record.size_before_bytes,
+                "size_after_bytes": record.size_after_bytes,
+            }
+        )
+    if args.json:
+        context.out.json(rows)
+    for row in rows if not args.json else ():
+        if row["outcome"] == "done":
+            context.out.line(
+                f"agent {row['agent']}: store packed in {row['duration_s']:.1f} s, "
+                f"{_size(row['size_before_bytes'])} → {_size(row['size_after_bytes'])}"
+            )
+        elif row["outcome"] == "no store":
+            context.out.line(f"agent {row['agent']}: {row['detail']}")
+        else:
+            context.err.line(f"agent {row['agent']}: maintenance {row['outcome']} — {row['detail']}")
+    return 1 if failed else 0
+
+
+def _size(count: int) -> str:
+    return f"{count / 1024:.0f} KiB" if count < 1024 * 1024 else f"{count / 1024 / 1024:.1f} MiB"
