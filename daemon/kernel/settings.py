@@ -111,7 +111,12 @@ class TranscriptSettings(Frozen):
     # folder; unset = the agent home. Agent runtimes often keep transcripts elsewhere.
     root: str | None = None
     glob: str = "transcripts/**/*.jsonl"
-    format: Literal["jsonl"] = "jsonl"
+    # Which runtime wrote the transcripts (docs/reference/transcript-formats.md): `jsonl` is
+    # the daemon's own format; the others read a runtime's session files or database as is.
+    format: Literal["jsonl", "claude-code", "codex", "openclaw", "hermes"] = "jsonl"
+    # Claude Code subagent files (`agent-*.jsonl`, `<session>/subagents/`) and Codex subagent
+    # sessions are skipped unless this is on.
+    subagents: bool = False
     turn_idle_seconds: int = Field(default=300, ge=0)
     max_read_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     max_line_bytes: int = Field(default=1024 * 1024, ge=256)

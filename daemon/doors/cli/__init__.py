@@ -32,6 +32,7 @@ from daemon.doors.cli import (
     service_cmd,
     skills_cmd,
     status_cmd,
+    transcripts_cmd,
 )
 from daemon.doors.cli.common import CliContext, Command
 from daemon.doors.output import Output
@@ -48,6 +49,7 @@ COMMANDS: tuple[Command, ...] = (
     breaker_cmd,
     run_cmd,
     status_cmd,
+    transcripts_cmd,
     service_cmd,
 )
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
