@@ -28,7 +28,7 @@ import urllib.parse
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -201,7 +201,7 @@ def _read_openclaw(
     payload = ", ".join(c for c in ("event_json", "event_zstd") if c in columns)
     state: dict[str, Any] = {}
     reads: list[FileRead] = []
-    sessions = [row[0] for row in connection.execute("SELECT DISTINCT session_id FROM transcript_events")]
+    sessions = [row["session_id"] for row in connection.execute("SELECT DISTINCT session_id FROM transcript_events")]
     for session_id in sorted(str(s) for s in sessions):
         key = f"{rel}#{session_id}"
         prior = cursors.get(key)
@@ -311,7 +311,7 @@ def _hermes_message(row: dict[str, Any]) -> Message | Skipped:
         return Skipped(cut[0] if cut else None)
     stamp = row["timestamp"]
     ts = (
-        datetime.fromtimestamp(float(stamp)).astimezone().isoformat()
+        datetime.fromtimestamp(float(stamp), UTC).isoformat()
         if isinstance(stamp, int | float)
         else None
     )
