@@ -95,7 +95,17 @@ def tool_summary(name: str, arguments: object, limit: int = 80) -> str:
     """`Bash: ls -la` — the tool's name and its first short string argument, one line."""
     hint = ""
     if isinstance(arguments, Mapping):
-        for key in ("command", "cmd", "file_path", "path", "pattern", "query", "url", "description", "action"):
+        for key in (
+            "command",
+            "cmd",
+            "file_path",
+            "path",
+            "pattern",
+            "query",
+            "url",
+            "description",
+            "action",
+        ):
             value = arguments.get(key)
             if isinstance(value, list):
                 value = " ".join(str(v) for v in value)

@@ -201,7 +201,9 @@ def _read_openclaw(
     payload = ", ".join(c for c in ("event_json", "event_zstd") if c in columns)
     state: dict[str, Any] = {}
     reads: list[FileRead] = []
-    sessions = [row["session_id"] for row in connection.execute("SELECT DISTINCT session_id FROM transcript_events")]
+    sessions = [
+        row["session_id"] for row in connection.execute("SELECT DISTINCT session_id FROM transcript_events")
+    ]
     for session_id in sorted(str(s) for s in sessions):
         key = f"{rel}#{session_id}"
         prior = cursors.get(key)
@@ -310,11 +312,7 @@ def _hermes_message(row: dict[str, Any]) -> Message | Skipped:
     if not text.strip() or cleaned is None:
         return Skipped(cut[0] if cut else None)
     stamp = row["timestamp"]
-    ts = (
-        datetime.fromtimestamp(float(stamp), UTC).isoformat()
-        if isinstance(stamp, int | float)
-        else None
-    )
+    ts = datetime.fromtimestamp(float(stamp), UTC).isoformat() if isinstance(stamp, int | float) else None
     return Message(
         role=role,
         content=cleaned,

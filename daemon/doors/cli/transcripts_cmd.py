@@ -35,7 +35,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_agent(parser)
     parser.add_argument(
-        "--full", action="store_true", help=f"whole message texts (default: the first {PREVIEW_CHARS} characters)"
+        "--full",
+        action="store_true",
+        help=f"whole message texts (default: the first {PREVIEW_CHARS} characters)",
     )
     add_json(parser)
     parser.set_defaults(handler=handle)
@@ -63,7 +65,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     agent = deployment.agent(args.agent)
     consumer = next((p for p in ("distillation", "skill_learning") if agent.passes.get(p)), "distillation")
     state = cursors.load(StateLayout(deployment.state_dir).agent(agent.name).cursors)
-    batch = read_new_turns(source_of(agent), cursors.for_consumer(state, consumer), "transcripts", context.clock())
+    batch = read_new_turns(
+        source_of(agent), cursors.for_consumer(state, consumer), "transcripts", context.clock()
+    )
     turns = [_turn_json(t, args.full) for t in batch.turns]
     warnings = [w for f in batch.files for w in f.warnings] + list(batch.listing_warnings)
     if args.json:
@@ -80,7 +84,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         )
         return 0
     out = context.out
-    out.line(f"agent {agent.name}: {len(turns)} complete turn(s) after {consumer}'s cursors ({agent.transcripts.format})")
+    out.line(
+        f"agent {agent.name}: {len(turns)} complete turn(s) after {consumer}'s cursors ({agent.transcripts.format})"
+    )
     for turn in turns:
         out.line("")
         out.line(f"{turn['ref']}  {turn['ts'] or ''}".rstrip())
