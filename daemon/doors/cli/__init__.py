@@ -24,6 +24,7 @@ from daemon.doors.cli import (
     breaker_cmd,
     config_cmd,
     lab_cmd,
+    mcp_cmd,
     memory_cmd,
     once_cmd,
     review_cmd,
@@ -50,6 +51,7 @@ COMMANDS: tuple[Command, ...] = (
     run_cmd,
     status_cmd,
     transcripts_cmd,
+    mcp_cmd,
     service_cmd,
 )
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
