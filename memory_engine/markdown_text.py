@@ -60,9 +60,8 @@ def facts_view(
     last line that says where the rest is. The heading and marker are what the precision
     guards recognise when an agent quotes the view back into a conversation.
     """
-    current = sorted(
-        (r for r in records if r.valid_at(as_of)), key=lambda r: (r.valid_from, r.observed_at, r.id), reverse=True
-    )
+    current = sorted((r for r in records if r.valid_at(as_of)), key=lambda r: (r.entity, r.key, r.id))
+    current.sort(key=lambda r: r.valid_from, reverse=True)  # stable: same day stays by entity, key
     head = [f"# Facts (valid on {as_of})", "", VIEW_MARKER, ""]
     lines: list[str] = []
     size = sum(len(line.encode("utf-8")) + 1 for line in head)
