@@ -224,6 +224,11 @@ def _read_openclaw(
             if data is None:
                 continue
             budget -= len(data)
+            if len(data) > source.settings.max_line_bytes:
+                warnings.append(
+                    f"{key}: skipped the event at seq {seq}: {len(data)} bytes, over max_line_bytes"
+                )
+                continue
             obj = load_object(data)
             parsed = obj if isinstance(obj, Malformed) else parse_event(obj, seq)
             if isinstance(parsed, Malformed):
@@ -342,7 +347,7 @@ def _read_hermes(
     prior = cursors.get(rel)
     after = prior.offset if prior is not None else 0
     recent = list(prior.recent or []) if prior is not None else []
-    known = set(recent)
+    known = set(recent) | _analysed_twins(connection, after)
     sessions: dict[str, _Session] = {}
     skipped: dict[str, int] = {}
     budget = source.settings.max_read_bytes
@@ -359,7 +364,7 @@ def _read_hermes(
         session.last_row = row_id
         if isinstance(stamp, int | float):
             session.last_seconds = float(stamp)
-        if digest in known or _analysed_before(connection, row, after):
+        if digest in known:
             skipped[guards.REINSERTED] = skipped.get(guards.REINSERTED, 0) + 1
             continue
         known.add(digest)
@@ -397,12 +402,17 @@ def _read_hermes(
     ]
 
 
-def _analysed_before(connection: sqlite3.Connection, row: dict[str, Any], after: int) -> bool:
-    """Whether a row at or below the cursor holds the same (role, content, timestamp): a re-insert."""
+def _analysed_twins(connection: sqlite3.Connection, after: int) -> set[str]:
+    """Hashes of rows at or below the cursor that share a timestamp with a row after it.
+
+    A re-inserted row keeps its (role, content, timestamp); one query (one scan of the
+    table at most) finds every analysed twin of the new rows, however many there are.
+    """
     if after <= 0:
-        return False
-    found = connection.execute(
-        "SELECT 1 FROM messages WHERE id <= ? AND role IS ? AND content IS ? AND timestamp IS ? LIMIT 1",
-        (after, row["role"], row["content"], row["timestamp"]),
-    ).fetchone()
-    return found is not None
+        return set()
+    rows = connection.execute(
+        "SELECT role, content, timestamp FROM messages WHERE id <= ? "
+        "AND timestamp IN (SELECT timestamp FROM messages WHERE id > ?)",
+        (after, after),
+    )
+    return {_row_hash(str(r["role"]), str(r["content"]), r["timestamp"]) for r in rows}

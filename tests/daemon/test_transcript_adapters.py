@@ -389,3 +389,19 @@ def test_hermes_retry_reinsert_is_recognised_after_the_row_was_deleted(root: Pat
     data = pending(config, "hermes")
     assert data["skipped"] == {"reinserted_row": 1}
     assert all(m["role"] != "user" for t in data["turns"] for m in t["messages"])
+
+
+def test_an_unknown_format_is_refused_with_the_key_and_line_and_nothing_is_written(root: Path) -> None:
+    (root / "h").mkdir()
+    config = root / "config.yaml"
+    config.write_text(
+        "version: 1\nstate_dir: ./state\nagents:\n  a:\n    home: ./h\n    transcripts:\n      format: claude\n"
+    )
+    result = run_cli(config, "transcripts", "--agent", "a")
+    assert result.code == 1
+    assert (
+        "agents.a.transcripts.format: Input should be 'jsonl', 'claude-code', 'codex', 'openclaw' or 'hermes', "
+        "got 'claude' (config.yaml:7)" in result.err
+    )
+    assert sorted(p.name for p in root.iterdir()) == ["config.yaml", "h"]
+    assert list((root / "h").iterdir()) == []
