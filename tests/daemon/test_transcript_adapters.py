@@ -17,12 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from daemon.kernel.changeset import Cursor
 from daemon.kernel.settings import TranscriptSettings
 from daemon.kernel.transcript_files import TranscriptSource
 from daemon.kernel.transcripts import TurnBatch, read_new_turns
 from tests.support.deploy import run_cli
+from tests.support.fake_model import FakeModelServer
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "runtimes"
 OLD = 1_700_000_000
@@ -405,3 +407,46 @@ def test_an_unknown_format_is_refused_with_the_key_and_line_and_nothing_is_writt
     )
     assert sorted(p.name for p in root.iterdir()) == ["config.yaml", "h"]
     assert list((root / "h").iterdir()) == []
+
+
+def test_distillation_from_a_claude_code_session_cites_the_turn_and_never_sees_injected_memory(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = example(root, "claude-code")
+    raw = yaml.safe_load(config.read_text())
+    raw["model"] = {
+        "base_url": fake_model.url,
+        "model": "deep-test",
+        "api_key_env": "TEST_API_KEY",
+        "price_input_per_million": 1.0,
+        "price_output_per_million": 4.0,
+        "max_output_tokens": 1000,
+        "timeout_seconds": 5,
+    }
+    raw["budget"] = {"daily_usd": 5.0, "per_agent_daily_usd": 1.0}
+    config.write_text(yaml.safe_dump(raw, sort_keys=False))
+    fact = {
+        "turn": "T3",
+        "quote": "I moved to Porto in October",
+        "entity": "user",
+        "key": "city",
+        "value": "Porto",
+        "confidence": 0.9,
+        "valid_from": "2026-10-01",
+    }
+    fake_model.reply({"facts": [fact]}, schema="DistillationResponse")
+    result = run_cli(config, "once", "--agent", "coder", "--json", "--pass", "distillation")
+    assert result.code == 0, result.err
+    prompt = json.dumps(fake_model.requests[0]["messages"])
+    assert "I moved to Porto in October" in prompt
+    for injected in (
+        "prefers tabs",
+        "always run tests",
+        "Lisbon",
+        "12:release: build",
+        "Found deploy/fab.py",
+    ):
+        assert injected not in prompt
+    listed = run_cli(config, "memory", "list", "--agent", "coder", "--json").json()
+    assert [(r["entity"], r["value"]) for r in listed["records"]] == [("user", "Porto")]
+    assert listed["records"][0]["source_event_id"] == "5f0c1a2e-1111-4a4a-8b8b-000000000001.jsonl@5867"
