@@ -37,6 +37,7 @@ from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.transcript_files import TranscriptSource, resolve_inside
 from daemon.kernel.transcript_lines import Malformed, Message, Skipped, clean_text, load_object
 from daemon.kernel.transcript_openclaw import parse_event
+from daemon.kernel.transcript_reads import FileRead, Held
 from daemon.kernel.transcript_window import Scan, Turn
 
 BUSY_TIMEOUT_SECONDS = 5.0
@@ -131,15 +132,13 @@ def _db_mtime(path: Path) -> float:
     return max(os.stat(path).st_mtime, os.stat(wal).st_mtime if wal.exists() else 0.0)
 
 
-def _held_read(rel: str, reason: str) -> Any:
-    from daemon.kernel.transcripts import FileRead, Held
-
+def _held_read(rel: str, reason: str) -> FileRead:
     return FileRead(rel, (), None, (f"{rel}: held, not read: {reason}",), (0, 0), 0, Held(rel, reason), rel)
 
 
 def read_database(
     source: TranscriptSource, rel: str, cursors: Mapping[str, Cursor], consumer: str, now: datetime
-) -> list[Any]:
+) -> list[FileRead]:
     """The new complete turns of the database `rel` as FileReads (one per cursor key)."""
     path = resolve_inside(source.root, rel)
     st = os.stat(path)
@@ -200,9 +199,7 @@ def _read_openclaw(
     now: datetime,
     identity: tuple[int, int],
     mtime: float,
-) -> list[Any]:
-    from daemon.kernel.transcripts import FileRead
-
+) -> list[FileRead]:
     columns = _columns(connection, "transcript_events")
     if not {"session_id", "seq"} <= columns or not columns & {"event_json", "event_zstd"}:
         raise DatabaseError("no table transcript_events(session_id, seq, event_json | event_zstd)")
@@ -268,9 +265,7 @@ def _file_read(
     warnings: list[str],
     skipped: dict[str, int],
     recent: list[str] | None,
-) -> Any:
-    from daemon.kernel.transcripts import FileRead
-
+) -> FileRead:
     def cursor(offset: int, hashes: list[str] | None) -> CursorAdvance:
         return CursorAdvance(
             consumer=consumer,
@@ -344,7 +339,7 @@ def _read_hermes(
     now: datetime,
     identity: tuple[int, int],
     mtime: float,
-) -> list[Any]:
+) -> list[FileRead]:
     columns = _columns(connection, "messages")
     needed = {"id", "session_id", "role", "content", "timestamp"}
     if not needed <= columns:

@@ -30,8 +30,8 @@ never through a symlink out of the root, never a managed path of the agent.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
@@ -47,6 +47,7 @@ from daemon.kernel.transcript_files import (
     resolve_inside,
 )
 from daemon.kernel.transcript_formats import LineFormat, is_database, line_format
+from daemon.kernel.transcript_reads import FileRead, Held
 from daemon.kernel.transcript_sqlite import read_database
 from daemon.kernel.transcript_window import Turn, scan_window
 
@@ -65,31 +66,6 @@ MIN_NEW_TURNS = 4
 SCAN_CHUNK = 1024 * 1024
 HOLD_MIN_LINES = 5
 HOLD_SHARE = 0.9
-
-
-@dataclass(frozen=True)
-class Held:
-    """A transcript not consumed because its lines are not in the configured format."""
-
-    file: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class FileRead:
-    file: str
-    turns: tuple[Turn, ...]
-    advance: CursorAdvance | None
-    warnings: tuple[str, ...]
-    identity: tuple[int, int]
-    origin: int  # the offset reading started from
-    held: Held | None = None
-    # The cursor's key when it is not the path (a session id, for files that move).
-    key: str = ""
-    # Lines and blocks each precision guard skipped (transcript_guards).
-    skipped: Mapping[str, int] = field(default_factory=dict)
-    # Where the cursor stops to leave out the turn given (SQLite sources); None: byte offsets.
-    cut: Callable[[Turn], CursorAdvance | None] | None = None
 
 
 @dataclass(frozen=True)
