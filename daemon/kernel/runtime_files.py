@@ -8,8 +8,9 @@ writes the view; the wiring line is only ever *proposed* through the review queu
 from __future__ import annotations
 
 # The facts view where the runtime (or the agent told by its instruction file) reads it.
-VIEW_DEFAULTS = {
-    "jsonl": "FACTS.md",
+# The daemon's own `jsonl` format has no runtime to read it: no view unless configured.
+VIEW_DEFAULTS: dict[str, str | None] = {
+    "jsonl": None,
     "claude-code": ".claude/metaeng-facts.md",
     "codex": "metaeng-facts.md",
     "openclaw": "metaeng-facts.md",
@@ -24,8 +25,8 @@ INSTRUCTION_FILES = {
 }
 
 
-def default_view(fmt: str) -> str:
-    return VIEW_DEFAULTS.get(fmt, VIEW_DEFAULTS["jsonl"])
+def default_view(fmt: str) -> str | None:
+    return VIEW_DEFAULTS.get(fmt)
 
 
 def wiring_line(fmt: str, view: str) -> str | None:

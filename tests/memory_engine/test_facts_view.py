@@ -99,7 +99,9 @@ def test_an_approved_wiring_adds_the_import_line_to_claude_md(root: Path) -> Non
 
 
 def test_the_view_is_bounded_and_says_where_the_rest_is(root: Path) -> None:
-    config = write_config(root, base_config(root, None))
+    raw = base_config(root, None)
+    raw["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
+    config = write_config(root, raw)
     many = [
         stored_fact(
             id=f"f-{i:03d}",
