@@ -176,10 +176,14 @@ def read_file(
     key = fmt.cursor_key(rel)
     path = resolve_inside(root, rel)
     st = os.lstat(path)
+    identity = (st.st_dev, st.st_ino)
     whole = fmt.skip_file(path, rel, settings.subagents)
     if whole is not None:
-        return FileRead(rel, (), None, (), (st.st_dev, st.st_ino), 0, key=key, skipped={whole: 1})
-    identity = (st.st_dev, st.st_ino)
+        # Skipped whole: its cursor goes to the end so it is counted once, not every run.
+        moved = prior is None or (prior.offset, prior.dev, prior.ino) != (st.st_size, *identity)
+        to_end = CursorAdvance(consumer=consumer, file=key, cursor=cursor_at(path, st.st_size, identity))
+        counted = {whole: 1} if prior is None else {}
+        return FileRead(rel, (), to_end if moved else None, (), identity, 0, key=key, skipped=counted)
     start = start_of(path, rel, prior, st, settings.max_read_bytes)
     offset = start.offset
     warnings = [start.warning] if start.warning else []

@@ -127,6 +127,16 @@ def commit(batch: TurnBatch, prior: dict[str, Cursor] | None = None) -> dict[str
     return {**(prior or {}), **{a.file: a.cursor for a in batch.advances}}
 
 
+def test_a_skipped_subagent_file_is_counted_once_not_every_run(root: Path) -> None:
+    example(root, "claude-code")
+    folder = root / "claude-code" / "projects" / "-srv-project"
+    first = read(folder, "claude-code", "*.jsonl")
+    assert first.skipped["subagent"] == 1
+    cursors = commit(first)
+    again = read(folder, "claude-code", "*.jsonl", cursors)
+    assert "subagent" not in again.skipped and again.advances == ()
+
+
 def test_claude_code_cursor_reads_only_what_was_appended(root: Path) -> None:
     example(root, "claude-code")
     folder = root / "claude-code" / "projects" / "-srv-project"
