@@ -125,6 +125,13 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "worker processes, beside the local-file ledger; then whole `once` processes (one distillation call) "
             "with the local backend vs. PostgreSQL in interleaved pairs: medians and the added latency per run.",
         ),
+        (
+            "Runtime adapters at size: Claude Code session, OpenClaw database",
+            ["bench_adapters.py", "--consumed-mb", "100", "--events", "100000" if quick else "1000000"],
+            "A 100 MB Claude Code session with 1 MB new vs. that 1 MB alone (target ≤ 1.2×), in process and as "
+            "whole `transcripts` processes; an OpenClaw `transcript_events` table of 1M events with 1,000 new "
+            "vs. a table of those 1,000 alone.",
+        ),
     ]
 
 

@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from daemon.kernel.errors import CorruptState, StateVersionError
 from daemon.kernel.memory_settings import MemorySettings
-from memory_engine.markdown_text import one_line
+from memory_engine.markdown_text import facts_view
 from memory_engine.memory import IdFactory, Memory
 from memory_engine.records import SCHEMA_VERSION, FactProposal, FactRecord, MemorySchema
 
@@ -112,27 +112,12 @@ def load(content: bytes | None, label: str, settings: MemorySettings, schema: Me
 
 
 def render_markdown(records: Iterable[FactRecord], as_of: str) -> bytes:
-    """A human/agent-readable view of the facts valid on `as_of`: one line per fact.
+    """The facts view of `records` on `as_of`: current facts, newest first, bounded.
 
-    Each line names its entity and key and holds the value as inert text (see
-    `markdown_text`), so no stored value can add a heading, list, link, HTML, code or image
-    to the view; records written before values were bounded render the same way.
+    Each line names its entity and key and holds the value as inert text; see
+    `markdown_text.facts_view`.
     """
-    current = sorted((r for r in records if r.valid_at(as_of)), key=sort_key)
-    lines = [
-        f"# Facts (valid on {as_of})",
-        "",
-        "<!-- written by metaeng-daemon from the fact store; edits here are overwritten -->",
-        "",
-    ]
-    for record in current:
-        entity = one_line(record.entity, VIEW_NAME_CHARS)
-        key = one_line(record.key, VIEW_NAME_CHARS)
-        value = one_line(record.value, VIEW_VALUE_CHARS)
-        lines.append(
-            f"- {entity} / {key}: {value} (since {record.valid_from}, confidence {record.confidence:g})"
-        )
-    return ("\n".join(lines).rstrip() + "\n").encode("utf-8")
+    return facts_view(records, as_of)
 
 
 def merge3(ours: bytes | None, base: bytes | None, theirs: bytes | None) -> bytes | None:

@@ -15,6 +15,9 @@ can no longer start.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
+
+from memory_engine.records import FactRecord
 
 ESCAPED = frozenset("\\`*_[]<>#|~")
 ELLIPSIS = "…"
@@ -34,3 +37,44 @@ def one_line(text: str, limit: int) -> str:
     if len(flat) > limit:
         flat = flat[: max(limit - 1, 0)].rstrip() + ELLIPSIS
     return "".join("\\" + char if char in ESCAPED else char for char in flat)
+
+
+# The facts view is read into an agent's context on every session: it stays short.
+VIEW_MAX_FACTS = 200
+VIEW_MAX_BYTES = 16 * 1024
+VIEW_NAME_CHARS = 80
+VIEW_VALUE_CHARS = 200
+VIEW_MARKER = "<!-- written by metaeng-daemon from the fact store; edits here are overwritten -->"
+
+
+def facts_view(
+    records: Iterable[FactRecord],
+    as_of: str,
+    max_facts: int = VIEW_MAX_FACTS,
+    max_bytes: int = VIEW_MAX_BYTES,
+) -> bytes:
+    """The facts view: the facts valid on `as_of`, newest first, one inert line each.
+
+    Only current facts (closed versions never appear); at most `max_facts` lines and about
+    `max_bytes` in all — the oldest facts beyond either bound are left out and counted in a
+    last line that says where the rest is. The heading and marker are what the precision
+    guards recognise when an agent quotes the view back into a conversation.
+    """
+    current = sorted((r for r in records if r.valid_at(as_of)), key=lambda r: (r.entity, r.key, r.id))
+    current.sort(key=lambda r: r.valid_from, reverse=True)  # stable: same day stays by entity, key
+    head = [f"# Facts (valid on {as_of})", "", VIEW_MARKER, ""]
+    lines: list[str] = []
+    size = sum(len(line.encode("utf-8")) + 1 for line in head)
+    for record in current[:max_facts]:
+        entity = one_line(record.entity, VIEW_NAME_CHARS)
+        key = one_line(record.key, VIEW_NAME_CHARS)
+        value = one_line(record.value, VIEW_VALUE_CHARS)
+        line = f"- {entity} / {key}: {value} (since {record.valid_from}, confidence {record.confidence:g})"
+        size += len(line.encode("utf-8")) + 1
+        if size > max_bytes:
+            break
+        lines.append(line)
+    left = len(current) - len(lines)
+    if left:
+        lines += ["", f"({left} older fact(s) not shown; `metaeng-daemon memory list` has them all)"]
+    return ("\n".join(head + lines).rstrip() + "\n").encode("utf-8")

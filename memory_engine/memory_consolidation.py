@@ -27,13 +27,16 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from daemon.kernel import review_queue
 from daemon.kernel.changeset import Changeset, FileWrite, failed, nothing
 from daemon.kernel.errors import StateVersionError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.passes import MemoryLockMode, PassContext
+from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
 from memory_engine import factstore
 from memory_engine.agent_memory import memory_files
+from memory_engine.facts_wiring import wiring_proposal
 from memory_engine.records import SCHEMA_VERSION, FactRecord
 
 Scope = tuple[str, str, str, str]
@@ -182,7 +185,8 @@ class MemoryConsolidationPass:
 
     def write_scope(self, agent: AgentSettings) -> ManagedPaths:
         files = memory_files(agent)
-        return ManagedPaths(frozenset(files), frozenset())
+        # The one-time proposal wiring the facts view into the runtime's instruction file.
+        return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR}))
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
@@ -199,10 +203,14 @@ class MemoryConsolidationPass:
             )
         rendered = factstore.render(plan.records)
         writes = [FileWrite(path=agent.memory.store, content=rendered)] if rendered != content else []
+        wiring = None
         if agent.memory.markdown_view:
             view = factstore.render_markdown(plan.records, context.now.date().isoformat())
             if view != context.view.read_bytes(agent.memory.markdown_view):
                 writes.append(FileWrite(path=agent.memory.markdown_view, content=view))
+            wiring = wiring_proposal(agent, context.view, context.now, context.run_id)
+            if wiring is not None:
+                writes.append(review_queue.proposal_write(wiring))
         report = tuple(
             [f"merged: {line}" for line in plan.dropped]
             + [f"repaired: {line}" for line in plan.repaired]
@@ -213,6 +221,7 @@ class MemoryConsolidationPass:
             "duplicates_removed": len(plan.dropped),
             "links_repaired": len(plan.repaired),
             "problems_reported": plan.reported,
+            "wiring_proposed": wiring.id if wiring is not None else None,
         }
         summary = (
             f"{len(plan.records)} record(s); {len(plan.dropped)} duplicate(s) removed, "

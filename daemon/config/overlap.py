@@ -98,7 +98,7 @@ def agent_claims(
     claims.append(
         Claim(f"{prefix}.skills.learned", origin((*head, "skills", "learned")), skills.learned, folder=True)
     )
-    if memory.markdown_view is not None:
+    if memory.markdown_view:
         claims.append(
             Claim(
                 f"{prefix}.memory.markdown_view",

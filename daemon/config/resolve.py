@@ -156,7 +156,7 @@ def _agent(
         managed_skill_dirs=managed,
         pack_skill_dirs=packs,
         workspace=agent.workspace,
-        memory=agent.memory,
+        memory=agent.memory.with_view_for(agent.transcripts.format),
         explicit_transcript_root=transcript_root,
         origins=tuple(origins),
     )

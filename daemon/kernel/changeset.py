@@ -36,6 +36,10 @@ class Cursor(_Frozen):
     # earlier line rewritten in place, and finds where reading stopped (daemon.kernel.transcript_cursor).
     # None in cursors written before it existed.
     tail: str | None = None
+    # SQLite sources (daemon.kernel.transcript_sqlite): `offset` is the last row read (seq or
+    # id); `recent` holds short hashes of the last rows analysed, so a row deleted and
+    # re-inserted with a new id (Hermes /retry) is recognised. None for files.
+    recent: list[str] | None = None
 
 
 class CursorAdvance(_Frozen):

@@ -14,6 +14,7 @@ from pathlib import Path
 from daemon.kernel.atomic import TMP_MARKER
 from daemon.kernel.home_scan import HomeScan, scan_home
 from daemon.kernel.paths import HOME_LOCK, META_DIR
+from daemon.kernel.runtime_files import INSTRUCTION_FILES
 from daemon.kernel.settings import AgentSettings
 
 __all__ = ["HomeScan", "ManagedPaths", "managed_paths"]
@@ -71,7 +72,9 @@ def managed_paths(agent: AgentSettings) -> ManagedPaths:
     roles = agent.workspace
     files = {*roles.identity, *roles.behaviour, *roles.instructions, *roles.long_memory}
     dirs = {roles.daily_logs, agent.skills.learned, META_DIR}
-    for extra in (agent.memory.store, agent.memory.markdown_view):
+    # The runtime's instruction file: only ever changed by an approved wiring proposal.
+    wired = INSTRUCTION_FILES.get(agent.transcripts.format)
+    for extra in (agent.memory.store, agent.memory.markdown_view, wired):
         if extra and not any(extra == d or extra.startswith(d + "/") for d in dirs):
             files.add(extra)
     # A file inside a managed folder is covered by the folder.

@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from daemon.kernel.memory_settings import MemorySettings
+from daemon.kernel.runtime_files import default_view
 
 PassName = Literal[
     "distillation",
@@ -111,7 +112,12 @@ class TranscriptSettings(Frozen):
     # folder; unset = the agent home. Agent runtimes often keep transcripts elsewhere.
     root: str | None = None
     glob: str = "transcripts/**/*.jsonl"
-    format: Literal["jsonl"] = "jsonl"
+    # Which runtime wrote the transcripts (docs/reference/transcript-formats.md): `jsonl` is
+    # the daemon's own format; the others read a runtime's session files or database as is.
+    format: Literal["jsonl", "claude-code", "codex", "openclaw", "hermes"] = "jsonl"
+    # Claude Code subagent files (`agent-*.jsonl`, `<session>/subagents/`) and Codex subagent
+    # sessions are skipped unless this is on.
+    subagents: bool = False
     turn_idle_seconds: int = Field(default=300, ge=0)
     max_read_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     max_line_bytes: int = Field(default=1024 * 1024, ge=256)
@@ -187,7 +193,9 @@ class AgentMemory(Frozen):
         default_factory=_default_sources, min_length=1
     )
     store: str = ".metaeng/facts.jsonl"
-    markdown_view: str | None = None
+    # The facts view: unset = the runtime's default path (daemon.kernel.runtime_files), a
+    # path relative to the home, or false for none.
+    markdown_view: str | Literal[False] | None = None
     owner: MemoryOwner = Field(default_factory=MemoryOwner)
     # A fact may start at most this many days after the turn that states it; a model
     # writing `valid_from: 9999-12-31` would otherwise make every later update "out of order".
@@ -195,8 +203,13 @@ class AgentMemory(Frozen):
 
     @field_validator("store", "markdown_view")
     @classmethod
-    def _store_inside(cls, value: str | None) -> str | None:
-        return None if value is None else inside_home(value, "memory path")
+    def _store_inside(cls, value: str | Literal[False] | None) -> str | Literal[False] | None:
+        return value if value is None or value is False else inside_home(value, "memory path")
+
+    def with_view_for(self, fmt: str) -> AgentMemory:
+        """This memory section with `markdown_view` resolved: the runtime's default if unset, None if false."""
+        view = default_view(fmt) if self.markdown_view is None else (self.markdown_view or None)
+        return self.model_copy(update={"markdown_view": view})
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
 ROLES = ("user", "assistant", "tool", "system")
 SESSION_END = "session_end"
@@ -46,10 +47,31 @@ _UNUSUAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
 
 @dataclass(frozen=True)
 class Message:
+    """One normalised message, whatever the runtime that wrote it.
+
+    `tools` is a short summary of the tools an assistant message called; `source` the
+    runtime's own id for the line (a Claude Code `uuid`), for citations; `part_of` the id
+    of the API message a line is one part of (Claude Code splits one over several lines,
+    the scan joins them); `guarded` the precision guards that cut something out of it.
+    """
+
     role: str
     content: str
     ts: str | None
     offset: int
+    tools: tuple[str, ...] = ()
+    source: str | None = None
+    part_of: str | None = None
+    guarded: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A well-formed line that is not analysed: `rule` names the precision guard that
+    skipped it (counted in the run report); None for the runtime's own bookkeeping lines
+    (snapshots, progress, turn context), which are not worth a count."""
+
+    rule: str | None
 
 
 @dataclass(frozen=True)
@@ -106,8 +128,11 @@ def _text_of(content: object) -> str | None:
     return None
 
 
-def parse_line(raw: bytes, offset: int = -1) -> Message | str | Malformed:
-    """A message (at the line's byte `offset`), SESSION_END, or Malformed with the reason."""
+Parsed = Message | str | Skipped | Malformed
+
+
+def load_object(raw: bytes) -> dict[str, Any] | Malformed:
+    """The JSON object on the line `raw`, or Malformed: not UTF-8, too deep, not JSON, not an object."""
     try:
         decoded = raw.decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError as exc:
@@ -120,6 +145,14 @@ def parse_line(raw: bytes, offset: int = -1) -> Message | str | Malformed:
         return Malformed("not JSON")
     if not isinstance(obj, dict):
         return Malformed("not a JSON object")
+    return obj
+
+
+def parse_line(raw: bytes, offset: int = -1) -> Message | str | Malformed:
+    """A message (at the line's byte `offset`), SESSION_END, or Malformed with the reason."""
+    obj = load_object(raw)
+    if isinstance(obj, Malformed):
+        return obj
     if obj.get("type") == SESSION_END:
         return SESSION_END
     role = obj.get("role")

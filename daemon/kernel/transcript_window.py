@@ -10,9 +10,12 @@ in another format from a few bad lines.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
-from daemon.kernel.transcript_lines import SESSION_END, Malformed, Message, parse_line
+from daemon.kernel.transcript_lines import SESSION_END, Malformed, Message, Parsed, Skipped, parse_line
+
+LineParser = Callable[[bytes, int], Parsed]
 
 
 @dataclass(frozen=True)
@@ -46,8 +49,20 @@ class Scan:
     lines: int = 0  # non-blank complete lines judged on their format
     malformed: int = 0
     warnings: list[str] = field(default_factory=list)
+    skipped: dict[str, int] = field(default_factory=dict)  # precision guard → lines or blocks
+
+    def count(self, rule: str, times: int = 1) -> None:
+        self.skipped[rule] = self.skipped.get(rule, 0) + times
 
     def add(self, message: Message) -> None:
+        for rule in message.guarded:
+            self.count(rule)
+        last = self.open_turn[-1] if self.open_turn else None
+        if message.part_of and last is not None and last.part_of == message.part_of:
+            # One API message written over several lines: one message, its parts joined.
+            joined = "\n".join(t for t in (last.content, message.content) if t)
+            self.open_turn[-1] = replace(last, content=joined, tools=last.tools + message.tools)
+            return
         if message.role == "user" and self.open_turn:
             self.turns.append(Turn(self.file, self.open_start, message.offset, tuple(self.open_turn)))
             self.open_turn = []
@@ -57,8 +72,10 @@ class Scan:
         self.open_turn.append(message)
 
 
-def scan_window(rel: str, window: bytes, offset: int, max_line_bytes: int) -> Scan:
-    """The turns in `window`, the bytes of `rel` from `offset` on (a line start)."""
+def scan_window(
+    rel: str, window: bytes, offset: int, max_line_bytes: int, parse: LineParser = parse_line
+) -> Scan:
+    """The turns in `window`, the bytes of `rel` from `offset` on (a line start), lines read by `parse`."""
     scan = Scan(rel, open_start=offset, consumed_end=offset)
     position = 0
     while position < len(window):
@@ -78,8 +95,11 @@ def scan_window(rel: str, window: bytes, offset: int, max_line_bytes: int) -> Sc
         if not raw.strip():
             continue
         scan.lines += 1
-        parsed = parse_line(raw, line_start)
-        if isinstance(parsed, Malformed):
+        parsed = parse(raw, line_start)
+        if isinstance(parsed, Skipped):
+            if parsed.rule is not None:
+                scan.count(parsed.rule)
+        elif isinstance(parsed, Malformed):
             scan.malformed += 1
             scan.warnings.append(f"{rel}: skipped a malformed line at offset {line_start}: {parsed.reason}")
         elif parsed == SESSION_END:

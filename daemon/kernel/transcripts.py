@@ -35,6 +35,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
+from daemon.kernel import transcript_guards as guards
 from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.settings import TranscriptSettings
 from daemon.kernel.transcript_cursor import cursor_at, start_of
@@ -45,6 +46,9 @@ from daemon.kernel.transcript_files import (
     open_transcript,
     resolve_inside,
 )
+from daemon.kernel.transcript_formats import LineFormat, is_database, line_format
+from daemon.kernel.transcript_reads import FileRead, Held
+from daemon.kernel.transcript_sqlite import read_database
 from daemon.kernel.transcript_window import Turn, scan_window
 
 __all__ = [
@@ -65,25 +69,6 @@ HOLD_SHARE = 0.9
 
 
 @dataclass(frozen=True)
-class Held:
-    """A transcript not consumed because its lines are not in the configured format."""
-
-    file: str
-    reason: str
-
-
-@dataclass(frozen=True)
-class FileRead:
-    file: str
-    turns: tuple[Turn, ...]
-    advance: CursorAdvance | None
-    warnings: tuple[str, ...]
-    identity: tuple[int, int]
-    origin: int  # the offset reading started from
-    held: Held | None = None
-
-
-@dataclass(frozen=True)
 class TurnBatch:
     consumer: str
     files: tuple[FileRead, ...]
@@ -98,8 +83,16 @@ class TurnBatch:
         return tuple(f.advance for f in self.files if f.advance is not None)
 
     @property
+    def skipped(self) -> dict[str, int]:
+        """How many lines or blocks each precision guard skipped, over every file."""
+        return guards.merged(f.skipped for f in self.files)
+
+    @property
     def warnings(self) -> tuple[str, ...]:
-        return self.listing_warnings + tuple(w for f in self.files for w in f.warnings)
+        """Every file's warnings, then what the precision guards skipped (in the run report)."""
+        skipped = guards.summary(self.skipped)
+        note = (f"skipped by precision guards: {skipped}",) if skipped else ()
+        return self.listing_warnings + tuple(w for f in self.files for w in f.warnings) + note
 
     @property
     def held(self) -> tuple[Held, ...]:
@@ -119,8 +112,10 @@ class TurnBatch:
                 kept.append(read)
                 left -= len(read.turns)
                 continue
-            stop = read.turns[left].start
-            advance = _advance_to(self.consumer, read, stop, root)
+            if read.cut is not None:
+                advance = read.cut(read.turns[left])
+            else:
+                advance = _advance_to(self.consumer, read, read.turns[left].start, root)
             kept.append(replace(read, turns=read.turns[:left], advance=advance))
             left = 0
         return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
@@ -130,7 +125,7 @@ def _advance_to(consumer: str, read: FileRead, offset: int, root: Path) -> Curso
     if offset == read.origin and read.advance is None:
         return None
     cursor = cursor_at(resolve_inside(root, read.file), offset, read.identity)
-    return CursorAdvance(consumer=consumer, file=read.file, cursor=cursor)
+    return CursorAdvance(consumer=consumer, file=read.key or read.file, cursor=cursor)
 
 
 def _skip_long_line(path: Path, start: int, size: int) -> int | None:
@@ -149,15 +144,16 @@ def _skip_long_line(path: Path, start: int, size: int) -> int | None:
     return None
 
 
-def _held(rel: str, lines: int, malformed: int, agent: str, settings: TranscriptSettings) -> Held | None:
+def _held(
+    rel: str, lines: int, malformed: int, agent: str, settings: TranscriptSettings, fmt: LineFormat
+) -> Held | None:
     if malformed < HOLD_MIN_LINES or malformed < HOLD_SHARE * lines:
         return None
     key = f"agents.{agent}.transcripts.format" if agent else "transcripts.format"
     return Held(
         rel,
         f"{malformed} of {lines} lines read are not in the configured format ({key}: {settings.format}, "
-        'one {"role": ..., "content": ...} object per line); not consumed, its cursor kept until '
-        "the file or the config is fixed",
+        f"{fmt.expected}); not consumed, its cursor kept until the file or the config is fixed",
     )
 
 
@@ -172,11 +168,22 @@ def read_file(
 ) -> FileRead:
     """Read the new complete turns of the transcript `rel` (relative to `root`) after its cursor.
 
-    Raises OutsideRoot if the file is a symlink or resolves outside `root` (nothing is read).
+    Lines are read in `settings.format` (a runtime's own format counts what its precision
+    guards skip). Raises OutsideRoot if the file is a symlink or resolves outside `root`
+    (nothing is read).
     """
+    fmt = line_format(settings.format)
+    key = fmt.cursor_key(rel)
     path = resolve_inside(root, rel)
     st = os.lstat(path)
     identity = (st.st_dev, st.st_ino)
+    whole = fmt.skip_file(path, rel, settings.subagents)
+    if whole is not None:
+        # Skipped whole: its cursor goes to the end so it is counted once, not every run.
+        moved = prior is None or (prior.offset, prior.dev, prior.ino) != (st.st_size, *identity)
+        to_end = CursorAdvance(consumer=consumer, file=key, cursor=cursor_at(path, st.st_size, identity))
+        counted = {whole: 1} if prior is None else {}
+        return FileRead(rel, (), to_end if moved else None, (), identity, 0, key=key, skipped=counted)
     start = start_of(path, rel, prior, st, settings.max_read_bytes)
     offset = start.offset
     warnings = [start.warning] if start.warning else []
@@ -184,19 +191,19 @@ def read_file(
     def advance(stop: int) -> CursorAdvance | None:
         if stop == offset and not start.moved:
             return None
-        return CursorAdvance(consumer=consumer, file=rel, cursor=cursor_at(path, stop, identity))
+        return CursorAdvance(consumer=consumer, file=key, cursor=cursor_at(path, stop, identity))
 
     available = st.st_size - offset
     if available <= 0:
-        return FileRead(rel, (), advance(offset), tuple(warnings), identity, offset)
+        return FileRead(rel, (), advance(offset), tuple(warnings), identity, offset, key=key)
     with open_transcript(path) as fh:
         fh.seek(offset)
         window = fh.read(min(available, settings.max_read_bytes))
-    scan = scan_window(rel, window, offset, settings.max_line_bytes)
-    held = _held(rel, scan.lines, scan.malformed, agent, settings)
+    scan = scan_window(rel, window, offset, settings.max_line_bytes, fmt.parse)
+    held = _held(rel, scan.lines, scan.malformed, agent, settings, fmt)
     if held is not None:
         return FileRead(
-            rel, (), None, (*warnings, f"{rel}: held, not read: {held.reason}"), identity, offset, held
+            rel, (), None, (*warnings, f"{rel}: held, not read: {held.reason}"), identity, offset, held, key
         )
     warnings.extend(scan.warnings)
     full_window = len(window) == settings.max_read_bytes and offset + len(window) < st.st_size
@@ -223,7 +230,22 @@ def read_file(
             )
         else:
             stop = scan.open_start
-    return FileRead(rel, tuple(turns), advance(stop), tuple(warnings), identity, offset)
+    skipped = dict(scan.skipped)
+    if fmt.runtime:
+        turns = _without_heartbeats(turns, skipped)
+    return FileRead(rel, tuple(turns), advance(stop), tuple(warnings), identity, offset, None, key, skipped)
+
+
+def _without_heartbeats(turns: list[Turn], skipped: dict[str, int]) -> list[Turn]:
+    """`turns` less those a heartbeat or a silent memory flush made (HEARTBEAT_OK, NO_REPLY)."""
+    kept = [
+        t
+        for t in turns
+        if not any(m.role == "assistant" and guards.is_heartbeat_reply(m.content) for m in t.messages)
+    ]
+    if len(kept) < len(turns):
+        skipped[guards.HEARTBEAT] = skipped.get(guards.HEARTBEAT, 0) + len(turns) - len(kept)
+    return kept
 
 
 def read_new_turns(
@@ -232,10 +254,20 @@ def read_new_turns(
     """Every transcript's new complete turns for `consumer` (files as `list_transcripts` finds them)."""
     files, warnings = list_transcripts(source)
     reads: list[FileRead] = []
+    fmt = line_format(source.settings.format)
+    keys: set[str] = set()
     for rel in files:
         try:
+            if is_database(source.settings.format, rel):
+                reads.extend(read_database(source, rel, cursors, consumer, now))
+                continue
+            key = fmt.cursor_key(rel)
+            if key in keys:
+                warnings.append(f"{rel}: another file of the same session ({key}) was read; not read twice")
+                continue
+            keys.add(key)
             reads.append(
-                read_file(source.root, rel, cursors.get(rel), consumer, source.settings, now, source.agent)
+                read_file(source.root, rel, cursors.get(key), consumer, source.settings, now, source.agent)
             )
         except OutsideRoot as exc:
             warnings.append(str(exc))
@@ -264,6 +296,11 @@ def read_turn_at(source: TranscriptSource, rel: str, start: int, end: int) -> Tu
         return None
     if len(window) != end - start or not window.endswith(b"\n"):
         return None
-    scan = scan_window(rel, window, start, source.settings.max_line_bytes)
-    turns = [*scan.turns, *([Turn(rel, scan.open_start, end, tuple(scan.open_turn))] if scan.open_turn else [])]
+    scan = scan_window(
+        rel, window, start, source.settings.max_line_bytes, line_format(source.settings.format).parse
+    )
+    turns = [
+        *scan.turns,
+        *([Turn(rel, scan.open_start, end, tuple(scan.open_turn))] if scan.open_turn else []),
+    ]
     return turns[0] if len(turns) == 1 and turns[0].start == start else None

@@ -45,6 +45,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "status_cmd",
         "show each agent's toggles, next runs, caps and spend today, pending turns, queue",
     ),
+    "transcripts": ("transcripts_cmd", "show the transcript turns the passes would read next (read-only)"),
+    "mcp": ("mcp_cmd", "serve an agent's facts and skills to its runtime over MCP (stdio, read-only)"),
     "install-service": (
         "service_cmd",
         "write the systemd unit for this deployment and print the remaining steps",

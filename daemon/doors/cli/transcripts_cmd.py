@@ -1,0 +1,102 @@
+"""`metaeng-daemon transcripts --agent A [--json]`: the turns the passes would read next.
+
+Read-only: the same reader and cursors as distillation (skill learning's if distillation
+is off), nothing moved. Shows, per turn, its reference and messages as the adapter of
+`transcripts.format` normalised them, and what the precision guards skipped.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.kernel import cursors
+from daemon.kernel import transcript_guards as guards
+from daemon.kernel.paths import StateLayout
+from daemon.kernel.transcript_files import source_of
+from daemon.kernel.transcripts import Turn, read_new_turns
+
+PREVIEW_CHARS = 200
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "transcripts",
+        help="show the transcript turns the passes would read next (read-only)",
+        description=(
+            "Read the agent's transcripts after distillation's cursors (skill learning's if "
+            "distillation is off) in the configured format (agents.NAME.transcripts.format: "
+            "jsonl, claude-code, codex, openclaw or hermes) and show each complete turn — its "
+            "reference, roles, text and tool summaries — and what the precision guards skipped "
+            "(tool results, injected memory blocks, compaction summaries, ...). Moves no cursor, "
+            "writes nothing."
+        ),
+    )
+    add_agent(parser)
+    parser.add_argument(
+        "--full",
+        action="store_true",
+        help=f"whole message texts (default: the first {PREVIEW_CHARS} characters)",
+    )
+    add_json(parser)
+    parser.set_defaults(handler=handle)
+
+
+def _turn_json(turn: Turn, full: bool) -> dict[str, Any]:
+    return {
+        "ref": turn.ref,
+        "ts": turn.ts,
+        "messages": [
+            {
+                "role": m.role,
+                "text": m.content if full else m.content[:PREVIEW_CHARS],
+                "ts": m.ts,
+                "tools": list(m.tools),
+                "source": m.source,
+            }
+            for m in turn.messages
+        ],
+    }
+
+
+def handle(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    consumer = next((p for p in ("distillation", "skill_learning") if agent.passes.get(p)), "distillation")
+    state = cursors.load(StateLayout(deployment.state_dir).agent(agent.name).cursors)
+    batch = read_new_turns(
+        source_of(agent), cursors.for_consumer(state, consumer), "transcripts", context.clock()
+    )
+    turns = [_turn_json(t, args.full) for t in batch.turns]
+    warnings = [w for f in batch.files for w in f.warnings] + list(batch.listing_warnings)
+    if args.json:
+        context.out.json(
+            {
+                "agent": agent.name,
+                "format": agent.transcripts.format,
+                "after_cursors_of": consumer,
+                "turns": turns,
+                "skipped": batch.skipped,
+                "held": [{"file": h.file, "reason": h.reason} for h in batch.held],
+                "warnings": warnings,
+            }
+        )
+        return 0
+    out = context.out
+    out.line(
+        f"agent {agent.name}: {len(turns)} complete turn(s) after {consumer}'s cursors ({agent.transcripts.format})"
+    )
+    for turn in turns:
+        out.line("")
+        out.line(f"{turn['ref']}  {turn['ts'] or ''}".rstrip())
+        for m in turn["messages"]:
+            text = " ".join(m["text"].split())
+            out.line(f"  {m['role']}: {text}")
+    skipped = guards.summary(batch.skipped)
+    if skipped:
+        out.line("")
+        out.line(f"skipped by precision guards: {skipped}")
+    for warning in warnings:
+        out.line(f"warning: {warning}")
+    return 0

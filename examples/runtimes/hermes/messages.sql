@@ -1,0 +1,8 @@
+CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, role TEXT NOT NULL, content TEXT, tool_call_id TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, token_count INTEGER, finish_reason TEXT, active INTEGER NOT NULL DEFAULT 1);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'system', 'You are Hermes, a helpful agent. Memory: ...', NULL, NULL, 1793613600.0);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'user', 'I started a new job at Acme as a data engineer.', NULL, NULL, 1793613601.0);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'assistant', 'Congratulations on the Acme role!', NULL, NULL, 1793613603.0);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'user', 'Remind me: my passport expires in June 2027.', NULL, NULL, 1793613700.0);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'assistant', NULL, '[{"id": "c1", "type": "function", "function": {"name": "memory", "arguments": "{\"action\": \"add\", \"content\": \"passport expires June 2027\"}"}}]', NULL, 1793613701.0);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'tool', '{"ok": true}', NULL, 'memory', 1793613702.0);
+INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES ('h1', 'assistant', 'Saved the passport expiry.', NULL, NULL, 1793613703.0);

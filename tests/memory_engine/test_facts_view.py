@@ -1,0 +1,131 @@
+"""The facts view: on by default where the runtime reads, short, and wired in only by review."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any
+
+from tests.support.deploy import base_config, run_cli, write_config
+from tests.support.facts import stored_fact, write_store
+
+EXAMPLES = Path(__file__).parents[2] / "examples" / "runtimes"
+
+
+def claude_project(root: Path, **memory: Any) -> Path:
+    """The claude-code example with a small fact store; memory consolidation alone runs."""
+    target = root / "claude-code"
+    shutil.copytree(EXAMPLES / "claude-code", target, ignore=shutil.ignore_patterns("state"))
+    config = target / "config.yaml"
+    text = config.read_text().replace(
+        "version: 1\n",
+        "version: 1\npasses: {distillation: false, skill_learning: false, library_maintenance: false, workspace_consolidation: false, instruction_review: false}\n",
+    )
+    if memory:
+        text += "    memory:\n" + "".join(f"      {k}: {v}\n" for k, v in memory.items())
+    config.write_text(text)
+    write_store(
+        target / "home",
+        stored_fact(user="coder", id="f-old", value="Lisbon", valid_from="2026-01-01", valid_to="2026-10-01"),
+        stored_fact(
+            user="coder", id="f-new", value="Porto", valid_from="2026-10-01", supersedes_memory_id="f-old"
+        ),
+        stored_fact(
+            user="coder",
+            id="f-db",
+            entity="staging",
+            key="database",
+            value="pg-staging-2",
+            valid_from="2026-11-01",
+        ),
+    )
+    return config
+
+
+def once(config: Path) -> dict[str, Any]:
+    result = run_cli(config, "once", "--agent", "coder", "--json")
+    assert result.code == 0, result.err
+    data: dict[str, Any] = result.json()
+    return data
+
+
+def proposals(config: Path) -> list[dict[str, Any]]:
+    result = run_cli(config, "review", "list", "--agent", "coder", "--json")
+    assert result.code == 0, result.err
+    found: list[dict[str, Any]] = (
+        result.json()["proposals"] if isinstance(result.json(), dict) else result.json()
+    )
+    return found
+
+
+def test_the_view_is_written_by_default_where_claude_code_reads_current_facts_newest_first(
+    root: Path,
+) -> None:
+    config = claude_project(root)
+    once(config)
+    view = (root / "claude-code" / "home" / ".claude" / "metaeng-facts.md").read_text()
+    facts = [line for line in view.splitlines() if line.startswith("- ")]
+    assert facts == [
+        "- staging / database: pg-staging-2 (since 2026-11-01, confidence 0.9)",
+        "- user / city: Porto (since 2026-10-01, confidence 0.9)",
+    ]
+
+
+def test_the_wiring_line_is_proposed_once_and_never_written_silently(root: Path) -> None:
+    config = claude_project(root)
+    claude_md = root / "claude-code" / "home" / "CLAUDE.md"
+    before = claude_md.read_bytes()
+    once(config)
+    found = [p for p in proposals(config) if p["kind"] == "facts-view-wiring"]
+    assert len(found) == 1
+    assert claude_md.read_bytes() == before
+    once(config)
+    assert len([p for p in proposals(config) if p["kind"] == "facts-view-wiring"]) == 1
+    rejected = run_cli(config, "review", "reject", found[0]["id"], "--agent", "coder", "--why", "not here")
+    assert rejected.code == 0, rejected.err
+    once(config)
+    assert len([p for p in proposals(config) if p["kind"] == "facts-view-wiring"]) == 1
+    assert claude_md.read_bytes() == before
+
+
+def test_an_approved_wiring_adds_the_import_line_to_claude_md(root: Path) -> None:
+    config = claude_project(root)
+    once(config)
+    proposal = next(p for p in proposals(config) if p["kind"] == "facts-view-wiring")
+    approved = run_cli(config, "review", "approve", proposal["id"], "--agent", "coder")
+    assert approved.code == 0, approved.err
+    text = (root / "claude-code" / "home" / "CLAUDE.md").read_text()
+    assert text == "# Project\n\nRun the tests before pushing.\n\n@.claude/metaeng-facts.md\n"
+
+
+def test_the_view_is_bounded_and_says_where_the_rest_is(root: Path) -> None:
+    raw = base_config(root, None)
+    raw["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
+    config = write_config(root, raw)
+    many = [
+        stored_fact(
+            id=f"f-{i:03d}",
+            entity=f"project{i:03d}",
+            key="status",
+            value="active " * 20,
+            valid_from=f"2025-{1 + i % 12:02d}-01",
+        )
+        for i in range(300)
+    ]
+    write_store(root / "ada", *many)
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    assert result.code == 0, result.err
+    view = (root / "ada" / "FACTS.md").read_text()
+    lines = [line for line in view.splitlines() if line.startswith("- ")]
+    assert len(view.encode()) <= 16 * 1024 + 200
+    assert lines[0].endswith("(since 2025-12-01, confidence 0.9)")
+    assert view.rstrip().endswith(
+        f"({300 - len(lines)} older fact(s) not shown; `metaeng-daemon memory list` has them all)"
+    )
+
+
+def test_markdown_view_false_writes_no_view_and_proposes_nothing(root: Path) -> None:
+    config = claude_project(root, markdown_view="false")
+    once(config)
+    assert not (root / "claude-code" / "home" / ".claude").exists()
+    assert proposals(config) == []
