@@ -8,10 +8,14 @@ from typing import Any
 from daemon.doors.cli import memory_refused_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
-from memory_engine.agent_memory import load_memory, settings_for
+from daemon.run.session import agent_state
+from memory_engine.agent_memory import schema_for, settings_for
+from memory_engine.fact_index import open_index
 from memory_engine.forget import plan_forget
+from memory_engine.memory import Memory, QueryResult
 from memory_engine.records import FactRecord, canonical_date
 
 
@@ -78,12 +82,27 @@ def _record(record: FactRecord | None) -> dict[str, Any] | None:
     return None if record is None else record.model_dump(mode="json")
 
 
+def _answer(
+    context: CliContext, agent: AgentSettings, entity: str, key: str, as_of: str, text: str
+) -> QueryResult:
+    """The memory's own query over the candidates the index hands it (same ranking, same answer)."""
+    settings, _origin = settings_for(agent, AgentView(agent.home))
+    state = agent_state(context.deployment(), agent.name)
+    with open_index(state.fact_index, agent.home, agent.memory.store) as index:
+        candidates = index.records(
+            agent.owner,
+            entity if settings.filter_entity else None,
+            as_of if settings.time_aware else None,
+        )
+    memory = Memory.from_records(candidates, settings, schema_for(agent), lambda _p, _e: "")
+    return memory.query(agent.owner, entity, key, as_of, text)
+
+
 def handle_query(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
     as_of = _day(args.as_of, context)
-    memory = load_memory(agent, AgentView(agent.home))
-    result = memory.query(agent.owner, args.entity, args.key, as_of, args.text or f"{args.entity} {args.key}")
+    result = _answer(context, agent, args.entity, args.key, as_of, args.text or f"{args.entity} {args.key}")
     if args.json:
         context.out.json({"value": result.answer, "record": _record(result.answer_record)})
         return 0
@@ -106,14 +125,8 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     agent = deployment.agent(args.agent)
     as_of = _day(args.as_of, context)
     view = AgentView(agent.home)
-    memory = load_memory(agent, view)
-    records = [
-        r
-        for r in memory.records()
-        if r.owner == agent.owner
-        and (args.entity is None or r.entity == args.entity)
-        and (args.all or r.valid_at(as_of))
-    ]
+    with open_index(agent_state(deployment, agent.name).fact_index, agent.home, agent.memory.store) as index:
+        records = index.records(agent.owner, args.entity, None if args.all else as_of)
     if args.json:
         settings, origin = settings_for(agent, view)
         context.out.json(
