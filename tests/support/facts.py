@@ -52,3 +52,10 @@ def store_text(home: Path, store: str = ".metaeng/facts.jsonl") -> str:
 def store_records(home: Path, store: str = ".metaeng/facts.jsonl") -> list[dict[str, Any]]:
     """The records of the agent's fact store (single file and shards), as dicts."""
     return [json.loads(line) for line in store_text(home, store).splitlines() if line.strip()]
+
+
+def shard_of(entity: str = "user", key: str = "city", user: str = "ada", tenant: str = "default") -> str:
+    """The shard file (relative to the home) holding (tenant, user, entity, key) in the default store."""
+    from memory_engine.fact_shards import shard_path
+
+    return shard_path(".metaeng/facts.jsonl", (tenant, user, entity, key))
