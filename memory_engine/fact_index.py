@@ -286,7 +286,9 @@ def _fresh(path: Path, home: Path, store: str) -> FactIndex:
     """The file index, refreshed; a damaged file is removed and built again once."""
     store_label = str(home / store)
     for attempt in range(2):
-        path.parent.mkdir(parents=True, exist_ok=True)
+        if not path.parent.is_dir():
+            # The agent has no state folder yet (never run): a read creates none.
+            raise FileNotFoundError(path.parent)
         db, rebuilt = _open_file(path, store_label)
         index = FactIndex(db, home, store, rebuilt)
         try:
@@ -304,8 +306,8 @@ def _fresh(path: Path, home: Path, store: str) -> FactIndex:
 def open_index(path: Path, home: Path, store: str) -> Iterator[FactIndex]:
     """The up-to-date index of the store `store` in `home`, kept at `path`.
 
-    If the state folder cannot hold it (read-only, full), the index lives in memory for
-    this one command. Raises CorruptState naming the file and line of a malformed record.
+    If the agent's state folder does not exist yet or cannot hold it (read-only, full),
+    the index lives in memory for this one command. Raises CorruptState naming the file and line of a malformed record.
     """
     try:
         index = _fresh(path, home, store)

@@ -6,7 +6,6 @@ proposes, the write rules decide, the runner writes the store and its view.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from daemon.doors.cli import memory_refused_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.paths import StateLayout
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
-from daemon.run.session import agent_state
 from memory_engine.agent_memory import schema_for, settings_for
 from memory_engine.fact_index import open_index
 from memory_engine.forget import plan_forget
@@ -82,13 +83,17 @@ def _record(record: FactRecord | None) -> dict[str, Any] | None:
     return None if record is None else record.model_dump(mode="json")
 
 
+def _index_path(context: CliContext, agent: AgentSettings) -> Path:
+    """Where the agent's fact index lives (a read never creates the state folder)."""
+    return StateLayout(context.deployment().state_dir).agent(agent.name).fact_index
+
+
 def _answer(
     context: CliContext, agent: AgentSettings, entity: str, key: str, as_of: str, text: str
 ) -> QueryResult:
     """The memory's own query over the candidates the index hands it (same ranking, same answer)."""
     settings, _origin = settings_for(agent, AgentView(agent.home))
-    state = agent_state(context.deployment(), agent.name)
-    with open_index(state.fact_index, agent.home, agent.memory.store) as index:
+    with open_index(_index_path(context, agent), agent.home, agent.memory.store) as index:
         candidates = index.records(
             agent.owner,
             entity if settings.filter_entity else None,
@@ -125,7 +130,7 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     agent = deployment.agent(args.agent)
     as_of = _day(args.as_of, context)
     view = AgentView(agent.home)
-    with open_index(agent_state(deployment, agent.name).fact_index, agent.home, agent.memory.store) as index:
+    with open_index(_index_path(context, agent), agent.home, agent.memory.store) as index:
         records = index.records(agent.owner, args.entity, None if args.all else as_of)
     if args.json:
         settings, origin = settings_for(agent, view)
