@@ -20,7 +20,8 @@ import hashlib
 import os
 import sqlite3
 import stat
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,6 +33,8 @@ from memory_engine.records import FactRecord
 
 INDEX_SCHEMA = 1
 BUSY_TIMEOUT_MS = 30_000
+SETTLE_SECONDS = 10.0
+SETTLE_POLL_SECONDS = 0.05
 _HEX = "0123456789abcdef"
 
 _TABLES = """
@@ -282,7 +285,7 @@ def _in_memory(home: Path, store: str, store_label: str) -> FactIndex:
     return FactIndex(db, home, store, True)
 
 
-def _fresh(path: Path, home: Path, store: str) -> FactIndex:
+def _fresh(path: Path, home: Path, store: str, runs: Callable[[], tuple[bool, object]] | None) -> FactIndex:
     """The file index, refreshed; a damaged file is removed and built again once."""
     store_label = str(home / store)
     for attempt in range(2):
@@ -292,7 +295,7 @@ def _fresh(path: Path, home: Path, store: str) -> FactIndex:
         db, rebuilt = _open_file(path, store_label)
         index = FactIndex(db, home, store, rebuilt)
         try:
-            index.refresh()
+            _settle(index, runs)
             return index
         except sqlite3.DatabaseError:
             index.close()
@@ -302,19 +305,43 @@ def _fresh(path: Path, home: Path, store: str) -> FactIndex:
     raise AssertionError("unreachable")
 
 
+def _settle(index: FactIndex, runs: Callable[[], tuple[bool, object]] | None) -> None:
+    """Refresh `index` from a store no run is writing: a run applies its shards one file at
+    a time (a migrating run deletes the single file before it writes the shards), so a
+    refresh that overlapped an apply is done again. `runs()` → (a run is applying, a
+    token that changes with every commit). After SETTLE_SECONDS (a crashed run's journal
+    waits for the next run's recovery) the index takes the files as they are."""
+    if runs is None:
+        index.refresh()
+        return
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while True:
+        applying, before = runs()
+        if not applying:
+            index.refresh()
+            if runs() == (False, before):
+                return
+        if time.monotonic() > deadline:
+            index.refresh()
+            return
+        time.sleep(SETTLE_POLL_SECONDS)
+
+
 @contextlib.contextmanager
-def open_index(path: Path, home: Path, store: str) -> Iterator[FactIndex]:
-    """The up-to-date index of the store `store` in `home`, kept at `path`.
+def open_index(
+    path: Path, home: Path, store: str, runs: Callable[[], tuple[bool, object]] | None = None
+) -> Iterator[FactIndex]:
+    """The up-to-date index of the store `store` in `home`, kept at `path`; `runs`: see `_settle`.
 
     If the agent's state folder does not exist yet or cannot hold it (read-only, full),
     the index lives in memory for this one command. Raises CorruptState naming the file and line of a malformed record.
     """
     try:
-        index = _fresh(path, home, store)
+        index = _fresh(path, home, store, runs)
     except (OSError, sqlite3.Error):
         index = _in_memory(home, store, str(home / store))
         try:
-            index.refresh()
+            _settle(index, runs)
         except BaseException:
             index.close()
             raise

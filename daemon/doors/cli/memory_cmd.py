@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -88,12 +89,33 @@ def _index_path(context: CliContext, agent: AgentSettings) -> Path:
     return StateLayout(context.deployment().state_dir).agent(agent.name).fact_index
 
 
+def _runs(context: CliContext, agent: AgentSettings) -> Callable[[], tuple[bool, object]]:
+    """(a run is being applied, a token of the store's refs): lets the index skip a half-applied run."""
+    state = StateLayout(context.deployment().state_dir).agent(agent.name)
+
+    def look() -> tuple[bool, object]:
+        refs = [state.git_dir / "HEAD", state.git_dir / "packed-refs"]
+        heads = state.git_dir / "refs" / "heads"
+        if heads.is_dir():
+            refs += sorted(heads.iterdir())
+        stamps = []
+        for ref in refs:
+            try:
+                st = ref.stat()
+            except OSError:
+                continue
+            stamps.append((ref.name, st.st_mtime_ns, st.st_ino, st.st_size))
+        return state.journal.exists(), tuple(stamps)
+
+    return look
+
+
 def _answer(
     context: CliContext, agent: AgentSettings, entity: str, key: str, as_of: str, text: str
 ) -> QueryResult:
     """The memory's own query over the candidates the index hands it (same ranking, same answer)."""
     settings, _origin = settings_for(agent, AgentView(agent.home))
-    with open_index(_index_path(context, agent), agent.home, agent.memory.store) as index:
+    with open_index(_index_path(context, agent), agent.home, agent.memory.store, _runs(context, agent)) as index:
         candidates = index.records(
             agent.owner,
             entity if settings.filter_entity else None,
@@ -130,7 +152,7 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     agent = deployment.agent(args.agent)
     as_of = _day(args.as_of, context)
     view = AgentView(agent.home)
-    with open_index(_index_path(context, agent), agent.home, agent.memory.store) as index:
+    with open_index(_index_path(context, agent), agent.home, agent.memory.store, _runs(context, agent)) as index:
         records = index.records(agent.owner, args.entity, None if args.all else as_of)
     if args.json:
         settings, origin = settings_for(agent, view)
