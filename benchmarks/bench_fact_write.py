@@ -9,7 +9,7 @@ each side a deployment is seeded with N facts of the agent's owner — as one
 run after the upgrade leaves) — and committed by a first `once`. Then, interleaved
 (before, after) pairs: a transcript of 10 new turns is added, the scripted model answers
 with 10 facts, and one whole `metaeng-daemon once` process is timed. Per run: wall time,
-peak RSS of the process (wait4), and how many bytes the store's git folder grew.
+peak RSS of the process (VmHWM, polled every 10 ms), and how many bytes the store's git folder grew.
 Medians of `--pairs` runs; ratios 100k / 1k. Writes benchmarks/results/fact_write.json.
 """
 
@@ -112,14 +112,32 @@ def daemon(checkout: Path, config: Path, *args: str) -> tuple[float, int, str]:
             stdout=out,
             stderr=err,
         )
-        _pid, status, usage = os.wait4(proc.pid, 0)  # the child's own peak RSS
+        # The child's own peak RSS: VmHWM of its (post-exec) memory, read until it exits.
+        # (wait4's ru_maxrss would include this process's size at the fork.)
+        peak = 0
+        while True:
+            pid, status, _usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            peak = max(peak, _hwm_kib(proc.pid))
+            time.sleep(0.01)
         seconds = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         if proc.returncode != 0:
             raise SystemExit(f"{' '.join(args)} failed in {checkout}: {err.read().decode()[-2000:]}")
-        return seconds, usage.ru_maxrss, out.read().decode()
+        return seconds, peak, out.read().decode()
+
+
+def _hwm_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return 0
 
 
 def git_bytes(root: Path) -> int:

@@ -53,21 +53,22 @@ class FactStoreEdit:
             for path in sorted({shard_path(store, r.scope) for _n, r in legacy}):
                 edit._load(path)
             for number, record in legacy:
-                edit._take([record], f"{store}:{number}")
+                edit._take([record], store, number)
         return edit
 
     def _label(self, rel: str) -> str:
         return str(self.agent.home / rel)
 
-    def _take(self, records: Iterable[FactRecord], where: str) -> None:
+    def _take(self, records: Iterable[FactRecord], path: str, line: int | None = None) -> None:
+        """Add records read from `path` (at `line`, for the single file); CorruptState on a reused id."""
         for record in records:
             known = self.memory.get(record.id)
             if known == record:
                 continue  # the same record in the single file and its shard
             if known is not None or record.id in self._taken:
+                at = f"line {line}: " if line is not None else ""
                 raise CorruptState(
-                    self.agent.home / where.split(":")[0],
-                    f"{where}: record id {record.id!r} is used twice in the fact store",
+                    self.agent.home / path, f"{at}record id {record.id!r} is used by another record of the fact store"
                 )
             self._taken.add(record.id)
             self.memory.absorb([record])

@@ -153,3 +153,26 @@ def test_forget_rewrites_only_the_shard_of_that_fact(root: Path, fake_model: Fak
     after = tree_snapshot(root / "ada")
     assert {p for p in before if before[p] != after.get(p)} == {shard_of("user", "city")}
     assert shard_of("user", "city") not in after
+
+
+def test_one_id_for_two_different_records_fails_the_run_naming_the_file_and_changes_nothing(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model)
+    write_store(root / "ada", stored_fact(id="f-twice", value="Rome"))
+    shard = root / "ada" / shard_of()
+    shard.parent.mkdir(parents=True)
+    shard.write_text(json.dumps(stored_fact(id="f-twice", value="Paris")) + "\n")
+    run_cli(config, "once", "--agent", "ada")  # commits both as a person's edits
+    before = tree_snapshot(root / "ada")
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+
+    entry = next(p for p in result.json()["passes"] if p["name"] == "distillation")
+    assert result.code == 1 and entry["status"] == "failed"
+    assert (
+        f"{root / 'ada' / STORE} is unreadable: line 1: record id 'f-twice' is used by another record"
+        in entry["reason"]
+    )
+    assert tree_snapshot(root / "ada") == before
