@@ -34,8 +34,11 @@ MAX_STEPS, STEP_CHARS, MAX_FILES, SHORT_CHARS = 30, 300, 30, 160
 _TOKEN = re.compile(r"[a-z0-9]+")
 # Words too common in skills and requests to tell one skill from another.
 _STOP = frozenset(
-    "the and for with that this from into then when what your you are was were will can "
-    "not but all any its use using used please also just have has had our out get".split()
+    {
+        "the", "and", "for", "with", "that", "this", "from", "into", "then", "when", "what", "your",
+        "you", "are", "was", "were", "will", "can", "not", "but", "all", "any", "its", "use",
+        "using", "used", "please", "also", "just", "have", "has", "had", "our", "out", "get",
+    }
 )
 
 
