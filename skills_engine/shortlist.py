@@ -8,8 +8,8 @@ and needs no index or service: a few milliseconds per thousand skills.
 
 The inventory rows are then laid out within `budget` bytes of request body, best first:
 full rows (description, trigger, steps, files) while they take at most FULL_SHARE of the
-budget, then short rows (description and trigger cut), then names, then one row counting
-the skills left out. The budget bounds the request whatever the inventory holds (3,000
+budget, short rows (description and trigger cut) up to SHORT_SHARE, then names, then one
+row counting the skills left out. The budget bounds the request whatever the inventory holds (3,000
 skills included); the near-duplicate check before any create still sees every skill.
 """
 
@@ -27,7 +27,9 @@ from skills_engine.inventory import Inventory, Skill
 K1 = 1.2
 B = 0.75
 FIELD_WEIGHTS = {"name": 3, "description": 2, "trigger": 2, "steps": 1}
-FULL_SHARE = 0.6  # full rows take at most this share of the inventory's budget
+# Shares of the inventory's budget: full rows up to 55 %, short rows up to 75 %, names the
+# rest — so past a few hundred skills the model still sees a few hundred more names.
+FULL_SHARE, SHORT_SHARE = 0.55, 0.75
 OMITTED_ROW_BYTES = 160
 MAX_STEPS, STEP_CHARS, MAX_FILES, SHORT_CHARS = 30, 300, 30, 160
 
@@ -123,7 +125,7 @@ def inventory_rows(inventory: Inventory, budget: int, query: Sequence[str]) -> l
     ranked = [skill for skill, _score in rank(skills, query)]
     rows: list[dict[str, Any]] = []
     used = 0
-    shapes = ((full_row, int(budget * FULL_SHARE)), (short_row, budget), (name_row, budget))
+    shapes = ((full_row, int(budget * FULL_SHARE)), (short_row, int(budget * SHORT_SHARE)), (name_row, budget))
     index = 0
     for shape, limit in shapes:
         while index < len(ranked):
