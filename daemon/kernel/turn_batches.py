@@ -45,7 +45,7 @@ class TurnGroup:
     bodies: tuple[dict[str, Any], ...]
     end: int
     wire_bytes: int
-    shown: tuple[Turn, ...] = ()
+    shown: tuple[Turn, ...]
 
     @property
     def by_id(self) -> dict[str, Turn]:

@@ -7,8 +7,8 @@ costs as little as its meaning allows:
 - a message is a `[role, text]` pair, not a `{"role": …, "content": …}` object, and the
   JSON is written without spaces (every byte of it is escaped twice on the wire);
 - the date is the turn's day (`YYYY-MM-DD`) when its timestamp is ISO, else as written;
-- tool output is cut to its first TOOL_CHARS characters (or the adapter's short tool
-  summary, when the transcript has one) with a marker saying how much is not shown;
+- tool output is cut to its first TOOL_CHARS characters with a marker saying how much is
+  not shown (`tool_text` is where a runtime adapter's short tool summary plugs in);
 - a system message that repeats one shown earlier in the same request is replaced by a
   marker naming the turn that shows it (runtimes repeat their boilerplate every turn);
 - any other message past MAX_MESSAGE_CHARS is cut with a marker.
@@ -63,9 +63,12 @@ class ShownMessage:
 
 
 def tool_text(message: Message) -> str:
-    """What stands for a tool message's output: its summary if the transcript gives one, else its content."""
-    summary = getattr(message, "tool_summary", None)
-    return summary if isinstance(summary, str) and summary.strip() else message.content
+    """What stands for a tool message's output before it is cut to TOOL_CHARS.
+
+    The one place a runtime adapter's short tool summary plugs in; plain JSONL transcripts
+    have none, so their tool output itself is shown, cut.
+    """
+    return message.content
 
 
 def shown_message(message: Message, turn_id: str, system_seen: dict[str, str]) -> ShownMessage:

@@ -6,8 +6,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tests.skills_engine.builders import make_skill, once, pass_entry, skill_md, skills_config
-from tests.support.deploy import conversation, write_transcript
+from tests.skills_engine.builders import candidate, make_skill, once, pass_entry, skill_md, skills_config
+from tests.support.deploy import conversation, message, write_transcript
 from tests.support.fake_model import FakeModelServer
 
 VERBS = ["draft", "check", "sync", "archive", "review", "tag", "merge", "index", "label", "rank"]
@@ -95,3 +95,29 @@ def test_three_thousand_skills_keep_the_scout_request_within_max_input_bytes(
     rows = inventory_sent(body)
     assert next(r for r in rows if "steps" in r)["name"] == PLANTED
     assert sum(r.get("omitted", 0) for r in rows) + sum(1 for r in rows if "name" in r) == 3000
+
+
+def test_a_new_step_resting_on_tool_output_past_the_cut_is_refused_and_nothing_is_written(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = skills_config(root, fake_model.url)
+    listing = "x" * 400 + " then purge the varnish cache with purgectl"
+    lines = "".join(
+        message("user", f"Deploy the site, round {i}: build the bundle and upload it.", f"2026-11-02T10:0{i}:00Z")
+        + message("tool", listing, f"2026-11-02T10:0{i}:10Z")
+        + message("assistant", f"Deployed round {i}.", f"2026-11-02T10:0{i}:20Z")
+        for i in range(4)
+    )
+    write_transcript(root / "ada", "t1.jsonl", lines + '{"type": "session_end"}\n')
+    shown = candidate("create", "deploy-site", description="Deploy the site.", steps=["Build the bundle", "Upload it"])
+    hidden = candidate("create", "purge-cache", description="Purge the cache.", steps=["Purge the varnish cache with purgectl"])
+    fake_model.reply({"candidates": [hidden, shown]}, schema="ScoutResponse")
+
+    entry = pass_entry(once(config, "skill_learning"), "skill_learning")
+
+    outcomes = {c["name"]: c for c in entry["candidates"]}
+    assert outcomes["deploy-site"]["outcome"] == "created"
+    assert outcomes["purge-cache"]["outcome"] == "refused" and "ungrounded" in outcomes["purge-cache"]["reason"]
+    assert "purgectl" not in fake_model.requests[0]["messages"][1]["content"]
+    assert (root / "ada" / "skills" / "deploy-site" / "SKILL.md").exists()
+    assert not (root / "ada" / "skills" / "purge-cache").exists()
