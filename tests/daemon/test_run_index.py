@@ -3,6 +3,7 @@ store's trailers when missing, corrupt, of another version or stale."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -187,17 +188,25 @@ def test_runs_limit_reads_only_the_newest(root: Path, fake_model: FakeModelServe
 def test_an_unwritable_state_folder_still_answers_from_an_index_in_memory(
     root: Path, fake_model: FakeModelServer
 ) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root writes anywhere: the unwritable folder cannot be made")
     config, first, second = two_runs(root, fake_model)
     (state(root) / "run-index.sqlite3").unlink()
-    state(root).chmod(0o500)
-    try:
-        runs = run_cli(config, "runs", "--json")
-    finally:
-        state(root).chmod(0o700)
-    assert runs.code == 0, runs.err
-    assert [r["run_id"] for r in runs.json()] == [second, first]
+    runs_json = [sys.executable, "-m", "daemon", "--config", str(config), "runs", "--json"]
+    if os.geteuid() == 0:
+        # Root writes through permission bits: make the folder a read-only bind mount, in a
+        # user+mount namespace of its own (as the hardening tests do for a read-only home).
+        script = f"mount --bind -o ro {state(root)} {state(root)} && exec {' '.join(runs_json)}"
+        done = subprocess.run(
+            ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, cwd=Path(__file__).parents[2]
+        )
+    else:
+        state(root).chmod(0o500)
+        try:
+            done = subprocess.run(runs_json, capture_output=True, text=True, cwd=Path(__file__).parents[2])
+        finally:
+            state(root).chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    assert [r["run_id"] for r in json.loads(done.stdout)] == [second, first]
+    assert not (state(root) / "run-index.sqlite3").exists()
 
 
 def test_the_store_lists_commits_with_odd_paths_intact(tmp_path: Path) -> None:
