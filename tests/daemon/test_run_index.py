@@ -11,8 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from daemon.kernel.managed import ManagedPaths
 from daemon.run.store import open_store
 from tests.daemon.helpers import berlin_fact, setup_agent
