@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import json
 import shutil
 import subprocess
 import sys
@@ -197,3 +198,13 @@ def test_status_names_exactly_the_passes_the_registry_runs() -> None:
     from daemon.wiring.registry import PASS_NAMES, default_registry
 
     assert sorted(default_registry()) == sorted(PASS_NAMES)
+
+
+@pytest.mark.parametrize("option", ["--conf", "--c", "--config"])
+def test_an_abbreviated_config_option_still_finds_its_command(root: Path, option: str) -> None:
+    """argparse accepts `--conf FILE`; the lazy table must not take FILE for the command."""
+    shutil.copytree(Path(__file__).resolve().parents[2] / "examples", root / "demo")
+    out, err = io.StringIO(), io.StringIO()
+    code = main([option, str(root / "demo" / "config.yaml"), "config", "check", "--json"], env={}, stdout=out, stderr=err)
+    assert code in (0, 1), err.getvalue()
+    assert "ada" in json.dumps(json.loads(out.getvalue())["agents"])

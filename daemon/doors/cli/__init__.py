@@ -133,6 +133,8 @@ def main(
     err_stream = stderr or sys.stderr
     words = sys.argv[1:] if argv is None else list(argv)
     args = build_parser(environment, only=command_of(words) or "").parse_args(words)
+    if not hasattr(args, "handler"):  # the command was not where command_of looked: parse in full
+        args = build_parser(environment).parse_args(words)
     level = "info" if args.verbose else environment.get("METAENG_LOG_LEVEL", "warning")
     # Imported after parsing: `--help` and `--version` need neither logging nor config models.
     from daemon.doors import logs
