@@ -129,15 +129,20 @@ def render_turn(
         system_seen.update(seen)
         return RenderedTurn(body, _shown_turn(turn, shown))
     kept: list[ShownMessage] = []
+    # Wire bytes add up over a list's items (escaping is per character), so the size of a
+    # trial is counted, not re-serialised: a turn of 20,000 tool lines stays linear.
+    empty = wire_bytes({**body, "messages": []})
+    used = 0  # the kept pairs and the commas between them
     for index, message in enumerate(shown):
         note = ["system", f"[…cut: {len(shown) - index} more message(s) of this turn not shown]"]
-        trial = {**body, "messages": [*(k.pair() for k in kept), message.pair(), note]}
-        if wire_bytes(trial) > max_bytes:
+        pair_bytes = wire_bytes(message.pair()) + (1 if kept else 0)
+        if empty + used + pair_bytes + 1 + wire_bytes(note) > max_bytes:
             if not kept:  # the first message alone is too large: shorten it
                 kept = [_shortened(body, message, note, max_bytes)]
             body = {**body, "messages": [*(k.pair() for k in kept), note]}
             break
         kept.append(message)
+        used += pair_bytes
     else:
         body = {**body, "messages": [k.pair() for k in kept]}
     system_seen.update({k.text: turn_id for k in kept if k.role == "system" and k.text and k.text not in system_seen})

@@ -100,3 +100,34 @@ def test_a_fact_quoting_tool_output_the_model_was_not_shown_is_rejected_and_not_
     assert "Marseille" not in fake_model.requests[0]["messages"][1]["content"]
     listed = run_cli(config, "memory", "list", "--agent", "ada", "--json")
     assert "Lyon" in listed.out and "Marseille" not in listed.out
+
+
+def test_a_cut_turn_keeps_as_many_whole_messages_as_fit_and_never_more() -> None:
+    """The size of a cut turn is counted message by message: it must equal what is sent."""
+    import random
+
+    from daemon.kernel.transcript_lines import Message
+    from daemon.kernel.transcript_window import Turn
+    from daemon.kernel.turn_render import render_turn
+
+    rng = random.Random(7)
+    for _ in range(200):
+        messages = tuple(
+            Message(
+                rng.choice(["user", "assistant", "tool", "system"]),
+                "".join(rng.choice('ab"\\\n é€😀') for _ in range(rng.randint(0, 300))),
+                "2026-11-02T10:00:00Z",
+                i,
+            )
+            for i in range(rng.randint(2, 40))
+        )
+        limit = rng.randint(1000, 8000)
+        rendered = render_turn("T1", Turn("s.jsonl", 0, 1, messages), {}, limit)
+        sent = rendered.body["messages"]
+        assert wire_bytes(rendered.body) <= limit
+        if sent[-1][1].startswith("[…cut:") and len(sent) > 2:
+            # one more whole message would not have fitted beside the marker
+            kept = len(sent) - 1
+            whole = render_turn("T1", Turn("s.jsonl", 0, 1, messages), {}, None).body["messages"]
+            trial = {**rendered.body, "messages": [*whole[: kept + 1], sent[-1]]}
+            assert wire_bytes(trial) > limit
