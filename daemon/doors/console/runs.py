@@ -12,7 +12,7 @@ from daemon.kernel.errors import UnknownRun
 from daemon.run.session import agent_state, read_session
 from daemon.run.store import CommitInfo
 from daemon.run.store_index import IndexedCommit, RunIndex
-from daemon.run.undo import find_run, run_commits, session_index
+from daemon.run.undo import find_run, session_index
 
 PAGE = 50
 
@@ -54,8 +54,8 @@ class RunRow:
 
 def _rows(index: RunIndex, agent: str) -> Iterator[RunRow]:
     """Runs newest first with who undid them, from the run index (never a walk of history)."""
-    for run in run_commits(index):
-        yield RunRow(agent, run.info, run.undone_by)
+    for entry in index.runs():  # who undid a run is asked only for the rows a page keeps
+        yield RunRow(agent, entry.info, index.undone_by(entry.info.trailers["Run-Id"]))
 
 
 def has_store(deployment: Deployment, agent: str) -> bool:
