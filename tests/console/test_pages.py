@@ -6,6 +6,8 @@ import json
 import re
 from pathlib import Path
 
+import yaml
+
 from tests.console.helpers import DAYS, NOW, client, open_proposal, review_deployment
 from tests.support.deploy import run_cli
 from tests.support.facts import stored_fact, write_store
@@ -159,3 +161,24 @@ def test_secrets_are_masked_on_every_page(root: Path) -> None:
     finally:
         redact.reset()
     assert "sk-live-0123456789abcdefSECRET" not in page and "the key is ***" in page
+
+
+def test_a_run_of_many_files_shows_the_first_fifty_diffs_and_says_where_the_rest_are(root: Path) -> None:
+    config = review_deployment(root)
+    raw = yaml.safe_load(config.read_text())
+    raw["agents"]["ada"].setdefault("workspace", {})["daily_log_days"] = 90
+    config.write_text(yaml.safe_dump(raw, sort_keys=False))
+    for n in range(1, 61):  # 60 more daily logs repeating the note, within the 90-day window
+        day = f"2026-09-{n:02d}" if n <= 30 else f"2026-10-{n - 30:02d}"
+        note = "- Reminder: the ticket export lives at exports/tickets.csv.\n"
+        (root / "ada" / "memory" / f"{day}.md").write_text(f"# {day}\n\n{note}")
+    pid = open_proposal(config)
+    approved = run_cli(config, "review", "approve", pid, "--json")
+    assert approved.code == 0, approved.err
+    run_id = approved.json()["run_id"]
+    page = client(config).get(f"/runs/ada/{run_id}").text
+    files = run_cli(config, "show", run_id).out.count("diff --git ")
+    assert files > 50
+    assert page.count('<pre class="diff">') == 50
+    assert f"The diffs of {files - 50} more file(s) are not shown here" in page
+    assert f"metaeng-daemon show {run_id}" in page

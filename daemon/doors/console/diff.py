@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 MAX_LINES_PER_FILE = 2000  # a year-sized fact store diff stays a page, not a megabyte of HTML
+# (the run page also shows the diffs of its first 50 files only: a shard migration touches 4,096)
 
 
 @dataclass
