@@ -147,3 +147,8 @@ def merge3(ours: bytes | None, base: bytes | None, theirs: bytes | None) -> byte
         if chosen is not None:
             merged.append(chosen)
     return render(merged)
+
+
+def record_pathspecs(store: str) -> tuple[str, ...]:
+    """Where fact records live in the home, as git pathspecs (purge searches their history)."""
+    return (store,)

@@ -1,0 +1,188 @@
+"""Purge a fact for real: from the home, the store's whole history and the daemon's files.
+
+One locked session, in this order (each step safe to repeat after a crash):
+
+1. find the values: every version of (entity, key) in the fact store now and in its
+   history (`--value` narrows to one of them);
+2. the forget run: every managed file of the home with the values erased (fact records
+   dropped, other mentions `[purged]`, the facts view rendered anew) — one commit;
+3. the erasure record (salted hashes only), then the state files erased;
+4. the history rewrite (`daemon.run.history_rewrite`): every commit's blobs and message
+   through the same erasure, verified, swapped; the run index rebuilt.
+
+A crash after 2 or 3 leaves the values in history only: running the purge again finds
+them there and finishes. Cursors never move back, so consumed turns are not read again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+import structlog
+
+from daemon.config.resolve import Deployment
+from daemon.kernel.changeset import Changeset, FileWrite, nothing
+from daemon.kernel.erasure import Erasure, values_of
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.view import AgentView
+from daemon.run import erasures
+from daemon.run.applier import Submission, commit_run, hold_memory_lock
+from daemon.run.apply import new_run_id
+from daemon.run.crashpoints import crashpoint
+from daemon.run.history_rewrite import Rewrite, rewrite_history
+from daemon.run.session import AgentSession, agent_session
+from daemon.run.state_erasure import drop_index, erase_state
+from memory_engine import factstore
+from memory_engine.agent_memory import load_memory, store_writes
+
+log = structlog.get_logger("metaeng.purge")
+
+
+@dataclass(frozen=True)
+class PurgeTarget:
+    entity: str
+    key: str
+    value: str | None = None  # None: every value the key ever had
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    entity: str
+    key: str
+    values: int  # how many distinct values were purged (0: nothing found)
+    run_id: str | None  # the forget run, None if the home held nothing any more
+    state_files: tuple[str, ...]
+    rewritten: bool
+    record: erasures.ErasureRecord | None
+
+
+def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
+    """Values of (entity, key) in the fact store now and anywhere in the store's history."""
+    memory = load_memory(session.agent, AgentView(session.agent.home))
+    found = {r.value for r in memory.records() if r.entity == target.entity and r.key == target.key and r.value}
+    if session.store.head() is not None:
+        specs = factstore.record_pathspecs(session.agent.memory.store)
+        _status, out = session.store.run_git(
+            "log", "--all", "-p", "--no-color", "--no-ext-diff", "--unified=0", "--format=", "--", *specs
+        )
+        lines = (line[1:] for line in out.split(b"\n") if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---")))
+        found |= values_of(target.entity, target.key, lines)
+    if target.value is not None:
+        if target.value not in found:
+            raise DaemonError(
+                f"no version of {target.entity}.{target.key} has the value given by --value "
+                "(neither in the fact store nor in its history); nothing changed"
+            )
+        return {target.value}
+    return found
+
+
+def plan_erasure(session: AgentSession, view: AgentView, erasure: Erasure, today: str) -> Changeset:
+    """Every managed file of the home with the values erased; the fact views rendered anew."""
+    scan = session.scan or session.managed.scan(session.agent.home)
+    changes: dict[str, bytes] = {}
+    for path in sorted(scan.files):
+        data = view.read_bytes(path)
+        if data is not None and erasure.found_in(data):
+            changes[path] = erasure.erase(data)
+    store = session.agent.memory.store
+    if store in changes:
+        memory = load_memory(session.agent, view.layered(dict(changes)))
+        for write in store_writes(session.agent, memory, today):
+            changes[write.path] = erasure.erase(write.content)
+    changed = {p: c for p, c in changes.items() if view.read_bytes(p) != c}
+    if not changed:
+        return nothing("forget", "the home holds none of the values any more")
+    return Changeset(
+        pass_name="forget",
+        status="changes",
+        reason=f"purged {erasure.entity}.{erasure.key} from {len(changed)} file(s)",
+        writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changed.items())),
+        report=tuple(f"erased from {p}" for p in sorted(changed)),
+        details={"files": sorted(changed)},
+    )
+
+
+def _shared(deployment: Deployment) -> list[Path]:
+    """Folders outside the agent's state that may quote its facts: spend records and lab ledgers."""
+    folders = [deployment.state_dir / "spend"]
+    console = deployment.config.console
+    if console is not None:
+        folders += [deployment.path.parent / p for p in console.lab_ledgers]
+    return folders
+
+
+def purge(
+    deployment: Deployment,
+    agent_name: str,
+    target: PurgeTarget,
+    *,
+    requested_by: str,
+    now: datetime,
+    lock_timeout: float,
+    confirm: Callable[[int], bool] | None = None,
+) -> PurgeResult:
+    """Purge `target` from the agent's home, history and state (see the module docstring).
+
+    `confirm(values)` is asked once the values are known (False: nothing changed).
+    Raises DaemonError (nothing changed) for an unknown --value, a locked memory, or a
+    failed forget run; StoreError if the rewrite fails (the old store is kept; run again).
+    """
+    with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
+        if not stack.enter_context(hold_memory_lock(session)):
+            raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; try again")
+        values = find_values(session, target)
+        if not values:
+            return PurgeResult(target.entity, target.key, 0, None, (), False, None)
+        if confirm is not None and not confirm(len(values)):
+            raise DaemonError("purge not confirmed; nothing changed")
+        erasure = Erasure(target.entity, target.key, frozenset(values))
+        view = AgentView(session.agent.home)
+        run_id = new_run_id(now)
+        changeset = plan_erasure(session, view, erasure, now.date().isoformat())
+        committed: str | None = None
+        if changeset.status == "changes":
+            outcome = commit_run(session, Submission((changeset,), kind="purge"), now=now, run_id=run_id)
+            (result,) = outcome.passes
+            if outcome.error is not None or result.status in ("failed", "skipped"):
+                raise DaemonError(f"purge not applied, nothing changed — {outcome.error or result.reason}")
+            committed = outcome.run_id
+        crashpoint("purge_after_forget")
+        record = erasures.ErasureRecord(
+            at=now.isoformat(),
+            requested_by=requested_by,
+            kind="purge",
+            entity=target.entity,
+            key=target.key,
+            value_hashes=erasures.hashes(session.state, values),
+            run_id=committed,
+            commits_rewritten=session.store.head() is not None,
+        )
+        erasures.append(session.state, record)
+        keep = [erasures.records_path(session.state), erasures.salt_path(session.state)]
+        changed = erase_state(session.state, _shared(deployment), erasure, keep)
+        crashpoint("purge_after_redact")
+        rewritten = False
+        if session.store.head() is not None:
+            rewrite_history(session.store, session.state, history_rewrite(erasure), now)
+            drop_index(session.state)
+            rewritten = True
+        log.info(
+            "purge.done", agent=agent_name, entity=target.entity, key=target.key, values=len(values),
+            run_id=committed, state_files=len(changed),
+        )
+        return PurgeResult(
+            target.entity, target.key, len(values), committed, tuple(str(p) for p in changed), rewritten, record
+        )
+
+
+def history_rewrite(erasure: Erasure) -> Rewrite:
+    return Rewrite(
+        blob=erasure.erase,
+        message=lambda message: erasure.erase(message, drop_records=False),
+        reason=f"purge of {erasure.entity}.{erasure.key}",
+    )
