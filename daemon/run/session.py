@@ -58,6 +58,29 @@ def agent_state(deployment: Deployment, name: str) -> AgentState:
     return state
 
 
+def settled_state(deployment: Deployment, name: str) -> AgentState:
+    """The agent's state with any interrupted history rewrite finished first, if the run
+    lock is free at once (raises AgentBusy if not): a store mid-swap is never read, nor
+    taken for a missing one and created afresh."""
+    state = agent_state(deployment, name)
+    if pending(state):
+        lock = FileLock(str(state.run_lock), timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise AgentBusy(name, state.run_lock) from None
+        try:
+            recover_rewrite(state)
+        finally:
+            lock.release()
+    return state
+
+
+def has_store(deployment: Deployment, name: str) -> bool:
+    """Whether the agent has a store (a first run happened), an interrupted rewrite finished first."""
+    return (settled_state(deployment, name).git_dir / "HEAD").exists()
+
+
 def commit_external_edits(store: StoreSession, agent: str, first: bool) -> tuple[str | None, HomeScan]:
     """Commit what people changed under the managed paths since the last commit, if anything."""
     try:
@@ -136,17 +159,7 @@ def read_session(deployment: Deployment, name: str) -> Iterator[AgentSession]:
     once: a store mid-swap is never read (nor created afresh by opening it).
     """
     agent = deployment.agent(name)
-    state = agent_state(deployment, name)
-    if pending(state):
-        lock = FileLock(str(state.run_lock), timeout=0)
-        try:
-            lock.acquire()
-        except Timeout:
-            raise AgentBusy(name, state.run_lock) from None
-        try:
-            recover_rewrite(state)
-        finally:
-            lock.release()
+    state = settled_state(deployment, name)
     managed = managed_paths(agent)
     with open_store(state.git_dir, agent.home, managed, state.scratch) as store:
         yield AgentSession(agent, state, store, managed, (), None)
