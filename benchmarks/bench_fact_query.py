@@ -3,6 +3,14 @@
 Run: .venv/bin/python benchmarks/bench_fact_query.py [--sizes 1000 100000 1000000]
 Prints a markdown table and writes benchmarks/results/fact_query.json.
 
+Whole processes, before/after: .venv/bin/python benchmarks/bench_fact_query.py
+--before /tmp/main-checkout [--sizes …] [--pairs 5]: for each size, a deployment seeded
+with N facts of the agent's owner (one `facts.jsonl` for the checkout in `--before`,
+shards for this one), then interleaved (before, after) pairs of one whole
+`metaeng-daemon memory query` process each; medians, and each side's ratio to its 1k
+case. The first query after seeding (which builds the SQLite index) is reported apart.
+Writes benchmarks/results/fact_query_processes.json.
+
 Facts are spread over 100 owners; every query asks for an existing (owner, entity, key).
 "Indexed" uses the daemon's default settings (filter_entity + time_aware, top_k 3): the
 candidate set comes from the (owner, entity) index. "Owner-wide" turns filter_entity off,
@@ -69,11 +77,76 @@ def latencies(memory: Memory, records: list[FactRecord], queries: int) -> tuple[
     return statistics.median(samples), samples[int(len(samples) * 0.99) - 1]
 
 
+def whole_processes(before: Path, sizes: list[int], pairs: int) -> None:
+    import tempfile
+
+    from benchmarks.bench_fact_write import daemon, seed, seed_records
+    from tests.support.deploy import base_config, write_config
+
+    here = Path(__file__).resolve().parents[1]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        configs: dict[tuple[str, int], tuple[Path, Path]] = {}
+        cold: dict[int, float] = {}
+        for n in sizes:
+            records = seed_records(n)
+            for label, checkout in (("before", before.resolve()), ("after", here)):
+                root = Path(tmp) / f"{label}-{n}"
+                root.mkdir()
+                config = write_config(root, base_config(root, None))
+                (root / "state" / "agents" / "ada").mkdir(parents=True)
+                seed(root / "ada", records, sharded=label == "after")
+                configs[(label, n)] = (checkout, config)
+            del records
+            cold[n], _rss, _out = daemon(here, configs[("after", n)][1], *query_args(n))
+            print(f"seeded {n}; index built in {cold[n]:.2f} s", flush=True)
+        samples: dict[tuple[str, int], list[float]] = {key: [] for key in configs}
+        for _ in range(pairs):
+            for n in sizes:
+                for label in ("before", "after"):
+                    checkout, config = configs[(label, n)]
+                    seconds, _rss, out = daemon(checkout, config, *query_args(n))
+                    assert out.strip() and not out.startswith("no answer"), out
+                    samples[(label, n)].append(seconds)
+        for (label, n), values in samples.items():
+            rows.append({"side": label, "facts": n, "median_s": statistics.median(values), "samples": values})
+        smallest = min(sizes)
+        base = {r["side"]: r["median_s"] for r in rows if r["facts"] == smallest}
+        for r in rows:
+            r["ratio_to_smallest"] = r["median_s"] / base[r["side"]]
+            r["index_build_s"] = cold[r["facts"]] if r["side"] == "after" else None
+    save_results("fact_query_processes", rows)
+    print_table(
+        ["side", "facts", "memory query (median)", "ratio to 1k", "first query (builds the index)"],
+        (
+            [
+                r["side"],
+                f"{r['facts']:,}",
+                f"{r['median_s']:.2f} s",
+                f"{r['ratio_to_smallest']:.2f}×",
+                f"{r['index_build_s']:.2f} s" if r["index_build_s"] is not None else "",
+            ]
+            for r in rows
+        ),
+    )
+
+
+def query_args(n: int) -> list[str]:
+    """A query for an existing fact of the seeded store (entity in the middle of it)."""
+    entity = f"e{(n // 2) // 6}"
+    return ["memory", "query", "--agent", "ada", "--entity", entity, "--key", "city", "--as-of", "2026-02-01"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 100_000, 1_000_000])
     parser.add_argument("--queries", type=int, default=2000)
+    parser.add_argument("--before", type=Path, help="whole processes: checkout of the code to compare with")
+    parser.add_argument("--pairs", type=int, default=5)
     args = parser.parse_args()
+    if args.before is not None:
+        whole_processes(args.before, args.sizes, args.pairs)
+        return
     rows = []
     for n in args.sizes:
         records = build(n)

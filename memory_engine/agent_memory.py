@@ -11,13 +11,14 @@ import json
 
 from pydantic import BaseModel
 
-from daemon.kernel.changeset import FileWrite
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.kernel.paths import ADOPTED_SETTINGS
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView
 from memory_engine import factstore
+from memory_engine.fact_edit import FactStoreEdit
+from memory_engine.fact_shards import shard_root
 from memory_engine.memory import Memory
 from memory_engine.records import MemorySchema
 
@@ -50,11 +51,17 @@ def settings_for(agent: AgentSettings, view: AgentView) -> tuple[MemorySettings,
 
 
 def memory_files(agent: AgentSettings) -> set[str]:
-    """The files a pass that rewrites the fact store writes: the store and its markdown view."""
+    """The files a pass that rewrites the fact store writes: the single-file store (deleted
+    when migrated) and the markdown view; the shards are under `memory_folders`."""
     files = {agent.memory.store}
     if agent.memory.markdown_view:
         files.add(agent.memory.markdown_view)
     return files
+
+
+def memory_folders(agent: AgentSettings) -> set[str]:
+    """The folders a pass that rewrites the fact store writes: the shard folder."""
+    return {shard_root(agent.memory.store)}
 
 
 def adopted_settings_file(settings: MemorySettings, proposal_id: str) -> bytes:
@@ -62,19 +69,17 @@ def adopted_settings_file(settings: MemorySettings, proposal_id: str) -> bytes:
     return (json.dumps(body, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 
-def store_writes(agent: AgentSettings, memory: Memory, today: str) -> tuple[FileWrite, ...]:
-    """The fact-store file (and its markdown view, if configured) for `memory`."""
-    writes = [FileWrite(path=agent.memory.store, content=factstore.render(memory.records()))]
-    if agent.memory.markdown_view:
-        writes.append(
-            FileWrite(
-                path=agent.memory.markdown_view, content=factstore.render_markdown(memory.records(), today)
-            )
-        )
-    return tuple(writes)
+def open_edit(agent: AgentSettings, view: AgentView) -> FactStoreEdit:
+    """An edit of the agent's fact store over `view`, with its effective settings; nothing
+    but a single-file store (to migrate) is read yet."""
+    settings, _origin = settings_for(agent, view)
+    taken: set[str] = set()
+    memory = Memory(settings=settings, schema=schema_for(agent), new_id=factstore.ids_avoiding(taken))
+    return FactStoreEdit.open(agent, view, memory, taken)
 
 
 def load_memory(agent: AgentSettings, view: AgentView) -> Memory:
-    settings, _origin = settings_for(agent, view)
-    content = view.read_bytes(agent.memory.store)
-    return factstore.load(content, str(agent.home / agent.memory.store), settings, schema_for(agent))
+    """The whole fact store in memory (every shard, and a single-file store not yet migrated)."""
+    edit = open_edit(agent, view)
+    edit.load_all()
+    return edit.memory

@@ -27,8 +27,8 @@ from daemon.kernel.transcripts import Turn
 from daemon.kernel.turn_batches import TurnGroup, work_through
 from daemon.kernel.turn_input import turns_for_model, untrusted_block
 from daemon.kernel.view import AgentView
-from memory_engine import factstore, grounding, refused
-from memory_engine.agent_memory import load_memory, memory_files, store_writes
+from memory_engine import grounding, refused
+from memory_engine.agent_memory import memory_files, memory_folders, open_edit
 from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
 
@@ -112,7 +112,7 @@ class DistillationPass:
     def write_scope(self, agent: AgentSettings) -> ManagedPaths:
         files = memory_files(agent) | {refused.REFUSED_LOG, refused.RETRY_FILE}
         # With `autonomy: review` the new fact store becomes a proposal in the review queue.
-        return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR}))
+        return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR, *memory_folders(agent)}))
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
@@ -126,8 +126,8 @@ class DistillationPass:
         warnings = [*gone, *batch.warnings]
         new_refused: list[refused.RefusedFact] = []
         pending = self._pending(context)
-        memory = load_memory(agent, self._base_view(context.view, pending))
-        before = factstore.render(memory.records())
+        # Only the shards of the facts proposed are read (and a single-file store, to migrate).
+        store = open_edit(agent, self._base_view(context.view, pending))
         outcomes: list[tuple[str, WriteResult]] = []
         proposed = 0
 
@@ -136,7 +136,8 @@ class DistillationPass:
             proposed += len(answer.value.facts)
             by_id = group.by_id
             for fact in answer.value.facts:
-                line, result = self._write(memory, agent, fact, by_id, context.now)
+                store.load_scope((*agent.owner, fact.entity, fact.key))
+                line, result = self._write(store.memory, agent, fact, by_id, context.now)
                 outcomes.append((line, result))
                 if result.status in ("rejected", "abstained"):
                     new_refused.append(
@@ -161,7 +162,7 @@ class DistillationPass:
             response_model=DistillationResponse,
             handle=handle,
         )
-        after = factstore.render(memory.records())
+        writes, deletes = store.changes(context.now.date().isoformat())
         report = [line for line, _ in outcomes] + warnings
         counts: dict[str, int] = {}
         for _line, result in outcomes:
@@ -188,7 +189,7 @@ class DistillationPass:
                 reason += f"; {len(queue.turns) - len(rest.turns)} re-queued turn(s) read again"
         if new_refused:
             reason += f"; {len(new_refused)} refused fact(s) logged (memory refused)"
-        if after == before:
+        if not writes and not deletes:
             return Changeset(
                 pass_name=self.name,
                 status="changes" if bookkeeping else "nothing",
@@ -198,11 +199,10 @@ class DistillationPass:
                 report=tuple(report),
                 details=details,
             )
-        writes = store_writes(agent, memory, context.now.date().isoformat())
         if agent.autonomy == "review":
             stored = [line for line, r in outcomes if r.status == "stored"]
-            proposal = self._proposal(context, writes, stored, pending)
-            writes = (review_queue.proposal_write(proposal),)
+            proposal = self._proposal(context, writes, deletes, stored, pending)
+            writes, deletes = (review_queue.proposal_write(proposal),), ()
             details["proposal"] = proposal.id
             reason += f"; autonomy: review, so the new facts wait in proposal {proposal.id}"
         return Changeset(
@@ -210,6 +210,7 @@ class DistillationPass:
             status="changes",
             reason=reason,
             writes=(*writes, *bookkeeping),
+            deletes=deletes,
             cursor_advances=backlog.done.advances,
             report=tuple(report),
             details=details,
@@ -224,14 +225,22 @@ class DistillationPass:
         """
         if context.agent.autonomy != "review":
             return None
-        return review_queue.waiting(context.view, MEMORY_PROPOSAL, [context.agent.memory.store])
+        for proposal in review_queue.list_proposals(context.view):
+            if (
+                proposal.kind == MEMORY_PROPOSAL
+                and proposal.target == context.agent.memory.store
+                and proposal.decision == "open"
+                and not review_queue.stale_targets(proposal, context.view)
+            ):
+                return proposal
+        return None
 
     @staticmethod
     def _base_view(view: AgentView, pending: review_queue.Proposal | None) -> AgentView:
         if pending is None:
             return view
         proposed = {
-            c.path: c.new_content.encode("utf-8") for c in pending.changes if c.new_content is not None
+            c.path: None if c.new_content is None else c.new_content.encode("utf-8") for c in pending.changes
         }
         return view.layered(proposed)
 
@@ -239,10 +248,16 @@ class DistillationPass:
         self,
         context: PassContext,
         writes: tuple[FileWrite, ...],
+        deletes: tuple[str, ...],
         stored: list[str],
         pending: review_queue.Proposal | None,
     ) -> review_queue.Proposal:
-        changes = [review_queue.make_change(context.view, w.path, w.content.decode("utf-8")) for w in writes]
+        """The memory proposal: this run's shard changes, plus the pending proposal's other ones."""
+        new = [review_queue.make_change(context.view, w.path, w.content.decode("utf-8")) for w in writes]
+        new += [review_queue.make_change(context.view, path, None) for path in deletes]
+        rewritten = {c.path for c in new}
+        kept = [c for c in pending.changes if c.path not in rewritten] if pending is not None else []
+        changes = sorted([*kept, *new], key=lambda c: c.path)
         rationale = (
             "Facts distilled from transcripts. With autonomy: review, memory writes wait for a "
             "person: approving writes the fact store exactly as shown."

@@ -29,7 +29,12 @@ VIEW_VALUE_CHARS = 200
 
 def parse(text: str, label: str) -> list[FactRecord]:
     """Records of a fact-store file; raises CorruptState naming the line at fault."""
-    records: list[FactRecord] = []
+    return [record for _number, record in parse_numbered(text, label)]
+
+
+def parse_numbered(text: str, label: str) -> list[tuple[int, FactRecord]]:
+    """(line number, record) of each record of a fact-store file; CorruptState names the line at fault."""
+    records: list[tuple[int, FactRecord]] = []
     seen: set[str] = set()
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
@@ -53,7 +58,7 @@ def parse(text: str, label: str) -> list[FactRecord]:
         if record.id in seen:
             raise CorruptState(Path(label), f"line {number}: duplicate record id {record.id!r}")
         seen.add(record.id)
-        records.append(record)
+        records.append((number, record))
     return records
 
 
@@ -75,7 +80,11 @@ def render(records: Iterable[FactRecord]) -> bytes:
 
 def derived_ids(existing: Iterable[str]) -> IdFactory:
     """Ids from the fact and its source turn: `f-<12 hex>`; never an id already present."""
-    taken = set(existing)
+    return ids_avoiding(set(existing))
+
+
+def ids_avoiding(taken: set[str]) -> IdFactory:
+    """`derived_ids` over a live set: ids added to `taken` later are avoided too."""
 
     def make(proposal: FactProposal, event: str) -> str:
         material = "\x1f".join(

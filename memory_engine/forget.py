@@ -5,19 +5,23 @@ from __future__ import annotations
 from daemon.kernel.changeset import Changeset, nothing
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
-from memory_engine.agent_memory import load_memory, store_writes
+from memory_engine.agent_memory import open_edit
 
 
 def plan_forget(agent: AgentSettings, view: AgentView, entity: str, key: str, today: str) -> Changeset:
-    memory = load_memory(agent, view)
-    result = memory.delete(agent.owner, entity, key)
+    """Delete every version of (owner, entity, key): one shard read and rewritten."""
+    edit = open_edit(agent, view)
+    edit.load_scope((*agent.owner, entity, key))
+    result = edit.memory.delete(agent.owner, entity, key)
     if not result.deleted_ids:
         return nothing("forget", f"nothing stored for {entity}.{key}")
+    writes, deletes = edit.changes(today)
     return Changeset(
         pass_name="forget",
         status="changes",
         reason=f"forgot {entity}.{key}: {len(result.deleted_ids)} version(s) deleted",
-        writes=store_writes(agent, memory, today),
+        writes=writes,
+        deletes=deletes,
         report=tuple(f"deleted {record_id}" for record_id in result.deleted_ids),
         details={"deleted_ids": list(result.deleted_ids)},
     )

@@ -106,6 +106,11 @@ class Memory:
     def records(self) -> list[FactRecord]:
         return list(self._records.values())
 
+    def absorb(self, records: Iterable[FactRecord]) -> None:
+        """Add stored records read later (a shard loaded on demand); ValueError on a duplicate id."""
+        for record in records:
+            self._add(record)
+
     def __len__(self) -> int:
         return len(self._records)
 

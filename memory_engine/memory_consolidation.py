@@ -35,7 +35,8 @@ from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
 from memory_engine import factstore
-from memory_engine.agent_memory import memory_files
+from memory_engine.agent_memory import memory_files, memory_folders
+from memory_engine.fact_shards import by_shard, shard_files
 from memory_engine.facts_wiring import wiring_proposal
 from memory_engine.records import SCHEMA_VERSION, FactRecord
 
@@ -51,16 +52,15 @@ class Consolidation:
     blocking: list[str] = field(default_factory=list)
 
 
-def _read(text: str, label: str) -> Consolidation:
-    plan = Consolidation(records=[])
-    by_id: dict[str, FactRecord] = {}
+def _read(text: str, label: str, plan: Consolidation, by_id: dict[str, FactRecord], where: str) -> None:
+    """Add the records of one file to `plan`; `where` prefixes its problems ("" or "<path>: ")."""
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             raw = json.loads(line)
         except ValueError:
-            plan.blocking.append(f"line {number}: not JSON")
+            plan.blocking.append(f"{where}line {number}: not JSON")
             continue
         version = raw.get("schema_version") if isinstance(raw, dict) else None
         if isinstance(version, int) and version > SCHEMA_VERSION:
@@ -69,17 +69,16 @@ def _read(text: str, label: str) -> Consolidation:
             record = FactRecord.model_validate(raw)
         except ValidationError as exc:
             err = exc.errors()[0]
-            plan.blocking.append(f"line {number}: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}")
+            plan.blocking.append(f"{where}line {number}: {'.'.join(str(p) for p in err['loc'])}: {err['msg']}")
             continue
         seen = by_id.get(record.id)
         if seen is None:
             by_id[record.id] = record
             plan.records.append(record)
         elif seen == record:
-            plan.dropped.append(f"line {number}: repeated line of record {record.id} removed")
+            plan.dropped.append(f"{where}line {number}: repeated line of record {record.id} removed")
         else:
-            plan.blocking.append(f"line {number}: id {record.id} is used by two different records")
-    return plan
+            plan.blocking.append(f"{where}line {number}: id {record.id} is used by two different records")
 
 
 def _identity(r: FactRecord) -> tuple[object, ...]:
@@ -166,11 +165,22 @@ def _repair_chains(plan: Consolidation) -> None:
 
 def consolidate(content: bytes, label: str) -> Consolidation:
     """The consolidated records of a fact-store file, with what was done and what was not."""
-    try:
-        text = content.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return Consolidation(records=[], blocking=[f"not UTF-8 at byte {exc.start}"])
-    plan = _read(text, label)
+    return consolidate_files([(label, content)], named=False)
+
+
+def consolidate_files(files: list[tuple[str, bytes]], named: bool = True) -> Consolidation:
+    """The consolidated records of several fact-store files (the shards, a single file not
+    yet migrated), taken as one store; `named`: problems name their file."""
+    plan = Consolidation(records=[])
+    by_id: dict[str, FactRecord] = {}
+    for label, content in files:
+        where = f"{label}: " if named else ""
+        try:
+            text = content.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            plan.blocking.append(f"{where}not UTF-8 at byte {exc.start}")
+            continue
+        _read(text, label, plan, by_id, where)
     if plan.blocking:
         return plan
     _merge_duplicates(plan)
@@ -184,25 +194,43 @@ class MemoryConsolidationPass:
     memory_lock: MemoryLockMode = "wait"
 
     def write_scope(self, agent: AgentSettings) -> ManagedPaths:
-        files = memory_files(agent)
-        # The one-time proposal wiring the facts view into the runtime's instruction file.
-        return ManagedPaths(frozenset(files), frozenset({REVIEW_DIR}))
+        # memory_folders: the shards; REVIEW_DIR: the one-time proposal wiring the facts view
+        # into the runtime's instruction file.
+        return ManagedPaths(frozenset(memory_files(agent)), frozenset({*memory_folders(agent), REVIEW_DIR}))
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        content = context.view.read_bytes(agent.memory.store)
-        if content is None:
-            return nothing(self.name, f"no fact store yet ({agent.memory.store})")
-        label = str(agent.home / agent.memory.store)
-        plan = consolidate(content, label)
+        store = agent.memory.store
+        read: dict[str, bytes] = {}
+        legacy = context.view.read_bytes(store)
+        if legacy is not None:
+            read[store] = legacy
+        for path in shard_files(context.view, store):
+            content = context.view.read_bytes(path)
+            if content is not None:
+                read[path] = content
+        if not read:
+            return nothing(self.name, f"no fact store yet ({store})")
+        label = str(agent.home / store)
+        plan = consolidate_files([(str(agent.home / path), content) for path, content in read.items()])
         if plan.blocking:
             return failed(
                 self.name,
                 f"{label} needs a person before it can be consolidated: {'; '.join(plan.blocking[:5])}",
                 problems=plan.blocking,
             )
-        rendered = factstore.render(plan.records)
-        writes = [FileWrite(path=agent.memory.store, content=rendered)] if rendered != content else []
+        # Every record goes to its own shard (one moved by hand goes back); the single file goes.
+        groups = by_shard(plan.records, store)
+        writes: list[FileWrite] = []
+        deletes = [store] if legacy is not None else []
+        for path in sorted(set(groups) | (set(read) - {store})):
+            rendered = factstore.render(groups.get(path, []))
+            if rendered == read.get(path, b""):
+                continue
+            if rendered:
+                writes.append(FileWrite(path=path, content=rendered))
+            else:
+                deletes.append(path)
         wiring = None
         if agent.memory.markdown_view:
             view = factstore.render_markdown(plan.records, context.now.date().isoformat())
@@ -227,7 +255,7 @@ class MemoryConsolidationPass:
             f"{len(plan.records)} record(s); {len(plan.dropped)} duplicate(s) removed, "
             f"{len(plan.repaired)} link(s) repaired, {len(plan.reported)} problem(s) reported"
         )
-        if not writes:
+        if not writes and not deletes:
             return Changeset(
                 pass_name=self.name,
                 status="nothing",
@@ -240,6 +268,7 @@ class MemoryConsolidationPass:
             status="changes",
             reason=summary,
             writes=tuple(writes),
+            deletes=tuple(deletes),
             report=report,
             details=details,
         )

@@ -8,6 +8,7 @@ from pathlib import Path
 import yaml
 
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 EXAMPLES = Path(__file__).parents[1] / "examples"
@@ -104,4 +105,4 @@ def test_example_with_a_model_produces_a_run_that_runs_show_and_undo_handle(
     assert tree_snapshot(home, skip=[".metaeng"]) == {
         k: v for k, v in before.items() if not k.startswith(".metaeng")
     }
-    assert not (home / ".metaeng" / "facts.jsonl").exists()
+    assert store_text(home) == ""

@@ -2,7 +2,7 @@
 
 Every path an agent names inside its home — the workspace role files, the daily-log
 folder, the learned-skills folder, the fact store, the markdown view — and the daemon's
-own folder `.metaeng` are checked against each other: the same path twice, or one inside
+own folder `.metaeng` (and the fact store's shard folder, `<store>.d`) are checked against each other: the same path twice, or one inside
 the other, is a problem naming both keys and their config lines ("default" when the key
 is not in the file). The one legitimate nesting is the fact store as a `.jsonl` file
 directly in `.metaeng` (its default, `.metaeng/facts.jsonl`). A path that is the home
@@ -25,6 +25,7 @@ from daemon.kernel.settings import AgentMemory, SkillSources, TranscriptSettings
 
 ROLE_KEYS = ("identity", "behaviour", "instructions", "long_memory")
 STORE_SUFFIX = ".jsonl"
+SHARD_FOLDER_SUFFIX = ".d"
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,16 @@ def agent_claims(
             may_sit_in_meta=True,
         )
     )
+    # The shards live in a folder next to the store's name (memory_engine.fact_shards).
+    claims.append(
+        Claim(
+            f"{prefix}.memory.store's shard folder",
+            origin((*head, "memory", "store")),
+            memory.store + SHARD_FOLDER_SUFFIX,
+            folder=True,
+            may_sit_in_meta=True,
+        )
+    )
     claims.append(META)
     return claims
 
@@ -153,7 +164,10 @@ def _named_first(a: Claim, b: Claim) -> tuple[Claim, Claim]:
 def _legit_in_meta(inner: Claim, outer: Claim) -> bool:
     segments = inner.segments
     return (
-        outer is META and inner.may_sit_in_meta and len(segments) == 2 and segments[1].endswith(STORE_SUFFIX)
+        outer is META
+        and inner.may_sit_in_meta
+        and len(segments) == 2
+        and segments[1].removesuffix(SHARD_FOLDER_SUFFIX if inner.folder else "").endswith(STORE_SUFFIX)
     )
 
 

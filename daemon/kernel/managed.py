@@ -77,6 +77,10 @@ def managed_paths(agent: AgentSettings) -> ManagedPaths:
     for extra in (agent.memory.store, agent.memory.markdown_view, wired):
         if extra and not any(extra == d or extra.startswith(d + "/") for d in dirs):
             files.add(extra)
+    # The fact store's shard folder (memory_engine.fact_shards.shard_root).
+    shards = agent.memory.store + ".d"
+    if not any(shards.startswith(d + "/") for d in dirs):
+        dirs.add(shards)
     # A file inside a managed folder is covered by the folder.
     files = {f for f in files if not any(f.startswith(d + "/") for d in dirs)}
     # A folder inside another managed folder is covered by the outer one.

@@ -56,6 +56,11 @@ class AgentState:
         return self.root / "maintenance.json"
 
     @property
+    def fact_index(self) -> Path:
+        """The fact store's query index (SQLite, derived from the shards; safe to delete)."""
+        return self.root / "facts-index.sqlite3"
+
+    @property
     def scratch(self) -> Path:
         return self.root / "scratch"
 

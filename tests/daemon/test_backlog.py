@@ -17,6 +17,7 @@ from daemon.kernel.settings import ModelSettings
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.skills_engine.builders import candidate, make_skill, skill_md, skills_config
 from tests.support.deploy import conversation, run_cli, write_transcript
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 LIMIT = ModelSettings.model_fields["max_input_bytes"].default
@@ -129,7 +130,7 @@ def test_a_failed_later_request_keeps_what_earlier_ones_settled(root: Path, fake
     entry = distill(result.json())
     assert entry["status"] == "applied" and entry["model_requests"] == 1
     assert "stopped after 1 request(s)" in entry["reason"] and entry["turns_waiting"] > 0
-    assert '"value":"Berlin"' in (root / "ada" / ".metaeng" / "facts.jsonl").read_text()
+    assert '"value":"Berlin"' in store_text(root / "ada")
     done = consumed(root, "distillation", "transcripts/b.jsonl")
     assert consumed(root, "distillation", "transcripts/a.jsonl") > 0
     assert 0 < done < (root / "ada" / "transcripts" / "b.jsonl").stat().st_size  # on a turn boundary

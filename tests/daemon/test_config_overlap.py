@@ -106,6 +106,11 @@ def refused(root: Path, config: Path) -> list[str]:
             "agents.ada.memory.store (config.yaml:7): notes/facts.jsonl",
         ),
         (
+            "    memory:\n      store: notes/facts.jsonl\n      markdown_view: notes/facts.jsonl.d/FACTS.md\n",
+            "agents.ada.memory.markdown_view (config.yaml:8) is inside agents.ada.memory.store's shard folder "
+            "(config.yaml:7): notes/facts.jsonl.d/FACTS.md is inside notes/facts.jsonl.d; give each its own path",
+        ),
+        (
             "    transcripts:\n      root: ./ada/skills/sessions\n",
             "agents.ada.transcripts.root (config.yaml:7) is inside agents.ada.skills.learned (default): "
             "skills/sessions; keep transcripts out of the paths the daemon manages",

@@ -13,6 +13,7 @@ from filelock import FileLock
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot, write_transcript
+from tests.support.facts import shard_of, store_text
 from tests.support.fake_model import FakeModelServer
 
 FACTS = ".metaeng/facts.jsonl"
@@ -33,7 +34,7 @@ def test_once_applies_facts_as_one_run_with_trailers(root: Path, fake_model: Fak
     result = run_cli(config, "once", "--agent", "ada", "--json")
     assert result.code == 0, result.err
     body = result.json()
-    assert body["run_id"] and body["files_changed"] == [FACTS]
+    assert body["run_id"] and body["files_changed"] == [shard_of()]
     assert distill(body)["status"] == "applied"
     assert {p["status"] for p in body["passes"] if p["name"] != "distillation"} == {"skipped"}
     runs = run_cli(config, "runs", "--agent", "ada", "--json").json()
@@ -121,7 +122,7 @@ def test_dry_run_with_model_previews_the_answer_applies_nothing_and_says_it_spen
     assert "calls the model: it spends budget" in result.err
     body = result.json()
     assert body["run_id"] is None and body["dry_run"] is True
-    assert body["files_changed"] == [FACTS]
+    assert body["files_changed"] == [shard_of()]
     assert '"value":"Berlin"' in body["preview"]
     assert tree_snapshot(root / "ada") == before
     assert cursors(root) == {}
@@ -159,7 +160,7 @@ def test_fact_citing_a_turn_that_was_not_sent_is_rejected_with_reason(
     # No fact stored; only the refused log records what was refused, and why.
     after = tree_snapshot(root / "ada")
     assert set(after) - set(before) == {".metaeng/refused.jsonl"}
-    assert not (root / "ada" / FACTS).exists()
+    assert store_text(root / "ada") == ""
     logged = [json.loads(line) for line in after[".metaeng/refused.jsonl"].decode().splitlines()]
     assert [(e["value"], e["reason"]) for e in logged] == [("Berlin", "unknown_turn"), ("Rome", "quote_not_found")]
 
@@ -259,7 +260,7 @@ def test_a_stored_fact_keeps_the_words_it_rests_on_and_memory_shows_them(
     entry = distill(run_cli(config, "once", "--agent", "ada", "--json").json())
     assert entry["stored"] == 1 and entry["rejected"] == 1
     assert "ungrounded — the quote does not say lima" in entry["rejected_facts"][0]
-    (line,) = (root / "ada" / FACTS).read_text().splitlines()
+    (line,) = store_text(root / "ada").splitlines()
     assert json.loads(line)["quote"] == "I live in Berlin"
     listing = run_cli(config, "memory", "list", "--agent", "ada", "--as-of", "2026-11-30")
     assert "“I live in Berlin”" in listing.out

@@ -7,9 +7,11 @@ from pathlib import Path
 
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import conversation, run_cli, tree_snapshot, write_transcript
+from tests.support.facts import shard_of, store_text
 from tests.support.fake_model import FakeModelServer
 
 FACTS = ".metaeng/facts.jsonl"
+BERLIN = shard_of()
 
 
 def applied_run(root: Path, fake_model: FakeModelServer) -> tuple[Path, str]:
@@ -29,7 +31,7 @@ def test_undo_round_trip_restores_files_exactly(root: Path, fake_model: FakeMode
     undone = run_cli(config, "undo", run_id, "--json")
     assert undone.code == 0, undone.err
     assert tree_snapshot(root / "ada", skip=[".metaeng"]) == before
-    assert not (root / "ada" / FACTS).exists()
+    assert store_text(root / "ada") == ""
     runs = run_cli(config, "runs", "--json").json()
     assert runs[0]["status"] == f"undo of {run_id}"
     assert runs[1]["status"] == f"undone by {undone.json()['run_id']}"
@@ -53,21 +55,21 @@ def test_a_persons_edit_between_runs_survives_an_undo(root: Path, fake_model: Fa
     result = run_cli(config, "undo", run_id)
     assert result.code == 0, result.err
     assert "- Added by a person." in agents.read_text()
-    assert not (root / "ada" / FACTS).exists()
+    assert store_text(root / "ada") == ""
 
 
 def test_undo_refuses_when_a_person_changed_the_same_lines_and_changes_nothing(
     root: Path, fake_model: FakeModelServer
 ) -> None:
     config, run_id = applied_run(root, fake_model)
-    facts = root / "ada" / FACTS
+    facts = root / "ada" / BERLIN
     facts.write_text(facts.read_text().replace('"Berlin"', '"Hamburg"'), encoding="utf-8")
     before = tree_snapshot(root / "ada")
     derived = ["agents/ada/store.git", "agents/ada/run-index.sqlite3"]  # the person's edit is committed first
     state_before = tree_snapshot(root / "state", skip=derived)
     result = run_cli(config, "undo", run_id)
     assert result.code == 1
-    assert "refused, nothing changed" in result.err and FACTS in result.err
+    assert "refused, nothing changed" in result.err and BERLIN in result.err
     assert tree_snapshot(root / "ada") == before
     assert tree_snapshot(root / "state", skip=derived) == state_before
 
@@ -82,7 +84,7 @@ def test_undo_of_an_earlier_run_merges_around_later_runs(root: Path, fake_model:
     assert later["run_id"]
     result = run_cli(config, "undo", run_id)
     assert result.code == 0, result.err
-    lines = (root / "ada" / FACTS).read_text().splitlines()
+    lines = store_text(root / "ada").splitlines()
     assert [json.loads(line)["value"] for line in lines] == ["green"]
 
 
@@ -114,7 +116,7 @@ def test_store_is_plain_git_tracking_only_managed_paths(root: Path, fake_model: 
     files = subprocess.run(
         ["git", f"--git-dir={git_dir}", "ls-files"], capture_output=True, text=True, check=True
     ).stdout.split()
-    assert sorted(files) == [FACTS, "AGENTS.md"]
+    assert sorted(files) == [BERLIN, "AGENTS.md"]
     status = subprocess.run(
         ["git", f"--git-dir={git_dir}", "status", "--porcelain"], capture_output=True, text=True, check=True
     )

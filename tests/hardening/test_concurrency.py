@@ -10,6 +10,7 @@ from pathlib import Path
 
 from tests.daemon.helpers import FOUR_TURNS, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, base_config, conversation, run_cli, write_config, write_transcript
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
@@ -41,7 +42,7 @@ def test_four_parallel_once_on_one_agent_never_interleave(root: Path, fake_model
     assert len(fake_model.requests) == 1
     # Interleaved runs would both have read the same turns and asked the model twice.
     assert len((root / "state" / "agents" / "ada" / "runs.jsonl").read_text().splitlines()) == 4
-    facts = (root / "ada" / ".metaeng" / "facts.jsonl").read_text().splitlines()
+    facts = store_text(root / "ada").splitlines()
     assert len(facts) == 1
 
 

@@ -14,6 +14,7 @@ from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.skills_engine.builders import candidate, once, pass_entry
 from tests.skills_engine.test_scout import scenario
 from tests.support.deploy import run_cli
+from tests.support.facts import shard_of, store_text
 from tests.support.fake_model import FakeModelServer
 
 
@@ -85,8 +86,8 @@ def test_a_home_that_is_a_persons_checkout_ignoring_the_daemon_folder_works(
     assert result.code == 0, result.err
     distill = next(p for p in result.json()["passes"] if p["name"] == "distillation")
     assert distill["status"] == "applied", distill
-    facts = (home / ".metaeng" / "facts.jsonl").read_bytes()
-    assert blob(root, "HEAD:.metaeng/facts.jsonl") == facts
+    facts = (home / shard_of()).read_bytes()
+    assert blob(root, f"HEAD:{shard_of()}") == facts
     assert blob(root, "HEAD:MEMORY.md") == (home / "MEMORY.md").read_bytes()
     # A person's edit to a file their own .gitignore lists is still recorded, byte-exact.
     (home / "MEMORY.md").write_bytes(b"# Memory\r\n- edited on Windows\r\n")
@@ -94,9 +95,7 @@ def test_a_home_that_is_a_persons_checkout_ignoring_the_daemon_folder_works(
     undo = run_cli(config, "undo", run_id)
     assert undo.code == 0, undo.err
     assert blob(root, "HEAD~1:MEMORY.md") == b"# Memory\r\n- edited on Windows\r\n"
-    assert not (home / ".metaeng" / "facts.jsonl").exists() or b"Berlin" not in (
-        home / ".metaeng" / "facts.jsonl"
-    ).read_bytes()
+    assert "Berlin" not in store_text(home)
     # The person's own repository: same commit, same index, never written by the daemon.
     assert git(home, "rev-parse", "HEAD") == own_head
     assert (home / ".git" / "index").read_bytes() == own_index

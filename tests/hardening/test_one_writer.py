@@ -18,6 +18,7 @@ import yaml
 
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
@@ -88,7 +89,7 @@ def test_two_deployments_on_one_home_take_turns_and_no_fact_is_lost(
     assert first.returncode == 0, err_a
     assert second.returncode == 0, err_b
     assert json.loads(out_a)["outcome"] == "applied" and json.loads(out_b)["outcome"] == "applied"
-    facts = (root / "ada" / ".metaeng" / "facts.jsonl").read_text()
+    facts = store_text(root / "ada")
     assert '"value":"Berlin"' in facts and '"value":"German"' in facts
     # B started after A had finished: A's run is an external edit in B's store.
     b_store = root / "state-b" / "agents" / "ada" / "store.git"

@@ -19,6 +19,7 @@ import yaml
 
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import run_cli
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import clock, consolidation_answer, copy_example, on_call_proposal
 
@@ -120,13 +121,13 @@ def test_an_edit_during_distillation_keeps_the_turns_for_the_next_cycle(
     distill = entry(result.json(), "distillation")
     assert distill["status"] == "skipped" and "changed during the run: FACTS.md" in distill["reason"]
     assert (home / "FACTS.md").read_text() == "# Facts\n- my own note\n"
-    assert not (home / ".metaeng" / "facts.jsonl").exists()
+    assert store_text(home) == ""
     assert not cursors.exists() or "distillation" not in json.loads(cursors.read_text())["consumers"]
     # Next cycle: the same turns are read again and the fact lands.
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
     again = run_cli(config, "once", "--agent", "ada", "--json")
     assert entry(again.json(), "distillation")["status"] == "applied"
-    assert '"value":"Berlin"' in (home / ".metaeng" / "facts.jsonl").read_text()
+    assert '"value":"Berlin"' in store_text(home)
     # The person's note is in the store's history, so it is never lost for good.
     assert "- my own note" in store_git(root, "log", "-p", "--format=%s", "--", "FACTS.md")
 

@@ -20,6 +20,7 @@ import yaml
 
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
@@ -128,4 +129,4 @@ def test_a_pass_that_would_write_an_unreadable_file_is_dropped_and_the_file_kept
     assert distill["status"] == "skipped"
     assert "FACTS.md — cannot read it: Permission denied; left out of this run" in distill["reason"]
     assert view.read_text() == "# notes a person keeps private\n"
-    assert not (root / "ada" / ".metaeng" / "facts.jsonl").exists()
+    assert store_text(root / "ada") == ""

@@ -14,6 +14,7 @@ import pytest
 
 from memory_engine.memory_consolidation import MemoryConsolidationPass, consolidate
 from tests.support.deploy import base_config, conversation, run_cli, write_config, write_transcript
+from tests.support.facts import store_records, store_text
 from tests.support.fake_model import FakeModelServer
 
 STORE = ".metaeng/facts.jsonl"
@@ -130,12 +131,16 @@ def test_once_compacts_the_store_as_one_undoable_run(config: Path, root: Path) -
     assert result.code == 0, result.err
     entry = result.json()["passes"][0]
     assert entry["status"] == "applied" and entry["duplicates_removed"] == 1
-    assert [json.loads(line)["id"] for line in store.read_text().splitlines()] == ["m1", "m3"]
+    # The single-file store moves into its shard in the same run.
+    assert not store.exists()
+    assert [r["id"] for r in store_records(root / "ada")] == ["m1", "m3"]
     again = run_cli(config, "once", "--agent", "ada", "--pass", "memory_consolidation", "--json")
     assert again.json()["passes"][0]["status"] == "nothing"
     undone = run_cli(config, "undo", result.json()["run_id"])
     assert undone.code == 0, undone.err
-    assert store.read_bytes() == original
+    assert store.read_bytes() == original and store_records(root / "ada") == [
+        json.loads(line) for line in original.splitlines()
+    ]
 
 
 def test_a_store_that_needs_a_person_fails_the_pass_and_is_left_untouched(config: Path, root: Path) -> None:
@@ -200,7 +205,7 @@ def test_distillation_backs_off_while_another_process_holds_the_memory_lock(
     assert fake_model.requests == []
     cursors = root / "state" / "agents" / "ada" / "cursors.json"
     assert not cursors.exists() or "distillation" not in json.loads(cursors.read_text())["consumers"]
-    assert not (root / "ada" / STORE).exists()
+    assert store_text(root / "ada") == ""
 
     lock_holder.communicate("")  # the consolidation finished: the same turns are read now
     retried = run_cli(config, "once", "--agent", "ada", "--pass", "distillation", "--json")

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.support.deploy import CliResult, base_config, conversation, run_cli, write_config, write_transcript
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import clock
 
@@ -51,14 +52,14 @@ def test_review_mode_proposes_the_fact_store_and_approval_writes_it(
     entry = result.json()["passes"][0]
     assert entry["status"] == "applied" and entry["stored"] == 1
     assert entry["files"] == [f".metaeng/review/{entry['proposal']}.json"]
-    assert not (home / STORE).exists()
+    assert store_text(home) == ""
     shown = run_cli(config, "review", "show", entry["proposal"], "--json", clock=clock).json()
     assert (shown["kind"], shown["target"], shown["status"]) == ("memory", STORE, "open")
     assert '"value":"Paris"' in shown["diff"].replace(" ", "")
     assert "user.city = 'Paris'" in shown["evidence"][0]
 
     assert run_cli(config, "review", "approve", entry["proposal"], clock=clock).code == 0
-    assert '"Paris"' in (home / STORE).read_text()
+    assert '"Paris"' in store_text(home)
 
 
 def test_a_second_run_extends_the_open_memory_proposal(root: Path, fake_model: FakeModelServer) -> None:
@@ -80,5 +81,5 @@ def test_a_second_run_extends_the_open_memory_proposal(root: Path, fake_model: F
     assert [h["action"] for h in shown["history"]] == ["created", "updated"]
     assert len(shown["evidence"]) == 2
     assert run_cli(config, "review", "approve", first, clock=clock).code == 0
-    store = (home / STORE).read_text()
+    store = store_text(home)
     assert '"Paris"' in store and '"French"' in store

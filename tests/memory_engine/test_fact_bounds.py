@@ -6,7 +6,6 @@ proposes, the write rules decide, the runner writes the store and its view.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,7 @@ import yaml
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import conversation, run_cli, write_transcript
-from tests.support.facts import stored_fact, write_store
+from tests.support.facts import store_records, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 FACTS = ".metaeng/facts.jsonl"
@@ -50,8 +49,7 @@ def with_memory(config: Path, **memory: Any) -> None:
 
 
 def stored(root: Path) -> list[dict[str, Any]]:
-    path = root / "ada" / FACTS
-    return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
+    return store_records(root / "ada")
 
 
 @pytest.mark.parametrize(

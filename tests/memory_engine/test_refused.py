@@ -8,6 +8,7 @@ from typing import Any
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import run_cli
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 FACTS = ".metaeng/facts.jsonl"
@@ -47,7 +48,7 @@ def test_refused_facts_are_listed_and_their_turns_can_be_read_again(root: Path, 
     assert "1 re-queued turn(s) read again" in entry["reason"]
     sent = fake_model.requests[-1]["messages"][1]["content"]
     assert "I live in Berlin" in sent and "Question" not in sent
-    assert '"value":"Berlin"' in (root / "ada" / FACTS).read_text()
+    assert '"value":"Berlin"' in store_text(root / "ada")
     queue = json.loads((root / "ada" / ".metaeng" / "retry.json").read_text())
     assert queue["turns"] == []
 

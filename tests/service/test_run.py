@@ -23,6 +23,7 @@ from tests.service.helpers import (
     wait_for,
 )
 from tests.support.deploy import base_config, run_cli, write_config
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 AGENTS = ("ada", "bob")
@@ -91,7 +92,7 @@ def test_run_two_agents_on_a_short_cadence_runs_both_never_overlapping_and_statu
             "status": last["outcome"],
             "finished_at": last["finished_at"],
         }
-        assert "German" in (root / agent / ".metaeng" / "facts.jsonl").read_text()
+        assert "German" in store_text(root / agent)
         assert not (state / "agents" / agent / "inflight.json").exists()
 
     daemon.send(signal.SIGTERM)
@@ -142,7 +143,7 @@ def test_run_respects_the_daily_deep_pass_cap(
     assert not any("(ada)" in json.dumps(body) for body in fake_model.requests)
     assert ledger.totals(now.date().isoformat(), "ada").agent_deep_passes == 6
     assert not (state / "agents" / "ada" / "cursors.json").exists()  # the turns wait for tomorrow
-    assert not (root / "ada" / ".metaeng" / "facts.jsonl").exists()
+    assert store_text(root / "ada") == ""
 
 
 def test_run_signals_readiness_and_watchdog_to_the_notify_socket(

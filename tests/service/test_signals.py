@@ -16,6 +16,7 @@ import yaml
 
 from tests.service.helpers import FACT_REPLY, Daemon, add_turns, runs_of, service_config, wait_for
 from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 
@@ -49,7 +50,7 @@ def test_sigterm_during_a_run_lets_it_finish_and_exits_0(
     assert stop["runs_going"] == ["transcripts:ada"]
     (run,) = runs_of(root / "state", "ada")
     assert run["outcome"] == "applied"  # the run finished: all of it is visible
-    assert "Paris" in (root / "ada" / ".metaeng" / "facts.jsonl").read_text()
+    assert "Paris" in store_text(root / "ada")
     assert not (root / "state" / "agents" / "ada" / "inflight.json").exists()
     assert _store_clean(root, "ada") == ""
     cursors = json.loads((root / "state" / "agents" / "ada" / "cursors.json").read_text())

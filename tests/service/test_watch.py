@@ -19,6 +19,7 @@ from tests.service.helpers import (
     wait_for,
 )
 from tests.support.deploy import base_config, write_config
+from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
 
@@ -53,7 +54,7 @@ def test_new_turns_wake_the_transcript_job_long_before_its_cadence(
     assert wake["agent"] == "ada" and wake["pending_turns"] == 4
     second = wait_for("the woken run", lambda: (r := runs_of(state, "ada")) and len(r) >= 2 and r[1])
     assert second["outcome"] == "applied"
-    assert "German" in (root / "ada" / ".metaeng" / "facts.jsonl").read_text()
+    assert "German" in store_text(root / "ada")
     daemon.send(signal.SIGTERM)
     assert daemon.wait_exit() == 0
 

@@ -35,3 +35,27 @@ def write_store(home: Path, *records: dict[str, Any]) -> Path:
     store.parent.mkdir(parents=True, exist_ok=True)
     store.write_text("".join(json.dumps(r) + "\n" for r in records))
     return store
+
+
+def store_text(home: Path, store: str = ".metaeng/facts.jsonl") -> str:
+    """Every line of the agent's fact store: a single-file store, then each shard in path order."""
+    parts = []
+    single = home / store
+    if single.is_file():
+        parts.append(single.read_text())
+    shards = home / (store + ".d")
+    if shards.is_dir():
+        parts += [p.read_text() for p in sorted(shards.glob("*/*/*.jsonl"))]
+    return "".join(parts)
+
+
+def store_records(home: Path, store: str = ".metaeng/facts.jsonl") -> list[dict[str, Any]]:
+    """The records of the agent's fact store (single file and shards), as dicts."""
+    return [json.loads(line) for line in store_text(home, store).splitlines() if line.strip()]
+
+
+def shard_of(entity: str = "user", key: str = "city", user: str = "ada", tenant: str = "default") -> str:
+    """The shard file (relative to the home) holding (tenant, user, entity, key) in the default store."""
+    from memory_engine.fact_shards import shard_path
+
+    return shard_path(".metaeng/facts.jsonl", (tenant, user, entity, key))

@@ -1,0 +1,351 @@
+"""The fact store's query index: SQLite in the state folder, derived from the JSONL shards.
+
+The shards in the agent home stay the source of truth; the index only saves a fresh
+process from reading them all. Before every read the index is brought up to date with
+the files on disk, shard by shard: a file whose (size, mtime_ns, ctime_ns, inode) is what
+the index recorded is taken as is; any other is hashed, and re-read only if its sha256
+changed. So a run's ten rewritten shards cost ten small parses on the next query, a
+person's hand edit is seen by the next query, and nothing reads the untouched 4,086.
+
+The file is rebuilt from scratch when it is missing, unreadable as SQLite, of another
+schema version, or built for another store path. When the state folder cannot be
+written, the index is built in memory for the one command. A malformed line in a shard
+fails the read with its file and line; the index keeps what it had.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import stat
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from daemon.kernel.errors import CorruptState
+from daemon.kernel.view import confined
+from memory_engine import factstore
+from memory_engine.fact_shards import parse_shard, shard_root
+from memory_engine.records import FactRecord
+
+INDEX_SCHEMA = 1
+BUSY_TIMEOUT_MS = 30_000
+SETTLE_SECONDS = 10.0
+SETTLE_POLL_SECONDS = 0.05
+_HEX = "0123456789abcdef"
+
+_TABLES = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files (
+    path TEXT PRIMARY KEY, size INTEGER, mtime_ns INTEGER, ctime_ns INTEGER, ino INTEGER, sha256 TEXT
+);
+CREATE TABLE facts (
+    file TEXT NOT NULL, line INTEGER NOT NULL, id TEXT NOT NULL,
+    tenant TEXT NOT NULL, user TEXT NOT NULL, entity TEXT NOT NULL, key TEXT NOT NULL,
+    valid_from TEXT NOT NULL, valid_to TEXT, record TEXT NOT NULL
+);
+CREATE INDEX facts_owner_entity ON facts (tenant, user, entity, key, valid_from, id);
+CREATE INDEX facts_file ON facts (file);
+"""
+
+Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """What bringing the index up to date did."""
+
+    files: int
+    reread: int
+    rebuilt: bool
+
+
+def _stamp(st: os.stat_result) -> Stamp:
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
+def _regular(path: Path) -> os.stat_result | None:
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    return st if stat.S_ISREG(st.st_mode) else None
+
+
+def _disk_files(home: Path, store: str) -> dict[str, Stamp]:
+    """The single-file store (if any) and every shard file, relative path → stamp; no symlinks."""
+    found: dict[str, Stamp] = {}
+    legacy = _regular(confined(home, store))
+    if legacy is not None:
+        found[store] = _stamp(legacy)
+    root_rel = shard_root(store)
+    root = confined(home, root_rel)
+    if not root.is_dir() or root.is_symlink():
+        return found
+    for first in _HEX:
+        level1 = root / first
+        if not level1.is_dir() or level1.is_symlink():
+            continue
+        for second in _HEX:
+            level2 = level1 / second
+            if level2.is_symlink():
+                continue
+            try:
+                entries = list(os.scandir(level2))
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            for entry in entries:
+                name = entry.name
+                if len(name) == 7 and name[0] in _HEX and name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
+                    found[f"{root_rel}/{first}/{second}/{name}"] = _stamp(entry.stat(follow_symlinks=False))
+    return found
+
+
+class FactIndex:
+    """An open index of one agent's store; use `open_index`."""
+
+    def __init__(self, db: sqlite3.Connection, home: Path, store: str, rebuilt: bool) -> None:
+        self._db = db
+        self._home = home
+        self._store = store
+        self._rebuilt = rebuilt
+
+    # -- freshness -------------------------------------------------------------------------
+    def refresh(self) -> Refresh:
+        """Bring the index up to date with the files on disk; CorruptState names a bad line."""
+        disk = _disk_files(self._home, self._store)
+        if self._stale(disk):
+            # One writer at a time; compare again under the lock (another reader may have done it).
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                reread = self._update(disk)
+            except BaseException:
+                self._db.rollback()
+                raise
+            self._db.commit()
+        else:
+            reread = 0
+        return Refresh(files=len(disk), reread=reread, rebuilt=self._rebuilt)
+
+    def _known(self) -> dict[str, tuple[Stamp, str]]:
+        rows = self._db.execute("SELECT path, size, mtime_ns, ctime_ns, ino, sha256 FROM files")
+        return {row[0]: ((row[1], row[2], row[3], row[4]), row[5]) for row in rows}
+
+    def _stale(self, disk: dict[str, Stamp]) -> bool:
+        known = self._known()
+        return known.keys() != disk.keys() or any(known[p][0] != s for p, s in disk.items())
+
+    def _update(self, disk: dict[str, Stamp]) -> int:
+        known = self._known()
+        reread = 0
+        for path in known.keys() - disk.keys():
+            self._db.execute("DELETE FROM facts WHERE file = ?", (path,))
+            self._db.execute("DELETE FROM files WHERE path = ?", (path,))
+        for path, stamp in sorted(disk.items()):
+            seen = known.get(path)
+            if seen is not None and seen[0] == stamp:
+                continue
+            try:
+                content = confined(self._home, path).read_bytes()
+            except FileNotFoundError:  # removed since the scan (a run deleting a shard)
+                self._db.execute("DELETE FROM facts WHERE file = ?", (path,))
+                self._db.execute("DELETE FROM files WHERE path = ?", (path,))
+                continue
+            digest = hashlib.sha256(content).hexdigest()
+            if seen is None or seen[1] != digest:
+                self._index_file(path, content)
+                reread += 1
+            self._db.execute(
+                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", (path, *stamp, digest)
+            )
+        return reread
+
+    def _index_file(self, path: str, content: bytes) -> None:
+        label = self._home / path
+        if path == self._store:
+            try:
+                text = content.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise CorruptState(label, f"not UTF-8 at byte {exc.start}") from None
+            numbered = factstore.parse_numbered(text, str(label))
+        else:
+            numbered = list(enumerate(parse_shard(content, path, label), start=1))
+        self._db.execute("DELETE FROM facts WHERE file = ?", (path,))
+        self._db.executemany(
+            "INSERT INTO facts VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                (
+                    path,
+                    number,
+                    r.id,
+                    r.tenant,
+                    r.user,
+                    r.entity,
+                    r.key,
+                    r.valid_from,
+                    r.valid_to,
+                    r.model_dump_json(),
+                )
+                for number, r in numbered
+            ),
+        )
+
+    # -- reading ---------------------------------------------------------------------------
+    def records(
+        self, owner: tuple[str, str], entity: str | None = None, as_of: str | None = None
+    ) -> list[FactRecord]:
+        """The owner's records (of `entity`, valid on `as_of`, if given) in the store's order.
+
+        Never another owner's: the owner is part of every query.
+        """
+        sql = "SELECT record FROM facts WHERE tenant = ? AND user = ?"
+        params: list[str] = [*owner]
+        if entity is not None:
+            sql += " AND entity = ?"
+            params.append(entity)
+        if as_of is not None:
+            sql += " AND valid_from <= ? AND (valid_to IS NULL OR ? < valid_to)"
+            params += [as_of, as_of]
+        sql += " ORDER BY tenant, user, entity, key, valid_from, id"
+        seen: set[str] = set()
+        found: list[FactRecord] = []
+        for (raw,) in self._db.execute(sql, params):
+            record = FactRecord.model_validate_json(raw)
+            if record.id not in seen:  # the same record in a single file and a shard mid-migration
+                seen.add(record.id)
+                found.append(record)
+        return found
+
+    def close(self) -> None:
+        self._db.close()
+
+
+def _connect(path: Path | str) -> sqlite3.Connection:
+    db = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+    return db
+
+
+def _usable(db: sqlite3.Connection, store_label: str) -> bool:
+    try:
+        meta = dict(db.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.DatabaseError:
+        return False
+    return meta.get("schema") == str(INDEX_SCHEMA) and meta.get("store") == store_label
+
+
+def _create(db: sqlite3.Connection, store_label: str) -> None:
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        for name in ("facts", "files", "meta"):
+            db.execute(f"DROP TABLE IF EXISTS {name}")
+        for statement in _TABLES.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        db.executemany(
+            "INSERT INTO meta VALUES (?, ?)", [("schema", str(INDEX_SCHEMA)), ("store", store_label)]
+        )
+    except BaseException:
+        db.rollback()
+        raise
+    db.commit()
+
+
+def _remove(path: Path) -> None:
+    for suffix in ("", "-wal", "-shm", "-journal"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{path}{suffix}").unlink()
+
+
+def _open_file(path: Path, store_label: str) -> tuple[sqlite3.Connection, bool]:
+    """The index at `path`, rebuilt if missing, corrupt, of another schema or another store."""
+    for attempt in range(2):
+        db = _connect(path)
+        try:
+            path.chmod(0o600)
+            db.execute("PRAGMA journal_mode = WAL")
+            if _usable(db, store_label):
+                return db, False
+            _create(db, store_label)
+            return db, True
+        except sqlite3.DatabaseError:
+            db.close()
+            if attempt:
+                raise
+            _remove(path)  # not a database (or a damaged one): it is derived, start again
+    raise AssertionError("unreachable")
+
+
+def _in_memory(home: Path, store: str, store_label: str) -> FactIndex:
+    db = _connect(":memory:")
+    _create(db, store_label)
+    return FactIndex(db, home, store, True)
+
+
+def _fresh(path: Path, home: Path, store: str, runs: Callable[[], tuple[bool, object]] | None) -> FactIndex:
+    """The file index, refreshed; a damaged file is removed and built again once."""
+    store_label = str(home / store)
+    for attempt in range(2):
+        if not path.parent.is_dir():
+            # The agent has no state folder yet (never run): a read creates none.
+            raise FileNotFoundError(path.parent)
+        db, rebuilt = _open_file(path, store_label)
+        index = FactIndex(db, home, store, rebuilt)
+        try:
+            _settle(index, runs)
+            return index
+        except sqlite3.DatabaseError:
+            index.close()
+            if attempt:
+                raise
+            _remove(path)
+    raise AssertionError("unreachable")
+
+
+def _settle(index: FactIndex, runs: Callable[[], tuple[bool, object]] | None) -> None:
+    """Refresh `index` from a store no run is writing: a run applies its shards one file at
+    a time (a migrating run deletes the single file before it writes the shards), so a
+    refresh that overlapped an apply is done again. `runs()` → (a run is applying, a
+    token that changes with every commit). After SETTLE_SECONDS (a crashed run's journal
+    waits for the next run's recovery) the index takes the files as they are."""
+    if runs is None:
+        index.refresh()
+        return
+    deadline = time.monotonic() + SETTLE_SECONDS
+    while True:
+        applying, before = runs()
+        if not applying:
+            index.refresh()
+            if runs() == (False, before):
+                return
+        if time.monotonic() > deadline:
+            index.refresh()
+            return
+        time.sleep(SETTLE_POLL_SECONDS)
+
+
+@contextlib.contextmanager
+def open_index(
+    path: Path, home: Path, store: str, runs: Callable[[], tuple[bool, object]] | None = None
+) -> Iterator[FactIndex]:
+    """The up-to-date index of the store `store` in `home`, kept at `path`; `runs`: see `_settle`.
+
+    If the agent's state folder does not exist yet or cannot hold it (read-only, full),
+    the index lives in memory for this one command. Raises CorruptState naming the file and line of a malformed record.
+    """
+    try:
+        index = _fresh(path, home, store, runs)
+    except (OSError, sqlite3.Error):
+        index = _in_memory(home, store, str(home / store))
+        try:
+            _settle(index, runs)
+        except BaseException:
+            index.close()
+            raise
+    try:
+        yield index
+    finally:
+        index.close()
