@@ -159,5 +159,8 @@ def merge3(ours: bytes | None, base: bytes | None, theirs: bytes | None) -> byte
 
 
 def record_pathspecs(store: str) -> tuple[str, ...]:
-    """Where fact records live in the home, as git pathspecs (purge searches their history)."""
-    return (store,)
+    """Where the fact records of the store configured as `store` live in the home, as git
+    pathspecs: the single file of old stores and the shard folder (purge searches their history)."""
+    from memory_engine.fact_shards import shard_root  # fact_shards imports this module
+
+    return (store, shard_root(store))

@@ -37,7 +37,7 @@ from daemon.run.history_rewrite import Rewrite, rewrite_history
 from daemon.run.session import AgentSession, agent_session
 from daemon.run.state_erasure import drop_index, erase_state
 from memory_engine import factstore
-from memory_engine.agent_memory import load_memory, store_writes
+from memory_engine.agent_memory import load_memory
 
 log = structlog.get_logger("metaeng.purge")
 
@@ -81,19 +81,26 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
     return found
 
 
+def _under(path: str, specs: tuple[str, ...]) -> bool:
+    return any(path == spec or path.startswith(spec + "/") for spec in specs)
+
+
 def plan_erasure(session: AgentSession, view: AgentView, erasure: Erasure, today: str) -> Changeset:
-    """Every managed file of the home with the values erased; the fact views rendered anew."""
+    """Every managed file of the home with the values erased (a fact file left empty goes);
+    the facts view rendered anew from what remains."""
     scan = session.scan or session.managed.scan(session.agent.home)
-    changes: dict[str, bytes] = {}
+    memory_settings = session.agent.memory
+    specs = factstore.record_pathspecs(memory_settings.store)
+    changes: dict[str, bytes | None] = {}
     for path in sorted(scan.files):
         data = view.read_bytes(path)
         if data is not None and erasure.found_in(data):
-            changes[path] = erasure.erase(data)
-    store = session.agent.memory.store
-    if store in changes:
-        memory = load_memory(session.agent, view.layered(dict(changes)))
-        for write in store_writes(session.agent, memory, today):
-            changes[write.path] = erasure.erase(write.content)
+            erased = erasure.erase(data)
+            changes[path] = None if not erased.strip() and _under(path, specs) else erased
+    if memory_settings.markdown_view and any(_under(p, specs) for p in changes):
+        remaining = load_memory(session.agent, view.layered(changes)).records()
+        rendered = factstore.render_markdown(sorted(remaining, key=factstore.sort_key), today)
+        changes[memory_settings.markdown_view] = erasure.erase(rendered)
     changed = {p: c for p, c in changes.items() if view.read_bytes(p) != c}
     if not changed:
         return nothing("forget", "the home holds none of the values any more")
@@ -101,7 +108,8 @@ def plan_erasure(session: AgentSession, view: AgentView, erasure: Erasure, today
         pass_name="forget",
         status="changes",
         reason=f"purged {erasure.entity}.{erasure.key} from {len(changed)} file(s)",
-        writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changed.items())),
+        writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changed.items()) if c is not None),
+        deletes=tuple(p for p, c in sorted(changed.items()) if c is None),
         report=tuple(f"erased from {p}" for p in sorted(changed)),
         details={"files": sorted(changed)},
     )

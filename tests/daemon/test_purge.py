@@ -18,7 +18,14 @@ from tests.support.deploy import conversation, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
 FIRST, SECOND = "Zorblattheim", "Quuxtonbury"
-FACTS = ".metaeng/facts.jsonl"
+FACTS = ".metaeng/facts.jsonl.d"
+
+
+def facts_text(root: Path) -> str:
+    """Every fact-store file of the home, concatenated (the layout is the fact store's business)."""
+    return "".join(p.read_text() for p in sorted((root / "ada").rglob("facts.jsonl*")) if p.is_file()) + "".join(
+        p.read_text() for p in sorted((root / "ada" / FACTS).rglob("*.jsonl"))
+    )
 
 
 def state(root: Path) -> Path:
@@ -121,7 +128,7 @@ def test_purge_leaves_no_byte_of_the_values_and_every_other_run_works(
     assert sorted(r["key"] for r in facts) == ["language", "timezone"]
     undone = run_cli(config, "undo", runs[-1])
     assert undone.code == 0, undone.err
-    assert "timezone" not in (root / "ada" / FACTS).read_text()
+    assert "timezone" not in facts_text(root)
     listed = run_cli(config, "memory", "purges", "--agent", "ada", "--json").json()["purges"]
     assert [(p["entity"], p["key"], len(p["value_hashes"])) for p in listed] == [("user", "city", 2)]
     assert FIRST not in json.dumps(listed)
@@ -177,7 +184,7 @@ def test_purge_without_yes_off_a_terminal_is_refused_and_changes_nothing(root: P
 
     assert result.code == 1 and "--yes" in result.err and "nothing changed" in result.err
     assert git(root, "rev-parse", "HEAD").stdout == head
-    assert SECOND in (root / "ada" / FACTS).read_text()
+    assert SECOND in facts_text(root)
 
 
 def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> None:
@@ -186,7 +193,7 @@ def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> No
     result = run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--value", "x")
 
     assert result.code == 1 and "only go with --purge" in result.err
-    assert SECOND in (root / "ada" / FACTS).read_text()
+    assert SECOND in facts_text(root)
 
 
 def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> None:
