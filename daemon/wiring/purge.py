@@ -36,7 +36,7 @@ from daemon.run.crashpoints import crashpoint
 from daemon.run.history_rewrite import Rewrite, rewrite_history
 from daemon.run.session import AgentSession, agent_session
 from daemon.run.state_erasure import drop_index, erase_state
-from memory_engine import factstore
+from memory_engine import factstore, forbidden
 from memory_engine.agent_memory import load_memory
 
 log = structlog.get_logger("metaeng.purge")
@@ -47,6 +47,7 @@ class PurgeTarget:
     entity: str
     key: str
     value: str | None = None  # None: every value the key ever had
+    forbid: bool = False  # also put the key on the agent's forbidden list
 
 
 @dataclass(frozen=True)
@@ -85,7 +86,9 @@ def _under(path: str, specs: tuple[str, ...]) -> bool:
     return any(path == spec or path.startswith(spec + "/") for spec in specs)
 
 
-def plan_erasure(session: AgentSession, view: AgentView, erasure: Erasure, today: str) -> Changeset:
+def plan_erasure(
+    session: AgentSession, view: AgentView, erasure: Erasure, today: str, forbid: bool = False
+) -> Changeset:
     """Every managed file of the home with the values erased (a fact file left empty goes);
     the facts view rendered anew from what remains."""
     scan = session.scan or session.managed.scan(session.agent.home)
@@ -101,6 +104,8 @@ def plan_erasure(session: AgentSession, view: AgentView, erasure: Erasure, today
         remaining = load_memory(session.agent, view.layered(changes)).records()
         rendered = factstore.render_markdown(sorted(remaining, key=factstore.sort_key), today)
         changes[memory_settings.markdown_view] = erasure.erase(rendered)
+    if forbid and (added := forbidden.with_key(view, erasure.key)) is not None:
+        changes[added.path] = added.content
     changed = {p: c for p, c in changes.items() if view.read_bytes(p) != c}
     if not changed:
         return nothing("forget", "the home holds none of the values any more")
@@ -144,14 +149,14 @@ def purge(
         if not stack.enter_context(hold_memory_lock(session)):
             raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; try again")
         values = find_values(session, target)
-        if not values:
+        if not values and not target.forbid:
             return PurgeResult(target.entity, target.key, 0, None, (), False, None)
         if confirm is not None and not confirm(len(values)):
             raise DaemonError("purge not confirmed; nothing changed")
         erasure = Erasure(target.entity, target.key, frozenset(values))
         view = AgentView(session.agent.home)
         run_id = new_run_id(now)
-        changeset = plan_erasure(session, view, erasure, now.date().isoformat())
+        changeset = plan_erasure(session, view, erasure, now.date().isoformat(), target.forbid)
         committed: str | None = None
         if changeset.status == "changes":
             outcome = commit_run(session, Submission((changeset,), kind="purge"), now=now, run_id=run_id)
@@ -160,6 +165,8 @@ def purge(
                 raise DaemonError(f"purge not applied, nothing changed — {outcome.error or result.reason}")
             committed = outcome.run_id
         crashpoint("purge_after_forget")
+        if not values:
+            return PurgeResult(target.entity, target.key, 0, committed, (), False, None)
         record = erasures.ErasureRecord(
             at=now.isoformat(),
             requested_by=requested_by,

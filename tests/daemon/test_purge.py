@@ -203,3 +203,38 @@ def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> No
 
     assert result.code == 0 and "nothing to purge" in result.out
     assert run_cli(config, "memory", "purges", "--agent", "ada").out.strip() == "no purges"
+
+
+def test_forbid_keeps_new_turns_from_teaching_the_key_again(root: Path, fake_model: FakeModelServer) -> None:
+    config, _runs = seed(root, fake_model)
+    result = run_cli(
+        config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city",
+        "--purge", "--forbid", "--yes", "--json",
+    )
+    assert result.code == 0 and result.json()["forbidden"], result.err
+    add_turns(root, "s4.jsonl", first=f"I live in {FIRST} again.")
+    fake_model.reply(
+        {"facts": [berlin_fact(value=FIRST, quote=f"I live in {FIRST} again", valid_from="2026-11-03")]},
+        schema="DistillationResponse",
+    )
+
+    again = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert again.code == 0, again.err
+    assert fake_model.requests[-1] and "city" not in json.dumps(fake_model.requests[-1]["messages"][-1])
+    assert hits(root, FIRST, SECOND) == []
+    assert FIRST not in facts_text(root)
+
+
+def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: FakeModelServer) -> None:
+    config, _runs = seed(root, fake_model)
+    run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
+    add_turns(root, "s4.jsonl", first=f"I live in {FIRST} again.")
+    fake_model.reply(
+        {"facts": [berlin_fact(value=FIRST, quote=f"I live in {FIRST} again", valid_from="2026-11-03")]},
+        schema="DistillationResponse",
+    )
+
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+
+    assert FIRST in facts_text(root)

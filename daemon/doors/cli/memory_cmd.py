@@ -76,6 +76,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--purge", action="store_true", help="erase the values from history and the daemon's files too (cannot be undone)"
     )
     forget.add_argument("--value", help="with --purge: only this value (one version), not every value the key had")
+    forget.add_argument(
+        "--forbid",
+        action="store_true",
+        help="with --purge: put the key on the agent's forbidden list, so new turns do not teach it again",
+    )
     forget.add_argument("--yes", action="store_true", help="with --purge: do not ask for confirmation")
     add_json(forget)
     forget.set_defaults(handler=handle_forget)
@@ -210,8 +215,8 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
 def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
     if args.purge:
         return memory_purge_cmd.handle_purge(args, context)
-    if args.value is not None or args.yes:
-        raise DaemonError("--value and --yes only go with --purge")
+    if args.value is not None or args.yes or args.forbid:
+        raise DaemonError("--value, --forbid and --yes only go with --purge")
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
     now = context.clock()

@@ -40,7 +40,7 @@ def handle_purge(args: argparse.Namespace, context: CliContext) -> int:
     result = purge(
         deployment,
         agent.name,
-        PurgeTarget(args.entity, args.key, args.value),
+        PurgeTarget(args.entity, args.key, args.value, args.forbid),
         requested_by=who,
         now=now,
         lock_timeout=timeout,
@@ -56,17 +56,22 @@ def handle_purge(args: argparse.Namespace, context: CliContext) -> int:
                 "history_rewritten": result.rewritten,
                 "state_files_erased": list(result.state_files),
                 "value_hashes": list(result.record.value_hashes) if result.record else [],
+                "forbidden": bool(args.forbid),
             }
         )
         return 0
     if result.values == 0:
         context.out.line(f"nothing stored for {args.entity}.{args.key}, now or in history: nothing to purge")
+        if args.forbid:
+            context.out.line(f"key {args.key!r} is on the forbidden list" + (f" (run {result.run_id})" if result.run_id else ""))
         return 0
     context.out.line(f"purged {result.values} value(s) of {result.entity}.{result.key}")
     if result.run_id:
         context.out.line(f"  home: erased in run {result.run_id}")
     context.out.line(f"  history: {'rewritten' if result.rewritten else 'no history'}")
     context.out.line(f"  daemon files erased: {len(result.state_files)}")
+    if args.forbid:
+        context.out.line(f"  key {args.key!r} is on the forbidden list: new turns do not teach it again")
     context.out.line("  this cannot be undone; the erasure record is listed by: " + context.command("memory", "purges", "--agent", agent.name))
     return 0
 
