@@ -34,12 +34,19 @@ def _forms(value: str) -> set[bytes]:
 
 @dataclass(frozen=True)
 class Erasure:
-    """Purge `values` of (entity, key). Values must be non-empty."""
+    """Purge `facts`: (entity, key, value) triples, values non-empty; `label` names it in logs."""
 
-    entity: str
-    key: str
-    values: frozenset[str]
+    facts: frozenset[tuple[str, str, str]]
+    label: str
     _pattern: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+
+    @classmethod
+    def of(cls, entity: str, key: str, values: Iterable[str]) -> Erasure:
+        return cls(frozenset((entity, key, v) for v in values), f"{entity}.{key}")
+
+    @property
+    def values(self) -> frozenset[str]:
+        return frozenset(value for _entity, _key, value in self.facts)
 
     def __post_init__(self) -> None:
         needles = sorted({f for v in self.values for f in _forms(v)}, key=len, reverse=True)
@@ -54,12 +61,10 @@ class Erasure:
             raw = json.loads(line)
         except (ValueError, UnicodeDecodeError, RecursionError):
             return False
-        return (
-            isinstance(raw, dict)
-            and raw.get("entity") == self.entity
-            and raw.get("key") == self.key
-            and raw.get("value") in self.values
-        )
+        if not isinstance(raw, dict):
+            return False
+        fact = (raw.get("entity"), raw.get("key"), raw.get("value"))
+        return all(isinstance(part, str) for part in fact) and fact in self.facts
 
     def found_in(self, data: bytes) -> bool:
         return self._pattern.search(data) is not None

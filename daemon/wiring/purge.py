@@ -21,6 +21,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import Literal
 
 import structlog
 
@@ -87,7 +88,7 @@ def _under(path: str, specs: tuple[str, ...]) -> bool:
 
 
 def plan_erasure(
-    session: AgentSession, view: AgentView, erasure: Erasure, today: str, forbid: bool = False
+    session: AgentSession, view: AgentView, erasure: Erasure, today: str, forbid: str | None = None
 ) -> Changeset:
     """Every managed file of the home with the values erased (a fact file left empty goes);
     the facts view rendered anew from what remains."""
@@ -104,7 +105,7 @@ def plan_erasure(
         remaining = load_memory(session.agent, view.layered(changes)).records()
         rendered = factstore.render_markdown(sorted(remaining, key=factstore.sort_key), today)
         changes[memory_settings.markdown_view] = erasure.erase(rendered)
-    if forbid and (added := forbidden.with_key(view, erasure.key)) is not None:
+    if forbid and (added := forbidden.with_key(view, forbid)) is not None:
         changes[added.path] = added.content
     changed = {p: c for p, c in changes.items() if view.read_bytes(p) != c}
     if not changed:
@@ -112,7 +113,7 @@ def plan_erasure(
     return Changeset(
         pass_name="forget",
         status="changes",
-        reason=f"purged {erasure.entity}.{erasure.key} from {len(changed)} file(s)",
+        reason=f"purged {erasure.label} from {len(changed)} file(s)",
         writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changed.items()) if c is not None),
         deletes=tuple(p for p, c in sorted(changed.items()) if c is None),
         report=tuple(f"erased from {p}" for p in sorted(changed)),
@@ -127,6 +128,75 @@ def _shared(deployment: Deployment) -> list[Path]:
     if console is not None:
         folders += [deployment.path.parent / p for p in console.lab_ledgers]
     return folders
+
+
+@dataclass(frozen=True)
+class Erased:
+    run_id: str | None
+    state_files: tuple[str, ...]
+    rewritten: bool
+    records: tuple[erasures.ErasureRecord, ...]
+
+
+def erase_everywhere(
+    deployment: Deployment,
+    session: AgentSession,
+    erasure: Erasure,
+    *,
+    kind: Literal["purge", "retention"],
+    requested_by: str,
+    now: datetime,
+    forbid: str | None = None,
+) -> Erased:
+    """Steps 2-4 of the module docstring for `erasure`, in an open session holding the memory lock.
+
+    Raises DaemonError if the forget run cannot be applied (nothing changed); StoreError if
+    the rewrite fails (the old store is kept; the purge can be run again).
+    """
+    view = AgentView(session.agent.home)
+    run_id = new_run_id(now)
+    changeset = plan_erasure(session, view, erasure, now.date().isoformat(), forbid)
+    committed: str | None = None
+    if changeset.status == "changes":
+        outcome = commit_run(session, Submission((changeset,), kind=kind), now=now, run_id=run_id)
+        (result,) = outcome.passes
+        if outcome.error is not None or result.status in ("failed", "skipped"):
+            raise DaemonError(f"{kind} not applied, nothing changed — {outcome.error or result.reason}")
+        committed = outcome.run_id
+    crashpoint("purge_after_forget")
+    if not erasure.facts:
+        return Erased(committed, (), False, ())
+    groups: dict[tuple[str, str], set[str]] = {}
+    for entity, key, value in erasure.facts:
+        groups.setdefault((entity, key), set()).add(value)
+    records = tuple(
+        erasures.ErasureRecord(
+            at=now.isoformat(),
+            requested_by=requested_by,
+            kind=kind,
+            entity=entity,
+            key=key,
+            value_hashes=erasures.hashes(session.state, values),
+            run_id=committed,
+            commits_rewritten=session.store.head() is not None,
+        )
+        for (entity, key), values in sorted(groups.items())
+    )
+    for record in records:
+        erasures.append(session.state, record)
+    keep = [erasures.records_path(session.state), erasures.salt_path(session.state)]
+    changed = erase_state(session.state, _shared(deployment), erasure, keep)
+    crashpoint("purge_after_redact")
+    rewritten = False
+    if session.store.head() is not None:
+        rewrite_history(session.store, session.state, history_rewrite(erasure, kind), now)
+        drop_index(session.state)
+        rewritten = True
+    log.info(
+        f"{kind}.done", agent=session.agent.name, erased=erasure.label, values=len(erasure.facts),
+        run_id=committed, state_files=len(changed),
+    )
+    return Erased(committed, tuple(str(p) for p in changed), rewritten, records)
 
 
 def purge(
@@ -153,51 +223,20 @@ def purge(
             return PurgeResult(target.entity, target.key, 0, None, (), False, None)
         if confirm is not None and not confirm(len(values)):
             raise DaemonError("purge not confirmed; nothing changed")
-        erasure = Erasure(target.entity, target.key, frozenset(values))
-        view = AgentView(session.agent.home)
-        run_id = new_run_id(now)
-        changeset = plan_erasure(session, view, erasure, now.date().isoformat(), target.forbid)
-        committed: str | None = None
-        if changeset.status == "changes":
-            outcome = commit_run(session, Submission((changeset,), kind="purge"), now=now, run_id=run_id)
-            (result,) = outcome.passes
-            if outcome.error is not None or result.status in ("failed", "skipped"):
-                raise DaemonError(f"purge not applied, nothing changed — {outcome.error or result.reason}")
-            committed = outcome.run_id
-        crashpoint("purge_after_forget")
-        if not values:
-            return PurgeResult(target.entity, target.key, 0, committed, (), False, None)
-        record = erasures.ErasureRecord(
-            at=now.isoformat(),
-            requested_by=requested_by,
-            kind="purge",
-            entity=target.entity,
-            key=target.key,
-            value_hashes=erasures.hashes(session.state, values),
-            run_id=committed,
-            commits_rewritten=session.store.head() is not None,
+        erasure = Erasure.of(target.entity, target.key, values)
+        done = erase_everywhere(
+            deployment, session, erasure, kind="purge", requested_by=requested_by, now=now,
+            forbid=target.key if target.forbid else None,
         )
-        erasures.append(session.state, record)
-        keep = [erasures.records_path(session.state), erasures.salt_path(session.state)]
-        changed = erase_state(session.state, _shared(deployment), erasure, keep)
-        crashpoint("purge_after_redact")
-        rewritten = False
-        if session.store.head() is not None:
-            rewrite_history(session.store, session.state, history_rewrite(erasure), now)
-            drop_index(session.state)
-            rewritten = True
-        log.info(
-            "purge.done", agent=agent_name, entity=target.entity, key=target.key, values=len(values),
-            run_id=committed, state_files=len(changed),
-        )
+        record = done.records[0] if done.records else None
         return PurgeResult(
-            target.entity, target.key, len(values), committed, tuple(str(p) for p in changed), rewritten, record
+            target.entity, target.key, len(values), done.run_id, done.state_files, done.rewritten, record
         )
 
 
-def history_rewrite(erasure: Erasure) -> Rewrite:
+def history_rewrite(erasure: Erasure, kind: str) -> Rewrite:
     return Rewrite(
         blob=erasure.erase,
         message=lambda message: erasure.erase(message, drop_records=False),
-        reason=f"purge of {erasure.entity}.{erasure.key}",
+        reason=f"{kind} of {erasure.label}",
     )
