@@ -5,8 +5,9 @@ other file under the agent's state folder (and the deployment's shared spend fol
 each file that mentions a value is rewritten atomically with the mention replaced (its
 record stays, its text says `[purged]`); a file that is not text has each mention
 overwritten by as many `*` bytes. Records are never dropped here (a ledger's
-line count stays), only their text. The run index is derived data: it is removed and
-rebuilt from the rewritten store. The store itself, locks and the erasure records are
+line count stays), only their text. The SQLite files of the state folder are derived
+data (the run index, the facts query index): one that mentions a value is removed with
+its journal files, and rebuilt from the store or the home by the next command. The store itself, locks and the erasure records are
 not touched here.
 """
 
@@ -22,6 +23,7 @@ from daemon.kernel.erasure import Erasure
 from daemon.kernel.paths import AgentState
 
 SKIPPED_SUFFIXES = (".lock",)
+DERIVED = tuple(".sqlite3" + s for s in ("", "-journal", "-wal", "-shm"))
 
 
 def _files(root: Path, skip: Iterable[Path]) -> Iterator[Path]:
@@ -73,9 +75,21 @@ def erase_state(
     changed: list[Path] = []
     for root in (state.root, *shared):
         for path in _files(root, skip):
-            if erase_file(path, erasure):
+            if path.name.endswith(DERIVED) and root == state.root:
+                if path.exists() and erasure.found_in(path.read_bytes()):
+                    _drop_sqlite(path)
+                    changed.append(path)
+            elif erase_file(path, erasure):
                 changed.append(path)
     return changed
+
+
+def _drop_sqlite(path: Path) -> None:
+    base = str(path)
+    for suffix in ("-journal", "-wal", "-shm"):
+        base = base.removesuffix(suffix)
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        Path(base + suffix).unlink(missing_ok=True)
 
 
 def drop_index(state: AgentState) -> None:
