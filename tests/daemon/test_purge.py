@@ -238,3 +238,24 @@ def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: 
     assert run_cli(config, "once", "--agent", "ada").code == 0
 
     assert FIRST in facts_text(root)
+
+
+def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, runs = seed(root, fake_model)
+    add_turns(root, "s5.jsonl", first="Weather is fine.")
+    fake_model.reply(
+        {"facts": [berlin_fact(value=FIRST, quote=f"I adore {FIRST}", valid_from="2026-11-03")]},
+        schema="DistillationResponse",
+    )
+    refused_run = run_cli(config, "once", "--agent", "ada", "--json").json()["run_id"]
+    assert FIRST in run_cli(config, "memory", "refused", "--agent", "ada").out
+
+    run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
+
+    assert run_cli(config, "memory", "refused", "--agent", "ada", "--json").json() == []
+    retried = run_cli(config, "memory", "retry", "--agent", "ada", "--run", refused_run, "--json")
+    assert retried.code in (0, 1)
+    assert retried.code == 1 or retried.json()["run_id"] is None
+    assert hits(root, FIRST, SECOND) == []
