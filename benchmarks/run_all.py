@@ -107,6 +107,12 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "The adversarial column is what the pass's own checks stop whatever the model says.",
         ),
         (
+            "Start-up of short commands",
+            ["bench_startup.py", "--pairs", "5" if quick else "9"],
+            "`--help`, `config check` and `status` as whole processes against `python -c pass`, before and "
+            "after the lazy command table (interleaved rounds, medians).",
+        ),
+        (
             "Meaning checks on the corpus",
             ["bench_meaning.py"],
             "Planted meaning changes (must all be refused) and legitimate merges (at most 10% refused) of "

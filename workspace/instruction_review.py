@@ -15,7 +15,6 @@ approved, with rationale and evidence, and `undo` reverts it like any run.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +37,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.transcripts import Turn
 from daemon.kernel.turn_batches import TurnGroup, work_through
 from daemon.kernel.turn_input import turns_for_model, untrusted_block
+from daemon.kernel.turn_render import compact_json
 from daemon.kernel.view import AgentView
 from workspace import instruction_guard, regime
 from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
@@ -92,7 +92,7 @@ def _payload(files: dict[str, str | None], turns: list[dict[str, Any]], limit: i
     data_files = [{"path": p, "exists": t is not None, "content": _shown(t or "", limit)} for p, t in files.items()]
     return (
         "<instruction_files>\n"
-        + json.dumps(data_files, ensure_ascii=False)
+        + compact_json(data_files)
         + "\n</instruction_files>\n"
         + untrusted_block(turns)
     )

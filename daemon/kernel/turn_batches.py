@@ -8,14 +8,14 @@ transcripts). `split_turns` adds turns to a group while the sum of those exact c
 stays within the room the pass has left in its request, never splits a turn, and stops
 after `max_calls` groups: the rest waits for the next cycle.
 
-One turn larger than a whole request is cut with markers the model can see ("[…cut: …]"):
-first each message past MAX_MESSAGE_CHARS, then the messages that do not fit. A turn is
-never refused for its size, so no transcript can stall on it.
+Each turn is rendered by `daemon.kernel.turn_render`, the one compact rendering every
+pass shares. One turn larger than a whole request is cut with markers the model can see
+("[…cut: …]"): the messages that do not fit, then the first one itself. A turn is never
+refused for its size, so no transcript can stall on it.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -26,79 +26,39 @@ from daemon.kernel.deep_tier import CallResult
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.passes import PassContext
 from daemon.kernel.transcripts import Turn, TurnBatch
+from daemon.kernel.turn_render import render_turn, wire_bytes
+
+__all__ = ["Backlog", "TurnGroup", "split_turns", "wire_bytes", "work_through"]
 
 T = TypeVar("T", bound=BaseModel)
 
-MAX_MESSAGE_CHARS = 4000
-SEPARATOR_BYTES = 2  # ", " between two items of a JSON list
-
-
-def wire_bytes(value: Any) -> int:
-    """Bytes `value` takes in the request body: JSON inside a JSON string, UTF-8."""
-    inner = json.dumps(value, ensure_ascii=False)
-    return len(json.dumps(inner, ensure_ascii=False).encode("utf-8")) - 2
-
-
-def _cut(text: str, keep: int) -> str:
-    return f"{text[:keep]} […cut: {len(text) - keep} more characters not shown]"
-
-
-def turn_body(turn_id: str, turn: Turn, max_bytes: int | None = None) -> dict[str, Any]:
-    """The turn as the model sees it; within `max_bytes` of request body if given."""
-    messages = [
-        {"role": m.role, "content": m.content if len(m.content) <= MAX_MESSAGE_CHARS else _cut(m.content, MAX_MESSAGE_CHARS)}
-        for m in turn.messages
-    ]
-    body: dict[str, Any] = {"id": turn_id, "date": turn.ts, "messages": messages}
-    if max_bytes is None or wire_bytes(body) <= max_bytes:
-        return body
-    # Keep whole messages while they fit, then say how many were left out.
-    kept: list[dict[str, str]] = []
-    for index, message in enumerate(messages):
-        left = len(messages) - index
-        note = {"role": "system", "content": f"[…cut: {left} more message(s) of this turn not shown]"}
-        trial = {**body, "messages": [*kept, message, note]}
-        if wire_bytes(trial) > max_bytes:
-            if not kept:  # the first message alone is too large: shorten it
-                return {**body, "messages": [_shortened(body, message, note, max_bytes)]}
-            return {**body, "messages": [*kept, note]}
-        kept.append(message)
-    return {**body, "messages": kept}
-
-
-def _shortened(body: dict[str, Any], message: dict[str, str], note: dict[str, str], max_bytes: int) -> dict[str, str]:
-    text = message["content"]
-    low, high = 0, len(text)
-    while low < high:  # the longest prefix that fits, found by bisection
-        mid = (low + high + 1) // 2
-        trial = {**body, "messages": [{**message, "content": _cut(text, mid)}, note]}
-        if wire_bytes(trial) <= max_bytes:
-            low = mid
-        else:
-            high = mid - 1
-    return {**message, "content": _cut(text, low)}
+SEPARATOR_BYTES = 2  # "," between two items of a JSON list, as escaped on the wire
 
 
 @dataclass(frozen=True)
 class TurnGroup:
-    """One request's worth of turns: ids `T1…` within the group, the bodies sent, and
-    `end`, how many turns of the backlog are covered once this group is done."""
+    """One request's worth of turns: (id, transcript turn) pairs, the bodies sent, the turns
+    as shown (what grounding checks), and `end`, how many turns of the backlog are covered
+    once this group is done."""
 
     turns: tuple[tuple[str, Turn], ...]
     bodies: tuple[dict[str, Any], ...]
     end: int
     wire_bytes: int
+    shown: tuple[Turn, ...]
 
     @property
     def by_id(self) -> dict[str, Turn]:
-        return dict(self.turns)
+        """Turn id → the turn as the model saw it (cut text cut, repeated system text empty)."""
+        return {turn_id: shown for (turn_id, _turn), shown in zip(self.turns, self.shown, strict=True)}
 
 
-def split_turns(turns: Sequence[Turn], room: int, max_calls: int) -> list[TurnGroup]:
+def split_turns(turns: Sequence[Turn], room: int, max_calls: int, first_id: int = 1) -> list[TurnGroup]:
     """Consecutive groups of `turns`, each within `room` bytes of request body, at most `max_calls`.
 
     `room` is what the pass's request has left once everything but the turns is in it
     (`DeepTier.room_for`); a group always holds at least one turn, cut to fit if needed.
+    Ids run on from `T<first_id>` across the groups, so a turn keeps its id in every request.
     """
     groups: list[TurnGroup] = []
     start = 0
@@ -106,18 +66,23 @@ def split_turns(turns: Sequence[Turn], room: int, max_calls: int) -> list[TurnGr
     while start < len(turns) and len(groups) < max_calls:
         chosen: list[tuple[str, Turn]] = []
         bodies: list[dict[str, Any]] = []
+        shown: list[Turn] = []
+        system_seen: dict[str, str] = {}  # repeated system text is shown once per request
         used = 0
         for turn in turns[start:]:
-            turn_id = f"T{len(chosen) + 1}"
-            body = turn_body(turn_id, turn, room - SEPARATOR_BYTES)
-            cost = wire_bytes(body) + SEPARATOR_BYTES
+            turn_id = f"T{first_id + start + len(chosen)}"
+            trial_seen = dict(system_seen)
+            rendered = render_turn(turn_id, turn, trial_seen, room - SEPARATOR_BYTES)
+            cost = wire_bytes(rendered.body) + SEPARATOR_BYTES
             if chosen and used + cost > room:
                 break
+            system_seen = trial_seen
             chosen.append((turn_id, turn))
-            bodies.append(body)
+            bodies.append(rendered.body)
+            shown.append(rendered.shown)
             used += cost
         start += len(chosen)
-        groups.append(TurnGroup(tuple(chosen), tuple(bodies), start, used))
+        groups.append(TurnGroup(tuple(chosen), tuple(bodies), start, used, tuple(shown)))
     return groups
 
 
@@ -164,7 +129,7 @@ def work_through(
     stopped: str | None = None
     while done < len(turns) and calls < model.max_calls_per_pass:
         room = deep.room_for(system, user([]), response_model)
-        (group,) = split_turns(turns[done:], room, 1)
+        (group,) = split_turns(turns[done:], room, 1, first_id=done + 1)
         if len(turns) > len(group.turns) or calls:
             context.progress(
                 f"{purpose}: request {calls + 1}, turns {done + 1}–{done + len(group.turns)} of {len(turns)}"

@@ -6,7 +6,6 @@ few turns do not pile up and get over-read later (docs/explanation/transcripts.m
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from daemon.kernel import cursors
@@ -14,6 +13,7 @@ from daemon.kernel.changeset import Changeset
 from daemon.kernel.passes import PassContext
 from daemon.kernel.transcript_files import source_of
 from daemon.kernel.transcripts import MIN_NEW_TURNS, TurnBatch, read_new_turns
+from daemon.kernel.turn_render import compact_json
 
 
 def new_turns(context: PassContext, consumer: str) -> TurnBatch:
@@ -60,9 +60,9 @@ def turns_for_model(
 
 
 def untrusted_block(body: object) -> str:
-    """JSON wrapped in the delimiters the system prompts call untrusted data (OWASP LLM01 #6)."""
+    """Compact JSON wrapped in the delimiters the system prompts call untrusted data (OWASP LLM01 #6)."""
     return (
         "<untrusted_transcript_data>\n"
-        + json.dumps(body, ensure_ascii=False)
+        + compact_json(body)
         + "\n</untrusted_transcript_data>"
     )

@@ -155,8 +155,8 @@ def test_one_turn_larger_than_a_request_is_cut_with_a_marker_and_consumed(
     assert result.code == 0, result.err
     assert distill(result.json())["turns_waiting"] == 0
     bodies = [t for b in fake_model.requests for t in _turns_of(b)]
-    cut = next(t for t in bodies if any("[…cut:" in m["content"] for m in t["messages"]))
-    assert any("more message(s) of this turn not shown" in m["content"] for m in cut["messages"])
+    cut = next(t for t in bodies if any("[…cut:" in m[1] for m in t["messages"]))
+    assert any("more message(s) of this turn not shown" in m[1] for m in cut["messages"])
     for body in fake_model.requests:
         assert request_bytes(body) <= 10_000 + schema_slack(body)
 

@@ -243,7 +243,7 @@ def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: 
 def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
     root: Path, fake_model: FakeModelServer
 ) -> None:
-    config, runs = seed(root, fake_model)
+    config, _runs = seed(root, fake_model)
     add_turns(root, "s5.jsonl", first="Weather is fine.")
     fake_model.reply(
         {"facts": [berlin_fact(value=FIRST, quote=f"I adore {FIRST}", valid_from="2026-11-03")]},

@@ -3,6 +3,7 @@ store's trailers when missing, corrupt, of another version or stale."""
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -10,16 +11,15 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from daemon.kernel.managed import ManagedPaths
 from daemon.run.store import open_store
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, conversation, run_cli, tree_snapshot, write_transcript
+from tests.support.facts import shard_of
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
-FACTS = ".metaeng/facts.jsonl"
+FACTS = shard_of()  # the shard holding ada's user/city fact
 
 
 def state(root: Path) -> Path:
@@ -141,7 +141,8 @@ def test_a_persons_commit_in_the_store_is_indexed_and_named_by_a_refused_undo(
     refused = run_cli(config, "undo", first)
     assert refused.code == 1
     assert "refused, nothing changed" in refused.err and FACTS in refused.err
-    assert f"run {second}" in refused.err and f"commit {person[:10]}" in refused.err
+    # The second run wrote another shard (the zoo fact): only the person's commit blocks.
+    assert f"commit {person[:10]}" in refused.err and f"run {second}" not in refused.err
     assert tree_snapshot(root / "ada") == before
     assert recorded_head(root) == person
     assert [r["run_id"] for r in run_cli(config, "runs", "--json").json()] == [second, first]
@@ -185,17 +186,25 @@ def test_runs_limit_reads_only_the_newest(root: Path, fake_model: FakeModelServe
 def test_an_unwritable_state_folder_still_answers_from_an_index_in_memory(
     root: Path, fake_model: FakeModelServer
 ) -> None:
-    if os.geteuid() == 0:
-        pytest.skip("root writes anywhere: the unwritable folder cannot be made")
     config, first, second = two_runs(root, fake_model)
     (state(root) / "run-index.sqlite3").unlink()
-    state(root).chmod(0o500)
-    try:
-        runs = run_cli(config, "runs", "--json")
-    finally:
-        state(root).chmod(0o700)
-    assert runs.code == 0, runs.err
-    assert [r["run_id"] for r in runs.json()] == [second, first]
+    runs_json = [sys.executable, "-m", "daemon", "--config", str(config), "runs", "--json"]
+    if os.geteuid() == 0:
+        # Root writes through permission bits: make the folder a read-only bind mount, in a
+        # user+mount namespace of its own (as the hardening tests do for a read-only home).
+        script = f"mount --bind -o ro {state(root)} {state(root)} && exec {' '.join(runs_json)}"
+        done = subprocess.run(
+            ["unshare", "-rm", "sh", "-c", script], capture_output=True, text=True, cwd=Path(__file__).parents[2]
+        )
+    else:
+        state(root).chmod(0o500)
+        try:
+            done = subprocess.run(runs_json, capture_output=True, text=True, cwd=Path(__file__).parents[2])
+        finally:
+            state(root).chmod(0o700)
+    assert done.returncode == 0, done.stderr
+    assert [r["run_id"] for r in json.loads(done.stdout)] == [second, first]
+    assert not (state(root) / "run-index.sqlite3").exists()
 
 
 def test_the_store_lists_commits_with_odd_paths_intact(tmp_path: Path) -> None:

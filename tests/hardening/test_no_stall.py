@@ -115,7 +115,7 @@ def test_control_characters_are_stripped_and_the_line_is_kept(
     entry = distillation(result)
     assert entry["turns"] == 4 and entry["warnings"] == []
     turns = json.loads(sent_text(fake_model).split("\n", 1)[1].rsplit("\n", 1)[0])["turns"]
-    assert turns[0]["messages"][0]["content"] == "I live in Berlin. red\ttab"
+    assert turns[0]["messages"][0][1] == "I live in Berlin. red\ttab"
 
 
 CLAUDE_LINES = [

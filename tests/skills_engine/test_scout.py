@@ -135,7 +135,7 @@ def test_scout_outcomes_on_disk_and_in_the_report(root: Path, fake_model: FakeMo
     # The prompt carried the whole inventory, managed and pack skills included.
     prompt = fake_model.requests[-1]["messages"][1]["content"]
     for name in ("web-research", "incident-postmortem", "weekly-report"):
-        assert f'"name": "{name}"' in prompt
+        assert f'"name":"{name}"' in prompt
 
 
 def test_undo_of_a_scout_run_removes_created_skills_and_forks(

@@ -42,7 +42,7 @@ def request_turns(body: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def _session(corpus: Corpus, turns: list[dict[str, Any]]) -> CorpusSession:
-    first = turns[0]["messages"][0]["content"]
+    first = turns[0]["messages"][0][1]
     found = [cs for cs in corpus.sessions if any(m.content == first for t in cs.turns for m in t.messages)]
     assert len(found) == 1, f"the request's first message is in {len(found)} corpus sessions"
     return found[0]
@@ -50,7 +50,7 @@ def _session(corpus: Corpus, turns: list[dict[str, Any]]) -> CorpusSession:
 
 def _turn_id(turns: list[dict[str, Any]], quote: str) -> str | None:
     for turn in turns:
-        if any(quote in m["content"] for m in turn["messages"]):
+        if any(quote in m[1] for m in turn["messages"]):
             return str(turn["id"])
     return None
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from daemon.config.resolve import Deployment
@@ -11,7 +11,9 @@ from daemon.doors.console.diff import FileDiff, split_patch
 from daemon.kernel.errors import UnknownRun
 from daemon.run.session import has_store as session_has_store
 from daemon.run.session import read_session
-from daemon.run.store import CommitInfo, StoreSession
+from daemon.run.store import CommitInfo
+from daemon.run.store_index import IndexedCommit, RunIndex
+from daemon.run.undo import find_run, run_commits, session_index
 
 PAGE = 50
 
@@ -51,17 +53,10 @@ class RunRow:
         return self.info.trailers.get("Model-Calls", "0")
 
 
-def _runs(store: StoreSession, agent: str) -> Iterable[RunRow]:
-    """Runs newest first with who undid them (an undo is always newer than what it undoes)."""
-    undone: dict[str, str] = {}
-    for info in store.history():
-        run_id = info.trailers.get("Run-Id")
-        if not run_id:
-            continue
-        target = info.trailers.get("Undoes")
-        if target and run_id not in undone:
-            undone.setdefault(target, run_id)
-        yield RunRow(agent, info, undone.get(run_id))
+def _rows(index: RunIndex, agent: str) -> Iterator[RunRow]:
+    """Runs newest first with who undid them, from the run index (never a walk of history)."""
+    for run in run_commits(index):
+        yield RunRow(agent, run.info, run.undone_by)
 
 
 def has_store(deployment: Deployment, agent: str) -> bool:
@@ -76,9 +71,9 @@ def list_runs(
     for name in agents:
         if not has_store(deployment, name):
             continue
-        with read_session(deployment, name) as session:
+        with read_session(deployment, name) as session, session_index(session) as index:
             count = 0
-            for row in _runs(session.store, name):
+            for row in _rows(index, name):
                 if pass_name and pass_name not in row.passes and pass_name != row.kind:
                     continue
                 rows.append(row)
@@ -134,12 +129,12 @@ def run_detail(deployment: Deployment, agent: str, run_id: str) -> RunDetail:
     deployment.agent(agent)
     if not has_store(deployment, agent):
         raise UnknownRun(run_id)
-    with read_session(deployment, agent) as session:
-        for row in _runs(session.store, agent):
-            if row.run_id == run_id:
-                files = split_patch(session.store.show(row.info.sha))
-                return RunDetail(row, _report(row.info), files, cited_turns(files))
-    raise UnknownRun(run_id)
+    with read_session(deployment, agent) as session, session_index(session) as index:
+        run = find_run(index, run_id)
+        info = session.store.commit_info(run.info.sha)  # the index keeps no commit body
+        row = RunRow(agent, info, run.undone_by)
+        files = split_patch(session.store.show(info.sha))
+        return RunDetail(row, _report(info), files, cited_turns(files))
 
 
 @dataclass(frozen=True)
@@ -151,16 +146,15 @@ class Blocker:
 
 def blockers(deployment: Deployment, agent: str, run_id: str, files: Sequence[str]) -> list[Blocker]:
     """Later commits (runs, or people's edits the store recorded) touching `files`, newest first."""
-    wanted = set(files)
-    found: list[Blocker] = []
-    with read_session(deployment, agent) as session:
-        for info in session.store.history():
-            if info.trailers.get("Run-Id") == run_id:
-                break
-            touched = sorted(wanted & {c.path for c in session.store.changed_files(info.sha)})
-            if not touched:
-                continue
-            later = info.trailers.get("Run-Id")
-            label = f"run {later}" if later else f"a person's edit ({info.sha[:10]}: {info.subject})"
-            found.append(Blocker(label, later, touched))
-    return found
+    found: dict[int, tuple[IndexedCommit, set[str]]] = {}
+    with read_session(deployment, agent) as session, session_index(session) as index:
+        run = find_run(index, run_id)
+        for path, later in index.touched_after(run.seq, files).items():
+            for commit in later:
+                found.setdefault(commit.seq, (commit, set()))[1].add(path)
+    blocking: list[Blocker] = []
+    for _seq, (commit, paths) in sorted(found.items(), reverse=True):
+        later_id = commit.info.run_id
+        label = f"run {later_id}" if later_id else f"a person's edit ({commit.info.sha[:10]}: {commit.info.subject})"
+        blocking.append(Blocker(label, later_id, sorted(paths)))
+    return blocking

@@ -1,0 +1,141 @@
+"""The scout's shortlist: which skills the model sees in full, at any inventory size.
+
+Skills are ranked by BM25 (Robertson–Spärck Jones, k1 = 1.2, b = 0.75) against the words
+of the new turns. A skill's document is its name (weight 3), description and trigger
+(weight 2 each) and steps (weight 1): a skill whose steps describe what the turns did
+ranks high even when its name is generic. Ranking is deterministic — ties go by name —
+and needs no index or service: a few milliseconds per thousand skills.
+
+The inventory rows are then laid out within `budget` bytes of request body, best first:
+full rows (description, trigger, steps, files) while they take at most FULL_SHARE of the
+budget, short rows (description and trigger cut) up to SHORT_SHARE, then names, then one
+row counting the skills left out. The budget bounds the request whatever the inventory holds (3,000
+skills included); the near-duplicate check before any create still sees every skill.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from daemon.kernel.turn_render import wire_bytes
+from skills_engine.inventory import Inventory, Skill
+
+K1 = 1.2
+B = 0.75
+FIELD_WEIGHTS = {"name": 3, "description": 2, "trigger": 2, "steps": 1}
+# Shares of the inventory's budget: full rows up to 55 %, short rows up to 75 %, names the
+# rest — so past a few hundred skills the model still sees a few hundred more names.
+FULL_SHARE, SHORT_SHARE = 0.55, 0.75
+OMITTED_ROW_BYTES = 160
+MAX_STEPS, STEP_CHARS, MAX_FILES, SHORT_CHARS = 30, 300, 30, 160
+
+_TOKEN = re.compile(r"[a-z0-9]+")
+# Words too common in skills and requests to tell one skill from another.
+_STOP = frozenset(
+    {
+        "the", "and", "for", "with", "that", "this", "from", "into", "then", "when", "what", "your",
+        "you", "are", "was", "were", "will", "can", "not", "but", "all", "any", "its", "use",
+        "using", "used", "please", "also", "just", "have", "has", "had", "our", "out", "get",
+    }
+)
+
+
+def tokens(text: str) -> list[str]:
+    """Words of `text` for ranking: lowercase, 3+ characters, no stop words, plural -s dropped."""
+    found = []
+    for word in _TOKEN.findall(text.casefold()):
+        if len(word) < 3 or word in _STOP:
+            continue
+        if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):
+            word = word[:-1]
+        found.append(word)
+    return found
+
+
+def _document(skill: Skill) -> Counter[str]:
+    doc = skill.doc
+    fields = {
+        "name": skill.name.replace("-", " "),
+        "description": doc.description,
+        "trigger": doc.trigger,
+        "steps": " ".join(step.text for step in doc.steps[:MAX_STEPS]),
+    }
+    terms: Counter[str] = Counter()
+    for field_name, text in fields.items():
+        for word in tokens(text):
+            terms[word] += FIELD_WEIGHTS[field_name]
+    return terms
+
+
+def rank(skills: Sequence[Skill], query: Iterable[str]) -> list[tuple[Skill, float]]:
+    """`skills` with their BM25 score against the query words, best first, ties by name."""
+    wanted = Counter(query)
+    docs = [_document(s) for s in skills]
+    count = len(docs)
+    if not count:
+        return []
+    lengths = [sum(d.values()) for d in docs]
+    average = sum(lengths) / count or 1.0
+    frequency: Counter[str] = Counter()
+    for d in docs:
+        frequency.update(t for t in d if t in wanted)
+    idf = {t: math.log(1 + (count - n + 0.5) / (n + 0.5)) for t, n in frequency.items()}
+    # A word the turns repeat matters more, but with diminishing returns.
+    weight = {t: 1 + math.log(n) for t, n in wanted.items()}
+    scored = []
+    for skill, d, length in zip(skills, docs, lengths, strict=True):
+        norm = K1 * (1 - B + B * length / average)
+        score = sum(
+            idf[t] * weight[t] * d[t] * (K1 + 1) / (d[t] + norm) for t in d.keys() & idf.keys()
+        )
+        scored.append((skill, score))
+    scored.sort(key=lambda pair: (-pair[1], pair[0].name, pair[0].source))
+    return scored
+
+
+def full_row(skill: Skill) -> dict[str, Any]:
+    return {
+        **short_row(skill, None),
+        "steps": [step.text[:STEP_CHARS] for step in skill.doc.steps[:MAX_STEPS]],
+        "files": sorted(skill.folder.files)[:MAX_FILES],
+    }
+
+
+def short_row(skill: Skill, cut: int | None = SHORT_CHARS) -> dict[str, Any]:
+    return {
+        "name": skill.name,
+        "source": skill.source,
+        "status": skill.status,
+        "description": skill.doc.description[:cut] if cut else skill.doc.description,
+        "trigger": skill.doc.trigger[:cut] if cut else skill.doc.trigger,
+    }
+
+
+def name_row(skill: Skill) -> dict[str, Any]:
+    return {"name": skill.name, "source": skill.source}
+
+
+def inventory_rows(inventory: Inventory, budget: int, query: Sequence[str]) -> list[dict[str, Any]]:
+    """The inventory as the scout shows it, within `budget` bytes of request body (see module doc)."""
+    skills = [s for s in inventory.skills if s.status != "quarantined"]
+    ranked = [skill for skill, _score in rank(skills, query)]
+    rows: list[dict[str, Any]] = []
+    used = 0
+    shapes = ((full_row, int(budget * FULL_SHARE)), (short_row, int(budget * SHORT_SHARE)), (name_row, budget))
+    index = 0
+    for shape, limit in shapes:
+        while index < len(ranked):
+            row = shape(ranked[index])
+            cost = wire_bytes(row) + 2
+            if used + cost > limit - OMITTED_ROW_BYTES:
+                break
+            rows.append(row)
+            used += cost
+            index += 1
+    if index < len(ranked):
+        rows.append({"omitted": len(ranked) - index, "note": "more skills exist; they are less related to these turns"})
+    return rows
