@@ -29,6 +29,7 @@ from daemon.kernel.turn_input import turns_for_model, untrusted_block
 from daemon.kernel.view import AgentView
 from memory_engine import grounding, refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
+from memory_engine.forbidden import forbidden_keys
 from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
 
@@ -130,12 +131,17 @@ class DistillationPass:
         store = open_edit(agent, self._base_view(context.view, pending))
         outcomes: list[tuple[str, WriteResult]] = []
         proposed = 0
+        forbidden = forbidden_keys(context.view)
+        dropped = 0
 
         def handle(group: TurnGroup, answer: CallResult[DistillationResponse]) -> None:
-            nonlocal proposed
+            nonlocal proposed, dropped
             proposed += len(answer.value.facts)
             by_id = group.by_id
             for fact in answer.value.facts:
+                if fact.key in forbidden:
+                    dropped += 1  # a purged, forbidden key: its value reaches no file, not even a report
+                    continue
                 store.load_scope((*agent.owner, fact.entity, fact.key))
                 line, result = self._write(store.memory, agent, fact, by_id, context.now)
                 outcomes.append((line, result))
@@ -152,7 +158,7 @@ class DistillationPass:
                         )
                     )
 
-        allowed = list(agent.memory.allowed_keys)
+        allowed = [k for k in agent.memory.allowed_keys if k not in forbidden]
         backlog = work_through(
             context,
             batch,
@@ -172,6 +178,7 @@ class DistillationPass:
         analysed = len(backlog.done.turns)
         details = {
             "turns": analysed,
+            **({"forbidden_dropped": dropped} if dropped else {}),
             "turns_waiting": backlog.left,
             "model_requests": backlog.calls,
             "facts_proposed": proposed,

@@ -50,6 +50,19 @@ class PassOverrides(Frozen):
     instruction_review: bool | None = None
 
 
+class RetentionSettings(Frozen):
+    """How long an agent's data is kept (docs/how-to/retention.md); unset: for ever.
+
+    Applied by the daily store maintenance (and `maintenance`); per agent, a field set
+    there wins over the deployment's.
+    """
+
+    # Fact versions closed (superseded) more than N days ago are purged like `memory forget --purge`.
+    closed_facts_days: int | None = Field(default=None, ge=1, le=36500)
+    # Lab ledger folders (console.lab_ledgers) untouched for more than N days are removed.
+    lab_ledgers_days: int | None = Field(default=None, ge=1, le=36500)
+
+
 class AgentConfig(Frozen):
     home: str = Field(min_length=1)
     enabled: bool = True
@@ -63,6 +76,7 @@ class AgentConfig(Frozen):
     skills: SkillSources = Field(default_factory=SkillSources)
     workspace: WorkspaceRoles = Field(default_factory=WorkspaceRoles)
     memory: AgentMemory = Field(default_factory=AgentMemory)
+    retention: RetentionSettings | None = None
 
 
 class IntervalOverrides(Frozen):
@@ -138,6 +152,7 @@ class DeploymentConfig(Frozen):
     notify: NotifySettings | None = None
     # Absent: budget, caps, breakers and locks live in the state folder (one host).
     coordination: CoordinationSettings | None = None
+    retention: RetentionSettings | None = None
     agents: dict[str, AgentConfig] = Field(min_length=1)
 
     @field_validator("agents")

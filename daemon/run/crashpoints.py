@@ -3,7 +3,8 @@
 Armed only by the test-only entry `python -m tests.support.armed` from `METAENG_CRASH_AT`
 (never by the shipped command line); unarmed, a crash point costs one
 comparison. The names are the steps of the commit protocol in `daemon.run.apply`, then the
-applier's run-index update after the commit (`before_index`).
+applier's run-index update after the commit (`before_index`), then the steps of a history
+rewrite (`daemon.run.history_rewrite`) and of a purge (`daemon.wiring.purge`).
 """
 
 from __future__ import annotations
@@ -19,6 +20,15 @@ POINTS = (
     "after_commit",
     "after_cursors",
     "before_index",
+)
+REWRITE_POINTS = (
+    "purge_after_forget",
+    "purge_after_redact",
+    "rewrite_built",
+    "rewrite_verified",
+    "rewrite_moved_old",
+    "rewrite_swapped",
+    "rewrite_old_removed",
 )
 _armed: str | None = None
 

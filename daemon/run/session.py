@@ -27,6 +27,7 @@ from daemon.kernel.managed import HomeScan, ManagedPaths, managed_paths
 from daemon.kernel.paths import AgentState, StateLayout
 from daemon.kernel.settings import AgentSettings
 from daemon.run.apply import finish_or_roll_back
+from daemon.run.history_rewrite import pending, recover_rewrite
 from daemon.run.homelock import Holder, HomeLock
 from daemon.run.store import StoreSession, open_store
 
@@ -55,6 +56,29 @@ def agent_state(deployment: Deployment, name: str) -> AgentState:
     state = StateLayout(deployment.state_dir).agent(name)
     state.root.mkdir(parents=True, exist_ok=True, mode=0o700)
     return state
+
+
+def settled_state(deployment: Deployment, name: str) -> AgentState:
+    """The agent's state with any interrupted history rewrite finished first, if the run
+    lock is free at once (raises AgentBusy if not): a store mid-swap is never read, nor
+    taken for a missing one and created afresh."""
+    state = agent_state(deployment, name)
+    if pending(state):
+        lock = FileLock(str(state.run_lock), timeout=0)
+        try:
+            lock.acquire()
+        except Timeout:
+            raise AgentBusy(name, state.run_lock) from None
+        try:
+            recover_rewrite(state)
+        finally:
+            lock.release()
+    return state
+
+
+def has_store(deployment: Deployment, name: str) -> bool:
+    """Whether the agent has a store (a first run happened), an interrupted rewrite finished first."""
+    return (settled_state(deployment, name).git_dir / "HEAD").exists()
 
 
 def commit_external_edits(store: StoreSession, agent: str, first: bool) -> tuple[str | None, HomeScan]:
@@ -105,8 +129,9 @@ def agent_session(
         held.callback(home_lock.release)
         grant = held.enter_context(coordination_for(deployment).run_lock(name, lock_timeout, now))
         managed = managed_paths(agent)
+        rewrite_notes = recover_rewrite(state)
         with open_store(state.git_dir, agent.home, managed, state.scratch, now, clock) as store:
-            notes = finish_or_roll_back(store, state)
+            notes = rewrite_notes + finish_or_roll_back(store, state)
             first = store.head() is None
             if commit_external:
                 external, scan = commit_external_edits(store, name, first)
@@ -128,9 +153,13 @@ def agent_session(
 
 @contextmanager
 def read_session(deployment: Deployment, name: str) -> Iterator[AgentSession]:
-    """Open the store for reading only (no lock, no recovery, no commits)."""
+    """Open the store for reading only (no lock, no recovery, no commits).
+
+    Only an interrupted history rewrite is finished first, if the run lock is free at
+    once: a store mid-swap is never read (nor created afresh by opening it).
+    """
     agent = deployment.agent(name)
-    state = agent_state(deployment, name)
+    state = settled_state(deployment, name)
     managed = managed_paths(agent)
     with open_store(state.git_dir, agent.home, managed, state.scratch) as store:
         yield AgentSession(agent, state, store, managed, (), None)

@@ -81,6 +81,20 @@ class StoreSession:
             )
         return status, out
 
+    def spawn(self, *args: str, stdin: int | None = None, stdout: int | None = None) -> subprocess.Popen[bytes]:
+        """Start `git ARGS` with the store's environment for a streaming caller (fast-export
+        into fast-import); stderr goes to a pipe the caller reads when it waits."""
+        try:
+            return subprocess.Popen(
+                ["git", *args], cwd=self.home, env=self._env, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE
+            )
+        except FileNotFoundError as exc:
+            raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
+
+    def run_git(self, *args: str, ok_codes: Sequence[int] = (0,)) -> tuple[int, bytes]:
+        """`git ARGS` in this store: (exit status, stdout); StoreError on any other status."""
+        return self._run(*args, ok_codes=ok_codes)
+
     def text(self, *args: str) -> str:
         return self._run(*args)[1].decode("utf-8", "replace")
 

@@ -24,7 +24,7 @@ from daemon.config.resolve import Deployment
 from daemon.kernel import atomic
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.statefile import read_versioned
-from daemon.run.session import agent_session, agent_state
+from daemon.run.session import agent_session, settled_state
 
 VERSION = 1
 log = structlog.get_logger("metaeng.maintenance")
@@ -75,7 +75,7 @@ def maintain_store(deployment: Deployment, agent: str, now: datetime, lock_timeo
     recorded). A git failure is recorded as `failed` and returned, not raised: the store is
     as git left it, which gc never leaves inconsistent.
     """
-    state = agent_state(deployment, agent)
+    state = settled_state(deployment, agent)
     if not (state.git_dir / "HEAD").exists():
         raise NoStore(agent)
     began = time.monotonic()

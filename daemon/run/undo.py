@@ -23,7 +23,7 @@ from daemon.kernel.errors import UndoRefused, UnknownRun
 from daemon.kernel.textmerge import merge_text
 from daemon.run.applier import Submission, commit_run
 from daemon.run.apply import new_run_id
-from daemon.run.session import AgentSession, agent_session, agent_state, read_session
+from daemon.run.session import AgentSession, agent_session, has_store, read_session
 from daemon.run.store import CommitInfo, StoreSession
 from daemon.run.store_index import IndexedCommit, RunIndex, synced_index
 
@@ -153,8 +153,7 @@ class UndoResult:
 def locate_run(deployment: Deployment, run_id: str) -> str:
     """The agent whose store holds `run_id`."""
     for name in deployment.agents:
-        state = agent_state(deployment, name)
-        if not (state.git_dir / "HEAD").exists():
+        if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
             if index.find(run_id) is not None:

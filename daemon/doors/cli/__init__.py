@@ -39,7 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "tune the memory settings against fixed scenarios (grid, campaign, distill, verify, propose)",
     ),
     "breaker": ("breaker_cmd", "show or reset an agent's model-call circuit breaker"),
-    "maintenance": ("maintenance_cmd", "pack the agents' git stores now (git gc)"),
+    "maintenance": ("maintenance_cmd", "apply retention and pack the agents' git stores now (git gc)"),
     "run": ("run_cmd", "run the daemon: every agent's passes on its cadence, until stopped"),
     "status": (
         "status_cmd",

@@ -5,17 +5,21 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
+from daemon.config.resolve import Deployment
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
 from daemon.run.store_maintenance import NoStore, maintain_store
+from daemon.wiring.retention import apply_retention, plan_retention
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "maintenance",
-        help="pack the agents' git stores now (git gc)",
+        help="apply retention and pack the agents' git stores now (git gc)",
         description=(
-            "Pack an agent's git store (git gc) under its run lock, as the service does on its "
+            "Apply the agent's `retention:` (closed fact versions purged from the home, history and the daemon's "
+            "files; old lab ledgers removed; --dry-run shows what would go and changes nothing), then "
+            "pack its git store (git gc) under its run lock, as the service does on its "
             "store_maintenance schedule (service.intervals.store_maintenance, default daily). Git's own "
             "auto-gc is off in every store, so no run ever pays for it. Waits for a run in progress "
             "(up to run_lock_timeout_seconds, or --wait); exit 1 if it could not run or git failed."
@@ -25,6 +29,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--wait", type=float, default=None, metavar="SECONDS", help="wait this long for a run in progress"
     )
+    parser.add_argument(
+        "--dry-run", action="store_true", help="show what retention would remove now; change nothing, do not pack"
+    )
     add_json(parser)
     parser.set_defaults(handler=handle)
 
@@ -33,10 +40,18 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
     timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    if args.dry_run:
+        return _dry_run(names, deployment, context, args.json)
     rows: list[dict[str, Any]] = []
     failed = False
     for name in names:
         try:
+            applied = apply_retention(deployment, name, context.clock(), timeout)
+            if not applied.empty:
+                context.err.line(
+                    f"agent {name}: retention purged {len(applied.closed)} closed fact version(s), "
+                    f"removed {len(applied.ledgers)} lab ledger(s)"
+                )
             record = maintain_store(deployment, name, context.clock(), timeout)
         except NoStore as exc:
             rows.append({"agent": name, "outcome": "no store", "detail": str(exc)})
@@ -73,3 +88,34 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
 
 def _size(count: int) -> str:
     return f"{count / 1024:.0f} KiB" if count < 1024 * 1024 else f"{count / 1024 / 1024:.1f} MiB"
+
+
+def _dry_run(names: list[str], deployment: Deployment, context: CliContext, as_json: bool) -> int:
+    """What retention would remove now, per agent (values are never printed)."""
+    plans = [plan_retention(deployment, name, context.clock()) for name in names]
+    if as_json:
+        context.out.json(
+            [
+                {
+                    "agent": p.agent,
+                    "retention": p.settings.model_dump(),
+                    "closed_facts": [{"entity": c.entity, "key": c.key, "valid_to": c.valid_to} for c in p.closed],
+                    "held_back": p.held_back,
+                    "lab_ledgers": [str(path) for path in p.ledgers],
+                }
+                for p in plans
+            ]
+        )
+        return 0
+    for p in plans:
+        if p.empty and not p.held_back:
+            context.out.line(f"agent {p.agent}: retention removes nothing now")
+            continue
+        context.out.line(f"agent {p.agent}: retention would remove")
+        for c in p.closed:
+            context.out.line(f"  closed fact {c.entity}.{c.key} (closed {c.valid_to})")
+        for path in p.ledgers:
+            context.out.line(f"  lab ledger {path}")
+        if p.held_back:
+            context.out.line(f"  ({p.held_back} closed version(s) kept for now: a current fact holds the same value)")
+    return 0

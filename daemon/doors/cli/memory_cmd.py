@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from daemon.doors.cli import memory_refused_cmd
+from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
@@ -57,8 +57,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     forget = actions.add_parser(
         "forget",
-        help="delete every version of one fact (as an undoable run)",
-        description="Delete every version of (entity, key) for the agent's owner. The deletion is a run: `undo` restores it.",
+        help="delete every version of one fact (as an undoable run), or --purge it for good",
+        description=(
+            "Delete every version of (entity, key) for the agent's owner. The deletion is a run: `undo` restores it. "
+            "With --purge the values are erased for good: from the home, from every commit of the store's "
+            "history, from the run log, journal, spend records, scratch and lab ledgers (the records stay, "
+            "their text says [purged]); an erasure record keeps a salted hash of each value, never the value. "
+            "A purge cannot be undone."
+        ),
     )
     add_agent(forget)
     forget.add_argument("--entity", required=True)
@@ -66,8 +72,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     forget.add_argument(
         "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
+    forget.add_argument(
+        "--purge", action="store_true", help="erase the values from history and the daemon's files too (cannot be undone)"
+    )
+    forget.add_argument("--value", help="with --purge: only this value (one version), not every value the key had")
+    forget.add_argument(
+        "--forbid",
+        action="store_true",
+        help="with --purge: put the key on the agent's forbidden list, so new turns do not teach it again",
+    )
+    forget.add_argument("--yes", action="store_true", help="with --purge: do not ask for confirmation")
     add_json(forget)
     forget.set_defaults(handler=handle_forget)
+    purges = actions.add_parser(
+        "purges",
+        help="list the purges made for an agent",
+        description="List the erasure records of an agent: when, who asked, which entity/key, salted hashes of the values.",
+    )
+    add_agent(purges)
+    add_json(purges)
+    purges.set_defaults(handler=memory_purge_cmd.handle_purges)
     memory_refused_cmd.register_actions(actions)
 
 
@@ -189,6 +213,10 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
 
 
 def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
+    if args.purge:
+        return memory_purge_cmd.handle_purge(args, context)
+    if args.value is not None or args.yes or args.forbid:
+        raise DaemonError("--value, --forbid and --yes only go with --purge")
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
     now = context.clock()

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.run.session import agent_state, read_session
+from daemon.run.session import has_store, read_session
 from daemon.run.undo import find_run, locate_run, run_commits, session_index
 from daemon.wiring.undo import undo
 
@@ -52,7 +52,7 @@ def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
     names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
     rows: list[dict[str, Any]] = []
     for name in names:
-        if not (agent_state(deployment, name).git_dir / "HEAD").exists():
+        if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
             for run in run_commits(index, max(args.limit, 0)):

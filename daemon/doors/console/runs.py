@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from daemon.config.resolve import Deployment
 from daemon.doors.console.diff import FileDiff, split_patch
 from daemon.kernel.errors import UnknownRun
-from daemon.run.session import agent_state, read_session
+from daemon.run.session import has_store as session_has_store
+from daemon.run.session import read_session
 from daemon.run.store import CommitInfo
 from daemon.run.store_index import IndexedCommit, RunIndex
 from daemon.run.undo import find_run, session_index
@@ -59,7 +60,7 @@ def _rows(index: RunIndex, agent: str) -> Iterator[RunRow]:
 
 
 def has_store(deployment: Deployment, agent: str) -> bool:
-    return (agent_state(deployment, agent).git_dir / "HEAD").exists()
+    return session_has_store(deployment, agent)
 
 
 def list_runs(

@@ -31,6 +31,7 @@ from daemon.kernel.paths import StateLayout
 from daemon.run.model_client import breaker_for
 from daemon.run.runner import RunResult, run_once
 from daemon.run.store_maintenance import NoStore, maintain_store
+from daemon.wiring.retention import apply_retention
 
 log = structlog.get_logger("metaeng.service")
 YIELD_AFTER_BUSY = 3
@@ -122,8 +123,11 @@ class JobRunner:
             self._run_once(deployment, agent_name, job_id, passes, now)
 
     def _maintain(self, deployment: Deployment, agent: str, job_id: str) -> None:
-        """Pack the agent's store if its run lock is free; busy → retried like any job."""
+        """Apply the agent's retention, then pack its store, if its run lock is free; busy → retried like any job."""
         try:
+            applied = apply_retention(deployment, agent, self.clock(), 0.0)
+            if not applied.empty:
+                log.info("retention.applied", agent=agent, closed_facts=len(applied.closed), ledgers=len(applied.ledgers))
             record = maintain_store(deployment, agent, self.clock(), 0.0)
         except NoStore:
             log.debug("job.idle", agent=agent, job=job_id, note="no store yet")

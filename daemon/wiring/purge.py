@@ -1,0 +1,242 @@
+"""Purge a fact for real: from the home, the store's whole history and the daemon's files.
+
+One locked session, in this order (each step safe to repeat after a crash):
+
+1. find the values: every version of (entity, key) in the fact store now and in its
+   history (`--value` narrows to one of them);
+2. the forget run: every managed file of the home with the values erased (fact records
+   dropped, other mentions `[purged]`, the facts view rendered anew) — one commit;
+3. the erasure record (salted hashes only), then the state files erased;
+4. the history rewrite (`daemon.run.history_rewrite`): every commit's blobs and message
+   through the same erasure, verified, swapped; the run index rebuilt.
+
+A crash after 2 or 3 leaves the values in history only: running the purge again finds
+them there and finishes. Cursors never move back, so consumed turns are not read again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from contextlib import ExitStack
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Literal
+
+import structlog
+
+from daemon.config.resolve import Deployment
+from daemon.kernel.changeset import Changeset, FileWrite, nothing
+from daemon.kernel.erasure import Erasure, values_of
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.view import AgentView
+from daemon.run import erasures
+from daemon.run.applier import Submission, commit_run, hold_memory_lock
+from daemon.run.apply import new_run_id
+from daemon.run.crashpoints import crashpoint
+from daemon.run.history_rewrite import Rewrite, rewrite_history
+from daemon.run.session import AgentSession, agent_session
+from daemon.run.state_erasure import drop_index, erase_state
+from memory_engine import factstore, forbidden
+from memory_engine.agent_memory import load_memory
+
+log = structlog.get_logger("metaeng.purge")
+
+
+@dataclass(frozen=True)
+class PurgeTarget:
+    entity: str
+    key: str
+    value: str | None = None  # None: every value the key ever had
+    forbid: bool = False  # also put the key on the agent's forbidden list
+
+
+@dataclass(frozen=True)
+class PurgeResult:
+    entity: str
+    key: str
+    values: int  # how many distinct values were purged (0: nothing found)
+    run_id: str | None  # the forget run, None if the home held nothing any more
+    state_files: tuple[str, ...]
+    rewritten: bool
+    record: erasures.ErasureRecord | None
+
+
+def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
+    """Values of (entity, key) in the fact store now and anywhere in the store's history."""
+    memory = load_memory(session.agent, AgentView(session.agent.home))
+    found = {r.value for r in memory.records() if r.entity == target.entity and r.key == target.key and r.value}
+    if session.store.head() is not None:
+        specs = factstore.record_pathspecs(session.agent.memory.store)
+        _status, out = session.store.run_git(
+            "log", "--all", "-p", "--no-color", "--no-ext-diff", "--unified=0", "--format=", "--", *specs
+        )
+        lines = (line[1:] for line in out.split(b"\n") if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---")))
+        found |= values_of(target.entity, target.key, lines)
+    if target.value is not None:
+        if target.value not in found:
+            raise DaemonError(
+                f"no version of {target.entity}.{target.key} has the value given by --value "
+                "(neither in the fact store nor in its history); nothing changed"
+            )
+        return {target.value}
+    return found
+
+
+def _under(path: str, specs: tuple[str, ...]) -> bool:
+    return any(path == spec or path.startswith(spec + "/") for spec in specs)
+
+
+def plan_erasure(
+    session: AgentSession, view: AgentView, erasure: Erasure, today: str, forbid: str | None = None
+) -> Changeset:
+    """Every managed file of the home with the values erased (a fact file left empty goes);
+    the facts view rendered anew from what remains."""
+    scan = session.scan or session.managed.scan(session.agent.home)
+    memory_settings = session.agent.memory
+    specs = factstore.record_pathspecs(memory_settings.store)
+    changes: dict[str, bytes | None] = {}
+    for path in sorted(scan.files):
+        data = view.read_bytes(path)
+        if data is not None and erasure.found_in(data):
+            erased = erasure.erase(data)
+            changes[path] = None if not erased.strip() and _under(path, specs) else erased
+    if memory_settings.markdown_view and any(_under(p, specs) for p in changes):
+        remaining = load_memory(session.agent, view.layered(changes)).records()
+        rendered = factstore.render_markdown(sorted(remaining, key=factstore.sort_key), today)
+        changes[memory_settings.markdown_view] = erasure.erase(rendered)
+    if forbid and (added := forbidden.with_key(view, forbid)) is not None:
+        changes[added.path] = added.content
+    changed = {p: c for p, c in changes.items() if view.read_bytes(p) != c}
+    if not changed:
+        return nothing("forget", "the home holds none of the values any more")
+    return Changeset(
+        pass_name="forget",
+        status="changes",
+        reason=f"purged {erasure.label} from {len(changed)} file(s)",
+        writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changed.items()) if c is not None),
+        deletes=tuple(p for p, c in sorted(changed.items()) if c is None),
+        report=tuple(f"erased from {p}" for p in sorted(changed)),
+        details={"files": sorted(changed)},
+    )
+
+
+def _shared(deployment: Deployment) -> list[Path]:
+    """Folders outside the agent's state that may quote its facts: spend records and lab ledgers."""
+    folders = [deployment.state_dir / "spend"]
+    console = deployment.config.console
+    if console is not None:
+        folders += [deployment.path.parent / p for p in console.lab_ledgers]
+    return folders
+
+
+@dataclass(frozen=True)
+class Erased:
+    run_id: str | None
+    state_files: tuple[str, ...]
+    rewritten: bool
+    records: tuple[erasures.ErasureRecord, ...]
+
+
+def erase_everywhere(
+    deployment: Deployment,
+    session: AgentSession,
+    erasure: Erasure,
+    *,
+    kind: Literal["purge", "retention"],
+    requested_by: str,
+    now: datetime,
+    forbid: str | None = None,
+) -> Erased:
+    """Steps 2-4 of the module docstring for `erasure`, in an open session holding the memory lock.
+
+    Raises DaemonError if the forget run cannot be applied (nothing changed); StoreError if
+    the rewrite fails (the old store is kept; the purge can be run again).
+    """
+    view = AgentView(session.agent.home)
+    run_id = new_run_id(now)
+    changeset = plan_erasure(session, view, erasure, now.date().isoformat(), forbid)
+    committed: str | None = None
+    if changeset.status == "changes":
+        outcome = commit_run(session, Submission((changeset,), kind=kind), now=now, run_id=run_id)
+        (result,) = outcome.passes
+        if outcome.error is not None or result.status in ("failed", "skipped"):
+            raise DaemonError(f"{kind} not applied, nothing changed — {outcome.error or result.reason}")
+        committed = outcome.run_id
+    crashpoint("purge_after_forget")
+    if not erasure.facts:
+        return Erased(committed, (), False, ())
+    groups: dict[tuple[str, str], set[str]] = {}
+    for entity, key, value in erasure.facts:
+        groups.setdefault((entity, key), set()).add(value)
+    records = tuple(
+        erasures.ErasureRecord(
+            at=now.isoformat(),
+            requested_by=requested_by,
+            kind=kind,
+            entity=entity,
+            key=key,
+            value_hashes=erasures.hashes(session.state, values),
+            run_id=committed,
+            commits_rewritten=session.store.head() is not None,
+        )
+        for (entity, key), values in sorted(groups.items())
+    )
+    for record in records:
+        erasures.append(session.state, record)
+    keep = [erasures.records_path(session.state), erasures.salt_path(session.state)]
+    changed = erase_state(session.state, _shared(deployment), erasure, keep)
+    crashpoint("purge_after_redact")
+    rewritten = False
+    if session.store.head() is not None:
+        rewrite_history(session.store, session.state, history_rewrite(erasure, kind), now)
+        drop_index(session.state)
+        rewritten = True
+    log.info(
+        f"{kind}.done", agent=session.agent.name, erased=erasure.label, values=len(erasure.facts),
+        run_id=committed, state_files=len(changed),
+    )
+    return Erased(committed, tuple(str(p) for p in changed), rewritten, records)
+
+
+def purge(
+    deployment: Deployment,
+    agent_name: str,
+    target: PurgeTarget,
+    *,
+    requested_by: str,
+    now: datetime,
+    lock_timeout: float,
+    confirm: Callable[[int], bool] | None = None,
+) -> PurgeResult:
+    """Purge `target` from the agent's home, history and state (see the module docstring).
+
+    `confirm(values)` is asked once the values are known (False: nothing changed).
+    Raises DaemonError (nothing changed) for an unknown --value, a locked memory, or a
+    failed forget run; StoreError if the rewrite fails (the old store is kept; run again).
+    """
+    with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
+        if not stack.enter_context(hold_memory_lock(session)):
+            raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; try again")
+        values = find_values(session, target)
+        if not values and not target.forbid:
+            return PurgeResult(target.entity, target.key, 0, None, (), False, None)
+        if confirm is not None and not confirm(len(values)):
+            raise DaemonError("purge not confirmed; nothing changed")
+        erasure = Erasure.of(target.entity, target.key, values)
+        done = erase_everywhere(
+            deployment, session, erasure, kind="purge", requested_by=requested_by, now=now,
+            forbid=target.key if target.forbid else None,
+        )
+        record = done.records[0] if done.records else None
+        return PurgeResult(
+            target.entity, target.key, len(values), done.run_id, done.state_files, done.rewritten, record
+        )
+
+
+def history_rewrite(erasure: Erasure, kind: str) -> Rewrite:
+    return Rewrite(
+        blob=erasure.erase,
+        message=lambda message: erasure.erase(message, drop_records=False),
+        reason=f"{kind} of {erasure.label}",
+    )

@@ -1,0 +1,119 @@
+"""Retention: what `retention:` says may not be kept any longer goes, by the purge's own means.
+
+- Fact versions closed (valid_to) more than `closed_facts_days` ago are purged from the
+  home, every commit and the daemon's files (`daemon.wiring.purge.erase_everywhere`), in
+  one run and one history rewrite for all of them. A closed value still held by a kept
+  record (the same text in a current fact) is left for now: erasing its text would
+  erase the kept fact too.
+- Lab ledger folders (each folder directly under a `console.lab_ledgers` folder) whose
+  newest file is older than `lab_ledgers_days` are removed whole.
+
+`plan_retention` only reads (what `--dry-run` prints); `apply_retention` acts, holding the
+agent's run lock. Both take `now` from the caller.
+"""
+
+from __future__ import annotations
+
+import shutil
+from contextlib import ExitStack
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from daemon.config.models import RetentionSettings
+from daemon.config.resolve import Deployment
+from daemon.kernel.erasure import Erasure
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.view import AgentView
+from daemon.run.applier import hold_memory_lock
+from daemon.run.session import agent_session
+from daemon.wiring.purge import erase_everywhere
+from memory_engine.agent_memory import load_memory
+
+
+@dataclass(frozen=True)
+class ClosedFact:
+    entity: str
+    key: str
+    value: str
+    valid_to: str
+
+
+@dataclass(frozen=True)
+class RetentionPlan:
+    agent: str
+    settings: RetentionSettings
+    closed: tuple[ClosedFact, ...]  # to purge
+    held_back: int  # closed versions due, whose value a kept record still holds
+    ledgers: tuple[Path, ...]  # to remove
+
+    @property
+    def empty(self) -> bool:
+        return not self.closed and not self.ledgers
+
+
+def effective(deployment: Deployment, agent: str) -> RetentionSettings:
+    """The agent's retention: its own fields over the deployment's."""
+    base = deployment.config.retention or RetentionSettings()
+    own = deployment.config.agents[agent].retention
+    if own is None:
+        return base
+    return base.model_copy(update=own.model_dump(exclude_unset=True))
+
+
+def _ledgers(deployment: Deployment, days: int | None, now: datetime) -> tuple[Path, ...]:
+    console = deployment.config.console
+    if days is None or console is None:
+        return ()
+    cutoff = (now - timedelta(days=days)).timestamp()
+    old: list[Path] = []
+    for folder in (deployment.path.parent / p for p in console.lab_ledgers):
+        if not folder.is_dir():
+            continue
+        for ledger in sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()):
+            newest = max((f.stat().st_mtime for f in ledger.rglob("*") if f.is_file()), default=ledger.stat().st_mtime)
+            if newest < cutoff:
+                old.append(ledger)
+    return tuple(old)
+
+
+def plan_retention(deployment: Deployment, agent_name: str, now: datetime) -> RetentionPlan:
+    """What the agent's retention would remove now; reads only."""
+    agent = deployment.agent(agent_name)
+    settings = effective(deployment, agent.name)
+    closed: list[ClosedFact] = []
+    held_back = 0
+    if settings.closed_facts_days is not None:
+        cutoff = (now - timedelta(days=settings.closed_facts_days)).date().isoformat()
+        records = load_memory(agent, AgentView(agent.home)).records()
+        due = [r for r in records if r.valid_to is not None and r.valid_to < cutoff and r.value]
+        kept_values = {r.value for r in records if r not in due}
+        for r in due:
+            if r.value in kept_values:
+                held_back += 1
+            else:
+                closed.append(ClosedFact(r.entity, r.key, r.value, r.valid_to or ""))
+    return RetentionPlan(agent.name, settings, tuple(closed), held_back, _ledgers(deployment, settings.lab_ledgers_days, now))
+
+
+def apply_retention(deployment: Deployment, agent_name: str, now: datetime, lock_timeout: float) -> RetentionPlan:
+    """Apply the agent's retention now; return what was removed.
+
+    Raises AgentBusy if a run holds the lock past `lock_timeout`, DaemonError/StoreError
+    as the purge does (nothing of the failing step changed; the next day retries).
+    """
+    plan = plan_retention(deployment, agent_name, now)
+    for ledger in plan.ledgers:
+        shutil.rmtree(ledger)
+    if not plan.closed:
+        return plan
+    with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
+        if not stack.enter_context(hold_memory_lock(session)):
+            raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; retention waits")
+        fresh = plan_retention(deployment, agent_name, now)  # under the lock: what is due now
+        if fresh.closed:
+            erasure = Erasure(frozenset((c.entity, c.key, c.value) for c in fresh.closed), "closed fact versions")
+            erase_everywhere(
+                deployment, session, erasure, kind="retention", requested_by="retention policy", now=now
+            )
+        return RetentionPlan(plan.agent, plan.settings, fresh.closed, fresh.held_back, plan.ledgers)
