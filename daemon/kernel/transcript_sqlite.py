@@ -353,14 +353,14 @@ def _read_hermes(
     skipped: dict[str, int] = {}
     budget = source.settings.max_read_bytes
     last = after
-    consumed: list[tuple[int, str]] = []
+    consumed: list[tuple[int, str, str]] = []  # (row id, hash, session)
     for row in connection.execute("SELECT * FROM messages WHERE id > ? ORDER BY id", (after,)):
         row_id = int(row["id"])
         role, content, stamp = row["role"], row["content"], row["timestamp"]
         digest = _row_hash(str(role), str(content), stamp)
         last = row_id
-        consumed.append((row_id, digest))
         name = f"{rel}#{row['session_id']}"
+        consumed.append((row_id, digest, name))
         session = sessions.setdefault(name, _Session(name, Scan(name)))
         session.last_row = row_id
         if isinstance(stamp, int | float):
@@ -385,13 +385,23 @@ def _read_hermes(
     # The cursor stops before the first turn still open, in whichever session it is.
     stop = _stop(sessions, turns, last)
     turns = _without_heartbeats(turns, skipped)
-    kept = [d for i, d in consumed if i <= stop]
+    sent = [t for t in turns if t.start <= stop]
+    # A turn sent whole may end past the stop (another session's turn was still open): its
+    # rows after the cursor are remembered by hash, so the next read does not send them again.
+    ranges: dict[str, list[tuple[int, int]]] = {}
+    for turn in sent:
+        ranges.setdefault(turn.file, []).append((turn.start, turn.end))
+    kept = [
+        d
+        for i, d, name in consumed
+        if i <= stop or any(start <= i < end for start, end in ranges.get(name, ()))
+    ]
     hashes = ([*recent, *kept])[-RECENT_HASHES:]
     return [
         _file_read(
             rel,
             rel,
-            [t for t in turns if t.start <= stop],
+            sent,
             stop,
             after,
             consumer,

@@ -12,7 +12,7 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -460,3 +460,40 @@ def test_distillation_from_a_claude_code_session_cites_the_turn_and_never_sees_i
     listed = run_cli(config, "memory", "list", "--agent", "coder", "--json").json()
     assert [(r["entity"], r["value"]) for r in listed["records"]] == [("user", "Porto")]
     assert listed["records"][0]["source_event_id"] == "5f0c1a2e-1111-4a4a-8b8b-000000000001.jsonl@5867"
+
+
+def test_hermes_turn_sent_past_another_sessions_open_turn_is_not_sent_again(root: Path) -> None:
+    """Session B's closed turn ends after A's open one starts: the cursor stops before A,
+    and B's rows past it must not come back as a turn of their own."""
+    folder = root / "hermes-home"
+    folder.mkdir()
+    db = folder / "state.db"
+    old, recent = NOW.timestamp() - 10_000, NOW.timestamp() - 5
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "CREATE TABLE messages (id INTEGER PRIMARY KEY, session_id TEXT, role TEXT, content TEXT, "
+            "tool_calls TEXT, tool_name TEXT, timestamp REAL, active INTEGER)"
+        )
+        connection.executemany(
+            "INSERT INTO messages (id, session_id, role, content, timestamp) VALUES (?, ?, ?, ?, ?)",
+            [
+                (1, "B", "user", "B question one", old),
+                (2, "A", "user", "A old question", old),
+                (3, "A", "assistant", "A old answer", old),
+                (4, "B", "assistant", "B answer part one", old + 1),
+                (5, "A", "user", "A open question", recent),
+                (6, "B", "assistant", "B answer part two", old + 2),
+            ],
+        )
+    connection.close()
+    first = read(folder, "hermes", "state.db")
+    sent = [[m.content for m in t.messages] for t in first.turns]
+    assert ["B question one", "B answer part one", "B answer part two"] in sent
+    cursors = commit(first)
+    later = read_new_turns(
+        TranscriptSource(folder, TranscriptSettings(format="hermes", glob="state.db")),  # type: ignore[arg-type]
+        cursors,
+        "distillation",
+        NOW + timedelta(hours=1),
+    )
+    assert [[m.content for m in t.messages] for t in later.turns] == [["A open question"]]
