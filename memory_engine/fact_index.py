@@ -195,14 +195,23 @@ class FactIndex:
 
     # -- reading ---------------------------------------------------------------------------
     def records(
-        self, owner: tuple[str, str], entity: str | None = None, as_of: str | None = None
+        self,
+        owner: tuple[str, str],
+        entity: str | None = None,
+        as_of: str | None = None,
+        containing: tuple[str, ...] = (),
     ) -> list[FactRecord]:
         """The owner's records (of `entity`, valid on `as_of`, if given) in the store's order.
 
-        Never another owner's: the owner is part of every query.
+        Never another owner's: the owner is part of every query. `containing`: only records
+        whose stored line holds each of these lower-case ASCII words (a prefilter for a
+        search, so a search does not parse every record; the caller checks the fields).
         """
         sql = "SELECT record FROM facts WHERE tenant = ? AND user = ?"
         params: list[str] = [*owner]
+        for word in containing:
+            sql += " AND instr(lower(record), ?) > 0"  # SQLite's lower() folds ASCII only
+            params.append(word)
         if entity is not None:
             sql += " AND entity = ?"
             params.append(entity)

@@ -43,10 +43,11 @@ def deployment(root: Path) -> Path:
 
 
 def with_client(config: Path, body: Callable[[Client], Awaitable[Any]]) -> Any:
-    agent = load_deployment(config, {"HOME": os.environ["HOME"]}).agent("ada")
+    deployment = load_deployment(config, {"HOME": os.environ["HOME"]})
+    agent = deployment.agent("ada")
 
     async def main() -> Any:
-        async with Client(build_server(agent, lambda: NOW)) as client:
+        async with Client(build_server(agent, lambda: NOW, deployment.state_dir)) as client:
             return await body(client)
 
     return anyio.run(main)

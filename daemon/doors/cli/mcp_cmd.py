@@ -28,6 +28,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     # Imported here: the MCP SDK takes a second to import, which no other command should pay.
     from daemon.doors.mcp.server import build_server
 
-    agent = context.deployment().agent(args.agent)
-    build_server(agent, context.clock).run("stdio")
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    build_server(agent, context.clock, deployment.state_dir).run("stdio")
     return 0

@@ -3,21 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
-from daemon.kernel.paths import StateLayout
-from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
-from memory_engine.agent_memory import schema_for, settings_for
-from memory_engine.fact_index import open_index
+from daemon.wiring.fact_lookup import answer, fact_index
+from memory_engine.agent_memory import settings_for
 from memory_engine.forget import plan_forget
-from memory_engine.memory import Memory, QueryResult
 from memory_engine.records import FactRecord, canonical_date
 
 
@@ -108,52 +103,12 @@ def _record(record: FactRecord | None) -> dict[str, Any] | None:
     return None if record is None else record.model_dump(mode="json")
 
 
-def _index_path(context: CliContext, agent: AgentSettings) -> Path:
-    """Where the agent's fact index lives (a read never creates the state folder)."""
-    return StateLayout(context.deployment().state_dir).agent(agent.name).fact_index
-
-
-def _runs(context: CliContext, agent: AgentSettings) -> Callable[[], tuple[bool, object]]:
-    """(a run is being applied, a token of the store's refs): lets the index skip a half-applied run."""
-    state = StateLayout(context.deployment().state_dir).agent(agent.name)
-
-    def look() -> tuple[bool, object]:
-        refs = [state.git_dir / "HEAD", state.git_dir / "packed-refs"]
-        heads = state.git_dir / "refs" / "heads"
-        if heads.is_dir():
-            refs += sorted(heads.iterdir())
-        stamps = []
-        for ref in refs:
-            try:
-                st = ref.stat()
-            except OSError:
-                continue
-            stamps.append((ref.name, st.st_mtime_ns, st.st_ino, st.st_size))
-        return state.journal.exists(), tuple(stamps)
-
-    return look
-
-
-def _answer(
-    context: CliContext, agent: AgentSettings, entity: str, key: str, as_of: str, text: str
-) -> QueryResult:
-    """The memory's own query over the candidates the index hands it (same ranking, same answer)."""
-    settings, _origin = settings_for(agent, AgentView(agent.home))
-    with open_index(_index_path(context, agent), agent.home, agent.memory.store, _runs(context, agent)) as index:
-        candidates = index.records(
-            agent.owner,
-            entity if settings.filter_entity else None,
-            as_of if settings.time_aware else None,
-        )
-    memory = Memory.from_records(candidates, settings, schema_for(agent), lambda _p, _e: "")
-    return memory.query(agent.owner, entity, key, as_of, text)
-
-
 def handle_query(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
     as_of = _day(args.as_of, context)
-    result = _answer(context, agent, args.entity, args.key, as_of, args.text or f"{args.entity} {args.key}")
+    text = args.text or f"{args.entity} {args.key}"
+    result = answer(context.deployment().state_dir, agent, args.entity, args.key, as_of, text)
     if args.json:
         context.out.json({"value": result.answer, "record": _record(result.answer_record)})
         return 0
@@ -176,7 +131,7 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     agent = deployment.agent(args.agent)
     as_of = _day(args.as_of, context)
     view = AgentView(agent.home)
-    with open_index(_index_path(context, agent), agent.home, agent.memory.store, _runs(context, agent)) as index:
+    with fact_index(deployment.state_dir, agent) as index:
         records = index.records(agent.owner, args.entity, None if args.all else as_of)
     if args.json:
         settings, origin = settings_for(agent, view)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from mcp.server import MCPServer
@@ -32,8 +33,9 @@ def _answer(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         raise ToolError(str(exc)) from None
 
 
-def build_server(agent: AgentSettings, clock: Callable[[], datetime]) -> MCPServer:
-    """An MCPServer answering for `agent` only; `clock` gives "today" for as-of defaults."""
+def build_server(agent: AgentSettings, clock: Callable[[], datetime], state_dir: Path) -> MCPServer:
+    """An MCPServer answering for `agent` only; `clock` gives "today" for as-of defaults;
+    facts come from the agent's query index under `state_dir`."""
     server: MCPServer = MCPServer(
         name=f"metaeng-daemon ({agent.name})",
         instructions=(
@@ -47,17 +49,17 @@ def build_server(agent: AgentSettings, clock: Callable[[], datetime]) -> MCPServ
     @server.tool(annotations=READ_ONLY)
     def memory_query(entity: str, key: str, as_of: str | None = None) -> dict[str, Any]:
         """The value of one fact (entity, key) as of a date (YYYY-MM-DD, default today) and its record."""
-        return _answer(lambda: tools.memory_query(agent, entity, key, as_of, clock().date()))
+        return _answer(lambda: tools.memory_query(state_dir, agent, entity, key, as_of, clock().date()))
 
     @server.tool(annotations=READ_ONLY)
     def memory_search(text: str) -> dict[str, Any]:
         """Current facts whose entity, key or value contains every word of `text` (newest first, at most 20)."""
-        return _answer(lambda: tools.memory_search(agent, text, clock().date()))
+        return _answer(lambda: tools.memory_search(state_dir, agent, text, clock().date()))
 
     @server.tool(annotations=READ_ONLY)
     def memory_history(entity: str, key: str) -> dict[str, Any]:
         """Every stored version of one fact (entity, key), oldest first, with validity dates."""
-        return _answer(lambda: tools.memory_history(agent, entity, key))
+        return _answer(lambda: tools.memory_history(state_dir, agent, entity, key))
 
     @server.tool(annotations=READ_ONLY)
     def skills_list() -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """What the MCP tools answer: the same library calls as `memory query|list` and `skills list`.
 
-Every function reads the agent's files through AgentView and returns plain JSON data;
+Facts come from the agent's query index (daemon/wiring/fact_lookup.py), skills through
+AgentView; every function returns plain JSON data;
 none writes anything. Facts are always filtered to the agent's owner (tenant, user), so
 one agent's server never answers with another owner's records kept in a shared store.
 """
@@ -8,12 +9,13 @@ one agent's server never answers with another owner's records kept in a shared s
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
-from memory_engine.agent_memory import load_memory
+from daemon.wiring import fact_lookup
 from memory_engine.records import FactRecord, canonical_date
 from skills_engine.inventory import load_inventory
 
@@ -34,32 +36,23 @@ def _day(value: str | None, today: date) -> str:
         raise DaemonError(f"as_of: {exc}") from None
 
 
-def _own(agent: AgentSettings) -> list[FactRecord]:
-    return [r for r in load_memory(agent, AgentView(agent.home)).records() if r.owner == agent.owner]
-
-
 def memory_query(
-    agent: AgentSettings, entity: str, key: str, as_of: str | None, today: date
+    state_dir: Path, agent: AgentSettings, entity: str, key: str, as_of: str | None, today: date
 ) -> dict[str, Any]:
     """The value of (entity, key) on `as_of` and its record, as `memory query --json` prints it."""
     day = _day(as_of, today)
-    memory = load_memory(agent, AgentView(agent.home))
-    result = memory.query(agent.owner, entity, key, day, f"{entity} {key}")
+    result = fact_lookup.answer(state_dir, agent, entity, key, day, f"{entity} {key}")
     record = result.answer_record
     return {"as_of": day, "value": result.answer, "record": None if record is None else _record(record)}
 
 
-def memory_search(agent: AgentSettings, text: str, today: date) -> dict[str, Any]:
+def memory_search(state_dir: Path, agent: AgentSettings, text: str, today: date) -> dict[str, Any]:
     """Current facts whose entity, key or value holds every word of `text` (newest first)."""
     words = text[:MAX_TEXT].lower().split()
     if not words:
         raise DaemonError("text: give at least one word to search for")
     day = today.isoformat()
-    found = [
-        r
-        for r in _own(agent)
-        if r.valid_at(day) and all(w in f"{r.entity} {r.key} {r.value}".lower() for w in words)
-    ]
+    found = fact_lookup.search(state_dir, agent, words, day)
     found.sort(key=lambda r: (r.valid_from, r.id), reverse=True)
     return {
         "as_of": day,
@@ -68,11 +61,9 @@ def memory_search(agent: AgentSettings, text: str, today: date) -> dict[str, Any
     }
 
 
-def memory_history(agent: AgentSettings, entity: str, key: str) -> dict[str, Any]:
+def memory_history(state_dir: Path, agent: AgentSettings, entity: str, key: str) -> dict[str, Any]:
     """Every stored version of (entity, key), oldest first, closed ones included."""
-    versions = sorted(
-        (r for r in _own(agent) if r.entity == entity and r.key == key), key=lambda r: (r.valid_from, r.id)
-    )
+    versions = fact_lookup.history(state_dir, agent, entity, key)
     return {"entity": entity, "key": key, "records": [_record(r) for r in versions]}
 
 
