@@ -228,6 +228,11 @@ class FactIndex:
                 found.append(record)
         return found
 
+    def count(self, owner: tuple[str, str]) -> int:
+        """How many stored versions the owner has (a record mid-migration may count twice)."""
+        row = self._db.execute("SELECT count(*) FROM facts WHERE tenant = ? AND user = ?", owner).fetchone()
+        return int(row[0])
+
     def close(self) -> None:
         self._db.close()
 

@@ -62,7 +62,7 @@ def answer(state_dir: Path, agent: AgentSettings, entity: str, key: str, as_of: 
     return memory.query(agent.owner, entity, key, as_of, text)
 
 
-def _prefilter(words: list[str]) -> tuple[str, ...]:
+def prefilter(words: list[str]) -> tuple[str, ...]:
     """The words the index can look for in a stored line as they are (ASCII, nothing JSON escapes)."""
     return tuple(w for w in words if w.isascii() and w.isprintable() and '"' not in w and "\\" not in w)
 
@@ -71,7 +71,7 @@ def search(state_dir: Path, agent: AgentSettings, words: list[str], as_of: str |
     """The agent's facts (valid on `as_of`, if given) whose entity, key or value holds every word."""
     lowered = [w.lower() for w in words]
     with fact_index(state_dir, agent) as index:
-        candidates = index.records(agent.owner, None, as_of, _prefilter(lowered))
+        candidates = index.records(agent.owner, None, as_of, prefilter(lowered))
     return [r for r in candidates if all(w in f"{r.entity} {r.key} {r.value}".lower() for w in lowered)]
 
 

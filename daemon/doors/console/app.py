@@ -144,7 +144,11 @@ class Console:
         try:
             agent = deployment.agent(name)
             page = await run_in_threadpool(
-                memory_view.memory_page, agent, self.clock().date().isoformat(), request.query_params.get("q", "")
+                memory_view.memory_page,
+                deployment.state_dir,
+                agent,
+                self.clock().date().isoformat(),
+                request.query_params.get("q", ""),
             )
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from pathlib import Path
 
 from daemon.kernel.settings import AgentSettings
-from daemon.kernel.view import AgentView
-from memory_engine.agent_memory import load_memory
+from daemon.wiring import fact_lookup
 from memory_engine.records import FactRecord
 
 MAX_ENTITIES = 200
@@ -34,10 +34,16 @@ def _matches(record: FactRecord, words: list[str]) -> bool:
     return all(word in text for word in words)
 
 
-def memory_page(agent: AgentSettings, day: str, search: str = "") -> MemoryPage:
-    """Facts of the agent's owner grouped by entity, filtered by every word of `search`."""
-    records = [r for r in load_memory(agent, AgentView(agent.home)).records() if r.owner == agent.owner]
+def memory_page(state_dir: Path, agent: AgentSettings, day: str, search: str = "") -> MemoryPage:
+    """Facts of the agent's owner grouped by entity, filtered by every word of `search`.
+
+    Read from the query index, never the whole store; with a search, only the records whose
+    stored line holds every word are parsed.
+    """
     words = search.lower().split()
+    with fact_lookup.fact_index(state_dir, agent) as index:
+        total = index.count(agent.owner)
+        records = index.records(agent.owner, containing=fact_lookup.prefilter(words))
     chains: dict[tuple[str, str], list[FactRecord]] = defaultdict(list)
     for record in records:
         chains[(record.entity, record.key)].append(record)
@@ -50,4 +56,4 @@ def memory_page(agent: AgentSettings, day: str, search: str = "") -> MemoryPage:
         entities[entity].append(Chain(entity, key, versions, current))
     names = sorted(entities)
     shown = {name: entities[name] for name in names[:MAX_ENTITIES]}
-    return MemoryPage(shown, len(records), len(shown), max(0, len(names) - MAX_ENTITIES))
+    return MemoryPage(shown, total, len(shown), max(0, len(names) - MAX_ENTITIES))
