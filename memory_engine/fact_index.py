@@ -52,6 +52,7 @@ CREATE INDEX facts_file ON facts (file);
 """
 
 Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
+RACY_NS = 2_000_000_000  # coarser than any file-system clock tick in use (FAT's is 2 s)
 
 
 @dataclass(frozen=True)
@@ -134,19 +135,35 @@ class FactIndex:
         rows = self._db.execute("SELECT path, size, mtime_ns, ctime_ns, ino, sha256 FROM files")
         return {row[0]: ((row[1], row[2], row[3], row[4]), row[5]) for row in rows}
 
+    def _racy_before(self) -> int:
+        """Files changed at or after this time (ns) may hide a same-size edit in one clock tick.
+
+        Like git's "racily clean" entries: a write within RACY_NS of the last refresh can
+        leave size and times unchanged on a coarse clock, so such files are hashed again.
+        """
+        row = self._db.execute("SELECT value FROM meta WHERE key = 'refreshed_ns'").fetchone()
+        return (int(row[0]) if row else 0) - RACY_NS
+
     def _stale(self, disk: dict[str, Stamp]) -> bool:
         known = self._known()
-        return known.keys() != disk.keys() or any(known[p][0] != s for p, s in disk.items())
+        racy = self._racy_before()
+        return (
+            known.keys() != disk.keys()
+            or any(known[p][0] != s for p, s in disk.items())
+            or any(max(s[1], s[2]) >= racy for s in disk.values())
+        )
 
     def _update(self, disk: dict[str, Stamp]) -> int:
         known = self._known()
+        racy = self._racy_before()
+        started = time.time_ns()
         reread = 0
         for path in known.keys() - disk.keys():
             self._db.execute("DELETE FROM facts WHERE file = ?", (path,))
             self._db.execute("DELETE FROM files WHERE path = ?", (path,))
         for path, stamp in sorted(disk.items()):
             seen = known.get(path)
-            if seen is not None and seen[0] == stamp:
+            if seen is not None and seen[0] == stamp and max(stamp[1], stamp[2]) < racy:
                 continue
             try:
                 content = confined(self._home, path).read_bytes()
@@ -161,6 +178,7 @@ class FactIndex:
             self._db.execute(
                 "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?)", (path, *stamp, digest)
             )
+        self._db.execute("INSERT OR REPLACE INTO meta VALUES ('refreshed_ns', ?)", (str(started),))
         return reread
 
     def _index_file(self, path: str, content: bytes) -> None:

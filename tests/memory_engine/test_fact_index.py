@@ -45,6 +45,23 @@ def test_a_hand_edit_to_a_shard_is_seen_by_the_next_query(root: Path, stored: Pa
     assert code == 0 and out.startswith("Hamburg")
 
 
+def test_a_same_size_edit_in_the_clock_tick_of_the_last_refresh_is_seen(root: Path, stored: Path) -> None:
+    """On a coarse clock an edit right after a refresh can leave size and times as recorded:
+    the index must hash such a recent file again, as git does with "racily clean" entries."""
+    assert query(stored)[1].startswith("Berlin")
+    shard = root / "ada" / shard_of()
+    shard.write_text(shard.read_text().replace('"Berlin"', '"Munich"'))  # same length
+    st = shard.stat()
+    with sqlite3.connect(index_file(root)) as db:  # what a coarse clock would have recorded
+        db.execute(
+            "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ?, ino = ? WHERE path = ?",
+            (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, shard_of()),
+        )
+    db.close()
+    code, out, _err = query(stored)
+    assert code == 0 and out.startswith("Munich")
+
+
 def test_a_malformed_line_is_reported_with_file_and_line_and_the_index_keeps_what_it_had(
     root: Path, stored: Path
 ) -> None:
