@@ -13,36 +13,20 @@ from daemon.run.session import has_store as session_has_store
 from daemon.run.session import read_session
 from daemon.run.store import CommitInfo
 from daemon.run.store_index import IndexedCommit, RunIndex
-from daemon.run.undo import find_run, session_index
+from daemon.run.undo import RunCommit, find_run, session_index
 
 PAGE = 50
 
 
 @dataclass(frozen=True)
-class RunRow:
-    agent: str
-    info: CommitInfo
-    undone_by: str | None
+class RunRow(RunCommit):
+    """A run as the Runs pages show it: the store's run and its agent."""
 
-    @property
-    def run_id(self) -> str:
-        return self.info.trailers["Run-Id"]
+    agent: str = ""
 
     @property
     def passes(self) -> list[str]:
         return [p for p in self.info.trailers.get("Passes", "").split(",") if p]
-
-    @property
-    def kind(self) -> str:
-        return self.info.trailers.get("Kind", "run")
-
-    @property
-    def status(self) -> str:
-        if self.undone_by:
-            return f"undone by {self.undone_by}"
-        if self.kind == "undo":
-            return f"undo of {self.info.trailers.get('Undoes', '?')}"
-        return "applied"
 
     @property
     def cost_usd(self) -> str:
@@ -56,7 +40,8 @@ class RunRow:
 def _rows(index: RunIndex, agent: str) -> Iterator[RunRow]:
     """Runs newest first with who undid them, from the run index (never a walk of history)."""
     for entry in index.runs():  # who undid a run is asked only for the rows a page keeps
-        yield RunRow(agent, entry.info, index.undone_by(entry.info.trailers["Run-Id"]))
+        undone = index.undone_by(entry.info.trailers["Run-Id"])
+        yield RunRow(entry.info, entry.files_changed, undone, entry.seq, agent)
 
 
 def has_store(deployment: Deployment, agent: str) -> bool:
@@ -132,7 +117,7 @@ def run_detail(deployment: Deployment, agent: str, run_id: str) -> RunDetail:
     with read_session(deployment, agent) as session, session_index(session) as index:
         run = find_run(index, run_id)
         info = session.store.commit_info(run.info.sha)  # the index keeps no commit body
-        row = RunRow(agent, info, run.undone_by)
+        row = RunRow(info, run.files_changed, run.undone_by, run.seq, agent)
         files = split_patch(session.store.show(info.sha))
         return RunDetail(row, _report(info), files, cited_turns(files))
 
