@@ -39,6 +39,7 @@ from daemon.kernel import transcript_guards as guards
 from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.settings import TranscriptSettings
 from daemon.kernel.transcript_cursor import cursor_at, start_of
+from daemon.kernel.transcript_databases import read_database
 from daemon.kernel.transcript_files import (
     OutsideRoot,
     TranscriptSource,
@@ -48,7 +49,6 @@ from daemon.kernel.transcript_files import (
 )
 from daemon.kernel.transcript_formats import LineFormat, is_database, line_format
 from daemon.kernel.transcript_reads import FileRead, Held
-from daemon.kernel.transcript_sqlite import read_database
 from daemon.kernel.transcript_window import Turn, scan_window
 
 __all__ = [

@@ -1,0 +1,51 @@
+"""Reading a runtime's SQLite transcript database: the format picks the reader.
+
+Each read is one transaction on a read-only connection, so rows another process commits
+meanwhile are seen whole or not at all. A database that is not of the configured format
+is held (never consumed) with the reason.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Mapping
+from datetime import datetime
+from pathlib import Path
+
+from daemon.kernel.changeset import Cursor
+from daemon.kernel.transcript_files import TranscriptSource, resolve_inside
+from daemon.kernel.transcript_hermes import read_hermes
+from daemon.kernel.transcript_openclaw_db import read_openclaw
+from daemon.kernel.transcript_reads import FileRead, Held
+from daemon.kernel.transcript_sqlite import DatabaseError, open_readonly
+
+
+def _db_mtime(path: Path) -> float:
+    wal = Path(f"{path}-wal")
+    return max(os.stat(path).st_mtime, os.stat(wal).st_mtime if wal.exists() else 0.0)
+
+
+def _held_read(rel: str, reason: str) -> FileRead:
+    return FileRead(rel, (), None, (f"{rel}: held, not read: {reason}",), (0, 0), 0, Held(rel, reason), rel)
+
+
+def read_database(
+    source: TranscriptSource, rel: str, cursors: Mapping[str, Cursor], consumer: str, now: datetime
+) -> list[FileRead]:
+    """The new complete turns of the database `rel` as FileReads (one per cursor key)."""
+    path = resolve_inside(source.root, rel)
+    st = os.stat(path)
+    identity = (st.st_dev, st.st_ino)
+    try:
+        with open_readonly(path) as connection:
+            connection.execute("BEGIN")
+            if source.settings.format == "hermes":
+                return read_hermes(
+                    connection, source, rel, cursors, consumer, now, identity, _db_mtime(path)
+                )
+            return read_openclaw(connection, source, rel, cursors, consumer, now, identity, _db_mtime(path))
+    except DatabaseError as exc:
+        return [_held_read(rel, str(exc))]
+    except sqlite3.DatabaseError as exc:
+        return [_held_read(rel, f"cannot be read as a {source.settings.format} database: {exc}")]

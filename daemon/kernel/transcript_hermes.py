@@ -1,0 +1,186 @@
+"""Hermes' SQLite transcripts: `messages(id, session_id, role, content, tool_calls, tool_name,
+timestamp, active)`.
+
+History is rewritten in place (compaction sets `active=0` and re-inserts the rows it keeps
+with new ids; `/retry` deletes and re-inserts). One cursor for the database, keyed by its
+path: the highest `id` analysed, plus short hashes of the last rows analysed. A new row
+whose (role, content, timestamp) matches an analysed row — an older row still in the
+table, or a hash the cursor kept — is a re-insert and is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from daemon.kernel import transcript_guards as guards
+from daemon.kernel.changeset import Cursor
+from daemon.kernel.transcript_files import TranscriptSource
+from daemon.kernel.transcript_lines import Message, Skipped, clean_text
+from daemon.kernel.transcript_reads import FileRead
+from daemon.kernel.transcript_sqlite import (
+    DatabaseError,
+    SessionRows,
+    as_dict,
+    complete_turns,
+    file_read,
+    stop_row,
+    table_columns,
+    without_heartbeats,
+)
+from daemon.kernel.transcript_window import Scan
+
+RECENT_HASHES = 512
+_COMPACTION_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY", "[Context summary")
+
+
+def _row_hash(role: str, content: str, timestamp: object) -> str:
+    return hashlib.sha256(json.dumps([role, content, timestamp]).encode("utf-8")).hexdigest()[:16]
+
+
+def _hermes_message(row: dict[str, Any]) -> Message | Skipped:
+    role = row["role"]
+    content = row["content"] if isinstance(row["content"], str) else ""
+    if role == "tool":
+        return Skipped(guards.TOOL_RESULT)
+    if role == "system":
+        return Skipped(guards.SYSTEM_PROMPT)
+    if role not in ("user", "assistant"):
+        return Skipped(None)
+    if content.lstrip().startswith(_COMPACTION_PREFIXES) or (row.get("compacted")):
+        return Skipped(guards.COMPACTION)
+    tools: tuple[str, ...] = ()
+    calls = row.get("tool_calls")
+    if isinstance(calls, str) and calls.strip():
+        try:
+            parsed = json.loads(calls)
+        except ValueError:
+            parsed = []
+        for call in parsed if isinstance(parsed, list) else []:
+            function = call.get("function", call) if isinstance(call, dict) else {}
+            arguments = function.get("arguments") if isinstance(function, dict) else None
+            try:
+                arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
+            except ValueError:
+                pass
+            name = function.get("name") if isinstance(function, dict) else None
+            tools += (guards.tool_summary(str(name or "tool"), arguments),)
+    text = "\n".join([content, *(f"[tool: {t}]" for t in tools)]) if tools else content
+    text, cut = guards.strip_injected(text)
+    cleaned = clean_text(text)
+    if not text.strip() or cleaned is None:
+        return Skipped(cut[0] if cut else None)
+    stamp = row["timestamp"]
+    ts = datetime.fromtimestamp(float(stamp), UTC).isoformat() if isinstance(stamp, int | float) else None
+    return Message(
+        role=role,
+        content=cleaned,
+        ts=ts,
+        offset=int(row["id"]),
+        tools=tools,
+        source=str(row["id"]),
+        guarded=cut,
+    )
+
+
+def read_hermes(
+    connection: sqlite3.Connection,
+    source: TranscriptSource,
+    rel: str,
+    cursors: Mapping[str, Cursor],
+    consumer: str,
+    now: datetime,
+    identity: tuple[int, int],
+    mtime: float,
+) -> list[FileRead]:
+    columns = table_columns(connection, "messages")
+    needed = {"id", "session_id", "role", "content", "timestamp"}
+    if not needed <= columns:
+        raise DatabaseError(f"no table messages({', '.join(sorted(needed))}, ...)")
+    connection.row_factory = as_dict
+    prior = cursors.get(rel)
+    after = prior.offset if prior is not None else 0
+    recent = list(prior.recent or []) if prior is not None else []
+    known = set(recent) | _analysed_twins(connection, after)
+    sessions: dict[str, SessionRows] = {}
+    skipped: dict[str, int] = {}
+    budget = source.settings.max_read_bytes
+    last = after
+    consumed: list[tuple[int, str, str]] = []  # (row id, hash, session)
+    for row in connection.execute("SELECT * FROM messages WHERE id > ? ORDER BY id", (after,)):
+        row_id = int(row["id"])
+        role, content, stamp = row["role"], row["content"], row["timestamp"]
+        digest = _row_hash(str(role), str(content), stamp)
+        last = row_id
+        name = f"{rel}#{row['session_id']}"
+        consumed.append((row_id, digest, name))
+        session = sessions.setdefault(name, SessionRows(name, Scan(name)))
+        session.last_row = row_id
+        if isinstance(stamp, int | float):
+            session.last_seconds = float(stamp)
+        if digest in known:
+            skipped[guards.REINSERTED] = skipped.get(guards.REINSERTED, 0) + 1
+            continue
+        known.add(digest)
+        parsed = _hermes_message(row)
+        if isinstance(parsed, Skipped):
+            if parsed.rule:
+                session.scan.count(parsed.rule)
+            continue
+        session.scan.add(parsed)
+        budget -= len(parsed.content.encode("utf-8"))
+        if budget <= 0:
+            break
+    turns = complete_turns(sessions, now, source.settings.turn_idle_seconds, mtime)
+    for session in sessions.values():
+        for rule, n in session.scan.skipped.items():
+            skipped[rule] = skipped.get(rule, 0) + n
+    # The cursor stops before the first turn still open, in whichever session it is.
+    stop = stop_row(sessions, turns, last)
+    turns = without_heartbeats(turns, skipped)
+    sent = [t for t in turns if t.start <= stop]
+    # A turn sent whole may end past the stop (another session's turn was still open): its
+    # rows after the cursor are remembered by hash, so the next read does not send them again.
+    ranges: dict[str, list[tuple[int, int]]] = {}
+    for turn in sent:
+        ranges.setdefault(turn.file, []).append((turn.start, turn.end))
+    kept = [
+        d
+        for i, d, name in consumed
+        if i <= stop or any(start <= i < end for start, end in ranges.get(name, ()))
+    ]
+    hashes = ([*recent, *kept])[-RECENT_HASHES:]
+    return [
+        file_read(
+            rel,
+            rel,
+            sent,
+            stop,
+            after,
+            consumer,
+            identity,
+            [],
+            skipped,
+            hashes,
+        )
+    ]
+
+
+def _analysed_twins(connection: sqlite3.Connection, after: int) -> set[str]:
+    """Hashes of rows at or below the cursor that share a timestamp with a row after it.
+
+    A re-inserted row keeps its (role, content, timestamp); one query (one scan of the
+    table at most) finds every analysed twin of the new rows, however many there are.
+    """
+    if after <= 0:
+        return set()
+    rows = connection.execute(
+        "SELECT role, content, timestamp FROM messages WHERE id <= ? "
+        "AND timestamp IN (SELECT timestamp FROM messages WHERE id > ?)",
+        (after, after),
+    )
+    return {_row_hash(str(r["role"]), str(r["content"]), r["timestamp"]) for r in rows}
