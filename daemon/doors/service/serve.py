@@ -51,7 +51,7 @@ from daemon.doors.service.schedule import (
 from daemon.doors.service.signals import Flags, install
 from daemon.doors.service.table import JobTable
 from daemon.doors.service.wake import Waker
-from daemon.doors.service.watch import TranscriptWatcher, watch_root
+from daemon.doors.service.watch_slot import ARM_WAIT_SECONDS, WatchSlot
 from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
@@ -63,7 +63,6 @@ LOOP_SECONDS = 0.2
 STATE_WRITE_SECONDS = 2.0
 STATUS_TEXT_SECONDS = 30.0
 LOCK_WAIT_SECONDS = 1.0
-ARM_WAIT_SECONDS = 10.0
 
 
 class AlreadyRunning(DaemonError):
@@ -101,9 +100,8 @@ class Service:
         self.runner.retry = self.table.retry
         self.waker = Waker(self.table, self.runner)
         self.heartbeat = Heartbeat(lambda: self.runner.deployment, clock)
-        self.watcher: TranscriptWatcher | None = None
+        self.watch = WatchSlot(self.waker.hint, self.waker.tick)
         self.console: ConsoleThread | None = None  # the web console, when `console:` is set
-        self._watching: tuple[object, ...] | None = None
         self.started_at = clock()
         self.watchdog = watchdog_seconds(env, os.getpid())
         self._last_ping = 0.0
@@ -133,8 +131,8 @@ class Service:
         self.runner.notifier = notifier_for(deployment, self.clock)
         self.console = start_console(lambda: self.runner.deployment, self.env, self.clock)
         counts = self.table.reconcile(job_specs(deployment, self.registry), self._first_run)
-        self.watcher = self._new_watcher(deployment)
-        if self.watcher is not None and not self._wait_armed(self.watcher):
+        self.watch.follow(deployment, self._transcript_agents())
+        if not self.watch.wait_armed(lambda: bool(self.flags.stop)):
             if self.flags.stop:
                 return False
             log.warning("watch.not_armed", waited_s=ARM_WAIT_SECONDS, note="cadence still applies")
@@ -149,22 +147,12 @@ class Service:
             agents=len(deployment.agents),
             jobs=counts["added"],
             nothing_scheduled=why,
-            watching=self._watch_mode(),
+            watching=self.watch.mode(),
         )
         self.table.resume()
         self.heartbeat.start()
         notify(self.env, "READY=1", f"STATUS={self._status_text()}", f"MAINPID={os.getpid()}")
         return True
-
-    def _wait_armed(self, watcher: TranscriptWatcher) -> bool:
-        """Wait up to ARM_WAIT_SECONDS for the watcher, in short steps so a SIGTERM is not kept waiting."""
-        deadline = time.monotonic() + ARM_WAIT_SECONDS
-        while not self.flags.stop:
-            if watcher.armed.wait(min(LOOP_SECONDS, max(deadline - time.monotonic(), 0))):
-                return True
-            if time.monotonic() >= deadline:
-                return False
-        return False
 
     def _recover(self, deployment: Deployment) -> None:
         """Settle runs a crash left half-done, so no agent waits for its next run for that.
@@ -200,40 +188,8 @@ class Service:
             self.runner.last_transcript_start.setdefault(spec.agent, last)
         return first_run(spec, self.clock(), last, random.random())
 
-    def _watch_key(self, deployment: Deployment) -> tuple[object, ...] | None:
-        """What the watcher depends on; a reload restarts it only when this changes."""
-        settings = deployment.config.service
-        agents = sorted(s.agent for s in self.table.specs.values() if s.group == "transcripts")
-        if settings.watch == "off" or not agents:
-            return None
-        roots = tuple(
-            (name, root, root.is_dir(), deployment.agents[name].transcripts.glob)
-            for name in agents
-            if (root := watch_root(deployment.agents[name]))
-        )
-        return (roots, settings.watch, settings.watch_debounce_seconds, settings.poll_interval_seconds)
-
-    def _new_watcher(self, deployment: Deployment) -> TranscriptWatcher | None:
-        self._watching = self._watch_key(deployment)
-        if self._watching is None:
-            return None
-        settings = deployment.config.service
-        agents = {
-            s.agent: deployment.agents[s.agent] for s in self.table.specs.values() if s.group == "transcripts"
-        }
-        return TranscriptWatcher(
-            agents,
-            polling=settings.watch == "polling",
-            debounce_seconds=settings.watch_debounce_seconds,
-            poll_interval_seconds=settings.poll_interval_seconds,
-            on_changes=self.waker.hint,
-            on_tick=self.waker.tick,
-        ).start()
-
-    def _watch_mode(self) -> str:
-        if self.watcher is None:
-            return "off"
-        return "polling" if self.watcher.force_polling else "auto"
+    def _transcript_agents(self) -> list[str]:
+        return sorted(s.agent for s in self.table.specs.values() if s.group == "transcripts")
 
     # -- loop ----------------------------------------------------------------------------
     def _housekeeping(self) -> None:
@@ -294,12 +250,9 @@ class Service:
         self.runner.deployment = new
         self.runner.notifier = notifier_for(new, self.clock)
         counts = self.table.reconcile(job_specs(new, self.registry), self._first_run)
-        if self._watch_key(new) != self._watching:
-            if self.watcher is not None:
-                self.watcher.stop()
-            self.watcher = self._new_watcher(new)
+        self.watch.follow(new, self._transcript_agents())
         self._write_state()
-        log.info("reload.applied", config=str(self.config_path), watching=self._watch_mode(), **counts)
+        log.info("reload.applied", config=str(self.config_path), watching=self.watch.mode(), **counts)
         notify(self.env, "READY=1", f"STATUS={self._status_text()}")
 
     # -- stop ----------------------------------------------------------------------------
@@ -316,8 +269,7 @@ class Service:
         self.runner.stopping.set()
         if self.table.scheduler.running:
             self.table.pause()
-        if self.watcher is not None:
-            self.watcher.stop()
+        self.watch.stop()
         if self.console is not None:
             self.console.stop()
         deadline = time.monotonic() + timeout
@@ -403,8 +355,7 @@ def _serve(
             service.runner.stopping.set()
             if service.table.scheduler.running:
                 service.table.shutdown()
-            if service.watcher is not None:
-                service.watcher.stop()
+            service.watch.stop()
         raise
     finally:
         lock.release()
