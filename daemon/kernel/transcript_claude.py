@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from daemon.kernel import transcript_guards as guards
-from daemon.kernel.transcript_lines import Malformed, Message, Parsed, Skipped, clean_text, load_object
+from daemon.kernel.transcript_lines import Malformed, Parsed, Skipped, load_object
 
 EXPECTED = 'Claude Code session lines, {"type": "user"|"assistant"|..., "message": {...}, "uuid": ...}'
 
@@ -84,25 +84,16 @@ def parse(raw: bytes, offset: int) -> Parsed:
             return Skipped(guards.COMMAND)
         if text.lstrip().startswith(guards.INTERRUPTION):
             return Skipped(guards.INTERRUPTED)
-    text, cut = guards.strip_injected(text)
-    if not text.strip():
-        return Skipped(cut[0] if cut else None)
-    content = clean_text(text)
-    ts = obj.get("timestamp")
-    stamp = clean_text(ts) if isinstance(ts, str) else ""
-    if content is None or stamp is None:
-        return Malformed("a lone surrogate escape in its text (a cut emoji?): not encodable as UTF-8")
     uuid = obj.get("uuid")
     part_of = message.get("id") if kind == "assistant" else None
-    return Message(
-        role=kind,
-        content=content,
-        ts=stamp or None,
-        offset=offset,
-        tools=tools,
+    return guards.guarded_message(
+        kind,
+        text,
+        obj.get("timestamp"),
+        offset,
+        tools,
         source=uuid if isinstance(uuid, str) else None,
         part_of=part_of if isinstance(part_of, str) else None,
-        guarded=cut,
     )
 
 

@@ -28,10 +28,8 @@ from daemon.kernel.transcript_files import open_transcript
 from daemon.kernel.transcript_lines import (
     SESSION_END,
     Malformed,
-    Message,
     Parsed,
     Skipped,
-    clean_text,
     load_object,
 )
 
@@ -67,14 +65,7 @@ def _arguments(payload: dict[str, Any]) -> object:
 
 
 def _message(role: str, text: str, ts: object, offset: int, tools: tuple[str, ...] = ()) -> Parsed:
-    text, cut = guards.strip_injected(text)
-    if not text.strip():
-        return Skipped(cut[0] if cut else None)
-    content = clean_text(text)
-    stamp = clean_text(ts) if isinstance(ts, str) else ""
-    if content is None or stamp is None:
-        return Malformed("a lone surrogate escape in its text (a cut emoji?): not encodable as UTF-8")
-    return Message(role=role, content=content, ts=stamp or None, offset=offset, tools=tools, guarded=cut)
+    return guards.guarded_message(role, text, ts, offset, tools)
 
 
 def parse(raw: bytes, offset: int) -> Parsed:

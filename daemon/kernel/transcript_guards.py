@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from daemon.kernel.transcript_lines import Malformed, Message, Skipped, clean_text
+
 TOOL_RESULT = "tool_result"
 SIDECHAIN = "sidechain"
 SUBAGENT = "subagent"
@@ -130,3 +132,36 @@ def merged(counts: Iterable[Mapping[str, int]]) -> dict[str, int]:
         for rule, n in item.items():
             total[rule] = total.get(rule, 0) + n
     return total
+
+
+def guarded_message(
+    role: str,
+    text: str,
+    ts: object,
+    offset: int,
+    tools: tuple[str, ...] = (),
+    source: str | None = None,
+    part_of: str | None = None,
+) -> Message | Skipped | Malformed:
+    """A runtime's message once injected blocks are cut out, or why it is none.
+
+    Nothing left but injected text: skipped by the guard that cut it. A lone surrogate
+    (a cut emoji, which JavaScript writers produce) in the text or the timestamp: malformed.
+    """
+    text, cut = strip_injected(text)
+    if not text.strip():
+        return Skipped(cut[0] if cut else None)
+    content = clean_text(text)
+    stamp = clean_text(ts) if isinstance(ts, str) else ""
+    if content is None or stamp is None:
+        return Malformed("a lone surrogate escape in its text (a cut emoji?): not encodable as UTF-8")
+    return Message(
+        role=role,
+        content=content,
+        ts=stamp or None,
+        offset=offset,
+        tools=tools,
+        source=source,
+        part_of=part_of,
+        guarded=cut,
+    )

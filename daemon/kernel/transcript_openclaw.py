@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from daemon.kernel import transcript_guards as guards
-from daemon.kernel.transcript_lines import Malformed, Message, Parsed, Skipped, clean_text, load_object
+from daemon.kernel.transcript_lines import Malformed, Parsed, Skipped, load_object
 
 
 def _text(content: object) -> tuple[str, tuple[str, ...]]:
@@ -60,23 +60,9 @@ def parse_event(obj: dict[str, Any], offset: int) -> Parsed:
     if role not in ("user", "assistant"):
         return Skipped(None)
     text, tools = _text(message.get("content"))
-    text, cut = guards.strip_injected(text)
-    if not text.strip():
-        return Skipped(cut[0] if cut else None)
-    content = clean_text(text)
-    ts = obj.get("timestamp")
-    stamp = clean_text(ts) if isinstance(ts, str) else ""
-    if content is None or stamp is None:
-        return Malformed("a lone surrogate escape in its text (a cut emoji?): not encodable as UTF-8")
     ident = obj.get("id")
-    return Message(
-        role=role,
-        content=content,
-        ts=stamp or None,
-        offset=offset,
-        tools=tools,
-        source=ident if isinstance(ident, str) else None,
-        guarded=cut,
+    return guards.guarded_message(
+        role, text, obj.get("timestamp"), offset, tools, source=ident if isinstance(ident, str) else None
     )
 
 
