@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import structlog
 
 from daemon.config.door_settings import ConsoleSettings
 from daemon.config.resolve import Deployment
-from daemon.doors.console.server import ConsoleThread, listen_on, make_server
 from daemon.doors.service.notify import Notifier
 from daemon.kernel.errors import DaemonError
+
+if TYPE_CHECKING:
+    from daemon.doors.console.server import ConsoleThread
 
 log = structlog.get_logger("metaeng.daemon")
 
@@ -38,6 +41,9 @@ def start_console(
     settings = current.config.console
     if settings is None:
         return None
+    # Imported only here: Starlette, uvicorn and Jinja2 cost a daemon without a console half a second.
+    from daemon.doors.console.server import ConsoleThread, listen_on, make_server
+
     try:
         listen = listen_on(settings.bind, settings.allow_remote)
         server, _token = make_server(deployment, current.state_dir, settings, listen, env=env, clock=clock)

@@ -25,13 +25,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import structlog
 from filelock import FileLock, Timeout
 
 from daemon.config import load_deployment
 from daemon.config.resolve import Deployment
-from daemon.doors.console.server import ConsoleThread
 from daemon.doors.environment import model_access
 from daemon.doors.service import statefile
 from daemon.doors.service.heartbeat import Heartbeat
@@ -57,6 +57,9 @@ from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
 from daemon.run.session import agent_session
 from daemon.run.store_maintenance import last_maintenance
+
+if TYPE_CHECKING:
+    from daemon.doors.console.server import ConsoleThread
 
 log = structlog.get_logger("metaeng.daemon")
 LOOP_SECONDS = 0.2
