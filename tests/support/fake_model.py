@@ -34,12 +34,18 @@ class Reply:
 HOLD_SECONDS = 120.0
 
 
+class _Listener(ThreadingHTTPServer):
+    # socketserver's default backlog is 5: a burst of clients (the fleet test runs 48 at
+    # once) overflows it and connections fail before the server ever sees them.
+    request_queue_size = 256
+
+
 @dataclass
 class FakeModelServer:
     requests: list[dict[str, Any]] = field(default_factory=list)
     headers: list[dict[str, str]] = field(default_factory=list)
     _queues: dict[str, deque[Reply]] = field(default_factory=dict)
-    _server: ThreadingHTTPServer | None = None
+    _server: _Listener | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -155,7 +161,7 @@ class FakeModelServer:
                 except (BrokenPipeError, ConnectionResetError):
                     pass
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server = _Listener(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
         threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
