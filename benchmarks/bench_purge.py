@@ -8,6 +8,11 @@ reports the median wall time, the child's peak RSS, and as a ratio the time of a
 `git fast-export | git fast-import` copy of the same store (the floor any rewrite pays).
 
     python benchmarks/bench_purge.py --runs 10000 --facts 100000 --repeats 3
+    python benchmarks/bench_purge.py --operation squash --keep-runs 1000
+
+`--operation squash` measures the run-history retention instead: `maintenance --agent ada`
+with `retention.history_runs: KEEP` (squash + the store's git gc, as the daily job runs it),
+and checks that exactly KEEP runs are listed after.
 """
 
 from __future__ import annotations
@@ -131,6 +136,8 @@ def main() -> None:
     parser.add_argument("--facts", type=int, default=100_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--json", type=Path, help="write the figures here too")
+    parser.add_argument("--operation", choices=("purge", "squash"), default="purge")
+    parser.add_argument("--keep-runs", type=int, default=1000, help="history_runs for --operation squash")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         began = time.perf_counter()
@@ -154,25 +161,37 @@ def main() -> None:
             subprocess.run(["git", "fast-import", "--quiet"], stdin=export.stdout, check=True, env=genv)
             export.wait()
             copy_walls.append(time.perf_counter() - c0)
-            wall, peak = peak_of(
-                [sys.executable, "-m", "daemon", "--config", str(work / "config.yaml"), "memory", "forget",
-                 "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes"],
-                env,
-            )
+            daemon = [sys.executable, "-m", "daemon", "--config", str(work / "config.yaml")]
+            if args.operation == "squash":
+                raw = yaml.safe_load((work / "config.yaml").read_text())
+                raw["retention"] = {"history_runs": args.keep_runs}
+                (work / "config.yaml").write_text(yaml.safe_dump(raw))
+                wall, peak = peak_of([*daemon, "maintenance", "--agent", "ada"], env)
+                listed = subprocess.run(
+                    [*daemon, "runs", "--agent", "ada", "--json", "--limit", str(args.runs + 1)], env=env, capture_output=True
+                )
+                assert len(json.loads(listed.stdout)) == min(args.keep_runs, args.runs), "squash kept the wrong runs"
+            else:
+                wall, peak = peak_of(
+                    [*daemon, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes"],
+                    env,
+                )
+                objects = subprocess.run(
+                    ["git", f"--git-dir={git_dir}", "cat-file", "--batch-all-objects", "--batch"],
+                    capture_output=True, env=env,
+                ).stdout
+                assert b"Secretville" not in objects, "a purged value survived"
             purge_walls.append(wall)
             peaks.append(peak)
-            objects = subprocess.run(
-                ["git", f"--git-dir={git_dir}", "cat-file", "--batch-all-objects", "--batch"], capture_output=True, env=env
-            ).stdout
-            assert b"Secretville" not in objects, "a purged value survived"
             shutil.rmtree(work)
             shutil.rmtree(copy)
         result = {
+            "operation": args.operation, **({"keep_runs": args.keep_runs} if args.operation == "squash" else {}),
             "runs": args.runs, "facts": args.facts, "build_s": round(built, 1),
-            "purge_wall_median_s": round(statistics.median(purge_walls), 2),
-            "purge_peak_rss_mib": round(max(peaks) / 1024, 1),
+            f"{args.operation}_wall_median_s": round(statistics.median(purge_walls), 2),
+            f"{args.operation}_peak_rss_mib": round(max(peaks) / 1024, 1),
             "copy_wall_median_s": round(statistics.median(copy_walls), 2),
-            "ratio_purge_to_plain_copy": round(statistics.median(purge_walls) / statistics.median(copy_walls), 1),
+            f"ratio_{args.operation}_to_plain_copy": round(statistics.median(purge_walls) / statistics.median(copy_walls), 1),
             "repeats": args.repeats,
         }
     print(json.dumps(result, indent=1))

@@ -61,6 +61,10 @@ class RetentionSettings(Frozen):
     closed_facts_days: int | None = Field(default=None, ge=1, le=36500)
     # Lab ledger folders (console.lab_ledgers) untouched for more than N days are removed.
     lab_ledgers_days: int | None = Field(default=None, ge=1, le=36500)
+    # Run history: runs older than N days, or beyond the newest N runs, are squashed into one
+    # baseline commit (they can no longer be shown or undone). Either, both, or neither.
+    history_days: int | None = Field(default=None, ge=1, le=36500)
+    history_runs: int | None = Field(default=None, ge=1, le=10_000_000)
 
 
 class AgentConfig(Frozen):

@@ -51,11 +51,14 @@ log = structlog.get_logger("metaeng.history_rewrite")
 
 @dataclass(frozen=True)
 class Rewrite:
-    """What to do to each blob and each commit message (both bytes → bytes)."""
+    """What to do to each blob and each commit message, and which history to keep."""
 
     blob: Callable[[bytes], bytes]
-    message: Callable[[bytes], bytes]
+    message: Callable[[str, bytes], bytes]  # (the commit's old id, its message) → new message
     reason: str
+    # None: every commit is kept. A commit id: it and its ancestors are left out, and the
+    # oldest kept commit becomes a root holding all its files (how retention squashes).
+    since: str | None = None
 
 
 @dataclass(frozen=True)
@@ -110,26 +113,31 @@ def _pump(source: IO[bytes], sink: IO[bytes], rewrite: Rewrite) -> None:
     Payloads are length-prefixed (`data N`), so a value holding any byte is read exactly;
     everything but payloads passes through unchanged.
     """
-    kind = b""
+    kind, oid = b"", ""
     while True:
         line = source.readline()
         if not line:
             return
         if line.startswith(b"data "):
             payload = source.read(int(line[5:].strip()))
-            changed = rewrite.blob(payload) if kind == b"blob" else rewrite.message(payload)
+            changed = rewrite.blob(payload) if kind == b"blob" else rewrite.message(oid, payload)
             sink.write(b"data %d\n" % len(changed) + changed)
             continue
+        if line.startswith(b"original-oid "):
+            oid = line[13:].strip().decode("ascii")
         if not line.startswith((b"mark ", b"original-oid ", b"author ", b"committer ", b"tagger ")):
             kind = line.split(b" ", 1)[0].strip()
         sink.write(line)
 
 
-def _stream(old: StoreSession, new: StoreSession, rewrite: Rewrite, scratch: Path) -> dict[str, str]:
+def _stream(old: StoreSession, new: StoreSession, rewrite: Rewrite, scratch: Path, branch: str) -> dict[str, str]:
     """Export `old` through `rewrite` into `new`; return old commit → new commit."""
     old_marks, new_marks = scratch / "export.marks", scratch / "import.marks"
+    # Without --reference-excluded-parents, the oldest commit after `since` is exported
+    # as a root carrying its whole tree: that is the squash.
+    revisions = ["--all"] if rewrite.since is None else [f"^{rewrite.since}", branch or "HEAD"]
     exporter = old.spawn(
-        "fast-export", "--all", "--signed-tags=strip", "--tag-of-filtered-object=drop", "--reencode=yes",
+        "fast-export", *revisions, "--signed-tags=strip", "--tag-of-filtered-object=drop", "--reencode=yes",
         "--show-original-ids", "--use-done-feature", f"--export-marks={old_marks}",
         stdout=subprocess.PIPE,
     )
@@ -188,9 +196,12 @@ def _verify(old: StoreSession, new: StoreSession, rewrite: Rewrite, old_head: st
         )
     expected = []
     for info in old.history():
-        if info.run_id:
-            message = (info.subject + "\n\n" + info.body).encode("utf-8")
-            expected.append((info.run_id, parse_trailers(rewrite.message(message).decode("utf-8", "replace"))))
+        if info.sha == rewrite.since:
+            break
+        message = (info.subject + "\n\n" + info.body).encode("utf-8")
+        trailers = parse_trailers(rewrite.message(info.sha, message).decode("utf-8", "replace"))
+        if "Run-Id" in trailers:
+            expected.append((trailers["Run-Id"], trailers))
     kept = list(_runs(new))
     if kept != expected:
         missing = sorted({r for r, _ in expected} - {r for r, _ in kept})
@@ -217,7 +228,7 @@ def build(store: StoreSession, state: AgentState, rewrite: Rewrite, now: datetim
     try:
         with open_store(target, store.home, store.managed, state.scratch, now) as new:
             branch = store.text("symbolic-ref", "-q", "HEAD").strip()
-            mapping = _stream(store, new, rewrite, scratch)
+            mapping = _stream(store, new, rewrite, scratch, branch)
             if branch:
                 new.run_git("symbolic-ref", "HEAD", branch)
             new_head = new.head()

@@ -96,6 +96,11 @@ class RunIndex:
         ).fetchone()
         return None if row is None else _row(row)
 
+    def root(self) -> CommitInfo | None:
+        """The first commit of the store (a retention baseline, once history was squashed)."""
+        row = self._db.execute(f"SELECT {_COLUMNS} FROM commits WHERE seq = 1").fetchone()
+        return None if row is None else _row(row).info
+
     def files(self, seq: int) -> list[FileChange]:
         rows = self._db.execute("SELECT status, path FROM touches WHERE seq = ? ORDER BY rowid", (seq,))
         return [FileChange(status, _path(path)) for status, path in rows]

@@ -23,6 +23,7 @@ from daemon.kernel.errors import UndoRefused, UnknownRun
 from daemon.kernel.textmerge import merge_text
 from daemon.run.applier import Submission, commit_run
 from daemon.run.apply import new_run_id
+from daemon.run.history_squash import squashed_into
 from daemon.run.session import AgentSession, agent_session, has_store, read_session
 from daemon.run.store import CommitInfo, StoreSession
 from daemon.run.store_index import IndexedCommit, RunIndex, synced_index
@@ -62,10 +63,21 @@ def run_commits(index: RunIndex, limit: int | None = None) -> list[RunCommit]:
     return [_run_commit(index, entry) for entry in index.runs(limit)]
 
 
+def _unknown(index: RunIndex, run_id: str, agent: str | None = None) -> UnknownRun:
+    """The error for a run the index lacks, naming the baseline if retention squashed it."""
+    root = index.root()
+    if squashed_into(root, run_id):
+        assert root is not None
+        return UnknownRun(
+            run_id, agent, root.trailers.get("Squashed-At", "").split("T")[0] or "an earlier day"
+        )
+    return UnknownRun(run_id, agent)
+
+
 def find_run(index: RunIndex, run_id: str) -> RunCommit:
     entry = index.find(run_id)
     if entry is None:
-        raise UnknownRun(run_id)
+        raise _unknown(index, run_id)
     return _run_commit(index, entry)
 
 
@@ -126,7 +138,9 @@ def plan_undo(
         if result != ours:
             changes[path] = result
     if conflicts:
-        raise UndoRefused(run_id, f"later changes ({_since(index, run.seq, conflicts)}) touch the same lines in", conflicts)
+        raise UndoRefused(
+            run_id, f"later changes ({_since(index, run.seq, conflicts)}) touch the same lines in", conflicts
+        )
     if not changes:
         raise UndoRefused(run_id, "its changes are no longer present; nothing to revert")
     return run, changes
@@ -152,13 +166,16 @@ class UndoResult:
 
 def locate_run(deployment: Deployment, run_id: str) -> str:
     """The agent whose store holds `run_id`."""
+    squashed: UnknownRun | None = None
     for name in deployment.agents:
         if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
             if index.find(run_id) is not None:
                 return name
-    raise UnknownRun(run_id)
+            if squashed is None and squashed_into(index.root(), run_id):
+                squashed = _unknown(index, run_id, name)
+    raise squashed or UnknownRun(run_id)
 
 
 def undo_run(

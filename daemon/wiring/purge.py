@@ -237,6 +237,6 @@ def purge(
 def history_rewrite(erasure: Erasure, kind: str) -> Rewrite:
     return Rewrite(
         blob=erasure.erase,
-        message=lambda message: erasure.erase(message, drop_records=False),
+        message=lambda _oid, message: erasure.erase(message, drop_records=False),
         reason=f"{kind} of {erasure.label}",
     )

@@ -7,6 +7,9 @@
   erase the kept fact too.
 - Lab ledger folders (each folder directly under a `console.lab_ledgers` folder) whose
   newest file is older than `lab_ledgers_days` are removed whole.
+- Runs older than `history_days`, or beyond the newest `history_runs`, are squashed into
+  one baseline commit (`daemon.run.history_squash`), by a second history rewrite after
+  the purge's.
 
 `plan_retention` only reads (what `--dry-run` prints); `apply_retention` acts, holding the
 agent's run lock. Both take `now` from the caller.
@@ -26,7 +29,11 @@ from daemon.kernel.erasure import Erasure
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
 from daemon.run.applier import hold_memory_lock
-from daemon.run.session import agent_session
+from daemon.run.history_rewrite import rewrite_history
+from daemon.run.history_squash import SquashPlan, plan_squash, squash_rewrite
+from daemon.run.session import agent_session, has_store, read_session
+from daemon.run.state_erasure import drop_index
+from daemon.run.store import StoreSession
 from daemon.wiring.purge import erase_everywhere
 from memory_engine.agent_memory import load_memory
 
@@ -46,10 +53,11 @@ class RetentionPlan:
     closed: tuple[ClosedFact, ...]  # to purge
     held_back: int  # closed versions due, whose value a kept record still holds
     ledgers: tuple[Path, ...]  # to remove
+    squash: SquashPlan | None = None  # old runs to fold into a baseline commit
 
     @property
     def empty(self) -> bool:
-        return not self.closed and not self.ledgers
+        return not self.closed and not self.ledgers and self.squash is None
 
 
 def effective(deployment: Deployment, agent: str) -> RetentionSettings:
@@ -71,20 +79,23 @@ def _ledgers(deployment: Deployment, days: int | None, now: datetime) -> tuple[P
         if not folder.is_dir():
             continue
         for ledger in sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()):
-            newest = max((f.stat().st_mtime for f in ledger.rglob("*") if f.is_file()), default=ledger.stat().st_mtime)
+            newest = max(
+                (f.stat().st_mtime for f in ledger.rglob("*") if f.is_file()), default=ledger.stat().st_mtime
+            )
             if newest < cutoff:
                 old.append(ledger)
     return tuple(old)
 
 
-def plan_retention(deployment: Deployment, agent_name: str, now: datetime) -> RetentionPlan:
-    """What the agent's retention would remove now; reads only."""
-    agent = deployment.agent(agent_name)
-    settings = effective(deployment, agent.name)
+def _closed(
+    deployment: Deployment, agent_name: str, days: int | None, now: datetime
+) -> tuple[list[ClosedFact], int]:
+    """Closed fact versions due, and how many due ones a kept record's value holds back."""
     closed: list[ClosedFact] = []
     held_back = 0
-    if settings.closed_facts_days is not None:
-        cutoff = (now - timedelta(days=settings.closed_facts_days)).date().isoformat()
+    if days is not None:
+        agent = deployment.agent(agent_name)
+        cutoff = (now - timedelta(days=days)).date().isoformat()
         records = load_memory(agent, AgentView(agent.home)).records()
         due = [r for r in records if r.valid_to is not None and r.valid_to < cutoff and r.value]
         kept_values = {r.value for r in records if r not in due}
@@ -93,10 +104,37 @@ def plan_retention(deployment: Deployment, agent_name: str, now: datetime) -> Re
                 held_back += 1
             else:
                 closed.append(ClosedFact(r.entity, r.key, r.value, r.valid_to or ""))
-    return RetentionPlan(agent.name, settings, tuple(closed), held_back, _ledgers(deployment, settings.lab_ledgers_days, now))
+    return closed, held_back
 
 
-def apply_retention(deployment: Deployment, agent_name: str, now: datetime, lock_timeout: float) -> RetentionPlan:
+def plan_retention(deployment: Deployment, agent_name: str, now: datetime) -> RetentionPlan:
+    """What the agent's retention would remove now; reads only."""
+    agent = deployment.agent(agent_name)
+    settings = effective(deployment, agent.name)
+    closed, held_back = _closed(deployment, agent.name, settings.closed_facts_days, now)
+    squash = None
+    if (settings.history_days or settings.history_runs) and has_store(deployment, agent.name):
+        with read_session(deployment, agent.name) as session:
+            squash = _squash(session.store, settings, now)
+    return RetentionPlan(
+        agent.name,
+        settings,
+        tuple(closed),
+        held_back,
+        _ledgers(deployment, settings.lab_ledgers_days, now),
+        squash,
+    )
+
+
+def _squash(store: StoreSession, settings: RetentionSettings, now: datetime) -> SquashPlan | None:
+    return plan_squash(
+        store.history(), keep_days=settings.history_days, keep_runs=settings.history_runs, now=now
+    )
+
+
+def apply_retention(
+    deployment: Deployment, agent_name: str, now: datetime, lock_timeout: float
+) -> RetentionPlan:
     """Apply the agent's retention now; return what was removed.
 
     Raises AgentBusy if a run holds the lock past `lock_timeout`, DaemonError/StoreError
@@ -105,15 +143,40 @@ def apply_retention(deployment: Deployment, agent_name: str, now: datetime, lock
     plan = plan_retention(deployment, agent_name, now)
     for ledger in plan.ledgers:
         shutil.rmtree(ledger)
-    if not plan.closed:
+    if not plan.closed and plan.squash is None:
         return plan
+    closed: list[ClosedFact] = []
+    held_back = plan.held_back
+    if plan.closed:
+        with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
+            if not stack.enter_context(hold_memory_lock(session)):
+                raise DaemonError(
+                    f"memory of agent {agent_name!r} is locked by a running consolidation; retention waits"
+                )
+            # Under the lock: what is due now.
+            closed, held_back = _closed(deployment, agent_name, plan.settings.closed_facts_days, now)
+            if closed:
+                erasure = Erasure(
+                    frozenset((c.entity, c.key, c.value) for c in closed), "closed fact versions"
+                )
+                erase_everywhere(
+                    deployment, session, erasure, kind="retention", requested_by="retention policy", now=now
+                )
+    squash = _apply_squash(deployment, agent_name, plan.settings, now, lock_timeout)
+    return RetentionPlan(plan.agent, plan.settings, tuple(closed), held_back, plan.ledgers, squash)
+
+
+def _apply_squash(
+    deployment: Deployment, agent_name: str, settings: RetentionSettings, now: datetime, lock_timeout: float
+) -> SquashPlan | None:
+    """Squash the runs due now, in a session of its own (the purge's rewrite ended the last one)."""
+    if not (settings.history_days or settings.history_runs):
+        return None
     with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
         if not stack.enter_context(hold_memory_lock(session)):
             raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; retention waits")
-        fresh = plan_retention(deployment, agent_name, now)  # under the lock: what is due now
-        if fresh.closed:
-            erasure = Erasure(frozenset((c.entity, c.key, c.value) for c in fresh.closed), "closed fact versions")
-            erase_everywhere(
-                deployment, session, erasure, kind="retention", requested_by="retention policy", now=now
-            )
-        return RetentionPlan(plan.agent, plan.settings, fresh.closed, fresh.held_back, plan.ledgers)
+        squash = _squash(session.store, settings, now)
+        if squash is not None:
+            rewrite_history(session.store, session.state, squash_rewrite(squash, now), now)
+            drop_index(session.state)
+        return squash

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import yaml
 
-from tests.daemon.test_purge import FIRST, SECOND, facts_text, hits, seed
+from tests.daemon.helpers import add_turns, berlin_fact
+from tests.daemon.test_purge import FIRST, SECOND, facts_text, git, hits, seed
 from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
@@ -42,7 +43,8 @@ def test_dry_run_lists_what_would_go_and_changes_nothing(root: Path, fake_model:
     assert shown.code == 0, shown.err
     (plan,) = shown.json()
     assert plan["closed_facts"] == [{"entity": "user", "key": "city", "valid_to": "2026-11-03"}]
-    assert plan["retention"] == {"closed_facts_days": 10, "lab_ledgers_days": 30}
+    assert plan["retention"] == {"closed_facts_days": 10, "lab_ledgers_days": 30, "history_days": None, "history_runs": None}
+    assert plan["squash"] is None
     assert plan["lab_ledgers"] == [str(root / "ledgers" / "run-1")]
     assert FIRST not in shown.out
     assert tree_snapshot(root) == before
@@ -81,3 +83,69 @@ def test_a_bad_retention_value_is_named_and_nothing_runs(root: Path, fake_model:
 
     assert result.code == 1 and "closed_facts_days" in result.err and "config.yaml" in result.err
     assert tree_snapshot(root) == before
+
+
+def commits(root: Path) -> list[str]:
+    return git(root, "log", "--format=%H %s", "HEAD").stdout.splitlines()
+
+
+def test_history_runs_squashes_the_older_runs_into_one_baseline(root: Path, fake_model: FakeModelServer) -> None:
+    config, runs = seed(root, fake_model)
+    home_before = tree_snapshot(root / "ada")
+    listed = [r["run_id"] for r in run_cli(config, "runs", "--agent", "ada", "--json").json()]
+    assert listed[-len(runs):] == runs[::-1] or set(runs) <= set(listed)
+    with_retention(config, None, {"history_runs": 2})
+
+    shown = run_cli(config, "maintenance", "--agent", "ada", "--dry-run", "--json", clock=lambda: LATER)
+    (plan,) = shown.json()
+    assert plan["squash"] == {"runs": len(listed) - 2, "through": listed[2], "kept_runs": 2}
+    assert tree_snapshot(root / "ada") == home_before
+
+    done = run_cli(config, "maintenance", "--agent", "ada", clock=lambda: LATER)
+
+    assert done.code == 0, done.err
+    assert f"squashed {len(listed) - 2} run(s)" in done.err
+    assert [r["run_id"] for r in run_cli(config, "runs", "--agent", "ada", "--json").json()] == listed[:2]
+    assert tree_snapshot(root / "ada") == home_before
+    assert git(root, "fsck", "--strict").returncode == 0
+    history = commits(root)
+    assert history[-1].endswith(f"baseline: {len(listed) - 2} earlier run(s) squashed by retention")
+    assert len(history) == 4  # the baseline, the two kept runs and the external edit after them
+    for old in listed[2:]:
+        refused = run_cli(config, "undo", old)
+        assert refused.code == 1 and "squashed into the store's baseline" in refused.err
+        assert run_cli(config, "show", old).code == 1
+    assert tree_snapshot(root / "ada") == home_before
+    for kept in listed[:2]:
+        assert run_cli(config, "show", kept).code == 0
+    undone = run_cli(config, "undo", listed[1])  # the oldest kept run undoes against the baseline's files
+    assert undone.code == 0, undone.err
+    again = run_cli(config, "maintenance", "--agent", "ada", "--dry-run", "--json", clock=lambda: LATER).json()
+    assert again[0]["squash"]["runs"] == 1  # the undo is a run: the window moved by one
+
+
+def test_history_days_keeps_the_recent_runs_and_counts_earlier_baselines(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, _runs = seed(root, fake_model)
+    listed = [r["run_id"] for r in run_cli(config, "runs", "--agent", "ada", "--json").json()]
+    with_retention(config, {"history_runs": 3})
+    assert run_cli(config, "maintenance", "--agent", "ada", clock=lambda: LATER).code == 0
+    with_retention(config, {"history_days": 10})
+    add_turns(root, "s9.jsonl", first="I like tea.")
+    fake_model.reply(
+        {"facts": [berlin_fact(quote="I like tea", key="drink", value="tea", valid_from="2026-12-20")]},
+        schema="DistillationResponse",
+    )
+    fresh = run_cli(config, "once", "--agent", "ada", "--json", clock=lambda: LATER).json()["run_id"]
+
+    done = run_cli(config, "maintenance", "--agent", "ada", clock=lambda: LATER)
+
+    assert done.code == 0, done.err
+    assert [r["run_id"] for r in run_cli(config, "runs", "--agent", "ada", "--json").json()] == [fresh]
+    baseline = commits(root)[-1]
+    assert baseline.endswith(f"baseline: {len(listed)} earlier run(s) squashed by retention")
+    assert run_cli(config, "maintenance", "--agent", "ada", "--dry-run", clock=lambda: LATER).out.strip() == (
+        "agent ada: retention removes nothing now"
+    )
+

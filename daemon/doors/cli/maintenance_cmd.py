@@ -18,7 +18,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="apply retention and pack the agents' git stores now (git gc)",
         description=(
             "Apply the agent's `retention:` (closed fact versions purged from the home, history and the daemon's "
-            "files; old lab ledgers removed; --dry-run shows what would go and changes nothing), then "
+            "files; old lab ledgers removed; runs past history_days/history_runs squashed into one baseline "
+            "commit; --dry-run shows what would go and changes nothing), then "
             "pack its git store (git gc) under its run lock, as the service does on its "
             "store_maintenance schedule (service.intervals.store_maintenance, default daily). Git's own "
             "auto-gc is off in every store, so no run ever pays for it. Waits for a run in progress "
@@ -30,7 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--wait", type=float, default=None, metavar="SECONDS", help="wait this long for a run in progress"
     )
     parser.add_argument(
-        "--dry-run", action="store_true", help="show what retention would remove now; change nothing, do not pack"
+        "--dry-run",
+        action="store_true",
+        help="show what retention would remove now; change nothing, do not pack",
     )
     add_json(parser)
     parser.set_defaults(handler=handle)
@@ -48,9 +51,10 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         try:
             applied = apply_retention(deployment, name, context.clock(), timeout)
             if not applied.empty:
+                squashed = applied.squash.squashed_runs if applied.squash else 0
                 context.err.line(
                     f"agent {name}: retention purged {len(applied.closed)} closed fact version(s), "
-                    f"removed {len(applied.ledgers)} lab ledger(s)"
+                    f"removed {len(applied.ledgers)} lab ledger(s), squashed {squashed} run(s) into the baseline"
                 )
             record = maintain_store(deployment, name, context.clock(), timeout)
         except NoStore as exc:
@@ -99,9 +103,18 @@ def _dry_run(names: list[str], deployment: Deployment, context: CliContext, as_j
                 {
                     "agent": p.agent,
                     "retention": p.settings.model_dump(),
-                    "closed_facts": [{"entity": c.entity, "key": c.key, "valid_to": c.valid_to} for c in p.closed],
+                    "closed_facts": [
+                        {"entity": c.entity, "key": c.key, "valid_to": c.valid_to} for c in p.closed
+                    ],
                     "held_back": p.held_back,
                     "lab_ledgers": [str(path) for path in p.ledgers],
+                    "squash": None
+                    if p.squash is None
+                    else {
+                        "runs": p.squash.squashed_runs,
+                        "through": p.squash.through or None,
+                        "kept_runs": p.squash.kept_runs,
+                    },
                 }
                 for p in plans
             ]
@@ -116,6 +129,13 @@ def _dry_run(names: list[str], deployment: Deployment, context: CliContext, as_j
             context.out.line(f"  closed fact {c.entity}.{c.key} (closed {c.valid_to})")
         for path in p.ledgers:
             context.out.line(f"  lab ledger {path}")
+        if p.squash is not None:
+            context.out.line(
+                f"  {p.squash.squashed_runs} run(s) up to {p.squash.through or 'the first commit'} squashed into "
+                f"one baseline commit ({p.squash.kept_runs} newer run(s) kept)"
+            )
         if p.held_back:
-            context.out.line(f"  ({p.held_back} closed version(s) kept for now: a current fact holds the same value)")
+            context.out.line(
+                f"  ({p.held_back} closed version(s) kept for now: a current fact holds the same value)"
+            )
     return 0
