@@ -11,6 +11,10 @@ run after the upgrade leaves) — and committed by a first `once`. Then, interle
 with 10 facts, and one whole `metaeng-daemon once` process is timed. Per run: wall time,
 peak RSS of the process (VmHWM, polled every 10 ms), and how many bytes the store's git folder grew.
 Medians of `--pairs` runs; ratios 100k / 1k. Writes benchmarks/results/fact_write.json.
+
+`--view`: the agent writes the facts view (`memory.markdown_view: FACTS.md`, what every
+runtime adapter turns on by default), both sides are seeded as shards, and `--before` is a
+checkout with shards whose view read every shard; writes fact_write_view.json.
 """
 
 from __future__ import annotations
@@ -75,8 +79,10 @@ def seed(home: Path, records: list[FactRecord], sharded: bool) -> None:
         (home / STORE).write_bytes(factstore.render(records))
 
 
-def deployment(root: Path, model: FakeModelServer, n: int, sharded: bool) -> Path:
+def deployment(root: Path, model: FakeModelServer, n: int, sharded: bool, view: bool = False) -> Path:
     config = base_config(root, model.url)
+    if view:
+        config["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
     config["passes"] = {
         name: name == "distillation"
         for name in (
@@ -168,9 +174,11 @@ def turns_and_answer(run: int) -> tuple[str, dict[str, Any]]:
 class Side:
     """One checkout at one store size: its deployment and its measured runs."""
 
-    def __init__(self, label: str, checkout: Path, root: Path, model: FakeModelServer, n: int, sharded: bool):
+    def __init__(
+        self, label: str, checkout: Path, root: Path, model: FakeModelServer, n: int, sharded: bool, view: bool
+    ):
         self.label, self.checkout, self.root, self.model = label, checkout, root, model
-        self.config = deployment(root, model, n, sharded)
+        self.config = deployment(root, model, n, sharded, view)
         self.samples: list[dict[str, float]] = []
         daemon(checkout, self.config, "once", "--agent", "ada")  # import commit of the seeded store
 
@@ -196,6 +204,7 @@ def main() -> None:
     parser.add_argument("--before", type=Path, required=True, help="checkout of the code to compare with")
     parser.add_argument("--sizes", type=int, nargs="+", default=[1_000, 100_000])
     parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--view", action="store_true", help="with the facts view on (see above)")
     args = parser.parse_args()
     model = FakeModelServer().start()
     rows: list[dict[str, Any]] = []
@@ -203,10 +212,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as tmp:
             sides: dict[tuple[str, int], Side] = {}
             for n in args.sizes:
-                for label, checkout, sharded in (("before", args.before, False), ("after", ROOT, True)):
+                for label, checkout, sharded in (("before", args.before, args.view), ("after", ROOT, True)):
                     root = Path(tmp) / f"{label}-{n}"
                     root.mkdir()
-                    sides[(label, n)] = Side(label, checkout.resolve(), root, model, n, sharded)
+                    sides[(label, n)] = Side(label, checkout.resolve(), root, model, n, sharded, args.view)
                     print(f"seeded {label} {n}", flush=True)
             for run in range(args.pairs):
                 for n in args.sizes:
@@ -221,7 +230,7 @@ def main() -> None:
     by = {(r["side"], r["facts"]): r for r in rows}
     for r in rows:
         r["ratio_to_smallest"] = r["seconds"] / by[(r["side"], smallest)]["seconds"]
-    save_results("fact_write", rows)
+    save_results("fact_write_view" if args.view else "fact_write", rows)
     print_table(
         ["side", "facts", "once (median)", "ratio to 1k", "peak RSS", "git folder growth per run"],
         (

@@ -8,6 +8,7 @@ file, so `undo` reverts the adoption like any other run).
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -69,13 +70,14 @@ def adopted_settings_file(settings: MemorySettings, proposal_id: str) -> bytes:
     return (json.dumps(body, indent=1, sort_keys=True) + "\n").encode("utf-8")
 
 
-def open_edit(agent: AgentSettings, view: AgentView) -> FactStoreEdit:
+def open_edit(agent: AgentSettings, view: AgentView, index_path: Path | None = None) -> FactStoreEdit:
     """An edit of the agent's fact store over `view`, with its effective settings; nothing
-    but a single-file store (to migrate) is read yet."""
+    but a single-file store (to migrate) is read yet. `index_path`: the agent's fact index,
+    so the facts view need not read every shard."""
     settings, _origin = settings_for(agent, view)
     taken: set[str] = set()
     memory = Memory(settings=settings, schema=schema_for(agent), new_id=factstore.ids_avoiding(taken))
-    return FactStoreEdit.open(agent, view, memory, taken)
+    return FactStoreEdit.open(agent, view, memory, taken, index_path)
 
 
 def load_memory(agent: AgentSettings, view: AgentView) -> Memory:

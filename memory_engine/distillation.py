@@ -128,7 +128,7 @@ class DistillationPass:
         new_refused: list[refused.RefusedFact] = []
         pending = self._pending(context)
         # Only the shards of the facts proposed are read (and a single-file store, to migrate).
-        store = open_edit(agent, self._base_view(context.view, pending))
+        store = open_edit(agent, self._base_view(context.view, pending), context.fact_index)
         outcomes: list[tuple[str, WriteResult]] = []
         proposed = 0
         forbidden = forbidden_keys(context.view)

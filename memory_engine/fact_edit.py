@@ -25,7 +25,17 @@ from daemon.kernel.errors import CorruptState
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from memory_engine import factstore
-from memory_engine.fact_shards import Scope, by_shard, parse_shard, shard_files, shard_path
+from memory_engine.fact_index import open_index
+from memory_engine.fact_shards import (
+    Scope,
+    by_shard,
+    is_shard,
+    parse_shard,
+    shard_files,
+    shard_path,
+    shard_root,
+)
+from memory_engine.markdown_text import VIEW_MAX_FACTS
 from memory_engine.memory import Memory
 from memory_engine.records import FactRecord
 
@@ -38,13 +48,18 @@ class FactStoreEdit:
     legacy: bytes | None = None
     # Shard path → the bytes read from it (None = absent): what `changes()` compares against.
     read: dict[str, bytes | None] = field(default_factory=dict)
+    # The query index (memory_engine.fact_index) the facts view may read the untouched
+    # shards from; None: the view reads every shard.
+    index_path: Path | None = None
     _taken: set[str] = field(default_factory=set)
     _everything: bool = False
 
     @classmethod
-    def open(cls, agent: AgentSettings, view: AgentView, memory: Memory, taken: set[str]) -> FactStoreEdit:
+    def open(
+        cls, agent: AgentSettings, view: AgentView, memory: Memory, taken: set[str], index_path: Path | None = None
+    ) -> FactStoreEdit:
         """An edit of `agent`'s store over `view`; `memory` is empty, its id factory avoids `taken`."""
-        edit = cls(agent=agent, view=view, memory=memory, _taken=taken)
+        edit = cls(agent=agent, view=view, memory=memory, index_path=index_path, _taken=taken)
         store = agent.memory.store
         edit.legacy = view.read_bytes(store)
         if edit.legacy is not None:
@@ -114,9 +129,32 @@ class FactStoreEdit:
             deletes.append(store)
         view = self.agent.memory.markdown_view
         if view and (writes or deletes):
-            self.load_all()
-            writes.append(FileWrite(path=view, content=factstore.render_markdown(self.records(), today)))
+            writes.append(FileWrite(path=view, content=self._facts_view(today)))
         return tuple(writes), tuple(deletes)
+
+    def _facts_view(self, today: str) -> bytes:
+        """The facts view after this edit, reading no more of the store than it must.
+
+        With an index: the shards this edit read, and any an earlier pass of the run
+        changed, come from the view; of all the others only the VIEW_MAX_FACTS newest
+        current records (the only ones that can be shown) come from the index, plus their
+        count. Without one, or with a single-file store mid-migration: every shard.
+        """
+        store = self.agent.memory.store
+        if self.index_path is None or self.legacy is not None or self._everything:
+            self.load_all()
+            return factstore.render_markdown(self.records(), today)
+        root = shard_root(store)
+        for path in sorted(p for p in self.view.overlay if is_shard(store, p)):
+            self._load(path)
+        self.view.note_folder(root)  # the view depends on every shard, as a walk would record
+        try:
+            with open_index(self.index_path, self.view.home, store) as index:
+                others, total = index.newest_current(today, VIEW_MAX_FACTS, self.read)
+        except OSError:  # a shard the daemon cannot read: the view's own reads note it and go on
+            self.load_all()
+            return factstore.render_markdown(self.records(), today)
+        return factstore.render_markdown([*self.records(), *others], today, unseen=total - len(others))
 
 
 def _text(content: bytes, label: str) -> str:

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import sqlite3
 import stat
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -245,6 +246,28 @@ class FactIndex:
                 seen.add(record.id)
                 found.append(record)
         return found
+
+    def newest_current(self, as_of: str, limit: int, skip_files: Iterable[str]) -> tuple[list[FactRecord], int]:
+        """The `limit` newest records valid on `as_of` outside `skip_files`, in the facts
+        view's order (valid_from descending, then entity, key, id), and how many there are.
+
+        Any owner's, as the view shows them. For the facts view of a run that rewrote a few
+        shards: those are read by the run itself and skipped here.
+        """
+        where = (
+            "valid_from <= ? AND (valid_to IS NULL OR ? < valid_to) AND file NOT IN (SELECT value FROM json_each(?))"
+        )
+        params = (as_of, as_of, json.dumps(sorted(set(skip_files))))
+        total = int(self._db.execute(f"SELECT count(DISTINCT id) FROM facts WHERE {where}", params).fetchone()[0])
+        rows = self._db.execute(
+            f"SELECT record FROM facts WHERE {where} ORDER BY valid_from DESC, entity, key, id LIMIT ?",
+            (*params, limit),
+        )
+        found: dict[str, FactRecord] = {}
+        for (raw,) in rows:
+            record = FactRecord.model_validate_json(raw)
+            found.setdefault(record.id, record)
+        return list(found.values()), total
 
     def count(self, owner: tuple[str, str]) -> int:
         """How many stored versions the owner has (a record mid-migration may count twice)."""

@@ -120,13 +120,13 @@ def load(content: bytes | None, label: str, settings: MemorySettings, schema: Me
     return Memory.from_records(records, settings, schema, derived_ids(r.id for r in records))
 
 
-def render_markdown(records: Iterable[FactRecord], as_of: str) -> bytes:
+def render_markdown(records: Iterable[FactRecord], as_of: str, unseen: int = 0) -> bytes:
     """The facts view of `records` on `as_of`: current facts, newest first, bounded.
 
     Each line names its entity and key and holds the value as inert text; see
-    `markdown_text.facts_view`.
+    `markdown_text.facts_view` (and `unseen` there).
     """
-    return facts_view(records, as_of)
+    return facts_view(records, as_of, unseen=unseen)
 
 
 def merge3(ours: bytes | None, base: bytes | None, theirs: bytes | None) -> bytes | None:

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from daemon.kernel.changeset import Changeset, nothing
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from memory_engine.agent_memory import open_edit
 
 
-def plan_forget(agent: AgentSettings, view: AgentView, entity: str, key: str, today: str) -> Changeset:
-    """Delete every version of (owner, entity, key): one shard read and rewritten."""
-    edit = open_edit(agent, view)
+def plan_forget(
+    agent: AgentSettings, view: AgentView, entity: str, key: str, today: str, index_path: Path | None = None
+) -> Changeset:
+    """Delete every version of (owner, entity, key): one shard read and rewritten (and the
+    facts view, from `index_path` when given: see `FactStoreEdit._facts_view`)."""
+    edit = open_edit(agent, view, index_path)
     edit.load_scope((*agent.owner, entity, key))
     result = edit.memory.delete(agent.owner, entity, key)
     if not result.deleted_ids:

@@ -52,13 +52,16 @@ def facts_view(
     as_of: str,
     max_facts: int = VIEW_MAX_FACTS,
     max_bytes: int = VIEW_MAX_BYTES,
+    unseen: int = 0,
 ) -> bytes:
     """The facts view: the facts valid on `as_of`, newest first, one inert line each.
 
     Only current facts (closed versions never appear); at most `max_facts` lines and about
     `max_bytes` in all — the oldest facts beyond either bound are left out and counted in a
     last line that says where the rest is. The heading and marker are what the precision
-    guards recognise when an agent quotes the view back into a conversation.
+    guards recognise when an agent quotes the view back into a conversation. `unseen`:
+    current facts not passed in because they are older than all that would be shown
+    (counted in the last line only).
     """
     current = sorted((r for r in records if r.valid_at(as_of)), key=lambda r: (r.entity, r.key, r.id))
     current.sort(key=lambda r: r.valid_from, reverse=True)  # stable: same day stays by entity, key
@@ -74,7 +77,7 @@ def facts_view(
         if size > max_bytes:
             break
         lines.append(line)
-    left = len(current) - len(lines)
+    left = len(current) + unseen - len(lines)
     if left:
         lines += ["", f"({left} older fact(s) not shown; `metaeng-daemon memory list` has them all)"]
     return ("\n".join(head + lines).rstrip() + "\n").encode("utf-8")

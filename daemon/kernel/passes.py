@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from pathlib import Path
 from typing import Literal, Protocol
 
 from daemon.kernel.changeset import Changeset
@@ -36,6 +37,8 @@ class PassContext:
     run_id: str
     # Progress of long work, one line at a time (`once` prints it on stderr); passes never print.
     progress: Callable[[str], None] = _quiet
+    # The agent's fact query index (state folder), for passes that render the facts view.
+    fact_index: Path | None = None
 
 
 class Pass(Protocol):

@@ -259,7 +259,8 @@ def _run_in_session(
                     continue
             reads[name] = ReadLog()
             context = PassContext(
-                agent, view.tracked(reads[name]), deep, cursor_state, now, run_id, request.progress
+                agent, view.tracked(reads[name]), deep, cursor_state, now, run_id, request.progress,
+                session.state.fact_index,
             )
             changeset = _plan_one(impl, context, session)
             planned.append(changeset)

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.daemon.helpers import berlin_fact, setup_agent
+from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY
-from tests.support.facts import store_text
+from tests.support.facts import shard_of, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
@@ -130,3 +130,42 @@ def test_a_pass_that_would_write_an_unreadable_file_is_dropped_and_the_file_kept
     assert "FACTS.md — cannot read it: Permission denied; left out of this run" in distill["reason"]
     assert view.read_text() == "# notes a person keeps private\n"
     assert store_text(root / "ada") == ""
+
+
+def test_an_unreadable_shard_leaves_the_facts_view_to_the_readable_ones(
+    shared_root: Path, fake_model: FakeModelServer
+) -> None:
+    """The facts view reads untouched shards through the query index; one it cannot read
+    falls back to the view's own reads, which note it and leave it out."""
+    root = shared_root
+    config = setup_agent(root, fake_model)
+    data = yaml.safe_load(config.read_text())
+    data["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
+    config.write_text(yaml.safe_dump(data))
+    home = root / "ada"
+    write_store(home, stored_fact(id="f-hidden", entity="e1", key="city", value="Hiddenville"))
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    hand_over(root)
+    first = daemon(root, "once", "--agent", "ada", "--json")  # migrates to shards
+    assert first.returncode == 0, first.stdout + first.stderr
+    shard = home / shard_of(entity="e1")
+    add_turns(root, "s2.jsonl", first="I speak German at work.")
+    hand_over(root)
+    shard.chmod(0o000)
+    fake_model.reply(
+        {"facts": [berlin_fact(quote="I speak German", key="language", value="German", valid_from="2026-11-03")]},
+        schema="DistillationResponse",
+    )
+    try:
+        result = daemon(root, "once", "--agent", "ada", "--json")
+    finally:
+        shard.chmod(0o644)
+
+    assert result.returncode == 0, result.stdout + result.stderr
+    body = json.loads(result.stdout)
+    distill = next(p for p in body["passes"] if p["name"] == "distillation")
+    assert distill["status"] == "applied", distill
+    assert any(shard.name in note and "Permission denied" in note for note in body["notes"]), body["notes"]
+    view = (home / "FACTS.md").read_text()
+    assert "German" in view and "Hiddenville" not in view
+    assert "Hiddenville" in shard.read_text()

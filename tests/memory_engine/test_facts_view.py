@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 import shutil
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import yaml
+
+from memory_engine.markdown_text import facts_view
+from memory_engine.records import FactRecord
+from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import base_config, run_cli, write_config
-from tests.support.facts import stored_fact, write_store
+from tests.support.facts import shard_of, store_records, stored_fact, write_store
+from tests.support.fake_model import FakeModelServer
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "runtimes"
 
@@ -129,3 +136,40 @@ def test_markdown_view_false_writes_no_view_and_proposes_nothing(root: Path) -> 
     once(config)
     assert not (root / "claude-code" / "home" / ".claude").exists()
     assert proposals(config) == []
+
+
+def test_a_distillation_run_renders_the_same_view_from_the_index_as_from_every_shard(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    """Past the migration, the view reads only the run's shards and the index's newest
+    facts; it must be byte-identical to the view of the whole store, a person's edit of an
+    untouched shard and the hidden-facts count included."""
+    config = setup_agent(root, fake_model)
+    raw = yaml.safe_load(config.read_text())
+    raw["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
+    config.write_text(yaml.safe_dump(raw))
+    home = root / "ada"
+    seeded = [
+        stored_fact(id=f"f-{i:04d}", entity=f"e{i:04d}", value=f"v{i}", valid_from=f"2026-{1 + i % 10:02d}-{1 + i % 27:02d}")
+        for i in range(600)
+    ]
+    write_store(home, *seeded)
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0  # migrates to shards: reads them all
+    newest = max(sorted(seeded, key=lambda r: str(r["entity"])), key=lambda r: str(r["valid_from"]))  # the view's first
+    shard = home / shard_of(entity=newest["entity"])
+    shard.write_text(shard.read_text().replace(f'"{newest["value"]}"', '"edited-by-a-person"'))
+    add_turns(root, "s2.jsonl", first="I speak German at work.")
+    fake_model.reply(
+        {"facts": [berlin_fact(quote="I speak German", key="language", value="German", valid_from="2026-11-03")]},
+        schema="DistillationResponse",
+    )
+
+    second = run_cli(config, "once", "--agent", "ada", "--json")
+
+    assert second.code == 0, second.err
+    assert "German" in (home / "FACTS.md").read_text()
+    assert (root / "state" / "agents" / "ada" / "facts-index.sqlite3").is_file()  # the run read through it
+    records = [FactRecord.model_validate(r) for r in store_records(home)]
+    assert "edited-by-a-person" in (home / "FACTS.md").read_text()
+    assert (home / "FACTS.md").read_bytes() == facts_view(records, datetime.now(UTC).date().isoformat())

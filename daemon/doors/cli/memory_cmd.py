@@ -181,7 +181,7 @@ def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
         agent.name,
         label="forget",
         plan=lambda session, view, _run: plan_forget(
-            session.agent, view, args.entity, args.key, now.date().isoformat()
+            session.agent, view, args.entity, args.key, now.date().isoformat(), session.state.fact_index
         ),
         now=now,
         lock_timeout=timeout,
