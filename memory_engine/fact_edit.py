@@ -129,10 +129,10 @@ class FactStoreEdit:
             deletes.append(store)
         view = self.agent.memory.markdown_view
         if view and (writes or deletes):
-            writes.append(FileWrite(path=view, content=self._facts_view(today)))
+            writes.append(FileWrite(path=view, content=self.facts_view(today)))
         return tuple(writes), tuple(deletes)
 
-    def _facts_view(self, today: str) -> bytes:
+    def facts_view(self, today: str) -> bytes:
         """The facts view after this edit, reading no more of the store than it must.
 
         With an index: the shards this edit read, and any an earlier pass of the run

@@ -38,7 +38,7 @@ from daemon.run.history_rewrite import Rewrite, rewrite_history
 from daemon.run.session import AgentSession, agent_session
 from daemon.run.state_erasure import drop_index, erase_state
 from memory_engine import factstore, forbidden
-from memory_engine.agent_memory import load_memory
+from memory_engine.agent_memory import load_memory, open_edit
 
 log = structlog.get_logger("metaeng.purge")
 
@@ -64,8 +64,15 @@ class PurgeResult:
 
 def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
     """Values of (entity, key) in the fact store now and anywhere in the store's history."""
-    memory = load_memory(session.agent, AgentView(session.agent.home))
-    found = {r.value for r in memory.records() if r.entity == target.entity and r.key == target.key and r.value}
+    # The owner's shard now; every other version of any owner is in the history (a session
+    # commits a person's edits before it starts), so the whole store is read only without one.
+    if session.store.head() is None:
+        records = load_memory(session.agent, AgentView(session.agent.home)).records()
+    else:
+        edit = open_edit(session.agent, AgentView(session.agent.home))
+        edit.load_scope((*session.agent.owner, target.entity, target.key))
+        records = edit.records()
+    found = {r.value for r in records if r.entity == target.entity and r.key == target.key and r.value}
     if session.store.head() is not None:
         specs = factstore.record_pathspecs(session.agent.memory.store)
         _status, out = session.store.run_git(
@@ -102,8 +109,8 @@ def plan_erasure(
             erased = erasure.erase(data)
             changes[path] = None if not erased.strip() and _under(path, specs) else erased
     if memory_settings.markdown_view and any(_under(p, specs) for p in changes):
-        remaining = load_memory(session.agent, view.layered(changes)).records()
-        rendered = factstore.render_markdown(sorted(remaining, key=factstore.sort_key), today)
+        # The erased shards come from the overlay, the untouched ones (no value in them) from the index.
+        rendered = open_edit(session.agent, view.layered(changes), session.state.fact_index).facts_view(today)
         changes[memory_settings.markdown_view] = erasure.erase(rendered)
     if forbid and (added := forbidden.with_key(view, forbid)) is not None:
         changes[added.path] = added.content

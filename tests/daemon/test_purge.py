@@ -13,7 +13,10 @@ import yaml
 
 from daemon.kernel.review_queue import make_change, new_proposal, proposal_write
 from daemon.kernel.view import AgentView
+from memory_engine.markdown_text import facts_view
+from memory_engine.records import FactRecord
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
+from tests.support.facts import shard_of, store_records, stored_fact
 from tests.support.deploy import conversation, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
@@ -258,4 +261,28 @@ def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
     retried = run_cli(config, "memory", "retry", "--agent", "ada", "--run", refused_run, "--json")
     assert retried.code in (0, 1)
     assert retried.code == 1 or retried.json()["run_id"] is None
+    assert hits(root, FIRST, SECOND) == []
+
+
+def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model: FakeModelServer) -> None:
+    """The view after a purge is the view of the remaining store, byte for byte (the erased
+    shards read from the home, the untouched ones from the query index)."""
+    config, _runs = seed(root, fake_model)
+    raw = yaml.safe_load(config.read_text())
+    raw["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
+    config.write_text(yaml.safe_dump(raw))
+    home = root / "ada"
+    for i in range(300):
+        path = home / shard_of(entity=f"e{i:03d}")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a") as shard:
+            shard.write(json.dumps(stored_fact(id=f"f-{i:03d}", entity=f"e{i:03d}", value=f"v{i}", valid_from="2026-10-01")) + "\n")
+    assert run_cli(config, "memory", "query", "--agent", "ada", "--entity", "e001", "--key", "city").code == 0
+
+    result = run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
+
+    assert result.code == 0, result.err
+    records = [FactRecord.model_validate(r) for r in store_records(home)]
+    assert len(records) == 302  # language, timezone and the 300
+    assert (home / "FACTS.md").read_bytes() == facts_view(records, datetime.now(UTC).date().isoformat())
     assert hits(root, FIRST, SECOND) == []
