@@ -16,8 +16,8 @@ from daemon.kernel.view import AgentView
 from memory_engine.markdown_text import facts_view
 from memory_engine.records import FactRecord
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
-from tests.support.facts import shard_of, store_records, stored_fact
 from tests.support.deploy import conversation, run_cli, tree_snapshot
+from tests.support.facts import shard_of, store_records, stored_fact
 from tests.support.fake_model import FakeModelServer
 
 FIRST, SECOND = "Zorblattheim", "Quuxtonbury"
