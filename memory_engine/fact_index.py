@@ -269,6 +269,28 @@ class FactIndex:
             found.setdefault(record.id, record)
         return list(found.values()), total
 
+    def closed_before(self, day: str) -> tuple[list[FactRecord], set[str]]:
+        """Records of any owner closed before `day` (valid_to < day) with a value, in the
+        store's order; and which of their values a record not so closed still holds."""
+        rows = self._db.execute(
+            "SELECT record FROM facts WHERE valid_to IS NOT NULL AND valid_to < ?"
+            " ORDER BY tenant, user, entity, key, valid_from, id",
+            (day,),
+        )
+        found: dict[str, FactRecord] = {}
+        for (raw,) in rows:
+            record = FactRecord.model_validate_json(raw)
+            if record.value:
+                found.setdefault(record.id, record)
+        values = sorted({r.value for r in found.values()})
+        held = self._db.execute(
+            "SELECT DISTINCT json_extract(record, '$.value') FROM facts"
+            " WHERE (valid_to IS NULL OR valid_to >= ?) AND json_extract(record, '$.value') IN"
+            " (SELECT value FROM json_each(?))",
+            (day, json.dumps(values)),
+        )
+        return list(found.values()), {str(v) for (v,) in held}
+
     def count(self, owner: tuple[str, str]) -> int:
         """How many stored versions the owner has (a record mid-migration may count twice)."""
         row = self._db.execute("SELECT count(*) FROM facts WHERE tenant = ? AND user = ?", owner).fetchone()

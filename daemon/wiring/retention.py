@@ -11,8 +11,9 @@
   one baseline commit (`daemon.run.history_squash`), by a second history rewrite after
   the purge's.
 
-`plan_retention` only reads (what `--dry-run` prints); `apply_retention` acts, holding the
-agent's run lock. Both take `now` from the caller.
+`plan_retention` only reads (what `--dry-run` prints; the closed versions come from the
+fact query index, which it may bring up to date like `memory query`); `apply_retention`
+acts, holding the agent's run lock. Both take `now` from the caller.
 """
 
 from __future__ import annotations
@@ -27,15 +28,14 @@ from daemon.config.models import RetentionSettings
 from daemon.config.resolve import Deployment
 from daemon.kernel.erasure import Erasure
 from daemon.kernel.errors import DaemonError
-from daemon.kernel.view import AgentView
 from daemon.run.applier import hold_memory_lock
 from daemon.run.history_rewrite import rewrite_history
 from daemon.run.history_squash import SquashPlan, plan_squash, squash_rewrite
 from daemon.run.session import agent_session, has_store, read_session
 from daemon.run.state_erasure import drop_index
 from daemon.run.store import StoreSession
+from daemon.wiring.fact_lookup import fact_index
 from daemon.wiring.purge import erase_everywhere
-from memory_engine.agent_memory import load_memory
 
 
 @dataclass(frozen=True)
@@ -96,9 +96,8 @@ def _closed(
     if days is not None:
         agent = deployment.agent(agent_name)
         cutoff = (now - timedelta(days=days)).date().isoformat()
-        records = load_memory(agent, AgentView(agent.home)).records()
-        due = [r for r in records if r.valid_to is not None and r.valid_to < cutoff and r.value]
-        kept_values = {r.value for r in records if r not in due}
+        with fact_index(deployment.state_dir, agent) as index:  # not the whole store in memory
+            due, kept_values = index.closed_before(cutoff)
         for r in due:
             if r.value in kept_values:
                 held_back += 1
