@@ -59,15 +59,9 @@ class StoreError(DaemonError):
 
 
 class UnknownRun(DaemonError):
-    def __init__(self, run_id: str, agent: str | None = None, squashed_at: str | None = None) -> None:
+    def __init__(self, run_id: str, agent: str | None = None, note: str | None = None) -> None:
         where = f" for agent {agent!r}" if agent else ""
-        if squashed_at:
-            super().__init__(
-                f"run {run_id!r}{where} was squashed into the store's baseline by the run-history retention "
-                f"on {squashed_at}: it can no longer be shown or undone"
-            )
-        else:
-            super().__init__(f"no run {run_id!r}{where} in the store")
+        super().__init__(f"no run {run_id!r}{where} in the store" + (f" ({note})" if note else ""))
 
 
 class UndoRefused(DaemonError):

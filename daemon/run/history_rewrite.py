@@ -59,6 +59,8 @@ class Rewrite:
     # None: every commit is kept. A commit id: it and its ancestors are left out, and the
     # oldest kept commit becomes a root holding all its files (how retention squashes).
     since: str | None = None
+    # True when no blob changes (a squash): every kept commit must then keep its exact tree.
+    keeps_files: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,22 +132,36 @@ def _pump(source: IO[bytes], sink: IO[bytes], rewrite: Rewrite) -> None:
         sink.write(line)
 
 
-def _stream(old: StoreSession, new: StoreSession, rewrite: Rewrite, scratch: Path, branch: str) -> dict[str, str]:
+def _stream(
+    old: StoreSession, new: StoreSession, rewrite: Rewrite, scratch: Path, branch: str
+) -> dict[str, str]:
     """Export `old` through `rewrite` into `new`; return old commit → new commit."""
     old_marks, new_marks = scratch / "export.marks", scratch / "import.marks"
     # Without --reference-excluded-parents, the oldest commit after `since` is exported
     # as a root carrying its whole tree: that is the squash.
     revisions = ["--all"] if rewrite.since is None else [f"^{rewrite.since}", branch or "HEAD"]
     exporter = old.spawn(
-        "fast-export", *revisions, "--signed-tags=strip", "--tag-of-filtered-object=drop", "--reencode=yes",
-        "--show-original-ids", "--use-done-feature", f"--export-marks={old_marks}",
+        "fast-export",
+        *revisions,
+        "--signed-tags=strip",
+        "--tag-of-filtered-object=drop",
+        "--reencode=yes",
+        "--show-original-ids",
+        "--use-done-feature",
+        f"--export-marks={old_marks}",
         stdout=subprocess.PIPE,
     )
-    importer = new.spawn("fast-import", "--quiet", "--force", f"--export-marks={new_marks}", stdin=subprocess.PIPE)
+    importer = new.spawn(
+        "fast-import", "--quiet", "--force", f"--export-marks={new_marks}", stdin=subprocess.PIPE
+    )
     assert exporter.stdout is not None and importer.stdin is not None
     errors: dict[str, bytes] = {}
     drains = [
-        threading.Thread(target=lambda name=name, proc=proc: errors.update({name: proc.stderr.read() if proc.stderr else b""}))
+        threading.Thread(
+            target=lambda name=name, proc=proc: errors.update(
+                {name: proc.stderr.read() if proc.stderr else b""}
+            )
+        )
         for name, proc in (("export", exporter), ("import", importer))
     ]
     for drain in drains:
@@ -165,7 +181,9 @@ def _stream(old: StoreSession, new: StoreSession, rewrite: Rewrite, scratch: Pat
             drain.join()
     if exported != 0 or imported != 0:
         detail = (errors.get("export", b"") + errors.get("import", b"")).decode("utf-8", "replace").strip()
-        raise StoreError(f"history rewrite of {old.git_dir} failed (export {exported}, import {imported}): {detail}")
+        raise StoreError(
+            f"history rewrite of {old.git_dir} failed (export {exported}, import {imported}): {detail}"
+        )
     before = _marks(old_marks)
     after = _marks(new_marks)
     return {before[m]: after[m] for m in before if m in after}
@@ -202,12 +220,39 @@ def _verify(old: StoreSession, new: StoreSession, rewrite: Rewrite, old_head: st
         trailers = parse_trailers(rewrite.message(info.sha, message).decode("utf-8", "replace"))
         if "Run-Id" in trailers:
             expected.append((trailers["Run-Id"], trailers))
+    if rewrite.keeps_files:
+        old_trees = old.text(
+            "log",
+            "--first-parent",
+            "--format=%T",
+            old_head,
+            *([f"^{rewrite.since}"] if rewrite.since else []),
+            "--",
+        ).split()
+        new_trees = new.text("log", "--first-parent", "--format=%T", new_head, "--").split()
+        if old_trees != new_trees:
+            raise StoreError(
+                f"history rewrite of {old.git_dir} changed the files of a kept commit; the old store is kept"
+            )
     kept = list(_runs(new))
     if kept != expected:
         missing = sorted({r for r, _ in expected} - {r for r, _ in kept})
         raise StoreError(
             f"history rewrite of {old.git_dir} lost or changed runs ({', '.join(missing[:5]) or 'trailers differ'}); "
             "the old store is kept"
+        )
+
+
+def _check_linear(store: StoreSession, since: str) -> None:
+    """A squash replays one branch: refuse (nothing changed) a store the daemon did not
+    make that way — merge commits after `since`, or refs beside the branch, would be
+    re-parented or dropped."""
+    merges = store.text("rev-list", "--merges", "--count", "HEAD", f"^{since}").strip()
+    refs = store.text("for-each-ref", "--format=%(refname)").split()
+    if merges != "0" or len(refs) > 1:
+        raise StoreError(
+            f"store {store.git_dir} has merge commits or more than one ref ({len(refs)} refs), which the daemon "
+            "never makes: the run-history squash is refused, nothing changed"
         )
 
 
@@ -220,6 +265,8 @@ def build(store: StoreSession, state: AgentState, rewrite: Rewrite, now: datetim
     old_head = store.head()
     if old_head is None:
         raise StoreError(f"store {store.git_dir} has no history to rewrite")
+    if rewrite.since is not None:
+        _check_linear(store, rewrite.since)
     target = new_dir(state)
     shutil.rmtree(target, ignore_errors=True)
     scratch = state.scratch / "rewrite"
@@ -296,10 +343,14 @@ def recover_rewrite(state: AgentState) -> list[str]:
             os.rename(old_dir(state), state.git_dir)
         shutil.rmtree(old_dir(state), ignore_errors=True)
         log.warning("rewrite.discarded", store=str(state.git_dir))
-        return ["discarded an interrupted history rewrite before it was verified: the store is as it was; run it again"]
+        return [
+            "discarded an interrupted history rewrite before it was verified: the store is as it was; run it again"
+        ]
     swap(state)
     log.info("rewrite.completed", store=str(state.git_dir), reason=journal.reason, head=journal.new_head)
-    return [f"completed an interrupted history rewrite ({journal.reason}): the store now holds the rewritten history"]
+    return [
+        f"completed an interrupted history rewrite ({journal.reason}): the store now holds the rewritten history"
+    ]
 
 
 def rewrite_history(store: StoreSession, state: AgentState, rewrite: Rewrite, now: datetime) -> Rewritten:

@@ -45,39 +45,54 @@ def _is_baseline(info: CommitInfo) -> bool:
     return info.trailers.get("Kind") == BASELINE_KIND
 
 
+def _cut(commits: list[CommitInfo], keep_days: int | None, keep_runs: int | None, now: datetime) -> int:
+    """Index (newest first) of the newest commit to fold; len(commits) when all are kept.
+
+    Days: everything older than the oldest commit still young enough is folded, so one
+    commit stamped by a clock that was behind does not take the younger runs before it
+    along. Runs: the (N+1)th newest run and all before it. A commit stays only if both keep it.
+    """
+    cut = len(commits)
+    if keep_days is not None:
+        since = now - timedelta(days=keep_days)
+        young = [i for i, info in enumerate(commits) if info.committed_at >= since]
+        cut = min(cut, young[-1] + 1 if young else 0)
+    if keep_runs is not None:
+        seen = 0
+        for i, info in enumerate(commits):
+            seen += 1 if info.run_id else 0
+            if seen > keep_runs:
+                cut = min(cut, i)
+                break
+    return cut
+
+
 def plan_squash(
     history: Iterable[CommitInfo], *, keep_days: int | None, keep_runs: int | None, now: datetime
 ) -> SquashPlan | None:
     """The squash due now over `history` (newest first, first-parent), or None.
 
-    None when every commit is kept, or when the only commit left out is already a baseline
-    (nothing new to fold).
+    None when every commit is kept, or when the commits left out hold no run that is not
+    already in a baseline (nothing new to fold).
     """
     if keep_days is None and keep_runs is None:
         return None
-    since = None if keep_days is None else now - timedelta(days=keep_days)
-    kept_runs = 0
-    commits = iter(history)
-    for info in commits:
-        runs_with_it = kept_runs + (1 if info.run_id else 0)
-        too_old = since is not None and info.committed_at < since
-        too_many = keep_runs is not None and runs_with_it > keep_runs
-        if too_old or too_many:
-            cutoff = info
-            break
-        kept_runs = runs_with_it
-    else:
+    commits = list(history)
+    cut = _cut(commits, keep_days, keep_runs, now)
+    if cut >= len(commits):
         return None
+    cutoff = commits[cut]
     squashed, earlier, through = 0, 0, ""
-    for info in (cutoff, *commits):
+    for info in commits[cut:]:
         if info.run_id:
             squashed += 1
             through = through or info.run_id
         elif _is_baseline(info):
             earlier += int(info.trailers.get("Squashed-Runs", "0") or 0)
             through = through or info.trailers.get("Squashed-Through", "").strip("-")
-    if _is_baseline(cutoff) and cutoff.parent is None:
+    if squashed == 0:
         return None
+    kept_runs = sum(1 for info in commits[:cut] if info.run_id)
     return SquashPlan(cutoff, squashed, squashed + earlier, through, kept_runs)
 
 
@@ -109,12 +124,23 @@ def squash_rewrite(plan: SquashPlan, now: datetime) -> Rewrite:
         message=message,
         reason=f"retention squash of {plan.squashed_runs} run(s) into a baseline",
         since=plan.parent,
+        keeps_files=True,
     )
 
 
-def squashed_into(baseline: CommitInfo | None, run_id: str) -> bool:
-    """Whether `run_id` is one of the runs `baseline` folded (run ids sort by time)."""
-    if baseline is None or not _is_baseline(baseline):
-        return False
+def baseline_of(root: CommitInfo | None) -> CommitInfo | None:
+    """`root` if it is a retention baseline (the first commit of a squashed store)."""
+    return root if root is not None and _is_baseline(root) else None
+
+
+def squash_note(baseline: CommitInfo) -> str:
+    """What an unknown run id's error adds when the store was squashed (never a guess
+    that this id was one of them: ids are not kept, and clocks go backwards)."""
+    day = baseline.trailers.get("Squashed-At", "").split("T")[0] or "an earlier day"
     through = baseline.trailers.get("Squashed-Through", "").strip("-")
-    return bool(through) and run_id <= through
+    count = baseline.trailers.get("Squashed-Runs", "?")
+    upto = f" up to {through}" if through else ""
+    return (
+        f"{count} older run(s){upto} were squashed into the store's baseline by the run-history retention "
+        f"on {day}; if it was one of them it can no longer be shown or undone"
+    )

@@ -23,7 +23,7 @@ from daemon.kernel.errors import UndoRefused, UnknownRun
 from daemon.kernel.textmerge import merge_text
 from daemon.run.applier import Submission, commit_run
 from daemon.run.apply import new_run_id
-from daemon.run.history_squash import squashed_into
+from daemon.run.history_squash import baseline_of, squash_note
 from daemon.run.session import AgentSession, agent_session, has_store, read_session
 from daemon.run.store import CommitInfo, StoreSession
 from daemon.run.store_index import IndexedCommit, RunIndex, synced_index
@@ -64,14 +64,9 @@ def run_commits(index: RunIndex, limit: int | None = None) -> list[RunCommit]:
 
 
 def _unknown(index: RunIndex, run_id: str, agent: str | None = None) -> UnknownRun:
-    """The error for a run the index lacks, naming the baseline if retention squashed it."""
-    root = index.root()
-    if squashed_into(root, run_id):
-        assert root is not None
-        return UnknownRun(
-            run_id, agent, root.trailers.get("Squashed-At", "").split("T")[0] or "an earlier day"
-        )
-    return UnknownRun(run_id, agent)
+    """The error for a run the index lacks, saying so if retention squashed older runs."""
+    baseline = baseline_of(index.root())
+    return UnknownRun(run_id, agent, squash_note(baseline) if baseline else None)
 
 
 def find_run(index: RunIndex, run_id: str) -> RunCommit:
@@ -166,16 +161,16 @@ class UndoResult:
 
 def locate_run(deployment: Deployment, run_id: str) -> str:
     """The agent whose store holds `run_id`."""
-    squashed: UnknownRun | None = None
+    notes: list[str] = []
     for name in deployment.agents:
         if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
             if index.find(run_id) is not None:
                 return name
-            if squashed is None and squashed_into(index.root(), run_id):
-                squashed = _unknown(index, run_id, name)
-    raise squashed or UnknownRun(run_id)
+            if (baseline := baseline_of(index.root())) is not None:
+                notes.append(f"agent {name}: {squash_note(baseline)}")
+    raise UnknownRun(run_id, note="; ".join(notes) or None)
 
 
 def undo_run(

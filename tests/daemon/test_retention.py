@@ -10,6 +10,8 @@ from pathlib import Path
 
 import yaml
 
+from daemon.run.history_squash import plan_squash
+from daemon.run.store_git import CommitInfo
 from tests.daemon.helpers import add_turns, berlin_fact
 from tests.daemon.test_purge import FIRST, SECOND, facts_text, git, hits, seed
 from tests.support.deploy import run_cli, tree_snapshot
@@ -116,7 +118,8 @@ def test_history_runs_squashes_the_older_runs_into_one_baseline(root: Path, fake
     assert len(history) == 4  # the baseline, the two kept runs and the external edit after them
     for old in listed[2:]:
         refused = run_cli(config, "undo", old)
-        assert refused.code == 1 and "squashed into the store's baseline" in refused.err
+        assert refused.code == 1 and f"no run '{old}'" in refused.err
+        assert f"{len(listed) - 2} older run(s) up to {listed[2]} were squashed into the store's baseline" in refused.err
         assert run_cli(config, "show", old).code == 1
     assert tree_snapshot(root / "ada") == home_before
     for kept in listed[:2]:
@@ -167,3 +170,44 @@ def test_a_closed_value_a_current_fact_still_holds_is_held_back(root: Path, fake
     assert plan["closed_facts"] == [] and plan["held_back"] == 1
     assert run_cli(config, "maintenance", "--agent", "ada", clock=lambda: LATER).code == 0
     assert FIRST in hometown.read_text()
+
+
+def test_a_store_with_a_merge_commit_is_not_squashed_and_nothing_changes(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, _runs = seed(root, fake_model)
+    head = git(root, "rev-parse", "HEAD").stdout.strip()
+    side = git(root, "commit-tree", f"{head}~2^{{tree}}", "-p", f"{head}~2", "-m", "by hand").stdout.strip()
+    tree = git(root, "rev-parse", f"{head}^{{tree}}").stdout.strip()
+    merge = git(root, "commit-tree", tree, "-p", head, "-p", side, "-m", "merge by hand").stdout.strip()
+    assert git(root, "update-ref", "HEAD", merge).returncode == 0
+    with_retention(config, {"history_runs": 1})
+    before = tree_snapshot(root, skip=["state/agents/ada/facts-index.sqlite3", "state/agents/ada/run-index.sqlite3"])
+
+    result = run_cli(config, "maintenance", "--agent", "ada", clock=lambda: LATER)
+
+    assert result.code == 1 and "retention not applied" in result.err and "merge commits" in result.err
+    assert "store packed" in result.out  # a refused retention does not keep the store from being packed
+    assert git(root, "rev-parse", "HEAD").stdout.strip() == merge
+    after = tree_snapshot(root, skip=["state/agents/ada/facts-index.sqlite3", "state/agents/ada/run-index.sqlite3"])
+    assert {k: v for k, v in after.items() if "store.git" not in k and "maintenance" not in k} == {
+        k: v for k, v in before.items() if "store.git" not in k
+    }
+
+
+def _commit(n: int, day: int, run: bool = True) -> CommitInfo:
+    trailers = {"Run-Id": f"202611{day:02d}T000000Z-{n:06x}"} if run else {"Kind": "external-edits"}
+    return CommitInfo(f"{n:040x}", f"{n - 1:040x}" if n else None, datetime(2026, 11, day, tzinfo=UTC), "s", "", trailers)
+
+
+def test_history_days_is_not_fooled_by_one_commit_stamped_by_a_clock_that_was_behind() -> None:
+    now = datetime(2026, 11, 30, tzinfo=UTC)
+    # Newest first: runs on the 29th and 28th, one stamped the 1st between them, then old runs.
+    history = [_commit(9, 29), _commit(8, 1), _commit(7, 28), _commit(6, 5), _commit(5, 4), _commit(4, 3, run=False)]
+
+    plan = plan_squash(history, keep_days=10, keep_runs=None, now=now)
+
+    assert plan is not None and plan.cutoff.sha == history[3].sha
+    assert (plan.squashed_runs, plan.kept_runs, plan.through) == (2, 3, history[3].run_id)
+    assert plan_squash(history[5:], keep_days=10, keep_runs=None, now=now) is None  # no run to fold
+    assert plan_squash(history, keep_days=None, keep_runs=3, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]

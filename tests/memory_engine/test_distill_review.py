@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from tests.support.deploy import CliResult, base_config, conversation, run_cli, write_config, write_transcript
-from tests.support.facts import store_text
+from tests.support.facts import store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import clock
 
@@ -83,3 +86,33 @@ def test_a_second_run_extends_the_open_memory_proposal(root: Path, fake_model: F
     assert run_cli(config, "review", "approve", first, clock=clock).code == 0
     store = store_text(home)
     assert '"Paris"' in store and '"French"' in store
+
+
+def test_a_pending_migration_proposal_does_not_list_facts_twice_in_the_view(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    """Under review the single file stays on disk while its migration waits; the next run's
+    view (read through the query index) must not show its facts again beside the shards."""
+    config, home = _deploy(root, fake_model.url)
+    raw = yaml.safe_load(config.read_text())
+    raw["agents"]["ada"].setdefault("memory", {})["markdown_view"] = "FACTS.md"
+    config.write_text(yaml.safe_dump(raw))
+    write_store(
+        home,
+        stored_fact(id="f-old1", entity="e1", value="Oldtown", valid_from="2026-01-01"),
+        stored_fact(id="f-old2", entity="e2", value="Elsewhere", valid_from="2026-01-02"),
+    )
+    _talk(home, "a.jsonl", "I live in Paris.")
+    fake_model.reply({"facts": [_fact("city", "Paris", "I live in Paris")]}, schema="DistillationResponse")
+    _distil(config)
+    _talk(home, "b.jsonl", "I speak French.")
+    fake_model.reply({"facts": [_fact("language", "French", "I speak French")]}, schema="DistillationResponse")
+
+    _distil(config)
+
+    views = [
+        next(c for c in json.loads(p.read_text())["changes"] if c["path"] == "FACTS.md")["new_content"]
+        for p in sorted((home / ".metaeng" / "review").glob("*.json"))
+    ]
+    assert views and all(v.count("Oldtown") == 1 and v.count("Elsewhere") == 1 for v in views), views
+    assert any("French" in v for v in views)

@@ -7,9 +7,9 @@ from typing import Any
 
 from daemon.config.resolve import Deployment
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.kernel.errors import DaemonError
+from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.run.store_maintenance import NoStore, maintain_store
-from daemon.wiring.retention import apply_retention, plan_retention
+from daemon.wiring.retention import RetentionPlan, apply_retention, plan_retention
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -49,13 +49,16 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     failed = False
     for name in names:
         try:
-            applied = apply_retention(deployment, name, context.clock(), timeout)
-            if not applied.empty:
-                squashed = applied.squash.squashed_runs if applied.squash else 0
-                context.err.line(
-                    f"agent {name}: retention purged {len(applied.closed)} closed fact version(s), "
-                    f"removed {len(applied.ledgers)} lab ledger(s), squashed {squashed} run(s) into the baseline"
-                )
+            try:
+                applied = apply_retention(deployment, name, context.clock(), timeout)
+            except AgentBusy:
+                raise
+            except DaemonError as exc:  # the store is still packed below
+                context.err.line(f"agent {name}: retention not applied — {exc}")
+                failed = True
+            else:
+                if not applied.empty:
+                    context.err.line(f"agent {name}: retention {_removed(applied)}")
             record = maintain_store(deployment, name, context.clock(), timeout)
         except NoStore as exc:
             rows.append({"agent": name, "outcome": "no store", "detail": str(exc)})
@@ -88,6 +91,15 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         else:
             context.err.line(f"agent {row['agent']}: maintenance {row['outcome']} — {row['detail']}")
     return 1 if failed else 0
+
+
+def _removed(applied: RetentionPlan) -> str:
+    parts = [
+        f"purged {len(applied.closed)} closed fact version(s)" if applied.closed else "",
+        f"removed {len(applied.ledgers)} lab ledger(s)" if applied.ledgers else "",
+        f"squashed {applied.squash.squashed_runs} run(s) into the baseline" if applied.squash else "",
+    ]
+    return ", ".join(p for p in parts if p)
 
 
 def _size(count: int) -> str:

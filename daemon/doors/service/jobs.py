@@ -125,9 +125,21 @@ class JobRunner:
     def _maintain(self, deployment: Deployment, agent: str, job_id: str) -> None:
         """Apply the agent's retention, then pack its store, if its run lock is free; busy → retried like any job."""
         try:
-            applied = apply_retention(deployment, agent, self.clock(), 0.0)
-            if not applied.empty:
-                log.info("retention.applied", agent=agent, closed_facts=len(applied.closed), ledgers=len(applied.ledgers))
+            try:
+                applied = apply_retention(deployment, agent, self.clock(), 0.0)
+            except AgentBusy:
+                raise
+            except DaemonError as exc:  # the store is still packed: a refused retention must not starve it
+                log.error("retention.failed", agent=agent, job=job_id, error=str(exc))
+            else:
+                if not applied.empty:
+                    log.info(
+                        "retention.applied",
+                        agent=agent,
+                        closed_facts=len(applied.closed),
+                        ledgers=len(applied.ledgers),
+                        squashed_runs=applied.squash.squashed_runs if applied.squash else 0,
+                    )
             record = maintain_store(deployment, agent, self.clock(), 0.0)
         except NoStore:
             log.debug("job.idle", agent=agent, job=job_id, note="no store yet")
@@ -143,7 +155,9 @@ class JobRunner:
             log.exception("job.crashed", agent=agent, job=job_id)
             return
         self._ran(agent, job_id)
-        self.last_outcome = f"{agent} store maintenance {record.outcome} at {self.clock().strftime('%H:%M:%SZ')}"
+        self.last_outcome = (
+            f"{agent} store maintenance {record.outcome} at {self.clock().strftime('%H:%M:%SZ')}"
+        )
 
     def _busy(self, deployment: Deployment, agent: str, job_id: str, exc: AgentBusy) -> None:
         """Log a job that found its agent busy, count it (see `_waiting`) and retry it later."""
@@ -167,7 +181,11 @@ class JobRunner:
             return
         try:
             if result is None:
-                events = [Event("run_failed", agent, f"run of agent {agent} failed: {error}", f"/runs?agent={agent}")]
+                events = [
+                    Event(
+                        "run_failed", agent, f"run of agent {agent} failed: {error}", f"/runs?agent={agent}"
+                    )
+                ]
             else:
                 is_open = self._breaker_open(deployment, agent, self.clock())
                 events = run_events(deployment, result, was_open, is_open)
