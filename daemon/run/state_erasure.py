@@ -30,6 +30,15 @@ def _files(root: Path, skip: Iterable[Path]) -> Iterator[Path]:
     skipped = {p.resolve() for p in skip}
     if not root.exists():
         return
+    if not root.is_dir():  # a single file given as a root
+        if (
+            not root.is_symlink()
+            and root.is_file()
+            and root.resolve() not in skipped
+            and not root.name.endswith(SKIPPED_SUFFIXES)
+        ):
+            yield root
+        return
     for base, dirs, files in os.walk(root):
         here = Path(base)
         dirs[:] = [d for d in dirs if (here / d).resolve() not in skipped]

@@ -78,7 +78,11 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
         _status, out = session.store.run_git(
             "log", "--all", "-p", "--no-color", "--no-ext-diff", "--unified=0", "--format=", "--", *specs
         )
-        lines = (line[1:] for line in out.split(b"\n") if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---")))
+        lines = (
+            line[1:]
+            for line in out.split(b"\n")
+            if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---"))
+        )
         found |= values_of(target.entity, target.key, lines)
     if target.value is not None:
         if target.value not in found:
@@ -129,8 +133,11 @@ def plan_erasure(
 
 
 def _shared(deployment: Deployment) -> list[Path]:
-    """Folders outside the agent's state that may quote its facts: spend records and lab ledgers."""
-    folders = [deployment.state_dir / "spend"]
+    """Files and folders outside the agent's state that may quote its facts: everything in
+    the deployment's state folder but the agents' own (spend and request records, lab
+    ledgers written there by default, the daemon's status), and the console's lab ledgers."""
+    state_dir = deployment.state_dir
+    folders = sorted(p for p in state_dir.iterdir() if p.name != "agents") if state_dir.is_dir() else []
     console = deployment.config.console
     if console is not None:
         folders += [deployment.path.parent / p for p in console.lab_ledgers]
@@ -200,8 +207,12 @@ def erase_everywhere(
         drop_index(session.state)
         rewritten = True
     log.info(
-        f"{kind}.done", agent=session.agent.name, erased=erasure.label, values=len(erasure.facts),
-        run_id=committed, state_files=len(changed),
+        f"{kind}.done",
+        agent=session.agent.name,
+        erased=erasure.label,
+        values=len(erasure.facts),
+        run_id=committed,
+        state_files=len(changed),
     )
     return Erased(committed, tuple(str(p) for p in changed), rewritten, records)
 
@@ -224,7 +235,9 @@ def purge(
     """
     with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
         if not stack.enter_context(hold_memory_lock(session)):
-            raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; try again")
+            raise DaemonError(
+                f"memory of agent {agent_name!r} is locked by a running consolidation; try again"
+            )
         values = find_values(session, target)
         if not values and not target.forbid:
             return PurgeResult(target.entity, target.key, 0, None, (), False, None)
@@ -232,7 +245,12 @@ def purge(
             raise DaemonError("purge not confirmed; nothing changed")
         erasure = Erasure.of(target.entity, target.key, values)
         done = erase_everywhere(
-            deployment, session, erasure, kind="purge", requested_by=requested_by, now=now,
+            deployment,
+            session,
+            erasure,
+            kind="purge",
+            requested_by=requested_by,
+            now=now,
             forbid=target.key if target.forbid else None,
         )
         record = done.records[0] if done.records else None

@@ -5,8 +5,8 @@
   one run and one history rewrite for all of them. A closed value still held by a kept
   record (the same text in a current fact) is left for now: erasing its text would
   erase the kept fact too.
-- Lab ledger folders (each folder directly under a `console.lab_ledgers` folder) whose
-  newest file is older than `lab_ledgers_days` are removed whole.
+- Lab ledger folders (each folder directly under a `console.lab_ledgers` folder or under
+  `<state_dir>/lab`) whose newest file is older than `lab_ledgers_days` are removed whole.
 - Runs older than `history_days`, or beyond the newest `history_runs`, are squashed into
   one baseline commit (`daemon.run.history_squash`), by a second history rewrite after
   the purge's.
@@ -70,12 +70,13 @@ def effective(deployment: Deployment, agent: str) -> RetentionSettings:
 
 
 def _ledgers(deployment: Deployment, days: int | None, now: datetime) -> tuple[Path, ...]:
-    console = deployment.config.console
-    if days is None or console is None:
+    if days is None:
         return ()
+    console = deployment.config.console
     cutoff = (now - timedelta(days=days)).timestamp()
     old: list[Path] = []
-    for folder in (deployment.path.parent / p for p in console.lab_ledgers):
+    listed = [deployment.path.parent / p for p in console.lab_ledgers] if console is not None else []
+    for folder in [*listed, deployment.state_dir / "lab"]:  # and where `lab distill` writes by default
         if not folder.is_dir():
             continue
         for ledger in sorted(p for p in folder.iterdir() if p.is_dir() and not p.is_symlink()):

@@ -100,6 +100,9 @@ def seed(root: Path, model: FakeModelServer) -> tuple[Path, list[str]]:
     ledger = root / "ledgers" / "run-1"
     ledger.mkdir(parents=True)
     (ledger / "events.jsonl").write_text(json.dumps({"answer": f"{SECOND} and {FIRST}"}) + "\n")
+    default_ledger = root / "state" / "lab" / "distill-20261105T000000Z"  # `lab distill`'s default place
+    default_ledger.mkdir(parents=True)
+    (default_ledger / "answers.jsonl").write_text(json.dumps({"facts": [FIRST, SECOND]}) + "\n")
     run_cli(config, "once", "--agent", "ada")  # the proposal enters the store as an external edit
     return config, [r for r in runs if r]
 
