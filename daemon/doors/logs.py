@@ -5,7 +5,9 @@ the message stays pure JSON.
 
 Secrets never reach the log: tracebacks carry no frame locals (a local may hold the
 environment or an `Authorization` header), and the last step of every renderer passes
-the finished line through `daemon.kernel.redact`.
+the finished line through `daemon.kernel.redact`. Libraries that log through the standard
+`logging` module (uvicorn, APScheduler, httpx, openai) go through the same renderers and
+the same redaction, at WARNING and above only (their INFO lines are not ours to print).
 """
 
 from __future__ import annotations
@@ -36,26 +38,47 @@ def configure(
     """Configure structlog once at the edge; `json_lines=None` picks by whether `stream` is a TTY."""
     target = stream or sys.stderr
     as_json = (not target.isatty()) if json_lines is None else json_lines
-    processors: list[Any] = [
-        structlog.contextvars.merge_contextvars,
+    stamping: list[Any] = [
         structlog.processors.add_log_level,
         structlog.processors.TimeStamper(fmt="iso", utc=True),
     ]
+    rendering: list[Any] = []
     if as_json:
-        processors += [
+        rendering += [
             structlog.processors.ExceptionRenderer(ExceptionDictTransformer(show_locals=False)),
             structlog.processors.JSONRenderer(sort_keys=True),
         ]
         if journald:
-            processors.append(_journald_prefix)
+            rendering.append(_journald_prefix)
     else:
-        processors.append(
+        rendering.append(
             structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)
         )
-    processors.append(_redact_line)
+    rendering.append(_redact_line)
     structlog.configure(
-        processors=processors,
+        processors=[structlog.contextvars.merge_contextvars, *stamping, *rendering],
         wrapper_class=structlog.make_filtering_bound_logger(logging.getLevelName(level.upper())),
         logger_factory=structlog.PrintLoggerFactory(file=target),
         cache_logger_on_first_use=False,
     )
+    _route_stdlib(target, stamping, rendering, level)
+
+
+class _StdlibHandler(logging.StreamHandler):
+    """The one handler `configure` puts on the root logger (replaced, never stacked)."""
+
+
+def _route_stdlib(target: TextIO, stamping: list[Any], rendering: list[Any], level: str) -> None:
+    """Render standard-library log records like ours: same format, same redaction."""
+    handler = _StdlibHandler(target)
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=[structlog.stdlib.add_logger_name, *stamping],
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *rendering],
+        )
+    )
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _StdlibHandler)]:
+        root.removeHandler(old)
+    root.addHandler(handler)
+    root.setLevel(max(logging.WARNING, logging.getLevelName(level.upper())))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -339,3 +340,31 @@ def test_reset_forgets_every_secret() -> None:
     redact.register(CANARY)
     redact.reset()
     assert redact.redact(CANARY) == CANARY
+
+
+@pytest.mark.parametrize("json_lines", [True, False])
+def test_a_library_logging_through_stdlib_is_rendered_and_masked_like_our_own(json_lines: bool) -> None:
+    """uvicorn, APScheduler, httpx and openai log through `logging`: the same format, the
+    same redaction, no frame locals; their INFO lines stay quiet."""
+    redact.register(CANARY)
+    stream = io.StringIO()
+    logs.configure(stream, level="info", json_lines=json_lines)
+    logs.configure(stream, level="info", json_lines=json_lines)  # again (a reload): one handler, not two
+    library = logging.getLogger("some.library")
+    environment = {"SOME_TOKEN": UNREGISTERED}
+    library.info("connected with %s", CANARY)
+    try:
+        raise RuntimeError(f"upstream refused key {CANARY}")
+    except RuntimeError:
+        library.exception("job failed (%d variables)", len(environment))
+    text = stream.getvalue()
+    assert "connected" not in text
+    assert text.count("job failed (1 variables)") == 1
+    assert CANARY not in text and UNREGISTERED not in text
+    if json_lines:
+        (line,) = text.splitlines()
+        record = json.loads(line)
+        assert record["level"] == "error" and record["logger"] == "some.library"
+        assert record["exception"][0]["exc_value"] == "upstream refused key ***"
+    else:
+        assert "RuntimeError: upstream refused key ***" in text
