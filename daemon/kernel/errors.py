@@ -103,6 +103,12 @@ class ModelResponseInvalid(DaemonError):
     """The model answered, but the answer failed validation."""
 
 
+# How a pass skipped for a refused answer is reported (the runner writes these; the run
+# log's stuck detection counts such skips like failures: they repeat until fixed).
+REJECTED_ANSWER = "model answer rejected — "
+TAINTED_PLAN = "refused as tainted: "
+
+
 class ChangedDuringRun(DaemonError):
     """Files a run planned to change no longer hold the bytes it planned against.
 

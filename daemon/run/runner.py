@@ -22,7 +22,15 @@ from daemon.coordination.registry import coordination_for
 from daemon.kernel import cursors, redact
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.deep_tier import CallRecord
-from daemon.kernel.errors import DaemonError, ModelResponseInvalid, ModelUnavailable, PathRefused, StoreError
+from daemon.kernel.errors import (
+    REJECTED_ANSWER,
+    TAINTED_PLAN,
+    DaemonError,
+    ModelResponseInvalid,
+    ModelUnavailable,
+    PathRefused,
+    StoreError,
+)
 from daemon.kernel.model_access import ModelAccess
 from daemon.kernel.passes import Pass, PassContext
 from daemon.kernel.paths import StateLayout
@@ -104,7 +112,7 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
     except ModelResponseInvalid as exc:
         # The daemon did its job: a bad answer is refused like any bad input, nothing is
         # written, the turns stay unconsumed for the next cycle, and the breaker counts it.
-        return Changeset(pass_name=impl.name, status="skipped", reason=f"model answer rejected — {exc}")
+        return Changeset(pass_name=impl.name, status="skipped", reason=f"{REJECTED_ANSWER}{exc}")
     except DaemonError as exc:
         return Changeset(pass_name=impl.name, status="failed", reason=str(exc))
     except OSError as exc:  # a full or read-only state folder (spend ledger), an unreadable input
@@ -121,7 +129,7 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
         return Changeset(
             pass_name=impl.name,
             status="skipped",
-            reason=f"refused as tainted: planned content of {', '.join(tainted)} contains a configured secret",
+            reason=f"{TAINTED_PLAN}planned content of {', '.join(tainted)} contains a configured secret",
         )
     # The applier checks every path again at commit time; checked here too, so that no
     # later pass plans on top of writes that will be refused.

@@ -253,3 +253,24 @@ def test_a_pass_failing_the_same_way_three_runs_in_a_row_is_reported_stuck(
     fake_model.reply({"facts": []}, schema="DistillationResponse")
     assert run_cli(config, "once", "--agent", "ada").code == 0
     assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
+
+
+def test_a_model_answer_refused_the_same_way_three_runs_in_a_row_is_reported_stuck(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    """A refused answer keeps its turns and is asked again next cycle: forever, if the model
+    (or a proxy) always answers that way. Three alike in a row are a stuck pass."""
+    config = deployment(root, fake_model)
+    transcript(root, "s1.jsonl", conversation(FOUR_TURNS).encode())
+
+    for run in range(3):
+        fake_model.reply({"facts": "not a list"}, schema="DistillationResponse")
+        result = run_cli(config, "once", "--agent", "ada", "--json")
+        assert distillation(result)["status"] == "skipped", run
+        assert distillation(result)["reason"].startswith("model answer rejected — "), distillation(result)
+
+    stuck = run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"]
+    assert stuck is not None and stuck["runs"] == 3 and stuck["reason"].startswith("model answer rejected")
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None

@@ -6,9 +6,11 @@ The log grows by one line per run for the life of the deployment; the scheduler 
 Each entry (`v: 1`) holds `passes` (name → status) and, since stuck passes are reported,
 `reasons` (name → reason, cut to 300 characters); entries written before have no
 `reasons` and are still read. A pass is **stuck** when its last STUCK_RUNS recorded
-outcomes — in the runs that included it — are all `failed` with the same reason: a run
-where it did anything else (applied, nothing, skipped, or an entry without reasons) ends
-the streak, so switching a pass off or fixing its cause clears the report.
+outcomes — in the runs that included it — are all `failed` with the same reason, or
+`skipped` because the model's answer was refused (rejected or tainted: it keeps its turns
+and would be asked the same way forever): a run where it did anything else (applied,
+nothing, any other skip, or an entry without reasons) ends the streak, so switching a
+pass off or fixing its cause clears the report.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from daemon.kernel.errors import StateVersionError
+from daemon.kernel.errors import REJECTED_ANSWER, TAINTED_PLAN, StateVersionError
 
 VERSION = 1
 STUCK_RUNS = 3
@@ -129,10 +131,13 @@ def _started(entry: dict[str, Any]) -> str | None:
 def _failure(entry: dict[str, Any], name: str) -> str | None:
     """The reason `name` failed in this run, or None if it did anything else (or the entry has no reasons)."""
     statuses, reasons = entry.get("passes"), entry.get("reasons")
-    if not isinstance(statuses, dict) or statuses.get(name) != "failed" or not isinstance(reasons, dict):
+    if not isinstance(statuses, dict) or not isinstance(reasons, dict):
         return None
     reason = reasons.get(name)
-    return reason if isinstance(reason, str) else None
+    if not isinstance(reason, str):
+        return None
+    refused = statuses.get(name) == "skipped" and reason.startswith((REJECTED_ANSWER, TAINTED_PLAN))
+    return reason if statuses.get(name) == "failed" or refused else None
 
 
 def stuck_passes(path: Path, names: Collection[str], runs: int = STUCK_RUNS) -> dict[str, Stuck]:
