@@ -66,9 +66,11 @@ class HomeLock:
         self.holder = holder
         self._fd: int | None = None
 
-    def acquire(self, timeout: float) -> None:
+    def acquire(self, timeout: float, create: bool = True) -> None:
         """Take the lock, waiting up to `timeout` seconds; raise HomeBusy naming the holder.
 
+        `create=False` (a dry run, which writes nothing): a home no run ever locked is left
+        as it is, without a lock file or the daemon's folder, and not locked.
         Raises OSError if the lock file cannot be created (a read-only or full home).
         """
         meta = self.home / META_DIR
@@ -76,7 +78,11 @@ class HomeLock:
             if stat.S_ISLNK(os.lstat(meta).st_mode):
                 raise PathRefused(META_DIR, "the daemon's folder in the home is a symlink; not followed")
         except FileNotFoundError:
+            if not create:
+                return
             meta.mkdir(mode=0o755)
+        if not create and not os.path.lexists(self.home / HOME_LOCK):
+            return
         fd = os.open(self.home / HOME_LOCK, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o644)
         deadline = time.monotonic() + timeout
         while True:

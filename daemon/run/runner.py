@@ -51,7 +51,9 @@ from daemon.run.session import AgentSession, agent_session
 __all__ = ["PassResult", "RunResult", "run_once", "select_passes"]
 
 log = structlog.get_logger("metaeng.runner")
-DRY_RUN_NO_MODEL = "dry run: no model call, nothing spent (add --with-model to preview the model's answer; that spends)"
+DRY_RUN_NO_MODEL = (
+    "dry run: no model call, nothing spent (add --with-model to preview the model's answer; that spends)"
+)
 
 
 @dataclass(frozen=True)
@@ -168,7 +170,13 @@ def run_once(
     deployment.agent(agent_name)  # an unknown agent is an error, not a failed run
     try:
         with agent_session(
-            deployment, agent_name, now, timeout, commit_external=not dry_run, clock=clock
+            deployment,
+            agent_name,
+            now,
+            timeout,
+            commit_external=not dry_run,
+            clock=clock,
+            writes_home=not dry_run,
         ) as session:
             final = _run_in_session(deployment, session, registry, access, now, request, layout)
     except (OSError, StoreError, PathRefused) as exc:
@@ -267,7 +275,13 @@ def _run_in_session(
                     continue
             reads[name] = ReadLog()
             context = PassContext(
-                agent, view.tracked(reads[name]), deep, cursor_state, now, run_id, request.progress,
+                agent,
+                view.tracked(reads[name]),
+                deep,
+                cursor_state,
+                now,
+                run_id,
+                request.progress,
                 session.state.fact_index,
             )
             changeset = _plan_one(impl, context, session)

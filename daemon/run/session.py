@@ -113,8 +113,12 @@ def agent_session(
     lock_timeout: float,
     commit_external: bool = True,
     clock: Callable[[], datetime] | None = None,
+    writes_home: bool = True,
 ) -> Iterator[AgentSession]:
-    """Hold the agent's run lock with its store open, recovered and external edits committed."""
+    """Hold the agent's run lock with its store open, recovered and external edits committed.
+
+    `writes_home=False` (a dry run): a home no run ever locked gets no lock file.
+    """
     agent = deployment.agent(name)
     state = agent_state(deployment, name)
     lock = FileLock(str(state.run_lock), timeout=lock_timeout)
@@ -125,7 +129,7 @@ def agent_session(
     home_lock = HomeLock(name, agent.home, Holder(deployment.path, deployment.state_dir, now))
     with ExitStack() as held:
         held.callback(lock.release)
-        home_lock.acquire(lock_timeout)
+        home_lock.acquire(lock_timeout, create=writes_home)
         held.callback(home_lock.release)
         grant = held.enter_context(coordination_for(deployment).run_lock(name, lock_timeout, now))
         managed = managed_paths(agent)

@@ -266,3 +266,18 @@ def test_a_stored_fact_keeps_the_words_it_rests_on_and_memory_shows_them(
     assert "“I live in Berlin”" in listing.out
     query = run_cli(config, "memory", "query", "--agent", "ada", "--entity", "user", "--key", "city", "--as-of", "2026-11-30")
     assert "because: “I live in Berlin”" in query.out
+
+
+def test_a_dry_run_on_a_home_no_run_ever_locked_creates_no_lock_file(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    meta = root / "ada" / ".metaeng"
+    existed = meta.exists()
+
+    assert run_cli(config, "once", "--agent", "ada", "--dry-run").code == 0
+
+    assert not (meta / "lock").exists() and meta.exists() == existed
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0  # a real run locks the home
+    assert (meta / "lock").exists()
+    assert run_cli(config, "once", "--agent", "ada", "--dry-run").code == 0  # and a dry run then takes it too
+    assert (meta / "lock").read_bytes() == b""
