@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -210,4 +211,6 @@ def test_history_days_is_not_fooled_by_one_commit_stamped_by_a_clock_that_was_be
     assert plan is not None and plan.cutoff.sha == history[3].sha
     assert (plan.squashed_runs, plan.kept_runs, plan.through) == (2, 3, history[3].run_id)
     assert plan_squash(history[5:], keep_days=10, keep_runs=None, now=now) is None  # no run to fold
+    ahead = [*history[:5], replace(history[5], committed_at=datetime(2099, 1, 1, tzinfo=UTC))]
+    assert plan_squash(ahead, keep_days=10, keep_runs=None, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]
     assert plan_squash(history, keep_days=None, keep_runs=3, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]
