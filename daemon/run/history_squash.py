@@ -16,10 +16,14 @@ and `Squashed-At`.
 
 from __future__ import annotations
 
+import json
+import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from pathlib import Path
 
+from daemon.kernel import atomic
 from daemon.run.history_rewrite import Rewrite
 from daemon.run.store_git import CommitInfo
 
@@ -35,6 +39,7 @@ class SquashPlan:
     total_runs: int  # runs the baseline will stand for (earlier baselines included)
     through: str  # the newest run id folded ("" if none had one)
     kept_runs: int
+    run_ids: frozenset[str] = frozenset()  # the runs folded by this squash
 
     @property
     def parent(self) -> str | None:
@@ -95,7 +100,47 @@ def plan_squash(
     if squashed == 0:
         return None
     kept_runs = sum(1 for info in commits[:cut] if info.run_id)
-    return SquashPlan(cutoff, squashed, squashed + earlier, through, kept_runs)
+    folded = frozenset(info.run_id for info in commits[cut:] if info.run_id)
+    return SquashPlan(cutoff, squashed, squashed + earlier, through, kept_runs, folded)
+
+
+def trim_run_log(run_log: Path, plan: SquashPlan) -> int:
+    """Drop the run log's entries of the runs `plan` folded, and of the runs that committed
+    nothing before its cutoff (their history is gone too); return how many went.
+
+    The log is rewritten whole, atomically (the caller holds the run lock, so no run
+    appends meanwhile); a line that is not a JSON object is kept as it is.
+    """
+    if not run_log.exists():
+        return 0
+    before = plan.cutoff.committed_at
+    kept: list[str] = []
+    dropped = 0
+    with run_log.open(encoding="utf-8", errors="surrogateescape") as lines:
+        for line in lines:
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                entry = None
+            if isinstance(entry, dict) and _folded(entry, plan.run_ids, before):
+                dropped += 1
+            else:
+                kept.append(line if line.endswith("\n") else line + "\n")
+    if dropped:
+        mode = stat.S_IMODE(run_log.stat().st_mode)
+        atomic.write_bytes(run_log, "".join(kept).encode("utf-8", "surrogateescape"), mode=mode)
+    return dropped
+
+
+def _folded(entry: dict[str, object], run_ids: frozenset[str], before: datetime) -> bool:
+    run_id = entry.get("run_id")
+    if isinstance(run_id, str):
+        return run_id in run_ids
+    started = entry.get("started_at")
+    try:
+        return isinstance(started, str) and datetime.fromisoformat(started) <= before
+    except (ValueError, TypeError):  # not a time, or one without a zone
+        return False
 
 
 def baseline_message(plan: SquashPlan, now: datetime) -> bytes:

@@ -9,7 +9,7 @@
   `<state_dir>/lab`) whose newest file is older than `lab_ledgers_days` are removed whole.
 - Runs older than `history_days`, or beyond the newest `history_runs`, are squashed into
   one baseline commit (`daemon.run.history_squash`), by a second history rewrite after
-  the purge's.
+  the purge's; their run-log entries go with them.
 
 `plan_retention` only reads (what `--dry-run` prints; the closed versions come from the
 fact query index, which it may bring up to date like `memory query`); `apply_retention`
@@ -30,7 +30,7 @@ from daemon.kernel.erasure import Erasure
 from daemon.kernel.errors import DaemonError
 from daemon.run.applier import hold_memory_lock
 from daemon.run.history_rewrite import rewrite_history
-from daemon.run.history_squash import SquashPlan, plan_squash, squash_rewrite
+from daemon.run.history_squash import SquashPlan, plan_squash, squash_rewrite, trim_run_log
 from daemon.run.session import agent_session, has_store, read_session
 from daemon.run.state_erasure import drop_index
 from daemon.run.store import StoreSession
@@ -179,4 +179,5 @@ def _apply_squash(
         if squash is not None:
             rewrite_history(session.store, session.state, squash_rewrite(squash, now), now)
             drop_index(session.state)
+            trim_run_log(session.state.run_log, squash)
         return squash

@@ -113,6 +113,9 @@ def test_history_runs_squashes_the_older_runs_into_one_baseline(root: Path, fake
     assert f"squashed {len(listed) - 2} run(s)" in done.err
     assert [r["run_id"] for r in run_cli(config, "runs", "--agent", "ada", "--json").json()] == listed[:2]
     assert tree_snapshot(root / "ada") == home_before
+    logged = [json.loads(line) for line in (root / "state" / "agents" / "ada" / "runs.jsonl").read_text().splitlines()]
+    assert not {e["run_id"] for e in logged} & set(listed[2:])  # the run log forgets the squashed runs too
+    assert set(listed[:2]) <= {e["run_id"] for e in logged}
     assert git(root, "fsck", "--strict").returncode == 0
     history = commits(root)
     assert history[-1].endswith(f"baseline: {len(listed) - 2} earlier run(s) squashed by retention")
