@@ -1,13 +1,14 @@
 """Run-history retention: fold the runs older than the kept window into one baseline commit.
 
-`retention.history_days` / `retention.history_runs` say which runs stay: walking back from
-HEAD, a commit is kept while it is younger than the days and within the newest N runs.
+`retention.history_days` / `retention.history_runs` say which runs stay: the commits from
+HEAD back to the oldest one still young enough, and within the newest N runs (`_cut`).
 Everything older is squashed: the newest commit that is not kept becomes a parentless
 **baseline** commit holding exactly the files that commit had (so the oldest kept run
 still undoes against the same parent tree), and every kept commit is replayed on top of
-it with its message, trailers and run id unchanged (`daemon.run.history_rewrite`, with
-`Rewrite.since` = the baseline's parent). The squashed runs are gone for good: `show` and
-`undo` name the baseline when asked for one of them.
+it with its message, trailers, tree and run id unchanged (`daemon.run.history_rewrite`,
+with `Rewrite.since` = the baseline's parent); the run log forgets the squashed runs too
+(`trim_run_log`). The squashed runs are gone for good: for an id the store lacks, `show`
+and `undo` say that older runs were squashed (`squash_note`).
 
 The baseline's trailers say what it holds: `Kind: baseline`, `Squashed-Runs` (all runs
 folded so far, earlier baselines included), `Squashed-Through` (the newest run id folded)
