@@ -103,6 +103,9 @@ def test_skills_page_lists_sources_and_a_quarantine_with_its_reason(root: Path) 
     assert "text-shrunk: templates/t.md fell from 601 to 6 bytes (below half)" in page
     assert f"This undoes run {checked['run_id']}" in page
     assert re.search(r"<td>triage</td><td>pack</td>", page)
+    home = str(root / "ada")
+    folders = re.findall(r'<td class="muted">([^<]*)</td>', page)
+    assert folders and not any(f.startswith(home) for f in folders)  # the agent's own: relative to its home
 
 
 def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:

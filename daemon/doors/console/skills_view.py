@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
@@ -17,6 +18,8 @@ class SkillRow:
     kind: str | None
     reason: str | None  # the guard's reason, for a quarantined skill
     quarantine_run: str | None  # the run that moved it; undoing that run restores it
+    where: str = ""  # its folder, relative to the agent home when inside it
+    shadows: str = ""  # the original it shadows, the same way
 
 
 def skill_rows(agent: AgentSettings) -> tuple[list[SkillRow], list[str]]:
@@ -36,6 +39,17 @@ def skill_rows(agent: AgentSettings) -> tuple[list[SkillRow], list[str]]:
                 kind=prov.kind if prov else None,
                 reason=reason,
                 quarantine_run=skill.quarantine.run_id if skill.quarantine else None,
+                where=_shown(skill.path, agent.home),
+                shadows=_shown(skill.shadows, agent.home) if skill.shadows else "",
             )
         )
     return rows, list(inventory.problems)
+
+
+def _shown(path: Path, home: Path) -> str:
+    """A path as the page shows it: relative to the home inside it (the agent's own
+    files need no host layout), in full outside (a managed or pack folder)."""
+    try:
+        return path.relative_to(home).as_posix()
+    except ValueError:
+        return str(path)
