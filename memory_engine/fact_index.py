@@ -18,9 +18,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import json
-import os
 import sqlite3
-import stat
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -29,14 +27,14 @@ from pathlib import Path
 from daemon.kernel.errors import CorruptState
 from daemon.kernel.view import confined
 from memory_engine import factstore
-from memory_engine.fact_shards import parse_shard, shard_root
+from memory_engine.fact_files import Stamp, disk_files
+from memory_engine.fact_shards import parse_shard
 from memory_engine.records import FactRecord
 
 INDEX_SCHEMA = 1
 BUSY_TIMEOUT_MS = 30_000
 SETTLE_SECONDS = 10.0
 SETTLE_POLL_SECONDS = 0.05
-_HEX = "0123456789abcdef"
 
 _TABLES = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -52,7 +50,6 @@ CREATE INDEX facts_owner_entity ON facts (tenant, user, entity, key, valid_from,
 CREATE INDEX facts_file ON facts (file);
 """
 
-Stamp = tuple[int, int, int, int]  # size, mtime_ns, ctime_ns, inode
 RACY_NS = 2_000_000_000  # coarser than any file-system clock tick in use (FAT's is 2 s)
 
 
@@ -63,47 +60,6 @@ class Refresh:
     files: int
     reread: int
     rebuilt: bool
-
-
-def _stamp(st: os.stat_result) -> Stamp:
-    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
-
-
-def _regular(path: Path) -> os.stat_result | None:
-    try:
-        st = os.lstat(path)
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    return st if stat.S_ISREG(st.st_mode) else None
-
-
-def _disk_files(home: Path, store: str) -> dict[str, Stamp]:
-    """The single-file store (if any) and every shard file, relative path → stamp; no symlinks."""
-    found: dict[str, Stamp] = {}
-    legacy = _regular(confined(home, store))
-    if legacy is not None:
-        found[store] = _stamp(legacy)
-    root_rel = shard_root(store)
-    root = confined(home, root_rel)
-    if not root.is_dir() or root.is_symlink():
-        return found
-    for first in _HEX:
-        level1 = root / first
-        if not level1.is_dir() or level1.is_symlink():
-            continue
-        for second in _HEX:
-            level2 = level1 / second
-            if level2.is_symlink():
-                continue
-            try:
-                entries = list(os.scandir(level2))
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            for entry in entries:
-                name = entry.name
-                if len(name) == 7 and name[0] in _HEX and name.endswith(".jsonl") and entry.is_file(follow_symlinks=False):
-                    found[f"{root_rel}/{first}/{second}/{name}"] = _stamp(entry.stat(follow_symlinks=False))
-    return found
 
 
 class FactIndex:
@@ -118,7 +74,7 @@ class FactIndex:
     # -- freshness -------------------------------------------------------------------------
     def refresh(self) -> Refresh:
         """Bring the index up to date with the files on disk; CorruptState names a bad line."""
-        disk = _disk_files(self._home, self._store)
+        disk = disk_files(self._home, self._store)
         if self._stale(disk):
             # One writer at a time; compare again under the lock (another reader may have done it).
             self._db.execute("BEGIN IMMEDIATE")
