@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Mapping
 
 from daemon.kernel.transcript_lines import Malformed, Message, Skipped, clean_text
+from daemon.kernel.transcript_window import Turn
 
 TOOL_RESULT = "tool_result"
 SIDECHAIN = "sidechain"
@@ -165,3 +166,16 @@ def guarded_message(
         part_of=part_of,
         guarded=cut,
     )
+
+
+def without_heartbeats(turns: list[Turn], skipped: dict[str, int]) -> list[Turn]:
+    """`turns` less those a heartbeat or a silent memory flush made (HEARTBEAT_OK, NO_REPLY),
+    counted under HEARTBEAT in `skipped`; every adapter, file or database, drops them alike."""
+    kept = [
+        t
+        for t in turns
+        if not any(m.role == "assistant" and is_heartbeat_reply(m.content) for m in t.messages)
+    ]
+    if len(kept) < len(turns):
+        skipped[HEARTBEAT] = skipped.get(HEARTBEAT, 0) + len(turns) - len(kept)
+    return kept

@@ -30,7 +30,6 @@ from daemon.kernel.transcript_sqlite import (
     file_read,
     stop_row,
     table_columns,
-    without_heartbeats,
 )
 from daemon.kernel.transcript_window import Scan
 
@@ -141,7 +140,7 @@ def read_hermes(
             skipped[rule] = skipped.get(rule, 0) + n
     # The cursor stops before the first turn still open, in whichever session it is.
     stop = stop_row(sessions, turns, last)
-    turns = without_heartbeats(turns, skipped)
+    turns = guards.without_heartbeats(turns, skipped)
     sent = [t for t in turns if t.start <= stop]
     # A turn sent whole may end past the stop (another session's turn was still open): its
     # rows after the cursor are remembered by hash, so the next read does not send them again.

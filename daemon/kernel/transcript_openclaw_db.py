@@ -13,6 +13,7 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime
 from typing import Any
 
+from daemon.kernel import transcript_guards as guards
 from daemon.kernel.changeset import Cursor
 from daemon.kernel.transcript_files import TranscriptSource
 from daemon.kernel.transcript_lines import Malformed, Message, Skipped, load_object
@@ -27,7 +28,6 @@ from daemon.kernel.transcript_sqlite import (
     stamp_seconds,
     stop_row,
     table_columns,
-    without_heartbeats,
 )
 from daemon.kernel.transcript_window import Scan
 
@@ -124,6 +124,6 @@ def read_openclaw(
         turns = complete_turns({key: session}, now, source.settings.turn_idle_seconds, mtime)
         stop = stop_row({key: session}, turns, session.last_row)
         skipped = dict(session.scan.skipped)
-        turns = without_heartbeats(turns, skipped)
+        turns = guards.without_heartbeats(turns, skipped)
         reads.append(file_read(rel, key, turns, stop, after, consumer, identity, warnings, skipped, None))
     return reads

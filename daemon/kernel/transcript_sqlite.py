@@ -17,7 +17,6 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from daemon.kernel import transcript_guards as guards
 from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcript_window import Scan, Turn
@@ -93,17 +92,6 @@ def stop_row(sessions: Mapping[str, SessionRows], turns: list[Turn], last: int) 
         if s.scan.open_turn and (s.name, s.scan.open_start) not in closed
     ]
     return min(open_starts) - 1 if open_starts else last
-
-
-def without_heartbeats(turns: list[Turn], skipped: dict[str, int]) -> list[Turn]:
-    kept = [
-        t
-        for t in turns
-        if not any(m.role == "assistant" and guards.is_heartbeat_reply(m.content) for m in t.messages)
-    ]
-    if len(kept) < len(turns):
-        skipped[guards.HEARTBEAT] = skipped.get(guards.HEARTBEAT, 0) + len(turns) - len(kept)
-    return kept
 
 
 def file_read(

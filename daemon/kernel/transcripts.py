@@ -232,20 +232,8 @@ def read_file(
             stop = scan.open_start
     skipped = dict(scan.skipped)
     if fmt.runtime:
-        turns = _without_heartbeats(turns, skipped)
+        turns = guards.without_heartbeats(turns, skipped)
     return FileRead(rel, tuple(turns), advance(stop), tuple(warnings), identity, offset, None, key, skipped)
-
-
-def _without_heartbeats(turns: list[Turn], skipped: dict[str, int]) -> list[Turn]:
-    """`turns` less those a heartbeat or a silent memory flush made (HEARTBEAT_OK, NO_REPLY)."""
-    kept = [
-        t
-        for t in turns
-        if not any(m.role == "assistant" and guards.is_heartbeat_reply(m.content) for m in t.messages)
-    ]
-    if len(kept) < len(turns):
-        skipped[guards.HEARTBEAT] = skipped.get(guards.HEARTBEAT, 0) + len(turns) - len(kept)
-    return kept
 
 
 def read_new_turns(

@@ -213,9 +213,7 @@ def _verify(old: StoreSession, new: StoreSession, rewrite: Rewrite, old_head: st
             f"history rewrite of {old.git_dir} changed the current files (tree {old_tree} → {new_tree}); the old store is kept"
         )
     expected = []
-    for info in old.history():
-        if info.sha == rewrite.since:
-            break
+    for info in old.history(since=rewrite.since):
         message = (info.subject + "\n\n" + info.body).encode("utf-8")
         trailers = parse_trailers(rewrite.message(info.sha, message).decode("utf-8", "replace"))
         if "Run-Id" in trailers:

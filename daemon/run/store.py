@@ -29,6 +29,7 @@ from daemon.run.store_git import HERMETIC_CONFIG, CommitInfo, FileChange, hermet
 
 __all__ = ["CommitInfo", "FileChange", "StoreSession", "blob_id", "open_store"]
 
+
 def blob_id(data: bytes | None) -> str | None:
     """Git's object id of `data` as a blob (None for an absent file), computed without git."""
     if data is None:
@@ -81,12 +82,19 @@ class StoreSession:
             )
         return status, out
 
-    def spawn(self, *args: str, stdin: int | None = None, stdout: int | None = None) -> subprocess.Popen[bytes]:
+    def spawn(
+        self, *args: str, stdin: int | None = None, stdout: int | None = None
+    ) -> subprocess.Popen[bytes]:
         """Start `git ARGS` with the store's environment for a streaming caller (fast-export
         into fast-import); stderr goes to a pipe the caller reads when it waits."""
         try:
             return subprocess.Popen(
-                ["git", *args], cwd=self.home, env=self._env, stdin=stdin, stdout=stdout, stderr=subprocess.PIPE
+                ["git", *args],
+                cwd=self.home,
+                env=self._env,
+                stdin=stdin,
+                stdout=stdout,
+                stderr=subprocess.PIPE,
             )
         except FileNotFoundError as exc:
             raise StoreError(f"git is not installed or not on PATH: {exc}") from exc
@@ -119,12 +127,15 @@ class StoreSession:
             raise StoreError(f"no commit {rev!r} in store {self.git_dir}")
         return _commit(out.decode("utf-8", "replace"))
 
-    def history(self, limit: int | None = None) -> Iterator[CommitInfo]:
-        """Commits from HEAD backwards (first-parent)."""
+    def history(self, limit: int | None = None, since: str | None = None) -> Iterator[CommitInfo]:
+        """Commits from HEAD backwards (first-parent), down to but not including `since`."""
         if self.head() is None:
             return
         count = [f"--max-count={limit}"] if limit is not None else []
-        out = self._run("log", "--first-parent", *count, f"--format={COMMIT_FORMAT}%x1e", "HEAD", "--")[1]
+        stop = [f"^{since}"] if since is not None else []
+        out = self._run(
+            "log", "--first-parent", *count, f"--format={COMMIT_FORMAT}%x1e", "HEAD", *stop, "--"
+        )[1]
         for record in out.decode("utf-8", "replace").split("\x1e"):
             if record.strip():
                 yield _commit(record.lstrip("\n"))
@@ -145,13 +156,22 @@ class StoreSession:
                 changes.append(FileChange(status[0], path))
         return changes
 
-    def commits_with_files(self, until: str, since: str | None = None) -> Iterator[tuple[CommitInfo, list[FileChange]]]:
+    def commits_with_files(
+        self, until: str, since: str | None = None
+    ) -> Iterator[tuple[CommitInfo, list[FileChange]]]:
         """First-parent commits after `since` (all if None) up to `until`, oldest first, each
         with the files it changed — one git process for the whole range (the run index's feed)."""
         span = f"{since}..{until}" if since else until
         out = self._run(
-            "log", "--first-parent", "--reverse", "--no-renames", "--name-status", "-z",
-            f"--format=%x1e{COMMIT_FORMAT}%x00", span, "--",
+            "log",
+            "--first-parent",
+            "--reverse",
+            "--no-renames",
+            "--name-status",
+            "-z",
+            f"--format=%x1e{COMMIT_FORMAT}%x00",
+            span,
+            "--",
         )[1]
         yield from _commits_with_files(out.decode("utf-8", "surrogateescape").split("\0"))
 
@@ -176,7 +196,9 @@ class StoreSession:
             return found
         simple = [p for p in wanted if "\n" not in p]
         if simple:
-            out = self._run("cat-file", "--batch-check", stdin="".join(f"{rev}:{p}\n" for p in simple).encode())[1]
+            out = self._run(
+                "cat-file", "--batch-check", stdin="".join(f"{rev}:{p}\n" for p in simple).encode()
+            )[1]
             for path, line in zip(simple, out.decode("utf-8", "surrogateescape").splitlines(), strict=True):
                 fields = line.split(" ")
                 if len(fields) == 3 and fields[1] == "blob":
@@ -208,9 +230,7 @@ class StoreSession:
         modified = {p for p in out.split("\0") if p}
         candidates = {p for p in scan.files if p not in index or p in modified}
         candidates |= {
-            p
-            for p in index
-            if p not in scan.files and self.managed.covers(p) and not scan.blocked(p)
+            p for p in index if p not in scan.files and self.managed.covers(p) and not scan.blocked(p)
         }
         candidates |= {p for p, mode in index.items() if mode == "160000"}  # old submodule entries
         if candidates:
@@ -252,7 +272,9 @@ class StoreSession:
             self._run("update-index", "-z", "--index-info", stdin=body)
         if present:
             ids = self._hash_files([p for p, _ in present])
-            body = "".join(f"{mode} {ids[p]}\t{p}\0" for p, mode in present).encode("utf-8", "surrogateescape")
+            body = "".join(f"{mode} {ids[p]}\t{p}\0" for p, mode in present).encode(
+                "utf-8", "surrogateescape"
+            )
             self._run("update-index", "-z", "--index-info", stdin=body)
 
     def _hash_files(self, paths: Sequence[str]) -> dict[str, str]:
@@ -268,7 +290,11 @@ class StoreSession:
         return ids
 
     def commit(
-        self, message: str, trailers: Mapping[str, str], allow_empty: bool = False, when: datetime | None = None
+        self,
+        message: str,
+        trailers: Mapping[str, str],
+        allow_empty: bool = False,
+        when: datetime | None = None,
     ) -> str:
         """Commit the index; `when` (default: the session's time) dates it: the moment it happened."""
         body = message.rstrip() + "\n\n" + "\n".join(f"{k}: {v}" for k, v in trailers.items()) + "\n"
@@ -279,7 +305,9 @@ class StoreSession:
         if allow_empty:
             args.append("--allow-empty")
         when = when or (self._clock() if self._clock is not None else None)
-        stamp = {"GIT_AUTHOR_DATE": when.isoformat(), "GIT_COMMITTER_DATE": when.isoformat()} if when else None
+        stamp = (
+            {"GIT_AUTHOR_DATE": when.isoformat(), "GIT_COMMITTER_DATE": when.isoformat()} if when else None
+        )
         try:
             self._run(*args, env=stamp)
         finally:
@@ -346,11 +374,15 @@ def _commits_with_files(tokens: list[str]) -> Iterator[tuple[CommitInfo, list[Fi
                 raise StoreError(f"unexpected end of git log output in commit {sha}")
             files.append(FileChange(status[0], tokens[at + 1]))
             at += 2
-        raw = "\0".join((sha, parents, date, message.encode("utf-8", "surrogateescape").decode("utf-8", "replace")))
+        raw = "\0".join(
+            (sha, parents, date, message.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+        )
         yield _commit(raw), files
 
 
-def git_environment(base: Mapping[str, str], git_dir: Path, home: Path, now: datetime | None) -> dict[str, str]:
+def git_environment(
+    base: Mapping[str, str], git_dir: Path, home: Path, now: datetime | None
+) -> dict[str, str]:
     """`base` without any inherited `GIT_*` variable, plus the store's hermetic settings."""
     kept = {k: v for k, v in base.items() if not k.startswith("GIT_")}
     return {**kept, **hermetic_env(git_dir, home, now)}
@@ -375,7 +407,9 @@ def open_store(
             ["git", "init", "-q", "--bare", str(git_dir)], env=init_env, capture_output=True, check=False
         )
         if done.returncode != 0:
-            raise StoreError(f"git init failed for store {git_dir}: {done.stderr.decode('utf-8', 'replace').strip()}")
+            raise StoreError(
+                f"git init failed for store {git_dir}: {done.stderr.decode('utf-8', 'replace').strip()}"
+            )
         os.chmod(git_dir, 0o700)
     session = StoreSession(env, git_dir, home, scratch, managed, clock)
     config_path = git_dir / "config"

@@ -19,7 +19,8 @@ acts, holding the agent's run lock. Both take `now` from the caller.
 from __future__ import annotations
 
 import shutil
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -31,7 +32,7 @@ from daemon.kernel.errors import DaemonError
 from daemon.run.applier import hold_memory_lock
 from daemon.run.history_rewrite import rewrite_history
 from daemon.run.history_squash import SquashPlan, plan_squash, squash_rewrite, trim_run_log
-from daemon.run.session import agent_session, has_store, read_session
+from daemon.run.session import AgentSession, agent_session, has_store, read_session
 from daemon.run.state_erasure import drop_index
 from daemon.run.store import StoreSession
 from daemon.wiring.fact_lookup import fact_index
@@ -132,29 +133,40 @@ def _squash(store: StoreSession, settings: RetentionSettings, now: datetime) -> 
     )
 
 
+@contextmanager
+def _locked(
+    deployment: Deployment, agent_name: str, now: datetime, lock_timeout: float
+) -> Iterator[AgentSession]:
+    """The agent's session with its run lock and its memory lock held (as a purge holds them)."""
+    with (
+        agent_session(deployment, agent_name, now, lock_timeout) as session,
+        hold_memory_lock(session) as held,
+    ):
+        if not held:
+            raise DaemonError(
+                f"memory of agent {agent_name!r} is locked by a running consolidation; retention waits"
+            )
+        yield session
+
+
 def apply_retention(
     deployment: Deployment, agent_name: str, now: datetime, lock_timeout: float
 ) -> RetentionPlan:
     """Apply the agent's retention now; return what was removed.
 
-    Raises AgentBusy if a run holds the lock past `lock_timeout`, DaemonError/StoreError
-    as the purge does (nothing of the failing step changed; the next day retries).
+    What is due is decided again under the locks. Raises AgentBusy if a run holds the lock
+    past `lock_timeout`, DaemonError/StoreError as the purge does (nothing of the failing
+    step changed; the next day retries).
     """
-    plan = plan_retention(deployment, agent_name, now)
-    for ledger in plan.ledgers:
+    agent = deployment.agent(agent_name)
+    settings = effective(deployment, agent.name)
+    ledgers = _ledgers(deployment, settings.lab_ledgers_days, now)
+    for ledger in ledgers:
         shutil.rmtree(ledger)
-    if not plan.closed and plan.squash is None:
-        return plan
-    closed: list[ClosedFact] = []
-    held_back = plan.held_back
-    if plan.closed:
-        with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
-            if not stack.enter_context(hold_memory_lock(session)):
-                raise DaemonError(
-                    f"memory of agent {agent_name!r} is locked by a running consolidation; retention waits"
-                )
-            # Under the lock: what is due now.
-            closed, held_back = _closed(deployment, agent_name, plan.settings.closed_facts_days, now)
+    closed, held_back = _closed(deployment, agent.name, settings.closed_facts_days, now)
+    if closed:
+        with _locked(deployment, agent.name, now, lock_timeout) as session:
+            closed, held_back = _closed(deployment, agent.name, settings.closed_facts_days, now)
             if closed:
                 erasure = Erasure(
                     frozenset((c.entity, c.key, c.value) for c in closed), "closed fact versions"
@@ -162,22 +174,14 @@ def apply_retention(
                 erase_everywhere(
                     deployment, session, erasure, kind="retention", requested_by="retention policy", now=now
                 )
-    squash = _apply_squash(deployment, agent_name, plan.settings, now, lock_timeout)
-    return RetentionPlan(plan.agent, plan.settings, tuple(closed), held_back, plan.ledgers, squash)
-
-
-def _apply_squash(
-    deployment: Deployment, agent_name: str, settings: RetentionSettings, now: datetime, lock_timeout: float
-) -> SquashPlan | None:
-    """Squash the runs due now, in a session of its own (the purge's rewrite ended the last one)."""
-    if not (settings.history_days or settings.history_runs):
-        return None
-    with agent_session(deployment, agent_name, now, lock_timeout) as session, ExitStack() as stack:
-        if not stack.enter_context(hold_memory_lock(session)):
-            raise DaemonError(f"memory of agent {agent_name!r} is locked by a running consolidation; retention waits")
-        squash = _squash(session.store, settings, now)
-        if squash is not None:
-            rewrite_history(session.store, session.state, squash_rewrite(squash, now), now)
-            drop_index(session.state)
-            trim_run_log(session.state.run_log, squash)
-        return squash
+    squash = None
+    if (settings.history_days or settings.history_runs) and has_store(deployment, agent.name):
+        # In a session of its own: the purge's rewrite ended the last one. No store, no squash
+        # (opening a session would create one).
+        with _locked(deployment, agent.name, now, lock_timeout) as session:
+            squash = _squash(session.store, settings, now)
+            if squash is not None:
+                rewrite_history(session.store, session.state, squash_rewrite(squash, now), now)
+                drop_index(session.state)
+                trim_run_log(session.state.run_log, squash)
+    return RetentionPlan(agent.name, settings, tuple(closed), held_back, ledgers, squash)

@@ -13,7 +13,7 @@ import yaml
 
 from daemon.run.history_squash import plan_squash
 from daemon.run.store_git import CommitInfo
-from tests.daemon.helpers import add_turns, berlin_fact
+from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.daemon.test_purge import FIRST, SECOND, facts_text, git, hits, seed
 from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.facts import shard_of, stored_fact
@@ -217,3 +217,14 @@ def test_history_days_is_not_fooled_by_one_commit_stamped_by_a_clock_that_was_be
     ahead = [*history[:5], replace(history[5], committed_at=datetime(2099, 1, 1, tzinfo=UTC))]
     assert plan_squash(ahead, keep_days=10, keep_runs=None, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]
     assert plan_squash(history, keep_days=None, keep_runs=3, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]
+
+
+def test_history_retention_on_an_agent_that_never_ran_creates_no_store(root: Path, fake_model: FakeModelServer) -> None:
+    config = setup_agent(root, fake_model)
+    with_retention(config, {"history_runs": 1, "history_days": 1})
+
+    result = run_cli(config, "maintenance", "--agent", "ada", clock=lambda: LATER)
+
+    assert result.code == 0, result.err
+    assert "no store yet" in result.out
+    assert not (root / "state" / "agents" / "ada" / "store.git").exists()

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
+from daemon.config.roots import relative_inside
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from skills_engine.inventory import Skill, load_inventory
@@ -39,17 +39,9 @@ def skill_rows(agent: AgentSettings) -> tuple[list[SkillRow], list[str]]:
                 kind=prov.kind if prov else None,
                 reason=reason,
                 quarantine_run=skill.quarantine.run_id if skill.quarantine else None,
-                where=_shown(skill.path, agent.home),
-                shadows=_shown(skill.shadows, agent.home) if skill.shadows else "",
+                where=relative_inside(skill.path, agent.home) or str(skill.path),
+                shadows=(relative_inside(skill.shadows, agent.home) or str(skill.shadows)) if skill.shadows else "",
             )
         )
     return rows, list(inventory.problems)
 
-
-def _shown(path: Path, home: Path) -> str:
-    """A path as the page shows it: relative to the home inside it (the agent's own
-    files need no host layout), in full outside (a managed or pack folder)."""
-    try:
-        return path.relative_to(home).as_posix()
-    except ValueError:
-        return str(path)
