@@ -142,8 +142,7 @@ class FactStoreEdit:
         """
         store = self.agent.memory.store
         if self.index_path is None or self.legacy is not None or self._everything:
-            self.load_all()
-            return factstore.render_markdown(self.records(), today)
+            return self._whole_view(today)
         root = shard_root(store)
         for path in sorted(p for p in self.view.overlay if is_shard(store, p)):
             self._load(path)
@@ -155,12 +154,15 @@ class FactStoreEdit:
             with open_index(self.index_path, self.view.home, store) as index:
                 others, total = index.newest_current(today, VIEW_MAX_FACTS, skip)
         except OSError:  # a shard the daemon cannot read: the view's own reads note it and go on
-            self.load_all()
-            return factstore.render_markdown(self.records(), today)
+            return self._whole_view(today)
         own = self.records()
         ids = {r.id for r in own}
         shown = [r for r in others if r.id not in ids]  # an id in two files: the run's copy wins
         return factstore.render_markdown([*own, *shown], today, unseen=total - len(others))
+
+    def _whole_view(self, today: str) -> bytes:
+        self.load_all()
+        return factstore.render_markdown(self.records(), today)
 
 
 def _text(content: bytes, label: str) -> str:

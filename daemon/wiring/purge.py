@@ -66,14 +66,15 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
     """Values of (entity, key) in the fact store now and anywhere in the store's history."""
     # The owner's shard now; every other version of any owner is in the history (a session
     # commits a person's edits before it starts), so the whole store is read only without one.
-    if session.store.head() is None:
-        records = load_memory(session.agent, AgentView(session.agent.home)).records()
-    else:
+    committed = session.store.head() is not None
+    if committed:
         edit = open_edit(session.agent, AgentView(session.agent.home))
         edit.load_scope((*session.agent.owner, target.entity, target.key))
         records = edit.records()
+    else:
+        records = load_memory(session.agent, AgentView(session.agent.home)).records()
     found = {r.value for r in records if r.entity == target.entity and r.key == target.key and r.value}
-    if session.store.head() is not None:
+    if committed:
         specs = factstore.record_pathspecs(session.agent.memory.store)
         _status, out = session.store.run_git(
             "log", "--all", "-p", "--no-color", "--no-ext-diff", "--unified=0", "--format=", "--", *specs
