@@ -44,7 +44,8 @@ PUBLISHED_ALLOWED_KEYS = ("city", "language", "timezone", "delivery", "color", "
 
 
 class Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    # No inf or nan: YAML spells them .inf and .nan, and `--json` outputs would not be JSON.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 def inside_home(value: str, what: str) -> str:

@@ -105,6 +105,16 @@ def test_overrides_work_in_both_directions_and_show_their_origin(root: Path) -> 
             "must not contain '..'",
         ),
         (VALID.replace("state_dir: ./state", "state_dir: ./ada/state"), "is inside the home of agent ada"),
+        # YAML's .inf and .nan are floats: an infinite budget would print as `Infinity` in
+        # `status --json`, which is not JSON.
+        (
+            VALID.replace("version: 1", "version: 1\nbudget:\n  daily_usd: .inf"),
+            "budget.daily_usd: Input should be a finite number, got inf (config.yaml:3)",
+        ),
+        (
+            VALID.replace("    home: ./ben", "    home: ./ben\n    budget_usd: .inf"),
+            "agents.ben.budget_usd: Input should be a finite number, got inf (config.yaml:12)",
+        ),
     ],
 )
 def test_bad_config_is_an_error_naming_key_and_line_and_changes_nothing(
