@@ -14,7 +14,7 @@ from pathlib import Path
 from daemon.kernel.managed import ManagedPaths
 from daemon.run.store import open_store
 from tests.daemon.helpers import berlin_fact, setup_agent
-from tests.support.deploy import TEST_KEY, conversation, run_cli, tree_snapshot, write_transcript
+from tests.support.deploy import TEST_KEY, conversation, run_cli, tree_snapshot, usage_error, write_transcript
 from tests.support.facts import shard_of
 from tests.support.fake_model import FakeModelServer
 
@@ -180,7 +180,9 @@ def test_a_rewritten_history_is_reindexed_with_the_same_run_ids(root: Path, fake
 def test_runs_limit_reads_only_the_newest(root: Path, fake_model: FakeModelServer) -> None:
     config, _first, second = two_runs(root, fake_model)
     assert [r["run_id"] for r in run_cli(config, "runs", "--limit", "1", "--json").json()] == [second]
-    assert run_cli(config, "runs", "--limit", "-3", "--json").json() == []
+    # 0 and below are a mistake, not "no runs recorded yet".
+    for bad, said in (("-3", "must be 1 or more, got -3"), ("0", "must be 1 or more, got 0"), ("x", "expected a whole number, got 'x'")):
+        assert f"argument --limit: {said}" in usage_error(config, "runs", "--limit", bad)
 
 
 def test_an_unwritable_state_folder_still_answers_from_an_index_in_memory(

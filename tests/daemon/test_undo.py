@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 from tests.daemon.helpers import berlin_fact, setup_agent
-from tests.support.deploy import conversation, run_cli, tree_snapshot, write_transcript
+from tests.support.deploy import conversation, run_cli, tree_snapshot, usage_error, write_transcript
 from tests.support.facts import shard_of, store_text
 from tests.support.fake_model import FakeModelServer
 
@@ -35,6 +35,20 @@ def test_undo_round_trip_restores_files_exactly(root: Path, fake_model: FakeMode
     runs = run_cli(config, "runs", "--json").json()
     assert runs[0]["status"] == f"undo of {run_id}"
     assert runs[1]["status"] == f"undone by {undone.json()['run_id']}"
+
+
+def test_a_wait_that_is_not_finite_seconds_is_refused_before_anything_is_touched(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    # filelock waits forever for a negative timeout and raises on nan: both are usage errors here.
+    config, run_id = applied_run(root, fake_model)
+    after_run = tree_snapshot(root / "ada")
+    for bad in ("-5", "nan", "inf", "soon"):
+        for argv in (("undo", run_id), ("once", "--agent", "ada"), ("memory", "retry", "--agent", "ada", "--run", run_id)):
+            said = usage_error(config, *argv, "--wait", bad)
+            assert "argument --wait:" in said and "Traceback" not in said, (argv, said)
+    assert tree_snapshot(root / "ada") == after_run
+    assert [r["status"] for r in run_cli(config, "runs", "--json").json()] == ["applied"]
 
 
 def test_undo_is_itself_undoable(root: Path, fake_model: FakeModelServer) -> None:

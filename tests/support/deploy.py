@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -94,6 +95,18 @@ def run_cli(config: Path, *args: str, env: Mapping[str, str] | None = None, **kw
         environment.update(env)
     code = main(["--config", str(config), *args], env=environment, stdout=stdout, stderr=stderr, **kwargs)
     return CliResult(code, stdout.getvalue(), stderr.getvalue())
+
+
+def usage_error(config: Path, *args: str) -> str:
+    """What argparse prints for a command line it refuses (exit 2, before any command runs)."""
+    stderr = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(stderr):
+            code = main(["--config", str(config), *args], env={"HOME": os.environ.get("HOME", "/nonexistent")})
+    except SystemExit as exc:
+        assert exc.code == 2, f"{' '.join(args)} exited {exc.code}"
+        return stderr.getvalue()
+    raise AssertionError(f"{' '.join(args)} was accepted (exit {code})")
 
 
 def tree_snapshot(root: Path, skip: Iterable[str] = ()) -> dict[str, bytes]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import math
 import shlex
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -48,6 +49,28 @@ class CliContext:
 
 def add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON document for scripts")
+
+
+def at_least_one(text: str) -> int:
+    """An argparse type: a whole number of 1 or more (a usage error names the option otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    return value
+
+
+def wait_seconds(text: str) -> float:
+    """An argparse type for --wait: finite seconds, 0 or more (filelock waits forever below 0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, got {text!r}") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"must be a finite number of seconds, 0 or more, got {text}")
+    return value
 
 
 def add_agent(parser: argparse.ArgumentParser, required: bool = True) -> None:

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 
 from daemon.doors.cli import lab_adoption, lab_distill
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.memory_settings import BASELINE, MemorySettings
 from memory_engine.lab.grid import Grid, run_grid
 from memory_engine.lab.ledger import Ledger
@@ -147,7 +147,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--ledger", type=Path, metavar="DIR", help="use the selection recorded in this ledger"
     )
     propose.add_argument(
-        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+        "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
     add_json(propose)
     propose.set_defaults(handler=lab_adoption.handle_propose)

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from daemon.config.resolve import Deployment
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.run.store_maintenance import NoStore, maintain_store
 from daemon.wiring.retention import RetentionPlan, apply_retention, plan_retention
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_agent(parser, required=False)
     parser.add_argument(
-        "--wait", type=float, default=None, metavar="SECONDS", help="wait this long for a run in progress"
+        "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait this long for a run in progress"
     )
     parser.add_argument(
         "--dry-run",

@@ -6,7 +6,7 @@ import argparse
 from typing import Any
 
 from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     forget.add_argument("--entity", required=True)
     forget.add_argument("--key", required=True)
     forget.add_argument(
-        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+        "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
     forget.add_argument(
         "--purge", action="store_true", help="erase the values from history and the daemon's files too (cannot be undone)"

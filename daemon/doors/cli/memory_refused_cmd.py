@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
@@ -37,7 +37,7 @@ def register_actions(actions: argparse._SubParsersAction) -> None:
     )
     add_agent(retry)
     retry.add_argument("--run", required=True, help="the run whose refused facts to retry")
-    retry.add_argument("--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress")
+    retry.add_argument("--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress")
     add_json(retry)
     retry.set_defaults(handler=handle_retry)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import PASS_ORDER
 from daemon.run.runner import RunResult, run_once
@@ -43,7 +43,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--wait",
-        type=float,
+        type=wait_seconds,
         default=None,
         metavar="SECONDS",
         help="wait this long for a run already going on this agent (default: config run_lock_timeout_seconds)",

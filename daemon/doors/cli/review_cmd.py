@@ -6,7 +6,7 @@ import argparse
 import getpass
 from typing import Any
 
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.review_queue import Proposal, find, list_proposals
 from daemon.kernel.view import AgentView
 from daemon.wiring.review import decide, locate
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action.add_argument("--why", default="", help="the reason, kept in the proposal's history")
         action.add_argument("--by", default=None, help="who decides (default: the current user)")
         action.add_argument(
-            "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+            "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
         )
         add_json(action)
         action.set_defaults(handler=handle_decide, verb=verb)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, at_least_one, wait_seconds
 from daemon.run.session import has_store, read_session
 from daemon.run.undo import find_run, locate_run, run_commits, session_index
 from daemon.wiring.undo import undo
@@ -18,7 +18,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="List runs, newest first: id, time, passes, files changed, status (applied, undone, undo).",
     )
     add_agent(runs, required=False)
-    runs.add_argument("--limit", type=int, default=50, help="at most this many runs per agent (default 50)")
+    runs.add_argument("--limit", type=at_least_one, default=50, help="at most this many runs per agent (default 50)")
     add_json(runs)
     runs.set_defaults(handler=handle_runs)
 
@@ -41,7 +41,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     undo.add_argument("run_id", metavar="RUN_ID")
     add_agent(undo, required=False)
     undo.add_argument(
-        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+        "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
     add_json(undo)
     undo.set_defaults(handler=handle_undo)
@@ -55,7 +55,7 @@ def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
         if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
-            for run in run_commits(index, max(args.limit, 0)):
+            for run in run_commits(index, args.limit):
                 rows.append(
                     {
                         "run_id": run.run_id,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
 from skills_engine.enforce import plan_check
@@ -46,7 +46,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_agent(check)
     check.add_argument(
-        "--wait", type=float, default=None, metavar="SECONDS", help="wait for a run in progress"
+        "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
     add_json(check)
     check.set_defaults(handler=handle_check)
