@@ -55,6 +55,14 @@ class CommitInfo:
     def run_id(self) -> str | None:
         return self.trailers.get("Run-Id")
 
+    @property
+    def report(self) -> str:
+        """The commit body without its trailer block: what the run reported."""
+        lines = self.body.rstrip().splitlines()
+        while lines and (not lines[-1].strip() or lines[-1].split(":", 1)[0] in self.trailers):
+            lines.pop()
+        return "\n".join(lines)
+
 
 @dataclass(frozen=True)
 class FileChange:

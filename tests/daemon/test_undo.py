@@ -51,6 +51,21 @@ def test_a_wait_that_is_not_finite_seconds_is_refused_before_anything_is_touched
     assert [r["status"] for r in run_cli(config, "runs", "--json").json()] == ["applied"]
 
 
+def test_show_json_gives_the_report_files_and_diff_of_a_run(root: Path, fake_model: FakeModelServer) -> None:
+    config, run_id = applied_run(root, fake_model)
+    shown = run_cli(config, "show", run_id, "--json")
+    assert shown.code == 0, shown.err
+    body = shown.json()
+    row = run_cli(config, "runs", "--json").json()[0]
+    assert {k: body[k] for k in row} == row
+    assert body["trailers"]["Run-Id"] == run_id and "Run-Id" not in body["report"]
+    assert "[distillation]" in body["report"]
+    assert {"status": "A", "path": BERLIN} in body["files"]
+    assert f"+++ b/{BERLIN}" in body["diff"] and "Berlin" in body["diff"]
+    missing = run_cli(config, "show", "20990101T000000Z-000000", "--json")
+    assert missing.code == 1 and missing.out == "" and "no run" in missing.err
+
+
 def test_undo_is_itself_undoable(root: Path, fake_model: FakeModelServer) -> None:
     config, run_id = applied_run(root, fake_model)
     after_run = tree_snapshot(root / "ada")

@@ -7,7 +7,7 @@ from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, at_least_one, wait_seconds
 from daemon.run.session import has_store, read_session
-from daemon.run.undo import find_run, locate_run, run_commits, session_index
+from daemon.run.undo import RunCommit, find_run, locate_run, run_commits, session_index
 from daemon.wiring.undo import undo
 
 
@@ -23,10 +23,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     runs.set_defaults(handler=handle_runs)
 
     show = sub.add_parser(
-        "show", help="print a run's report and diff", description="Print a run's report and diff."
+        "show",
+        help="print a run's report and diff",
+        description=(
+            "Print a run's report and diff. With --json: the fields of `runs --json` plus the commit, "
+            "the report, the trailers, each changed file with its status (A, M, D) and the diff."
+        ),
     )
     show.add_argument("run_id", metavar="RUN_ID")
     add_agent(show, required=False)
+    add_json(show)
     show.set_defaults(handler=handle_show)
 
     undo = sub.add_parser(
@@ -47,6 +53,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     undo.set_defaults(handler=handle_undo)
 
 
+def _row(agent: str, run: RunCommit) -> dict[str, Any]:
+    """A run as `runs --json` lists it."""
+    return {
+        "run_id": run.run_id,
+        "agent": agent,
+        "started_at": run.info.committed_at.isoformat(),
+        "passes": [p for p in run.info.trailers.get("Passes", "").split(",") if p],
+        "files_changed": run.files_changed,
+        "status": run.status,
+    }
+
+
 def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
@@ -55,17 +73,7 @@ def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
         if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
-            for run in run_commits(index, args.limit):
-                rows.append(
-                    {
-                        "run_id": run.run_id,
-                        "agent": name,
-                        "started_at": run.info.committed_at.isoformat(),
-                        "passes": [p for p in run.info.trailers.get("Passes", "").split(",") if p],
-                        "files_changed": run.files_changed,
-                        "status": run.status,
-                    }
-                )
+            rows.extend(_row(name, run) for run in run_commits(index, args.limit))
     if args.json:
         context.out.json(rows)
         return 0
@@ -94,6 +102,22 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     agent = args.agent or locate_run(deployment, args.run_id)
     with read_session(deployment, agent) as session, session_index(session) as index:
         run = find_run(index, args.run_id)
+        if args.json:
+            info = session.store.commit_info(run.info.sha)  # the index keeps no commit body
+            files = session.store.changed_files(info.sha)
+            diff = session.store.text("show", "--no-color", "--no-renames", "--patch", "--format=", info.sha)
+            context.out.json(
+                {
+                    **_row(agent, run),
+                    "commit": info.sha,
+                    "subject": info.subject,
+                    "report": info.report,
+                    "trailers": dict(info.trailers),
+                    "files": [{"status": f.status, "path": f.path} for f in files],
+                    "diff": diff,
+                }
+            )
+            return 0
         context.out.line(f"status: {run.status}")
         context.out.line(session.store.show(run.info.sha).rstrip())
     return 0

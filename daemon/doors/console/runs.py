@@ -11,7 +11,6 @@ from daemon.doors.console.diff import FileDiff, split_patch
 from daemon.kernel.errors import UnknownRun
 from daemon.run.session import has_store as session_has_store
 from daemon.run.session import read_session
-from daemon.run.store import CommitInfo
 from daemon.run.store_index import IndexedCommit, RunIndex
 from daemon.run.undo import RunCommit, find_run, session_index
 
@@ -83,14 +82,6 @@ class RunDetail:
     cited: list[CitedTurn] = field(default_factory=list)
 
 
-def _report(info: CommitInfo) -> str:
-    """The commit body without its trailer block."""
-    lines = info.body.rstrip().splitlines()
-    while lines and (not lines[-1].strip() or lines[-1].split(":", 1)[0] in info.trailers):
-        lines.pop()
-    return "\n".join(lines)
-
-
 def cited_turns(files: Iterable[FileDiff]) -> list[CitedTurn]:
     """Turns cited by records the run added (fact lines carry `source_event_id` and `quote`)."""
     found: dict[str, CitedTurn] = {}
@@ -119,7 +110,7 @@ def run_detail(deployment: Deployment, agent: str, run_id: str) -> RunDetail:
         info = session.store.commit_info(run.info.sha)  # the index keeps no commit body
         row = RunRow(info, run.files_changed, run.undone_by, run.seq, agent)
         files = split_patch(session.store.show(info.sha))
-        return RunDetail(row, _report(info), files, cited_turns(files))
+        return RunDetail(row, info.report, files, cited_turns(files))
 
 
 @dataclass(frozen=True)
