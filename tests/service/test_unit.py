@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from daemon.doors.service.unit import DEFAULT_EXEC, UnitParams, render_unit
-from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
+from tests.support.deploy import base_config, run_cli, tree_snapshot, usage_error, write_config
 
 REPO = Path(__file__).resolve().parents[2]
 UNIT = REPO / "systemd" / "metaeng-daemon.service"
@@ -129,3 +130,42 @@ def test_install_service_warns_when_private_tmp_would_hide_the_deployment(root: 
     assert any(w.startswith(f"config: {config}") for w in warnings)
     assert all("PrivateTmp=yes" in w for w in warnings)
     assert f"warning: agents.ada.home: {root / 'ada'} is under /tmp" in result.err
+
+
+def test_install_service_escapes_percent_spaces_and_quotes_in_paths(tmp_path: Path) -> None:
+    # systemd expands `%h` (a home folder) even inside quotes, and splits words on spaces:
+    # every path must reach the service exactly as configured.
+    root = tmp_path / "ops 100%h" / "jo's agents"
+    (root / "ada").mkdir(parents=True)
+    config = write_config(root, base_config(root, "http://127.0.0.1:9/v1"))
+    units = tmp_path / "units"
+    result = run_cli(config, "install-service", "--unit-dir", str(units), "--json")
+    assert result.code == 0, result.err
+    lines = (units / "metaeng-daemon.service").read_text().splitlines()
+    quoted = str(root).replace("%", "%%")
+    assert f'Environment=METAENG_CONFIG="{quoted}/config.yaml"' in lines
+    assert f'ReadWritePaths=-"{quoted}/ada" -"{quoted}/state"' in lines
+    chown = next(step for step in result.json()["next_steps"] if step.startswith("chown"))
+    assert shlex.split(chown, comments=True) == ["chown", "-R", "metaeng-daemon", str(root / "ada"), str(root / "state")]
+    if shutil.which("systemd-analyze"):
+        verified = _verify(units / "metaeng-daemon.service")
+        assert verified.returncode == 0, verified.stderr
+
+
+@pytest.mark.parametrize("option", ["--user", "--group", "--agents-group"])
+@pytest.mark.parametrize("value", ["two words", "x\nExecStartPre=/bin/rm -rf /", "", "-dash", "a" * 40])
+def test_install_service_refuses_a_name_systemd_would_not_take(root: Path, option: str, value: str) -> None:
+    config = write_config(root, base_config(root, None))
+    before = tree_snapshot(root)
+    said = usage_error(config, "install-service", "--unit-dir", str(root / "units"), f"{option}={value}")
+    assert f"argument {option}:" in said and "is not a user or group name" in said
+    assert tree_snapshot(root) == before
+
+
+def test_a_path_with_a_line_break_is_refused_naming_it(tmp_path: Path) -> None:
+    root = tmp_path / "line\nbreak"
+    (root / "ada").mkdir(parents=True)
+    config = write_config(root, base_config(root, None))
+    result = run_cli(config, "install-service", "--unit-dir", str(tmp_path / "units"))
+    assert result.code == 1 and "contains a control character" in result.err
+    assert not (tmp_path / "units").exists()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from daemon.doors.cli.common import CliContext, add_json
 from daemon.doors.service.unit import (
     CREDENTIALS_DIR,
+    account_name,
     params_for,
     private_tmp_warnings,
     render_unit,
@@ -35,10 +37,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         default="/etc/systemd/system",
         help="where to write the unit (default /etc/systemd/system)",
     )
-    parser.add_argument("--user", default="metaeng-daemon", help="system user the service runs as")
-    parser.add_argument("--group", default="metaeng-daemon", help="primary group of the service")
     parser.add_argument(
-        "--agents-group", default=None, help="supplementary group that owns the agent homes (optional)"
+        "--user", type=account_name, default="metaeng-daemon", help="system user the service runs as"
+    )
+    parser.add_argument(
+        "--group", type=account_name, default="metaeng-daemon", help="primary group of the service"
+    )
+    parser.add_argument(
+        "--agents-group",
+        type=account_name,
+        default=None,
+        help="supplementary group that owns the agent homes (optional)",
     )
     parser.add_argument(
         "--executable",
@@ -86,7 +95,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         raise DaemonError(f"cannot write {target}: {exc.strerror or exc}") from None
     steps = [
         f"useradd --system --no-create-home --shell /usr/sbin/nologin {args.user}  # if the user does not exist",
-        f"chown -R {args.user} {' '.join(params.writable)}  # or give --agents-group write access to the homes",
+        # Quoted for the shell: `chown -R` of a home named "my agents" must not take "my" as a path.
+        f"chown -R {args.user} {' '.join(shlex.quote(p) for p in params.writable)}  "
+        "# or give --agents-group write access to the homes",
     ]
     if params.credential:
         steps.append(
@@ -94,7 +105,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
             "# paste the API key, then Ctrl-D"
         )
     steps += [
-        f"systemd-analyze verify {target}",
+        f"systemd-analyze verify {shlex.quote(str(target))}",
         "systemctl daemon-reload && systemctl enable --now metaeng-daemon",
         "journalctl -u metaeng-daemon -f  # logs; `systemctl reload metaeng-daemon` after editing the config",
     ]

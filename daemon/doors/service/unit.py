@@ -8,11 +8,14 @@ start of a line, so every directive has its comment on the line above.
 
 from __future__ import annotations
 
+import argparse
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from daemon.config.resolve import Deployment
+from daemon.kernel.errors import DaemonError
 
 DEFAULT_EXEC = "/opt/metaeng-daemon/venv/bin/metaeng-daemon"
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
@@ -79,13 +82,40 @@ def private_tmp_warnings(deployment: Deployment) -> list[str]:
     ]
 
 
-def _quote(path: str) -> str:
-    return f'"{path}"' if any(c.isspace() for c in path) else path
+def unit_word(text: str, what: str) -> str:
+    """`text` as one word of a unit directive, meaning exactly `text` to systemd.
+
+    systemd expands `%` specifiers in these values whether quoted or not (`%h` is a home
+    folder), so `%` is doubled; a word with whitespace or quotes is double-quoted with C-style
+    backslash escapes. A control character cannot be carried: a line break would end the
+    directive and start a new one, so it is refused, naming `what`.
+    """
+    if any(ord(c) < 32 or ord(c) == 127 for c in text):
+        raise DaemonError(f"{what} {text!r} contains a control character; a systemd unit cannot carry it")
+    escaped = text.replace("%", "%%")
+    if any(c.isspace() or c in "\"'\\" for c in escaped):
+        return '"' + escaped.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return escaped
+
+
+# systemd's strict user and group names (or a numeric id): anything else, a space or a line
+# break, would make User= fail at start or, worse, add a directive to the unit.
+ACCOUNT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,30}|[0-9]{1,10}")
+
+
+def account_name(text: str) -> str:
+    """An argparse type for --user and --group: a name systemd accepts."""
+    if not ACCOUNT_NAME.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a user or group name systemd accepts "
+            "(a letter or '_', then letters, digits, '_' or '-', at most 31; or a numeric id)"
+        )
+    return text
 
 
 def render_unit(params: UnitParams) -> str:
-    exe = _quote(params.executable)
-    rw = " ".join(f"-{_quote(p)}" for p in params.writable)
+    exe = unit_word(params.executable, "the executable")
+    rw = " ".join("-" + unit_word(p, "the writable path") for p in params.writable)
     lines = [
         "# metaeng-daemon: maintains AI agents between their conversations (metaeng-daemon install-service).",
         "[Unit]",
@@ -106,7 +136,7 @@ def render_unit(params: UnitParams) -> str:
         "# Only the main process may send notifications.",
         "NotifyAccess=main",
         "# Which deployment file to serve (read by every metaeng-daemon command).",
-        f"Environment=METAENG_CONFIG={_quote(params.config)}",
+        f"Environment=METAENG_CONFIG={unit_word(params.config, 'the config path')}",
         "# Log lines reach the journal at once.",
         "Environment=PYTHONUNBUFFERED=1",
         "# Optional non-secret settings (e.g. METAENG_LOG_LEVEL=debug); the leading '-' allows it to be absent.",
