@@ -30,12 +30,22 @@ _byte_forms: tuple[bytes, ...] = ()
 
 
 def _spellings(value: str) -> set[str]:
-    """`value` as written, JSON-escaped (ASCII or not) and repr-escaped."""
+    """`value` as written, JSON-escaped (ASCII or not), repr-escaped and HTML-escaped (console pages)."""
     return {
         value,
         json.dumps(value)[1:-1],
         json.dumps(value, ensure_ascii=False)[1:-1],
         repr(value)[1:-1],
+        *_html_spellings(value),
+    }
+
+
+def _html_spellings(value: str) -> set[str]:
+    # Python's html.escape writes quotes as &quot; &#x27;, Jinja (markupsafe) as &#34; &#39;.
+    text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return {
+        text.replace('"', "&quot;").replace("'", "&#x27;"),
+        text.replace('"', "&#34;").replace("'", "&#39;"),
     }
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from daemon.doors.console.auth import load_or_create_token, token_path
+from daemon.doors.console.guard import local_path
 from daemon.kernel.errors import DaemonError
 from tests.console.helpers import SAME_ORIGIN, TOKEN, client, form_token, open_proposal, review_deployment
 from tests.support.deploy import run_cli, tree_snapshot
@@ -143,3 +144,20 @@ def test_a_token_file_others_can_read_is_refused(root: Path) -> None:
     os.chmod(path, 0o644)
     with pytest.raises(DaemonError, match=r"readable by other users.*delete it"):
         load_or_create_token(root / "state")
+
+
+def test_links_and_redirects_built_from_the_path_stay_on_the_console(root: Path) -> None:
+    # A browser reads //host/x (and /\host/x) as another site; %2F%2F decodes to //.
+    browser = client(review_deployment(root), login=False)
+    refused = browser.get("/%2F%2Fevil.example/login")
+    assert refused.status_code == 401 and '<a href="/">' in refused.text
+    login = browser.get(f"/%2F%2Fevil.example/login?token={TOKEN}")
+    assert login.status_code == 303 and login.headers["location"] == "/"
+
+
+@pytest.mark.parametrize(
+    ("path", "kept"),
+    [("//evil.example/x", "/"), ("/\\evil.example/x", "/"), ("evil", "/"), ("/runs/ada", "/runs/ada"), ("/", "/")],
+)
+def test_local_path_keeps_only_paths_of_this_console(path: str, kept: str) -> None:
+    assert local_path(path) == kept

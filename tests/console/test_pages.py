@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from pathlib import Path
@@ -11,6 +12,8 @@ import yaml
 from tests.console.helpers import DAYS, NOW, client, open_proposal, review_deployment
 from tests.support.deploy import run_cli
 from tests.support.facts import stored_fact, write_store
+
+PAGES = ("/agents", "/runs", "/review", "/memory", "/skills", "/lab")
 
 
 def test_agents_page_shows_each_agent_with_its_counts(root: Path) -> None:
@@ -164,6 +167,27 @@ def test_secrets_are_masked_on_every_page(root: Path) -> None:
     finally:
         redact.reset()
     assert "sk-live-0123456789abcdefSECRET" not in page and "the key is ***" in page
+
+
+def test_a_secret_is_masked_wherever_a_page_shows_it_tooltips_and_history_included(root: Path) -> None:
+    from daemon.kernel import redact
+
+    secret = 'locker-code-"7<&>91177'  # HTML-special characters: escaped on the page, masked still
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    rejected = run_cli(config, "review", "reject", pid, "--why", f"keep {secret} out of it")
+    assert rejected.code == 0, rejected.err
+    write_store(root / "ada", stored_fact(key="delivery", value=secret, source_event_id=f"t@{secret}"))
+    redact.register(secret)
+    try:
+        browser = client(config)
+        pages = {url: browser.get(url).text for url in (*PAGES, "/memory?agent=ada", "/review?status=rejected")}
+    finally:
+        redact.reset()
+    assert "keep *** out of it" in pages["/review?status=rejected"]
+    assert "<title>2026-11-02 → open: ***</title>" in pages["/memory?agent=ada"]
+    for url, page in pages.items():
+        assert secret not in page and html.escape(secret) not in page, url
 
 
 def test_a_run_of_many_files_shows_the_first_fifty_diffs_and_says_where_the_rest_are(root: Path) -> None:

@@ -67,7 +67,9 @@ class Console:
             path=request.url.path,
             **context,
         )
-        return HTMLResponse(body, status_code=status)
+        # The whole page, not only the fields marked `| redact`: a value shown in one more
+        # place (a tooltip, a history line) must not be the one place a secret gets out.
+        return HTMLResponse(redact.redact(body), status_code=status)
 
     def failure(self, request: Request, exc: Exception, status: int = 409, **context: Any) -> HTMLResponse:
         return self.render(request, "refused.html", status=status, error=str(exc), **context)

@@ -128,7 +128,7 @@ class Guard:
         session = self.sessions.start(self.clock())
         log.info("console.login", session=session.label)
         rest = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
-        target = URL(path=request.url.path, query=urlencode(rest))
+        target = URL(path=local_path(request.url.path), query=urlencode(rest))
         response = RedirectResponse(str(target), status_code=303)
         response.set_cookie(COOKIE, session.id, httponly=True, samesite="strict", path="/")
         return response
@@ -137,10 +137,21 @@ class Guard:
 _LOWER = {k.lower() for k in HEADERS}
 
 
+def local_path(path: str) -> str:
+    """`path` if it can only name a page of this console, else "/".
+
+    A browser reads `//host/x` (and `/\\host/x`) as another site: a link or redirect built from
+    the requested path must not send a person there.
+    """
+    if not path.startswith("/") or path.startswith(("//", "/\\")):
+        return "/"
+    return path
+
+
 def _no_session(request: Request) -> Response:
     # A link followed from another site (a notification in a chat) arrives without the
     # SameSite=Strict cookie; a click on this same-site link then carries it.
-    path = html.escape(request.url.path if request.url.path.startswith("/") else "/")
+    path = html.escape(local_path(request.url.path))
     body = (
         "<!doctype html><title>metaeng console: no session</title>"
         "<p>401: no console session. Open the link that <code>metaeng-daemon console</code> printed "
