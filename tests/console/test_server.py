@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import signal
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -91,3 +92,15 @@ def test_run_serves_the_console_when_configured(root: Path, start_daemon: Callab
     assert token not in daemon.output()  # the log names the token file, never the token
     daemon.send(signal.SIGTERM)
     assert daemon.wait_exit() == 0
+
+
+def test_a_port_already_taken_is_one_clear_error_and_no_link(root: Path) -> None:
+    config = review_deployment(root)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = run_cli(config, "console", "--bind", f"127.0.0.1:{port}")
+    assert result.code == 1
+    assert result.err.startswith(f"error: console cannot listen on 127.0.0.1:{port}: ") and "in use" in result.err
+    assert "token=" not in result.out + result.err

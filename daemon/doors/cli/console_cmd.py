@@ -35,7 +35,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     settings = deployment.config.console or ConsoleSettings()
     listen = listen_on(args.bind or settings.bind, args.allow_remote or settings.allow_remote)
-    server, token = make_server(
+    served = make_server(
         lambda: deployment, deployment.state_dir, settings, listen, env=context.env, clock=context.clock
     )
     if listen.remote:
@@ -43,8 +43,8 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
             f"warning: the console listens on {listen.host}, reachable from other machines; anyone who "
             "gets the token can change agents' instructions"
         )
-    context.out.line(f"console: {listen.url}?token={token}")
+    context.out.line(f"console: {listen.url}?token={served.token}")
     context.out.line("(open that link once; Ctrl-C stops the console)")
     context.out.stream.flush()
-    server.run()
+    served.run()
     return 0

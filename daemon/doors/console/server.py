@@ -7,6 +7,7 @@ visit carries the token in its query string; the console logs its own events ins
 
 from __future__ import annotations
 
+import socket
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -53,6 +54,42 @@ def listen_on(bind: str, allow_remote: bool) -> Listen:
     return Listen(host, port, remote)
 
 
+@dataclass
+class Served:
+    """A console ready to serve: its uvicorn server, the socket already bound, the login token."""
+
+    server: uvicorn.Server
+    sock: socket.socket
+    token: str
+
+    def run(self) -> None:
+        """Serve until told to stop (blocking); the socket is closed afterwards."""
+        try:
+            self.server.run(sockets=[self.sock])
+        finally:
+            self.sock.close()
+
+
+def bind(listen: Listen) -> socket.socket:
+    """A socket bound to `listen`; DaemonError naming the address if it cannot be (already in use …).
+
+    Bound before anything is printed or logged as listening, so a taken port is one clear
+    error, not a link to whatever process holds it.
+    """
+    try:
+        family, kind, proto, _name, address = socket.getaddrinfo(listen.host, listen.port, type=socket.SOCK_STREAM)[0]
+    except socket.gaierror as exc:
+        raise DaemonError(f"console cannot listen on {listen.host}:{listen.port}: {exc.strerror or exc}") from None
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError as exc:
+        sock.close()
+        raise DaemonError(f"console cannot listen on {listen.host}:{listen.port}: {exc.strerror or exc}") from None
+    return sock
+
+
 def make_server(
     deployment: Callable[[], Deployment],
     state_dir: Path,
@@ -61,9 +98,14 @@ def make_server(
     *,
     env: Mapping[str, str],
     clock: Callable[[], datetime],
-) -> tuple[uvicorn.Server, str]:
-    """A uvicorn server for the console and the token; creates the token file if missing."""
-    token = load_or_create_token(state_dir)
+) -> Served:
+    """The console bound to `listen`, and its token (the token file is created if missing)."""
+    sock = bind(listen)
+    try:
+        token = load_or_create_token(state_dir)
+    except BaseException:
+        sock.close()
+        raise
     app = build_app(
         deployment, Sessions(token), clock=clock, env=env, hostnames=(listen.host, *settings.hostnames)
     )
@@ -73,19 +115,20 @@ def make_server(
     if listen.remote:
         log.warning("console.remote_bind", bind=f"{listen.host}:{listen.port}")
     log.info("console.listening", url=listen.url, token_file=str(token_path(state_dir)))
-    return uvicorn.Server(config), token
+    return Served(uvicorn.Server(config), sock, token)
 
 
 class ConsoleThread:
     """The console inside `metaeng-daemon run`: uvicorn in a daemon thread, stopped with the service."""
 
-    def __init__(self, server: uvicorn.Server) -> None:
-        self.server = server
+    def __init__(self, served: Served) -> None:
+        self.served = served
+        self.server = served.server
         self.thread = threading.Thread(target=self._serve, name="console", daemon=True)
 
     def _serve(self) -> None:
         try:
-            self.server.run()
+            self.served.run()
         except Exception:  # the console failing must never take the scheduler down
             log.exception("console.crashed")
 

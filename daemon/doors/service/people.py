@@ -46,8 +46,8 @@ def start_console(
 
     try:
         listen = listen_on(settings.bind, settings.allow_remote)
-        server, _token = make_server(deployment, current.state_dir, settings, listen, env=env, clock=clock)
+        served = make_server(deployment, current.state_dir, settings, listen, env=env, clock=clock)
     except DaemonError as exc:
         log.error("console.not_started", error=str(exc))
         return None
-    return ConsoleThread(server).start()
+    return ConsoleThread(served).start()
