@@ -29,15 +29,21 @@ _forms: tuple[str, ...] = ()
 _byte_forms: tuple[bytes, ...] = ()
 
 
+NESTING = 3  # a path's repr, inside an exception's repr, inside a JSON log line
+
+
 def _spellings(value: str) -> set[str]:
-    """`value` as written, JSON-escaped (ASCII or not), repr-escaped and HTML-escaped (console pages)."""
-    return {
-        value,
-        json.dumps(value)[1:-1],
-        json.dumps(value, ensure_ascii=False)[1:-1],
-        repr(value)[1:-1],
-        *_html_spellings(value),
-    }
+    """`value` as written and as JSON and repr escape it, nested up to NESTING deep, plus its
+    HTML spellings (console pages). A value without quotes, backslashes or non-ASCII has one."""
+    escapes = (
+        lambda v: json.dumps(v)[1:-1],
+        lambda v: json.dumps(v, ensure_ascii=False)[1:-1],
+        lambda v: repr(v)[1:-1],
+    )
+    forms = {value}
+    for _ in range(NESTING):
+        forms |= {escape(form) for form in forms for escape in escapes}
+    return forms | _html_spellings(value)
 
 
 def _html_spellings(value: str) -> set[str]:

@@ -330,6 +330,17 @@ def test_escaped_spellings_in_json_and_repr_are_masked() -> None:
     assert redact.redact_bytes(repr(secret.encode()).encode()) == b"b'***'"
 
 
+@pytest.mark.parametrize("secret", ["st-Pw\\zQ8-canary-bs", "st-Ab'cd\"Q8-canary-q", "plain-canary-1234"])
+def test_a_repr_inside_a_json_log_line_and_a_repr_of_a_repr_are_masked(secret: str) -> None:
+    # An exception message quotes a path with repr(); the JSON log line escapes that again.
+    redact.register(secret)
+    message = f"[Errno 20] Not a directory: {os.path.join('/srv', secret)!r}"
+    for text in (json.dumps({"exc_value": message}), json.dumps({"e": repr(message)}), repr(repr(secret))):
+        assert redact.contains_secret(text), text
+        masked = redact.redact(text)
+        assert "canary" not in masked and "***" in masked
+
+
 def test_a_secret_containing_another_is_masked_whole() -> None:
     redact.register("token-1234")
     redact.register("token-1234-and-more")
