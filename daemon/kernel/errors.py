@@ -77,6 +77,7 @@ class PathRefused(DaemonError):
 
     def __init__(self, path: str, reason: str) -> None:
         self.path = path
+        self.reason = reason
         super().__init__(f"refused to write {path!r}: {reason}")
 
 

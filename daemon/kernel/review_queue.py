@@ -16,6 +16,7 @@ import json
 import secrets
 from collections.abc import Iterable, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -139,6 +140,22 @@ def new_proposal(
 def proposal_write(proposal: Proposal) -> FileWrite:
     body = proposal.model_dump_json(indent=1) + "\n"
     return FileWrite(path=proposal.path, content=body.encode("utf-8"))
+
+
+def proposal_targets(changeset: Changeset) -> set[str]:
+    """The files the proposals `changeset` opens would change.
+
+    A proposal's new content was computed from what the pass read; if a person changes a
+    target before the run commits, that content would undo the person's edit on approval.
+    The applier holds these paths to their content at the run's base, as it does the
+    files a pass writes.
+    """
+    targets: set[str] = set()
+    for write in changeset.writes:
+        if write.path.startswith(REVIEW_DIR + "/") and write.path.endswith(".json"):
+            proposal = parse_versioned(write.content, Path(write.path), Proposal, VERSION)
+            targets.update(change.path for change in proposal.changes)
+    return targets
 
 
 def list_proposals(view: AgentView) -> list[Proposal]:

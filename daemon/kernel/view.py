@@ -49,7 +49,7 @@ def confined(home: Path, rel: str) -> Path:
         current = current / part
         try:
             mode = os.lstat(current).st_mode
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # absent, or a file where a folder was
             break
         if stat.S_ISLNK(mode):
             raise PathRefused(rel, f"{current.relative_to(home)} is a symlink")

@@ -33,6 +33,7 @@ from daemon.kernel import atomic
 from daemon.kernel.changeset import Changeset, CursorAdvance, PassStatus
 from daemon.kernel.errors import ChangedDuringRun, PathRefused, StoreError
 from daemon.kernel.managed import ManagedPaths
+from daemon.kernel.review_queue import proposal_targets
 from daemon.kernel.view import AgentView, ReadLog, confined
 from daemon.run.apply import ApplyFailed, apply_run, describe_os_error
 from daemon.run.crashpoints import crashpoint
@@ -121,7 +122,13 @@ def checked(session: AgentSession, changeset: Changeset, scope: ManagedPaths | N
                 raise PathRefused(path, f"outside what pass {changeset.pass_name} may write")
             if not session.managed.covers(path):
                 raise PathRefused(path, "not a path the daemon manages")
-            confined(session.agent.home, path)
+            try:
+                confined(session.agent.home, path)
+            except PathRefused as exc:
+                if session.store.tree_blobs(session.base, [path])[path] is None:
+                    raise
+                # A regular file when the run began: a person put a symlink there meanwhile.
+                return _dropped(changeset, f"changed during the run: {path} — {exc.reason}; their version is kept")
     except PathRefused as exc:
         return Changeset(
             pass_name=changeset.pass_name,
@@ -153,6 +160,11 @@ def _overlay(planned: Sequence[Changeset]) -> dict[str, bytes | None]:
     return changes
 
 
+def _dropped(cs: Changeset, reason: str) -> Changeset:
+    # Its report and details describe writes and proposals that will not be made.
+    return cs.model_copy(update={"status": "skipped", "reason": reason, "report": (), "details": {}})
+
+
 def _drop(
     planned: list[Changeset], changed: Mapping[str, str], reads: Mapping[str, ReadLog]
 ) -> list[Changeset]:
@@ -163,21 +175,18 @@ def _drop(
     for index, cs in enumerate(result):
         if cs.status not in ("changes", "nothing"):
             continue
-        touched = set(cs.touched)
+        touched = set(cs.touched) | proposal_targets(cs)
         hit = sorted(touched & set(changed))
         if hit:
             reason = "; ".join(f"changed during the run: {path} — {changed[path]}" for path in hit)
-            result[index] = cs.model_copy(update={"status": "skipped", "reason": f"{reason}; turns kept for the next cycle"})
+            result[index] = _dropped(cs, f"{reason}; turns kept for the next cycle")
             dropped.append((cs.pass_name, touched))
             continue
         log_ = reads.get(cs.pass_name)
         for name, paths in dropped:
             if touched & paths or (log_ is not None and any(log_.saw(path) for path in paths)):
-                result[index] = cs.model_copy(
-                    update={
-                        "status": "skipped",
-                        "reason": f"it built on changes of {name}, which were dropped; turns kept for the next cycle",
-                    }
+                result[index] = _dropped(
+                    cs, f"it built on changes of {name}, which were dropped; turns kept for the next cycle"
                 )
                 dropped.append((cs.pass_name, touched))
                 break
@@ -284,6 +293,7 @@ def _commit(
                 now=now,
                 base=session.base,
                 keep_dirs=session.managed.dirs,
+                held=_proposal_targets(planned),
             )
         except ChangedDuringRun as exc:
             log.warning("run.changed_during_run", agent=session.agent.name, run_id=run_id, files=sorted(exc.changed))
@@ -295,6 +305,10 @@ def _commit(
         results = tuple(_result(cs, tuple(p for p in cs.touched if p in written)) for cs in planned)
         return Outcome(run_id if applied.sha else None, results, tuple(applied.files), tuple(notes))
     return _failed(planned, f"run {run_id}: files kept changing during the run; nothing applied", notes)
+
+
+def _proposal_targets(planned: Sequence[Changeset]) -> set[str]:
+    return {t for cs in planned if cs.status in ("changes", "nothing") for t in proposal_targets(cs)}
 
 
 def _trailers(submission: Submission) -> dict[str, str]:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from daemon.kernel import atomic, cursors
 from daemon.kernel.changeset import CursorAdvance
-from daemon.kernel.errors import ChangedDuringRun, DaemonError, StoreError
+from daemon.kernel.errors import ChangedDuringRun, DaemonError, PathRefused, StoreError
 from daemon.kernel.paths import AgentState
 from daemon.kernel.view import confined
 from daemon.run import journal
@@ -83,6 +83,9 @@ def _differences(home: Path, expected: Mapping[str, str | None]) -> dict[str, st
             have = blob_id(_current(home, rel))
         except OSError as exc:
             changed[rel] = f"cannot read it: {exc.strerror or exc}; left out of this run"
+            continue
+        except PathRefused as exc:  # a symlink put in its place (or on its folder's) during the run
+            changed[rel] = f"{exc.reason}; left as it is"
             continue
         if have != want:
             changed[rel] = "a person or another program changed it during the run; their version is kept"
@@ -179,15 +182,17 @@ def apply_run(
     now: datetime,
     base: str | None,
     keep_dirs: Iterable[str] = (),
+    held: Iterable[str] = (),
 ) -> Applied:
     """Apply one run's file changes as one commit, then advance cursors; all or nothing.
 
     `base` is the commit the changes were planned against. Raises ChangedDuringRun
-    (nothing written) if a file no longer holds its content at `base`; ApplyFailed
-    (rolled back) if a write, the commit or the state folder fails.
+    (nothing written) if a file to write, or a `held` one (a proposal's target), no longer
+    holds its content at `base`; ApplyFailed (rolled back) if a write, the commit or the
+    state folder fails.
     """
     home = session.home
-    expected = session.tree_blobs(base, changes)
+    expected = session.tree_blobs(base, {*changes, *held})
     changed = _differences(home, expected)
     if changed:
         raise ChangedDuringRun(changed)

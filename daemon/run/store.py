@@ -246,14 +246,7 @@ class StoreSession:
         index. Raises StoreError or OSError (callers then roll back with `reset_index`).
         """
         index = self._index() if index is None else index
-        present: list[tuple[str, str]] = []
-        for rel in paths:
-            try:
-                st = os.lstat(self.home / rel)
-            except FileNotFoundError:
-                continue
-            if stat.S_ISREG(st.st_mode):
-                present.append((rel, "100755" if st.st_mode & stat.S_IXUSR else "100644"))
+        present, ids = self._hashed(paths)
         keep = {p for p, _ in present}
         listed = sorted(index)
         remove = {p for p in paths if p in index and p not in keep}
@@ -271,11 +264,40 @@ class StoreSession:
             body = "".join(f"0 {null}\t{p}\0" for p in sorted(remove)).encode("utf-8", "surrogateescape")
             self._run("update-index", "-z", "--index-info", stdin=body)
         if present:
-            ids = self._hash_files([p for p, _ in present])
             body = "".join(f"{mode} {ids[p]}\t{p}\0" for p, mode in present).encode(
                 "utf-8", "surrogateescape"
             )
             self._run("update-index", "-z", "--index-info", stdin=body)
+
+    def _hashed(self, paths: Sequence[str]) -> tuple[list[tuple[str, str]], dict[str, str]]:
+        """The regular files among `paths` with their modes, and their blob ids.
+
+        git reads the files itself, in one process. An editor that saves by renaming the old
+        file away and writing a new one leaves a moment with no file; if one vanishes (or
+        changes kind) between our look and git's read, git fails the whole batch: then each
+        file is read here, once, and git is handed those bytes.
+        """
+        present: list[tuple[str, str]] = []
+        for rel in paths:
+            try:
+                st = os.lstat(self.home / rel)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            if stat.S_ISREG(st.st_mode):
+                present.append((rel, _mode(st)))
+        try:
+            return present, (self._hash_files([p for p, _ in present]) if present else {})
+        except StoreError:
+            pass
+        kept: list[tuple[str, str]] = []
+        ids: dict[str, str] = {}
+        for rel, _ in present:
+            found = _read_regular(self.home / rel)
+            if found is not None:
+                data, mode = found
+                ids[rel] = self._run("hash-object", "-w", "--no-filters", "--stdin", stdin=data)[1].decode().strip()
+                kept.append((rel, mode))
+        return kept, ids
 
     def _hash_files(self, paths: Sequence[str]) -> dict[str, str]:
         """Write each file's bytes as a blob (no filters, no attributes); path → blob id."""
@@ -333,6 +355,22 @@ class StoreSession:
 
 # sha, parents, commit date (strict ISO), then the raw message: NUL-separated.
 COMMIT_FORMAT = "%H%x00%P%x00%cI%x00%B"
+
+
+def _mode(st: os.stat_result) -> str:
+    return "100755" if st.st_mode & stat.S_IXUSR else "100644"
+
+
+def _read_regular(path: Path) -> tuple[bytes, str] | None:
+    """The bytes and git mode of `path` if it is a regular file now (never through a symlink,
+    never blocking on a FIFO put in its place), None if it is gone or something else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        return (handle.read(), _mode(st)) if stat.S_ISREG(st.st_mode) else None
 
 
 def _commit(record: str) -> CommitInfo:

@@ -166,3 +166,78 @@ def test_a_later_pass_built_on_a_dropped_pass_is_dropped_too(tmp_path: Path, fak
     assert run_cli(config, "review", "list", "--agent", "ada", "--json", clock=clock).json() == []
     cursors = tmp_path / "demo" / "state" / "agents" / "ada" / "cursors.json"
     assert not cursors.exists() or "instruction_review" not in json.loads(cursors.read_text())["consumers"]
+
+
+def test_an_edit_of_a_proposals_target_during_the_run_drops_the_proposal(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    # Under instruction_hold the AGENTS.md/TOOLS.md consolidation becomes a proposal. Its
+    # content was computed before the person's line existed: opened, it would have deleted
+    # that line on approval.
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=True)
+    home = config.parent / "ada"
+    assert run_cli(config, "once", "--agent", "ada", "--pass", "distillation", clock=clock).code == 0
+    agents = home / "AGENTS.md"
+    expected = agents.read_text(encoding="utf-8") + PERSON_LINE
+    edited = threading.Event()
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse", hold=edited)
+
+    with while_waiting(fake_model, 1, append(agents, PERSON_LINE), edited):
+        result = run_cli(
+            config, "once", "--agent", "ada", "--pass", "workspace_consolidation", "--json", clock=clock
+        )
+
+    assert result.code == 0, result.err
+    consolidation = entry(result.json(), "workspace_consolidation")
+    assert consolidation["status"] == "skipped"
+    assert "changed during the run: AGENTS.md" in consolidation["reason"]
+    # What was planned is not reported as done: no proposal, no rewrite claimed.
+    assert "proposals" not in consolidation and consolidation["files"] == []
+    assert run_cli(config, "review", "list", "--agent", "ada", "--json").json() == []
+    assert agents.read_text(encoding="utf-8") == expected
+
+
+def test_undo_refuses_clearly_when_a_file_now_sits_where_the_run_removed_a_folder(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url)
+    home = config.parent / "ada"
+    run = run_cli(config, "once", "--agent", "ada", "--pass", "library_maintenance", "--json", clock=clock)
+    assert run.code == 0, run.err
+    assert not (home / "skills" / "find-next-on-call").exists()  # identical duplicate merged away
+    (home / "skills" / "find-next-on-call").write_text("a person's note\n", encoding="utf-8")
+    before = {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and ".metaeng" not in p.parts}
+
+    undone = run_cli(config, "undo", run.json()["run_id"])
+
+    assert undone.code == 1, undone.err
+    assert "nothing changed" in undone.err and "skills/find-next-on-call" in undone.err
+    assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and ".metaeng" not in p.parts} == before
+
+
+def test_a_symlink_put_in_place_of_a_file_during_the_run_drops_the_pass_and_is_left_alone(
+    tmp_path: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    assert run_cli(config, "once", "--agent", "ada", "--pass", "distillation", clock=clock).code == 0
+    memory = home / "MEMORY.md"
+    elsewhere = tmp_path / "memory-elsewhere.md"
+    elsewhere.write_bytes(memory.read_bytes())
+    edited = threading.Event()
+    fake_model.reply(consolidation_answer(), schema="ConsolidationResponse", hold=edited)
+
+    def to_symlink() -> None:
+        memory.unlink()
+        memory.symlink_to(elsewhere)
+
+    with while_waiting(fake_model, 1, to_symlink, edited):
+        result = run_cli(
+            config, "once", "--agent", "ada", "--pass", "workspace_consolidation", "--json", clock=clock
+        )
+
+    assert result.code == 0, result.err
+    consolidation = entry(result.json(), "workspace_consolidation")
+    assert consolidation["status"] == "skipped"
+    assert "changed during the run: MEMORY.md" in consolidation["reason"] and "symlink" in consolidation["reason"]
+    assert memory.is_symlink() and elsewhere.read_bytes() == memory.read_bytes()
