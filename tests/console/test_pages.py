@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from pathlib import Path
 
@@ -268,6 +269,39 @@ def test_lab_page_lists_a_malformed_ledger_with_its_problem_and_still_shows_the_
     assert "<h3>good" in page and "campaign 1: 1 = 3.0" in page  # the good ledger's chart
     shown = re.findall(r'<h3>bad .*?<p class="bad">([^<]*)</p>', page, re.S)
     assert shown == [problem]
+
+
+def test_lab_page_lists_a_grid_json_that_is_a_fifo_without_waiting_for_a_writer(root: Path) -> None:
+    config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
+    bad = root / "ledgers" / "bad"
+    bad.mkdir(parents=True)
+    (bad / "ledger.json").write_text(GRID)
+    os.mkfifo(bad / "grid.json")
+    answer = client(config).get("/lab")
+    assert answer.status_code == 200
+    assert '<p class="bad">grid.json: not a regular file</p>' in answer.text
+
+
+def test_lab_page_lists_a_ledger_folder_it_cannot_stat_and_still_shows_its_neighbours(root: Path) -> None:
+    # Stat fails with EACCES on a folder of another user; as root, a path over PATH_MAX (4,096) does it.
+    deep = root / "l"
+    while len(str(deep)) < 4096 - 250 - 200:
+        deep /= "d" * 200
+    deep /= "d" * (4096 - 250 - len(str(deep)))
+    config = review_deployment(root, console={"lab_ledgers": [str(deep)]})
+    (deep / "good").mkdir(parents=True)
+    (deep / "good" / "ledger.json").write_text(json.dumps(GOOD_CAMPAIGN))
+    fd = os.open(deep, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.mkdir("u" * 250, dir_fd=fd)  # deep/uuu…/ledger.json is over PATH_MAX
+    finally:
+        os.close(fd)
+    answer = client(config).get("/lab")
+    assert answer.status_code == 200
+    page = html.unescape(answer.text)
+    assert "<h3>good" in page and "campaign 1: 1 = 3.0" in page
+    assert f'<h3>{"u" * 250} <span class="tag">?</span>' in page
+    assert '<p class="bad">ledger.json: File name too long</p>' in page
 
 
 def test_secrets_are_masked_on_every_page(root: Path) -> None:

@@ -10,6 +10,8 @@ day files.
 from __future__ import annotations
 
 import math
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -116,7 +118,10 @@ M = TypeVar("M", bound=BaseModel)
 def _read(path: Path) -> object:
     """The JSON in `path`; raises LedgerProblem naming the file if unreadable, too large or not JSON."""
     try:
-        with path.open("rb") as fh:
+        # Non-blocking: opening a FIFO left there would wait for a writer and hang the page.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise LedgerProblem(f"{path.name}: not a regular file")
             data = fh.read(MAX_FILE_BYTES + 1)
     except OSError as exc:
         raise LedgerProblem(f"{path.name}: {exc.strerror or exc}") from None
@@ -176,12 +181,19 @@ def _ledger(path: Path) -> LedgerView:
     return view
 
 
+def _holds_a_ledger(folder: Path) -> bool:
+    try:
+        return (folder / "ledger.json").is_file()
+    except OSError:  # cannot tell (e.g. another user's folder): listed, and reading it names the problem
+        return True
+
+
 def ledgers(folders: Sequence[Path]) -> list[LedgerView]:
     """Ledger folders (those holding ledger.json) directly under each of `folders`, newest name first."""
     found: list[Path] = []
     for folder in folders:
         try:
-            found += [p for p in folder.iterdir() if (p / "ledger.json").is_file()]
+            found += [p for p in folder.iterdir() if _holds_a_ledger(p)]
         except OSError:
             continue
     found.sort(key=lambda p: p.name, reverse=True)
