@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.console.helpers import DAYS, NOW, client, open_proposal, review_deployment
@@ -124,6 +126,7 @@ def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:
     page = client(config).get("/lab").text
     assert "grid-1" in page and '<span class="tag">grid</span>' in page
     assert page.count("<tr><td>") >= 5  # the grid's table
+    assert 'class="bad"' not in page  # what `lab grid` writes passes the page's checks
     assert '<svg class="chart"' in page and f"ada: {day[5:]} = 0.25" in page
 
 
@@ -149,7 +152,156 @@ def test_lab_page_charts_passed_and_stored_per_campaign_iteration(root: Path) ->
     assert "campaign 1: 3 = 23.0" in page and "campaign 2: 1 = 21.0" in page
     assert "campaign 1: 3 = 2.0" in page
     assert "selected: top_k=4  — 23/25 passed" in page
-    assert "broken" in page and "JSONDecodeError" in page  # one bad ledger never hides the others
+    assert "broken" in page and "ledger.json: not JSON" in page  # one bad ledger never hides the others
+
+
+GOOD_CAMPAIGN = {"kind": "campaign", "campaigns": [{"campaign": 1, "iterations": [{"passed": 3}]}]}
+ROW = {"settings": {"top_k": 3}, "passed": 2, "total": 4, "mean_stored_records": 1.5, "violations": 0}
+HUGE = "1" + "0" * 400
+
+
+def _campaign(**doc: object) -> str:
+    return json.dumps({"kind": "campaign", "campaigns": [], **doc})
+
+
+def _steps(*steps: object) -> str:
+    return json.dumps({"kind": "campaign", "campaigns": [{"campaign": 1, "iterations": list(steps)}]})
+
+
+GRID = '{"kind": "grid"}'
+BAD_LEDGERS = [
+    pytest.param(
+        _campaign(campaigns=[{"campaign": 2, "iterations": 5}]),
+        None,
+        "ledger.json: campaigns.0.iterations: Input should be a valid list",
+        id="iterations-not-a-list",
+    ),
+    pytest.param(
+        _campaign(campaigns=7),
+        None,
+        "ledger.json: campaigns: Input should be a valid list",
+        id="campaigns-int",
+    ),
+    pytest.param(
+        _steps({"passed": 1}).replace('"passed": 1', f'"passed": {HUGE}'),
+        None,
+        "ledger.json: campaigns.0.iterations.0.passed: Number too large to chart",
+        id="passed-400-digits",
+    ),
+    pytest.param(
+        _steps({"passed": True}),
+        None,
+        "ledger.json: campaigns.0.iterations.0.passed: Input should be a valid number",
+        id="passed-a-boolean",
+    ),
+    pytest.param(
+        _steps({"mean_stored_records": "1"}),
+        None,
+        "ledger.json: campaigns.0.iterations.0.mean_stored_records: Input should be a valid number",
+        id="stored-text",
+    ),
+    pytest.param(
+        _campaign(selected={"settings": "x", "passed": 1, "total": 2}),
+        None,
+        "ledger.json: selected.settings: Input should be a valid dictionary",
+        id="selected-settings-text",
+    ),
+    pytest.param(
+        _campaign(selected={"settings": {"a": [1]}, "passed": 1, "total": 2}),
+        None,
+        "ledger.json: selected.settings.a: Input should be a string, a finite number, true, false or null",
+        id="selected-setting-a-list",
+    ),
+    pytest.param('{"kind": 5}', None, "ledger.json: kind: Input should be a valid string", id="kind-int"),
+    pytest.param("[1, 2]", None, "ledger.json: not a JSON object", id="ledger-a-list"),
+    pytest.param(
+        "{not json",
+        None,
+        "ledger.json: not JSON: key must be a string at line 1 column 2",
+        id="ledger-not-json",
+    ),
+    pytest.param(
+        GRID, '{"results": {"a": 1}}', "grid.json: results: Input should be a valid list", id="results-dict"
+    ),
+    pytest.param(
+        GRID,
+        json.dumps({"results": [{"settings": {}}]}),
+        "grid.json: results.0.passed: Field required",
+        id="row-without-passed",
+    ),
+    pytest.param(
+        GRID,
+        json.dumps({"results": [{**ROW, "settings": None}]}),
+        "grid.json: results.0.settings: Input should be a valid dictionary",
+        id="row-settings-null",
+    ),
+    pytest.param(
+        GRID,
+        json.dumps({"results": [ROW], "best": {**ROW, "total": 4.5}}),
+        "grid.json: best.total: Input should be a valid integer",
+        id="best-total-float",
+    ),
+    pytest.param(
+        GRID,
+        "[" * 100_000 + "]" * 100_000,
+        "grid.json: not JSON: recursion limit exceeded at line 1 column 202",
+        id="grid-nested-100000-deep",
+    ),
+    pytest.param(GRID, None, "grid.json: No such file or directory", id="grid-missing"),
+]
+
+
+@pytest.mark.parametrize(("ledger", "grid", "problem"), BAD_LEDGERS)
+def test_lab_page_lists_a_malformed_ledger_with_its_problem_and_still_shows_the_good_one(
+    root: Path, ledger: str, grid: str | None, problem: str
+) -> None:
+    config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
+    good, bad = root / "ledgers" / "good", root / "ledgers" / "bad"
+    good.mkdir(parents=True)
+    bad.mkdir()
+    (good / "ledger.json").write_text(json.dumps(GOOD_CAMPAIGN))
+    (bad / "ledger.json").write_text(ledger)
+    if grid is not None:
+        (bad / "grid.json").write_text(grid)
+    answer = client(config).get("/lab")
+    assert answer.status_code == 200, answer.text
+    page = html.unescape(answer.text)
+    assert "<h3>good" in page and "campaign 1: 1 = 3.0" in page  # the good ledger's chart
+    shown = re.findall(r'<h3>bad .*?<p class="bad">([^<]*)</p>', page, re.S)
+    assert shown == [problem]
+
+
+def test_lab_page_lists_a_grid_json_that_is_a_fifo_without_waiting_for_a_writer(root: Path) -> None:
+    config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
+    bad = root / "ledgers" / "bad"
+    bad.mkdir(parents=True)
+    (bad / "ledger.json").write_text(GRID)
+    os.mkfifo(bad / "grid.json")
+    answer = client(config).get("/lab")
+    assert answer.status_code == 200
+    assert '<p class="bad">grid.json: not a regular file</p>' in answer.text
+
+
+def test_lab_page_lists_a_ledger_folder_it_cannot_stat_and_still_shows_its_neighbours(root: Path) -> None:
+    # Stat fails with EACCES on a folder of another user; as root, a path over PATH_MAX (4,096) does it.
+    deep = root / "l"
+    while len(str(deep)) < 4096 - 250 - 200:
+        deep /= "d" * 200
+    deep /= "d" * (4096 - 250 - len(str(deep)))
+    config = review_deployment(root, console={"lab_ledgers": [str(deep)]})
+    (deep / "good").mkdir(parents=True)
+    (deep / "good" / "ledger.json").write_text(json.dumps(GOOD_CAMPAIGN))
+    fd = os.open(deep, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.mkdir("u" * 250, dir_fd=fd)  # deep/uuu…/ledger.json is over PATH_MAX
+    finally:
+        os.close(fd)
+    answer = client(config).get("/lab")
+    assert answer.status_code == 200
+    page = html.unescape(answer.text)
+    assert "<h3>good" in page and "campaign 1: 1 = 3.0" in page
+    assert f'<h3>{"u" * 250} <span class="tag">?</span>' in page
+    assert '<p class="bad">ledger.json: File name too long</p>' in page
 
 
 def test_secrets_are_masked_on_every_page(root: Path) -> None:

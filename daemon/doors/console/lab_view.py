@@ -1,17 +1,25 @@
 """The Lab page's reading: ledger folders under `console.lab_ledgers`, charts, grid table, spend.
 
-A ledger folder is read-only evidence; an unreadable one is listed with its problem and
-never hides the others. Spend per day per agent comes from the spend ledger's day files.
+A ledger folder is read-only evidence written by `lab grid|campaign`, or edited by hand: what
+the page shows of it is validated here first (the models below), so the template only sees
+checked values. An unreadable or malformed one is listed with its problem (the file and key
+at fault) and never hides the others. Spend per day per agent comes from the spend ledger's
+day files.
 """
 
 from __future__ import annotations
 
-import json
+import math
+import os
+import stat
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, TypeVar
+
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from pydantic_core import PydanticCustomError, from_json
 
 from daemon.doors.console.charts import Chart, line_chart
 from daemon.kernel.paths import StateLayout
@@ -20,6 +28,76 @@ from daemon.kernel.spend import SpendLedger
 MAX_LEDGERS = 50
 GRID_ROWS = 20
 SPEND_DAYS = 30
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _fits_a_float(value: object) -> object:
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            float(value)
+        except OverflowError:
+            raise PydanticCustomError("number_too_large", "Number too large to chart") from None
+    return value
+
+
+# Strict: a boolean or a string is not a number here; finite: the charts scale by the largest.
+Number = Annotated[float, Field(strict=True, allow_inf_nan=False), BeforeValidator(_fits_a_float)]
+
+
+def _scalar(value: object) -> object:
+    if value is None or isinstance(value, str | int) or (isinstance(value, float) and math.isfinite(value)):
+        return value  # bool is an int
+    raise PydanticCustomError("scalar", "Input should be a string, a finite number, true, false or null")
+
+
+Scalar = Annotated[Any, AfterValidator(_scalar)]
+
+
+class _Shape(BaseModel):
+    # Ledgers carry much more than the page shows: only the parts it reads are checked.
+    model_config = ConfigDict(extra="ignore", frozen=True, strict=True)
+
+
+class Outcome(_Shape):
+    """A ledger's selected (campaign) or best (grid) settings and how many scenarios they pass."""
+
+    settings: dict[str, Scalar]
+    passed: int
+    total: int
+
+
+class GridRow(Outcome):
+    mean_stored_records: Number
+    violations: int
+
+
+class _Iteration(_Shape):
+    passed: Number | None = None  # absent when the iteration was not evaluated
+    mean_stored_records: Number | None = None
+
+
+class _Campaign(_Shape):
+    campaign: int | None = None
+    iterations: list[_Iteration] = []
+
+
+class _Header(_Shape):
+    kind: str = "?"
+    created_at: str = ""
+
+
+class _CampaignLedger(_Header):
+    campaigns: list[_Campaign] = []
+    selected: Outcome | None = None
+
+
+class _Grid(_Shape):
+    results: list[GridRow] = []
+    best: GridRow | None = None
+
+
+class LedgerProblem(Exception):
+    """A ledger file that cannot be read or does not have the shape the page reads."""
 
 
 @dataclass
@@ -30,58 +108,84 @@ class LedgerView:
     created_at: str = ""
     problem: str | None = None
     charts: list[Chart] = field(default_factory=list)
-    grid_rows: list[dict[str, Any]] = field(default_factory=list)
-    selected: dict[str, Any] | None = None
+    grid_rows: list[GridRow] = field(default_factory=list)
+    selected: Outcome | None = None
 
 
-def _read_json(path: Path) -> Any:
-    with path.open("rb") as fh:
-        data = fh.read(16 * 1024 * 1024 + 1)
-    if len(data) > 16 * 1024 * 1024:
-        raise ValueError(f"{path} is larger than 16 MiB")
-    return json.loads(data)
+M = TypeVar("M", bound=BaseModel)
 
 
-def _campaign_charts(doc: dict[str, Any]) -> list[Chart]:
-    campaigns = [c for c in doc.get("campaigns", []) if isinstance(c, dict)]
-    longest = max((len(c.get("iterations", [])) for c in campaigns), default=0)
+def _read(path: Path) -> object:
+    """The JSON in `path`; raises LedgerProblem naming the file if unreadable, too large or not JSON."""
+    try:
+        # Non-blocking: opening a FIFO left there would wait for a writer and hang the page.
+        with os.fdopen(os.open(path, os.O_RDONLY | os.O_NONBLOCK), "rb") as fh:
+            if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                raise LedgerProblem(f"{path.name}: not a regular file")
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise LedgerProblem(f"{path.name}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise LedgerProblem(f"{path.name}: larger than 16 MiB")
+    try:
+        # pydantic's parser, not json: it caps nesting (no RecursionError) and never overflows.
+        return from_json(data)
+    except ValueError as exc:
+        raise LedgerProblem(f"{path.name}: not JSON: {exc}") from None
+
+
+def _validate(model: type[M], doc: object, path: Path) -> M:
+    """The JSON object `doc` as `model`; raises LedgerProblem naming the file and the first key at fault."""
+    if not isinstance(doc, dict):
+        raise LedgerProblem(f"{path.name}: not a JSON object")
+    try:
+        return model.model_validate(doc)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(str(p) for p in err["loc"]) or "(top level)"
+        raise LedgerProblem(f"{path.name}: {where}: {err['msg']}") from None
+
+
+def _campaign_charts(campaigns: Sequence[_Campaign]) -> list[Chart]:
+    longest = max((len(c.iterations) for c in campaigns), default=0)
     x = [str(i) for i in range(1, longest + 1)]
     passed: dict[str, list[float | None]] = {}
     stored: dict[str, list[float | None]] = {}
     for c in campaigns:
-        steps = [s for s in c.get("iterations", []) if isinstance(s, dict)]
-        label = f"campaign {c.get('campaign', '?')}"
-        passed[label] = [_number(s.get("passed")) for s in steps] + [None] * (longest - len(steps))
-        stored[label] = [_number(s.get("mean_stored_records")) for s in steps] + [None] * (longest - len(steps))
+        label = f"campaign {'?' if c.campaign is None else c.campaign}"
+        pad: list[float | None] = [None] * (longest - len(c.iterations))
+        passed[label] = [s.passed for s in c.iterations] + pad
+        stored[label] = [s.mean_stored_records for s in c.iterations] + pad
     return [
         line_chart("Scenarios passed per iteration", "passed", x, passed),
         line_chart("Mean stored records per iteration", "records", x, stored),
     ]
 
 
-def _number(value: object) -> float | None:
-    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
-
-
 def _ledger(path: Path) -> LedgerView:
     view = LedgerView(path.name, path)
     try:
-        doc = _read_json(path / "ledger.json")
-        if not isinstance(doc, dict):
-            raise ValueError("ledger.json is not an object")
-        view.kind = str(doc.get("kind", "?"))
-        view.created_at = str(doc.get("created_at", ""))
-        if view.kind == "campaign":
-            view.charts = _campaign_charts(doc)
-            view.selected = doc.get("selected") if isinstance(doc.get("selected"), dict) else None
-        elif view.kind == "grid":
-            grid = _read_json(path / "grid.json")
-            results = grid.get("results", []) if isinstance(grid, dict) else []
-            view.grid_rows = [r for r in results[:GRID_ROWS] if isinstance(r, dict)]
-            view.selected = grid.get("best") if isinstance(grid, dict) else None
-    except (OSError, ValueError) as exc:
-        view.problem = f"{type(exc).__name__}: {exc}"
+        doc = _read(path / "ledger.json")
+        header = _validate(_Header, doc, path / "ledger.json")
+        view.kind, view.created_at = header.kind, header.created_at
+        if header.kind == "campaign":
+            ledger = _validate(_CampaignLedger, doc, path / "ledger.json")
+            view.charts = _campaign_charts(ledger.campaigns)
+            view.selected = ledger.selected
+        elif header.kind == "grid":
+            grid = _validate(_Grid, _read(path / "grid.json"), path / "grid.json")
+            view.grid_rows = grid.results[:GRID_ROWS]
+            view.selected = grid.best
+    except LedgerProblem as exc:
+        view.problem = str(exc)
     return view
+
+
+def _holds_a_ledger(folder: Path) -> bool:
+    try:
+        return (folder / "ledger.json").is_file()
+    except OSError:  # cannot tell (e.g. another user's folder): listed, and reading it names the problem
+        return True
 
 
 def ledgers(folders: Sequence[Path]) -> list[LedgerView]:
@@ -89,7 +193,7 @@ def ledgers(folders: Sequence[Path]) -> list[LedgerView]:
     found: list[Path] = []
     for folder in folders:
         try:
-            found += [p for p in folder.iterdir() if (p / "ledger.json").is_file()]
+            found += [p for p in folder.iterdir() if _holds_a_ledger(p)]
         except OSError:
             continue
     found.sort(key=lambda p: p.name, reverse=True)
