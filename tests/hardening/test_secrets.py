@@ -33,6 +33,7 @@ from daemon.kernel.spend import SpendLedger
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.service.helpers import Daemon, service_config
 from tests.support.deploy import base_config, run_cli, write_config
+from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
@@ -432,3 +433,13 @@ def test_environment_variable_names_of_every_usual_shape_are_accepted(root: Path
     names = ["OPENAI_API_KEY", "_private", "azure_openai_key2", "GITHUB_TOKEN", "X"]
     config = setup_agent(root, None, redact_env=names)
     assert run_cli(config, "config", "check").code == 0
+
+
+def test_a_masked_table_cell_is_as_wide_as_its_mask_so_the_padding_tells_no_length(root: Path) -> None:
+    config = setup_agent(root, None, redact_env=["EXTRA_SECRET"])
+    write_store(root / "ada", stored_fact(key="plan", value=EXTRA, valid_from="2026-11-24"))
+    listed = run_cli(config, "memory", "list", "--agent", "ada", env={"EXTRA_SECRET": EXTRA})
+    header, row = listed.out.splitlines()
+    assert listed.code == 0 and EXTRA not in listed.out
+    assert header.index("FROM") == row.index("2026-11-24")
+    assert "VALUE  FROM" in header and "***    2026-11-24" in row  # "VALUE" is the widest cell
