@@ -1,8 +1,8 @@
 """The `coordination:` section checked and resolved: the database URL and where its password comes from.
 
-A password in the URL (`postgresql://user:secret@…` or `?password=`) is refused, naming the
-key and line and never repeating the URL: config files get copied, committed and pasted
-into tickets. The password is read from the variable `password_env` names or, under
+A password in the URL (`postgresql://user:secret@…`, `?password=` or the client key's
+`?sslpassword=`) is refused, naming the key and line and never repeating the URL: config
+files get copied, committed and pasted into tickets. The password is read from the variable `password_env` names or, under
 systemd's `LoadCredential=`, from `$CREDENTIALS_DIRECTORY/<that name in lower case>`, and
 registered for redaction as it is read.
 """
@@ -49,10 +49,16 @@ def url_problems(url: str) -> list[str]:
     if parts.scheme not in SCHEMES:
         return ["must start with postgresql:// (a libpq connection URL)"]
     problems = []
-    if has_password or any(key.lower() == "password" for key in query):
+    names = {key.lower() for key in query}
+    if has_password or "password" in names:
         problems.append(
             "contains a password; put it in the environment variable named by coordination.password_env "
             "(or the systemd credential of that name) and remove it from the file"
+        )
+    if "sslpassword" in names:
+        problems.append(
+            "contains a password (sslpassword, the client key's passphrase); give libpq a key file "
+            "without a passphrase that only the daemon's user can read (mode 0600) and remove it from the file"
         )
     if not parts.path.strip("/"):
         problems.append("names no database (postgresql://user@host:5432/DATABASE)")

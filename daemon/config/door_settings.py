@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
 
+from daemon.config.secret_keys import webhook_problem
 from daemon.kernel.settings import Frozen
 
 NotifyEvent = Literal["proposal_opened", "run_failed", "skill_quarantined", "breaker_opened", "pass_stuck"]
@@ -67,9 +68,17 @@ class NotifySettings(Frozen):
     # The console's address as people open it (links in the payload); default http://<console.bind>.
     console_url: str | None = None
 
-    @field_validator("webhook", "console_url")
+    @field_validator("webhook")
     @classmethod
-    def _url(cls, value: str | None) -> str | None:
+    def _webhook(cls, value: str | None) -> str | None:
+        problem = None if value is None else webhook_problem(value)
+        if problem is not None:
+            raise ValueError(problem)  # never the URL: its path carries the token
+        return value
+
+    @field_validator("console_url")
+    @classmethod
+    def _console_url(cls, value: str | None) -> str | None:
         if value is not None:
             parts = urlsplit(value)
             if parts.scheme not in ("http", "https") or not parts.netloc:

@@ -15,6 +15,7 @@ from pydantic import ValidationError
 
 from daemon.config.models import DeploymentConfig
 from daemon.config.resolve import Deployment, resolve
+from daemon.config.secret_keys import is_quiet
 from daemon.config.yamlmap import MAX_FILE_BYTES, KeyPath, YamlProblem, line_for, load_with_lines
 from daemon.kernel.errors import ConfigError
 
@@ -37,7 +38,7 @@ def _pydantic_problems(exc: ValidationError, lines: dict[KeyPath, int], name: st
         message = err["msg"]
         if err["type"] == "missing":
             message = "required key is missing"
-        elif "input" in err and not isinstance(err["input"], Mapping | list):
+        elif "input" in err and not isinstance(err["input"], Mapping | list) and not is_quiet(loc):
             message = f"{message}, got {err['input']!r}"
         problems.append(f"{_format_loc(loc)}: {message} ({where})")
     return problems

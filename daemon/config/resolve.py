@@ -14,6 +14,7 @@ from daemon.config.coordination import CoordinationTarget, resolve_coordination
 from daemon.config.models import AgentConfig, DeploymentConfig
 from daemon.config.overlap import agent_claims, claim_problems, transcript_claim, transcript_problems
 from daemon.config.roots import relative_inside, root_problems
+from daemon.config.secret_keys import secret_key_problems
 from daemon.config.yamlmap import KeyPath
 from daemon.kernel.cadence import CADENCES
 from daemon.kernel.settings import (
@@ -258,6 +259,7 @@ def resolve(
             _origin(lines, ("state_dir",), path.name, "deployment") or "environment/default",
         )
     )
+    problems.extend(secret_key_problems(config, at))
     coordination, coordination_problems = resolve_coordination(config.coordination, state_dir, env, at)
     problems.extend(coordination_problems)
     for section in ("model", "budget", "service", "coordination"):

@@ -33,6 +33,8 @@ class Output:
         self.stream.write(redact.redact(text) + "\n")
 
     def table(self, headers: list[str], rows: list[list[str]]) -> None:
+        # Masked before measuring: padded to a secret's length, a `***` would tell its length.
+        rows = [[redact.redact(cell) for cell in row] for row in rows]
         widths = [len(h) for h in headers]
         for row in rows:
             widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]

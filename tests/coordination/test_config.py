@@ -38,6 +38,16 @@ def test_a_password_as_a_query_parameter_is_refused_too(tmp_path: Path) -> None:
     assert any(p.startswith("coordination.url: contains a password") for p in result.json()["problems"])
 
 
+def test_a_client_key_passphrase_as_sslpassword_is_refused_like_a_password(tmp_path: Path) -> None:
+    url = "postgresql://metaeng@db.example/fleet?sslmode=verify-full&SSLPassword=PGPASScanary-ssl99"
+    config = fleet_daemon(tmp_path, "a", url, None)
+    for args in (("config", "check", "--json"), ("config", "show", "--agent", "ada")):
+        result = run_cli(config, *args)
+        assert result.code == 1 and "PGPASScanary" not in result.out + result.err
+    problems = run_cli(config, "config", "check", "--json").json()["problems"]
+    assert any(p.startswith("coordination.url: contains a password") for p in problems)
+
+
 def test_a_url_that_is_not_postgresql_or_names_no_database_is_refused(tmp_path: Path) -> None:
     config = fleet_daemon(tmp_path, "a", "mysql://db.example/fleet", None)
     assert "must start with postgresql://" in run_cli(config, "config", "check").err

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import yaml
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 
@@ -122,3 +123,41 @@ def test_mcp_for_an_unknown_agent_fails_with_one_line_and_exit_1(root: Path) -> 
     result = run_cli(config, "mcp", "--agent", "nobody")
     assert result.code == 1
     assert result.err.startswith("error: ") and "nobody" in result.err
+
+
+def test_mcp_masks_redact_env_values_in_answers_and_errors_like_the_cli(root: Path) -> None:
+    secret = "dbpass-REDACTENVcanary-4Kz8Pq"
+    config = deployment(root)
+    body = yaml.safe_load(config.read_text())
+    config = write_config(root, {**body, "redact_env": ["DB_SECRET"]})
+    write_store(
+        root / "ada",
+        stored_fact(id="f-plan", key="plan", value=secret, valid_from="2026-11-24"),
+        stored_fact(id="f-city", entity=secret, value="Porto", valid_from="2026-11-24"),
+    )
+    params = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "daemon", "--config", str(config), "mcp", "--agent", "ada"],
+        env={"HOME": os.environ["HOME"], "DB_SECRET": secret},
+        cwd=str(Path(__file__).parents[2]),
+    )
+
+    async def main() -> list[Any]:
+        async with Client(params) as client:
+            return [
+                await call(client, "memory_history", entity="user", key="plan"),
+                await call(client, "memory_search", text="plan"),
+                await call(client, "memory_query", entity="user", key="plan"),
+                await call(client, "memory_history", entity=secret, key="city"),
+                await call(client, "skill_get", name=secret),
+            ]
+
+    history, search, query, by_entity, missing = anyio.run(main)
+    assert [r["value"] for r in history["records"]] == ["***"]
+    assert [r["value"] for r in search["records"]] == ["***"]
+    assert query["value"] == "***" and query["record"]["value"] == "***"
+    assert by_entity["entity"] == "***" and [r["entity"] for r in by_entity["records"]] == ["***"]
+    assert missing[0] == "error" and "no skill named '***'" in missing[1]
+    assert secret not in json.dumps([history, search, query, by_entity, missing])
+    listed = run_cli(config, "memory", "list", "--agent", "ada", env={"DB_SECRET": secret})
+    assert secret not in listed.out and "***" in listed.out

@@ -33,6 +33,7 @@ from daemon.kernel.spend import SpendLedger
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.service.helpers import Daemon, service_config
 from tests.support.deploy import base_config, run_cli, write_config
+from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[2]
@@ -379,3 +380,77 @@ def test_a_library_logging_through_stdlib_is_rendered_and_masked_like_our_own(js
         assert record["exception"][0]["exc_value"] == "upstream refused key ***"
     else:
         assert "RuntimeError: upstream refused key ***" in text
+
+
+# -- secrets written where the config names no secret ------------------------------------------
+def _line_of(config: Path, text: str) -> int:
+    return next(i for i, line in enumerate(config.read_text().splitlines(), 1) if text in line)
+
+
+def _refused_everywhere(config: Path, secret: str, message: str, *extra: tuple[str, ...]) -> None:
+    """`message` from config check (human and JSON); `secret` in no output; nothing written."""
+    human = run_cli(config, "config", "check")
+    as_json = run_cli(config, "config", "check", "--json")
+    assert human.code == as_json.code == 1
+    assert message in human.err, human.err
+    assert any(message in problem for problem in as_json.json()["problems"])
+    for args in (("config", "show", "--agent", "ada"), ("once", "--agent", "ada"), *extra):
+        result = run_cli(config, *args)
+        assert result.code == 1 and "invalid configuration" in result.err
+        assert secret not in result.out + result.err
+    assert secret not in human.out + human.err + as_json.out
+    assert not (config.parent / "state").exists()
+
+
+def test_a_password_in_model_base_url_is_refused_naming_key_and_line_and_never_echoed(root: Path) -> None:
+    password = "BASEURLcanary-77qq"
+    config = setup_agent(root, None)
+    model = {"base_url": f"http://admin:{password}@127.0.0.1:9/v1", "model": "m", "api_key_env": "TEST_API_KEY"}
+    prices = {"price_input_per_million": 1.0, "price_output_per_million": 1.0}
+    config = write_config(root, {**yaml.safe_load(config.read_text()), "model": {**model, **prices}})
+    line = _line_of(config, "base_url:")
+    _refused_everywhere(config, password, "model.base_url: contains a user name or password (user:password@host); ")
+    assert f"(config.yaml:{line})" in run_cli(config, "config", "check").err
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "message"),
+    [
+        (("model", "api_key_env"), CANARY, "model.api_key_env: looks like a key or password, not the name of"),
+        (("model", "api_key_env"), "ghp_" + "A1b2" * 5, "model.api_key_env: looks like a key or password"),
+        (("model", "api_key_env"), "OPENAI-KEY", "model.api_key_env: must be the name of an environment variable"),
+        (("redact_env",), EXTRA, "redact_env.1: looks like a key or password, not the name of"),
+        (("redact_env",), "1PASSWORD", "redact_env.1: must be the name of an environment variable"),
+        (("coordination", "password_env"), "pg-Zq7RbX41vTn9Lm83Kd02", "coordination.password_env: looks like a key"),
+    ],
+)
+def test_a_key_pasted_where_a_variable_name_belongs_is_refused_never_echoed(
+    root: Path, fake_model: FakeModelServer, key: tuple[str, ...], value: str, message: str
+) -> None:
+    body = yaml.safe_load(setup_agent(root, fake_model).read_text())
+    if key == ("redact_env",):
+        body["redact_env"] = ["EXTRA_SECRET", value]
+    elif key[0] == "coordination":
+        body["coordination"] = {"url": "postgresql://metaeng@db.example/fleet", "password_env": value}
+    else:
+        body["model"]["api_key_env"] = value
+    config = write_config(root, body)
+    line = _line_of(config, value)
+    _refused_everywhere(config, value, message, ("install-service", "--print"))
+    assert f"(config.yaml:{line})" in run_cli(config, "config", "check").err
+
+
+def test_environment_variable_names_of_every_usual_shape_are_accepted(root: Path) -> None:
+    names = ["OPENAI_API_KEY", "_private", "azure_openai_key2", "GITHUB_TOKEN", "X"]
+    config = setup_agent(root, None, redact_env=names)
+    assert run_cli(config, "config", "check").code == 0
+
+
+def test_a_masked_table_cell_is_as_wide_as_its_mask_so_the_padding_tells_no_length(root: Path) -> None:
+    config = setup_agent(root, None, redact_env=["EXTRA_SECRET"])
+    write_store(root / "ada", stored_fact(key="plan", value=EXTRA, valid_from="2026-11-24"))
+    listed = run_cli(config, "memory", "list", "--agent", "ada", env={"EXTRA_SECRET": EXTRA})
+    header, row = listed.out.splitlines()
+    assert listed.code == 0 and EXTRA not in listed.out
+    assert header.index("FROM") == row.index("2026-11-24")
+    assert "VALUE  FROM" in header and "***    2026-11-24" in row  # "VALUE" is the widest cell

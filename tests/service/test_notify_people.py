@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import socket
 import sys
 import threading
 from collections.abc import Iterator
@@ -12,10 +14,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import structlog
 import yaml
 
 from daemon.config import load_deployment
 from daemon.config.door_settings import NotifySettings
+from daemon.doors import logs
 from daemon.doors.service.events import run_events
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.notify import Event, Notifier
@@ -26,7 +30,7 @@ from daemon.run.applier import PassResult
 from daemon.run.runner import RunResult
 from daemon.wiring.registry import default_registry
 from tests.console.helpers import review_deployment
-from tests.support.deploy import write_config
+from tests.support.deploy import run_cli, write_config
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 EVENT = Event("run_failed", "ada", "run R of agent ada failed: boom", "/runs/ada/R", {"run_id": "R"})
@@ -220,7 +224,7 @@ def test_a_pass_stuck_for_the_third_run_is_reported_once(root: Path) -> None:
     ("notify", "message"),
     [
         ({}, r"- notify: .*notify needs a webhook, a command, or both"),
-        ({"webhook": "ftp://x/y"}, r"- notify.webhook: .*is not an http\(s\) URL"),
+        ({"webhook": "ftp://x/y"}, r"- notify.webhook: .*is not an http\(s\) URL \(scheme 'ftp'\)"),
         ({"command": []}, r"- notify.command: "),
         ({"webhook": "http://x/", "retries": 50}, r"- notify.retries: "),
         ({"webhook": "http://x/", "events": ["nope"]}, r"- notify.events.0: "),
@@ -233,3 +237,85 @@ def test_a_bad_notify_section_is_a_config_error_naming_the_key(root: Path, notif
     write_config(root, data)
     with pytest.raises(ConfigError, match=message):
         load_deployment(config, {})
+
+
+class GarbageReceiver:
+    """A TCP server answering every request with a line that is not HTTP (http.client's BadStatusLine)."""
+
+    def __init__(self) -> None:
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.requests = 0
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                connection, _ = self.server.accept()
+            except OSError:
+                return
+            with connection:
+                connection.recv(65536)
+                self.requests += 1
+                connection.sendall(b"garbage\r\n\r\n")
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server.getsockname()[1]}/services/T000/WEBHOOKcanarySECRET99?k=QUERYcanary42"
+
+    def close(self) -> None:
+        self.server.close()
+
+
+def test_a_webhook_answering_garbage_is_a_failed_delivery_the_command_still_runs_and_no_log_quotes_the_url(
+    root: Path,
+) -> None:
+    garbage = GarbageReceiver()
+    out = root / "got.json"
+    script = f"import sys, pathlib; pathlib.Path({str(out)!r}).write_bytes(sys.stdin.buffer.read())"
+    stream = io.StringIO()
+    logs.configure(stream, level="info", json_lines=True)
+    try:
+        notifier, pauses = _notifier(webhook=garbage.url, retries=1, command=[sys.executable, "-c", script])
+        assert notifier.send(EVENT) is False
+    finally:
+        garbage.close()
+        structlog.reset_defaults()
+    failed = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert garbage.requests == 2 and len(pauses) == 1
+    assert [(r["event"], r["target"]) for r in failed] == [
+        ("notify.failed", "webhook"),
+        ("notify.failed", "webhook"),
+        ("notify.sent", "command"),
+    ]
+    assert failed[0]["error"] == "BadStatusLine"
+    assert json.loads(out.read_text())["event"] == "run_failed"
+    # Each part of the URL that carries the token is a secret of its own: an exception
+    # message quoting the path or the query alone is masked too.
+    assert redact.redact("GET /services/T000/WEBHOOKcanarySECRET99 failed") == "GET *** failed"
+    assert "QUERYcanary42" not in redact.redact("sent k=QUERYcanary42")
+    redact.reset()
+
+
+@pytest.mark.parametrize(
+    ("webhook", "message"),
+    [
+        ("htps://hooks.slack.com/services/T000/B000/WEBHOOKcanarySECRET99", "is not an http(s) URL (scheme 'htps')"),
+        ("http://hooks.slack.com/services/T000/WEBHOOKcanary SECRET99", "contains a space or a control character"),
+        ("https://hooks.slack.com/services/T000/WEBHOOKcanary\tSECRET99", "contains a space or a control character"),
+    ],
+)
+def test_a_bad_webhook_is_refused_naming_key_and_line_without_quoting_the_url(
+    root: Path, webhook: str, message: str
+) -> None:
+    config = review_deployment(root)
+    config.write_text(config.read_text() + "notify:\n  webhook: " + json.dumps(webhook) + "\n")
+    line = len(config.read_text().splitlines())
+    human = run_cli(config, "config", "check")
+    as_json = run_cli(config, "config", "check", "--json")
+    show = run_cli(config, "config", "show", "--agent", "ada")
+    assert human.code == as_json.code == show.code == 1
+    assert f"notify.webhook: Value error, {message}" in human.err and f"(config.yaml:{line})" in human.err
+    assert any(p.startswith(f"notify.webhook: Value error, {message}") for p in as_json.json()["problems"])
+    for result in (human, as_json, show):
+        assert "WEBHOOKcanary" not in result.out + result.err

@@ -3,20 +3,24 @@
 stdout is the protocol; logs go to stderr. Each tool reloads the agent's files on every
 call (the daemon may have written since) and returns JSON; an expected failure (an
 unknown skill, a bad date) is a tool error with the one-line message the CLI would print.
+Answers and errors are masked like the CLI's output: the `mcp` command registers the
+deployment's secrets (the API key, the `redact_env` values) as it loads the config.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 
 from daemon.doors.mcp import tools
+from daemon.kernel import redact
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import AgentSettings
 
@@ -26,11 +30,16 @@ READ_ONLY = ToolAnnotations(
 
 
 def _answer(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-    """`call()`; an expected failure becomes a tool error carrying its one-line message."""
+    """`call()` with every registered secret masked; an expected failure becomes a tool
+    error carrying its one-line message, masked too.
+
+    The SDK writes to stdout itself, past `Output`: this is where its answers are redacted.
+    """
     try:
-        return call()
+        result = call()
     except DaemonError as exc:
-        raise ToolError(str(exc)) from None
+        raise ToolError(redact.redact(str(exc))) from None
+    return cast(dict[str, Any], json.loads(redact.redact(json.dumps(result))))
 
 
 def build_server(agent: AgentSettings, clock: Callable[[], datetime], state_dir: Path) -> MCPServer:

@@ -4,8 +4,8 @@ People: a JSON document (docs/reference/json.md, "notification") POSTed to
 `notify.webhook` — at most `1 + notify.retries` attempts, each bounded by
 `notify.timeout_seconds`, a 4xx answer is not retried — and/or written to the stdin of
 `notify.command` (argv, no shell, same timeout). The payload's `url` opens the console
-page of the event. A failed delivery is logged (the URL masked: webhook URLs carry
-secrets) and never stops the daemon.
+page of the event. A failed delivery is logged (the URL masked, whole and its path and
+query alone: webhook URLs carry secrets) and never stops the daemon nor the command.
 
 systemd: the notify protocol (sd_notify(3)), owned here instead of a dependency.
 
@@ -17,6 +17,7 @@ not stop because its supervisor went away.
 
 from __future__ import annotations
 
+import http.client
 import json
 import socket
 import subprocess
@@ -27,6 +28,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 import structlog
 
@@ -89,6 +91,21 @@ def payload(event: Event, console_url: str, at: datetime) -> dict[str, Any]:
     }
 
 
+def register_webhook(url: str | None) -> None:
+    """Register the webhook URL for redaction, whole and by the parts that carry its token.
+
+    Tokens live in webhook URLs (Slack, Discord, ntfy), in the path or the query; an
+    exception of http.client quotes the request line's path and query without the host,
+    so those are secrets of their own.
+    """
+    if not url:
+        return
+    redact.register(url)
+    parts = urlsplit(url)
+    for part in (parts.path, parts.query, f"{parts.path}?{parts.query}" if parts.query else ""):
+        redact.register(part)
+
+
 class Notifier:
     """Delivers events to the configured webhook and/or command; never raises."""
 
@@ -103,7 +120,7 @@ class Notifier:
         self.console_url = console_url
         self.clock = clock
         self.sleep = sleep
-        redact.register(settings.webhook)  # tokens live in webhook URLs (Slack, Discord, ntfy)
+        register_webhook(settings.webhook)
 
     def send(self, event: Event) -> bool:
         """Deliver `event` if its kind is wanted; True if every configured target took it."""
@@ -132,8 +149,11 @@ class Notifier:
                 error = f"HTTP {exc.code}"
                 if 400 <= exc.code < 500 and exc.code not in (408, 429):
                     attempt = attempts  # the receiver refuses this payload: a retry would too
-            except (OSError, ValueError) as exc:
+            except OSError as exc:  # a socket's error (refused, timed out, TLS) names no path
                 error = f"{type(exc).__name__}: {exc}"
+            except (ValueError, http.client.HTTPException) as exc:
+                # InvalidURL and its kin quote the path, where the token lives: the type alone.
+                error = type(exc).__name__
             log.warning(
                 "notify.failed", target="webhook", notify_event=event.kind, attempt=attempt, error=error
             )

@@ -1,0 +1,108 @@
+"""The config keys that hold or name secrets: checked so no secret sits where we print it.
+
+`notify.webhook` carries a token in its path or query (Slack, Discord, ntfy).
+`model.base_url` and `coordination.url` are printed (`config show`, run records, error
+messages) and so must carry no credentials. `model.api_key_env`,
+`coordination.password_env` and `redact_env` name environment variables and are printed
+too, so a key pasted there by mistake is refused. A problem with any of these keys names
+the key and line and never quotes the value: config files get copied, committed and
+pasted into tickets, and `config check` output into chats.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
+
+from daemon.config.yamlmap import KeyPath
+from daemon.kernel.secret_shapes import SECRET_SHAPE, secret_tokens
+
+if TYPE_CHECKING:
+    from daemon.config.models import DeploymentConfig
+
+ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# A secret-looking token this long is a key or a random string; the shorter ones are
+# keywords such as "token", which a variable name may well hold (GITHUB_TOKEN).
+RANDOM_TOKEN_LENGTH = 20
+# What http.client refuses in a request line: a URL holding one fails at the first delivery.
+URL_FORBIDDEN = re.compile(r"[\x00-\x20\x7f]")
+
+# Key paths whose values a problem never quotes (an int stands for any list index).
+QUIET_KEYS: frozenset[KeyPath] = frozenset(
+    {
+        ("notify", "webhook"),
+        ("model", "base_url"),
+        ("model", "api_key_env"),
+        ("coordination", "url"),
+        ("coordination", "password_env"),
+        ("redact_env", 0),
+    }
+)
+
+
+def is_quiet(loc: KeyPath) -> bool:
+    """True if a problem with the value at `loc` must not quote it."""
+    shape = tuple(0 if isinstance(part, int) else part for part in loc)
+    return any(shape[: len(key)] == key for key in QUIET_KEYS)
+
+
+def webhook_problem(url: str) -> str | None:
+    """Why `url` cannot be the webhook, quoting at most its scheme; None if it can."""
+    try:
+        parts = urlsplit(url)
+    except ValueError as exc:
+        return f"is not a valid URL ({exc.__class__.__name__})"
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return f"is not an http(s) URL (scheme {parts.scheme!r})" if parts.scheme else "is not an http(s) URL"
+    if URL_FORBIDDEN.search(url):
+        return "contains a space or a control character; percent-encode it (a space is %20)"
+    return None
+
+
+def base_url_problem(url: str) -> str | None:
+    """Why `url` cannot be the model's base URL, never quoting it; None if it can."""
+    try:
+        parts = urlsplit(url)
+        has_userinfo = parts.username is not None or parts.password is not None
+    except ValueError as exc:
+        return f"is not a valid URL ({exc.__class__.__name__})"
+    if has_userinfo:
+        return (
+            "contains a user name or password (user:password@host); the server gets the key from "
+            "the variable model.api_key_env names: remove them from the URL"
+        )
+    return None
+
+
+def env_name_problem(value: str) -> str | None:
+    """Why `value` is not an environment variable's name, never quoting it; None if it is one.
+
+    A name with the shape of a key (`ghp_…`, `AKIA…` are valid names too) is a key.
+    """
+    if ENV_NAME.fullmatch(value) and not SECRET_SHAPE.search(value):
+        return None
+    if SECRET_SHAPE.search(value) or any(len(t) >= RANDOM_TOKEN_LENGTH for t in secret_tokens(value)):
+        return (
+            "looks like a key or password, not the name of an environment variable; put the secret in a "
+            "variable (or a systemd credential), write that variable's name here and remove the secret from the file"
+        )
+    return "must be the name of an environment variable (letters, digits and _, not starting with a digit)"
+
+
+def secret_key_problems(config: DeploymentConfig, at: Callable[[KeyPath], str]) -> list[str]:
+    """Problems of the keys that must carry no secret (coordination.url has its own), with lines."""
+    checks: list[tuple[KeyPath, str | None]] = []
+    if config.model is not None:
+        checks.append((("model", "base_url"), base_url_problem(config.model.base_url)))
+        if config.model.api_key_env is not None:
+            checks.append((("model", "api_key_env"), env_name_problem(config.model.api_key_env)))
+    if config.coordination is not None and config.coordination.password_env is not None:
+        checks.append((("coordination", "password_env"), env_name_problem(config.coordination.password_env)))
+    checks.extend((("redact_env", i), env_name_problem(name)) for i, name in enumerate(config.redact_env))
+    return [
+        f"{'.'.join(str(part) for part in key)}: {problem} ({at(key)})"
+        for key, problem in checks
+        if problem is not None
+    ]
