@@ -1,7 +1,10 @@
 """The one door for console output. Library code never prints; commands write here.
 
 Every line and JSON document passes through `daemon.kernel.redact` on its way out, so a
-registered secret is printed as `***` whatever path carried it here.
+registered secret is printed as `***` whatever path carried it here. Control characters
+are printed as `\\x1b`-style escapes: a transcript, a fact or a skill name is untrusted
+text, and a terminal would obey an escape sequence in it (retitle the window, write the
+clipboard, clear or overwrite what the operator reads).
 """
 
 from __future__ import annotations
@@ -11,6 +14,16 @@ import sys
 from typing import Any, TextIO
 
 from daemon.kernel import redact
+
+# C0 controls but tab and line feed, DEL, and the C1 controls (0x9b is a one-byte CSI).
+_CONTROLS = [c for c in range(0x20) if c not in (0x09, 0x0A)] + list(range(0x7F, 0xA0))
+_VISIBLE = {c: f"\\x{c:02x}" for c in _CONTROLS}
+_JSON_SAFE = {c: f"\\u{c:04x}" for c in range(0x7F, 0xA0)}  # json.dumps escapes the C0 ones
+
+
+def visible(text: str) -> str:
+    """`text` with every control character a terminal would act on written as an escape."""
+    return text.translate(_VISIBLE)
 
 
 class Output:
@@ -22,7 +35,7 @@ class Output:
         return self._stream or sys.stdout
 
     def line(self, text: str = "") -> None:
-        self.stream.write(redact.redact(text) + "\n")
+        self.stream.write(visible(redact.redact(text)) + "\n")
 
     def lines(self, texts: list[str]) -> None:
         for text in texts:
@@ -30,11 +43,11 @@ class Output:
 
     def json(self, value: Any) -> None:
         text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
-        self.stream.write(redact.redact(text) + "\n")
+        self.stream.write(redact.redact(text).translate(_JSON_SAFE) + "\n")
 
     def table(self, headers: list[str], rows: list[list[str]]) -> None:
         # Masked before measuring: padded to a secret's length, a `***` would tell its length.
-        rows = [[redact.redact(cell) for cell in row] for row in rows]
+        rows = [[visible(redact.redact(cell)) for cell in row] for row in rows]
         widths = [len(h) for h in headers]
         for row in rows:
             widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]

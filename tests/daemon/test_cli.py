@@ -15,6 +15,7 @@ import pytest
 from daemon.doors.cli import build_parser, main, program_name
 from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import run_cli
+from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 
 
@@ -208,3 +209,18 @@ def test_an_abbreviated_config_option_still_finds_its_command(root: Path, option
     code = main([option, str(root / "demo" / "config.yaml"), "config", "check", "--json"], env={}, stdout=out, stderr=err)
     assert code in (0, 1), err.getvalue()
     assert "ada" in json.dumps(json.loads(out.getvalue())["agents"])
+
+
+def test_control_characters_in_untrusted_text_reach_no_terminal(root: Path) -> None:
+    # A fact value comes from a transcript: an escape sequence in it must not retitle the
+    # operator's terminal, write its clipboard or clear the screen.
+    config = setup_agent(root, None)
+    value = "Ber\x1b]52;c;cm0gLXJmIH4=\x07lin\x1b[2J\r\x9b1A"
+    write_store(root / "ada", stored_fact(value=value))
+    human = run_cli(config, "memory", "list", "--agent", "ada")
+    assert human.code == 0, human.err
+    assert "Ber\\x1b]52;c;cm0gLXJmIH4=\\x07lin\\x1b[2J\\x0d\\x9b1A" in human.out
+    assert not any(ch in human.out for ch in "\x1b\x07\r\x9b")
+    as_json = run_cli(config, "memory", "list", "--agent", "ada", "--json")
+    assert not any(ch in as_json.out for ch in "\x1b\x07\r\x9b")
+    assert as_json.json()["records"][0]["value"] == value
