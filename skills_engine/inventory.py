@@ -2,8 +2,9 @@
 
 Precedence by name: learned > pack > managed. A learned skill shadows an original of the
 same name unless it is quarantined; a pack skill shadows a managed one. At every load:
-- each machine-written fork is checked by the preservation guard; a failing copy does not
-  shadow (status `quarantined`, "pending" until a run moves it into quarantine);
+- each machine-written fork is checked by the preservation guard, even one whose `SKILL.md`
+  is missing or malformed; a failing copy does not shadow (status `quarantined`, "pending"
+  until a run moves it into quarantine);
 - each fork whose original's current hashes differ from its provenance is `drifted`.
 
 Managed and pack folders are read directly and read-only; the learned library and the
@@ -87,6 +88,8 @@ class Inventory:
     incomplete: tuple[str, ...] = ()
     # Names of every skill folder seen, malformed ones included.
     folder_names: frozenset[str] = field(default_factory=frozenset)
+    # Machine-written forks that pass the guard but whose SKILL.md cannot be parsed (skipped).
+    unreadable_forks: tuple[str, ...] = ()
 
     def learned(self, name: str) -> Skill | None:
         return next(
@@ -158,16 +161,25 @@ def learned_files(view: AgentView, learned: str) -> tuple[dict[str, dict[str, by
     return folders, sidecars
 
 
+@dataclass(frozen=True)
+class _Learned:
+    folder: SkillFolder
+    record: Provenance | None
+    doc: SkillDoc | None  # None: SKILL.md missing or malformed (kept for the guard, forks only)
+    error: SkillParseError | None = None
+
+
 def _learned(
     agent: AgentSettings, view: AgentView, problems: list[str], malformed: set[str]
-) -> list[tuple[SkillFolder, SkillDoc, Provenance | None]]:
+) -> list[_Learned]:
+    """The learned skills; a fork whose SKILL.md cannot be parsed is kept (without a doc) for the guard."""
     learned = agent.skills.learned
     try:
         folders, sidecars = learned_files(view, learned)
     except PathRefused as exc:
         problems.append(f"learned skill library {learned}: {exc}")
         return []
-    found: list[tuple[SkillFolder, SkillDoc, Provenance | None]] = []
+    found: list[_Learned] = []
     for name, files in sorted(folders.items()):
         path = agent.home / learned / name
         folder = SkillFolder(name, "learned", path, f"{learned}/{name}", files)
@@ -181,10 +193,14 @@ def _learned(
                 malformed.add(name)
                 continue
         try:
-            found.append((folder, _load_doc(files, path, name), record))
+            found.append(_Learned(folder, record, _load_doc(files, path, name)))
         except SkillParseError as exc:
-            problems.append(f"{exc}; skill skipped")
             malformed.add(name)
+            if record is not None and record.machine_written and record.is_fork:
+                # A damaged SKILL.md is what the guard exists for: judge the copy before skipping it.
+                found.append(_Learned(folder, record, None, exc))
+            else:
+                problems.append(f"{exc}; skill skipped")
     return found
 
 
@@ -209,7 +225,7 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
     except PathRefused as exc:
         quarantined, quarantine_problems = [], [f"skill quarantine: {exc}"]
     problems += quarantine_problems
-    names = frozenset([f.name for f, _d in originals] + [f.name for f, _d, _p in learned]) | malformed
+    names = frozenset([f.name for f, _d in originals] + [entry.folder.name for entry in learned]) | malformed
 
     by_name: dict[str, list[SkillFolder]] = {}
     for folder, _doc in originals:
@@ -218,14 +234,23 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
 
     skills: list[Skill] = []
     shadowing_learned: set[str] = set()
-    for folder, doc, record in learned:
+    unreadable_forks: list[str] = []
+    for found in learned:
+        folder, doc, record = found.folder, found.doc, found.record
         failures: tuple[GuardFailure, ...] = ()
         drift: tuple[str, ...] = ()
         original = top.get(folder.name)
         if record is not None and record.machine_written and record.is_fork:
             failures = tuple(check_copy(record, folder.files))
-            if not failures and original is not None:
+            if not failures and original is not None and doc is not None:
                 drift = drift_of(record, original)
+        if doc is None:
+            if not failures:
+                problems.append(f"{found.error}; skill skipped")
+                unreadable_forks.append(folder.name)
+                continue
+            problems.append(f"{found.error}; the copy fails the preservation guard and is quarantined")
+            doc = SkillDoc(folder.name, "(damaged copy; SKILL.md unreadable)", {}, {}, "", 1)
         if failures:
             skills.append(Skill(folder, doc, record, "quarantined", None, failures))
             continue
@@ -254,7 +279,7 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
 
     order = {"learned": 0, "pack": 1, "managed": 2}
     skills.sort(key=lambda s: (s.name, order[s.source], s.quarantine is not None))
-    return Inventory(tuple(skills), tuple(problems), tuple(incomplete), names)
+    return Inventory(tuple(skills), tuple(problems), tuple(incomplete), names, tuple(unreadable_forks))
 
 
 def quarantined_names(agent: AgentSettings) -> list[str]:
