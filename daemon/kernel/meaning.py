@@ -24,9 +24,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from daemon.kernel.line_regions import Region, regions, shared_lines
 from daemon.kernel.meaning_words import (
     COMMON,
     LIKE_SUBJECTS,
@@ -282,18 +283,57 @@ def compare(sources: Iterable[str], merged: str) -> Change:
     return Change(dropped, added, tuple(sorted(secrets)))
 
 
+def _region_bounds(
+    region: Region, token: Token, read_lines: Callable[[tuple[str, ...]], Meaning]
+) -> tuple[int, int]:
+    """(at least, at most) how often `token` may appear in the merge of one region."""
+    cb, co, ct = (read_lines(lines).count(token) for lines in (region.base, region.ours, region.theirs))
+    if region.kind in ("stable", "ours", "same"):
+        return co, co
+    if region.kind == "theirs":
+        return ct, ct
+    do, dt = co - cb, ct - cb
+    high = max(co, ct, co + ct - cb)
+    if do < 0 and dt < 0:
+        return cb + min(do, dt), high  # both removed: possibly the same removal
+    if do > 0 and dt > 0 and region.rewritten_by_both():
+        return cb + max(do, dt), high  # both rewrote one line: possibly the same addition, reworded
+    # Independent changes (or one side adding where the other removes): each counts; a line
+    # both sides added verbatim counts once.
+    ours_added, theirs_added = region.added()
+    twice = read_lines(shared_lines(ours_added, theirs_added)).count(token)
+    return max(0, cb + do + dt - twice), max(high, cb + do + dt - twice)
+
+
 def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     """Does `merged` keep what ours and theirs each changed from `base`? A token a side added
-    must stay, one both kept must stay, one a side removed may go; nothing neither side has."""
+    must stay, one both kept must stay, one a side removed may go; nothing neither side has.
+
+    Judged region by region (`line_regions`), so a change on one side never cancels a
+    change on the other: a region only one side changed counts as that side, an identical
+    change counts once, and a conflict keeps both sides' additions (and allows both sides'
+    removals). Negations are counted (the regions' bounds add up); every other token must
+    be present if any region requires it, and may be present if any region allows it."""
     b, o, t, r = read(base), read(ours), read(theirs), read(merged)
+    cache: dict[tuple[str, ...], Meaning] = {}
+
+    def read_lines(lines: tuple[str, ...]) -> Meaning:
+        if lines not in cache:
+            cache[lines] = read("\n".join(lines))
+        return cache[lines]
+
+    parts = regions(base.splitlines(), ours.splitlines(), theirs.splitlines())
     words = o.words | t.words
     dropped, added = [], []
     for token in sorted(b.tokens | o.tokens | t.tokens | r.tokens):
-        nb, no, nt, nr = b.count(token), o.count(token), t.count(token), r.count(token)
-        low = min(no, nt) if no < nb or nt < nb else max(no, nt)
+        bounds = [_region_bounds(part, token, read_lines) for part in parts]
+        low, high = sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)
+        if token != NOT:
+            low, high = min(low, 1), min(high, 1)
+        nr = r.count(token)
         if nr < low and not _kept(token, r.words):
             dropped.append(token)
-        elif nr > max(no, nt, no + nt - nb) and not _kept(token, words):
+        elif nr > high and not _kept(token, words):
             added.append(token)
     secrets = r.secrets - (b.secrets | o.secrets | t.secrets)
     return Change(tuple(dropped), tuple(added), tuple(sorted(secrets)))

@@ -249,6 +249,33 @@ def test_model_answer_that_changes_what_a_side_says_keeps_the_fork_pending(
     assert fork_state(root) == before
 
 
+BLAMELESS = "Keep it blameless: describe systems and decisions, not people."
+
+
+def test_model_answer_that_trades_a_removed_negation_for_an_added_one_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = skills_config(root, fake_model.url)
+    make_skill(root / "packs", "triage", SKILL.replace("Be kind.", BLAMELESS))
+    fork_on_disk(config, "triage")
+    edit(ours(root, "SKILL.md"), BLAMELESS, BLAMELESS + " Never share it outside #ops.")
+    edit(theirs(root, "SKILL.md"), BLAMELESS, "Name the people involved and describe their decisions.")
+    before = fork_state(root)
+    answer = (
+        ours(root, "SKILL.md")
+        .read_text()
+        .replace(
+            BLAMELESS + " Never share it outside #ops.",
+            "Name the people involved and describe their decisions. Share it outside #ops.",
+        )
+    )
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": answer}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending"
+    assert "does not keep what each side says: drops negation “not”" in merge["reason"]
+    assert fork_state(root) == before
+
+
 def test_invalid_model_answer_keeps_the_fork_pending(root: Path, fake_model: FakeModelServer) -> None:
     config = setup(root, fake_model.url)
     conflicting(root)
