@@ -12,6 +12,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
 | name | capitalised words (not a sentence-initial common word), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
+| flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
@@ -67,6 +68,8 @@ PATH = re.compile(
     r"(?<![\w@#])(?:~/|\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)+/?"
     rf"|(?<![\w@#/.-])[\w-]+(?:\.[\w-]+)*\.(?:{FILE_EXT})\b"
 )
+# `--name[=value]` or a cluster of letters after one dash, standing alone: not "- item", "re-run", "-5".
+FLAG = re.compile(r"(?<![^\s(\[])(?:--[A-Za-z0-9][\w-]*(?:=[\w./:@-]*[\w/])?|-[A-Za-z]+)(?=[\s.,;:!?)\]]|$)")
 CHANNEL = re.compile(r"(?<![\w/])[#@][A-Za-z0-9][\w-]*(?:\.[\w-]+)*")
 IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
 HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
@@ -125,6 +128,7 @@ def _masked(text: str, found: list[Token]) -> str:
     text = LINK.sub(lambda m: take("url", m[2], f" {m[1]} "), text)
     text = URL.sub(lambda m: take("url", m[0].rstrip(".,;:!?")), text)
     text = EMAIL.sub(lambda m: take("email", m[0].casefold()), text)
+    text = FLAG.sub(lambda m: take("flag", m[0]), text)
     text = DATE.sub(lambda m: take("date", m[0]), text)
     text = IP.sub(lambda m: take("host", m[0]), text)
     text = PATH.sub(lambda m: take("path", m[0].rstrip(".")), text)

@@ -170,3 +170,24 @@ def test_three_way_a_side_only_change_is_that_sides_and_cannot_be_undone() -> No
     theirs = base.replace("Do not deploy on Fridays", "Deploy any day")
     assert compare_three_way(base, ours, theirs, theirs.replace("#ops", "#ops and #eng")).ok
     assert NOT in compare_three_way(base, ours, theirs, ours).added
+
+
+def test_command_line_flags_are_tokens_and_list_markers_dashes_and_words_are_not() -> None:
+    flags = {
+        t.value
+        for t in read("Run it with --dry-run, then -rf the folder (--verbose) at --level=3.").tokens
+        if t.category == "flag"
+    }
+    assert flags == {"--dry-run", "-rf", "--verbose", "--level=3"}
+    plain = read("- re-run the job — or -- not now -5 degrees, in `x --force`\n- second item")
+    assert not [t for t in plain.tokens if t.category == "flag"]
+    assert not compare(["Run it with --force."], "Run it with --dry-run.").ok
+
+
+def test_three_way_an_upstream_flag_change_cannot_be_dropped() -> None:
+    base = "1. Open\n\n## Notes\nRun the timeline script.\n"
+    ours = base.replace("script.", "script with --dry-run first, then check the log.")
+    theirs = base.replace("script.", "script with --force.")
+    assert compare_three_way(base, ours, theirs, ours).dropped == (Token("flag", "--force"),)
+    both = base.replace("script.", "script with --dry-run first, check the log, then with --force.")
+    assert compare_three_way(base, ours, theirs, both).ok

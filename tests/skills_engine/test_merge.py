@@ -276,6 +276,25 @@ def test_model_answer_that_trades_a_removed_negation_for_an_added_one_keeps_the_
     assert fork_state(root) == before
 
 
+def test_model_answer_that_drops_an_upstream_flag_change_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup(root, fake_model.url)
+    edit(
+        ours(root, "SKILL.md"),
+        "Be kind.",
+        "Run the timeline script with --dry-run first, then check the log.",
+    )
+    edit(theirs(root, "SKILL.md"), "Be kind.", "Run the timeline script with --force.")
+    before = fork_state(root)
+    answer = ours(root, "SKILL.md").read_text()
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": answer}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending"
+    assert "does not keep what each side says: drops flag “--force”" in merge["reason"]
+    assert fork_state(root) == before
+
+
 def test_invalid_model_answer_keeps_the_fork_pending(root: Path, fake_model: FakeModelServer) -> None:
     config = setup(root, fake_model.url)
     conflicting(root)
