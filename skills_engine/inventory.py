@@ -5,7 +5,9 @@ same name unless it is quarantined; a pack skill shadows a managed one. At every
 - each machine-written fork is checked by the preservation guard, even one whose `SKILL.md`
   is missing or malformed; a failing copy does not shadow (status `quarantined`, "pending"
   until a run moves it into quarantine);
-- each fork whose original's current hashes differ from its provenance is `drifted`.
+- each fork whose original (the skill at its recorded origin, never another source of the
+  same name) has current hashes that differ from its provenance is `drifted`; a fork whose
+  origin no longer provides it is reported and never merged.
 
 Managed and pack folders are read directly and read-only; the learned library and the
 quarantine are read through the run's view, so a pass sees earlier passes' changes.
@@ -54,6 +56,8 @@ class Skill:
     guard: tuple[GuardFailure, ...] = ()
     drift: tuple[str, ...] = ()
     quarantine: quarantine.QuarantineRecord | None = None
+    # A fork whose recorded origin no longer provides it (moved or removed): never merged.
+    origin_gone: str | None = None
 
     @property
     def name(self) -> str:
@@ -101,6 +105,19 @@ class Inventory:
         """The managed or pack skill that serves `name` when no learned copy does."""
         candidates = [s for s in self.skills if s.source != "learned" and s.name == name]
         return max(candidates, key=lambda s: PRECEDENCE[s.source]) if candidates else None
+
+    def upstream(self, skill: Skill) -> Skill | None:
+        """The original a fork was taken from: the managed or pack skill at its recorded origin.
+
+        None when that folder no longer provides the skill — another source of the same
+        name is never taken for it."""
+        origin = skill.provenance.origin if skill.provenance is not None else None
+        if origin is None:
+            return self.original(skill.name)
+        return next(
+            (s for s in self.skills if s.source != "learned" and s.name == skill.name and str(s.path) == origin),
+            None,
+        )
 
     def serving(self, name: str) -> Skill | None:
         """The skill an agent gets for `name`: active or drifted, never shadowed or quarantined."""
@@ -213,6 +230,13 @@ def drift_of(record: Provenance, original: SkillFolder) -> tuple[str, ...]:
     )
 
 
+def _origin(record: Provenance, sources: list[SkillFolder], winner: SkillFolder | None) -> SkillFolder | None:
+    """The folder a fork was taken from (by its recorded origin; legacy records without one: the winner)."""
+    if record.origin is None:
+        return winner
+    return next((f for f in sources if str(f.path) == record.origin), None)
+
+
 def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
     """Every skill of `agent` with its status; problems are collected, never raised."""
     problems: list[str] = []
@@ -240,10 +264,14 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
         failures: tuple[GuardFailure, ...] = ()
         drift: tuple[str, ...] = ()
         original = top.get(folder.name)
+        origin_gone: str | None = None
         if record is not None and record.machine_written and record.is_fork:
             failures = tuple(check_copy(record, folder.files))
-            if not failures and original is not None and doc is not None:
-                drift = drift_of(record, original)
+            upstream = _origin(record, by_name.get(folder.name, []), original)
+            if upstream is None:
+                origin_gone = record.origin
+            elif not failures and doc is not None:
+                drift = drift_of(record, upstream)
         if doc is None:
             if not failures:
                 problems.append(f"{found.error}; skill skipped")
@@ -258,7 +286,12 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
         shadows = original.path if original is not None else None
         if original is not None:
             shadowing_learned.add(folder.name)
-        skills.append(Skill(folder, doc, record, status, shadows, (), drift))
+        if origin_gone:
+            problems.append(
+                f"{folder.path}: forked from {origin_gone}, which no longer provides {folder.name} "
+                "(moved or removed); upstream changes are not merged"
+            )
+        skills.append(Skill(folder, doc, record, status, shadows, (), drift, origin_gone=origin_gone))
 
     for folder, doc in originals:
         winner = top[folder.name]

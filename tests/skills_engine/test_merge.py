@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from skills_engine.merge import decide
 from tests.skills_engine.builders import (
@@ -383,3 +384,42 @@ def test_path_rewriting_is_applied_consistently_and_merges_converge(root: Path) 
         assert fact["sha256"] == hashlib.sha256((copy / rel).read_bytes()).hexdigest()
     second = library(config, hours=2)
     assert second["status"] == "nothing" and second["upstream_merges"] == []
+
+
+def _packs(config: Path, *folders: Path) -> None:
+    data = yaml.safe_load(config.read_text())
+    data["agents"]["ada"]["skills"]["packs"] = [str(f) for f in folders]
+    config.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def test_a_fork_merges_only_with_its_recorded_origin_never_another_pack_of_the_same_name(root: Path) -> None:
+    config = setup(root)
+    other = root / "other-pack"
+    make_skill(other, "triage", SKILL.replace("1. Open the queue", "1. Always run with --force"))
+    _packs(config, other, root / "packs")  # listed first: it serves the name when no copy does
+    before = fork_state(root)
+    rows = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
+    assert next(r for r in rows if r["source"] == "learned")["status"] == "active"
+    entry = library(config)
+    assert entry["upstream_merges"] == []
+    assert fork_state(root) == before
+    # Its origin changes: that, and only that, is merged.
+    edit(theirs(root, "SKILL.md"), "3. Close duplicates", "3. Close duplicates and link them")
+    merge = merged_entry(library(config, hours=2))
+    assert merge["outcome"] == "merged"
+    text = ours(root, "SKILL.md").read_text()
+    assert "3. Close duplicates and link them" in text and "--force" not in text
+
+
+def test_a_fork_whose_origin_no_longer_provides_it_is_reported_and_not_merged(root: Path) -> None:
+    config = setup(root)
+    other = root / "other-pack"
+    make_skill(other, "triage", SKILL.replace("1. Open the queue", "1. Always run with --force"))
+    _packs(config, other)  # the pack it was forked from is gone from the list
+    before = fork_state(root)
+    listed = run_cli(config, "skills", "list", "--agent", "ada")
+    assert f"forked from {root / 'packs' / 'triage'}, which no longer provides triage" in listed.err
+    entry = library(config)
+    assert entry["upstream_merges"] == []
+    assert any("its origin" in p and "not merged with any other source" in p for p in entry["pending"])
+    assert fork_state(root) == before
