@@ -115,7 +115,11 @@ class Inventory:
         if origin is None:
             return self.original(skill.name)
         return next(
-            (s for s in self.skills if s.source != "learned" and s.name == skill.name and str(s.path) == origin),
+            (
+                s
+                for s in self.skills
+                if s.source != "learned" and s.name == skill.name and str(s.path) == origin
+            ),
             None,
         )
 
@@ -131,7 +135,17 @@ def _load_doc(files: Mapping[str, bytes], label: Path, name: str) -> SkillDoc:
     raw = files.get(SKILL_FILE)
     if raw is None:
         raise SkillParseError(str(label / SKILL_FILE), 1, "missing SKILL.md")
-    return parse(raw.decode("utf-8", "replace"), str(label / SKILL_FILE), folder_name=name)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # Read with replacement characters, a tidy or merge would write them back over the bytes.
+        line = raw[: exc.start].count(b"\n") + 1
+        raise SkillParseError(
+            str(label / SKILL_FILE),
+            line,
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+        ) from None
+    return parse(text, str(label / SKILL_FILE), folder_name=name)
 
 
 def _originals(
