@@ -296,6 +296,27 @@ def test_model_answer_that_drops_an_upstream_flag_change_keeps_the_fork_pending(
     assert fork_state(root) == before
 
 
+EXAMPLE = "A conflicted file looks like this:\n\n```\n<<<<<<< HEAD\nour line\n=======\ntheir line\n>>>>>>> branch\n```"
+
+
+def test_a_skill_that_shows_conflict_markers_as_an_example_can_be_resolved_by_the_model(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = skills_config(root, fake_model.url)
+    make_skill(root / "packs", "triage", SKILL.replace("Be kind.", EXAMPLE))
+    fork_on_disk(config, "triage")
+    conflicting(root)
+    leftover = resolution(root) + "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n"
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": leftover}]}, schema="ConflictResolution")
+    refused = merged_entry(library(config, key=True))
+    assert refused["outcome"] == "pending" and "contains conflict markers" in refused["reason"]
+    good = resolution(root)
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": good}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True, hours=2))
+    assert merge["outcome"] == "merged", merge
+    assert ours(root, "SKILL.md").read_text() == good
+
+
 def test_invalid_model_answer_keeps_the_fork_pending(root: Path, fake_model: FakeModelServer) -> None:
     config = setup(root, fake_model.url)
     conflicting(root)
