@@ -254,9 +254,11 @@ class _Run:
         calls = len(self.context.deep.calls) - self.calls_at_start
         self.details["model_calls"] = calls
         self.report.extend(f"pending: {item}" for item in self.pending)
+        # Pending, failed and refused work is reported, not planned.
+        not_done = ("pending", "failed", "refused")
         done = (
-            len(self.details["upstream_merges"])
-            + len(self.details["duplicates"])
+            sum(1 for m in self.details["upstream_merges"] if m["outcome"] not in not_done)
+            + sum(1 for d in self.details["duplicates"] if d["outcome"] not in not_done)
             + len(self.details["tidied"])
         )
         reason = f"{done} library change(s) planned, {len(self.pending)} pending"

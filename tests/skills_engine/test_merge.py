@@ -335,6 +335,7 @@ def test_conflict_without_a_model_is_pending_and_changes_nothing(
     home_before = digest_tree(root / "ada")
     entry = library(config, key=False)
     assert entry["status"] == "skipped" and merged_entry(entry)["outcome"] == "pending"
+    assert entry["reason"].startswith("0 library change(s) planned, 1 pending: "), entry["reason"]
     assert any("true conflict in SKILL.md needs the deep model" in p for p in entry["pending"])
     assert digest_tree(root / "ada") == home_before
     rows = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
