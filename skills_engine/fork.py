@@ -43,7 +43,8 @@ def rewrite(data: bytes, rewrites: Sequence[Rewrite]) -> bytes:
     text = data.decode("utf-8")
     for item in rewrites:
         replacement = item.new.replace("\\", "\\\\")
-        text = re.sub(re.escape(item.old) + r"(?![\w.-])", replacement, text)
+        # A whole path prefix only: not inside a longer name, nor in the middle of another path.
+        text = re.sub(r"(?<![\w.~-])" + re.escape(item.old) + r"(?![\w.-])", replacement, text)
     return text.encode("utf-8")
 
 

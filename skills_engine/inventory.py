@@ -2,9 +2,12 @@
 
 Precedence by name: learned > pack > managed. A learned skill shadows an original of the
 same name unless it is quarantined; a pack skill shadows a managed one. At every load:
-- each machine-written fork is checked by the preservation guard; a failing copy does not
-  shadow (status `quarantined`, "pending" until a run moves it into quarantine);
-- each fork whose original's current hashes differ from its provenance is `drifted`.
+- each machine-written fork is checked by the preservation guard, even one whose `SKILL.md`
+  is missing or malformed; a failing copy does not shadow (status `quarantined`, "pending"
+  until a run moves it into quarantine);
+- each fork whose original (the skill at its recorded origin, never another source of the
+  same name) has current hashes that differ from its provenance is `drifted`; a fork whose
+  origin no longer provides it is reported and never merged.
 
 Managed and pack folders are read directly and read-only; the learned library and the
 quarantine are read through the run's view, so a pass sees earlier passes' changes.
@@ -53,6 +56,8 @@ class Skill:
     guard: tuple[GuardFailure, ...] = ()
     drift: tuple[str, ...] = ()
     quarantine: quarantine.QuarantineRecord | None = None
+    # A fork whose recorded origin no longer provides it (moved or removed): never merged.
+    origin_gone: str | None = None
 
     @property
     def name(self) -> str:
@@ -87,6 +92,8 @@ class Inventory:
     incomplete: tuple[str, ...] = ()
     # Names of every skill folder seen, malformed ones included.
     folder_names: frozenset[str] = field(default_factory=frozenset)
+    # Machine-written forks that pass the guard but whose SKILL.md cannot be parsed (skipped).
+    unreadable_forks: tuple[str, ...] = ()
 
     def learned(self, name: str) -> Skill | None:
         return next(
@@ -98,6 +105,23 @@ class Inventory:
         """The managed or pack skill that serves `name` when no learned copy does."""
         candidates = [s for s in self.skills if s.source != "learned" and s.name == name]
         return max(candidates, key=lambda s: PRECEDENCE[s.source]) if candidates else None
+
+    def upstream(self, skill: Skill) -> Skill | None:
+        """The original a fork was taken from: the managed or pack skill at its recorded origin.
+
+        None when that folder no longer provides the skill — another source of the same
+        name is never taken for it."""
+        origin = skill.provenance.origin if skill.provenance is not None else None
+        if origin is None:
+            return self.original(skill.name)
+        return next(
+            (
+                s
+                for s in self.skills
+                if s.source != "learned" and s.name == skill.name and str(s.path) == origin
+            ),
+            None,
+        )
 
     def serving(self, name: str) -> Skill | None:
         """The skill an agent gets for `name`: active or drifted, never shadowed or quarantined."""
@@ -111,7 +135,17 @@ def _load_doc(files: Mapping[str, bytes], label: Path, name: str) -> SkillDoc:
     raw = files.get(SKILL_FILE)
     if raw is None:
         raise SkillParseError(str(label / SKILL_FILE), 1, "missing SKILL.md")
-    return parse(raw.decode("utf-8", "replace"), str(label / SKILL_FILE), folder_name=name)
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        # Read with replacement characters, a tidy or merge would write them back over the bytes.
+        line = raw[: exc.start].count(b"\n") + 1
+        raise SkillParseError(
+            str(label / SKILL_FILE),
+            line,
+            f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
+        ) from None
+    return parse(text, str(label / SKILL_FILE), folder_name=name)
 
 
 def _originals(
@@ -158,16 +192,25 @@ def learned_files(view: AgentView, learned: str) -> tuple[dict[str, dict[str, by
     return folders, sidecars
 
 
+@dataclass(frozen=True)
+class _Learned:
+    folder: SkillFolder
+    record: Provenance | None
+    doc: SkillDoc | None  # None: SKILL.md missing or malformed (kept for the guard, forks only)
+    error: SkillParseError | None = None
+
+
 def _learned(
     agent: AgentSettings, view: AgentView, problems: list[str], malformed: set[str]
-) -> list[tuple[SkillFolder, SkillDoc, Provenance | None]]:
+) -> list[_Learned]:
+    """The learned skills; a fork whose SKILL.md cannot be parsed is kept (without a doc) for the guard."""
     learned = agent.skills.learned
     try:
         folders, sidecars = learned_files(view, learned)
     except PathRefused as exc:
         problems.append(f"learned skill library {learned}: {exc}")
         return []
-    found: list[tuple[SkillFolder, SkillDoc, Provenance | None]] = []
+    found: list[_Learned] = []
     for name, files in sorted(folders.items()):
         path = agent.home / learned / name
         folder = SkillFolder(name, "learned", path, f"{learned}/{name}", files)
@@ -181,10 +224,14 @@ def _learned(
                 malformed.add(name)
                 continue
         try:
-            found.append((folder, _load_doc(files, path, name), record))
+            found.append(_Learned(folder, record, _load_doc(files, path, name)))
         except SkillParseError as exc:
-            problems.append(f"{exc}; skill skipped")
             malformed.add(name)
+            if record is not None and record.machine_written and record.is_fork:
+                # A damaged SKILL.md is what the guard exists for: judge the copy before skipping it.
+                found.append(_Learned(folder, record, None, exc))
+            else:
+                problems.append(f"{exc}; skill skipped")
     return found
 
 
@@ -195,6 +242,13 @@ def drift_of(record: Provenance, original: SkillFolder) -> tuple[str, ...]:
     return tuple(
         sorted(rel for rel in recorded.keys() | current.keys() if recorded.get(rel) != current.get(rel))
     )
+
+
+def _origin(record: Provenance, sources: list[SkillFolder], winner: SkillFolder | None) -> SkillFolder | None:
+    """The folder a fork was taken from (by its recorded origin; legacy records without one: the winner)."""
+    if record.origin is None:
+        return winner
+    return next((f for f in sources if str(f.path) == record.origin), None)
 
 
 def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
@@ -209,7 +263,7 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
     except PathRefused as exc:
         quarantined, quarantine_problems = [], [f"skill quarantine: {exc}"]
     problems += quarantine_problems
-    names = frozenset([f.name for f, _d in originals] + [f.name for f, _d, _p in learned]) | malformed
+    names = frozenset([f.name for f, _d in originals] + [entry.folder.name for entry in learned]) | malformed
 
     by_name: dict[str, list[SkillFolder]] = {}
     for folder, _doc in originals:
@@ -218,14 +272,27 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
 
     skills: list[Skill] = []
     shadowing_learned: set[str] = set()
-    for folder, doc, record in learned:
+    unreadable_forks: list[str] = []
+    for found in learned:
+        folder, doc, record = found.folder, found.doc, found.record
         failures: tuple[GuardFailure, ...] = ()
         drift: tuple[str, ...] = ()
         original = top.get(folder.name)
+        origin_gone: str | None = None
         if record is not None and record.machine_written and record.is_fork:
             failures = tuple(check_copy(record, folder.files))
-            if not failures and original is not None:
-                drift = drift_of(record, original)
+            upstream = _origin(record, by_name.get(folder.name, []), original)
+            if upstream is None:
+                origin_gone = record.origin
+            elif not failures and doc is not None:
+                drift = drift_of(record, upstream)
+        if doc is None:
+            if not failures:
+                problems.append(f"{found.error}; skill skipped")
+                unreadable_forks.append(folder.name)
+                continue
+            problems.append(f"{found.error}; the copy fails the preservation guard and is quarantined")
+            doc = SkillDoc(folder.name, "(damaged copy; SKILL.md unreadable)", {}, {}, "", 1)
         if failures:
             skills.append(Skill(folder, doc, record, "quarantined", None, failures))
             continue
@@ -233,7 +300,12 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
         shadows = original.path if original is not None else None
         if original is not None:
             shadowing_learned.add(folder.name)
-        skills.append(Skill(folder, doc, record, status, shadows, (), drift))
+        if origin_gone:
+            problems.append(
+                f"{folder.path}: forked from {origin_gone}, which no longer provides {folder.name} "
+                "(moved or removed); upstream changes are not merged"
+            )
+        skills.append(Skill(folder, doc, record, status, shadows, (), drift, origin_gone=origin_gone))
 
     for folder, doc in originals:
         winner = top[folder.name]
@@ -254,7 +326,7 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
 
     order = {"learned": 0, "pack": 1, "managed": 2}
     skills.sort(key=lambda s: (s.name, order[s.source], s.quarantine is not None))
-    return Inventory(tuple(skills), tuple(problems), tuple(incomplete), names)
+    return Inventory(tuple(skills), tuple(problems), tuple(incomplete), names, tuple(unreadable_forks))
 
 
 def quarantined_names(agent: AgentSettings) -> list[str]:

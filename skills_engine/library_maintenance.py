@@ -95,8 +95,15 @@ class _Run:
         learned = self.agent.skills.learned
         inventory = load_inventory(self.agent, self.edits.view)
         in_review = {target for target, _ in waiting(self.edits.view, "skill-upstream-merge")}
+        for skill in inventory.learned_skills():
+            if skill.origin_gone:
+                self.pending.append(
+                    f"upstream merge of {skill.name}: its origin {skill.origin_gone} no longer provides it "
+                    "(moved or removed); not merged with any other source — restore the origin, or delete "
+                    "the sidecar to own the copy"
+                )
         for skill in [s for s in inventory.learned_skills() if s.status == "drifted"]:
-            original = inventory.original(skill.name)
+            original = inventory.upstream(skill)
             assert original is not None
             if f"{learned}/{skill.name}" in in_review:
                 self.pending.append(f"upstream merge of {skill.name}: a proposal waits in the review queue")
@@ -247,9 +254,11 @@ class _Run:
         calls = len(self.context.deep.calls) - self.calls_at_start
         self.details["model_calls"] = calls
         self.report.extend(f"pending: {item}" for item in self.pending)
+        # Pending, failed and refused work is reported, not planned.
+        not_done = ("pending", "failed", "refused")
         done = (
-            len(self.details["upstream_merges"])
-            + len(self.details["duplicates"])
+            sum(1 for m in self.details["upstream_merges"] if m["outcome"] not in not_done)
+            + sum(1 for d in self.details["duplicates"] if d["outcome"] not in not_done)
             + len(self.details["tidied"])
         )
         reason = f"{done} library change(s) planned, {len(self.pending)} pending"

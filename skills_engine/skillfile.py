@@ -184,6 +184,12 @@ def parse(text: str, file: str, folder_name: str | None = None) -> SkillDoc:
     if folder_name is not None and name != folder_name:
         raise SkillParseError(file, where("name"), f"name {name!r} does not match its folder {folder_name!r}")
     description = data.get("description")
+    if description is not None and not isinstance(description, str):
+        kinds = {bool: "a boolean", int: "a number", float: "a number", list: "a list", dict: "a mapping"}
+        kind = kinds.get(type(description), f"a YAML {type(description).__name__}")
+        raise SkillParseError(
+            file, where("description"), f'description is {kind}, not a string (quote it: description: "…")'
+        )
     if not isinstance(description, str) or not description.strip():
         raise SkillParseError(file, where("description"), "frontmatter needs a non-empty `description`")
     if "\n" in description.strip():

@@ -12,6 +12,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
 | name | capitalised words (not a sentence-initial common word), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
+| flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
@@ -24,9 +25,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from daemon.kernel.line_regions import Region, regions, shared_lines
 from daemon.kernel.meaning_words import (
     COMMON,
     LIKE_SUBJECTS,
@@ -66,6 +68,8 @@ PATH = re.compile(
     r"(?<![\w@#])(?:~/|\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)+/?"
     rf"|(?<![\w@#/.-])[\w-]+(?:\.[\w-]+)*\.(?:{FILE_EXT})\b"
 )
+# `--name[=value]` or a cluster of letters after one dash, standing alone: not "- item", "re-run", "-5".
+FLAG = re.compile(r"(?<![^\s(\[])(?:--[A-Za-z0-9][\w-]*(?:=[\w./:@-]*[\w/])?|-[A-Za-z]+)(?=[\s.,;:!?)\]]|$)")
 CHANNEL = re.compile(r"(?<![\w/])[#@][A-Za-z0-9][\w-]*(?:\.[\w-]+)*")
 IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
 HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
@@ -124,6 +128,7 @@ def _masked(text: str, found: list[Token]) -> str:
     text = LINK.sub(lambda m: take("url", m[2], f" {m[1]} "), text)
     text = URL.sub(lambda m: take("url", m[0].rstrip(".,;:!?")), text)
     text = EMAIL.sub(lambda m: take("email", m[0].casefold()), text)
+    text = FLAG.sub(lambda m: take("flag", m[0]), text)
     text = DATE.sub(lambda m: take("date", m[0]), text)
     text = IP.sub(lambda m: take("host", m[0]), text)
     text = PATH.sub(lambda m: take("path", m[0].rstrip(".")), text)
@@ -282,18 +287,57 @@ def compare(sources: Iterable[str], merged: str) -> Change:
     return Change(dropped, added, tuple(sorted(secrets)))
 
 
+def _region_bounds(
+    region: Region, token: Token, read_lines: Callable[[tuple[str, ...]], Meaning]
+) -> tuple[int, int]:
+    """(at least, at most) how often `token` may appear in the merge of one region."""
+    cb, co, ct = (read_lines(lines).count(token) for lines in (region.base, region.ours, region.theirs))
+    if region.kind in ("stable", "ours", "same"):
+        return co, co
+    if region.kind == "theirs":
+        return ct, ct
+    do, dt = co - cb, ct - cb
+    high = max(co, ct, co + ct - cb)
+    if do < 0 and dt < 0:
+        return cb + min(do, dt), high  # both removed: possibly the same removal
+    if do > 0 and dt > 0 and region.rewritten_by_both():
+        return cb + max(do, dt), high  # both rewrote one line: possibly the same addition, reworded
+    # Independent changes (or one side adding where the other removes): each counts; a line
+    # both sides added verbatim counts once.
+    ours_added, theirs_added = region.added()
+    twice = read_lines(shared_lines(ours_added, theirs_added)).count(token)
+    return max(0, cb + do + dt - twice), max(high, cb + do + dt - twice)
+
+
 def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     """Does `merged` keep what ours and theirs each changed from `base`? A token a side added
-    must stay, one both kept must stay, one a side removed may go; nothing neither side has."""
+    must stay, one both kept must stay, one a side removed may go; nothing neither side has.
+
+    Judged region by region (`line_regions`), so a change on one side never cancels a
+    change on the other: a region only one side changed counts as that side, an identical
+    change counts once, and a conflict keeps both sides' additions (and allows both sides'
+    removals). Negations are counted (the regions' bounds add up); every other token must
+    be present if any region requires it, and may be present if any region allows it."""
     b, o, t, r = read(base), read(ours), read(theirs), read(merged)
+    cache: dict[tuple[str, ...], Meaning] = {}
+
+    def read_lines(lines: tuple[str, ...]) -> Meaning:
+        if lines not in cache:
+            cache[lines] = read("\n".join(lines))
+        return cache[lines]
+
+    parts = regions(base.splitlines(), ours.splitlines(), theirs.splitlines())
     words = o.words | t.words
     dropped, added = [], []
     for token in sorted(b.tokens | o.tokens | t.tokens | r.tokens):
-        nb, no, nt, nr = b.count(token), o.count(token), t.count(token), r.count(token)
-        low = min(no, nt) if no < nb or nt < nb else max(no, nt)
+        bounds = [_region_bounds(part, token, read_lines) for part in parts]
+        low, high = sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)
+        if token != NOT:
+            low, high = min(low, 1), min(high, 1)
+        nr = r.count(token)
         if nr < low and not _kept(token, r.words):
             dropped.append(token)
-        elif nr > max(no, nt, no + nt - nb) and not _kept(token, words):
+        elif nr > high and not _kept(token, words):
             added.append(token)
     secrets = r.secrets - (b.secrets | o.secrets | t.secrets)
     return Change(tuple(dropped), tuple(added), tuple(sorted(secrets)))

@@ -17,8 +17,11 @@ from pathlib import Path
 
 from daemon.kernel.errors import DaemonError
 
-MARKER_LINE = re.compile(r"^(<{7}|>{7}|\|{7})(?: |$)", re.MULTILINE)
-SEPARATOR_LINE = re.compile(r"^={7}$", re.MULTILINE)
+# One pattern per kind of conflict-marker line: `<<<<<<< x`, `||||||| x`, `=======`, `>>>>>>> x`.
+MARKER_LINES = tuple(
+    re.compile(pattern, re.MULTILINE)
+    for pattern in (r"^<{7}(?: |$)", r"^\|{7}(?: |$)", r"^={7}$", r"^>{7}(?: |$)")
+)
 
 
 class MergeToolError(DaemonError):
@@ -52,8 +55,9 @@ def merge_text(ours: bytes, base: bytes, theirs: bytes) -> tuple[bytes, int]:
 
 
 def has_markers(text: str, *allowed_sources: str) -> bool:
-    """True if `text` holds conflict markers (a bare `=======` counts unless a source has it too)."""
-    if MARKER_LINE.search(text):
-        return True
-    separators = len(SEPARATOR_LINE.findall(text))
-    return separators > max((len(SEPARATOR_LINE.findall(s)) for s in allowed_sources), default=0)
+    """True if `text` holds conflict markers: more lines of any marker kind than the source with
+    the most of them (a skill that shows conflict markers as an example keeps its example)."""
+    return any(
+        len(kind.findall(text)) > max((len(kind.findall(s)) for s in allowed_sources), default=0)
+        for kind in MARKER_LINES
+    )

@@ -115,3 +115,79 @@ def test_three_way_lets_a_token_go_that_one_side_removed() -> None:
     assert compare_three_way(
         base, ours, theirs, "1. Write the email in English\n2. Copy the team\n"
     ).dropped == (Token("name", "german"),)
+
+
+NOTE = "Keep it blameless: describe systems and decisions, not people."
+
+
+def test_three_way_a_negation_removed_on_one_side_does_not_cancel_one_added_on_the_other() -> None:
+    base = f"1. Write it\n\n## Notes\n{NOTE}\n"
+    ours = base.replace(NOTE, NOTE + " Never share it outside #ops.")
+    theirs = base.replace(NOTE, "Name the people involved and describe their decisions.")
+    answer = base.replace(
+        NOTE, "Name the people involved and describe their decisions. Share it outside #ops."
+    )
+    assert compare_three_way(base, ours, theirs, answer).dropped == (NOT,)
+    kept = answer.replace("Share it", "Never share it")
+    assert compare_three_way(base, ours, theirs, kept).ok
+
+
+def test_three_way_negations_both_sides_add_in_different_places_both_stay() -> None:
+    base = "1. Open the queue\n2. Share the draft in #ops\n\n## Notes\nBe kind.\n"
+    step = "2. Share the draft in #ops"
+    cases = [
+        # both insert a different step at the same place
+        (
+            base.replace("\n\n", "\n3. Add impact, but never name customers\n\n"),
+            base.replace("\n\n", "\n3. Never publish before legal signs off.\n\n"),
+        ),
+        # one rewrites a step, the other inserts one right after it
+        (
+            base.replace(step, step + ", but never name customers"),
+            base.replace(step, step + "\n3. Never publish before legal signs off."),
+        ),
+    ]
+    for ours, theirs in cases:
+        both = "1. Open the queue\n2. Share the draft in #ops, but never name customers\n"
+        both += "3. Never publish before legal signs off.\n\n## Notes\nBe kind.\n"
+        one = both.replace("but never name customers", "naming the customers")
+        assert compare_three_way(base, ours, theirs, both).ok, (ours, theirs)
+        assert compare_three_way(base, ours, theirs, one).dropped == (NOT,), (ours, theirs)
+
+
+def test_three_way_counts_an_identical_change_once_and_a_reworded_shared_addition_once() -> None:
+    base = "1. Deploy on Fridays\n2. Tell #ops\n"
+    ours = "1. Never deploy on Fridays\n2. Tell #ops\nDo not skip the checklist.\n"
+    theirs = "1. Do not deploy on Fridays, ever\n2. Tell #ops and #eng\nDo not skip the checklist.\n"
+    merged = "1. Never deploy on Fridays\n2. Tell #ops and #eng\nDo not skip the checklist.\n"
+    assert compare_three_way(base, ours, theirs, merged).ok
+    assert compare_three_way(base, ours, theirs, merged.replace("Do not skip", "Skip")).dropped == (NOT,)
+
+
+def test_three_way_a_side_only_change_is_that_sides_and_cannot_be_undone() -> None:
+    base = "1. Do not deploy on Fridays\n\n2. Tell #ops\n"
+    ours = base.replace("#ops", "#ops and #eng")
+    theirs = base.replace("Do not deploy on Fridays", "Deploy any day")
+    assert compare_three_way(base, ours, theirs, theirs.replace("#ops", "#ops and #eng")).ok
+    assert NOT in compare_three_way(base, ours, theirs, ours).added
+
+
+def test_command_line_flags_are_tokens_and_list_markers_dashes_and_words_are_not() -> None:
+    flags = {
+        t.value
+        for t in read("Run it with --dry-run, then -rf the folder (--verbose) at --level=3.").tokens
+        if t.category == "flag"
+    }
+    assert flags == {"--dry-run", "-rf", "--verbose", "--level=3"}
+    plain = read("- re-run the job — or -- not now -5 degrees, in `x --force`\n- second item")
+    assert not [t for t in plain.tokens if t.category == "flag"]
+    assert not compare(["Run it with --force."], "Run it with --dry-run.").ok
+
+
+def test_three_way_an_upstream_flag_change_cannot_be_dropped() -> None:
+    base = "1. Open\n\n## Notes\nRun the timeline script.\n"
+    ours = base.replace("script.", "script with --dry-run first, then check the log.")
+    theirs = base.replace("script.", "script with --force.")
+    assert compare_three_way(base, ours, theirs, ours).dropped == (Token("flag", "--force"),)
+    both = base.replace("script.", "script with --dry-run first, check the log, then with --force.")
+    assert compare_three_way(base, ours, theirs, both).ok

@@ -35,7 +35,10 @@ def pack_with_everything(root: Path) -> Path:
         {
             "scripts/sort.py": f"# reads {original}/data/labels.csv\nprint('sort')\n",
             "docs/guide.md": "Relative refs like scripts/sort.py need no rewrite.\n",
-            "docs/other.md": f"Not ours: {original}-legacy/x and {original}x stay as they are.\n",
+            "docs/other.md": (
+                f"Not ours: {original}-legacy/x, {original}x, /mnt/nas{original}/y and "
+                f"backup{original} stay as they are.\n"
+            ),
             "assets/logo.bin": BINARY + str(original).encode(),
             "templates/empty.md": "",
         },

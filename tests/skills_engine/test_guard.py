@@ -131,8 +131,51 @@ def test_skills_check_with_nothing_failing_makes_no_run(root: Path) -> None:
     make_skill(root / "packs", "triage", ORIGINAL)
     fork_on_disk(config, "triage")
     report = run_cli(config, "skills", "check", "--agent", "ada", "--json").json()
-    assert report == {"quarantined": [], "ok": ["triage"], "run_id": None}
+    assert report == {"quarantined": [], "ok": ["triage"], "unreadable": [], "run_id": None}
     assert run_cli(config, "runs", "--json").json() == []
+
+
+@pytest.mark.parametrize("damage", ["deleted", "overwritten"])
+def test_a_fork_whose_skill_md_is_deleted_or_broken_is_quarantined(root: Path, damage: str) -> None:
+    config = skills_config(root, None)
+    make_skill(root / "packs", "triage", ORIGINAL + BIG, {"templates/t.md": "template\n"})
+    fork_on_disk(config, "triage")
+    copy = root / "ada/skills/triage/SKILL.md"
+    if damage == "deleted":
+        copy.unlink()
+    else:
+        copy.write_text("oops\n")
+    listing = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
+    assert {(r["source"], r["status"]) for r in listing} == {("learned", "quarantined"), ("pack", "active")}
+    checked = run_cli(config, "skills", "check", "--agent", "ada")
+    assert checked.code == 0, checked.err
+    rule = "missing-file" if damage == "deleted" else "text-shrunk"
+    assert f"quarantined triage ({rule}:" in checked.out
+    assert "ok: none" in checked.out and "passes the guard" not in checked.out
+    assert not (root / "ada/skills/triage").exists()
+    assert (root / "ada/.metaeng/skill-quarantine/triage/quarantine.json").exists()
+    status = run_cli(config, "status", "--agent", "ada").out
+    assert "quarantined skills: triage" in status
+
+
+def test_a_fork_with_a_malformed_skill_md_that_passes_the_guard_is_reported_not_ok(root: Path) -> None:
+    config = skills_config(root, None)
+    make_skill(root / "packs", "triage", ORIGINAL)
+    fork_on_disk(config, "triage")
+    copy = root / "ada/skills/triage/SKILL.md"
+    copy.write_text(copy.read_text().replace("name: triage", "name: Not A Name"))
+    before = tree_snapshot(root / "ada")
+    checked = run_cli(config, "skills", "check", "--agent", "ada")
+    assert checked.code == 0
+    assert "skipped triage: its SKILL.md cannot be parsed" in checked.out
+    assert "warning:" in checked.err and "skill skipped" in checked.err
+    assert run_cli(config, "skills", "check", "--agent", "ada", "--json").json() == {
+        "quarantined": [],
+        "ok": [],
+        "unreadable": ["triage"],
+        "run_id": None,
+    }
+    assert tree_snapshot(root / "ada") == before
 
 
 def test_hand_written_learned_skill_is_never_quarantined(root: Path) -> None:
@@ -140,7 +183,7 @@ def test_hand_written_learned_skill_is_never_quarantined(root: Path) -> None:
     (root / "ada/skills/triage.provenance.json").unlink()  # a person took ownership
     before = tree_snapshot(root / "ada")
     report = run_cli(config, "skills", "check", "--agent", "ada", "--json").json()
-    assert report == {"quarantined": [], "ok": [], "run_id": None}
+    assert report == {"quarantined": [], "ok": [], "unreadable": [], "run_id": None}
     assert tree_snapshot(root / "ada") == before
     rows = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
     assert {(r["source"], r["status"]) for r in rows} == {("learned", "active"), ("pack", "shadowed")}

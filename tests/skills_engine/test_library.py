@@ -234,6 +234,23 @@ def test_tidy_renumbers_steps_of_machine_written_skills_only(root: Path) -> None
     assert (root / "ada/skills/hand/SKILL.md").read_text() == messy.replace("name: messy", "name: hand")
 
 
+def test_a_skill_md_that_is_not_utf8_is_reported_with_its_line_and_never_stops_the_pass(root: Path) -> None:
+    config = skills_config(root, None)
+    messy = skill_md("messy", "Messy.", ["One"]).replace("1. One", "1. One\n1. Two")
+    learned(root, "messy", messy)
+    latin1 = skill_md("greet", "Greet.", ["Say hello"]).encode("utf-8") + "2. Sign with Grüße\n".encode(
+        "latin-1"
+    )
+    learned(root, "greet", "")
+    (root / "ada/skills/greet/SKILL.md").write_bytes(latin1)
+    listed = run_cli(config, "skills", "list", "--agent", "ada")
+    assert f"{root / 'ada/skills/greet/SKILL.md'}:10: not valid UTF-8 (byte 0xfc" in listed.err
+    entry = library(config, key=False)
+    assert entry["status"] == "applied", entry
+    assert [t["name"] for t in entry["tidied"]] == ["messy"]
+    assert (root / "ada/skills/greet/SKILL.md").read_bytes() == latin1
+
+
 def test_a_model_failure_stops_further_calls_and_leaves_the_work_pending(
     root: Path, fake_model: FakeModelServer
 ) -> None:

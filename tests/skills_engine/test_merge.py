@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from skills_engine.merge import decide
 from tests.skills_engine.builders import (
@@ -249,6 +250,73 @@ def test_model_answer_that_changes_what_a_side_says_keeps_the_fork_pending(
     assert fork_state(root) == before
 
 
+BLAMELESS = "Keep it blameless: describe systems and decisions, not people."
+
+
+def test_model_answer_that_trades_a_removed_negation_for_an_added_one_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = skills_config(root, fake_model.url)
+    make_skill(root / "packs", "triage", SKILL.replace("Be kind.", BLAMELESS))
+    fork_on_disk(config, "triage")
+    edit(ours(root, "SKILL.md"), BLAMELESS, BLAMELESS + " Never share it outside #ops.")
+    edit(theirs(root, "SKILL.md"), BLAMELESS, "Name the people involved and describe their decisions.")
+    before = fork_state(root)
+    answer = (
+        ours(root, "SKILL.md")
+        .read_text()
+        .replace(
+            BLAMELESS + " Never share it outside #ops.",
+            "Name the people involved and describe their decisions. Share it outside #ops.",
+        )
+    )
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": answer}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending"
+    assert "does not keep what each side says: drops negation “not”" in merge["reason"]
+    assert fork_state(root) == before
+
+
+def test_model_answer_that_drops_an_upstream_flag_change_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup(root, fake_model.url)
+    edit(
+        ours(root, "SKILL.md"),
+        "Be kind.",
+        "Run the timeline script with --dry-run first, then check the log.",
+    )
+    edit(theirs(root, "SKILL.md"), "Be kind.", "Run the timeline script with --force.")
+    before = fork_state(root)
+    answer = ours(root, "SKILL.md").read_text()
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": answer}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending"
+    assert "does not keep what each side says: drops flag “--force”" in merge["reason"]
+    assert fork_state(root) == before
+
+
+EXAMPLE = "A conflicted file looks like this:\n\n```\n<<<<<<< HEAD\nour line\n=======\ntheir line\n>>>>>>> branch\n```"
+
+
+def test_a_skill_that_shows_conflict_markers_as_an_example_can_be_resolved_by_the_model(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = skills_config(root, fake_model.url)
+    make_skill(root / "packs", "triage", SKILL.replace("Be kind.", EXAMPLE))
+    fork_on_disk(config, "triage")
+    conflicting(root)
+    leftover = resolution(root) + "<<<<<<< ours\nx\n=======\ny\n>>>>>>> theirs\n"
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": leftover}]}, schema="ConflictResolution")
+    refused = merged_entry(library(config, key=True))
+    assert refused["outcome"] == "pending" and "contains conflict markers" in refused["reason"]
+    good = resolution(root)
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": good}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True, hours=2))
+    assert merge["outcome"] == "merged", merge
+    assert ours(root, "SKILL.md").read_text() == good
+
+
 def test_invalid_model_answer_keeps_the_fork_pending(root: Path, fake_model: FakeModelServer) -> None:
     config = setup(root, fake_model.url)
     conflicting(root)
@@ -267,6 +335,7 @@ def test_conflict_without_a_model_is_pending_and_changes_nothing(
     home_before = digest_tree(root / "ada")
     entry = library(config, key=False)
     assert entry["status"] == "skipped" and merged_entry(entry)["outcome"] == "pending"
+    assert entry["reason"].startswith("0 library change(s) planned, 1 pending: "), entry["reason"]
     assert any("true conflict in SKILL.md needs the deep model" in p for p in entry["pending"])
     assert digest_tree(root / "ada") == home_before
     rows = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
@@ -337,3 +406,42 @@ def test_path_rewriting_is_applied_consistently_and_merges_converge(root: Path) 
         assert fact["sha256"] == hashlib.sha256((copy / rel).read_bytes()).hexdigest()
     second = library(config, hours=2)
     assert second["status"] == "nothing" and second["upstream_merges"] == []
+
+
+def _packs(config: Path, *folders: Path) -> None:
+    data = yaml.safe_load(config.read_text())
+    data["agents"]["ada"]["skills"]["packs"] = [str(f) for f in folders]
+    config.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def test_a_fork_merges_only_with_its_recorded_origin_never_another_pack_of_the_same_name(root: Path) -> None:
+    config = setup(root)
+    other = root / "other-pack"
+    make_skill(other, "triage", SKILL.replace("1. Open the queue", "1. Always run with --force"))
+    _packs(config, other, root / "packs")  # listed first: it serves the name when no copy does
+    before = fork_state(root)
+    rows = run_cli(config, "skills", "list", "--agent", "ada", "--json").json()
+    assert next(r for r in rows if r["source"] == "learned")["status"] == "active"
+    entry = library(config)
+    assert entry["upstream_merges"] == []
+    assert fork_state(root) == before
+    # Its origin changes: that, and only that, is merged.
+    edit(theirs(root, "SKILL.md"), "3. Close duplicates", "3. Close duplicates and link them")
+    merge = merged_entry(library(config, hours=2))
+    assert merge["outcome"] == "merged"
+    text = ours(root, "SKILL.md").read_text()
+    assert "3. Close duplicates and link them" in text and "--force" not in text
+
+
+def test_a_fork_whose_origin_no_longer_provides_it_is_reported_and_not_merged(root: Path) -> None:
+    config = setup(root)
+    other = root / "other-pack"
+    make_skill(other, "triage", SKILL.replace("1. Open the queue", "1. Always run with --force"))
+    _packs(config, other)  # the pack it was forked from is gone from the list
+    before = fork_state(root)
+    listed = run_cli(config, "skills", "list", "--agent", "ada")
+    assert f"forked from {root / 'packs' / 'triage'}, which no longer provides triage" in listed.err
+    entry = library(config)
+    assert entry["upstream_merges"] == []
+    assert any("its origin" in p and "not merged with any other source" in p for p in entry["pending"])
+    assert fork_state(root) == before

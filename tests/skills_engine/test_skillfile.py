@@ -31,6 +31,8 @@ def test_trigger_comes_from_metadata_first() -> None:
         ("---\nname: a\ndescription: |\n  two\n  lines\n---\n", 3, "one line"),
         ("---\nname: a\ndescription: d\nmetadata:\n  n: 3\n---\n", 4, "map of strings"),
         ("---\nname: a\n---\n", 2, "non-empty `description`"),
+        ("---\nname: a\ndescription: 12\n---\n", 3, "description is a number, not a string"),
+        ("---\nname: a\ndescription: [x]\n---\n", 3, "description is a list, not a string"),
     ],
 )
 def test_parse_errors_name_the_file_and_line(text: str, line: int, fragment: str) -> None:

@@ -129,12 +129,20 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
         if s.quarantine is not None
     ]
     ok = sorted(s.name for s in inventory.learned_skills() if s.is_fork and s.status != "quarantined")
+    unreadable = list(inventory.unreadable_forks)
     if args.json:
-        context.out.json({"quarantined": quarantined, "ok": ok, "run_id": run_id})
+        context.out.json({"quarantined": quarantined, "ok": ok, "unreadable": unreadable, "run_id": run_id})
         return 0
     for item in quarantined:
         context.out.line(f"quarantined {item['name']} ({item['rule']}: {item['detail']})")
-    context.out.line(f"ok: {', '.join(ok)}" if ok else "ok: none (no machine-written fork passes the guard)")
+    for name in unreadable:
+        context.out.line(f"skipped {name}: its SKILL.md cannot be parsed (see the warning); fix or delete it")
+    if ok:
+        context.out.line(f"ok: {', '.join(ok)}")
+    elif not quarantined and not unreadable:
+        context.out.line("ok: none (the learned library holds no machine-written fork)")
+    else:
+        context.out.line("ok: none")
     if run_id:
         context.out.line(
             f"run {run_id}; undo with: {context.command('undo', run_id)}"
