@@ -16,10 +16,10 @@ Malformed skills are reported and skipped, never raised.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol, TypeVar
 
 from daemon.kernel.errors import CorruptState, PathRefused, StateVersionError
 from daemon.kernel.settings import AgentSettings
@@ -111,17 +111,10 @@ class Inventory:
 
         None when that folder no longer provides the skill — another source of the same
         name is never taken for it."""
-        origin = skill.provenance.origin if skill.provenance is not None else None
-        if origin is None:
+        if skill.provenance is None:
             return self.original(skill.name)
-        return next(
-            (
-                s
-                for s in self.skills
-                if s.source != "learned" and s.name == skill.name and str(s.path) == origin
-            ),
-            None,
-        )
+        candidates = [s for s in self.skills if s.source != "learned" and s.name == skill.name]
+        return at_origin(skill.provenance, candidates, self.original(skill.name))
 
     def serving(self, name: str) -> Skill | None:
         """The skill an agent gets for `name`: active or drifted, never shadowed or quarantined."""
@@ -244,11 +237,28 @@ def drift_of(record: Provenance, original: SkillFolder) -> tuple[str, ...]:
     )
 
 
-def _origin(record: Provenance, sources: list[SkillFolder], winner: SkillFolder | None) -> SkillFolder | None:
-    """The folder a fork was taken from (by its recorded origin; legacy records without one: the winner)."""
+class _Located(Protocol):
+    @property
+    def path(self) -> Path: ...
+
+
+P = TypeVar("P", bound=_Located)
+
+
+def at_origin(record: Provenance, candidates: Sequence[P], winner: P | None) -> P | None:
+    """Which of `candidates` (same-named managed or pack skills) a fork was taken from.
+
+    The one at its recorded origin; else, for a deployment moved to another folder, the one
+    with the same pack folder and skill folder, if only one has them; never another source.
+    A legacy record without an origin: the name's winner.
+    """
     if record.origin is None:
         return winner
-    return next((f for f in sources if str(f.path) == record.origin), None)
+    exact = next((c for c in candidates if str(c.path) == record.origin), None)
+    if exact is not None:
+        return exact
+    moved = [c for c in candidates if c.path.parts[-2:] == Path(record.origin).parts[-2:]]
+    return moved[0] if len(moved) == 1 else None
 
 
 def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
@@ -281,7 +291,7 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
         origin_gone: str | None = None
         if record is not None and record.machine_written and record.is_fork:
             failures = tuple(check_copy(record, folder.files))
-            upstream = _origin(record, by_name.get(folder.name, []), original)
+            upstream = at_origin(record, by_name.get(folder.name, []), original)
             if upstream is None:
                 origin_gone = record.origin
             elif not failures and doc is not None:

@@ -445,3 +445,19 @@ def test_a_fork_whose_origin_no_longer_provides_it_is_reported_and_not_merged(ro
     assert entry["upstream_merges"] == []
     assert any("its origin" in p and "not merged with any other source" in p for p in entry["pending"])
     assert fork_state(root) == before
+
+
+def test_a_fork_follows_its_pack_when_the_deployment_moves_to_another_folder(root: Path) -> None:
+    # Recorded origins are absolute: a deployment moved (to /srv, say) keeps its pack's folder
+    # name, and that pack is still the fork's upstream.
+    config = setup(root)
+    moved = root / "srv" / "packs"
+    moved.parent.mkdir()
+    (root / "packs").rename(moved)
+    _packs(config, moved)
+    listed = run_cli(config, "skills", "list", "--agent", "ada")
+    assert "no longer provides" not in listed.err
+    edit(moved / "triage" / "SKILL.md", "3. Close duplicates", "3. Close duplicates and link them")
+    merge = merged_entry(library(config, hours=2))
+    assert merge["outcome"] == "merged"
+    assert "3. Close duplicates and link them" in ours(root, "SKILL.md").read_text()
