@@ -6,6 +6,11 @@ with new ids; `/retry` deletes and re-inserts). One cursor for the database, key
 path: the highest `id` analysed, plus short hashes of the last rows analysed. A new row
 whose (role, content, timestamp) matches an analysed row — an older row still in the
 table, or a hash the cursor kept — is a re-insert and is skipped.
+
+A database replaced by another is read again from the start (`transcript_sqlite`): its ids
+went back below the cursor (`AUTOINCREMENT` never reuses one, so `/retry` does not), or
+the anchored row now has another session, role or timestamp (compaction and `/retry`
+never change a row; they add new ones).
 """
 
 from __future__ import annotations
@@ -23,11 +28,15 @@ from daemon.kernel.transcript_files import TranscriptSource
 from daemon.kernel.transcript_lines import Message, Skipped, clean_text
 from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcript_sqlite import (
+    Anchors,
     DatabaseError,
     SessionRows,
+    anchor_row,
     as_dict,
     complete_turns,
     file_read,
+    replaced_note,
+    row_anchor,
     stop_row,
     table_columns,
 )
@@ -104,6 +113,13 @@ def read_hermes(
     prior = cursors.get(rel)
     after = prior.offset if prior is not None else 0
     recent = list(prior.recent or []) if prior is not None else []
+    anchors = Anchors(prior.tail if prior is not None else None)
+    warnings: list[str] = []
+    why = _replaced(connection, prior)
+    if why is not None:
+        # The hashes stay: a restored backup's rows that were analysed are still recognised.
+        after, anchors = 0, Anchors(None)
+        warnings.append(replaced_note(rel, why))
     known = set(recent) | _analysed_twins(connection, after)
     sessions: dict[str, SessionRows] = {}
     skipped: dict[str, int] = {}
@@ -119,6 +135,7 @@ def read_hermes(
         consumed.append((row_id, digest, name))
         session = sessions.setdefault(name, SessionRows(name, Scan(name)))
         session.last_row = row_id
+        anchors.add(row_id, _anchor(row_id, row))
         if isinstance(stamp, int | float):
             session.last_seconds = float(stamp)
         if digest in known:
@@ -162,11 +179,43 @@ def read_hermes(
             after,
             consumer,
             identity,
-            [],
+            warnings,
             skipped,
             hashes,
+            anchors,
+            moved=why is not None,
         )
     ]
+
+
+def _anchor(row_id: int, row: dict[str, Any]) -> str:
+    return row_anchor(row_id, row["session_id"], row["role"], row["timestamp"])
+
+
+def _replaced(connection: sqlite3.Connection, prior: Cursor | None) -> str | None:
+    """Why the database is not the one the cursor was written for, or None."""
+    if prior is None or prior.offset <= 0:
+        return None
+    sequence = connection.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sqlite_sequence'"
+    ).fetchone()
+    top = None
+    if sequence is not None:
+        found = connection.execute("SELECT seq FROM sqlite_sequence WHERE name = 'messages'").fetchone()
+        top = found["seq"] if found is not None else None
+    if top is None:
+        top = connection.execute("SELECT max(id) AS top FROM messages").fetchone()["top"]
+    if top is None or (isinstance(top, int) and top < prior.offset):
+        return f"its highest id is {top or 0}, below the cursor at {prior.offset}"
+    row_id = anchor_row(prior.tail)
+    if row_id is None:
+        return None
+    row = connection.execute(
+        "SELECT id, session_id, role, timestamp FROM messages WHERE id = ?", (row_id,)
+    ).fetchone()
+    if row is not None and _anchor(row_id, row) != prior.tail:
+        return f"row {row_id} is not the row analysed"
+    return None
 
 
 def _analysed_twins(connection: sqlite3.Connection, after: int) -> set[str]:

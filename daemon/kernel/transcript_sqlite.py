@@ -4,10 +4,18 @@ The database is opened read-only (`mode=ro`, a busy timeout; never `immutable`, 
 would skip the locks a writer in WAL mode relies on) and never written. Rows are scanned
 into turns per session; a session's last turn is complete once its newest row is
 `turn_idle_seconds` old, and the cursor never passes the first turn still open.
+
+A database cursor's `tail` is an anchor, `<row>:<hash>` of what identifies the last row
+at or below its offset (`row_anchor`). A database replaced by another (ids restarting at 1,
+a backup restored) is recognised by its rows, not its inode, which a new file may reuse:
+the highest row is below the cursor, or the anchored row holds another row. It is then
+read again from the start, with a warning.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator, Mapping
@@ -40,6 +48,38 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
         yield connection
     finally:
         connection.close()
+
+
+def row_anchor(row: int, *values: object) -> str:
+    """`<row>:<hash of values>`: what identifies the row `row`, stored as a database cursor's `tail`."""
+    digest = hashlib.sha256(json.dumps(values, default=repr).encode("utf-8")).hexdigest()[:16]
+    return f"{row}:{digest}"
+
+
+def anchor_row(anchor: str | None) -> int | None:
+    """The row an anchor names, or None (no anchor, or a cursor written before anchors)."""
+    head, _, _ = (anchor or "").partition(":")
+    return int(head) if head.isdigit() else None
+
+
+@dataclass
+class Anchors:
+    """The anchors of the rows read this time (ascending), and the prior cursor's."""
+
+    prior: str | None
+    rows: list[tuple[int, str]] = field(default_factory=list)
+
+    def add(self, row: int, anchor: str) -> None:
+        self.rows.append((row, anchor))
+
+    def at(self, offset: int) -> str | None:
+        """The anchor of the last row at or below `offset`."""
+        below = [anchor for row, anchor in self.rows if row <= offset]
+        return below[-1] if below else self.prior
+
+
+def replaced_note(rel: str, why: str) -> str:
+    return f"{rel}: database was replaced ({why}); reading it again from the start"
 
 
 def as_dict(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
@@ -105,17 +145,28 @@ def file_read(
     warnings: list[str],
     skipped: dict[str, int],
     recent: list[str] | None,
+    anchors: Anchors,
+    moved: bool = False,
 ) -> FileRead:
+    """The read of one cursor key; `moved` when its cursor must be rewritten even if nothing is read."""
+
     def cursor(offset: int, hashes: list[str] | None) -> CursorAdvance:
         return CursorAdvance(
             consumer=consumer,
             file=key,
-            cursor=Cursor(offset=offset, dev=identity[0], ino=identity[1], head=SQLITE_HEAD, recent=hashes),
+            cursor=Cursor(
+                offset=offset,
+                dev=identity[0],
+                ino=identity[1],
+                head=SQLITE_HEAD,
+                tail=anchors.at(offset),
+                recent=hashes,
+            ),
         )
 
     def cut(turn: Turn) -> CursorAdvance | None:
         offset = turn.start - 1
-        return cursor(offset, recent) if offset > after else None
+        return cursor(offset, recent) if offset > after or (moved and offset >= 0) else None
 
-    advance = cursor(stop, recent) if stop > after else None
+    advance = cursor(stop, recent) if stop > after or (moved and stop >= 0) else None
     return FileRead(rel, tuple(turns), advance, tuple(warnings), identity, after, None, key, skipped, cut)

@@ -1,0 +1,171 @@
+"""Runtimes' SQLite transcripts that change under the reader: replaced databases, odd rows.
+
+A database replaced by another is read again from the start with a warning; one bad row
+is skipped with a warning naming it, or the database is held with the reason — never a
+crash of `transcripts`, `status` or `once`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+from daemon.kernel.changeset import Cursor
+from daemon.kernel.settings import TranscriptSettings
+from daemon.kernel.transcript_files import TranscriptSource
+from daemon.kernel.transcripts import TurnBatch, read_new_turns
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+STAMP = 1793613600.0
+HERMES = (
+    "CREATE TABLE messages (id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL, "
+    "role TEXT NOT NULL, content TEXT, tool_calls TEXT, tool_name TEXT, timestamp REAL NOT NULL, "
+    "active INTEGER NOT NULL DEFAULT 1)"
+)
+OPENCLAW = (
+    "CREATE TABLE transcript_events (session_id TEXT NOT NULL, seq INTEGER NOT NULL, "
+    "event_json TEXT, event_zstd BLOB, PRIMARY KEY (session_id, seq))"
+)
+
+
+def read(root: Path, fmt: str, glob: str, prior: dict[str, Cursor] | None = None) -> TurnBatch:
+    settings = TranscriptSettings(format=fmt, glob=glob)  # type: ignore[arg-type]
+    return read_new_turns(TranscriptSource(root, settings), prior or {}, "distillation", NOW)
+
+
+def commit(batch: TurnBatch, prior: dict[str, Cursor] | None = None) -> dict[str, Cursor]:
+    return {**(prior or {}), **{a.file: a.cursor for a in batch.advances}}
+
+
+def users(batch: TurnBatch) -> list[str]:
+    return [t.messages[0].content for t in batch.turns]
+
+
+def hermes_db(path: Path, session: str, turns: int, start: float = STAMP) -> None:
+    with sqlite3.connect(path) as connection:
+        connection.execute(HERMES.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+        for n in range(turns):
+            connection.execute(
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'user', ?, ?)",
+                (session, f"{session} question {n}", start + n),
+            )
+            connection.execute(
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, 'assistant', ?, ?)",
+                (session, f"{session} answer {n}", start + n + 0.5),
+            )
+    connection.close()
+
+
+def event(role: str, text: str, ident: str) -> str:
+    return json.dumps(
+        {
+            "type": "message",
+            "id": ident,
+            "timestamp": "2026-09-10T08:00:01Z",
+            "message": {"role": role, "content": [{"type": "text", "text": text}]},
+        }
+    )
+
+
+def openclaw_db(path: Path, prefix: str, turns: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(path) as connection:
+        connection.execute(OPENCLAW.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"))
+        for n in range(turns):
+            for offset, role in enumerate(("user", "assistant")):
+                connection.execute(
+                    "INSERT INTO transcript_events (session_id, seq, event_json) VALUES ('s1', ?, ?)",
+                    (2 * n + offset + 1, event(role, f"{prefix} {role} {n}", f"{prefix}{n}{role}")),
+                )
+    connection.close()
+
+
+# --- a replaced database -------------------------------------------------------------------
+
+
+def test_hermes_database_replaced_by_a_new_one_is_read_again_from_the_start(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "old", 10)
+    cursors = commit(read(root, "hermes", "state.db"))
+    db.unlink()
+    hermes_db(db, "new", 6)  # ids restart at 1 and stay below the cursor at 20
+    batch = read(root, "hermes", "state.db", cursors)
+    assert users(batch) == [f"new question {n}" for n in range(6)]
+    assert batch.warnings == (
+        "state.db: database was replaced (its highest id is 12, below the cursor at 20); "
+        "reading it again from the start",
+    )
+    cursors = commit(batch, cursors)
+    hermes_db(db, "later", 2)
+    again = read(root, "hermes", "state.db", cursors)
+    assert users(again) == ["later question 0", "later question 1"]
+    assert again.warnings == ()
+
+
+def test_hermes_database_replaced_by_a_longer_one_is_recognised_by_its_rows(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "old", 2)
+    cursors = commit(read(root, "hermes", "state.db"))
+    db.unlink()
+    hermes_db(db, "new", 5, start=STAMP + 9000)  # more rows than the cursor: ids alone cannot tell
+    batch = read(root, "hermes", "state.db", cursors)
+    assert users(batch) == [f"new question {n}" for n in range(5)]
+    assert batch.warnings == (
+        "state.db: database was replaced (row 4 is not the row analysed); reading it again from the start",
+    )
+
+
+def test_hermes_backup_restored_keeps_what_was_analysed_and_reads_the_rest(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "h", 3)
+    backup = db.read_bytes()
+    hermes_db(db, "h", 3, start=STAMP + 100)
+    cursors = commit(read(root, "hermes", "state.db"))
+    db.write_bytes(backup)  # restored in place (same inode): ids 7.. are written again
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "INSERT INTO messages (session_id, role, content, timestamp) VALUES "
+            "('h', 'user', 'after the restore', ?), ('h', 'assistant', 'ok', ?)",
+            (STAMP + 500, STAMP + 501),
+        )
+    connection.close()
+    batch = read(root, "hermes", "state.db", cursors)
+    assert users(batch) == ["after the restore"]
+    assert batch.skipped == {"reinserted_row": 6}
+    assert "database was replaced" in batch.warnings[0]
+
+
+def test_openclaw_database_replaced_reads_the_session_again_from_the_start(root: Path) -> None:
+    db = root / "agent" / "openclaw-agent.sqlite"
+    openclaw_db(db, "old", 5)
+    cursors = commit(read(root, "openclaw", "agent/*.sqlite"))
+    db.unlink()
+    openclaw_db(db, "new", 3)
+    batch = read(root, "openclaw", "agent/*.sqlite", cursors)
+    assert users(batch) == [f"new user {n}" for n in range(3)]
+    assert batch.warnings[0] == (
+        "agent/openclaw-agent.sqlite#s1: database was replaced (session s1's highest seq is 6, "
+        "below the cursor at 10); reading it again from the start"
+    )
+    db.unlink()
+    openclaw_db(db, "newer", 6)
+    batch = read(root, "openclaw", "agent/*.sqlite", commit(batch, cursors))
+    assert users(batch) == [f"newer user {n}" for n in range(6)]
+    assert "event 6 is not the event analysed" in batch.warnings[0]
+
+
+def test_a_database_cursor_survives_compaction_and_a_move_to_a_new_inode(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "h", 3)
+    cursors = commit(read(root, "hermes", "state.db"))
+    copy = root / "copy.db"
+    copy.write_bytes(db.read_bytes())
+    os.replace(copy, db)
+    with sqlite3.connect(db) as connection:
+        connection.execute("UPDATE messages SET active = 0")
+    connection.close()
+    batch = read(root, "hermes", "state.db", cursors)
+    assert batch.turns == () and batch.warnings == ()
