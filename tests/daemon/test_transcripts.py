@@ -235,6 +235,24 @@ def test_in_place_rewrite_before_the_cursor_resumes_exactly_after_what_was_analy
     assert again.turns == () and again.warnings == ()
 
 
+def test_rewrite_with_an_appended_session_ending_like_the_last_reads_every_new_turn(tmp_path: Path) -> None:
+    def session(questions: list[str]) -> str:
+        turns = "".join(message("user", q) + message("assistant", "ok") for q in questions)
+        return turns + json.dumps({"type": "session_end"}) + "\n"
+
+    padding = [f"padding question number {i} to fill the first KiB of the file" for i in range(10)]
+    path = transcript(tmp_path, session([*padding, "the token is " + "S" * 1200]))
+    cursors = commit(read(tmp_path))
+    # A redaction shrinks the file by more than the appended session's length, and that
+    # session ends with the same 64 bytes as the last one analysed: two places match.
+    appended = session([f"new question {i}" for i in range(4)])
+    _rewrite(path, b"S" * 1200, b"[R]", appended)
+    batch = read(tmp_path, cursors)
+    assert _firsts(batch) == [f"new question {i}" for i in range(4)]
+    assert any("matches 2 places" in w and "from the earliest" in w for w in batch.warnings)
+    assert read(tmp_path, commit(batch, cursors)).turns == ()
+
+
 def test_in_place_rewrite_with_nothing_appended_moves_the_cursor_once(tmp_path: Path) -> None:
     path = _long_transcript(tmp_path)
     cursors = commit(read(tmp_path))
