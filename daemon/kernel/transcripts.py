@@ -223,7 +223,8 @@ def read_file(
     stop = consumed_end
     window_cut = False
     if scan.open_turn:
-        reached_eof = offset + len(window) >= st.st_size
+        # A half-written last line may belong to the open turn: it waits, and so does the turn.
+        reached_eof = offset + len(window) >= st.st_size and not scan.partial
         idle = (now.timestamp() - st.st_mtime) >= settings.turn_idle_seconds
         if scan.session_ended or (reached_eof and idle):
             turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
