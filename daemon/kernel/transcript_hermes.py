@@ -25,7 +25,7 @@ from typing import Any
 from daemon.kernel import transcript_guards as guards
 from daemon.kernel.changeset import Cursor
 from daemon.kernel.transcript_files import TranscriptSource
-from daemon.kernel.transcript_lines import Message, Skipped, clean_text
+from daemon.kernel.transcript_lines import Malformed, Message, Skipped, clean_text, load_nested
 from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcript_sqlite import (
     Anchors,
@@ -50,7 +50,7 @@ def _row_hash(role: str, content: str, timestamp: object) -> str:
     return hashlib.sha256(json.dumps([role, content, timestamp]).encode("utf-8")).hexdigest()[:16]
 
 
-def _hermes_message(row: dict[str, Any]) -> Message | Skipped:
+def _hermes_message(row: dict[str, Any]) -> Message | Skipped | Malformed:
     role = row["role"]
     content = row["content"] if isinstance(row["content"], str) else ""
     if role == "tool":
@@ -63,20 +63,18 @@ def _hermes_message(row: dict[str, Any]) -> Message | Skipped:
         return Skipped(guards.COMPACTION)
     tools: tuple[str, ...] = ()
     calls = row.get("tool_calls")
-    if isinstance(calls, str) and calls.strip():
-        try:
-            parsed = json.loads(calls)
-        except ValueError:
-            parsed = []
-        for call in parsed if isinstance(parsed, list) else []:
-            function = call.get("function", call) if isinstance(call, dict) else {}
-            arguments = function.get("arguments") if isinstance(function, dict) else None
-            try:
-                arguments = json.loads(arguments) if isinstance(arguments, str) else arguments
-            except ValueError:
-                pass
-            name = function.get("name") if isinstance(function, dict) else None
-            tools += (guards.tool_summary(str(name or "tool"), arguments),)
+    parsed = load_nested(calls, "tool_calls") if isinstance(calls, str) else None
+    if isinstance(parsed, Malformed):
+        return parsed
+    for call in parsed if isinstance(parsed, list) else []:
+        function = call.get("function", call) if isinstance(call, dict) else {}
+        arguments = function.get("arguments") if isinstance(function, dict) else None
+        if isinstance(arguments, str):
+            arguments = load_nested(arguments, "tool_calls arguments")
+            if isinstance(arguments, Malformed):
+                return arguments
+        name = function.get("name") if isinstance(function, dict) else None
+        tools += (guards.tool_summary(str(name or "tool"), arguments),)
     text = "\n".join([content, *(f"[tool: {t}]" for t in tools)]) if tools else content
     text, cut = guards.strip_injected(text)
     cleaned = clean_text(text)
@@ -143,6 +141,9 @@ def read_hermes(
             continue
         known.add(digest)
         parsed = _hermes_message(row)
+        if isinstance(parsed, Malformed):
+            warnings.append(f"{rel}: skipped a malformed row (id {row_id}): {parsed.reason}")
+            continue
         if isinstance(parsed, Skipped):
             if parsed.rule:
                 session.scan.count(parsed.rule)

@@ -213,6 +213,23 @@ def test_codex_task_complete_closes_the_turn_without_the_idle_wait(root: Path) -
     assert len(pending(config, "coder")["turns"]) == 2
 
 
+def test_codex_tool_arguments_nested_too_deep_skip_that_line_not_the_read(root: Path) -> None:
+    config = example(root, "codex")
+    rollout = next(p for p in (root / "codex").rglob("rollout-*.jsonl") if p.name.endswith("035a53.jsonl"))
+    deep = {"type": "function_call", "name": "shell", "arguments": "[" * 1200 + "]" * 1200}
+    line = json.dumps({"timestamp": "2026-11-02T10:00:09Z", "type": "response_item", "payload": deep})
+    offset = rollout.stat().st_size
+    with rollout.open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+    os.utime(rollout, (OLD, OLD))
+    data = pending(config, "coder")
+    assert len(data["turns"]) == 2
+    assert any(
+        f"skipped a malformed line at offset {offset}: tool call arguments nested deeper than 32" in w
+        for w in data["warnings"]
+    )
+
+
 def test_codex_archived_rollout_keeps_its_cursor(root: Path) -> None:
     config = example(root, "codex")
     report = consume(config, "coder")

@@ -169,3 +169,30 @@ def test_a_database_cursor_survives_compaction_and_a_move_to_a_new_inode(root: P
     connection.close()
     batch = read(root, "hermes", "state.db", cursors)
     assert batch.turns == () and batch.warnings == ()
+
+
+# --- one bad row ---------------------------------------------------------------------------
+
+
+def test_hermes_tool_calls_nested_too_deep_skip_that_row_naming_it(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "h", 2)
+    calls = [
+        "[" * 1200 + "]" * 1200,
+        json.dumps([{"function": {"name": "memory", "arguments": "[" * 1200 + "]" * 1200}}]),
+    ]
+    with sqlite3.connect(db) as connection:
+        for n, text in enumerate(calls):
+            connection.execute(
+                "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) "
+                "VALUES ('h', 'assistant', 'calling', ?, ?)",
+                (text, STAMP + 10 + n),
+            )
+    connection.close()
+    hermes_db(db, "h", 2, start=STAMP + 20)
+    batch = read(root, "hermes", "state.db")
+    assert users(batch) == ["h question 0", "h question 1", "h question 0", "h question 1"]
+    assert batch.warnings == (
+        "state.db: skipped a malformed row (id 5): tool_calls nested deeper than 32 arrays or objects",
+        "state.db: skipped a malformed row (id 6): tool_calls arguments nested deeper than 32 arrays or objects",
+    )
