@@ -30,10 +30,12 @@ from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcript_sqlite import (
     Anchors,
     DatabaseError,
+    NotUtf8,
     SessionRows,
     anchor_row,
     as_dict,
     complete_turns,
+    epoch_seconds,
     file_read,
     replaced_note,
     row_anchor,
@@ -43,11 +45,14 @@ from daemon.kernel.transcript_sqlite import (
 from daemon.kernel.transcript_window import Scan
 
 RECENT_HASHES = 512
+# The columns a row is read by: one that is not UTF-8 skips the row, naming it.
+_TEXT_COLUMNS = ("session_id", "role", "content", "tool_calls")
 _COMPACTION_PREFIXES = ("[CONTEXT COMPACTION", "[CONTEXT SUMMARY", "[Context summary")
 
 
 def _row_hash(role: str, content: str, timestamp: object) -> str:
-    return hashlib.sha256(json.dumps([role, content, timestamp]).encode("utf-8")).hexdigest()[:16]
+    # `default=repr`: a BLOB timestamp hashes instead of failing (other values hash as before).
+    return hashlib.sha256(json.dumps([role, content, timestamp], default=repr).encode("utf-8")).hexdigest()[:16]
 
 
 def _hermes_message(row: dict[str, Any]) -> Message | Skipped | Malformed:
@@ -80,13 +85,13 @@ def _hermes_message(row: dict[str, Any]) -> Message | Skipped | Malformed:
     cleaned = clean_text(text)
     if not text.strip() or cleaned is None:
         return Skipped(cut[0] if cut else None)
-    stamp = row["timestamp"]
-    ts = datetime.fromtimestamp(float(stamp), UTC).isoformat() if isinstance(stamp, int | float) else None
+    seconds = epoch_seconds(row["timestamp"])
+    ts = datetime.fromtimestamp(seconds, UTC).isoformat() if seconds is not None else None
     return Message(
         role=role,
         content=cleaned,
         ts=ts,
-        offset=int(row["id"]),
+        offset=row["id"],
         tools=tools,
         source=str(row["id"]),
         guarded=cut,
@@ -125,17 +130,26 @@ def read_hermes(
     last = after
     consumed: list[tuple[int, str, str]] = []  # (row id, hash, session)
     for row in connection.execute("SELECT * FROM messages WHERE id > ? ORDER BY id", (after,)):
-        row_id = int(row["id"])
+        row_id = row["id"]
+        if not isinstance(row_id, int):
+            raise DatabaseError(
+                f"column messages.id holds {row_id!r}, not an integer row id: a schema this reader does not know"
+            )
+        last = row_id
+        bad = next((c for c in _TEXT_COLUMNS if isinstance(row.get(c), NotUtf8)), None)
+        if bad is not None:
+            warnings.append(f"{rel}: skipped row {row_id}: its {bad} is not valid UTF-8")
+            continue
         role, content, stamp = row["role"], row["content"], row["timestamp"]
         digest = _row_hash(str(role), str(content), stamp)
-        last = row_id
         name = f"{rel}#{row['session_id']}"
         consumed.append((row_id, digest, name))
         session = sessions.setdefault(name, SessionRows(name, Scan(name)))
         session.last_row = row_id
         anchors.add(row_id, _anchor(row_id, row))
-        if isinstance(stamp, int | float):
-            session.last_seconds = float(stamp)
+        seconds = epoch_seconds(stamp)
+        if seconds is not None:
+            session.last_seconds = seconds
         if digest in known:
             skipped[guards.REINSERTED] = skipped.get(guards.REINSERTED, 0) + 1
             continue

@@ -11,6 +11,7 @@ timestamp, belongs to a replaced database and is read again from the start.
 from __future__ import annotations
 
 import hashlib
+import io
 import sqlite3
 from collections.abc import Iterator, Mapping
 from datetime import datetime
@@ -25,6 +26,7 @@ from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcript_sqlite import (
     Anchors,
     DatabaseError,
+    NotUtf8,
     SessionRows,
     anchor_row,
     as_dict,
@@ -38,6 +40,9 @@ from daemon.kernel.transcript_sqlite import (
 )
 from daemon.kernel.transcript_window import Scan
 
+# Enough of an event to read the type, id and timestamp that anchor a cursor.
+ANCHOR_BYTES = 1024 * 1024
+
 
 def _decoder(rel: str) -> Any:
     try:
@@ -47,20 +52,47 @@ def _decoder(rel: str) -> Any:
             f"holds zstd-compressed events (event_zstd) and no zstd decoder is installed; "
             f"install the `zstandard` package (pip install zstandard) to read {rel}"
         ) from None
-    return zstandard.ZstdDecompressor()
+    return zstandard
 
 
-def _event_bytes(row: dict[str, Any], rel: str, state: dict[str, Any]) -> bytes | None:
+def _unpacked(packed: bytes, limit: int, rel: str, state: dict[str, Any]) -> bytes | Malformed:
+    """At most `limit` bytes of the zstd frame `packed`; Malformed if it is not a valid frame.
+
+    Read as a stream, so a frame whose header claims gigabytes allocates no more than
+    `limit` (a one-shot decompress allocates what the header says).
+    """
+    if "zstd" not in state:
+        state["zstd"] = _decoder(rel)
+    zstandard = state["zstd"]
+    data = b""
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(packed)) as reader:
+            while len(data) < limit:
+                chunk = reader.read(limit - len(data))
+                if not chunk:
+                    break
+                data += chunk
+    except zstandard.ZstdError as exc:
+        return Malformed(f"event_zstd is not a valid zstd frame ({exc})")
+    return data
+
+
+def _event_bytes(row: dict[str, Any], rel: str, state: dict[str, Any], limit: int) -> bytes | Malformed | None:
+    """The event's JSON text (at most `limit` bytes of a compressed one), Malformed, or None (no event)."""
     raw = row.get("event_json")
+    if isinstance(raw, str):
+        return raw.encode("utf-8")
+    if isinstance(raw, bytes):  # a BLOB, or TEXT that is not UTF-8 (NotUtf8)
+        return bytes(raw)
     if raw is not None:
-        return raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        # JSON text of a number stored as one (a JSON or NUMERIC column): its text, never bytes(n).
+        return str(raw).encode("utf-8")
     packed = row.get("event_zstd")
     if packed is None:
         return None
-    if "zstd" not in state:
-        state["zstd"] = _decoder(rel)
-    data: bytes = state["zstd"].decompress(bytes(packed), max_output_size=64 * 1024 * 1024)
-    return data
+    if not isinstance(packed, bytes):
+        return Malformed(f"event_zstd holds a {type(packed).__name__}, not compressed bytes")
+    return _unpacked(packed, limit, rel, state)
 
 
 def _anchor(seq: int, data: bytes | None) -> str:
@@ -86,7 +118,8 @@ def _replaced(
     row = connection.execute(
         f"SELECT {payload} FROM transcript_events WHERE session_id = ? AND seq = ?", (session_id, seq)
     ).fetchone()
-    if row is not None and _anchor(seq, _event_bytes(row, rel, state)) != prior.tail:
+    data = _event_bytes(row, rel, state, ANCHOR_BYTES) if row is not None else None
+    if row is not None and _anchor(seq, data if isinstance(data, bytes) else None) != prior.tail:
         return f"session {session_id}'s event {seq} is not the event analysed"
     return None
 
@@ -96,6 +129,8 @@ def _sessions(connection: sqlite3.Connection) -> Iterator[str]:
     query = "SELECT min(session_id) AS s FROM transcript_events WHERE session_id > ?"
     row = connection.execute("SELECT min(session_id) AS s FROM transcript_events").fetchone()
     while row is not None and row["s"] is not None:
+        if isinstance(row["s"], NotUtf8):
+            raise DatabaseError(f"column transcript_events.session_id holds {bytes(row['s'])!r}, not UTF-8 text")
         yield row["s"]
         row = connection.execute(query, (row["s"],)).fetchone()
 
@@ -135,17 +170,26 @@ def read_openclaw(
             (session_id, after),
         )
         for row in rows:
-            seq = int(row["seq"])
+            seq = row["seq"]
+            if not isinstance(seq, int):
+                raise DatabaseError(
+                    f"column transcript_events.seq holds {seq!r} in session {session_id}, not an integer: "
+                    "a schema this reader does not know"
+                )
             read += 1
-            data = _event_bytes(row, rel, state)
+            data = _event_bytes(row, rel, state, source.settings.max_line_bytes + 1)
             session.last_row = seq
-            anchors.add(seq, _anchor(seq, data))
+            anchors.add(seq, _anchor(seq, data if isinstance(data, bytes) else None))
             if data is None:
+                continue
+            if isinstance(data, Malformed):
+                warnings.append(f"{key}: skipped a malformed event at seq {seq}: {data.reason}")
                 continue
             budget -= len(data)
             if len(data) > source.settings.max_line_bytes:
                 warnings.append(
-                    f"{key}: skipped the event at seq {seq}: {len(data)} bytes, over max_line_bytes"
+                    f"{key}: skipped the event at seq {seq}: over max_line_bytes "
+                    f"({source.settings.max_line_bytes} bytes)"
                 )
                 continue
             obj = load_object(data)

@@ -10,18 +10,23 @@ at or below its offset (`row_anchor`). A database replaced by another (ids resta
 a backup restored) is recognised by its rows, not its inode, which a new file may reuse:
 the highest row is below the cursor, or the anchored row holds another row. It is then
 read again from the start, with a warning.
+
+Rows are another program's data: a TEXT value that is not UTF-8 arrives as `NotUtf8` (its
+bytes) instead of failing the whole read, and a timestamp is trusted only as a finite
+number of seconds (or milliseconds) in datetime's range (`epoch_seconds`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import math
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +38,45 @@ BUSY_TIMEOUT_SECONDS = 5.0
 SQLITE_HEAD = "sqlite"
 
 
+# A timestamp this large is not seconds (it would be past the year 5000): milliseconds.
+MILLISECONDS_FROM = 1e11
+
+
 class DatabaseError(Exception):
     """The database cannot be read as the configured format; the message names it."""
+
+
+class NotUtf8(bytes):
+    """A TEXT value that is not valid UTF-8, kept as its bytes: one row cannot fail the read."""
+
+
+def _text(raw: bytes) -> str | NotUtf8:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return NotUtf8(raw)
+
+
+def epoch_seconds(stamp: object) -> float | None:
+    """Seconds since the epoch of a row's timestamp: seconds, milliseconds, or ISO 8601 text.
+
+    None unless it is finite and within datetime's range (an infinite or absurd stamp is
+    no time at all, never an error).
+    """
+    if isinstance(stamp, str):
+        return stamp_seconds(stamp)
+    if isinstance(stamp, bool) or not isinstance(stamp, int | float):
+        return None
+    seconds = float(stamp)
+    if not math.isfinite(seconds):
+        return None
+    if abs(seconds) >= MILLISECONDS_FROM:
+        seconds /= 1000
+    try:
+        datetime.fromtimestamp(seconds, UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+    return seconds
 
 
 @contextmanager
@@ -42,6 +84,7 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection to `path` (`mode=ro`, busy timeout), closed on exit."""
     uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    connection.text_factory = _text
     try:
         connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         connection.execute("PRAGMA query_only = ON")
@@ -95,7 +138,7 @@ def stamp_seconds(ts: str | None) -> float | None:
         return None
     try:
         return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):
         return None
 
 

@@ -17,6 +17,7 @@ from daemon.kernel.changeset import Cursor
 from daemon.kernel.settings import TranscriptSettings
 from daemon.kernel.transcript_files import TranscriptSource
 from daemon.kernel.transcripts import TurnBatch, read_new_turns
+from tests.support.deploy import base_config, run_cli, write_config
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 STAMP = 1793613600.0
@@ -196,3 +197,134 @@ def test_hermes_tool_calls_nested_too_deep_skip_that_row_naming_it(root: Path) -
         "state.db: skipped a malformed row (id 5): tool_calls nested deeper than 32 arrays or objects",
         "state.db: skipped a malformed row (id 6): tool_calls arguments nested deeper than 32 arrays or objects",
     )
+
+
+def test_hermes_timestamps_in_milliseconds_or_infinite_are_read_never_a_crash(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "h", 1)
+    with sqlite3.connect(db) as connection:
+        for n, stamp in enumerate((STAMP * 1000, float("inf"), float("-inf"), -1e300, 1e300)):
+            connection.execute(
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('h', 'user', ?, ?)",
+                (f"odd {n}", stamp),
+            )
+    connection.close()
+    batch = read(root, "hermes", "state.db")
+    assert users(batch) == ["h question 0", *(f"odd {n}" for n in range(5))]
+    assert [t.messages[0].ts for t in batch.turns][:3] == ["2026-11-02T10:00:00+00:00"] * 2 + [None]
+    assert batch.warnings == ()
+
+
+def test_hermes_row_not_utf8_is_skipped_naming_it_and_the_rest_is_read(root: Path) -> None:
+    db = root / "state.db"
+    hermes_db(db, "h", 1)
+    with sqlite3.connect(db) as connection:
+        connection.execute(
+            "INSERT INTO messages (session_id, role, content, timestamp) "
+            "VALUES ('h', 'assistant', CAST(X'fffe41' AS TEXT), ?)",
+            (STAMP + 5,),
+        )
+    connection.close()
+    hermes_db(db, "h", 1, start=STAMP + 10)
+    batch = read(root, "hermes", "state.db")
+    assert users(batch) == ["h question 0", "h question 0"]
+    assert batch.warnings == ("state.db: skipped row 3: its content is not valid UTF-8",)
+    assert batch.advances[0].cursor.offset == 5
+
+
+def test_hermes_schema_with_text_ids_is_held_naming_the_column(root: Path) -> None:
+    with sqlite3.connect(root / "state.db") as connection:
+        connection.execute("CREATE TABLE messages (id TEXT PRIMARY KEY, session_id TEXT, role TEXT, "
+                           "content TEXT, timestamp REAL)")
+        connection.execute("INSERT INTO messages VALUES ('m000a', 'h', 'user', 'hi', 1793613600.0)")
+    connection.close()
+    batch = read(root, "hermes", "state.db")
+    assert batch.turns == () and batch.advances == ()
+    assert batch.held[0].reason == (
+        "column messages.id holds 'm000a', not an integer row id: a schema this reader does not know"
+    )
+
+
+def openclaw_with(root: Path, seq: object, **row: object) -> Path:
+    db = root / "agent" / "openclaw-agent.sqlite"
+    openclaw_db(db, "ok", 2)
+    with sqlite3.connect(db) as connection:
+        columns = ", ".join(row)
+        connection.execute(
+            f"INSERT INTO transcript_events (session_id, seq, {columns}) VALUES ('s1', ?, {', '.join('?' * len(row))})",
+            (seq, *row.values()),
+        )
+    connection.close()
+    openclaw_db(db, "later", 0)
+    return db
+
+
+def test_openclaw_corrupt_zstd_event_is_skipped_naming_it(root: Path) -> None:
+    openclaw_with(root, 100, event_zstd=b"\x28\xb5\x2f\xfd garbage")
+    batch = read(root, "openclaw", "agent/*.sqlite")
+    assert users(batch) == ["ok user 0", "ok user 1"]
+    assert batch.warnings[0].startswith(
+        "agent/openclaw-agent.sqlite#s1: skipped a malformed event at seq 100: event_zstd is not a valid zstd frame"
+    )
+
+
+def test_openclaw_zstd_event_claiming_a_huge_size_is_read_only_up_to_the_line_limit(root: Path) -> None:
+    import zstandard
+
+    packed = zstandard.ZstdCompressor().compress(b" " * (200 * 1024 * 1024))  # header: 200 MiB
+    openclaw_with(root, 100, event_zstd=packed)
+    batch = read(root, "openclaw", "agent/*.sqlite")
+    assert users(batch) == ["ok user 0", "ok user 1"]
+    assert batch.warnings[0] == (
+        "agent/openclaw-agent.sqlite#s1: skipped the event at seq 100: over max_line_bytes (1048576 bytes)"
+    )
+
+
+def test_openclaw_event_json_stored_as_a_number_is_malformed_not_allocated(root: Path) -> None:
+    db = root / "agent" / "openclaw-agent.sqlite"
+    db.parent.mkdir()
+    with sqlite3.connect(db) as connection:
+        connection.execute(OPENCLAW.replace("event_json TEXT", "event_json JSON"))
+        connection.execute(
+            "INSERT INTO transcript_events (session_id, seq, event_json) VALUES ('s1', 100, '9000000000000000000')"
+        )
+        assert connection.execute("SELECT typeof(event_json) FROM transcript_events").fetchone() == ("integer",)
+    connection.close()
+    openclaw_db(db, "ok", 2)
+    batch = read(root, "openclaw", "agent/*.sqlite")
+    assert users(batch) == ["ok user 0", "ok user 1"]
+    assert batch.warnings == (
+        "agent/openclaw-agent.sqlite#s1: skipped a malformed event at seq 100: not a JSON object",
+    )
+
+
+def test_openclaw_schema_with_text_seq_is_held_naming_the_column(root: Path) -> None:
+    openclaw_with(root, "1.5a", event_json=event("user", "x", "x"))
+    batch = read(root, "openclaw", "agent/*.sqlite")
+    assert batch.turns == () and batch.advances == ()
+    assert batch.held[0].reason == (
+        "column transcript_events.seq holds '1.5a' in session s1, not an integer: a schema this reader does not know"
+    )
+
+
+def test_hostile_hermes_rows_never_crash_transcripts_status_or_once(root: Path) -> None:
+    hermes_home = root / "hermes"
+    hermes_home.mkdir()
+    hermes_db(hermes_home / "state.db", "h", 4)
+    with sqlite3.connect(hermes_home / "state.db") as connection:
+        connection.execute(
+            "INSERT INTO messages (session_id, role, content, tool_calls, timestamp) VALUES "
+            "('h', 'assistant', 'x', ?, 1e300), ('h', 'user', CAST(X'ff' AS TEXT), NULL, 1793613600000)",
+            ("[" * 1200 + "]" * 1200,),
+        )
+    connection.close()
+    config = base_config(root, None)
+    config["agents"]["ada"]["transcripts"] = {"format": "hermes", "root": str(hermes_home), "glob": "state.db"}
+    write_config(root, config)
+    shown = run_cli(root / "config.yaml", "transcripts", "--agent", "ada", "--json")
+    assert shown.code == 0, shown.err
+    assert len(shown.json()["turns"]) == 4 and len(shown.json()["warnings"]) == 2
+    status = run_cli(root / "config.yaml", "status", "--json")
+    assert status.code == 0, status.err
+    once = run_cli(root / "config.yaml", "once", "--agent", "ada", "--json")
+    assert once.code == 0, once.err
