@@ -179,12 +179,20 @@ def read_hermes(
     ranges: dict[str, list[tuple[int, int]]] = {}
     for turn in sent:
         ranges.setdefault(turn.file, []).append((turn.start, turn.end))
-    kept = [
-        d
-        for i, d, name in consumed
-        if i <= stop or any(start <= i < end for start, end in ranges.get(name, ()))
-    ]
-    hashes = ([*recent, *kept])[-RECENT_HASHES:]
+    # Those rows, and the ones an earlier read sent that way (skipped now as known), are
+    # kept whole however many, until the cursor passes them: trimmed to the last
+    # RECENT_HASHES, a turn of more rows would be sent again. The rest keeps the last ones.
+    earlier = set(recent)
+    pinned = list(
+        dict.fromkeys(
+            d
+            for i, d, name in consumed
+            if i > stop and (d in earlier or any(start <= i < end for start, end in ranges.get(name, ())))
+        )
+    )
+    below = [d for i, d, _ in consumed if i <= stop]
+    held = set(pinned)
+    hashes = [d for d in (*recent, *below) if d not in held][-RECENT_HASHES:] + pinned
     return [
         file_read(
             rel,

@@ -328,3 +328,29 @@ def test_hostile_hermes_rows_never_crash_transcripts_status_or_once(root: Path) 
     assert status.code == 0, status.err
     once = run_cli(root / "config.yaml", "once", "--agent", "ada", "--json")
     assert once.code == 0, once.err
+
+
+def test_hermes_turn_of_many_rows_sent_past_an_open_turn_is_never_sent_again(root: Path) -> None:
+    now = NOW.timestamp()
+    with sqlite3.connect(root / "state.db") as connection:
+        connection.execute(HERMES)
+
+        def insert(session: str, role: str, text: str, stamp: float) -> None:
+            connection.execute(
+                "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)",
+                (session, role, text, stamp),
+            )
+
+        insert("B", "user", "refactor the whole repo please", now - 2000)
+        insert("A", "user", "my city is Porto", now)  # still open: the cursor stops before it
+        for n in range(600):  # B's turn goes on past A's open turn, more rows than the hashes kept
+            insert("B", "assistant", f"step {n}: editing file_{n}.py", now - 1999 + n)
+        insert("B", "assistant", "done refactoring", now - 1000)
+    connection.close()
+    first = read(root, "hermes", "state.db")
+    assert users(first) == ["refactor the whole repo please"]
+    assert first.advances[0].cursor.offset == 1
+    settings = TranscriptSettings(format="hermes", glob="state.db")
+    later = NOW.replace(hour=13)
+    second = read_new_turns(TranscriptSource(root, settings), commit(first), "distillation", later)
+    assert [[m.content for m in t.messages] for t in second.turns] == [["my city is Porto"]]
