@@ -159,6 +159,32 @@ def test_claude_code_cursor_reads_only_what_was_appended(root: Path) -> None:
     assert [t.messages[0].content for t in batch.turns] == ["Tomorrow's standup moves to 9:30."]
 
 
+def test_claude_code_blocks_that_are_not_objects_never_show_as_python_reprs(root: Path) -> None:
+    lines = [
+        {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "Run it"}},
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Done."},
+                    "bare string",
+                    42,
+                    None,
+                    [1],
+                    {"type": "tool_use", "name": {"n": 1}, "input": {"command": ["ls", None, 1]}},
+                ],
+            },
+        },
+    ]
+    session = root / "s.jsonl"
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    os.utime(session, (OLD, OLD))
+    (turn,) = read(root, "claude-code", "*.jsonl").turns
+    assert turn.messages[1].content == "Done.\nbare string\n[tool: tool: ls 1]"
+
+
 def test_a_generic_jsonl_file_under_claude_code_format_is_held_not_consumed(root: Path) -> None:
     config = example(root, "claude-code")
     folder = root / "claude-code" / "projects" / "-srv-project"
