@@ -354,3 +354,16 @@ def test_hermes_turn_of_many_rows_sent_past_an_open_turn_is_never_sent_again(roo
     later = NOW.replace(hour=13)
     second = read_new_turns(TranscriptSource(root, settings), commit(first), "distillation", later)
     assert [[m.content for m in t.messages] for t in second.turns] == [["my city is Porto"]]
+
+
+def test_a_database_locked_past_the_busy_timeout_is_held_as_busy_not_as_another_format(root: Path) -> None:
+    hermes_db(root / "state.db", "h", 4)
+    writer = sqlite3.connect(root / "state.db", isolation_level=None)
+    writer.execute("BEGIN EXCLUSIVE")
+    try:
+        batch = read(root, "hermes", "state.db")
+    finally:
+        writer.close()
+    assert batch.turns == () and batch.advances == ()
+    assert batch.held[0].reason == "busy (database is locked: a writer held its lock past 5 s); read next time"
+    assert len(read(root, "hermes", "state.db").turns) == 4
