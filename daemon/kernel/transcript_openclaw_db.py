@@ -40,9 +40,6 @@ from daemon.kernel.transcript_sqlite import (
 )
 from daemon.kernel.transcript_window import Scan
 
-# Enough of an event to read the type, id and timestamp that anchor a cursor.
-ANCHOR_BYTES = 1024 * 1024
-
 
 def _decoder(rel: str) -> Any:
     try:
@@ -104,9 +101,18 @@ def _anchor(seq: int, data: bytes | None) -> str:
 
 
 def _replaced(
-    connection: sqlite3.Connection, session_id: str, prior: Cursor, payload: str, rel: str, state: dict[str, Any]
+    connection: sqlite3.Connection,
+    session_id: str,
+    prior: Cursor,
+    payload: str,
+    rel: str,
+    state: dict[str, Any],
+    limit: int,
 ) -> str | None:
-    """Why this session's events are not the ones its cursor was written for, or None."""
+    """Why this session's events are not the ones its cursor was written for, or None.
+
+    `limit` is the one the anchor was computed with (a compressed event is read that far).
+    """
     top = connection.execute(
         "SELECT max(seq) AS top FROM transcript_events WHERE session_id = ?", (session_id,)
     ).fetchone()["top"]
@@ -118,7 +124,7 @@ def _replaced(
     row = connection.execute(
         f"SELECT {payload} FROM transcript_events WHERE session_id = ? AND seq = ?", (session_id, seq)
     ).fetchone()
-    data = _event_bytes(row, rel, state, ANCHOR_BYTES) if row is not None else None
+    data = _event_bytes(row, rel, state, limit) if row is not None else None
     if row is not None and _anchor(seq, data if isinstance(data, bytes) else None) != prior.tail:
         return f"session {session_id}'s event {seq} is not the event analysed"
     return None
@@ -160,7 +166,8 @@ def read_openclaw(
         budget = source.settings.max_read_bytes
         warnings: list[str] = []
         anchors = Anchors(prior.tail if prior is not None else None)
-        why = _replaced(connection, session_id, prior, payload, rel, state) if prior is not None else None
+        limit = source.settings.max_line_bytes + 1  # one byte more tells an event over the limit
+        why = _replaced(connection, session_id, prior, payload, rel, state, limit) if prior is not None else None
         if why is not None:
             after, anchors = -1, Anchors(None)
             warnings.append(replaced_note(key, why))
@@ -177,7 +184,7 @@ def read_openclaw(
                     "a schema this reader does not know"
                 )
             read += 1
-            data = _event_bytes(row, rel, state, source.settings.max_line_bytes + 1)
+            data = _event_bytes(row, rel, state, limit)
             session.last_row = seq
             anchors.add(seq, _anchor(seq, data if isinstance(data, bytes) else None))
             if data is None:
