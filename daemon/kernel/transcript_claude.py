@@ -30,7 +30,12 @@ def _blocks(content: object) -> list[dict[str, Any]] | None:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if isinstance(content, list):
-        return [b if isinstance(b, dict) else {"type": "text", "text": str(b)} for b in content]
+        # A bare string is text; a number, null or list is no block at all (never its repr).
+        return [
+            b if isinstance(b, dict) else {"type": "text", "text": b}
+            for b in content
+            if isinstance(b, dict | str)
+        ]
     return None
 
 
@@ -43,7 +48,8 @@ def _text(blocks: list[dict[str, Any]]) -> tuple[str, tuple[str, ...]]:
         if kind == "text" and isinstance(block.get("text"), str):
             parts.append(block["text"])
         elif kind == "tool_use":
-            tool = guards.tool_summary(str(block.get("name") or "tool"), block.get("input"))
+            name = block.get("name")
+            tool = guards.tool_summary(name if isinstance(name, str) and name else "tool", block.get("input"))
             tools.append(tool)
             parts.append(f"[tool: {tool}]")
         elif kind == "image":

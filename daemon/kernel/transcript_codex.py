@@ -30,6 +30,7 @@ from daemon.kernel.transcript_lines import (
     Malformed,
     Parsed,
     Skipped,
+    load_nested,
     load_object,
 )
 
@@ -55,13 +56,9 @@ def _text(content: object, kinds: tuple[str, ...]) -> str:
 
 
 def _arguments(payload: dict[str, Any]) -> object:
+    """The call's arguments, decoded if they are JSON text; Malformed if nested too deep."""
     raw = payload.get("arguments", payload.get("input", payload.get("action")))
-    if isinstance(raw, str):
-        try:
-            return json.loads(raw)
-        except ValueError:
-            return raw
-    return raw
+    return load_nested(raw, "tool call arguments") if isinstance(raw, str) else raw
 
 
 def _message(role: str, text: str, ts: object, offset: int, tools: tuple[str, ...] = ()) -> Parsed:
@@ -98,7 +95,10 @@ def parse(raw: bytes, offset: int) -> Parsed:
         # The user's own words arrive as event_msg user_message; this copy is not counted.
         return Skipped(cut[0] if cut else None)
     if ptype in _TOOL_CALLS:
-        tool = guards.tool_summary(str(payload.get("name") or ptype), _arguments(payload))
+        arguments = _arguments(payload)
+        if isinstance(arguments, Malformed):
+            return arguments
+        tool = guards.tool_summary(str(payload.get("name") or ptype), arguments)
         return _message("assistant", f"[tool: {tool}]", ts, offset, (tool,))
     if ptype in _TOOL_OUTPUTS:
         return Skipped(guards.TOOL_RESULT)

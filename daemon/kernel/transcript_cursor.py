@@ -10,12 +10,15 @@ cursor they end with a newline). On the next read:
 - same head, tail changed (an earlier line rewritten in place, a redaction that made it
   shorter or longer, perhaps with turns appended since): the offset no longer marks where
   reading stopped. The reader looks for the old tail at every line start within
-  `max_read_bytes` of the offset, takes the match nearest the old offset (the earlier one
-  on a tie) and goes on from there, with a warning. A line start ending with the old tail
-  is where the analysed bytes ended, so what follows it is exactly the lines appended
-  since: nothing is analysed twice, and no new line — above all no new user message —
-  is skipped, however much shorter or longer the rewrite made the file. Seeking from the
-  old offset to the next line boundary would be simpler but drops the first new line
+  `max_read_bytes` of the offset and goes on from the earliest match, with a warning.
+  A line start ending with the old tail is where the analysed bytes ended, so what follows
+  it is exactly the lines appended since: nothing is analysed twice, and no new line —
+  above all no new user message — is skipped, however much shorter or longer the rewrite
+  made the file. Sixty-four bytes are not always unique (a session's closing lines repeat
+  in the next session appended): with several matches the reader cannot tell which one
+  is the true end, and the earliest is the safe side — the true end is one of them, so
+  lines may be analysed again but none is skipped, and the warning says so. Seeking from
+  the old offset to the next line boundary would be simpler but drops the first new line
   whenever the rewrite shortened the file.
 - the old tail is nowhere to be found (the last analysed lines were rewritten too) or the
   file shrank below the offset with a cursor that has no tail: read again from the start,
@@ -64,31 +67,26 @@ def cursor_at(path: Path, offset: int, identity: tuple[int, int]) -> Cursor:
     return Cursor(offset=offset, dev=identity[0], ino=identity[1], head=head, tail=tail)
 
 
-def relocate(path: Path, tail: str, offset: int, size: int, radius: int) -> int | None:
-    """The line start within `radius` of `offset` whose preceding TAIL_BYTES hash to `tail`.
-
-    The nearest to `offset` wins, the earlier on a tie; None if no line start matches.
-    """
+def relocate(path: Path, tail: str, offset: int, size: int, radius: int) -> list[int]:
+    """Every line start within `radius` of `offset` whose preceding TAIL_BYTES hash to `tail`, ascending."""
     if offset < TAIL_BYTES:
-        return None  # the whole prefix is the head: a changed tail there is a changed head
+        return []  # the whole prefix is the head: a changed tail there is a changed head
     low = max(TAIL_BYTES, offset - radius)
     high = min(size, offset + radius)
     if high < low:
-        return None
+        return []
     base = low - TAIL_BYTES
     with open_transcript(path) as fh:
         fh.seek(base)
         data = fh.read(high - base)
-    best: int | None = None
+    found: list[int] = []
     index = data.find(b"\n", TAIL_BYTES - 1)
     while index >= 0:
         end = index + 1  # a line start, as an index into data
         if hashlib.sha256(data[end - TAIL_BYTES : end]).hexdigest() == tail:
-            found = base + end
-            if best is None or abs(found - offset) < abs(best - offset):
-                best = found
+            found.append(base + end)
         index = data.find(b"\n", end)
-    return best
+    return found
 
 
 def start_of(path: Path, rel: str, prior: Cursor | None, st: os.stat_result, radius: int) -> Start:
@@ -106,12 +104,21 @@ def start_of(path: Path, rel: str, prior: Cursor | None, st: os.stat_result, rad
         return Start(prior.offset)
     if head_same and prior.tail is not None:
         found = relocate(path, prior.tail, prior.offset, size, radius)
-        if found is not None:
+        if len(found) == 1:
             return Start(
-                found,
+                found[0],
                 f"{rel}: transcript was rewritten before the cursor (the bytes before offset "
-                f"{prior.offset} changed); the end of what was analysed is now at offset {found}, "
+                f"{prior.offset} changed); the end of what was analysed is now at offset {found[0]}, "
                 "reading on from there",
+                True,
+            )
+        if found:
+            return Start(
+                found[0],
+                f"{rel}: transcript was rewritten before the cursor (the bytes before offset "
+                f"{prior.offset} changed); the end of what was analysed matches {len(found)} places "
+                f"(offsets {', '.join(map(str, found))}), reading on from the earliest, so some turns "
+                "may be analysed again",
                 True,
             )
     if size < prior.offset:

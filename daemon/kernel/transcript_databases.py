@@ -2,7 +2,8 @@
 
 Each read is one transaction on a read-only connection, so rows another process commits
 meanwhile are seen whole or not at all. A database that is not of the configured format
-is held (never consumed) with the reason.
+is held (never consumed) with the reason; so is one busy past the timeout, and one whose
+rows hold a value no reader rule foresaw (never a crash).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from daemon.kernel.transcript_files import TranscriptSource, resolve_inside
 from daemon.kernel.transcript_hermes import read_hermes
 from daemon.kernel.transcript_openclaw_db import read_openclaw
 from daemon.kernel.transcript_reads import FileRead, Held
-from daemon.kernel.transcript_sqlite import DatabaseError, open_readonly
+from daemon.kernel.transcript_sqlite import BUSY_TIMEOUT_SECONDS, DatabaseError, open_readonly
 
 
 def _db_mtime(path: Path) -> float:
@@ -47,5 +48,13 @@ def read_database(
             return read_openclaw(connection, source, rel, cursors, consumer, now, identity, _db_mtime(path))
     except DatabaseError as exc:
         return [_held_read(rel, str(exc))]
+    except sqlite3.OperationalError as exc:
+        if "locked" in str(exc) or "busy" in str(exc):
+            return [_held_read(rel, f"busy ({exc}: a writer held its lock past {BUSY_TIMEOUT_SECONDS:g} s); read next time")]
+        return [_held_read(rel, f"cannot be read as a {source.settings.format} database: {exc}")]
     except sqlite3.DatabaseError as exc:
         return [_held_read(rel, f"cannot be read as a {source.settings.format} database: {exc}")]
+    except Exception as exc:
+        # The rows are another program's data: a value no reader rule foresaw holds this
+        # database (named, shown in `status`), never crashes a read, `status` or the service.
+        return [_held_read(rel, f"cannot be read: {type(exc).__name__}: {exc}")]

@@ -111,7 +111,7 @@ def tool_summary(name: str, arguments: object, limit: int = 80) -> str:
         ):
             value = arguments.get(key)
             if isinstance(value, list):
-                value = " ".join(str(v) for v in value)
+                value = " ".join(str(v) for v in value if isinstance(v, str | int | float) and not isinstance(v, bool))
             if isinstance(value, str) and value.strip():
                 hint = value
                 break

@@ -148,6 +148,20 @@ def load_object(raw: bytes) -> dict[str, Any] | Malformed:
     return obj
 
 
+def load_nested(text: str, what: str) -> object:
+    """The JSON value encoded in the string `text` (tool arguments inside a line or row).
+
+    `text` itself if it is not JSON (a plain-text argument); Malformed, naming `what`, if
+    it nests deeper than MAX_DEPTH — a line's own depth check cannot see inside a string.
+    """
+    if too_deep(text.encode("utf-8", "surrogatepass")):
+        return Malformed(f"{what} nested deeper than {MAX_DEPTH} arrays or objects")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return text
+
+
 def parse_line(raw: bytes, offset: int = -1) -> Message | str | Malformed:
     """A message (at the line's byte `offset`), SESSION_END, or Malformed with the reason."""
     obj = load_object(raw)

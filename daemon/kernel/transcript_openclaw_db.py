@@ -3,11 +3,15 @@
 One cursor per session, keyed `<db>#<session_id>`, whose offset is the highest `seq`
 analysed. Events are the JSON objects of the legacy session files (`transcript_openclaw`);
 `event_zstd` rows need the `zstandard` package, else the database is held with an error
-naming it.
+naming it. Events are never rewritten: a session whose highest `seq` is now below its
+cursor, or whose anchored event (`transcript_sqlite`) now has another type, id or
+timestamp, belongs to a replaced database and is read again from the start.
 """
 
 from __future__ import annotations
 
+import hashlib
+import io
 import sqlite3
 from collections.abc import Iterator, Mapping
 from datetime import datetime
@@ -20,11 +24,16 @@ from daemon.kernel.transcript_lines import Malformed, Message, Skipped, load_obj
 from daemon.kernel.transcript_openclaw import parse_event
 from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcript_sqlite import (
+    Anchors,
     DatabaseError,
+    NotUtf8,
     SessionRows,
+    anchor_row,
     as_dict,
     complete_turns,
     file_read,
+    replaced_note,
+    row_anchor,
     stamp_seconds,
     stop_row,
     table_columns,
@@ -40,20 +49,85 @@ def _decoder(rel: str) -> Any:
             f"holds zstd-compressed events (event_zstd) and no zstd decoder is installed; "
             f"install the `zstandard` package (pip install zstandard) to read {rel}"
         ) from None
-    return zstandard.ZstdDecompressor()
+    return zstandard
 
 
-def _event_bytes(row: dict[str, Any], rel: str, state: dict[str, Any]) -> bytes | None:
+def _unpacked(packed: bytes, limit: int, rel: str, state: dict[str, Any]) -> bytes | Malformed:
+    """At most `limit` bytes of the zstd frame `packed`; Malformed if it is not a valid frame.
+
+    Read as a stream, so a frame whose header claims gigabytes allocates no more than
+    `limit` (a one-shot decompress allocates what the header says).
+    """
+    if "zstd" not in state:
+        state["zstd"] = _decoder(rel)
+    zstandard = state["zstd"]
+    data = b""
+    try:
+        with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(packed)) as reader:
+            while len(data) < limit:
+                chunk = reader.read(limit - len(data))
+                if not chunk:
+                    break
+                data += chunk
+    except zstandard.ZstdError as exc:
+        return Malformed(f"event_zstd is not a valid zstd frame ({exc})")
+    return data
+
+
+def _event_bytes(row: dict[str, Any], rel: str, state: dict[str, Any], limit: int) -> bytes | Malformed | None:
+    """The event's JSON text (at most `limit` bytes of a compressed one), Malformed, or None (no event)."""
     raw = row.get("event_json")
+    if isinstance(raw, str):
+        return raw.encode("utf-8")
+    if isinstance(raw, bytes):  # a BLOB, or TEXT that is not UTF-8 (NotUtf8)
+        return bytes(raw)
     if raw is not None:
-        return raw.encode("utf-8") if isinstance(raw, str) else bytes(raw)
+        # JSON text of a number stored as one (a JSON or NUMERIC column): its text, never bytes(n).
+        return str(raw).encode("utf-8")
     packed = row.get("event_zstd")
     if packed is None:
         return None
-    if "zstd" not in state:
-        state["zstd"] = _decoder(rel)
-    data: bytes = state["zstd"].decompress(bytes(packed), max_output_size=64 * 1024 * 1024)
-    return data
+    if not isinstance(packed, bytes):
+        return Malformed(f"event_zstd holds a {type(packed).__name__}, not compressed bytes")
+    return _unpacked(packed, limit, rel, state)
+
+
+def _anchor(seq: int, data: bytes | None) -> str:
+    """What identifies an event, kept when a later schema re-encodes it (json → zstd)."""
+    obj = load_object(data) if data is not None else None
+    if isinstance(obj, dict):
+        return row_anchor(seq, obj.get("type"), obj.get("id"), obj.get("timestamp"))
+    return row_anchor(seq, hashlib.sha256(data or b"").hexdigest())
+
+
+def _replaced(
+    connection: sqlite3.Connection,
+    session_id: str,
+    prior: Cursor,
+    payload: str,
+    rel: str,
+    state: dict[str, Any],
+    limit: int,
+) -> str | None:
+    """Why this session's events are not the ones its cursor was written for, or None.
+
+    `limit` is the one the anchor was computed with (a compressed event is read that far).
+    """
+    top = connection.execute(
+        "SELECT max(seq) AS top FROM transcript_events WHERE session_id = ?", (session_id,)
+    ).fetchone()["top"]
+    if isinstance(top, int) and top < prior.offset:
+        return f"session {session_id}'s highest seq is {top}, below the cursor at {prior.offset}"
+    seq = anchor_row(prior.tail)
+    if seq is None:
+        return None
+    row = connection.execute(
+        f"SELECT {payload} FROM transcript_events WHERE session_id = ? AND seq = ?", (session_id, seq)
+    ).fetchone()
+    data = _event_bytes(row, rel, state, limit) if row is not None else None
+    if row is not None and _anchor(seq, data if isinstance(data, bytes) else None) != prior.tail:
+        return f"session {session_id}'s event {seq} is not the event analysed"
+    return None
 
 
 def _sessions(connection: sqlite3.Connection) -> Iterator[str]:
@@ -61,6 +135,8 @@ def _sessions(connection: sqlite3.Connection) -> Iterator[str]:
     query = "SELECT min(session_id) AS s FROM transcript_events WHERE session_id > ?"
     row = connection.execute("SELECT min(session_id) AS s FROM transcript_events").fetchone()
     while row is not None and row["s"] is not None:
+        if isinstance(row["s"], NotUtf8):
+            raise DatabaseError(f"column transcript_events.session_id holds {bytes(row['s'])!r}, not UTF-8 text")
         yield row["s"]
         row = connection.execute(query, (row["s"],)).fetchone()
 
@@ -89,22 +165,38 @@ def read_openclaw(
         session = SessionRows(key, Scan(key))
         budget = source.settings.max_read_bytes
         warnings: list[str] = []
+        anchors = Anchors(prior.tail if prior is not None else None)
+        limit = source.settings.max_line_bytes + 1  # one byte more tells an event over the limit
+        why = _replaced(connection, session_id, prior, payload, rel, state, limit) if prior is not None else None
+        if why is not None:
+            after, anchors = -1, Anchors(None)
+            warnings.append(replaced_note(key, why))
         read = 0
         rows = connection.execute(
             f"SELECT seq, {payload} FROM transcript_events WHERE session_id = ? AND seq > ? ORDER BY seq",
             (session_id, after),
         )
         for row in rows:
-            seq = int(row["seq"])
+            seq = row["seq"]
+            if not isinstance(seq, int):
+                raise DatabaseError(
+                    f"column transcript_events.seq holds {seq!r} in session {session_id}, not an integer: "
+                    "a schema this reader does not know"
+                )
             read += 1
-            data = _event_bytes(row, rel, state)
+            data = _event_bytes(row, rel, state, limit)
             session.last_row = seq
+            anchors.add(seq, _anchor(seq, data if isinstance(data, bytes) else None))
             if data is None:
+                continue
+            if isinstance(data, Malformed):
+                warnings.append(f"{key}: skipped a malformed event at seq {seq}: {data.reason}")
                 continue
             budget -= len(data)
             if len(data) > source.settings.max_line_bytes:
                 warnings.append(
-                    f"{key}: skipped the event at seq {seq}: {len(data)} bytes, over max_line_bytes"
+                    f"{key}: skipped the event at seq {seq}: over max_line_bytes "
+                    f"({source.settings.max_line_bytes} bytes)"
                 )
                 continue
             obj = load_object(data)
@@ -119,11 +211,15 @@ def read_openclaw(
                 session.last_seconds = stamp_seconds(parsed.ts)
             if budget <= 0:
                 break
-        if not read:
+        if not read and why is None:
             continue
         turns = complete_turns({key: session}, now, source.settings.turn_idle_seconds, mtime)
         stop = stop_row({key: session}, turns, session.last_row)
         skipped = dict(session.scan.skipped)
         turns = guards.without_heartbeats(turns, skipped)
-        reads.append(file_read(rel, key, turns, stop, after, consumer, identity, warnings, skipped, None))
+        reads.append(
+            file_read(
+                rel, key, turns, stop, after, consumer, identity, warnings, skipped, None, anchors, why is not None
+            )
+        )
     return reads

@@ -36,3 +36,6 @@ class FileRead:
     skipped: Mapping[str, int] = field(default_factory=dict)
     # Where the cursor stops to leave out the turn given (SQLite sources); None: byte offsets.
     cut: Callable[[Turn], CursorAdvance | None] | None = None
+    # A turn longer than the read window was cut at the window's end: it comes alone, and
+    # is analysed even under the 4-turn rule (else a cut turn would never be analysed).
+    window_cut: bool = False

@@ -4,16 +4,29 @@ The database is opened read-only (`mode=ro`, a busy timeout; never `immutable`, 
 would skip the locks a writer in WAL mode relies on) and never written. Rows are scanned
 into turns per session; a session's last turn is complete once its newest row is
 `turn_idle_seconds` old, and the cursor never passes the first turn still open.
+
+A database cursor's `tail` is an anchor, `<row>:<hash>` of what identifies the last row
+at or below its offset (`row_anchor`). A database replaced by another (ids restarting at 1,
+a backup restored) is recognised by its rows, not its inode, which a new file may reuse:
+the highest row is below the cursor, or the anchored row holds another row. It is then
+read again from the start, with a warning.
+
+Rows are another program's data: a TEXT value that is not UTF-8 arrives as `NotUtf8` (its
+bytes) instead of failing the whole read, and a timestamp is trusted only as a finite
+number of seconds (or milliseconds) in datetime's range (`epoch_seconds`).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
+import math
 import sqlite3
 import urllib.parse
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,8 +38,45 @@ BUSY_TIMEOUT_SECONDS = 5.0
 SQLITE_HEAD = "sqlite"
 
 
+# A timestamp this large is not seconds (it would be past the year 5000): milliseconds.
+MILLISECONDS_FROM = 1e11
+
+
 class DatabaseError(Exception):
     """The database cannot be read as the configured format; the message names it."""
+
+
+class NotUtf8(bytes):
+    """A TEXT value that is not valid UTF-8, kept as its bytes: one row cannot fail the read."""
+
+
+def _text(raw: bytes) -> str | NotUtf8:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return NotUtf8(raw)
+
+
+def epoch_seconds(stamp: object) -> float | None:
+    """Seconds since the epoch of a row's timestamp: seconds, milliseconds, or ISO 8601 text.
+
+    None unless it is finite and within datetime's range (an infinite or absurd stamp is
+    no time at all, never an error).
+    """
+    if isinstance(stamp, str):
+        return stamp_seconds(stamp)
+    if isinstance(stamp, bool) or not isinstance(stamp, int | float):
+        return None
+    seconds = float(stamp)
+    if not math.isfinite(seconds):
+        return None
+    if abs(seconds) >= MILLISECONDS_FROM:
+        seconds /= 1000
+    try:
+        datetime.fromtimestamp(seconds, UTC)
+    except (ValueError, OverflowError, OSError):
+        return None
+    return seconds
 
 
 @contextmanager
@@ -34,12 +84,45 @@ def open_readonly(path: Path) -> Iterator[sqlite3.Connection]:
     """A read-only connection to `path` (`mode=ro`, busy timeout), closed on exit."""
     uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
     connection = sqlite3.connect(uri, uri=True, timeout=BUSY_TIMEOUT_SECONDS, isolation_level=None)
+    connection.text_factory = _text
     try:
         connection.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT_SECONDS * 1000)}")
         connection.execute("PRAGMA query_only = ON")
         yield connection
     finally:
         connection.close()
+
+
+def row_anchor(row: int, *values: object) -> str:
+    """`<row>:<hash of values>`: what identifies the row `row`, stored as a database cursor's `tail`."""
+    digest = hashlib.sha256(json.dumps(values, default=repr).encode("utf-8")).hexdigest()[:16]
+    return f"{row}:{digest}"
+
+
+def anchor_row(anchor: str | None) -> int | None:
+    """The row an anchor names, or None (no anchor, or a cursor written before anchors)."""
+    head, _, _ = (anchor or "").partition(":")
+    return int(head) if head.isdigit() else None
+
+
+@dataclass
+class Anchors:
+    """The anchors of the rows read this time (ascending), and the prior cursor's."""
+
+    prior: str | None
+    rows: list[tuple[int, str]] = field(default_factory=list)
+
+    def add(self, row: int, anchor: str) -> None:
+        self.rows.append((row, anchor))
+
+    def at(self, offset: int) -> str | None:
+        """The anchor of the last row at or below `offset`."""
+        below = [anchor for row, anchor in self.rows if row <= offset]
+        return below[-1] if below else self.prior
+
+
+def replaced_note(rel: str, why: str) -> str:
+    return f"{rel}: database was replaced ({why}); reading it again from the start"
 
 
 def as_dict(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
@@ -55,7 +138,7 @@ def stamp_seconds(ts: str | None) -> float | None:
         return None
     try:
         return datetime.fromisoformat(ts.replace("Z", "+00:00")).timestamp()
-    except ValueError:
+    except (ValueError, OverflowError, OSError):
         return None
 
 
@@ -105,17 +188,28 @@ def file_read(
     warnings: list[str],
     skipped: dict[str, int],
     recent: list[str] | None,
+    anchors: Anchors,
+    moved: bool = False,
 ) -> FileRead:
+    """The read of one cursor key; `moved` when its cursor must be rewritten even if nothing is read."""
+
     def cursor(offset: int, hashes: list[str] | None) -> CursorAdvance:
         return CursorAdvance(
             consumer=consumer,
             file=key,
-            cursor=Cursor(offset=offset, dev=identity[0], ino=identity[1], head=SQLITE_HEAD, recent=hashes),
+            cursor=Cursor(
+                offset=offset,
+                dev=identity[0],
+                ino=identity[1],
+                head=SQLITE_HEAD,
+                tail=anchors.at(offset),
+                recent=hashes,
+            ),
         )
 
     def cut(turn: Turn) -> CursorAdvance | None:
         offset = turn.start - 1
-        return cursor(offset, recent) if offset > after else None
+        return cursor(offset, recent) if offset > after or (moved and offset >= 0) else None
 
-    advance = cursor(stop, recent) if stop > after else None
+    advance = cursor(stop, recent) if stop > after or (moved and stop >= 0) else None
     return FileRead(rel, tuple(turns), advance, tuple(warnings), identity, after, None, key, skipped, cut)

@@ -95,6 +95,11 @@ class TurnBatch:
         return self.listing_warnings + tuple(w for f in self.files for w in f.warnings) + note
 
     @property
+    def window_cut(self) -> bool:
+        """Whether a turn longer than the read window was cut (it is analysed even alone)."""
+        return any(f.window_cut and f.turns for f in self.files)
+
+    @property
     def held(self) -> tuple[Held, ...]:
         return tuple(f.held for f in self.files if f.held is not None)
 
@@ -216,14 +221,17 @@ def read_file(
             consumed_end = end
     turns = list(scan.turns)
     stop = consumed_end
+    window_cut = False
     if scan.open_turn:
-        reached_eof = offset + len(window) >= st.st_size
+        # A half-written last line may belong to the open turn: it waits, and so does the turn.
+        reached_eof = offset + len(window) >= st.st_size and not scan.partial
         idle = (now.timestamp() - st.st_mtime) >= settings.turn_idle_seconds
         if scan.session_ended or (reached_eof and idle):
             turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
         elif not turns and scan.open_start == offset and full_window:
             # The turn fills the whole window and can never complete inside one: cut it here.
             turns.append(Turn(rel, scan.open_start, consumed_end, tuple(scan.open_turn)))
+            window_cut = True
             warnings.append(
                 f"{rel}: the turn at offset {offset} is longer than the read window (max_read_bytes); "
                 f"cut at offset {consumed_end}, the rest is read as a turn of its own"
@@ -233,7 +241,9 @@ def read_file(
     skipped = dict(scan.skipped)
     if fmt.runtime:
         turns = guards.without_heartbeats(turns, skipped)
-    return FileRead(rel, tuple(turns), advance(stop), tuple(warnings), identity, offset, None, key, skipped)
+    return FileRead(
+        rel, tuple(turns), advance(stop), tuple(warnings), identity, offset, None, key, skipped, window_cut=window_cut
+    )
 
 
 def read_new_turns(

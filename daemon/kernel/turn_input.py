@@ -1,7 +1,9 @@
 """The shared start of every transcript-driven pass: read its new turns, apply the 4-turn rule.
 
 Fewer than 4 new turns: the pass does nothing and its offsets are committed anyway, so a
-few turns do not pile up and get over-read later (docs/explanation/transcripts.md).
+few turns do not pile up and get over-read later (docs/explanation/transcripts.md) — except
+a turn cut because it is longer than the read window: it always comes with few others, and
+committing it unread would lose it.
 """
 
 from __future__ import annotations
@@ -24,8 +26,11 @@ def new_turns(context: PassContext, consumer: str) -> TurnBatch:
 
 
 def too_few(batch: TurnBatch, pass_name: str, verb: str, **details: Any) -> Changeset | None:
-    """A `nothing` changeset committing the offsets if the batch is under the 4-turn rule, else None."""
-    if len(batch.turns) >= MIN_NEW_TURNS:
+    """A `nothing` changeset committing the offsets if the batch is under the 4-turn rule, else None.
+
+    A batch holding a turn cut at the read window is never under the rule.
+    """
+    if len(batch.turns) >= MIN_NEW_TURNS or batch.window_cut:
         return None
     warnings = list(batch.warnings)
     return Changeset(

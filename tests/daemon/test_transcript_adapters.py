@@ -159,6 +159,32 @@ def test_claude_code_cursor_reads_only_what_was_appended(root: Path) -> None:
     assert [t.messages[0].content for t in batch.turns] == ["Tomorrow's standup moves to 9:30."]
 
 
+def test_claude_code_blocks_that_are_not_objects_never_show_as_python_reprs(root: Path) -> None:
+    lines = [
+        {"type": "user", "uuid": "u1", "message": {"role": "user", "content": "Run it"}},
+        {
+            "type": "assistant",
+            "uuid": "a1",
+            "message": {
+                "role": "assistant",
+                "content": [
+                    {"type": "text", "text": "Done."},
+                    "bare string",
+                    42,
+                    None,
+                    [1],
+                    {"type": "tool_use", "name": {"n": 1}, "input": {"command": ["ls", None, 1]}},
+                ],
+            },
+        },
+    ]
+    session = root / "s.jsonl"
+    session.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    os.utime(session, (OLD, OLD))
+    (turn,) = read(root, "claude-code", "*.jsonl").turns
+    assert turn.messages[1].content == "Done.\nbare string\n[tool: tool: ls 1]"
+
+
 def test_a_generic_jsonl_file_under_claude_code_format_is_held_not_consumed(root: Path) -> None:
     config = example(root, "claude-code")
     folder = root / "claude-code" / "projects" / "-srv-project"
@@ -211,6 +237,23 @@ def test_codex_task_complete_closes_the_turn_without_the_idle_wait(root: Path) -
     for path in (root / "codex").rglob("*.jsonl"):
         os.utime(path)  # just written
     assert len(pending(config, "coder")["turns"]) == 2
+
+
+def test_codex_tool_arguments_nested_too_deep_skip_that_line_not_the_read(root: Path) -> None:
+    config = example(root, "codex")
+    rollout = next(p for p in (root / "codex").rglob("rollout-*.jsonl") if p.name.endswith("035a53.jsonl"))
+    deep = {"type": "function_call", "name": "shell", "arguments": "[" * 1200 + "]" * 1200}
+    line = json.dumps({"timestamp": "2026-11-02T10:00:09Z", "type": "response_item", "payload": deep})
+    offset = rollout.stat().st_size
+    with rollout.open("a", encoding="utf-8") as fh:
+        fh.write(line + "\n")
+    os.utime(rollout, (OLD, OLD))
+    data = pending(config, "coder")
+    assert len(data["turns"]) == 2
+    assert any(
+        f"skipped a malformed line at offset {offset}: tool call arguments nested deeper than 32" in w
+        for w in data["warnings"]
+    )
 
 
 def test_codex_archived_rollout_keeps_its_cursor(root: Path) -> None:

@@ -80,14 +80,25 @@ def test_half_written_last_line_waits_for_the_next_pass(tmp_path: Path) -> None:
     line = message("user", "second question")
     path = transcript(tmp_path, conversation([("first", "answer")], end=False) + line[:10])
     batch = read(tmp_path)
-    assert [t.messages[0].content for t in batch.turns] == ["first"]  # idle file: trailing turn complete
-    cursors = commit(batch)
+    # Idle, but the half-written line may still be part of the trailing turn: it waits too.
+    assert batch.turns == () and batch.advances == ()
     with path.open("a", encoding="utf-8") as fh:
         fh.write(line[10:] + message("assistant", "done") + json.dumps({"type": "session_end"}) + "\n")
     os.utime(path, (1_700_000_000, 1_700_000_000))
-    again = read(tmp_path, cursors)
-    assert [t.messages[0].content for t in again.turns] == ["second question"]
-    assert [m.content for m in again.turns[0].messages] == ["second question", "done"]
+    again = read(tmp_path, commit(batch))
+    assert [t.messages[0].content for t in again.turns] == ["first", "second question"]
+    assert [m.content for m in again.turns[1].messages] == ["second question", "done"]
+
+
+def test_a_half_written_answer_never_splits_its_turn_in_an_idle_file(tmp_path: Path) -> None:
+    answer = message("assistant", "I will remember: your city is Porto")
+    path = transcript(tmp_path, message("user", "I moved to Porto") + answer[:40])
+    assert read(tmp_path).turns == ()
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write(answer[40:])
+    os.utime(path, (1_700_000_000, 1_700_000_000))
+    (turn,) = read(tmp_path).turns
+    assert [m.content for m in turn.messages] == ["I moved to Porto", "I will remember: your city is Porto"]
 
 
 def test_trailing_turn_of_an_active_file_waits_and_the_cursor_never_splits_it(tmp_path: Path) -> None:
@@ -233,6 +244,24 @@ def test_in_place_rewrite_before_the_cursor_resumes_exactly_after_what_was_analy
     assert any("rewritten before the cursor" in w for w in batch.warnings)
     again = read(tmp_path, commit(batch, cursors))
     assert again.turns == () and again.warnings == ()
+
+
+def test_rewrite_with_an_appended_session_ending_like_the_last_reads_every_new_turn(tmp_path: Path) -> None:
+    def session(questions: list[str]) -> str:
+        turns = "".join(message("user", q) + message("assistant", "ok") for q in questions)
+        return turns + json.dumps({"type": "session_end"}) + "\n"
+
+    padding = [f"padding question number {i} to fill the first KiB of the file" for i in range(10)]
+    path = transcript(tmp_path, session([*padding, "the token is " + "S" * 1200]))
+    cursors = commit(read(tmp_path))
+    # A redaction shrinks the file by more than the appended session's length, and that
+    # session ends with the same 64 bytes as the last one analysed: two places match.
+    appended = session([f"new question {i}" for i in range(4)])
+    _rewrite(path, b"S" * 1200, b"[R]", appended)
+    batch = read(tmp_path, cursors)
+    assert _firsts(batch) == [f"new question {i}" for i in range(4)]
+    assert any("matches 2 places" in w and "from the earliest" in w for w in batch.warnings)
+    assert read(tmp_path, commit(batch, cursors)).turns == ()
 
 
 def test_in_place_rewrite_with_nothing_appended_moves_the_cursor_once(tmp_path: Path) -> None:

@@ -274,3 +274,26 @@ def test_a_model_answer_refused_the_same_way_three_runs_in_a_row_is_reported_stu
     fake_model.reply({"facts": []}, schema="DistillationResponse")
     assert run_cli(config, "once", "--agent", "ada").code == 0
     assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
+
+
+def test_a_turn_cut_at_the_read_window_is_analysed_even_alone(root: Path, fake_model: FakeModelServer) -> None:
+    config = base_config(root, fake_model.url)
+    config["passes"] = {name: name == "distillation" for name in ("distillation", *OTHER_PASSES)}
+    config["agents"]["ada"]["transcripts"] = {"max_read_bytes": 4096, "max_line_bytes": 1024}
+    write_config(root, config)
+    questions = [f"Question {i}: where do I live now?" for i in range(9)]
+    first = conversation([(q, "Noted.") for q in questions[:5]], end=False)
+    # The fifth turn's tool output is one line longer than the whole read window.
+    huge = message("tool", "x" * 5000)
+    rest = conversation([(q, "Noted.") for q in questions[5:]])
+    transcript(root, "s1.jsonl", (first + huge + rest).encode())
+
+    sent = ""
+    for _ in range(4):
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        result = run_cli(root / "config.yaml", "once", "--agent", "ada", "--json")
+        assert result.code == 0, result.err
+        sent += "".join(sent_text(fake_model, i) for i in range(len(fake_model.requests)))
+        fake_model.requests.clear()
+
+    assert [q for q in questions if q not in sent] == []
