@@ -44,7 +44,8 @@ class DistilledFact(BaseModel):
     entity: str = Field(description="what the fact is about, e.g. user, user.home, project-x")
     key: str = Field(description="one of the allowed keys")
     value: str
-    confidence: float = Field(description="0..1: how sure the statement is")
+    # strict: a JSON true or "0.9" is a malformed answer, not a confidence of 1.0 or 0.9.
+    confidence: float = Field(strict=True, description="0..1: how sure the statement is")
     valid_from: str = Field(description="YYYY-MM-DD from which the fact holds")
 
 

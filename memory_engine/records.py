@@ -26,6 +26,12 @@ YEAR_MIN, YEAR_MAX = 1900, 2200
 # Characters that end or restyle a line: C0/C1 controls and the Unicode line and
 # paragraph separators.
 _LINE_BREAKING = frozenset({"Cc", "Zl", "Zp"})
+# Invisible characters that reorder or hide text ("Trojan Source"): bidi embeddings,
+# overrides, isolates and marks, zero-width space, word joiner, BOM. Not the zero-width
+# (non-)joiners, which Persian, Indic scripts and emoji sequences need.
+_HIDING = frozenset(
+    [*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200E, 0x200F, 0x061C, 0x200B, 0x2060, 0xFEFF]
+)
 
 
 def canonical_date(value: object) -> str:
@@ -51,11 +57,16 @@ def bounded_date(value: object) -> str:
 
 
 def plain_text(value: str) -> str:
-    """`value` if it holds no control character or line separator, else ValueError naming one."""
+    """`value` if it holds no control character, line separator or hiding character, else ValueError naming one."""
     for position, char in enumerate(value):
         if unicodedata.category(char) in _LINE_BREAKING:
             raise ValueError(
                 f"must not contain control characters (U+{ord(char):04X} at position {position})"
+            )
+        if ord(char) in _HIDING:
+            raise ValueError(
+                f"must not contain invisible characters that reorder or hide text "
+                f"(U+{ord(char):04X} at position {position})"
             )
     return value
 

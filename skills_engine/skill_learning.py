@@ -82,7 +82,7 @@ class SkillLearningPass:
         warnings = list(batch.warnings)
         details.update(turns=len(batch.turns), warnings=warnings, candidates=[])
         guard_note = f"; guard quarantined {len(guard.quarantined)}" if guard.quarantined else ""
-        if len(batch.turns) < MIN_NEW_TURNS:
+        if len(batch.turns) < MIN_NEW_TURNS and not batch.window_cut:  # a cut turn never waits for company
             reason = f"{len(batch.turns)} new turn(s), fewer than {MIN_NEW_TURNS}: offsets committed without analysis"
             return edits.changeset(self.name, reason + guard_note, report + warnings, details, batch.advances)
         unavailable = context.deep.availability()

@@ -47,7 +47,8 @@ class Output:
 
     def table(self, headers: list[str], rows: list[list[str]]) -> None:
         # Masked before measuring: padded to a secret's length, a `***` would tell its length.
-        rows = [[visible(redact.redact(cell)) for cell in row] for row in rows]
+        # One line per row: a line break in a cell (a model-written title) would forge a row.
+        rows = [[visible(redact.redact(cell)).replace("\n", "\\n") for cell in row] for row in rows]
         widths = [len(h) for h in headers]
         for row in rows:
             widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]

@@ -276,9 +276,15 @@ def test_a_model_answer_refused_the_same_way_three_runs_in_a_row_is_reported_stu
     assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
 
 
-def test_a_turn_cut_at_the_read_window_is_analysed_even_alone(root: Path, fake_model: FakeModelServer) -> None:
+@pytest.mark.parametrize(
+    ("reader", "answer"),
+    [("distillation", ("DistillationResponse", {"facts": []})), ("skill_learning", ("ScoutResponse", {"candidates": []}))],
+)
+def test_a_turn_cut_at_the_read_window_is_analysed_even_alone(
+    root: Path, fake_model: FakeModelServer, reader: str, answer: tuple[str, dict[str, Any]]
+) -> None:
     config = base_config(root, fake_model.url)
-    config["passes"] = {name: name == "distillation" for name in ("distillation", *OTHER_PASSES)}
+    config["passes"] = {name: name == reader for name in ("distillation", *OTHER_PASSES)}
     config["agents"]["ada"]["transcripts"] = {"max_read_bytes": 4096, "max_line_bytes": 1024}
     write_config(root, config)
     questions = [f"Question {i}: where do I live now?" for i in range(9)]
@@ -290,7 +296,7 @@ def test_a_turn_cut_at_the_read_window_is_analysed_even_alone(root: Path, fake_m
 
     sent = ""
     for _ in range(4):
-        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        fake_model.reply(answer[1], schema=answer[0])
         result = run_cli(root / "config.yaml", "once", "--agent", "ada", "--json")
         assert result.code == 0, result.err
         sent += "".join(sent_text(fake_model, i) for i in range(len(fake_model.requests)))

@@ -116,8 +116,10 @@ def test_valid_from_two_days_ahead_is_refused_by_default_and_allowed_by_max_futu
         (berlin_fact(value="Berlin\x00"), "value: Value error, must not contain control characters (U+0000"),
         (berlin_fact(value="Berlin\x1b[2J"), "value: Value error, must not contain control characters (U+001B"),
         (berlin_fact(entity="user\rroot"), "entity: Value error, must not contain control characters (U+000D"),
+        (berlin_fact(value="\u202eBerlin"), "value: Value error, must not contain invisible characters that reorder or hide text (U+202E"),
+        (berlin_fact(value="Berlin\u200b"), "value: Value error, must not contain invisible characters that reorder or hide text (U+200B"),
     ],
-    ids=["year-1850", "257-chars", "nul", "escape", "cr-in-entity"],
+    ids=["year-1850", "257-chars", "nul", "escape", "cr-in-entity", "bidi-override", "zero-width-space"],
 )
 def test_absurd_dates_long_values_and_control_characters_are_refused(
     root: Path, fake_model: FakeModelServer, fact: dict[str, Any], reason: str
@@ -127,6 +129,17 @@ def test_absurd_dates_long_values_and_control_characters_are_refused(
     entry = distill(once(config))
     assert entry["rejected"] == 1, entry
     assert reason in entry["rejected_facts"][0], entry["rejected_facts"]
+    assert stored(root) == []
+
+
+@pytest.mark.parametrize("confidence", [True, "0.9"], ids=["true", "text"])
+def test_a_confidence_that_is_not_a_number_is_a_malformed_answer_not_coerced(
+    root: Path, fake_model: FakeModelServer, confidence: object
+) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply({"facts": [berlin_fact(confidence=confidence)]}, schema="DistillationResponse")
+    entry = distill(once(config))
+    assert entry["status"] == "skipped" and "confidence" in entry["reason"], entry
     assert stored(root) == []
 
 

@@ -111,19 +111,30 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
             }
         )
         return 0
+    # Title, rationale and evidence are model-written: a line break must not start what
+    # looks like a heading of this page (a forged "evidence:" block), so continuations are
+    # indented under their item and a title stays on one line.
     context.out.line(f"{proposal.id}  [{row['status']}]  {proposal.kind} → {proposal.target}")
-    context.out.line(f"  {proposal.title}")
+    context.out.line(f"  {_one_line(proposal.title)}")
     context.out.line("")
     context.out.line("rationale:")
-    context.out.line(f"  {proposal.rationale}")
+    context.out.line(_indented(proposal.rationale, "  ", "  "))
     if proposal.evidence:
         context.out.line("evidence:")
         for item in proposal.evidence:
-            context.out.line(f"  - {item}")
+            context.out.line(_indented(item, "  - ", "    "))
     if proposal.changes:
         context.out.line("")
         context.out.line(proposal.diff().rstrip())
     return 0
+
+
+def _one_line(text: str) -> str:
+    return text.replace("\r", "\\r").replace("\n", "\\n")
+
+
+def _indented(text: str, first: str, rest: str) -> str:
+    return first + ("\n" + rest).join(text.splitlines() or [""])
 
 
 def handle_decide(args: argparse.Namespace, context: CliContext) -> int:

@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Show, per agent: effective pass toggles and where each came from, next scheduled runs "
             "(from the running daemon, or computed from the cadence and the run log when none runs), "
             "deep passes and spend used today against the caps, pending transcript turns, transcripts "
-            "held as not in the configured format, passes stuck failing the same way run after run, "
+            "held and why (not in the configured format, a busy or unreadable database), passes stuck "
+            "failing the same way run after run, "
             "quarantined skills, open proposals, and the last run with its outcome. Reads state only. "
             "With --fleet: every daemon sharing the coordination database, its agents, last runs and health."
         ),
