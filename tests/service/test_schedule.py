@@ -120,3 +120,5 @@ def test_first_run_after_a_restart_follows_the_last_run_and_coalesces_missed_one
     assert due_at(spec, NOW, recent) == recent + timedelta(days=7)  # a restart does not postpone it
     long_ago = NOW - timedelta(days=30)
     assert due_at(spec, NOW, long_ago) == NOW  # four missed weeks: one run, now
+    # A run stamped by a clock that was years ahead, then corrected: one interval, not years.
+    assert due_at(spec, NOW, NOW + timedelta(days=5 * 365)) == NOW + timedelta(days=7)

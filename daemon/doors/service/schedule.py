@@ -109,7 +109,11 @@ def first_run(spec: JobSpec, now: datetime, last_started: datetime | None, fract
 
 
 def due_at(spec: JobSpec, now: datetime, last_started: datetime | None) -> datetime:
-    """When the group is next due without jitter: last run + interval, never before `now`."""
+    """When the group is next due without jitter: last run + interval, never before `now`.
+
+    A last run stamped in the future (a clock that was ahead, then corrected) counts as now:
+    it must not postpone the group until that date.
+    """
     if last_started is None:
         return now
-    return max(now, last_started + timedelta(seconds=spec.interval_seconds))
+    return max(now, min(last_started, now) + timedelta(seconds=spec.interval_seconds))

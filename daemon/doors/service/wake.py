@@ -65,7 +65,8 @@ class Waker:
             return False
         now = self.runner.clock()
         last = self.runner.last_transcript_start.get(agent)
-        if last is not None and (now - last).total_seconds() < deployment.config.service.wake_min_gap_seconds:
+        # A last run stamped in the future (a clock corrected back) defers nothing.
+        if last is not None and 0 <= (now - last).total_seconds() < deployment.config.service.wake_min_gap_seconds:
             if agent not in self._deferred:
                 self._deferred.add(agent)
                 log.info("wake.deferred", agent=agent, reason="wake_min_gap_seconds since the last transcript run")
