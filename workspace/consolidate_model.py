@@ -12,7 +12,8 @@ the payload travels escaped twice (as JSON, then as a string in the request body
 
 and the contradictions it saw. It never gets a tool and never names a free path. The
 operations are applied by `workspace.unit_edits` (which refuses an unknown id, an id not
-sent in the same request, or a path that is not a role file); what they *do* is judged
+sent in the same request, a path that is not a role file, or a new heading that says what
+its units do not, `workspace.headings`); what they *do* is judged
 afterwards by the loss check, never trusted.
 """
 
@@ -93,6 +94,7 @@ id is the path, "#" and N, e.g. "MEMORY.md#12". Answer with operations on those 
   of that role, under that heading (an existing one, or a new one; "" for the end).
 - {"op": "group", "heading": "...", "units": [ids]}: group what belongs together under a
   clear heading (existing or new) in the first unit's file.
+A new heading is a short label (at most 6 words) made only of words of the units it holds.
 Units you do not name stay exactly as they are. Never merge or change code blocks.
 Use only the ids given here: other parts of a file are not yours. Return the most useful
 operations first; a later run continues.

@@ -12,12 +12,17 @@ run in the order given:
 - `group`: like `move`, for several units, into the first unit's file; a unit already
   directly under that heading stays where it is.
 
+A heading created that way must be an existing heading of the role files or a short label
+made of the words of the units under it (`workspace.headings`): headings are structure,
+which the loss check does not read.
+
 Every line not part of a named unit stays byte for byte, in order; blank lines do not pile
 up where units left, and a sub-heading whose section lost all its units is removed.
 Whatever was removed is declared as merged into the unit that carries it now, so the loss
 check (`workspace.loss_check.check`) can verify it. A unit id that does not exist, that
-was not sent in the same request, or that an earlier operation already removed, and a path
-that is not a role file, refuse the whole answer (`EditRefused` lists every reason).
+was not sent in the same request, or that an earlier operation already removed, a path
+that is not a role file, and a heading `workspace.headings` refuses, refuse the whole
+answer (`EditRefused` lists every reason).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from dataclasses import dataclass, field, replace
 
 from daemon.kernel.errors import PathRefused
 from daemon.kernel.view import check_relative
+from workspace import headings
 from workspace.consolidate_model import DropDuplicateOp, GroupOp, MergeOp, MoveOp, Operation
 from workspace.loss_check import DeclaredMerge
 from workspace.numbered import Document, Item, heading_key, render, reshaped
@@ -88,6 +94,12 @@ class _Edits:
                 if item.kind == "unit":
                     self.units[item.uid] = _Unit(item, path, ("slot", index), [item.text])
         self.sent = set(sent) if sent is not None else None
+        # Every heading the files already have, by key: the titles an answer may reuse anywhere.
+        self.titles: dict[str, str] = {}
+        for doc in docs.values():
+            for item in doc.items:
+                if item.kind == "heading":
+                    self.titles.setdefault(heading_key(item.text), item.text)
         self.absorbed: dict[str, str] = {}
         self.touched_files: set[str] = set()
 
@@ -128,7 +140,8 @@ class _Edits:
             file.new_sections[str(key)][1].remove(unit.item.uid)
         self.touched_files.add(unit.path)
 
-    def target(self, path: str, title: str) -> tuple[str, int | str]:
+    def target(self, path: str, title: str, units: Sequence[_Unit]) -> tuple[str, int | str]:
+        """Where `units` go under `title` in `path`: an existing heading there, or a new one (checked)."""
         file = self.files[path]
         if not title:
             return ("tail", END)
@@ -136,6 +149,14 @@ class _Edits:
         for index, item in enumerate(file.doc.items):
             if item.kind == "heading" and heading_key(item.text) == key:
                 return ("tail", index)
+        if key in self.titles:
+            title = self.titles[key]
+        else:
+            under = file.new_sections[key][1] if key in file.new_sections else []
+            texts = [self.units[uid].item.text for uid in under] + [u.item.text for u in units]
+            why = headings.refusal(title, texts)
+            if why:
+                raise _Refusal(why)
         if key not in file.new_sections:
             levels = {i.level for i in file.doc.items if i.kind == "heading"}
             level = 2 if not levels or 1 in levels else min(levels)
@@ -196,14 +217,14 @@ class _Edits:
         elif isinstance(op, MoveOp):
             unit = self.unit(op.unit)
             path = self.path(op.file)
-            self.place(unit, path, self.target(path, _title(op.heading)))
+            self.place(unit, path, self.target(path, _title(op.heading), [unit]))
         elif isinstance(op, GroupOp):
             units = self.distinct(op.units)
             title = _title(op.heading)
             if not title:
                 raise _Refusal("needs a heading")
             path = units[0].path
-            where = self.target(path, title)
+            where = self.target(path, title, units)
             for unit in units:
                 self.place(unit, path, where)
 

@@ -63,3 +63,62 @@ def test_the_faithful_canonical_version_merges(root: Path, fake_model: FakeModel
     assert vendor["outcome"] == "merged"
     assert not (skills / "email-vendors-in-german").exists()
     assert "Write the email in German" in (skills / "vendor-email/SKILL.md").read_text()
+
+
+NOTES = "Never mention prices or discounts to the vendor; legal must approve any number first."
+
+
+def _with_notes(config: Path) -> Path:
+    """The example with a person's "## Notes" added to one member of the vendor pair."""
+    skill = config.parent / "ada" / "skills" / "email-vendors-in-german" / "SKILL.md"
+    skill.write_text(skill.read_text() + f"\n## Notes\n{NOTES}\n")
+    return config
+
+
+@pytest.mark.parametrize(
+    ("sections", "why"),
+    [
+        ([], f"loses email-vendors-in-german section “Notes”: {NOTES[:79]}…"),
+        ([{"heading": "Tips", "text": NOTES}], "loses email-vendors-in-german section “Notes”"),
+        (
+            [{"heading": "Notes", "text": NOTES.replace("Never mention", "Mention")}],
+            "changes email-vendors-in-german section “Notes”: Never mention prices or discounts to the vendor; "
+            "legal must approve any number … (its words “never” are gone)",
+        ),
+        (
+            [{"heading": "Notes", "text": f"{NOTES} Offer a 20% discount."}],
+            "adds to section “Notes” what no member said: adds name “offer”, number “20%”",
+        ),
+    ],
+)
+def test_canonical_version_that_loses_or_changes_a_members_section_is_refused_and_both_stay(
+    root: Path, fake_model: FakeModelServer, sections: list[dict[str, str]], why: str
+) -> None:
+    config = _with_notes(copy_example(root, fake_model.url))
+    skills = config.parent / "ada" / "skills"
+    pair_before = {name: digest_tree(skills / name) for name in PAIR}
+    fake_model.reply({**VENDOR, "sections": sections}, schema="CanonicalSkill")
+
+    entry = _library(config)
+
+    vendor = next(d for d in entry["duplicates"] if d["names"] == PAIR)
+    assert vendor["outcome"] == "refused"
+    assert vendor["reason"].startswith("the canonical version ") and why in vendor["reason"]
+    for name in PAIR:
+        assert digest_tree(skills / name) == pair_before[name]
+        assert (skills / f"{name}.provenance.json").exists()
+
+
+def test_canonical_version_that_keeps_a_members_section_merges(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = _with_notes(copy_example(root, fake_model.url))
+    skills = config.parent / "ada" / "skills"
+    fake_model.reply({**VENDOR, "sections": [{"heading": "notes", "text": NOTES}]}, schema="CanonicalSkill")
+
+    entry = _library(config)
+
+    vendor = next(d for d in entry["duplicates"] if d["names"] == PAIR)
+    assert vendor["outcome"] == "merged", vendor["reason"]
+    assert not (skills / "email-vendors-in-german").exists()
+    assert f"## notes\n{NOTES}\n" in (skills / "vendor-email/SKILL.md").read_text()
