@@ -192,6 +192,22 @@ def test_second_daemon_on_the_same_state_directory_is_refused(
     assert first.wait_exit() == 0
 
 
+def test_a_daemon_whose_state_folder_is_removed_stops_so_no_second_one_runs_beside_it(
+    root: Path, start_daemon: Callable[..., Daemon]
+) -> None:
+    # Without its lock file, a second `run` would take a new lock and schedule beside it.
+    config = write_config(root, service_config(base_config(root, None)))
+    first = start_daemon(config)
+    first.wait_ready()
+    shutil.rmtree(root / "state")
+    assert first.wait_event("state.lost")["lock"] == str(root / "state" / "daemon.lock")
+    assert first.wait_exit() == 1  # systemd's Restart=on-failure starts it again, lock and all
+    second = start_daemon(config)
+    second.wait_ready()
+    second.send(signal.SIGTERM)
+    assert second.wait_exit() == 0
+
+
 def test_run_with_an_invalid_config_exits_1_before_ready(
     root: Path, start_daemon: Callable[..., Daemon]
 ) -> None:

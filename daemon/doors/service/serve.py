@@ -66,6 +66,16 @@ LOOP_SECONDS = 0.2
 STATE_WRITE_SECONDS = 2.0
 STATUS_TEXT_SECONDS = 30.0
 LOCK_WAIT_SECONDS = 1.0
+LOCK_CHECK_SECONDS = 5.0
+STATE_LOST = "STATE_LOST"  # a stop reason beside the signal names: the daemon lock was lost
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 class AlreadyRunning(DaemonError):
@@ -110,6 +120,8 @@ class Service:
         self._last_ping = 0.0
         self._last_state = 0.0
         self._last_status = 0.0
+        self._lock_identity = _identity(self.layout.daemon_lock)  # taken by run_service before this
+        self._last_lock_check = time.monotonic()
 
     # -- start ---------------------------------------------------------------------------
     def serve(self) -> Exit:
@@ -197,6 +209,9 @@ class Service:
     # -- loop ----------------------------------------------------------------------------
     def _housekeeping(self) -> None:
         now = time.monotonic()
+        if now - self._last_lock_check >= LOCK_CHECK_SECONDS:
+            self._last_lock_check = now
+            self._check_lock()
         if self.watchdog and now - self._last_ping >= self.watchdog / 3 and self.table.heartbeat_fresh():
             notify(self.env, "WATCHDOG=1")
             self._last_ping = now
@@ -205,6 +220,21 @@ class Service:
         if now - self._last_status >= STATUS_TEXT_SECONDS:
             notify(self.env, f"STATUS={self._status_text()}")
             self._last_status = now
+
+    def _check_lock(self) -> None:
+        """Stop (exit 1, for a restart) if the daemon lock we hold is no longer the file on disk.
+
+        Someone removed or replaced the state folder: a second daemon would now find no lock
+        and start beside this one, two schedulers on one state. A restart takes the lock again.
+        """
+        if _identity(self.layout.daemon_lock) == self._lock_identity:
+            return
+        log.error(
+            "state.lost",
+            lock=str(self.layout.daemon_lock),
+            note="the state folder or its daemon lock was removed or replaced while running; stopping so a restart takes the lock again",
+        )
+        self.flags.stop = STATE_LOST
 
     def _status_text(self) -> str:
         return status_text(self.runner, self.table)
@@ -285,7 +315,7 @@ class Service:
         if self.table.scheduler.running:
             self.table.shutdown()
         self.heartbeat.stop()
-        code = 130 if signal_name == "SIGINT" else 0
+        code = 130 if signal_name == "SIGINT" else 1 if signal_name == STATE_LOST else 0
         if remaining:
             log.error(
                 "stop.drain_timeout",
