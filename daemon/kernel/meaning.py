@@ -10,7 +10,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
 | negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid … | `not`, counted per occurrence |
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
-| name | capitalised words (not a sentence-initial common word), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
+| name | capitalised words of any script (not a sentence-initial common word: Jonas, Jürgen, Ольга), words of a script without case (李娜), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
@@ -70,7 +70,7 @@ PATH = re.compile(
 )
 # `--name[=value]` or a cluster of letters after one dash, standing alone: not "- item", "re-run", "-5".
 FLAG = re.compile(r"(?<![^\s(\[])(?:--[A-Za-z0-9][\w-]*(?:=[\w./:@-]*[\w/])?|-[A-Za-z]+)(?=[\s.,;:!?)\]]|$)")
-CHANNEL = re.compile(r"(?<![\w/])[#@][A-Za-z0-9][\w-]*(?:\.[\w-]+)*")
+CHANNEL = re.compile(r"(?<![\w/])[#@][^\W_][\w-]*(?:\.[\w-]+)*")
 IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
 HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
@@ -81,7 +81,26 @@ NUMBER = re.compile(
     rf"|[\s-]?(?P<unit>{'|'.join(sorted(UNITS, key=len, reverse=True))})\b)?(?![\w%])",
     re.IGNORECASE,
 )
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)*|\d+[A-Za-z][A-Za-z0-9]*")
+
+
+def _marks() -> str:
+    """A character-class body of the combining marks (Unicode category M) of the basic plane:
+    part of a word, though not `\\w` (Devanagari vowel signs, Arabic vowels, a diacritic NFKC
+    cannot compose)."""
+    marks = [c for c in map(chr, range(0x300, 0x10000)) if unicodedata.category(c).startswith("M")]
+    ranges: list[list[str]] = []
+    for c in marks:
+        if ranges and ord(c) == ord(ranges[-1][1]) + 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(a if a == b else f"{a}-{b}" for a, b in ranges)
+
+
+# Words of any script: a letter, then letters, digits and combining marks; or digits then a
+# letter (`2fa`, `3rd`). Letters are `[^\W\d_]`, so Jürgen, Ольга and 李娜 are words too.
+LETTERS = rf"[^\W\d_](?:[^\W_]|[{_marks()}])*"
+WORD = re.compile(rf"{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
 LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
@@ -146,6 +165,13 @@ def _number_next(clause: str, word: re.Match[str]) -> bool:
     return (
         rest.startswith("§") or first in SMALL or first in TENS or (first in ("a", "an") and second in UNITS)
     )
+
+
+def _capitalised(word: str) -> bool:
+    """Whether `word` is written as a name: a capital in it (Jonas, Jürgen, Ольга, iOS), or a
+    script with no case at all (李娜, راشد), where nothing tells a name from another word, so
+    every word is held to the name rule rather than left unchecked."""
+    return any(c.isupper() for c in word) or (word[0].isalpha() and not word[0].islower())
 
 
 def _clause(clause: str, found: list[Token]) -> None:
@@ -218,7 +244,7 @@ def _clause(clause: str, found: list[Token]) -> None:
         ):
             found.append(Token("polarity", "prefer"))
         elif any(c.isdigit() for c in word) or (
-            len(base) > 1 and any(c.isupper() for c in word) and not (initial and base in COMMON)
+            len(base) > 1 and _capitalised(word) and not (initial and base in COMMON)
         ):
             found.append(Token("name", base))
         i += 1

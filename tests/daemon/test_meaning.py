@@ -191,3 +191,16 @@ def test_three_way_an_upstream_flag_change_cannot_be_dropped() -> None:
     assert compare_three_way(base, ours, theirs, ours).dropped == (Token("flag", "--force"),)
     both = base.replace("script.", "script with --dry-run first, check the log, then with --force.")
     assert compare_three_way(base, ours, theirs, both).ok
+
+
+def test_names_of_any_script_are_names() -> None:
+    assert {"name “jürgen”", "name “ольга”", "name “李娜”"} <= _tokens(
+        "Jürgen, Ольга and 李娜 run support ops."
+    )
+    assert compare(["Jörg runs support ops."], "Jürgen runs support ops.").dropped == (Token("name", "jörg"),)
+    assert compare(["Ольга runs support ops."], "Наташа runs support ops.").describe() == (
+        "drops name “ольга”; adds name “наташа”"
+    )
+    assert compare(["Jürgen runs support ops."], "JÜRGEN runs the support ops!").ok
+    # A combining mark NFKC cannot compose is part of the word, not a break in it.
+    assert read("राहुल runs support ops.").words >= {"राहुल"}
