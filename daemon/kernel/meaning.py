@@ -14,6 +14,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
+| strike-through | `~~struck-through~~` text (withdrawn, done) and text that is not | `struck`, `not struck`: one each, like a polarity |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
@@ -55,6 +56,8 @@ class Token:
 
 
 NOT = Token("negation", "not")
+STRUCK = Token("strike-through", "struck")
+UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
 LEXICON = {form: tuple(Token(*pair) for pair in pairs) for form, pairs in lexicon().items()}
@@ -101,6 +104,8 @@ def _marks() -> str:
 # letter (`2fa`, `3rd`). Letters are `[^\W\d_]`, so Jürgen, Ольга and 李娜 are words too.
 LETTERS = rf"[^\W\d_](?:[^\W_]|[{_marks()}])*"
 WORD = re.compile(rf"{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
+STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
 LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
@@ -253,10 +258,20 @@ def _clause(clause: str, found: list[Token]) -> None:
         found.append(ALWAYS)
 
 
+def _strike(text: str) -> list[Token]:
+    """`struck` if some text is struck through, `not struck` if some is not (code spans are text,
+    list markers are not): a struck note is withdrawn or done, so striking or restoring one is a
+    change, while `**bold**` and `_emphasis_` are not."""
+    plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
+    struck = any(CONTENT.search(m[1]) for m in STRIKE.finditer(plain))
+    rest = bool(CONTENT.search(STRIKE.sub(" ", plain)))
+    return [token for token, present in ((STRUCK, struck), (UNSTRUCK, rest)) if present]
+
+
 def read(text: str) -> Meaning:
     """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of `text`."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
-    found: list[Token] = []
+    found = _strike(text)
     masked = _masked(LIST_MARKER.sub("", text.replace("**", "").replace("~~", "")), found)
     for clause in CLAUSE.split(masked):
         _clause(clause, found)

@@ -204,3 +204,16 @@ def test_names_of_any_script_are_names() -> None:
     assert compare(["Jürgen runs support ops."], "JÜRGEN runs the support ops!").ok
     # A combining mark NFKC cannot compose is part of the word, not a break in it.
     assert read("राहुल runs support ops.").words >= {"राहुल"}
+
+
+def test_strike_through_is_meaning_and_emphasis_is_not() -> None:
+    sources = ["Priya is on call in the week of 2026-11-30.", "Priya is on call the week of 2026-11-30."]
+    struck = compare(sources, "~~Priya is on call in the week of 2026-11-30.~~")
+    assert struck.describe() == "drops strike-through “not struck”; adds strike-through “struck”"
+    # Merging a restored note into its withdrawn copy loses the restored one, and back.
+    reminder = ["~~Send the invoice reminder~~", "Send the invoice reminder"]
+    assert compare(reminder, reminder[0]).dropped == (Token("strike-through", "not struck"),)
+    assert compare(reminder[:1], reminder[1]).dropped == (Token("strike-through", "struck"),)
+    assert compare(reminder, "~~Send the invoice reminder~~ (sent), then send the invoice reminder again").ok
+    assert compare(["**Send** the _invoice_ reminder."], "Send the invoice reminder.").ok
+    assert Token("strike-through", "struck") not in read("Run `git diff ~~a~~`.").tokens

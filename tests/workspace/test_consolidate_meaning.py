@@ -60,6 +60,12 @@ CASES = {
         "Jonas hates short status updates; write long ones.",
         "adds negation “not”",
     ),
+    "fact-to-struck-through": (
+        "MEMORY.md",
+        ("Priya is on call in the week of 2026-11-30.", "Priya is on call the week of 2026-11-30."),
+        "~~Priya is on call in the week of 2026-11-30.~~",
+        "adds strike-through “struck”",
+    ),
 }
 
 
