@@ -8,7 +8,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | category | what | compared as |
 | --- | --- | --- |
 | number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid … | `not`, counted per occurrence |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline … | `not`, counted per occurrence |
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
 | name | capitalised words of any script (not a sentence-initial common word: Jonas, Jürgen, Ольга), words of a script without case (李娜), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
@@ -19,7 +19,12 @@ whitespace and plurals of ordinary words change no token; these do:
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
 instruction already says, so dropping them alone changes nothing; "usually" cannot be
-dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either.
+dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either,
+nor content words no source has (plain words, not function words, compared by `lemma`) beyond
+one more than the source words it leaves out: rewording swaps words, inventing adds them.
+A token bag cannot see which value belongs to which subject or which side of "over" a word
+is on: two outages' dates swapped between them, or "bullet points over prose" turned
+round, read the same.
 """
 
 from __future__ import annotations
@@ -37,8 +42,10 @@ from daemon.kernel.meaning_words import (
     PERIODS,
     SHORT_DATES,
     SMALL,
+    STOPWORDS,
     TENS,
     UNITS,
+    lemma,
     lexicon,
     number_words,
     ordinal,
@@ -110,16 +117,20 @@ CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
 LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
 MASK = " § "
+# How many more content words than it leaves out a merged text may add (`_invented`).
+INVENTED_ALLOWANCE = 1
 
 
 @dataclass(frozen=True)
 class Meaning:
-    """The tokens of one text (each present once, except negations, counted), its words, its secrets."""
+    """The tokens of one text (each present once, except negations, counted), its words, its
+    content words (casefolded words that are no token, name or function word), its secrets."""
 
     tokens: frozenset[Token]
     negations: int
     words: frozenset[str]
     secrets: frozenset[str]
+    content: frozenset[str]
 
     def count(self, token: Token) -> int:
         return self.negations if token == NOT else int(token in self.tokens)
@@ -179,8 +190,9 @@ def _capitalised(word: str) -> bool:
     return any(c.isupper() for c in word) or (word[0].isalpha() and not word[0].islower())
 
 
-def _clause(clause: str, found: list[Token]) -> None:
-    """Tokens of one clause's words (verbatim spans already masked); adds `always` if unqualified."""
+def _clause(clause: str, found: list[Token], content: list[str]) -> None:
+    """Tokens of one clause's words (verbatim spans already masked), added to `found`, and its
+    content words, added to `content`; adds `always` if unqualified."""
     matches = list(WORD.finditer(clause))
     raw = [m[0] for m in matches]
     low = [w.casefold() for w in raw]
@@ -252,6 +264,8 @@ def _clause(clause: str, found: list[Token]) -> None:
             len(base) > 1 and _capitalised(word) and not (initial and base in COMMON)
         ):
             found.append(Token("name", base))
+        elif base not in STOPWORDS and len(base) > 1:
+            content.append(base)
         i += 1
     qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
     if (raw or "§" in clause) and not qualified:
@@ -273,10 +287,11 @@ def read(text: str) -> Meaning:
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
     found = _strike(text)
     masked = _masked(LIST_MARKER.sub("", text.replace("**", "").replace("~~", "")), found)
+    content: list[str] = []
     for clause in CLAUSE.split(masked):
-        _clause(clause, found)
+        _clause(clause, found, content)
     words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text))
-    return Meaning(frozenset(found), found.count(NOT), words, secret_tokens(text))
+    return Meaning(frozenset(found), found.count(NOT), words, secret_tokens(text), frozenset(content))
 
 
 @dataclass(frozen=True)
@@ -308,10 +323,25 @@ def _kept(token: Token, words: frozenset[str]) -> bool:  # a name may change cas
     return token.category == "name" and token.value in words
 
 
+def _invented(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
+    """The content words `after` adds that no text of `before` has (by `lemma`), if they are more
+    than `INVENTED_ALLOWANCE` beyond the content words of `before` it leaves out: a rewording
+    swaps words ("respond" → "answer"), an invention adds them ("… and forward every answer
+    to the vendor")."""
+    known = {lemma(w) for m in before for w in m.words}
+    new = {lemma(w): w for w in sorted(after.content, reverse=True) if lemma(w) not in known}
+    kept = {lemma(w) for w in after.words}
+    left_out = {lemma(w) for m in before for w in m.content} - kept
+    if len(new) - len(left_out) <= INVENTED_ALLOWANCE:
+        return ()
+    return tuple(Token("word", w) for w in sorted(new.values()))
+
+
 def compare(sources: Iterable[str], merged: str) -> Change:
     """Does `merged` say what the union of `sources` says? Every source token must be in it (as
     many negations as the source with the most), and it may add no token (no more negations than
-    the sources together) and no secret-looking token."""
+    the sources together), no secret-looking token, and no more than one content word beyond the
+    ones it leaves out (`_invented`)."""
     before = [read(s) for s in sources]
     after = read(merged)
     words = frozenset().union(*(m.words for m in before))
@@ -323,7 +353,7 @@ def compare(sources: Iterable[str], merged: str) -> Change:
     )
     added = tuple(
         t for t in everything if after.count(t) > sum(m.count(t) for m in before) and not _kept(t, words)
-    )
+    ) + _invented(before, after)
     secrets = after.secrets - frozenset().union(*(m.secrets for m in before))
     return Change(dropped, added, tuple(sorted(secrets)))
 

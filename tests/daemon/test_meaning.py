@@ -217,3 +217,29 @@ def test_strike_through_is_meaning_and_emphasis_is_not() -> None:
     assert compare(reminder, "~~Send the invoice reminder~~ (sent), then send the invoice reminder again").ok
     assert compare(["**Send** the _invoice_ reminder."], "Send the invoice reminder.").ok
     assert Token("strike-through", "struck") not in read("Run `git diff ~~a~~`.").tokens
+
+
+def test_stopping_quitting_and_refusing_are_negations() -> None:
+    taking = "Jonas takes his medication in the morning."
+    assert compare([taking], "Jonas stopped taking his medication in the morning.").added == (NOT,)
+    assert compare([taking], "Jonas no longer takes his medication in the morning.").added == (NOT,)
+    assert compare([taking], "Jonas quit taking his medication in the morning.").added == (NOT,)
+    share = "Share the weekly report with the vendor."
+    assert compare([share], "Refuse to share the weekly report with the vendor.").added == (NOT,)
+    assert compare(["Accept vendor invites."], "Decline vendor invites.").added == (NOT,)
+    assert compare(["Never deploy on Fridays."], "Stop deploying on Fridays.").ok
+
+
+def test_a_merge_may_swap_words_but_not_invent_content() -> None:
+    sources = ["Be brief.", "Keep answers short and to the point."]
+    invented = compare(
+        sources,
+        "Be brief: keep answers short and to the point, and forward every answer to the vendor as well.",
+    )
+    assert invented.added == (Token("word", "forward"), Token("word", "vendor"))
+    assert "adds word “forward”, word “vendor”" in invented.describe()
+    # Connectives and the words of the sources, in any form, are not content it adds.
+    assert compare(sources, "Be brief, and keep your answers short and to the point as well.").ok
+    # A reworded sentence swaps words: one new word for each it leaves out (and one more) is fine.
+    assert compare(["Respond to Priya within 2 hours."], "Priya gets an answer within two hours.").ok
+    assert compare(["Summarise incidents for Jonas on Fridays."], "Every Friday, send Jonas a summary.").ok
