@@ -380,6 +380,29 @@ def _region_bounds(
     return max(0, cb + do + dt - twice), max(high, cb + do + dt - twice)
 
 
+def _dropped_words(
+    parts: list[Region],
+    sides: tuple[Meaning, Meaning, Meaning, Meaning],
+    read_lines: Callable[[tuple[str, ...]], Meaning],
+) -> tuple[Token, ...]:
+    """The content words a side added in a region it changed (absent from that region of the
+    base) that `merged` lacks, unless the other side removed them (the base has them, it does
+    not): a change that carries no token ("… using the new taxonomy") must stay too."""
+    base, ours, theirs, merged = ({lemma(w) for w in m.words} for m in sides)
+    dropped: dict[str, str] = {}
+    for part in parts:
+        if part.kind == "stable":
+            continue
+        before = {lemma(w) for w in read_lines(part.base).words}
+        for lines, other in ((part.ours, theirs), (part.theirs, ours)):
+            for word in sorted(read_lines(lines).content):
+                stem = lemma(word)
+                removed = stem in base and stem not in other
+                if stem not in before and stem not in merged and not removed:
+                    dropped.setdefault(stem, word)
+    return tuple(Token("word", w) for w in sorted(dropped.values()))
+
+
 def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     """Does `merged` keep what ours and theirs each changed from `base`? A token a side added
     must stay, one both kept must stay, one a side removed may go; nothing neither side has.
@@ -388,7 +411,8 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     change on the other: a region only one side changed counts as that side, an identical
     change counts once, and a conflict keeps both sides' additions (and allows both sides'
     removals). Negations are counted (the regions' bounds add up); every other token must
-    be present if any region requires it, and may be present if any region allows it."""
+    be present if any region requires it, and may be present if any region allows it. The
+    content words a side added must stay as well (`_dropped_words`)."""
     b, o, t, r = read(base), read(ours), read(theirs), read(merged)
     cache: dict[tuple[str, ...], Meaning] = {}
 
@@ -410,5 +434,6 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
             dropped.append(token)
         elif nr > high and not _kept(token, words):
             added.append(token)
+    dropped += _dropped_words(parts, (b, o, t, r), read_lines)
     secrets = r.secrets - (b.secrets | o.secrets | t.secrets)
     return Change(tuple(dropped), tuple(added), tuple(sorted(secrets)))

@@ -138,7 +138,7 @@ def test_three_way_negations_both_sides_add_in_different_places_both_stay() -> N
     cases = [
         # both insert a different step at the same place
         (
-            base.replace("\n\n", "\n3. Add impact, but never name customers\n\n"),
+            base.replace("\n\n", "\n3. Share it, but never name customers\n\n"),
             base.replace("\n\n", "\n3. Never publish before legal signs off.\n\n"),
         ),
         # one rewrites a step, the other inserts one right after it
@@ -243,3 +243,27 @@ def test_a_merge_may_swap_words_but_not_invent_content() -> None:
     # A reworded sentence swaps words: one new word for each it leaves out (and one more) is fine.
     assert compare(["Respond to Priya within 2 hours."], "Priya gets an answer within two hours.").ok
     assert compare(["Summarise incidents for Jonas on Fridays."], "Every Friday, send Jonas a summary.").ok
+
+
+def test_three_way_keeps_the_words_a_side_added_even_without_a_token() -> None:
+    base = "1. Open the queue\n2. Label each ticket\n"
+    ours = "1. Open the queue\n2. Label each ticket with team and tier\n"
+    theirs = "1. Open the queue\n2. Label each ticket using the new taxonomy\n"
+    assert compare_three_way(base, ours, theirs, ours).describe() == (
+        "drops word “new”, word “taxonomy”, word “using”"
+    )
+    assert compare_three_way(base, ours, theirs, theirs).dropped == (
+        Token("word", "team"),
+        Token("word", "tier"),
+    )
+    both = "1. Open the queue\n2. Label each ticket with team and tier, using the new taxonomy\n"
+    assert compare_three_way(base, ours, theirs, both).ok
+    # A change only upstream made cannot be undone either; an identical change counts once.
+    upstream = base.replace("queue", "support queue")
+    assert compare_three_way(base, ours, upstream, ours).dropped == (Token("word", "support"),)
+    assert compare_three_way(base, theirs, theirs, theirs).ok
+    # A word one side added that the other removed (here from another step) may go.
+    base = "1. Open the queue by tier\n2. Check the inbox\n3. Label each ticket\n"
+    ours = base.replace("each ticket", "each ticket with its tier")
+    theirs = base.replace("queue by tier", "queue").replace("each ticket", "each ticket using the taxonomy")
+    assert compare_three_way(base, ours, theirs, theirs).ok
