@@ -7,7 +7,8 @@ block. Headings and rules are structure, not units — regrouping under clearer 
 what a consolidation is for.
 
 Every unit has a *key* that decides when two units are "the same": prose is compared
-normalised (Unicode NFKC, case, emphasis markers, whitespace, trailing punctuation), but
+normalised (Unicode NFKC, case, bold and emphasis markers, whitespace, trailing
+punctuation; not `~~strike-through~~`, which withdraws a note), but
 code spans, markdown links and bare URLs inside it are kept verbatim in the key, so they
 must survive byte for byte; a code block's key is its exact text.
 """
@@ -192,9 +193,11 @@ def normalise(text: str) -> str:
     """The comparison key of a piece of prose; verbatim segments stay byte for byte."""
     masked, segments = _mask(text)
     value = unicodedata.normalize("NFKC", masked).translate(QUOTES)
-    value = re.sub(r"\*\*|__|~~", "", value)
+    # Bold and emphasis only stress a note; `~~strike-through~~` withdraws it, so it stays.
+    value = re.sub(r"\*\*|__", "", value)
     value = re.sub(r"(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", value)
     value = re.sub(r"\s+", " ", value.casefold()).strip().rstrip(" .;:!,")
+    value = re.sub(r"[ .;:!,]+~~$", "~~", value)
     return _unmask(value, segments)
 
 

@@ -8,17 +8,23 @@ whitespace and plurals of ordinary words change no token; these do:
 | category | what | compared as |
 | --- | --- | --- |
 | number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid … | `not`, counted per occurrence |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline … | `not`, counted per occurrence |
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
-| name | capitalised words (not a sentence-initial common word), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
+| name | capitalised words of any script (not a sentence-initial common word: Jonas, Jürgen, Ольга), words of a script without case (李娜), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
+| strike-through | `~~struck-through~~` text (withdrawn, done) and text that is not | `struck`, `not struck`: one each, like a polarity |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
 instruction already says, so dropping them alone changes nothing; "usually" cannot be
-dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either.
+dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either,
+nor content words no source has (plain words, not function words, compared by `lemma`) beyond
+one more than the source words it leaves out: rewording swaps words, inventing adds them.
+A token bag cannot see which value belongs to which subject or which side of "over" a word
+is on: two outages' dates swapped between them, or "bullet points over prose" turned
+round, read the same.
 """
 
 from __future__ import annotations
@@ -36,8 +42,10 @@ from daemon.kernel.meaning_words import (
     PERIODS,
     SHORT_DATES,
     SMALL,
+    STOPWORDS,
     TENS,
     UNITS,
+    lemma,
     lexicon,
     number_words,
     ordinal,
@@ -55,6 +63,8 @@ class Token:
 
 
 NOT = Token("negation", "not")
+STRUCK = Token("strike-through", "struck")
+UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
 LEXICON = {form: tuple(Token(*pair) for pair in pairs) for form, pairs in lexicon().items()}
@@ -70,7 +80,7 @@ PATH = re.compile(
 )
 # `--name[=value]` or a cluster of letters after one dash, standing alone: not "- item", "re-run", "-5".
 FLAG = re.compile(r"(?<![^\s(\[])(?:--[A-Za-z0-9][\w-]*(?:=[\w./:@-]*[\w/])?|-[A-Za-z]+)(?=[\s.,;:!?)\]]|$)")
-CHANNEL = re.compile(r"(?<![\w/])[#@][A-Za-z0-9][\w-]*(?:\.[\w-]+)*")
+CHANNEL = re.compile(r"(?<![\w/])[#@][^\W_][\w-]*(?:\.[\w-]+)*")
 IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
 HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
@@ -81,21 +91,46 @@ NUMBER = re.compile(
     rf"|[\s-]?(?P<unit>{'|'.join(sorted(UNITS, key=len, reverse=True))})\b)?(?![\w%])",
     re.IGNORECASE,
 )
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)*|\d+[A-Za-z][A-Za-z0-9]*")
+
+
+def _marks() -> str:
+    """A character-class body of the combining marks (Unicode category M) of the basic plane:
+    part of a word, though not `\\w` (Devanagari vowel signs, Arabic vowels, a diacritic NFKC
+    cannot compose)."""
+    marks = [c for c in map(chr, range(0x300, 0x10000)) if unicodedata.category(c).startswith("M")]
+    ranges: list[list[str]] = []
+    for c in marks:
+        if ranges and ord(c) == ord(ranges[-1][1]) + 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(a if a == b else f"{a}-{b}" for a, b in ranges)
+
+
+# Words of any script: a letter, then letters, digits and combining marks; or digits then a
+# letter (`2fa`, `3rd`). Letters are `[^\W\d_]`, so Jürgen, Ольга and 李娜 are words too.
+LETTERS = rf"[^\W\d_](?:[^\W_]|[{_marks()}])*"
+WORD = re.compile(rf"{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
+STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
 LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
 MASK = " § "
+# How many more content words than it leaves out a merged text may add (`_invented`).
+INVENTED_ALLOWANCE = 1
 
 
 @dataclass(frozen=True)
 class Meaning:
-    """The tokens of one text (each present once, except negations, counted), its words, its secrets."""
+    """The tokens of one text (each present once, except negations, counted), its words, its
+    content words (casefolded words that are no token, name or function word), its secrets."""
 
     tokens: frozenset[Token]
     negations: int
     words: frozenset[str]
     secrets: frozenset[str]
+    content: frozenset[str]
 
     def count(self, token: Token) -> int:
         return self.negations if token == NOT else int(token in self.tokens)
@@ -148,8 +183,16 @@ def _number_next(clause: str, word: re.Match[str]) -> bool:
     )
 
 
-def _clause(clause: str, found: list[Token]) -> None:
-    """Tokens of one clause's words (verbatim spans already masked); adds `always` if unqualified."""
+def _capitalised(word: str) -> bool:
+    """Whether `word` is written as a name: a capital in it (Jonas, Jürgen, Ольга, iOS), or a
+    script with no case at all (李娜, راشد), where nothing tells a name from another word, so
+    every word is held to the name rule rather than left unchecked."""
+    return any(c.isupper() for c in word) or (word[0].isalpha() and not word[0].islower())
+
+
+def _clause(clause: str, found: list[Token], content: list[str]) -> None:
+    """Tokens of one clause's words (verbatim spans already masked), added to `found`, and its
+    content words, added to `content`; adds `always` if unqualified."""
     matches = list(WORD.finditer(clause))
     raw = [m[0] for m in matches]
     low = [w.casefold() for w in raw]
@@ -218,24 +261,37 @@ def _clause(clause: str, found: list[Token]) -> None:
         ):
             found.append(Token("polarity", "prefer"))
         elif any(c.isdigit() for c in word) or (
-            len(base) > 1 and any(c.isupper() for c in word) and not (initial and base in COMMON)
+            len(base) > 1 and _capitalised(word) and not (initial and base in COMMON)
         ):
             found.append(Token("name", base))
+        elif base not in STOPWORDS and len(base) > 1:
+            content.append(base)
         i += 1
     qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
     if (raw or "§" in clause) and not qualified:
         found.append(ALWAYS)
 
 
+def _strike(text: str) -> list[Token]:
+    """`struck` if some text is struck through, `not struck` if some is not (code spans are text,
+    list markers are not): a struck note is withdrawn or done, so striking or restoring one is a
+    change, while `**bold**` and `_emphasis_` are not."""
+    plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
+    struck = any(CONTENT.search(m[1]) for m in STRIKE.finditer(plain))
+    rest = bool(CONTENT.search(STRIKE.sub(" ", plain)))
+    return [token for token, present in ((STRUCK, struck), (UNSTRUCK, rest)) if present]
+
+
 def read(text: str) -> Meaning:
     """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of `text`."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
-    found: list[Token] = []
+    found = _strike(text)
     masked = _masked(LIST_MARKER.sub("", text.replace("**", "").replace("~~", "")), found)
+    content: list[str] = []
     for clause in CLAUSE.split(masked):
-        _clause(clause, found)
+        _clause(clause, found, content)
     words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text))
-    return Meaning(frozenset(found), found.count(NOT), words, secret_tokens(text))
+    return Meaning(frozenset(found), found.count(NOT), words, secret_tokens(text), frozenset(content))
 
 
 @dataclass(frozen=True)
@@ -267,10 +323,25 @@ def _kept(token: Token, words: frozenset[str]) -> bool:  # a name may change cas
     return token.category == "name" and token.value in words
 
 
+def _invented(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
+    """The content words `after` adds that no text of `before` has (by `lemma`), if they are more
+    than `INVENTED_ALLOWANCE` beyond the content words of `before` it leaves out: a rewording
+    swaps words ("respond" → "answer"), an invention adds them ("… and forward every answer
+    to the vendor")."""
+    known = {lemma(w) for m in before for w in m.words}
+    new = {lemma(w): w for w in sorted(after.content, reverse=True) if lemma(w) not in known}
+    kept = {lemma(w) for w in after.words}
+    left_out = {lemma(w) for m in before for w in m.content} - kept
+    if len(new) - len(left_out) <= INVENTED_ALLOWANCE:
+        return ()
+    return tuple(Token("word", w) for w in sorted(new.values()))
+
+
 def compare(sources: Iterable[str], merged: str) -> Change:
     """Does `merged` say what the union of `sources` says? Every source token must be in it (as
     many negations as the source with the most), and it may add no token (no more negations than
-    the sources together) and no secret-looking token."""
+    the sources together), no secret-looking token, and no more than one content word beyond the
+    ones it leaves out (`_invented`)."""
     before = [read(s) for s in sources]
     after = read(merged)
     words = frozenset().union(*(m.words for m in before))
@@ -282,7 +353,7 @@ def compare(sources: Iterable[str], merged: str) -> Change:
     )
     added = tuple(
         t for t in everything if after.count(t) > sum(m.count(t) for m in before) and not _kept(t, words)
-    )
+    ) + _invented(before, after)
     secrets = after.secrets - frozenset().union(*(m.secrets for m in before))
     return Change(dropped, added, tuple(sorted(secrets)))
 
@@ -309,6 +380,29 @@ def _region_bounds(
     return max(0, cb + do + dt - twice), max(high, cb + do + dt - twice)
 
 
+def _dropped_words(
+    parts: list[Region],
+    sides: tuple[Meaning, Meaning, Meaning, Meaning],
+    read_lines: Callable[[tuple[str, ...]], Meaning],
+) -> tuple[Token, ...]:
+    """The content words a side added in a region it changed (absent from that region of the
+    base) that `merged` lacks, unless the other side removed them (the base has them, it does
+    not): a change that carries no token ("… using the new taxonomy") must stay too."""
+    base, ours, theirs, merged = ({lemma(w) for w in m.words} for m in sides)
+    dropped: dict[str, str] = {}
+    for part in parts:
+        if part.kind == "stable":
+            continue
+        before = {lemma(w) for w in read_lines(part.base).words}
+        for lines, other in ((part.ours, theirs), (part.theirs, ours)):
+            for word in sorted(read_lines(lines).content):
+                stem = lemma(word)
+                removed = stem in base and stem not in other
+                if stem not in before and stem not in merged and not removed:
+                    dropped.setdefault(stem, word)
+    return tuple(Token("word", w) for w in sorted(dropped.values()))
+
+
 def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     """Does `merged` keep what ours and theirs each changed from `base`? A token a side added
     must stay, one both kept must stay, one a side removed may go; nothing neither side has.
@@ -317,7 +411,8 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     change on the other: a region only one side changed counts as that side, an identical
     change counts once, and a conflict keeps both sides' additions (and allows both sides'
     removals). Negations are counted (the regions' bounds add up); every other token must
-    be present if any region requires it, and may be present if any region allows it."""
+    be present if any region requires it, and may be present if any region allows it. The
+    content words a side added must stay as well (`_dropped_words`)."""
     b, o, t, r = read(base), read(ours), read(theirs), read(merged)
     cache: dict[tuple[str, ...], Meaning] = {}
 
@@ -339,5 +434,6 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
             dropped.append(token)
         elif nr > high and not _kept(token, words):
             added.append(token)
+    dropped += _dropped_words(parts, (b, o, t, r), read_lines)
     secrets = r.secrets - (b.secrets | o.secrets | t.secrets)
     return Change(tuple(dropped), tuple(added), tuple(sorted(secrets)))

@@ -17,6 +17,8 @@ def _split(text: str) -> list[str]:
 
 LEXICON_TEXT = """
 negation=not: not no none nothing nobody nowhere neither nor without cannot avoid avoids avoided avoiding dont doesnt didnt isnt arent wasnt werent cant wont
+negation=not: stop stops stopped stopping quit quits quitting cease ceases ceased ceasing halt halts halted halting discontinue discontinues discontinued discontinuing formerly
+negation=not: refuse refuses refused refusing decline declines declined declining
 negation=not polarity=always: never
 negation=not polarity=allow: forbid forbids forbidden prohibit prohibits prohibited disallow disallowed deny denies denied banned
 negation=not polarity=prefer: dislike dislikes disliked hate hates hated detest detests loathe loathes
@@ -140,6 +142,20 @@ COMMON = frozenset(
     each whenever wherever"""
     )
 )
+# Function words and connectives: a merge may add these freely, they carry no content of their
+# own ("and … as well", "both", "also"). Every other plain word is a content word.
+STOPWORDS = frozenset(
+    _split(
+        """a an the and or but if then than that this these those to of in on at by for from with as is
+    are was were be been being am it its it's do does did done any all each every some so such into
+    onto over under about when while where which who whom whose what how why there here our ours your
+    yours their theirs his her hers my mine we you they he she i me us them him itself themselves
+    can could would will shall also just very most much many few own same other another both either
+    too well plus additionally likewise including include includes instead still yet even ever
+    again further furthermore moreover however therefore thus hence anyway etc via per has have had
+    having get gets got one ones thing things way"""
+    )
+)
 # Words after which "like" is the verb (prefer), not the preposition.
 LIKE_SUBJECTS = frozenset(_split("i we you they who people users customers would do does did to not never"))
 
@@ -157,6 +173,20 @@ def lexicon() -> dict[str, tuple[tuple[str, str], ...]]:
         if month not in ("may", "march"):
             table[month] = (("date", month),)
     return table
+
+
+def lemma(word: str) -> str:
+    """`word` casefolded with a plural or verb ending taken off, so that "answers", "answered"
+    and "answering" are one word: `answer`; "takes", "taking" and "take" are `tak`."""
+    stem = word.casefold().removesuffix("'s")
+    for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
+        if stem.endswith(suffix) and len(stem) - len(suffix) >= 3 and not stem.endswith("ss"):
+            stem = stem[: -len(suffix)] + replacement
+            break
+    stem = stem.removesuffix("e")
+    if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouy":
+        stem = stem[:-1]
+    return stem
 
 
 def number_words(words: Sequence[str], i: int) -> tuple[int, int]:

@@ -138,7 +138,7 @@ def test_three_way_negations_both_sides_add_in_different_places_both_stay() -> N
     cases = [
         # both insert a different step at the same place
         (
-            base.replace("\n\n", "\n3. Add impact, but never name customers\n\n"),
+            base.replace("\n\n", "\n3. Share it, but never name customers\n\n"),
             base.replace("\n\n", "\n3. Never publish before legal signs off.\n\n"),
         ),
         # one rewrites a step, the other inserts one right after it
@@ -191,3 +191,79 @@ def test_three_way_an_upstream_flag_change_cannot_be_dropped() -> None:
     assert compare_three_way(base, ours, theirs, ours).dropped == (Token("flag", "--force"),)
     both = base.replace("script.", "script with --dry-run first, check the log, then with --force.")
     assert compare_three_way(base, ours, theirs, both).ok
+
+
+def test_names_of_any_script_are_names() -> None:
+    assert {"name “jürgen”", "name “ольга”", "name “李娜”"} <= _tokens(
+        "Jürgen, Ольга and 李娜 run support ops."
+    )
+    assert compare(["Jörg runs support ops."], "Jürgen runs support ops.").dropped == (Token("name", "jörg"),)
+    assert compare(["Ольга runs support ops."], "Наташа runs support ops.").describe() == (
+        "drops name “ольга”; adds name “наташа”"
+    )
+    assert compare(["Jürgen runs support ops."], "JÜRGEN runs the support ops!").ok
+    # A combining mark NFKC cannot compose is part of the word, not a break in it.
+    assert read("राहुल runs support ops.").words >= {"राहुल"}
+
+
+def test_strike_through_is_meaning_and_emphasis_is_not() -> None:
+    sources = ["Priya is on call in the week of 2026-11-30.", "Priya is on call the week of 2026-11-30."]
+    struck = compare(sources, "~~Priya is on call in the week of 2026-11-30.~~")
+    assert struck.describe() == "drops strike-through “not struck”; adds strike-through “struck”"
+    # Merging a restored note into its withdrawn copy loses the restored one, and back.
+    reminder = ["~~Send the invoice reminder~~", "Send the invoice reminder"]
+    assert compare(reminder, reminder[0]).dropped == (Token("strike-through", "not struck"),)
+    assert compare(reminder[:1], reminder[1]).dropped == (Token("strike-through", "struck"),)
+    assert compare(reminder, "~~Send the invoice reminder~~ (sent), then send the invoice reminder again").ok
+    assert compare(["**Send** the _invoice_ reminder."], "Send the invoice reminder.").ok
+    assert Token("strike-through", "struck") not in read("Run `git diff ~~a~~`.").tokens
+
+
+def test_stopping_quitting_and_refusing_are_negations() -> None:
+    taking = "Jonas takes his medication in the morning."
+    assert compare([taking], "Jonas stopped taking his medication in the morning.").added == (NOT,)
+    assert compare([taking], "Jonas no longer takes his medication in the morning.").added == (NOT,)
+    assert compare([taking], "Jonas quit taking his medication in the morning.").added == (NOT,)
+    share = "Share the weekly report with the vendor."
+    assert compare([share], "Refuse to share the weekly report with the vendor.").added == (NOT,)
+    assert compare(["Accept vendor invites."], "Decline vendor invites.").added == (NOT,)
+    assert compare(["Never deploy on Fridays."], "Stop deploying on Fridays.").ok
+
+
+def test_a_merge_may_swap_words_but_not_invent_content() -> None:
+    sources = ["Be brief.", "Keep answers short and to the point."]
+    invented = compare(
+        sources,
+        "Be brief: keep answers short and to the point, and forward every answer to the vendor as well.",
+    )
+    assert invented.added == (Token("word", "forward"), Token("word", "vendor"))
+    assert "adds word “forward”, word “vendor”" in invented.describe()
+    # Connectives and the words of the sources, in any form, are not content it adds.
+    assert compare(sources, "Be brief, and keep your answers short and to the point as well.").ok
+    # A reworded sentence swaps words: one new word for each it leaves out (and one more) is fine.
+    assert compare(["Respond to Priya within 2 hours."], "Priya gets an answer within two hours.").ok
+    assert compare(["Summarise incidents for Jonas on Fridays."], "Every Friday, send Jonas a summary.").ok
+
+
+def test_three_way_keeps_the_words_a_side_added_even_without_a_token() -> None:
+    base = "1. Open the queue\n2. Label each ticket\n"
+    ours = "1. Open the queue\n2. Label each ticket with team and tier\n"
+    theirs = "1. Open the queue\n2. Label each ticket using the new taxonomy\n"
+    assert compare_three_way(base, ours, theirs, ours).describe() == (
+        "drops word “new”, word “taxonomy”, word “using”"
+    )
+    assert compare_three_way(base, ours, theirs, theirs).dropped == (
+        Token("word", "team"),
+        Token("word", "tier"),
+    )
+    both = "1. Open the queue\n2. Label each ticket with team and tier, using the new taxonomy\n"
+    assert compare_three_way(base, ours, theirs, both).ok
+    # A change only upstream made cannot be undone either; an identical change counts once.
+    upstream = base.replace("queue", "support queue")
+    assert compare_three_way(base, ours, upstream, ours).dropped == (Token("word", "support"),)
+    assert compare_three_way(base, theirs, theirs, theirs).ok
+    # A word one side added that the other removed (here from another step) may go.
+    base = "1. Open the queue by tier\n2. Check the inbox\n3. Label each ticket\n"
+    ours = base.replace("each ticket", "each ticket with its tier")
+    theirs = base.replace("queue by tier", "queue").replace("each ticket", "each ticket using the taxonomy")
+    assert compare_three_way(base, ours, theirs, theirs).ok

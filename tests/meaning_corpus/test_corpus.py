@@ -20,6 +20,8 @@ CATEGORIES = {
     "host",
     "channel",
     "secret",
+    "strike-through",
+    "invention",
 }
 LEGITIMATE = {"rewording", "reordering", "duplicate", "case-punctuation", "plural", "union"}
 MAX_FALSE_REFUSALS = 0.10

@@ -250,6 +250,21 @@ def test_model_answer_that_changes_what_a_side_says_keeps_the_fork_pending(
     assert fork_state(root) == before
 
 
+def test_model_answer_that_is_our_side_unchanged_keeps_the_fork_pending(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup(root, fake_model.url)
+    conflicting(root)
+    before = fork_state(root)
+    just_ours = ours(root, "SKILL.md").read_text()  # upstream's "using the new taxonomy" has no token
+    fake_model.reply({"files": [{"path": "SKILL.md", "content": just_ours}]}, schema="ConflictResolution")
+    merge = merged_entry(library(config, key=True))
+    assert merge["outcome"] == "pending"
+    assert "SKILL.md: the model's answer does not keep what each side says: drops word" in merge["reason"]
+    assert "word “taxonomy”" in merge["reason"]
+    assert fork_state(root) == before
+
+
 BLAMELESS = "Keep it blameless: describe systems and decisions, not people."
 
 

@@ -156,6 +156,24 @@ def test_without_a_model_daily_logs_are_still_deduplicated(tmp_path: Path) -> No
     assert (home / "SOUL.md").read_bytes() == (EXAMPLES / "ada" / "SOUL.md").read_bytes()
 
 
+def test_daily_log_repeat_removal_keeps_a_note_restored_after_it_was_struck_through(tmp_path: Path) -> None:
+    config = copy_example(tmp_path, "http://127.0.0.1:9/v1")
+    data = yaml.safe_load(config.read_text())
+    del data["model"]
+    config.write_text(yaml.safe_dump(data))
+    logs = config.parent / "ada" / "memory"
+    with (logs / "2026-11-25.md").open("a") as log:
+        log.write("- ~~Send the invoice reminder~~\n")
+    with (logs / "2026-11-26.md").open("a") as log:
+        log.write("- Send the invoice reminder\n- **Send the invoice reminder**\n")
+
+    entry = _entry(_once(config))
+
+    assert entry["daily_logs"]["notes_removed"] == 21  # the example's 20 repeats and the bold one
+    assert (logs / "2026-11-25.md").read_text().endswith("- ~~Send the invoice reminder~~\n")
+    assert (logs / "2026-11-26.md").read_text().endswith("\n- Send the invoice reminder\n")
+
+
 def test_review_mode_turns_every_tidy_up_into_a_proposal(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url, autonomy="review", instruction_hold=False)
     home = config.parent / "ada"

@@ -38,6 +38,12 @@ def test_normalise_ignores_case_emphasis_and_trailing_punctuation_but_not_code()
     assert normalise("Run `make Test`.") != normalise("run `make test`")
 
 
+def test_normalise_keeps_strike_through_a_struck_note_is_another_note() -> None:
+    assert normalise("~~Send the invoice reminder~~") != normalise("Send the invoice reminder")
+    assert normalise("~~Send the invoice reminder.~~") == normalise("~~send the invoice  reminder~~")
+    assert normalise("_Send_ the __invoice__ reminder") == normalise("Send the invoice reminder")
+
+
 def test_units_carry_file_and_line() -> None:
     units = list(units_of("SOUL.md", "# Soul\n\nCalm. Brief.\n- Be brief.\n"))
     assert [(u.line, u.kind, u.text) for u in units] == [
