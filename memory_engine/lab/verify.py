@@ -10,6 +10,10 @@
    - a grid (`grid.json`) reproduces byte for byte.
    A precision ledger (`lab distill`, kind `distill`) is re-checked by `distill_verify`
    instead: requests rebuilt from its corpus copy, answers re-scored, figures recomputed.
+3. Claims: every summary in `ledger.json` that the re-runs determine (a grid's best, an
+   evaluation's scores and comparison, a campaign's chains of parents and its selection)
+   is rebuilt from them (`verify_summary`, `verify_campaign`) and must match. The rebuilt
+   selection is the report's `selection`, the only one `lab propose --ledger` acts on.
 Any mismatch is a problem; a ledger verifies only with none.
 """
 
@@ -26,7 +30,7 @@ from daemon.kernel.memory_settings import MemorySettings
 from memory_engine.lab import evidence, proposer
 from memory_engine.lab.distill_verify import verify_distill
 from memory_engine.lab.evaluator import Evaluation
-from memory_engine.lab.grid import run_grid
+from memory_engine.lab.grid import Grid, run_grid
 from memory_engine.lab.ledger import (
     LedgerError,
     check_manifest,
@@ -38,6 +42,10 @@ from memory_engine.lab.ledger import (
 from memory_engine.lab.provenance import provenance
 from memory_engine.lab.scenarios import ScenarioError, Suite, parse_suite
 from memory_engine.lab.selection import compare
+from memory_engine.lab.verify_campaign import campaign_claims
+from memory_engine.lab.verify_summary import Claims, evaluate_claims, grid_claims
+
+KINDS = ("grid", "evaluate", "campaign", "distill")
 
 
 @dataclass
@@ -52,6 +60,7 @@ class VerifyReport:
     sessions: int = 0
     problems: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    selection: MemorySettings | None = None  # rebuilt from the re-runs; meaningful only when ok
 
     @property
     def ok(self) -> bool:
@@ -148,10 +157,28 @@ def _validations(root: Path, report: VerifyReport) -> None:
         report.validations += 1
 
 
-def _grid(root: Path, suite: Suite, report: VerifyReport) -> None:
+def _grid(root: Path, suite: Suite, kind: str, report: VerifyReport) -> Grid | None:
+    """The re-run grid, if the ledger has one (a grid ledger must)."""
     path = root / "grid.json"
-    if path.is_file() and path.read_bytes() != dumps(run_grid(suite).as_json()):
+    if not path.is_file():
+        if kind == "grid":
+            report.problems.append("grid.json: missing; a grid ledger is checked against its re-run")
+        return None
+    grid = run_grid(suite)
+    if path.read_bytes() != dumps(grid.as_json()):
         report.problems.append("grid.json: does not match a re-run of the grid on this suite")
+    return grid
+
+
+def _claims(
+    root: Path, doc: dict[str, Any], suite: Suite, grid: Grid | None, evaluations: dict[str, Evaluation]
+) -> Claims:
+    kind = doc.get("kind")
+    if kind == "grid":
+        return grid_claims(doc, suite, grid, evaluations) if grid is not None else Claims()
+    if kind == "evaluate":
+        return evaluate_claims(root, doc, suite, evaluations)
+    return campaign_claims(root, doc, evaluations)
 
 
 def verify(root: Path) -> VerifyReport:
@@ -160,12 +187,22 @@ def verify(root: Path) -> VerifyReport:
     report.problems.extend(check_manifest(root))
     manifest = load_manifest(root)
     report.files = len(manifest["files"])
-    doc = _load(root, ".", "ledger.json", report) if (root / "ledger.json").is_file() else None
-    report.kind = str(doc.get("kind", "unknown")) if doc else "unknown"
     recorded = manifest.get("provenance", {}).get("source_sha256")
     if recorded and recorded != provenance()["source_sha256"]:
         report.notes.append("the engine or lab source changed since this ledger was sealed; re-runs decide")
-    if doc is not None and report.kind == "distill":
+    if not (root / "ledger.json").is_file():
+        report.problems.append("ledger.json: missing; it says what kind of ledger this is")
+        return report
+    doc = _load(root, ".", "ledger.json", report)
+    if doc is None:
+        return report
+    if doc.get("kind") not in KINDS:
+        report.problems.append(
+            f"ledger.json: kind is {doc.get('kind')!r}; expected one of {', '.join(KINDS)}"
+        )
+        return report
+    report.kind = str(doc["kind"])
+    if report.kind == "distill":
         check = verify_distill(root, doc)
         report.problems.extend(check.problems)
         report.notes.extend(check.notes)
@@ -185,5 +222,7 @@ def verify(root: Path) -> VerifyReport:
             evaluations[folder] = evaluation
     _decisions(root, evaluations, report)
     _validations(root, report)
-    _grid(root, suite, report)
+    claims = _claims(root, doc, suite, _grid(root, suite, report.kind, report), evaluations)
+    report.problems.extend(claims.problems)
+    report.selection = claims.selection
     return report

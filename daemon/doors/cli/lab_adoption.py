@@ -24,7 +24,7 @@ from memory_engine.lab import adopt
 from memory_engine.lab.campaign import Experiment
 from memory_engine.lab.campaign_record import CampaignPlan, ExperimentResult
 from memory_engine.lab.grid import run_grid
-from memory_engine.lab.ledger import Ledger, check_version, load_manifest, read_json
+from memory_engine.lab.ledger import Ledger, load_manifest
 from memory_engine.lab.scenarios import Suite, load_suite, parse_suite
 from memory_engine.lab.verify import verify
 
@@ -131,25 +131,16 @@ def _print_campaign(
 
 
 def _from_ledger(root: Path) -> tuple[Suite, MemorySettings, str]:
+    """The suite and the selection of a ledger that verifies, the selection as rebuilt by the
+    re-runs: `ledger.json`'s own claim is only cross-checked, never used."""
     report = verify(root)
     if not report.ok:
         raise DaemonError(f"ledger {root} does not verify ({report.problems[0]}); nothing proposed")
-    doc = read_json(root / "ledger.json")
-    check_version(doc, root / "ledger.json")
-    chosen = {
-        "campaign": doc.get("selected"),
-        "grid": doc.get("best"),
-        "evaluate": doc.get("evaluation"),
-    }.get(str(doc.get("kind")))
-    if not isinstance(chosen, dict):
-        raise DaemonError(f"ledger {root} ({doc.get('kind')}) selected no configuration; nothing proposed")
+    if report.selection is None:
+        raise DaemonError(f"ledger {root} ({report.kind}) selected no configuration; nothing proposed")
     suite = parse_suite((root / "scenarios.json").read_bytes(), str(root / "scenarios.json"))
     sealed = load_manifest(root).get("sealed_at", "?")
-    return (
-        suite,
-        MemorySettings.model_validate(chosen["settings"]),
-        f"ledger {root} ({doc['kind']}, sealed {sealed})",
-    )
+    return suite, report.selection, f"ledger {root} ({report.kind}, sealed {sealed})"
 
 
 def _propose(
