@@ -57,12 +57,20 @@ def bounded_date(value: object) -> str:
 
 
 def plain_text(value: str) -> str:
-    """`value` if it holds no control character, line separator or hiding character, else ValueError naming one."""
+    """`value` if it holds no control character or line separator, else ValueError naming one."""
     for position, char in enumerate(value):
         if unicodedata.category(char) in _LINE_BREAKING:
             raise ValueError(
                 f"must not contain control characters (U+{ord(char):04X} at position {position})"
             )
+    return value
+
+
+def shown_text(value: str) -> str:
+    """`plain_text`, and no character that reorders or hides what is shown: for a new fact's
+    entity, key and value. (A quote is the user's words verbatim and may carry one.)"""
+    plain_text(value)
+    for position, char in enumerate(value):
         if ord(char) in _HIDING:
             raise ValueError(
                 f"must not contain invisible characters that reorder or hide text "
@@ -109,10 +117,15 @@ class FactProposal(BaseModel):
     def _date(cls, value: str) -> str:
         return bounded_date(value)
 
-    @field_validator("tenant", "user", "entity", "key", "value", "source", "kind")
+    @field_validator("tenant", "user", "source", "kind")
     @classmethod
     def _plain(cls, value: str) -> str:
         return plain_text(value)
+
+    @field_validator("entity", "key", "value")
+    @classmethod
+    def _shown(cls, value: str) -> str:
+        return shown_text(value)
 
 
 class FactRecord(BaseModel):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal, Protocol, TypeVar
+from typing import Literal
 
 from daemon.kernel.errors import CorruptState, PathRefused, StateVersionError
 from daemon.kernel.settings import AgentSettings
@@ -114,7 +114,9 @@ class Inventory:
         if skill.provenance is None:
             return self.original(skill.name)
         candidates = [s for s in self.skills if s.source != "learned" and s.name == skill.name]
-        return at_origin(skill.provenance, candidates, self.original(skill.name))
+        winner = self.original(skill.name)
+        found = at_origin(skill.provenance, [c.folder for c in candidates], winner.folder if winner else None)
+        return next((c for c in candidates if c.folder is found), None)
 
     def serving(self, name: str) -> Skill | None:
         """The skill an agent gets for `name`: active or drifted, never shadowed or quarantined."""
@@ -237,19 +239,15 @@ def drift_of(record: Provenance, original: SkillFolder) -> tuple[str, ...]:
     )
 
 
-class _Located(Protocol):
-    @property
-    def path(self) -> Path: ...
-
-
-P = TypeVar("P", bound=_Located)
-
-
-def at_origin(record: Provenance, candidates: Sequence[P], winner: P | None) -> P | None:
+def at_origin(
+    record: Provenance, candidates: Sequence[SkillFolder], winner: SkillFolder | None
+) -> SkillFolder | None:
     """Which of `candidates` (same-named managed or pack skills) a fork was taken from.
 
-    The one at its recorded origin; else, for a deployment moved to another folder, the one
-    with the same pack folder and skill folder, if only one has them; never another source.
+    The one at its recorded origin. Else, for a deployment moved to another folder, the
+    only one whose files are byte for byte what the fork was last taken or merged from:
+    a same-named skill of another source (another vendor's pack) differs, and is never
+    taken for it; a moved pack that also changed is reported as gone, never merged blind.
     A legacy record without an origin: the name's winner.
     """
     if record.origin is None:
@@ -257,7 +255,7 @@ def at_origin(record: Provenance, candidates: Sequence[P], winner: P | None) -> 
     exact = next((c for c in candidates if str(c.path) == record.origin), None)
     if exact is not None:
         return exact
-    moved = [c for c in candidates if c.path.parts[-2:] == Path(record.origin).parts[-2:]]
+    moved = [c for c in candidates if not drift_of(record, c)]
     return moved[0] if len(moved) == 1 else None
 
 

@@ -217,3 +217,19 @@ def test_an_existing_store_with_unsafe_values_still_loads_and_renders_escaped(
     view = (root / "ada" / "FACTS.md").read_text()
     assert "- user \\# x / city: Berlin \\#\\# pwned (since 2026-11-02, confidence 0.9)" in view
     assert "\x07" not in view and "\n#" not in view.split("-->", 1)[1]
+
+
+def test_a_quote_keeps_the_users_invisible_characters_and_an_old_store_with_one_still_loads(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    # The quote is the user's words verbatim (the model must copy a zero-width space it
+    # finds there); only the entity, key and value, which are shown and compared, refuse one.
+    config = setup_agent(root, fake_model)
+    said = "I live in \u200bBerlin"
+    write_transcript(root / "ada", "s0.jsonl", conversation([(said, "Noted."), ("Thanks", "Sure."), ("Bye", "Bye."), ("Hi", "Hi.")]))
+    fake_model.reply({"facts": [berlin_fact(quote=said)]}, schema="DistillationResponse")
+    entry = distill(once(config))
+    assert entry["stored"] == 1, entry
+    assert [r["quote"] for r in stored(root)] == [said]
+    listed = run_cli(config, "memory", "list", "--agent", "ada", "--json")
+    assert listed.code == 0 and listed.json()["records"][0]["value"] == "Berlin"

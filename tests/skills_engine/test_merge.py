@@ -462,17 +462,28 @@ def test_a_fork_whose_origin_no_longer_provides_it_is_reported_and_not_merged(ro
     assert fork_state(root) == before
 
 
-def test_a_fork_follows_its_pack_when_the_deployment_moves_to_another_folder(root: Path) -> None:
-    # Recorded origins are absolute: a deployment moved (to /srv, say) keeps its pack's folder
-    # name, and that pack is still the fork's upstream.
+def test_a_fork_finds_its_unchanged_pack_after_the_deployment_moves_and_never_another_vendors(
+    root: Path,
+) -> None:
+    # Recorded origins are absolute. A deployment moved (to /srv, say) keeps byte-identical
+    # packs: the fork still has its upstream. Another vendor's pack laid out the same way
+    # (<vendor>/skills/<name>) is not its upstream, and an upstream that changed while it
+    # moved is reported as gone, never merged blind.
     config = setup(root)
     moved = root / "srv" / "packs"
     moved.parent.mkdir()
     (root / "packs").rename(moved)
     _packs(config, moved)
+    before = fork_state(root)
     listed = run_cli(config, "skills", "list", "--agent", "ada")
     assert "no longer provides" not in listed.err
-    edit(moved / "triage" / "SKILL.md", "3. Close duplicates", "3. Close duplicates and link them")
-    merge = merged_entry(library(config, hours=2))
-    assert merge["outcome"] == "merged"
-    assert "3. Close duplicates and link them" in ours(root, "SKILL.md").read_text()
+    assert library(config)["upstream_merges"] == [] and fork_state(root) == before
+
+    vendor = root / "vendor-b" / "packs"
+    make_skill(vendor, "triage", SKILL.replace("1. Open the queue", "1. Always run with --force"))
+    _packs(config, vendor)
+    listed = run_cli(config, "skills", "list", "--agent", "ada")
+    assert "which no longer provides triage" in listed.err
+    entry = library(config, hours=2)
+    assert entry["upstream_merges"] == [] and fork_state(root) == before
+    assert "--force" not in ours(root, "SKILL.md").read_text()
