@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from daemon.config.yamlmap import KeyPath
 from daemon.kernel.secret_shapes import SECRET_SHAPE, secret_tokens
@@ -61,6 +61,10 @@ def webhook_problem(url: str) -> str | None:
     return None
 
 
+# Query parameters that carry a credential (Gemini's ?key=, Azure's ?sig=, api_key, token …).
+CREDENTIAL_PARAM = re.compile(r"(?i)^(?:.*[_-])?(?:key|api[_-]?key|token|secret|password|passwd|pwd|sig|signature|auth)$")
+
+
 def base_url_problem(url: str) -> str | None:
     """Why `url` cannot be the model's base URL, never quoting it; None if it can."""
     try:
@@ -73,6 +77,12 @@ def base_url_problem(url: str) -> str | None:
             "contains a user name or password (user:password@host); the server gets the key from "
             "the variable model.api_key_env names: remove them from the URL"
         )
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        if CREDENTIAL_PARAM.search(name) or SECRET_SHAPE.search(value):
+            return (
+                f"carries a credential in its query string (parameter {name!r}); the server gets the key "
+                "from the variable model.api_key_env names: remove it from the URL"
+            )
     return None
 
 

@@ -414,6 +414,34 @@ def test_a_password_in_model_base_url_is_refused_naming_key_and_line_and_never_e
 
 
 @pytest.mark.parametrize(
+    ("query", "parameter"),
+    [
+        ("api_key=sk-proj-abcdefghijklmnopqrstuvwxyz012345", "api_key"),
+        ("key=AIzaSyA1b2C3d4E5f6G7h8I9j0KlMnOpQrStUvW", "key"),
+        ("sv=2024&sig=Zm9vYmFyYmF6cXV4c2VjcmV0", "sig"),
+        ("x=ghp_A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2A1b2", "x"),
+    ],
+)
+def test_a_credential_in_the_query_of_model_base_url_is_refused_never_echoed(
+    root: Path, query: str, parameter: str
+) -> None:
+    config = setup_agent(root, None)
+    model = {"base_url": f"https://gateway.example.com/v1?{query}", "model": "m", "api_key_env": "TEST_API_KEY"}
+    prices = {"price_input_per_million": 1.0, "price_output_per_million": 1.0}
+    config = write_config(root, {**yaml.safe_load(config.read_text()), "model": {**model, **prices}})
+    secret = query.rsplit("=", 1)[1]
+    _refused_everywhere(config, secret, f"model.base_url: carries a credential in its query string (parameter '{parameter}')")
+
+
+def test_a_base_url_with_an_ordinary_query_is_accepted(root: Path) -> None:
+    config = setup_agent(root, None)
+    model = {"base_url": "https://gateway.example.com/v1?api-version=2024-10-21", "model": "m", "api_key_env": "TEST_API_KEY"}
+    prices = {"price_input_per_million": 1.0, "price_output_per_million": 1.0}
+    config = write_config(root, {**yaml.safe_load(config.read_text()), "model": {**model, **prices}})
+    assert run_cli(config, "config", "check").code == 0
+
+
+@pytest.mark.parametrize(
     ("key", "value", "message"),
     [
         (("model", "api_key_env"), CANARY, "model.api_key_env: looks like a key or password, not the name of"),

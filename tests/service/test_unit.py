@@ -153,13 +153,27 @@ def test_install_service_escapes_percent_spaces_and_quotes_in_paths(tmp_path: Pa
 
 
 @pytest.mark.parametrize("option", ["--user", "--group", "--agents-group"])
-@pytest.mark.parametrize("value", ["two words", "x\nExecStartPre=/bin/rm -rf /", "", "-dash", "a" * 40])
+@pytest.mark.parametrize("value", ["two words", "x\nExecStartPre=/bin/rm -rf /", "", "-dash", "a" * 300, "50%", "a:b", ".."])
 def test_install_service_refuses_a_name_systemd_would_not_take(root: Path, option: str, value: str) -> None:
     config = write_config(root, base_config(root, None))
     before = tree_snapshot(root)
     said = usage_error(config, "install-service", "--unit-dir", str(root / "units"), f"{option}={value}")
     assert f"argument {option}:" in said and "is not a user or group name" in said
     assert tree_snapshot(root) == before
+
+
+@pytest.mark.parametrize("name", ["john.doe", "svc$", "jdoe@corp.example.com", "a" * 32, "1000"])
+def test_install_service_takes_the_relaxed_names_systemd_takes(root: Path, name: str) -> None:
+    config = write_config(root, base_config(root, None))
+    units = root / "units"
+    result = run_cli(config, "install-service", "--unit-dir", str(units), f"--user={name}", f"--group={name}", "--json")
+    assert result.code == 0, result.err
+    assert f"User={name}" in (units / "metaeng-daemon.service").read_text().splitlines()
+    useradd = next(step for step in result.json()["next_steps"] if step.startswith("useradd"))
+    assert shlex.split(useradd, comments=True)[-1] == name
+    if shutil.which("systemd-analyze"):
+        verified = _verify(units / "metaeng-daemon.service")
+        assert verified.returncode == 0, verified.stderr
 
 
 def test_a_path_with_a_line_break_is_refused_naming_it(tmp_path: Path) -> None:

@@ -94,9 +94,9 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     except OSError as exc:
         raise DaemonError(f"cannot write {target}: {exc.strerror or exc}") from None
     steps = [
-        f"useradd --system --no-create-home --shell /usr/sbin/nologin {args.user}  # if the user does not exist",
+        f"useradd --system --no-create-home --shell /usr/sbin/nologin {shlex.quote(args.user)}  # if the user does not exist",
         # Quoted for the shell: `chown -R` of a home named "my agents" must not take "my" as a path.
-        f"chown -R {args.user} {' '.join(shlex.quote(p) for p in params.writable)}  "
+        f"chown -R {shlex.quote(args.user)} {' '.join(shlex.quote(p) for p in params.writable)}  "
         "# or give --agents-group write access to the homes",
     ]
     if params.credential:

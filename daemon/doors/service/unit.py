@@ -98,17 +98,19 @@ def unit_word(text: str, what: str) -> str:
     return escaped
 
 
-# systemd's strict user and group names (or a numeric id): anything else, a space or a line
-# break, would make User= fail at start or, worse, add a directive to the unit.
-ACCOUNT_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,30}|[0-9]{1,10}")
+# systemd's relaxed user and group names (what User= takes, with a notice, beyond the strict
+# ones: john.doe, svc$, jdoe@corp.example.com), or a numeric id. Never whitespace, a control
+# character, ':' or '/', a leading '-', '.' or '..': a line break would add a directive to the
+# unit. Quotes, backslashes and '%' (a specifier) are refused too, so the name is written as is.
+ACCOUNT_NAME = re.compile(r"(?!-)(?!\.{1,2}$)[^\s\x00-\x1f\x7f:/\\\"'%]{1,256}")
 
 
 def account_name(text: str) -> str:
     """An argparse type for --user and --group: a name systemd accepts."""
     if not ACCOUNT_NAME.fullmatch(text):
         raise argparse.ArgumentTypeError(
-            f"{text!r} is not a user or group name systemd accepts "
-            "(a letter or '_', then letters, digits, '_' or '-', at most 31; or a numeric id)"
+            f"{text!r} is not a user or group name systemd accepts (no spaces, control characters, "
+            "quotes, ':', '/', '\\' or '%', not starting with '-', at most 256 characters)"
         )
     return text
 
