@@ -56,14 +56,15 @@ def _cut(commits: list[CommitInfo], keep_days: int | None, keep_runs: int | None
 
     Days: everything older than the oldest commit still young enough is folded, so one
     commit stamped by a clock that was behind does not take the younger runs before it
-    along; a commit stamped in the future (a clock that was ahead) does not count as young,
-    or it would keep everything before it for years. Runs: the (N+1)th newest run and all
-    before it. A commit stays only if both keep it.
+    along. A commit stamped after `now` counts as young: either its clock was ahead, or
+    the clock now is behind, and the two cannot be told apart; a squash cannot be undone,
+    so it keeps (retention waits) rather than fold runs that may be minutes old. Runs: the
+    (N+1)th newest run and all before it. A commit stays only if both keep it.
     """
     cut = len(commits)
     if keep_days is not None:
-        since, future = now - timedelta(days=keep_days), now + timedelta(days=1)
-        young = [i for i, info in enumerate(commits) if since <= info.committed_at <= future]
+        since = now - timedelta(days=keep_days)
+        young = [i for i, info in enumerate(commits) if since <= info.committed_at]
         cut = min(cut, young[-1] + 1 if young else 0)
     if keep_runs is not None:
         seen = 0

@@ -214,8 +214,11 @@ def test_history_days_is_not_fooled_by_one_commit_stamped_by_a_clock_that_was_be
     assert plan is not None and plan.cutoff.sha == history[3].sha
     assert (plan.squashed_runs, plan.kept_runs, plan.through) == (2, 3, history[3].run_id)
     assert plan_squash(history[5:], keep_days=10, keep_runs=None, now=now) is None  # no run to fold
+    # A commit stamped after now (a clock ahead then, or behind now) is young: kept, and so is
+    # everything newer than it; a clock behind every commit squashes nothing.
     ahead = [*history[:5], replace(history[5], committed_at=datetime(2099, 1, 1, tzinfo=UTC))]
-    assert plan_squash(ahead, keep_days=10, keep_runs=None, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]
+    assert plan_squash(ahead, keep_days=10, keep_runs=None, now=now) is None
+    assert plan_squash(history, keep_days=36500, keep_runs=None, now=datetime(2026, 10, 1, tzinfo=UTC)) is None
     assert plan_squash(history, keep_days=None, keep_runs=3, now=now).cutoff.sha == history[3].sha  # type: ignore[union-attr]
 
 
