@@ -14,7 +14,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
-| strike-through | `~~struck-through~~` text (withdrawn, done) and text that is not | `struck`, `not struck`: one each, like a polarity |
+| strike-through | each `~~struck-through~~` span (withdrawn, done), and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
@@ -55,6 +55,7 @@ from daemon.kernel.meaning_words import (
     ordinal,
 )
 from daemon.kernel.secret_shapes import secret_tokens
+from daemon.kernel.words import token as normalised
 
 
 @dataclass(frozen=True, order=True)
@@ -67,7 +68,6 @@ class Token:
 
 
 NOT = Token("negation", "not")
-STRUCK = Token("strike-through", "struck")
 UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
@@ -120,6 +120,7 @@ IDEOGRAPH = re.compile(rf"[{IDEOGRAPHS}]")
 # 사용자는 are words too.
 LETTERS = rf"(?![{IDEOGRAPHS}])[^\W\d_](?:(?![{IDEOGRAPHS}])[^\W_]|[{_marks()}])*"
 WORD = re.compile(rf"[{IDEOGRAPHS}][{_marks()}]*|{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
+SPAN_WORD = re.compile(rf"{WORD.pattern}|\d+")
 STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
@@ -282,14 +283,24 @@ def _clause(clause: str, found: list[Token], content: list[str]) -> None:
         found.append(ALWAYS)
 
 
+def _struck(span: str) -> Token:
+    """The token of one struck-through span: its words without function words, normalised as
+    `daemon.kernel.words` does (case, plurals, number words), so `~~Send the invoice
+    reminders~~` is `send invoice reminder`."""
+    words = [w.casefold().removesuffix("'s") for w in SPAN_WORD.findall(span)]
+    kept = [normalised(w) for w in words if w not in STOPWORDS] or list(map(normalised, words))
+    return Token("strike-through", " ".join(kept) or span.strip().casefold())
+
+
 def _strike(text: str) -> list[Token]:
-    """`struck` if some text is struck through, `not struck` if some is not (code spans are text,
-    list markers are not): a struck note is withdrawn or done, so striking or restoring one is a
-    change, while `**bold**` and `_emphasis_` are not."""
+    """A token of each struck-through span (by its words), and `not struck` if some text is
+    not struck (code spans are text, list markers are not): a struck note or part is withdrawn
+    or done, so striking, restoring or moving the strike is a change — which parts are struck,
+    not only whether any is — while `**bold**` and `_emphasis_` are not."""
     plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
-    struck = any(CONTENT.search(m[1]) for m in STRIKE.finditer(plain))
-    rest = bool(CONTENT.search(STRIKE.sub(" ", plain)))
-    return [token for token, present in ((STRUCK, struck), (UNSTRUCK, rest)) if present]
+    struck = [_struck(m[1]) for m in STRIKE.finditer(plain) if CONTENT.search(m[1])]
+    rest = [UNSTRUCK] if CONTENT.search(STRIKE.sub(" ", plain)) else []
+    return struck + rest
 
 
 def read(text: str) -> Meaning:
