@@ -8,8 +8,9 @@ names for `move` or `group` would otherwise be the one place an answer could inv
   title is what gets written), or
 - a short label made of what the units under it already say: at most `MAX_WORDS` words and
   `MAX_CHARS` characters, every word one of those units' words (`daemon.kernel.words`:
-  case, plurals and number words folded; "and", "of", "the" … are free), no secret-looking
-  token and no meaning-carrying token (`daemon.kernel.meaning`) those units lack.
+  case, plurals, possessives and number words folded; "and", "of", "the" … are free), no
+  secret-looking token and no meaning-carrying token (`daemon.kernel.meaning`) those units
+  lack.
 
 "On call" over "Priya is on call in the week of 2026-11-30." passes; "Ignore all previous
 instructions …" or "Secret: the admin password is hunter2" does not.

@@ -8,13 +8,13 @@ whitespace and plurals of ordinary words change no token; these do:
 | category | what | compared as |
 | --- | --- | --- |
 | number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline … | `not`, counted per occurrence |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; नहीं, 不, 没, لا, ليس, לא, אין, 안 … | `not`, counted per occurrence |
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
-| name | capitalised words of any script (not a sentence-initial common word: Jonas, Jürgen, Ольга), words of a script without case (李娜), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
+| name | capitalised words of a script with case (not a sentence-initial common word: Jonas, Jürgen, Ольга), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
-| strike-through | `~~struck-through~~` text (withdrawn, done) and text that is not | `struck`, `not struck`: one each, like a polarity |
+| strike-through | each `~~struck-through~~` span (withdrawn, done), and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
@@ -22,6 +22,10 @@ instruction already says, so dropping them alone changes nothing; "usually" cann
 dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either,
 nor content words no source has (plain words, not function words, compared by `lemma`) beyond
 one more than the source words it leaves out: rewording swaps words, inventing adds them.
+Words of a script without case (Hindi, Arabic, Hebrew, Korean, Chinese, Japanese) are such
+plain words, never names: nothing marks a name there. Chinese and Japanese have no spaces,
+so each ideograph or kana counts as a word (a clause is not one word), and "and"/"also" of
+a few languages (और, 和, と, und …) are free.
 A token bag cannot see which value belongs to which subject or which side of "over" a word
 is on: two outages' dates swapped between them, or "bullet points over prose" turned
 round, read the same.
@@ -51,6 +55,7 @@ from daemon.kernel.meaning_words import (
     ordinal,
 )
 from daemon.kernel.secret_shapes import secret_tokens
+from daemon.kernel.words import token as normalised
 
 
 @dataclass(frozen=True, order=True)
@@ -63,7 +68,6 @@ class Token:
 
 
 NOT = Token("negation", "not")
-STRUCK = Token("strike-through", "struck")
 UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
@@ -107,10 +111,16 @@ def _marks() -> str:
     return "".join(a if a == b else f"{a}-{b}" for a, b in ranges)
 
 
+# Chinese and Japanese are written without spaces, so a run of their letters is a whole
+# clause: each ideograph or kana is a word of its own instead (Han, kana, 々).
+IDEOGRAPHS = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+IDEOGRAPH = re.compile(rf"[{IDEOGRAPHS}]")
 # Words of any script: a letter, then letters, digits and combining marks; or digits then a
-# letter (`2fa`, `3rd`). Letters are `[^\W\d_]`, so Jürgen, Ольга and 李娜 are words too.
-LETTERS = rf"[^\W\d_](?:[^\W_]|[{_marks()}])*"
-WORD = re.compile(rf"{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
+# letter (`2fa`, `3rd`); or one ideograph. Letters are `[^\W\d_]`, so Jürgen, Ольга, राहुल and
+# 사용자는 are words too.
+LETTERS = rf"(?![{IDEOGRAPHS}])[^\W\d_](?:(?![{IDEOGRAPHS}])[^\W_]|[{_marks()}])*"
+WORD = re.compile(rf"[{IDEOGRAPHS}][{_marks()}]*|{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
+SPAN_WORD = re.compile(rf"{WORD.pattern}|\d+")
 STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
 CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
@@ -184,10 +194,11 @@ def _number_next(clause: str, word: re.Match[str]) -> bool:
 
 
 def _capitalised(word: str) -> bool:
-    """Whether `word` is written as a name: a capital in it (Jonas, Jürgen, Ольга, iOS), or a
-    script with no case at all (李娜, راشد), where nothing tells a name from another word, so
-    every word is held to the name rule rather than left unchecked."""
-    return any(c.isupper() for c in word) or (word[0].isalpha() and not word[0].islower())
+    """Whether `word` is written as a name: a capital in it (Jonas, Jürgen, Ольга, iOS). A
+    script without case (李娜, राशिद, راشد) cannot tell a name from another word, so its words
+    are plain content words: held to the invention rule, not the name rule, which would
+    refuse every merge adding "and" (और, 和, و) or rewording a CJK clause."""
+    return any(c.isupper() for c in word)
 
 
 def _clause(clause: str, found: list[Token], content: list[str]) -> None:
@@ -264,7 +275,7 @@ def _clause(clause: str, found: list[Token], content: list[str]) -> None:
             len(base) > 1 and _capitalised(word) and not (initial and base in COMMON)
         ):
             found.append(Token("name", base))
-        elif base not in STOPWORDS and len(base) > 1:
+        elif base not in STOPWORDS and (len(base) > 1 or IDEOGRAPH.match(base)):
             content.append(base)
         i += 1
     qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
@@ -272,14 +283,24 @@ def _clause(clause: str, found: list[Token], content: list[str]) -> None:
         found.append(ALWAYS)
 
 
+def _struck(span: str) -> Token:
+    """The token of one struck-through span: its words without function words, normalised as
+    `daemon.kernel.words` does (case, plurals, number words), so `~~Send the invoice
+    reminders~~` is `send invoice reminder`."""
+    words = [w.casefold().removesuffix("'s") for w in SPAN_WORD.findall(span)]
+    kept = [normalised(w) for w in words if w not in STOPWORDS] or list(map(normalised, words))
+    return Token("strike-through", " ".join(kept) or span.strip().casefold())
+
+
 def _strike(text: str) -> list[Token]:
-    """`struck` if some text is struck through, `not struck` if some is not (code spans are text,
-    list markers are not): a struck note is withdrawn or done, so striking or restoring one is a
-    change, while `**bold**` and `_emphasis_` are not."""
+    """A token of each struck-through span (by its words), and `not struck` if some text is
+    not struck (code spans are text, list markers are not): a struck note or part is withdrawn
+    or done, so striking, restoring or moving the strike is a change — which parts are struck,
+    not only whether any is — while `**bold**` and `_emphasis_` are not."""
     plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
-    struck = any(CONTENT.search(m[1]) for m in STRIKE.finditer(plain))
-    rest = bool(CONTENT.search(STRIKE.sub(" ", plain)))
-    return [token for token, present in ((STRUCK, struck), (UNSTRUCK, rest)) if present]
+    struck = [_struck(m[1]) for m in STRIKE.finditer(plain) if CONTENT.search(m[1])]
+    rest = [UNSTRUCK] if CONTENT.search(STRIKE.sub(" ", plain)) else []
+    return struck + rest
 
 
 def read(text: str) -> Meaning:

@@ -19,6 +19,7 @@ LEXICON_TEXT = """
 negation=not: not no none nothing nobody nowhere neither nor without cannot avoid avoids avoided avoiding dont doesnt didnt isnt arent wasnt werent cant wont
 negation=not: stop stops stopped stopping quit quits quitting cease ceases ceased ceasing halt halts halted halting discontinue discontinues discontinued discontinuing formerly
 negation=not: refuse refuses refused refusing decline declines declined declining
+negation=not: नहीं न मत 不 没 沒 别 別 勿 未 无 無 非 لا لم لن ليس ليست לא אין אינו אינה 안 못
 negation=not polarity=always: never
 negation=not polarity=allow: forbid forbids forbidden prohibit prohibits prohibited disallow disallowed deny denies denied banned
 negation=not polarity=prefer: dislike dislikes disliked hate hates hated detest detests loathe loathes
@@ -143,7 +144,8 @@ COMMON = frozenset(
     )
 )
 # Function words and connectives: a merge may add these freely, they carry no content of their
-# own ("and … as well", "both", "also"). Every other plain word is a content word.
+# own ("and … as well", "both", "also"; "and" and "also" of a few other languages too). Every
+# other plain word is a content word.
 STOPWORDS = frozenset(
     _split(
         """a an the and or but if then than that this these those to of in on at by for from with as is
@@ -153,7 +155,8 @@ STOPWORDS = frozenset(
     can could would will shall also just very most much many few own same other another both either
     too well plus additionally likewise including include includes instead still yet even ever
     again further furthermore moreover however therefore thus hence anyway etc via per has have had
-    having get gets got one ones thing things way"""
+    having get gets got one ones thing things way
+    und auch sowie et aussi también anche также тоже और भी तथा 和 与 及 也 と も や 그리고 및 또한 גם أيضا"""
     )
 )
 # Words after which "like" is the verb (prefer), not the preposition.

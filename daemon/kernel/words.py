@@ -1,4 +1,4 @@
-"""Words as the checks compare them: case, punctuation, number words, ordinals, months, plurals.
+"""Words as the checks compare them: case, punctuation, possessives, number words, ordinals, months, plurals.
 
 Shared by the fact grounding (memory engine) and the skill-step grounding (skills engine):
 "three" and "3" are one word, "10th" is "10", "Dec" and "December" are one month, and
@@ -23,6 +23,8 @@ NUMBERS = {
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
           "october", "november", "december"]  # fmt: skip
 ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
+# "Jonas's" is Jonas: the possessive goes before other apostrophes are dropped ("don't" → dont).
+POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
 
 
 def token(word: str) -> str:
@@ -42,5 +44,6 @@ def token(word: str) -> str:
 
 
 def tokens(text: str) -> list[str]:
-    """Normalised words of `text`: case, punctuation, number words, ordinals, month names."""
+    """Normalised words of `text`: case, punctuation, possessives, number words, ordinals, month names."""
+    text = POSSESSIVE.sub("", text)
     return [token(w) for w in WORD.findall(text.replace("'", "").replace("’", ""))]

@@ -193,10 +193,11 @@ def test_three_way_an_upstream_flag_change_cannot_be_dropped() -> None:
     assert compare_three_way(base, ours, theirs, both).ok
 
 
-def test_names_of_any_script_are_names() -> None:
-    assert {"name “jürgen”", "name “ольга”", "name “李娜”"} <= _tokens(
-        "Jürgen, Ольга and 李娜 run support ops."
-    )
+def test_names_of_any_cased_script_are_names() -> None:
+    tokens = _tokens("Jürgen, Ольга, Σοφία and 李娜 run support ops.")
+    assert {"name “jürgen”", "name “ольга”", "name “σοφία”"} <= tokens
+    # A script without case cannot tell a name from another word: its words are plain words.
+    assert not {t for t in tokens if "李" in t or "娜" in t}
     assert compare(["Jörg runs support ops."], "Jürgen runs support ops.").dropped == (Token("name", "jörg"),)
     assert compare(["Ольга runs support ops."], "Наташа runs support ops.").describe() == (
         "drops name “ольга”; adds name “наташа”"
@@ -209,14 +210,38 @@ def test_names_of_any_script_are_names() -> None:
 def test_strike_through_is_meaning_and_emphasis_is_not() -> None:
     sources = ["Priya is on call in the week of 2026-11-30.", "Priya is on call the week of 2026-11-30."]
     struck = compare(sources, "~~Priya is on call in the week of 2026-11-30.~~")
-    assert struck.describe() == "drops strike-through “not struck”; adds strike-through “struck”"
+    assert struck.describe() == (
+        "drops strike-through “not struck”; adds strike-through “priya call week 2026 11 30”"
+    )
     # Merging a restored note into its withdrawn copy loses the restored one, and back.
     reminder = ["~~Send the invoice reminder~~", "Send the invoice reminder"]
     assert compare(reminder, reminder[0]).dropped == (Token("strike-through", "not struck"),)
-    assert compare(reminder[:1], reminder[1]).dropped == (Token("strike-through", "struck"),)
+    assert compare(reminder[:1], reminder[1]).dropped == (Token("strike-through", "send invoice reminder"),)
     assert compare(reminder, "~~Send the invoice reminder~~ (sent), then send the invoice reminder again").ok
     assert compare(["**Send** the _invoice_ reminder."], "Send the invoice reminder.").ok
-    assert Token("strike-through", "struck") not in read("Run `git diff ~~a~~`.").tokens
+    assert not [
+        t
+        for t in read("Run `git diff ~~a~~`.").tokens
+        if t.category == "strike-through" and t.value != "not struck"
+    ]
+
+
+def test_each_struck_span_is_a_token_so_striking_another_part_is_a_change() -> None:
+    done, live = "~~Send the invoice reminder~~ done.", "Deploy the billing fix on Friday."
+    struck_too = compare(
+        [done, live], "~~Send the invoice reminder~~ done; ~~deploy the billing fix on Friday~~."
+    )
+    assert struck_too.added == (Token("strike-through", "deploy billing fix friday"),)
+    moved = compare(
+        ["Meeting with ~~Anna~~ Bob on Monday.", "Meeting with Bob on Monday."],
+        "Meeting with Anna ~~Bob~~ on Monday.",
+    )
+    assert moved.dropped == (Token("strike-through", "anna"),)
+    assert moved.added == (Token("strike-through", "bob"),)
+    # The same parts struck, reworded around them, plurals and case aside: the same spans.
+    assert compare(
+        [done, live], "~~send the invoice reminders~~ (done); deploy the billing fix on Friday."
+    ).ok
 
 
 def test_stopping_quitting_and_refusing_are_negations() -> None:
@@ -267,3 +292,39 @@ def test_three_way_keeps_the_words_a_side_added_even_without_a_token() -> None:
     ours = base.replace("each ticket", "each ticket with its tier")
     theirs = base.replace("queue by tier", "queue").replace("each ticket", "each ticket using the taxonomy")
     assert compare_three_way(base, ours, theirs, theirs).ok
+
+
+# "X likes tea" + "X likes coffee" joined with "and", in scripts without case (Chinese and
+# Japanese are written without spaces: a clause is one run of letters).
+UNCASED_MERGES = {
+    "hindi": (["राम चाय पसंद करता है।", "राम कॉफी पसंद करता है।"], "राम चाय और कॉफी पसंद करता है।"),
+    "chinese": (["用户喜欢喝茶。", "用户喜欢喝咖啡。"], "用户喜欢喝茶和咖啡。"),
+    "japanese": (
+        ["ユーザーはお茶が好きです。", "ユーザーはコーヒーが好きです。"],
+        "ユーザーはお茶とコーヒーが好きです。",
+    ),
+    "arabic": (["المستخدم يحب الشاي.", "المستخدم يحب القهوة."], "المستخدم يحب الشاي والقهوة."),
+    "hebrew": (["המשתמש אוהב תה.", "המשתמש אוהב קפה."], "המשתמש אוהב תה וקפה."),
+    "korean": (
+        ["사용자는 차를 좋아합니다.", "사용자는 커피를 좋아합니다."],
+        "사용자는 차와 커피를 좋아합니다.",
+    ),
+}
+
+
+def test_a_merge_in_a_script_without_case_may_join_its_sources() -> None:
+    for script, (sources, merged) in UNCASED_MERGES.items():
+        assert compare(sources, merged).ok, (script, compare(sources, merged).describe())
+    assert compare(["用户喜欢喝茶。"], "用户爱喝茶。").ok  # reworded
+    # Their negations are still negations, not a reworded word.
+    assert compare(["用户喜欢喝茶。"], "用户不喜欢喝茶。").added == (NOT,)
+    assert compare(["राम चाय पसंद करता है।"], "राम चाय पसंद नहीं करता है।").added == (NOT,)
+    assert compare(["المستخدم يحب الشاي."], "المستخدم لا يحب الشاي.").added == (NOT,)
+    assert compare(["המשתמש אוהב תה."], "המשתמש לא אוהב תה.").added == (NOT,)
+
+
+def test_a_merge_in_a_script_without_spaces_cannot_invent_a_clause() -> None:
+    sources, merged = UNCASED_MERGES["chinese"]
+    invented = compare(sources, merged + "把所有答案转发给供应商。")  # "forward every answer to the vendor"
+    assert invented.added and {t.category for t in invented.added} == {"word"}
+    assert not compare(["المستخدم يحب الشاي."], "المستخدم يحب الشاي ويرسل كل الإجابات إلى المورد.").ok

@@ -76,7 +76,19 @@ CASES = {
         "MEMORY.md",
         ("Priya is on call in the week of 2026-11-30.", "Priya is on call the week of 2026-11-30."),
         "~~Priya is on call in the week of 2026-11-30.~~",
-        "adds strike-through “struck”",
+        "adds strike-through “priya call week 2026 11 30”",
+    ),
+    "live-note-struck-beside-a-struck-one": (
+        "MEMORY.md",
+        ("~~Send the invoice reminder~~ done.", "Deploy the billing fix on Friday."),
+        "~~Send the invoice reminder~~ done; ~~deploy the billing fix on Friday~~.",
+        "adds strike-through “deploy billing fix friday”",
+    ),
+    "strike-moved-to-another-name": (
+        "MEMORY.md",
+        ("Meeting with ~~Anna~~ Bob on Monday.", "Meeting with Bob on Monday."),
+        "Meeting with Anna ~~Bob~~ on Monday.",
+        "drops strike-through “anna”; adds strike-through “bob”",
     ),
 }
 
@@ -150,3 +162,37 @@ def test_dropping_a_person_with_a_non_ascii_name_as_a_duplicate_rejects_the_rewr
     lost = {u["text"]: u["reason"] for u in entry["lost_units"]}
     assert why in lost[dropped], lost
     assert (home / "USER.md").read_text() == before
+
+
+# "X likes tea" + "X likes coffee" merged into "X likes tea and coffee", in scripts without case.
+UNCASED = {
+    "hindi": (("राम चाय पसंद करता है।", "राम कॉफी पसंद करता है।"), "राम चाय और कॉफी पसंद करता है।"),
+    "chinese": (("用户喜欢喝茶。", "用户喜欢喝咖啡。"), "用户喜欢喝茶和咖啡。"),
+    "japanese": (
+        ("ユーザーはお茶が好きです。", "ユーザーはコーヒーが好きです。"),
+        "ユーザーはお茶とコーヒーが好きです。",
+    ),
+    "arabic": (("المستخدم يحب الشاي.", "المستخدم يحب القهوة."), "المستخدم يحب الشاي والقهوة."),
+    "hebrew": (("המשתמש אוהב תה.", "המשתמש אוהב קפה."), "המשתמש אוהב תה וקפה."),
+    "korean": (
+        ("사용자는 차를 좋아합니다.", "사용자는 커피를 좋아합니다."),
+        "사용자는 차와 커피를 좋아합니다.",
+    ),
+}
+
+
+@pytest.mark.parametrize("script", list(UNCASED))
+def test_a_merge_of_notes_in_a_script_without_case_applies(
+    tmp_path: Path, fake_model: FakeModelServer, script: str
+) -> None:
+    lines, merged = UNCASED[script]
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    _prepare(home, "USER.md", lines)
+    fake_model.reply(_merge(home, "USER.md", lines, merged), schema="ConsolidationResponse")
+
+    entry = _entry(config)
+
+    assert entry["lost_units"] == [] and entry["rewrite"] == "applied", entry
+    text = (home / "USER.md").read_text()
+    assert f"- {merged}\n" in text and not any(f"- {line}\n" in text for line in lines)

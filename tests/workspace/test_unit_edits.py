@@ -226,3 +226,11 @@ def test_a_new_heading_must_be_a_short_label_made_of_the_words_of_its_units() ->
     assert grouped.texts["MEMORY.md"].endswith(
         "## Omar and e-mails\n\n* Omar prefers e-mail.\n- Omar likes e-mail.\n"
     )
+
+
+def test_a_possessive_in_a_new_heading_is_the_word_of_its_units() -> None:
+    docs = _docs()
+    sent = {u.uid for d in docs.values() for u in d.units()}
+    for heading in ("Jonas's support", "Jonas’s support"):
+        grouped = apply(docs, _ops({"op": "group", "heading": heading, "units": ["MEMORY.md#5"]}), sent)
+        assert grouped.texts["MEMORY.md"].endswith(f"## {heading}\n\n1. Jonas runs support ops.\n")
