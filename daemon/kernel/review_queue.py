@@ -4,8 +4,14 @@ Every pass that proposes (instruction review, contradictions, lab settings, skil
 facts under `autonomy: review`) writes proposals here through `proposal_write`; they
 ride the run's commit like any file. A proposal carries the exact new content of each
 target and the sha256 of the target when it was made: approving applies that content as
-a run (undoable), and a proposal whose target changed since is *stale* and refused.
-Status is derived at read time, so staleness needs no background job.
+a run (undoable), and a proposal whose target changed since — or can no longer be read
+as a regular file — is *stale* and refused. Status is derived at read time, so
+staleness needs no background job.
+
+The queue lives in the agent home, which the agent's runtime can write: nothing stored
+in a proposal but its new content is trusted. What a person is shown is computed from
+the current file and that content (`shown_diff`; the stored `diff` is never shown), and
+approval is vetted by the caller (`plan_approval`'s `vet`: what each kind may change).
 """
 
 from __future__ import annotations
@@ -13,8 +19,11 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import os
 import secrets
-from collections.abc import Iterable, Sequence
+import stat
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Literal
@@ -22,10 +31,10 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel.changeset import Changeset, FileWrite
-from daemon.kernel.errors import DaemonError
+from daemon.kernel.errors import DaemonError, PathRefused
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.statefile import parse_versioned
-from daemon.kernel.view import AgentView
+from daemon.kernel.view import AgentView, confined
 
 VERSION = 1
 Status = Literal["open", "approved", "rejected", "stale"]
@@ -41,6 +50,8 @@ class ProposedChange(BaseModel):
     path: str
     base_sha256: str | None  # the target when the proposal was made; None = it did not exist
     new_content: str | None  # None = delete the file
+    # The diff when the proposal was made. Kept so existing queue files stay readable, but
+    # never shown: anyone who can write the home can make it disagree with `new_content`.
     diff: str
 
 
@@ -77,9 +88,6 @@ class Proposal(BaseModel):
     def path(self) -> str:
         return f"{REVIEW_DIR}/{self.id}.json"
 
-    def diff(self) -> str:
-        return "".join(c.diff for c in self.changes)
-
     def status(self, view: AgentView) -> Status:
         if self.decision != "open":
             return self.decision
@@ -90,12 +98,11 @@ def sha256(data: bytes | None) -> str | None:
     return None if data is None else hashlib.sha256(data).hexdigest()
 
 
-def make_change(view: AgentView, path: str, new_content: str | None) -> ProposedChange:
-    """A change of `path` to `new_content`, bound to the file as it is in `view` now."""
-    current = view.read_bytes(path)
+def unified_diff(path: str, current: bytes | None, new_content: str | None) -> str:
+    """The unified diff from `current` (None: absent) to `new_content` (None: deleted)."""
     old_text = (current or b"").decode("utf-8", "replace").splitlines(keepends=True)
     new_text = (new_content or "").splitlines(keepends=True)
-    diff = "".join(
+    return "".join(
         difflib.unified_diff(
             old_text,
             new_text,
@@ -103,7 +110,64 @@ def make_change(view: AgentView, path: str, new_content: str | None) -> Proposed
             f"b/{path}" if new_content is not None else "/dev/null",
         )
     )
+
+
+def make_change(view: AgentView, path: str, new_content: str | None) -> ProposedChange:
+    """A change of `path` to `new_content`, bound to the file as it is in `view` now."""
+    current = view.read_bytes(path)
+    diff = unified_diff(path, current, new_content)
     return ProposedChange(path=path, base_sha256=sha256(current), new_content=new_content, diff=diff)
+
+
+def _read_target(view: AgentView, path: str) -> tuple[bytes | None, str | None]:
+    """(content, None) of a target through `view` (None content: absent), or (None, why it
+    cannot be read as a regular file: an invalid path, a symlink, a folder, no permission)."""
+    try:
+        content = view.read_bytes(path)
+        if content is not None or path in view.overlay:
+            return content, None
+        mode = os.lstat(confined(view.home, path)).st_mode
+    except PathRefused as exc:
+        return None, exc.reason
+    except (FileNotFoundError, NotADirectoryError):
+        return None, None
+    except OSError as exc:
+        return None, f"{path} cannot be read: {exc.strerror or exc}"
+    if stat.S_ISREG(mode):
+        return None, f"{path} cannot be read (permission denied)"
+    return None, f"{path} is not a regular file"
+
+
+def stale_reasons(proposal: Proposal, view: AgentView) -> dict[str, str]:
+    """Each target of `proposal` that no longer is what it was made against, with why."""
+    reasons: dict[str, str] = {}
+    for change in proposal.changes:
+        content, problem = _read_target(view, change.path)
+        if problem is not None:
+            reasons[change.path] = problem
+        elif sha256(content) != change.base_sha256:
+            reasons[change.path] = f"{change.path} changed since the proposal was made"
+    return reasons
+
+
+def shown_changes(proposal: Proposal, view: AgentView) -> list[tuple[str, str]]:
+    """(path, diff) of each change: what approving `proposal` would change now, computed
+    from each target as it is and the proposal's new content — never the diff stored in
+    the proposal, which nothing binds to that content. A target that cannot be read is
+    named, with why, instead of diffed."""
+    shown = []
+    for change in proposal.changes:
+        current, problem = _read_target(view, change.path)
+        if problem is not None:
+            shown.append((change.path, f"# {change.path}: not shown: {problem}\n"))
+        else:
+            shown.append((change.path, unified_diff(change.path, current, change.new_content)))
+    return shown
+
+
+def shown_diff(proposal: Proposal, view: AgentView) -> str:
+    """The diffs of `shown_changes`, one after the other."""
+    return "".join(diff for _path, diff in shown_changes(proposal, view))
 
 
 def new_proposal(
@@ -143,18 +207,21 @@ def proposal_write(proposal: Proposal) -> FileWrite:
 
 
 def proposal_targets(changeset: Changeset) -> set[str]:
-    """The files the proposals `changeset` opens would change.
+    """The files the open proposals `changeset` writes (makes or extends) would change.
 
     A proposal's new content was computed from what the pass read; if a person changes a
     target before the run commits, that content would undo the person's edit on approval.
     The applier holds these paths to their content at the run's base, as it does the
-    files a pass writes.
+    files a pass writes. A proposal written as decided (rejected, or approved with its
+    changes among the run's own writes) waits for nothing: its targets are not held, so a
+    target that changed or became unreadable never blocks recording the decision.
     """
     targets: set[str] = set()
     for write in changeset.writes:
         if write.path.startswith(REVIEW_DIR + "/") and write.path.endswith(".json"):
             proposal = parse_versioned(write.content, Path(write.path), Proposal, VERSION)
-            targets.update(change.path for change in proposal.changes)
+            if proposal.decision == "open":
+                targets.update(change.path for change in proposal.changes)
     return targets
 
 
@@ -240,7 +307,8 @@ def find(view: AgentView, proposal_id: str) -> Proposal:
 
 
 def stale_targets(proposal: Proposal, view: AgentView) -> list[str]:
-    return [c.path for c in proposal.changes if sha256(view.read_bytes(c.path)) != c.base_sha256]
+    """The targets of `proposal` that changed or can no longer be read (see `stale_reasons`)."""
+    return list(stale_reasons(proposal, view))
 
 
 def _decide(
@@ -264,16 +332,29 @@ def _decide(
     return proposal, decided
 
 
+# Why an approval of the proposal is refused (one sentence per problem, naming the path
+# or key), given the queue's view of the home; empty: it may be approved.
+Vetting = Callable[[Proposal, AgentView], Sequence[str]]
+
+
 def plan_approval(
-    view: AgentView, proposal_id: str, *, now: datetime, run_id: str, by: str, why: str
+    view: AgentView, proposal_id: str, *, vet: Vetting, now: datetime, run_id: str, by: str, why: str
 ) -> Changeset:
-    """Apply the proposal's changes and mark it approved, as one changeset; refuse if stale."""
+    """Apply the proposal's changes and mark it approved, as one changeset.
+
+    Raises ReviewError (nothing changed) if it is decided, changes one file twice, `vet`
+    refuses it, or it is stale — each naming the paths at fault.
+    """
     proposal, decided = _decide(view, proposal_id, "approved", now=now, run_id=run_id, by=by, why=why)
-    stale = stale_targets(proposal, view)
-    if stale:
+    twice = sorted(p for p, n in Counter(c.path for c in proposal.changes).items() if n > 1)
+    problems = [f"it changes {p} more than once" for p in twice] + list(vet(proposal, view))
+    if problems:
         raise ReviewError(
-            f"proposal {proposal_id} is stale: {', '.join(stale)} changed since it was made; nothing changed"
+            f"proposal {proposal_id} ({proposal.kind}) refused: {'; '.join(problems)}; nothing changed"
         )
+    stale = stale_reasons(proposal, view)
+    if stale:
+        raise ReviewError(f"proposal {proposal_id} is stale: {'; '.join(stale.values())}; nothing changed")
     writes = [
         FileWrite(path=c.path, content=c.new_content.encode("utf-8"))
         for c in proposal.changes

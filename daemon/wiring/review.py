@@ -6,9 +6,12 @@ from datetime import datetime
 from typing import Literal
 
 from daemon.config.resolve import Deployment
+from daemon.kernel.changeset import Changeset
 from daemon.kernel.review_queue import ReviewError, list_proposals, plan_approval, plan_rejection
 from daemon.kernel.view import AgentView
 from daemon.run.manual import ManualResult, run_manual
+from daemon.run.session import AgentSession
+from daemon.wiring.review_scope import vetting
 
 
 def locate(deployment: Deployment, proposal_id: str, agent: str | None) -> tuple[str, AgentView]:
@@ -34,14 +37,22 @@ def decide(
 ) -> ManualResult:
     """Approve (apply as a run) or reject `proposal_id` under the agent's run lock.
 
-    Raises ReviewError (stale, already decided, unknown) or DaemonError; nothing changed then.
+    Approval changes only what the proposal's kind may change (`review_scope`). Raises
+    ReviewError (stale, already decided, unknown, outside its kind's scope) or DaemonError;
+    nothing changed then.
     """
-    planner = plan_approval if verb == "approve" else plan_rejection
+
+    def plan(session: AgentSession, view: AgentView, run_id: str) -> Changeset:
+        if verb == "reject":
+            return plan_rejection(view, proposal_id, now=now, run_id=run_id, by=by, why=why)
+        vet = vetting(session.agent)
+        return plan_approval(view, proposal_id, vet=vet, now=now, run_id=run_id, by=by, why=why)
+
     return run_manual(
         deployment,
         agent,
         label=f"review-{verb}",
-        plan=lambda session, view, run_id: planner(view, proposal_id, now=now, run_id=run_id, by=by, why=why),
+        plan=plan,
         now=now,
         lock_timeout=lock_timeout,
         trailers={"Proposal": proposal_id},

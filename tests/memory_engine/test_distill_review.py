@@ -8,7 +8,15 @@ from typing import Any
 
 import yaml
 
-from tests.support.deploy import CliResult, base_config, conversation, run_cli, write_config, write_transcript
+from tests.support.deploy import (
+    CliResult,
+    base_config,
+    conversation,
+    run_cli,
+    tree_snapshot,
+    write_config,
+    write_transcript,
+)
 from tests.support.facts import store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import clock
@@ -116,3 +124,23 @@ def test_a_pending_migration_proposal_does_not_list_facts_twice_in_the_view(
     ]
     assert views and all(v.count("Oldtown") == 1 and v.count("Elsewhere") == 1 for v in views), views
     assert any("French" in v for v in views)
+
+
+def test_approval_refuses_facts_of_a_key_forbidden_since_and_changes_nothing(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, home = _deploy(root, fake_model.url)
+    _talk(home, "a.jsonl", "I live in Paris.")
+    fake_model.reply({"facts": [_fact("city", "Paris", "I live in Paris")]}, schema="DistillationResponse")
+    pid = _distil(config).json()["passes"][0]["proposal"]
+    # A person forbids the key after the proposal was made (the file `memory forget --forbid` keeps).
+    (home / ".metaeng" / "forbidden-keys.json").write_text('{"version": 1, "keys": ["city"]}\n')
+    before = tree_snapshot(root, skip=("state",))
+
+    result = run_cli(config, "review", "approve", pid, clock=clock)
+
+    assert result.code == 1
+    assert result.err.startswith(f"error: proposal {pid} (memory) refused: .metaeng/facts.jsonl.d/")
+    assert "would store a fact of the forbidden key 'city'" in result.err
+    assert tree_snapshot(root, skip=("state",)) == before
+    assert store_text(home) == ""

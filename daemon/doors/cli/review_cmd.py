@@ -7,7 +7,7 @@ import getpass
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
-from daemon.kernel.review_queue import Proposal, find, list_proposals
+from daemon.kernel.review_queue import Proposal, find, list_proposals, shown_diff, stale_reasons
 from daemon.kernel.view import AgentView
 from daemon.wiring.review import decide, locate
 
@@ -58,13 +58,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _row(proposal: Proposal, view: AgentView) -> dict[str, Any]:
+    status = proposal.status(view)
     return {
         "id": proposal.id,
         "agent": proposal.agent,
         "kind": proposal.kind,
         "target": proposal.target,
         "title": proposal.title,
-        "status": proposal.status(view),
+        "status": status,
+        # Why a stale proposal is stale, one sentence per target (empty otherwise).
+        "stale_because": list(stale_reasons(proposal, view).values()) if status == "stale" else [],
         "created_at": proposal.created_at,
         # run_id: the run that applied (or rejected) it, null while open; created_by_run: the run
         # that made it.
@@ -100,11 +103,14 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     _name, view = locate(deployment, args.proposal_id, args.agent)
     proposal = find(view, args.proposal_id)
     row = _row(proposal, view)
+    # Computed from the files as they are and the content approval would write: the diff
+    # stored in the proposal file is never shown (the agent's runtime can write that file).
+    diff = shown_diff(proposal, view)
     if args.json:
         context.out.json(
             {
                 **row,
-                "diff": proposal.diff(),
+                "diff": diff,
                 "rationale": proposal.rationale,
                 "evidence": proposal.evidence,
                 "history": [h.model_dump() for h in proposal.history],
@@ -116,6 +122,8 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     # indented under their item and a title stays on one line.
     context.out.line(f"{proposal.id}  [{row['status']}]  {proposal.kind} → {proposal.target}")
     context.out.line(f"  {_one_line(proposal.title)}")
+    for reason in row["stale_because"]:
+        context.out.line(f"  stale: {_one_line(reason)}")
     context.out.line("")
     context.out.line("rationale:")
     context.out.line(_indented(proposal.rationale, "  ", "  "))
@@ -125,7 +133,7 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
             context.out.line(_indented(item, "  - ", "    "))
     if proposal.changes:
         context.out.line("")
-        context.out.line(proposal.diff().rstrip())
+        context.out.line(diff.rstrip() or "(no difference between the files now and the proposed content)")
     return 0
 
 

@@ -30,7 +30,7 @@ from daemon.doors.console.guard import Guard, allowed_hosts
 from daemon.doors.status import build_status
 from daemon.kernel import redact
 from daemon.kernel.errors import DaemonError, UndoRefused, UnknownAgent, UnknownRun
-from daemon.kernel.review_queue import ReviewError, list_proposals
+from daemon.kernel.review_queue import ReviewError, list_proposals, shown_changes, stale_reasons
 from daemon.kernel.view import AgentView
 from daemon.wiring.registry import default_registry
 from memory_engine.lab.adopt import KIND as ADOPTION_KIND
@@ -135,8 +135,10 @@ class Console:
                 status = proposal.status(view)
                 if wanted and status != wanted:
                     continue
-                diffs = [_proposal_diff(c.path, c.diff) for c in proposal.changes]
-                items.append({"agent": name, "p": proposal, "status": status, "diffs": diffs})
+                # Computed from the files and the content approval writes, never the stored diff.
+                diffs = [_proposal_diff(path, diff) for path, diff in shown_changes(proposal, view)]
+                why = list(stale_reasons(proposal, view).values()) if status == "stale" else []
+                items.append({"agent": name, "p": proposal, "status": status, "diffs": diffs, "why": why})
         items.sort(key=lambda i: (i["status"] not in ("open", "stale"), str(i["p"].created_at)))
         return self.render(request, "review.html", items=items, status_filter=wanted or "")
 
