@@ -3,7 +3,8 @@
 One locked session, in this order (each step safe to repeat after a crash):
 
 1. find the values: every version of (entity, key) in the fact store now and in its
-   history (`--value` narrows to one of them);
+   history, and in the proposals of the review queue (a memory proposal waiting under
+   `autonomy: review`) — `--value` narrows to one of them;
 2. the forget run: every managed file of the home with the values erased (fact records
    dropped, other mentions `[purged]`, the facts view rendered anew) — one commit;
 3. the erasure record (salted hashes only), then the state files erased;
@@ -32,6 +33,7 @@ from daemon.config.resolve import Deployment
 from daemon.kernel.changeset import Changeset, FileWrite, nothing
 from daemon.kernel.erasure import Erasure, is_structured, values_of
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.view import AgentView
 from daemon.run import erasures
 from daemon.run.applier import Submission, commit_run, hold_memory_lock
@@ -90,6 +92,11 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
             if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---"))
         )
         found |= values_of(target.entity, target.key, lines)
+    # A memory proposal (autonomy: review) holds facts not stored yet; approving it would store them.
+    for proposal in list_proposals(AgentView(session.agent.home)):
+        for change in proposal.changes:
+            if change.new_content:
+                found |= values_of(target.entity, target.key, change.new_content.encode("utf-8").split(b"\n"))
     if target.value is not None:
         if target.value not in found:
             raise DaemonError(

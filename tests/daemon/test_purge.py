@@ -289,3 +289,31 @@ def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model
     assert len(records) == 302  # language, timezone and the 300
     assert (home / "FACTS.md").read_bytes() == facts_view(records, datetime.now(UTC).date().isoformat())
     assert hits(root, FIRST, SECOND) == []
+
+
+def test_purge_finds_a_value_waiting_in_a_memory_proposal_and_approving_it_stores_nothing(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model, autonomy="review")
+    home = root / "ada"
+    (home / "transcripts" / "s1.jsonl").write_text(
+        conversation([(f"I live in {FIRST}.", "Noted."), ("I speak German.", "Ok."), ("Hi?", "Hi."), ("Ok.", "Ok.")])
+    )
+    os.utime(home / "transcripts" / "s1.jsonl", (1_700_000_000, 1_700_000_000))
+    fake_model.reply({"facts": [berlin_fact(value=FIRST, quote=f"I live in {FIRST}")]}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    (proposal,) = run_cli(config, "review", "list", "--json").json()
+    assert hits(root, FIRST)
+
+    result = run_cli(
+        config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city",
+        "--purge", "--forbid", "--yes", "--json",
+    )
+
+    assert result.code == 0, result.err
+    assert result.json()["values_purged"] == 1 and result.json()["history_rewritten"]
+    assert hits(root, FIRST) == []
+    approved = run_cli(config, "review", "approve", proposal["id"])
+    assert approved.code in (0, 1), approved.err  # refused (a forbidden key) or applied without the value
+    assert run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"] == []
+    assert hits(root, FIRST) == []
