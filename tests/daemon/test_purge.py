@@ -9,6 +9,7 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 import yaml
 
 from daemon.kernel.review_queue import make_change, new_proposal, proposal_write
@@ -200,6 +201,21 @@ def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> No
 
     assert result.code == 1 and "only go with --purge" in result.err
     assert SECOND in facts_text(root)
+
+
+@pytest.mark.parametrize("purge", [(), ("--purge", "--yes"), ("--purge", "--yes", "--forbid")])
+@pytest.mark.parametrize(("entity", "key", "named"), [("user", "city\x00", "--key"), ("us\ner", "city", "--entity")])
+def test_a_control_character_in_entity_or_key_is_refused_by_name_and_changes_nothing(
+    root: Path, fake_model: FakeModelServer, purge: tuple[str, ...], entity: str, key: str, named: str
+) -> None:
+    config, _runs = seed(root, fake_model)
+    head = git(root, "rev-parse", "HEAD").stdout
+
+    result = run_cli(config, "memory", "forget", "--agent", "ada", "--entity", entity, "--key", key, *purge)
+
+    assert result.code == 1, result.err
+    assert result.err.startswith(f"error: {named}: must not contain a control character") and "nothing changed" in result.err
+    assert git(root, "rev-parse", "HEAD").stdout == head
 
 
 def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> None:
