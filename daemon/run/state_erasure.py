@@ -3,8 +3,9 @@
 The run log, journal, spend and request records, review and lab ledgers, scratch and any
 other file under the agent's state folder (and the deployment's shared spend folder):
 each file that mentions a value is rewritten atomically with the mention replaced (its
-record stays, its text says `[purged]`); a file that is not text has each mention
-overwritten by as many `*` bytes. Records are never dropped here (a ledger's
+record stays, its text says `[purged]`) — in a JSON or JSONL file only inside string
+values, so the cursors, ledgers and logs all parse as before; a file that is not text has
+each mention overwritten by as many `*` bytes. Records are never dropped here (a ledger's
 line count stays), only their text. The SQLite files of the state folder are derived
 data (the run index, the facts query index): one that mentions a value is removed with
 its journal files, and rebuilt from the store or the home by the next command. The store itself, locks and the erasure records are
@@ -18,9 +19,13 @@ import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import structlog
+
 from daemon.kernel import atomic
-from daemon.kernel.erasure import Erasure
+from daemon.kernel.erasure import Erasure, is_structured
 from daemon.kernel.paths import AgentState
+
+log = structlog.get_logger("metaeng.purge")
 
 SKIPPED_SUFFIXES = (".lock",)
 DERIVED = tuple(".sqlite3" + s for s in ("", "-journal", "-wal", "-shm"))
@@ -58,11 +63,16 @@ def erase_file(path: Path, erasure: Erasure) -> bool:
     data = path.read_bytes()
     if not erasure.found_in(data):
         return False
+    structured = is_structured(path.name)
     try:
         data.decode("utf-8")
-        new = erasure.erase(data, drop_records=False)
+        new = erasure.erase(data, drop_records=False, structured=structured)
     except UnicodeDecodeError:
         new = erasure.mask(data)
+    if structured and (lines := erasure.leftovers(new)):
+        log.warning("purge.unparsed_lines", file=str(path), lines=lines)
+    if new == data:
+        return False
     atomic.write_bytes(path, new, mode=stat.S_IMODE(os.lstat(path).st_mode))
     return True
 

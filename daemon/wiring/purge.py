@@ -3,12 +3,15 @@
 One locked session, in this order (each step safe to repeat after a crash):
 
 1. find the values: every version of (entity, key) in the fact store now and in its
-   history (`--value` narrows to one of them);
+   history, and in the proposals of the review queue (a memory proposal waiting under
+   `autonomy: review`) — `--value` narrows to one of them;
 2. the forget run: every managed file of the home with the values erased (fact records
    dropped, other mentions `[purged]`, the facts view rendered anew) — one commit;
 3. the erasure record (salted hashes only), then the state files erased;
 4. the history rewrite (`daemon.run.history_rewrite`): every commit's blobs and message
-   through the same erasure, verified, swapped; the run index rebuilt.
+   through the same erasure, verified, swapped; the run index rebuilt. A blob is erased
+   by the JSON rule if a commit holds it under a JSON path, as the home's file was; a
+   message keeps its trailers (run id, agent, passes, counts: the daemon's, not a fact's).
 
 A crash after 2 or 3 leaves the values in history only: running the purge again finds
 them there and finishes. Cursors never move back, so consumed turns are not read again.
@@ -16,6 +19,7 @@ them there and finishes. Cursors never move back, so consumed turns are not read
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -27,8 +31,9 @@ import structlog
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.changeset import Changeset, FileWrite, nothing
-from daemon.kernel.erasure import Erasure, values_of
+from daemon.kernel.erasure import Erasure, is_structured, values_of
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.view import AgentView
 from daemon.run import erasures
 from daemon.run.applier import Submission, commit_run, hold_memory_lock
@@ -37,6 +42,8 @@ from daemon.run.crashpoints import crashpoint
 from daemon.run.history_rewrite import Rewrite, rewrite_history
 from daemon.run.session import AgentSession, agent_session
 from daemon.run.state_erasure import drop_index, erase_state
+from daemon.run.store import StoreSession
+from daemon.run.store_git import parse_trailers
 from memory_engine import factstore, forbidden
 from memory_engine.agent_memory import load_memory, open_edit
 
@@ -85,6 +92,11 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
             if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---"))
         )
         found |= values_of(target.entity, target.key, lines)
+    # A memory proposal (autonomy: review) holds facts not stored yet; approving it would store them.
+    for proposal in list_proposals(AgentView(session.agent.home)):
+        for change in proposal.changes:
+            if change.new_content:
+                found |= values_of(target.entity, target.key, change.new_content.encode("utf-8").split(b"\n"))
     if target.value is not None:
         if target.value not in found:
             raise DaemonError(
@@ -111,8 +123,10 @@ def plan_erasure(
     for path in sorted(scan.files):
         data = view.read_bytes(path)
         if data is not None and erasure.found_in(data):
-            erased = erasure.erase(data)
+            erased = erasure.erase(data, structured=is_structured(path))
             changes[path] = None if not erased.strip() and _under(path, specs) else erased
+            if is_structured(path) and (lines := erasure.leftovers(erased)):
+                log.warning("purge.unparsed_lines", agent=session.agent.name, file=path, lines=lines)
     if memory_settings.markdown_view and any(_under(p, specs) for p in changes):
         # The erased shards come from the overlay, the untouched ones (no value in them) from the index.
         rendered = open_edit(session.agent, view.layered(changes), session.state.fact_index).facts_view(today)
@@ -204,7 +218,8 @@ def erase_everywhere(
     crashpoint("purge_after_redact")
     rewritten = False
     if session.store.head() is not None:
-        rewrite_history(session.store, session.state, history_rewrite(erasure, kind), now)
+        rewrite = history_rewrite(erasure, kind, structured_blobs(session.store))
+        rewrite_history(session.store, session.state, rewrite, now)
         drop_index(session.state)
         rewritten = True
     log.info(
@@ -260,9 +275,54 @@ def purge(
         )
 
 
-def history_rewrite(erasure: Erasure, kind: str) -> Rewrite:
+@dataclass(frozen=True)
+class StructuredBlobs:
+    """The blobs some commit holds under a JSON path, by id, and the store's id hash."""
+
+    ids: frozenset[str]
+    algorithm: str  # "sha1" or "sha256", as the store names its objects
+
+    def holds(self, data: bytes) -> bool:
+        return hashlib.new(self.algorithm, b"blob %d\0" % len(data) + data).hexdigest() in self.ids
+
+
+def structured_blobs(store: StoreSession) -> StructuredBlobs:
+    """Which blobs the rewrite erases by the JSON rule: those under a JSON path, as the home's
+    files were. A blob under a JSON and a text path both gets the JSON rule: it never breaks a
+    file, where the text rule might."""
+    _status, fmt = store.run_git("rev-parse", "--show-object-format")
+    _status, out = store.run_git(
+        "log", "--all", "--raw", "-z", "-m", "--root", "--no-renames", "--no-abbrev", "--format="
+    )
+    # `-z --raw`: ":old-mode new-mode old-id new-id status" NUL path NUL, entry after entry.
+    found: set[str] = set()
+    fields = iter(out.split(b"\0"))
+    for field in fields:
+        meta = field.strip(b"\n").split(b" ")
+        if len(meta) == 5 and meta[0].startswith(b":"):
+            path = next(fields, b"").decode("utf-8", "replace")
+            if is_structured(path):
+                found.add(meta[3].decode("ascii"))
+    return StructuredBlobs(frozenset(found), fmt.strip().decode("ascii") or "sha1")
+
+
+def _erase_blob(erasure: Erasure, blobs: StructuredBlobs, data: bytes) -> bytes:
+    if not erasure.found_in(data):
+        return data
+    return erasure.erase(data, structured=blobs.holds(data))
+
+
+def _erase_message(erasure: Erasure, message: bytes) -> bytes:
+    """A commit message erased by the text rule, its trailers (the daemon's own fields) kept."""
+    body, sep, last = message.rstrip(b"\n").rpartition(b"\n\n")
+    if sep and parse_trailers(last.decode("utf-8", "replace")):
+        return erasure.erase(body, drop_records=False) + message[len(body) :]
+    return erasure.erase(message, drop_records=False)
+
+
+def history_rewrite(erasure: Erasure, kind: str, blobs: StructuredBlobs) -> Rewrite:
     return Rewrite(
-        blob=erasure.erase,
-        message=lambda _oid, message: erasure.erase(message, drop_records=False),
+        blob=lambda data: _erase_blob(erasure, blobs, data),
+        message=lambda _oid, message: _erase_message(erasure, message),
         reason=f"{kind} of {erasure.label}",
     )

@@ -9,6 +9,7 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 import yaml
 
 from daemon.kernel.review_queue import make_change, new_proposal, proposal_write
@@ -202,6 +203,21 @@ def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> No
     assert SECOND in facts_text(root)
 
 
+@pytest.mark.parametrize("purge", [(), ("--purge", "--yes"), ("--purge", "--yes", "--forbid")])
+@pytest.mark.parametrize(("entity", "key", "named"), [("user", "city\x00", "--key"), ("us\ner", "city", "--entity")])
+def test_a_control_character_in_entity_or_key_is_refused_by_name_and_changes_nothing(
+    root: Path, fake_model: FakeModelServer, purge: tuple[str, ...], entity: str, key: str, named: str
+) -> None:
+    config, _runs = seed(root, fake_model)
+    head = git(root, "rev-parse", "HEAD").stdout
+
+    result = run_cli(config, "memory", "forget", "--agent", "ada", "--entity", entity, "--key", key, *purge)
+
+    assert result.code == 1, result.err
+    assert result.err.startswith(f"error: {named}: must not contain a control character") and "nothing changed" in result.err
+    assert git(root, "rev-parse", "HEAD").stdout == head
+
+
 def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -289,3 +305,31 @@ def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model
     assert len(records) == 302  # language, timezone and the 300
     assert (home / "FACTS.md").read_bytes() == facts_view(records, datetime.now(UTC).date().isoformat())
     assert hits(root, FIRST, SECOND) == []
+
+
+def test_purge_finds_a_value_waiting_in_a_memory_proposal_and_approving_it_stores_nothing(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model, autonomy="review")
+    home = root / "ada"
+    (home / "transcripts" / "s1.jsonl").write_text(
+        conversation([(f"I live in {FIRST}.", "Noted."), ("I speak German.", "Ok."), ("Hi?", "Hi."), ("Ok.", "Ok.")])
+    )
+    os.utime(home / "transcripts" / "s1.jsonl", (1_700_000_000, 1_700_000_000))
+    fake_model.reply({"facts": [berlin_fact(value=FIRST, quote=f"I live in {FIRST}")]}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    (proposal,) = run_cli(config, "review", "list", "--json").json()
+    assert hits(root, FIRST)
+
+    result = run_cli(
+        config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city",
+        "--purge", "--forbid", "--yes", "--json",
+    )
+
+    assert result.code == 0, result.err
+    assert result.json()["values_purged"] == 1 and result.json()["history_rewritten"]
+    assert hits(root, FIRST) == []
+    approved = run_cli(config, "review", "approve", proposal["id"])
+    assert approved.code in (0, 1), approved.err  # refused (a forbidden key) or applied without the value
+    assert run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"] == []
+    assert hits(root, FIRST) == []

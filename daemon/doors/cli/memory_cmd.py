@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import unicodedata
 from typing import Any
 
 from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
@@ -167,7 +168,17 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     return 0
 
 
+def _printable(name: str, text: str) -> None:
+    """Refuse a control character (NUL, a line break…): no entity or key holds one, and git
+    would refuse it in the run's message only after the lock was taken."""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc"), None)
+    if bad is not None:
+        raise DaemonError(f"{name}: must not contain a control character (U+{ord(bad):04X} found); nothing changed")
+
+
 def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
+    _printable("--entity", args.entity)
+    _printable("--key", args.key)
     if args.purge:
         return memory_purge_cmd.handle_purge(args, context)
     if args.value is not None or args.yes or args.forbid:
