@@ -18,6 +18,22 @@ from collections.abc import Callable
 # up to the closing quote or (a truncated line) the end of the line.
 _STRING = re.compile(r'"(?:[^"\\\n]|\\.)*(?:"|$)', re.MULTILINE)
 _KEY = re.compile(r"[ \t\r\n]*:")
+# The key a string value belongs to: `"name" :` right before it (keys of ours are short).
+_OWNER = re.compile(r'"((?:[^"\\\n]|\\.){1,64})"[ \t\r\n]*:[ \t\r\n]*\Z')
+_OWNER_WINDOW = 80
+# Fields of the daemon's own files that hold identifiers, never what a person said: a fact's
+# owner and address, ids, dates, paths, states. A purged value that happens to equal one
+# ("default", "user", "open", "memory") must not rename every record's tenant or proposal's
+# decision; the person's words live in `value`, `quote`, texts and reports, which are erased.
+IDENTIFIER_FIELDS = frozenset(
+    {
+        "tenant", "user", "entity", "key", "source", "memory_type", "kind", "id", "supersedes_memory_id",
+        "source_event_id", "valid_from", "valid_to", "observed_at", "schema_version", "version",
+        "decision", "status", "action", "outcome", "by", "at", "created_at", "run_id", "created_by_run",
+        "agent", "consumer", "pass_name", "path", "target", "file", "base_sha256", "fingerprint",
+        "started_at", "finished_at", "head", "tail",
+    }
+)  # fmt: skip
 
 
 def is_container(text: str) -> bool:
@@ -33,13 +49,17 @@ def is_container(text: str) -> bool:
 
 
 def erase_strings(text: str, erase: Callable[[str], str]) -> str:
-    """`text` with each string value `s` replaced by `erase(s)`, re-encoded; keys and the rest kept."""
+    """`text` with each string value `s` replaced by `erase(s)`, re-encoded; keys, the values of
+    IDENTIFIER_FIELDS and the rest kept."""
     out: list[str] = []
     last = 0
     for match in _STRING.finditer(text):
         token = match.group(0)
         closed = len(token) > 1 and token.endswith('"')
         if closed and _KEY.match(text, match.end()):
+            continue
+        owner = _OWNER.search(text, max(0, match.start() - _OWNER_WINDOW), match.start())
+        if owner is not None and owner.group(1) in IDENTIFIER_FIELDS:
             continue
         try:
             decoded = json.loads(token if closed else token + '"')

@@ -141,3 +141,27 @@ def test_retention_of_a_closed_json_token_keeps_every_file_parsing(
     assert_intact(root, config, value)
     records = run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json", clock=lambda: LATER).json()["records"]
     assert sorted((r["key"], r["value"]) for r in records) == [("children", "many"), ("city", "Berlin")]
+
+
+@pytest.mark.parametrize("value", ["default", "user", "fact", "ada", "memory"])
+def test_purging_a_value_that_equals_an_identifier_keeps_every_records_address(
+    root: Path, fake_model: FakeModelServer, value: str
+) -> None:
+    # "default" is every record's tenant, "user" its entity, "ada" its owner, "fact" its type,
+    # "memory" a folder in paths: the person's words are erased, the daemon's identifiers kept.
+    config = seed(root, fake_model, value)
+
+    result = run_cli(
+        config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "children", "--purge", "--yes", "--json"
+    )
+
+    assert result.code == 0, result.err
+    for name, data in json_files(root):
+        parse(name, data)  # still JSON
+    records = run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"]
+    assert [(r["tenant"], r["user"], r["entity"], r["memory_type"], r["key"], r["value"]) for r in records] == [
+        ("default", "ada", "user", "fact", "city", "Berlin")
+    ]
+    for args in (("status",), ("runs",), ("once", "--agent", "ada")):
+        done = run_cli(config, *args, clock=lambda: LATER)
+        assert done.code == 0 and "unreadable" not in done.err, (args, done.err)
