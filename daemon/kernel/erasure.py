@@ -72,7 +72,11 @@ class Erasure:
     def __post_init__(self) -> None:
         needles = sorted({f for v in self.values for f in _forms(v)}, key=len, reverse=True)
         alternatives = b"|".join(re.escape(n) for n in needles) or b"(?!)"
-        pattern = re.compile(rb"(?<![" + WORD + rb"])(?:" + alternatives + rb")(?![" + WORD + rb"])")
+        # Never inside a `[purged]` already written: a value that is "purged" itself would
+        # otherwise grow `[[purged]]` on every pass, and a rewrite would never settle.
+        pattern = re.compile(
+            rb"(?<![" + WORD + rb"])(?!(?<=\[)purged\])(?:" + alternatives + rb")(?![" + WORD + rb"])"
+        )
         object.__setattr__(self, "_pattern", pattern)
 
     def _is_record(self, line: bytes) -> bool:

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from daemon.kernel.erasure import Erasure
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.daemon.test_purge import git
 from tests.support.deploy import conversation, run_cli, write_transcript
@@ -165,3 +166,29 @@ def test_purging_a_value_that_equals_an_identifier_keeps_every_records_address(
     for args in (("status",), ("runs",), ("once", "--agent", "ada")):
         done = run_cli(config, *args, clock=lambda: LATER)
         assert done.code == 0 and "unreadable" not in done.err, (args, done.err)
+
+
+def test_erasing_twice_changes_nothing_the_first_time_did_not() -> None:
+    # A rewrite erases a blob once for the home and once in the history: "purged" as a value
+    # must not grow into [[purged]] on the second pass, or the two would never agree.
+    erasure = Erasure.of("user", "children", ["purged", "Berlin"])
+    for data in (b"it was purged in Berlin, see [Berlin](x)\n", b'{"value": "purged", "quote": "purged"}\n'):
+        once = erasure.erase(data, structured=data.startswith(b"{"))
+        assert erasure.erase(once, structured=data.startswith(b"{")) == once
+        assert b"[[purged]]" not in once
+
+
+def test_purging_the_value_purged_settles_instead_of_growing_its_own_marker(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = seed(root, fake_model, "purged")
+
+    result = run_cli(
+        config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "children", "--purge", "--yes", "--json"
+    )
+
+    assert result.code == 0, result.err
+    for name, data in json_files(root):
+        assert b"[[purged]]" not in data, name
+    records = run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"]
+    assert [(r["key"], r["value"]) for r in records] == [("city", "Berlin")]
