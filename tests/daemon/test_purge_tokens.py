@@ -172,10 +172,12 @@ def test_erasing_twice_changes_nothing_the_first_time_did_not() -> None:
     # A rewrite erases a blob once for the home and once in the history: "purged" as a value
     # must not grow into [[purged]] on the second pass, or the two would never agree.
     erasure = Erasure.of("user", "children", ["purged", "Berlin"])
-    for data in (b"it was purged in Berlin, see [Berlin](x)\n", b'{"value": "purged", "quote": "purged"}\n'):
+    for data in (b"it was purged in Berlin\n", b'{"value": "purged", "quote": "purged"}\n'):
         once = erasure.erase(data, structured=data.startswith(b"{"))
         assert erasure.erase(once, structured=data.startswith(b"{")) == once
         assert b"[[purged]]" not in once
+    link = erasure.erase(b"see [Berlin](https://example.org)\n")  # a link's text is erased too
+    assert link == b"see [[purged]](https://example.org)\n" and erasure.erase(link) == link
 
 
 def test_purging_the_value_purged_settles_instead_of_growing_its_own_marker(
