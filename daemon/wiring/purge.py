@@ -121,6 +121,8 @@ def plan_erasure(
     specs = factstore.record_pathspecs(memory_settings.store)
     changes: dict[str, bytes | None] = {}
     for path in sorted(scan.files):
+        if path in NEVER_ERASED:
+            continue
         data = view.read_bytes(path)
         if data is not None and erasure.found_in(data):
             erased = erasure.erase(data, structured=is_structured(path))
@@ -275,15 +277,28 @@ def purge(
         )
 
 
+# Files that name keys, never values: a value that happens to equal a forbidden key's name
+# ("city") must not take that key off the list.
+NEVER_ERASED = frozenset({forbidden.FORBIDDEN_FILE})
+
+
 @dataclass(frozen=True)
 class StructuredBlobs:
-    """The blobs some commit holds under a JSON path, by id, and the store's id hash."""
+    """The blobs some commit holds under a JSON path, by id; those under a NEVER_ERASED path;
+    and the store's id hash."""
 
     ids: frozenset[str]
     algorithm: str  # "sha1" or "sha256", as the store names its objects
+    kept: frozenset[str] = frozenset()
+
+    def _id(self, data: bytes) -> str:
+        return hashlib.new(self.algorithm, b"blob %d\0" % len(data) + data).hexdigest()
 
     def holds(self, data: bytes) -> bool:
-        return hashlib.new(self.algorithm, b"blob %d\0" % len(data) + data).hexdigest() in self.ids
+        return self._id(data) in self.ids
+
+    def keeps(self, data: bytes) -> bool:
+        return self._id(data) in self.kept
 
 
 def structured_blobs(store: StoreSession) -> StructuredBlobs:
@@ -296,6 +311,7 @@ def structured_blobs(store: StoreSession) -> StructuredBlobs:
     )
     # `-z --raw`: ":old-mode new-mode old-id new-id status" NUL path NUL, entry after entry.
     found: set[str] = set()
+    kept: set[str] = set()
     fields = iter(out.split(b"\0"))
     for field in fields:
         meta = field.strip(b"\n").split(b" ")
@@ -303,11 +319,13 @@ def structured_blobs(store: StoreSession) -> StructuredBlobs:
             path = next(fields, b"").decode("utf-8", "replace")
             if is_structured(path):
                 found.add(meta[3].decode("ascii"))
-    return StructuredBlobs(frozenset(found), fmt.strip().decode("ascii") or "sha1")
+            if path in NEVER_ERASED:
+                kept.add(meta[3].decode("ascii"))
+    return StructuredBlobs(frozenset(found), fmt.strip().decode("ascii") or "sha1", frozenset(kept))
 
 
 def _erase_blob(erasure: Erasure, blobs: StructuredBlobs, data: bytes) -> bytes:
-    if not erasure.found_in(data):
+    if not erasure.found_in(data) or blobs.keeps(data):
         return data
     return erasure.erase(data, structured=blobs.holds(data))
 

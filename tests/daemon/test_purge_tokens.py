@@ -194,3 +194,29 @@ def test_purging_the_value_purged_settles_instead_of_growing_its_own_marker(
         assert b"[[purged]]" not in data, name
     records = run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"]
     assert [(r["key"], r["value"]) for r in records] == [("city", "Berlin")]
+
+
+def test_purging_a_value_that_names_a_forbidden_key_keeps_the_key_forbidden(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    # The forbidden list names keys: a value equal to one ("city") is not in it.
+    config = setup_agent(root, fake_model)
+    raw = yaml.safe_load(config.read_text())
+    raw["agents"]["ada"]["memory"] = {"allowed_keys": ["city", "delivery"]}
+    config.write_text(yaml.safe_dump(raw))
+    os.utime(root / "ada" / "transcripts" / "s1.jsonl", (1_700_000_000, 1_700_000_000))
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    said = "My delivery is city"
+    write_transcript(root / "ada", "s2.jsonl", conversation([(f"{said}.", "Noted."), ("a?", "b."), ("c?", "d."), ("e?", "f.")], day="2026-11-02"))
+    fake_model.reply({"facts": [berlin_fact(quote=said, key="delivery", value="city", valid_from="2026-11-02")]}, schema="DistillationResponse")
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    forget = ("memory", "forget", "--agent", "ada", "--entity", "user", "--purge", "--yes")
+    assert run_cli(config, *forget, "--key", "city", "--forbid").code == 0
+    forbidden = root / "ada" / ".metaeng" / "forbidden-keys.json"
+    assert json.loads(forbidden.read_text())["keys"] == ["city"]
+
+    assert run_cli(config, *forget, "--key", "delivery").code == 0
+
+    assert json.loads(forbidden.read_text())["keys"] == ["city"]
+    assert json.loads(git(root, "show", "HEAD:.metaeng/forbidden-keys.json").stdout)["keys"] == ["city"]
