@@ -200,10 +200,13 @@ def test_a_daemon_whose_state_folder_is_removed_stops_so_no_second_one_runs_besi
     first = start_daemon(config)
     first.wait_ready()
     shutil.rmtree(root / "state")
+    second = start_daemon(config)  # started at once, as systemd-tmpfiles or a person might
+    second.wait_ready()
     assert first.wait_event("state.lost")["lock"] == str(root / "state" / "daemon.lock")
     assert first.wait_exit() == 1  # systemd's Restart=on-failure starts it again, lock and all
-    second = start_daemon(config)
-    second.wait_ready()
+    # Leaving, the first never removes what is now the second daemon's state file.
+    assert (root / "state" / "daemon.json").exists()
+    assert run_cli(config, "status").out.startswith("daemon: running")
     second.send(signal.SIGTERM)
     assert second.wait_exit() == 0
 

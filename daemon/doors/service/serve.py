@@ -324,10 +324,11 @@ class Service:
                 note="exiting anyway; the interrupted run is rolled back at the next start",
             )
             return Exit(1, immediate=True)
-        try:
-            statefile.remove(self.layout)
-        except OSError:
-            pass
+        if signal_name != STATE_LOST:  # the folder is no longer ours: its daemon.json may be another's
+            try:
+                statefile.remove(self.layout)
+            except OSError:
+                pass
         log.info("daemon.stopped", signal=signal_name, runs_done=self.runner.runs)
         return Exit(code)
 
