@@ -307,8 +307,9 @@ def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model
     assert hits(root, FIRST, SECOND) == []
 
 
+@pytest.mark.parametrize("forbid", [True, False], ids=["forbid", "no-forbid"])
 def test_purge_finds_a_value_waiting_in_a_memory_proposal_and_approving_it_stores_nothing(
-    root: Path, fake_model: FakeModelServer
+    root: Path, fake_model: FakeModelServer, forbid: bool
 ) -> None:
     config = setup_agent(root, fake_model, autonomy="review")
     home = root / "ada"
@@ -323,13 +324,15 @@ def test_purge_finds_a_value_waiting_in_a_memory_proposal_and_approving_it_store
 
     result = run_cli(
         config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city",
-        "--purge", "--forbid", "--yes", "--json",
+        "--purge", *(["--forbid"] if forbid else []), "--yes", "--json",
     )
 
     assert result.code == 0, result.err
     assert result.json()["values_purged"] == 1 and result.json()["history_rewritten"]
     assert hits(root, FIRST) == []
     approved = run_cli(config, "review", "approve", proposal["id"])
-    assert approved.code in (0, 1), approved.err  # refused (a forbidden key) or applied without the value
+    # Applied with nothing left to store (the purge emptied it): no empty shard either.
+    assert approved.code == 0, approved.err
     assert run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"] == []
+    assert not [p for p in (home / ".metaeng").rglob("*.jsonl") if p.stat().st_size == 0]
     assert hits(root, FIRST) == []
