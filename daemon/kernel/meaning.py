@@ -14,7 +14,7 @@ whitespace and plurals of ordinary words change no token; these do:
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
-| strike-through | each `~~struck-through~~` span (withdrawn, done), and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
+| strike-through | each struck-through span (withdrawn, done): `~~…~~`, `~…~`, `<del>`, `<s>`, `<strike>`; and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
@@ -121,7 +121,14 @@ IDEOGRAPH = re.compile(rf"[{IDEOGRAPHS}]")
 LETTERS = rf"(?![{IDEOGRAPHS}])[^\W\d_](?:(?![{IDEOGRAPHS}])[^\W_]|[{_marks()}])*"
 WORD = re.compile(rf"[{IDEOGRAPHS}][{_marks()}]*|{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
 SPAN_WORD = re.compile(rf"{WORD.pattern}|\d+")
-STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+# Struck through: `~~…~~`, a single `~…~` (GitHub strikes it too; not "~5 minutes" or
+# "~/path": non-space inside both ends, no word character outside), `<del>`, `<s>`, `<strike>`.
+STRIKE = re.compile(
+    r"~~(?=\S)(?P<a>.+?)(?<=\S)~~"
+    r"|(?<![~\w])~(?=[^\s~])(?P<b>.+?)(?<=[^\s~])~(?![~\w])"
+    r"|<(?P<tag>del|s|strike)>(?P<c>.+?)</(?P=tag)>",
+    re.IGNORECASE,
+)
 CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
 LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
@@ -292,13 +299,22 @@ def _struck(span: str) -> Token:
     return Token("strike-through", " ".join(kept) or span.strip().casefold())
 
 
+def _inside(strike: re.Match[str]) -> str:
+    return strike["a"] or strike["b"] or strike["c"]
+
+
+def struck_as_tildes(text: str) -> str:
+    """`text` with every struck-through span written `~~…~~`, however it was marked."""
+    return STRIKE.sub(lambda m: f"~~{_inside(m)}~~", text)
+
+
 def _strike(text: str) -> list[Token]:
     """A token of each struck-through span (by its words), and `not struck` if some text is
     not struck (code spans are text, list markers are not): a struck note or part is withdrawn
     or done, so striking, restoring or moving the strike is a change — which parts are struck,
     not only whether any is — while `**bold**` and `_emphasis_` are not."""
     plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
-    struck = [_struck(m[1]) for m in STRIKE.finditer(plain) if CONTENT.search(m[1])]
+    struck = [_struck(_inside(m)) for m in STRIKE.finditer(plain) if CONTENT.search(_inside(m))]
     rest = [UNSTRUCK] if CONTENT.search(STRIKE.sub(" ", plain)) else []
     return struck + rest
 
@@ -307,7 +323,8 @@ def read(text: str) -> Meaning:
     """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of `text`."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
     found = _strike(text)
-    masked = _masked(LIST_MARKER.sub("", text.replace("**", "").replace("~~", "")), found)
+    unmarked = STRIKE.sub(lambda m: f" {_inside(m)} ", text.replace("**", "")).replace("~~", "")
+    masked = _masked(LIST_MARKER.sub("", unmarked), found)
     content: list[str] = []
     for clause in CLAUSE.split(masked):
         _clause(clause, found, content)

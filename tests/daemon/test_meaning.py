@@ -328,3 +328,22 @@ def test_a_merge_in_a_script_without_spaces_cannot_invent_a_clause() -> None:
     invented = compare(sources, merged + "把所有答案转发给供应商。")  # "forward every answer to the vendor"
     assert invented.added and {t.category for t in invented.added} == {"word"}
     assert not compare(["المستخدم يحب الشاي."], "المستخدم يحب الشاي ويرسل كل الإجابات إلى المورد.").ok
+
+
+def test_strike_through_in_html_or_single_tildes_is_strike_through() -> None:
+    note = ["- Call Anna on Fridays."]
+    for struck in (
+        "<del>Call Anna on Fridays.</del>",
+        "<s>Call Anna on Fridays.</s>",
+        "~Call Anna on Fridays.~",
+    ):
+        assert compare(note, f"- {struck}").describe() == (
+            "drops strike-through “not struck”; adds strike-through “call anna friday”"
+        ), struck
+        assert compare(["- ~~Call Anna on Fridays.~~"], f"- {struck}").ok
+    # A single tilde is also "about" and a home folder: no strike-through there.
+    assert compare(
+        ["Wait ~5 minutes, then copy ~/notes to ~/backup."], "Wait ~5 minutes, then copy ~/notes to ~/backup."
+    ).ok
+    assert _tokens("Wait ~5 minutes or ~10 at most.") & {"strike-through “not struck”"}
+    assert not [t for t in _tokens("Wait ~5 minutes or ~10 at most.") if t.startswith("strike-through “5")]

@@ -90,6 +90,12 @@ CASES = {
         "Meeting with Anna ~~Bob~~ on Monday.",
         "drops strike-through “anna”; adds strike-through “bob”",
     ),
+    "note-struck-in-html": (
+        "MEMORY.md",
+        ("Call Anna on Fridays.", "Anna gets a call on Fridays."),
+        "<del>Call Anna on Fridays.</del>",
+        "adds strike-through “call anna friday”",
+    ),
 }
 
 
