@@ -8,7 +8,8 @@ what a consolidation is for.
 
 Every unit has a *key* that decides when two units are "the same": prose is compared
 normalised (Unicode NFKC, case, bold and emphasis markers, whitespace, trailing
-punctuation; not `~~strike-through~~`, which withdraws a note), but
+punctuation; not `~~strike-through~~`, which withdraws a note, however it is marked:
+`~x~`, `<del>x</del>`, `<s>x</s>` are `~~x~~`), but
 code spans, markdown links and bare URLs inside it are kept verbatim in the key, so they
 must survive byte for byte; a code block's key is its exact text.
 """
@@ -21,6 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
+
+from daemon.kernel.meaning import struck_as_tildes
 
 BlockKind = Literal["code", "bullet", "row", "paragraph", "heading", "rule"]
 UnitKind = Literal["code", "bullet", "sentence", "row"]
@@ -194,7 +197,7 @@ def normalise(text: str) -> str:
     masked, segments = _mask(text)
     value = unicodedata.normalize("NFKC", masked).translate(QUOTES)
     # Bold and emphasis only stress a note; `~~strike-through~~` withdraws it, so it stays.
-    value = re.sub(r"\*\*|__", "", value)
+    value = re.sub(r"\*\*|__", "", struck_as_tildes(value))
     value = re.sub(r"(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", value)
     value = re.sub(r"\s+", " ", value.casefold()).strip().rstrip(" .;:!,")
     value = re.sub(r"[ .;:!,]+~~$", "~~", value)

@@ -8,13 +8,13 @@ whitespace and plurals of ordinary words change no token; these do:
 | category | what | compared as |
 | --- | --- | --- |
 | number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; नहीं, 不, 没, لا, ليس, לא, אין, 안 … | `not`, counted per occurrence |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; नहीं, 不, 没, لا, ليس, לא, אל, אין, 안, 못; inside a word or unspaced text: 않습니다, 없다, 飲まない, しません, ไม่ … | `not`, counted per occurrence |
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
 | name | capitalised words of a script with case (not a sentence-initial common word: Jonas, Jürgen, Ольга), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
 | date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
-| strike-through | each `~~struck-through~~` span (withdrawn, done), and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
+| strike-through | each struck-through span (withdrawn, done): `~~…~~`, `~…~`, `<del>`, `<s>`, `<strike>`; and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
 
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
@@ -22,10 +22,14 @@ instruction already says, so dropping them alone changes nothing; "usually" cann
 dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either,
 nor content words no source has (plain words, not function words, compared by `lemma`) beyond
 one more than the source words it leaves out: rewording swaps words, inventing adds them.
-Words of a script without case (Hindi, Arabic, Hebrew, Korean, Chinese, Japanese) are such
-plain words, never names: nothing marks a name there. Chinese and Japanese have no spaces,
-so each ideograph or kana counts as a word (a clause is not one word), and "and"/"also" of
-a few languages (और, 和, と, und …) are free.
+Words of a script without case (Hindi, Arabic, Hebrew, Korean, Chinese, Japanese, Thai)
+are never names: nothing marks a name, or any word that matters, there. So a merge must keep
+every such word of its sources (in any order; a Korean particle or a leading Arabic/Hebrew
+"and" aside), like a name — rewording such a text is refused, the safe side — and may add
+them under the rule on invented words ("X likes tea" + "X likes coffee" → "X likes tea and
+coffee"). Chinese, Japanese and Thai have no spaces, so each ideograph, kana or Thai letter
+counts as a word (a clause is not one word), and "and"/"also" of a few languages (और, 和,
+と, และ, und …) are free to add or leave out.
 A token bag cannot see which value belongs to which subject or which side of "over" a word
 is on: two outages' dates swapped between them, or "bullet points over prose" turned
 round, read the same.
@@ -42,10 +46,13 @@ from daemon.kernel.line_regions import Region, regions, shared_lines
 from daemon.kernel.meaning_words import (
     COMMON,
     LIKE_SUBJECTS,
+    NEGATION_PREFIXES,
     ORDINALS,
     PERIODS,
     SHORT_DATES,
     SMALL,
+    SPACELESS_CONNECTIVES,
+    SPACELESS_NEGATION,
     STOPWORDS,
     TENS,
     UNITS,
@@ -53,6 +60,7 @@ from daemon.kernel.meaning_words import (
     lexicon,
     number_words,
     ordinal,
+    uncased,
 )
 from daemon.kernel.secret_shapes import secret_tokens
 from daemon.kernel.words import token as normalised
@@ -77,6 +85,27 @@ CODE = re.compile(r"(`+)(?:.+?)\1")
 LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
 URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()`\"']+")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def _characters(categories: tuple[str, ...]) -> str:
+    """A character-class body of the characters of the basic plane whose Unicode category
+    starts with one of `categories`."""
+    chars = [c for c in map(chr, range(0x80, 0x10000)) if unicodedata.category(c).startswith(categories)]
+    ranges: list[list[str]] = []
+    for c in chars:
+        if ranges and ord(c) == ord(ranges[-1][1]) + 1:
+            ranges[-1][1] = c
+        else:
+            ranges.append([c, c])
+    return "".join(a if a == b else f"{a}-{b}" for a, b in ranges)
+
+
+# Combining marks (M): part of a word, though not `\w` (Devanagari vowel signs, Arabic vowels,
+# a diacritic NFKC cannot compose). Letters without case (Lo, Lm: Han, kana, Hangul, Devanagari,
+# Arabic, Hebrew, Thai …, plus the rarer ideographs beyond the basic plane).
+MARKS = _characters(("M",))
+UNCASED = _characters(("Lo", "Lm")) + "\U00020000-\U0003134f"
+
 FILE_EXT = r"md|py|json|jsonl|ya?ml|csv|tsv|txt|sh|toml|ini|cfg|conf|log|js|ts|html|css|sql|env|lock|xml|pdf|png|jpe?g|xlsx?|docx?"
 PATH = re.compile(
     r"(?<![\w@#])(?:~/|\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)+/?"
@@ -89,39 +118,38 @@ IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
 HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
 DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
 VERSION = re.compile(r"\bv\d+(?:\.\d+)+\b")
+# A number stands alone, not inside a word (v2, abc123, 2fa); a letter without case next to
+# it does not make it part of a word (延迟超过20%时报警: Chinese has no spaces).
 NUMBER = re.compile(
-    r"(?<![\w.,:/])(?P<cur>[$€£])?(?P<n>\d+(?:[.,:-]\d+)*)(?P<ord>st|nd|rd|th)?"
+    rf"(?<![.,:/])(?<![^\W{UNCASED}])(?P<cur>[$€£])?(?P<n>\d+(?:[.,:-]\d+)*)(?P<ord>st|nd|rd|th)?"
     r"(?:\s?(?P<pct>%|percent\b|per cent\b)"
-    rf"|[\s-]?(?P<unit>{'|'.join(sorted(UNITS, key=len, reverse=True))})\b)?(?![\w%])",
+    rf"|[\s-]?(?P<unit>{'|'.join(sorted(UNITS, key=len, reverse=True))})\b)?(?![^\W{UNCASED}]|%)",
     re.IGNORECASE,
 )
 
 
-def _marks() -> str:
-    """A character-class body of the combining marks (Unicode category M) of the basic plane:
-    part of a word, though not `\\w` (Devanagari vowel signs, Arabic vowels, a diacritic NFKC
-    cannot compose)."""
-    marks = [c for c in map(chr, range(0x300, 0x10000)) if unicodedata.category(c).startswith("M")]
-    ranges: list[list[str]] = []
-    for c in marks:
-        if ranges and ord(c) == ord(ranges[-1][1]) + 1:
-            ranges[-1][1] = c
-        else:
-            ranges.append([c, c])
-    return "".join(a if a == b else f"{a}-{b}" for a, b in ranges)
-
-
-# Chinese and Japanese are written without spaces, so a run of their letters is a whole
-# clause: each ideograph or kana is a word of its own instead (Han, kana, 々).
-IDEOGRAPHS = "\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+# Chinese, Japanese, Thai and Lao are written without spaces, so a run of their letters is a
+# whole clause: each ideograph, kana or Thai/Lao letter (with its marks) is a word instead.
+IDEOGRAPHS = "\u0e00-\u0eff\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 IDEOGRAPH = re.compile(rf"[{IDEOGRAPHS}]")
+# What unspaced text says in several letters, found before it is split into letters.
+SPACELESS_NOT = re.compile(SPACELESS_NEGATION)
+SPACELESS_AND = re.compile("|".join(SPACELESS_CONNECTIVES))
+KOREAN_NOT = re.compile(rf"(?:{'|'.join(NEGATION_PREFIXES)})")
 # Words of any script: a letter, then letters, digits and combining marks; or digits then a
-# letter (`2fa`, `3rd`); or one ideograph. Letters are `[^\W\d_]`, so Jürgen, Ольга, राहुल and
-# 사용자는 are words too.
-LETTERS = rf"(?![{IDEOGRAPHS}])[^\W\d_](?:(?![{IDEOGRAPHS}])[^\W_]|[{_marks()}])*"
-WORD = re.compile(rf"[{IDEOGRAPHS}][{_marks()}]*|{LETTERS}(?:'{LETTERS})*|\d+{LETTERS}")
+# letter of a script with case (`2fa`, `3rd`; 20분 is a number and a word); or one ideograph.
+# Letters are `[^\W\d_]`, so Jürgen, Ольга, राहुल and 사용자는 are words too.
+LETTERS = rf"(?![{IDEOGRAPHS}])[^\W\d_](?:(?![{IDEOGRAPHS}])[^\W_]|[{MARKS}])*"
+WORD = re.compile(rf"[{IDEOGRAPHS}][{MARKS}]*|{LETTERS}(?:'{LETTERS})*|\d+(?![{UNCASED}]){LETTERS}")
 SPAN_WORD = re.compile(rf"{WORD.pattern}|\d+")
-STRIKE = re.compile(r"~~(?=\S)(.+?)(?<=\S)~~")
+# Struck through: `~~…~~`, a single `~…~` (GitHub strikes it too; not "~5 minutes" or
+# "~/path": non-space inside both ends, no word character outside), `<del>`, `<s>`, `<strike>`.
+STRIKE = re.compile(
+    r"~~(?=\S)(?P<a>.+?)(?<=\S)~~"
+    r"|(?<![~\w])~(?=[^\s~])(?P<b>.+?)(?<=[^\s~])~(?![~\w])"
+    r"|<(?P<tag>del|s|strike)>(?P<c>.+?)</(?P=tag)>",
+    re.IGNORECASE,
+)
 CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
 LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
@@ -134,13 +162,16 @@ INVENTED_ALLOWANCE = 1
 @dataclass(frozen=True)
 class Meaning:
     """The tokens of one text (each present once, except negations, counted), its words, its
-    content words (casefolded words that are no token, name or function word), its secrets."""
+    content words (casefolded words that are no token, name or function word), its secrets,
+    and which of its content words are of a script without case."""
 
     tokens: frozenset[Token]
     negations: int
     words: frozenset[str]
     secrets: frozenset[str]
     content: frozenset[str]
+    # The content words of scripts without case, in runs of adjacent ones (李娜, or one word)
+    uncased: tuple[tuple[str, ...], ...] = ()
 
     def count(self, token: Token) -> int:
         return self.negations if token == NOT else int(token in self.tokens)
@@ -201,10 +232,12 @@ def _capitalised(word: str) -> bool:
     return any(c.isupper() for c in word)
 
 
-def _clause(clause: str, found: list[Token], content: list[str]) -> None:
+def _clause(clause: str, found: list[Token], content: list[str], runs: list[list[str]]) -> None:
     """Tokens of one clause's words (verbatim spans already masked), added to `found`, and its
-    content words, added to `content`; adds `always` if unqualified."""
+    content words, added to `content` (those of a script without case also to `runs`, a
+    word of Chinese or Japanese joined to the one before it); adds `always` if unqualified."""
     matches = list(WORD.finditer(clause))
+    joined = -1  # where the last uncased content word ended
     raw = [m[0] for m in matches]
     low = [w.casefold() for w in raw]
     start = len(found)
@@ -275,8 +308,16 @@ def _clause(clause: str, found: list[Token], content: list[str]) -> None:
             len(base) > 1 and _capitalised(word) and not (initial and base in COMMON)
         ):
             found.append(Token("name", base))
-        elif base not in STOPWORDS and (len(base) > 1 or IDEOGRAPH.match(base)):
+        elif KOREAN_NOT.match(base):
+            found.append(NOT)  # 않습니다, 못해요, 없다: the negation is part of the word
+        elif base not in STOPWORDS and (len(base) > 1 or uncased(base)):
             content.append(base)
+            if uncased(base):
+                if joined == matches[i].start() and IDEOGRAPH.match(base):
+                    runs[-1].append(base)
+                else:
+                    runs.append([base])
+                joined = matches[i].end()
         i += 1
     qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
     if (raw or "§" in clause) and not qualified:
@@ -292,13 +333,22 @@ def _struck(span: str) -> Token:
     return Token("strike-through", " ".join(kept) or span.strip().casefold())
 
 
+def _inside(strike: re.Match[str]) -> str:
+    return strike["a"] or strike["b"] or strike["c"]
+
+
+def struck_as_tildes(text: str) -> str:
+    """`text` with every struck-through span written `~~…~~`, however it was marked."""
+    return STRIKE.sub(lambda m: f"~~{_inside(m)}~~", text)
+
+
 def _strike(text: str) -> list[Token]:
     """A token of each struck-through span (by its words), and `not struck` if some text is
     not struck (code spans are text, list markers are not): a struck note or part is withdrawn
     or done, so striking, restoring or moving the strike is a change — which parts are struck,
     not only whether any is — while `**bold**` and `_emphasis_` are not."""
     plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
-    struck = [_struck(m[1]) for m in STRIKE.finditer(plain) if CONTENT.search(m[1])]
+    struck = [_struck(_inside(m)) for m in STRIKE.finditer(plain) if CONTENT.search(_inside(m))]
     rest = [UNSTRUCK] if CONTENT.search(STRIKE.sub(" ", plain)) else []
     return struck + rest
 
@@ -307,12 +357,22 @@ def read(text: str) -> Meaning:
     """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of `text`."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
     found = _strike(text)
-    masked = _masked(LIST_MARKER.sub("", text.replace("**", "").replace("~~", "")), found)
+    secrets = secret_tokens(text)
+    # Unspaced text writes some negations and connectives in several letters (飲まない, ไม่,
+    # และ): taken out before it is split into letters.
+    found += [NOT] * len(SPACELESS_NOT.findall(text))
+    text = SPACELESS_AND.sub(" ", SPACELESS_NOT.sub(" ", text))
+    unmarked = STRIKE.sub(lambda m: f" {_inside(m)} ", text.replace("**", "")).replace("~~", "")
+    masked = _masked(LIST_MARKER.sub("", unmarked), found)
     content: list[str] = []
+    runs: list[list[str]] = []
     for clause in CLAUSE.split(masked):
-        _clause(clause, found, content)
-    words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text))
-    return Meaning(frozenset(found), found.count(NOT), words, secret_tokens(text), frozenset(content))
+        _clause(clause, found, content, runs)
+    # Content words too: a word a number is glued to (사용자20) is the word without it.
+    words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text)) | frozenset(content)
+    return Meaning(
+        frozenset(found), found.count(NOT), words, secrets, frozenset(content), tuple(map(tuple, runs))
+    )
 
 
 @dataclass(frozen=True)
@@ -358,11 +418,30 @@ def _invented(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
     return tuple(Token("word", w) for w in sorted(new.values()))
 
 
+def _left_out(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
+    """The words of a script without case that a text of `before` holds and `after` lacks (by
+    `lemma`), adjacent Chinese or Japanese ones joined (王伟): nothing there marks a name or
+    a key word, so each is kept like a name — rewording such a text is refused."""
+    kept = {lemma(w) for w in after.words}
+    lost: set[str] = set()
+    for meaning in before:
+        for run in meaning.uncased:
+            phrase = ""
+            for word in (*run, ""):
+                if word and lemma(word) not in kept:
+                    phrase += word
+                elif phrase:
+                    lost.add(phrase)
+                    phrase = ""
+    return tuple(Token("word", w) for w in sorted(lost))
+
+
 def compare(sources: Iterable[str], merged: str) -> Change:
     """Does `merged` say what the union of `sources` says? Every source token must be in it (as
-    many negations as the source with the most), and it may add no token (no more negations than
-    the sources together), no secret-looking token, and no more than one content word beyond the
-    ones it leaves out (`_invented`)."""
+    many negations as the source with the most), and every content word of a script without
+    case (`_left_out`); it may add no token (no more negations than the sources together), no
+    secret-looking token, and no more than one content word beyond the ones it leaves out
+    (`_invented`)."""
     before = [read(s) for s in sources]
     after = read(merged)
     words = frozenset().union(*(m.words for m in before))
@@ -371,7 +450,7 @@ def compare(sources: Iterable[str], merged: str) -> Change:
         t
         for t in everything
         if after.count(t) < max((m.count(t) for m in before), default=0) and not _kept(t, after.words)
-    )
+    ) + _left_out(before, after)
     added = tuple(
         t for t in everything if after.count(t) > sum(m.count(t) for m in before) and not _kept(t, words)
     ) + _invented(before, after)

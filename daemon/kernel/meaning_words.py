@@ -19,7 +19,7 @@ LEXICON_TEXT = """
 negation=not: not no none nothing nobody nowhere neither nor without cannot avoid avoids avoided avoiding dont doesnt didnt isnt arent wasnt werent cant wont
 negation=not: stop stops stopped stopping quit quits quitting cease ceases ceased ceasing halt halts halted halting discontinue discontinues discontinued discontinuing formerly
 negation=not: refuse refuses refused refusing decline declines declined declining
-negation=not: नहीं न मत 不 没 沒 别 別 勿 未 无 無 非 لا لم لن ليس ليست לא אין אינו אינה 안 못
+negation=not: नहीं न मत 不 没 沒 别 別 勿 未 无 無 非 لا لم لن ليس ليست לא אל אין אינו אינה 안 못
 negation=not polarity=always: never
 negation=not polarity=allow: forbid forbids forbidden prohibit prohibits prohibited disallow disallowed deny denies denied banned
 negation=not polarity=prefer: dislike dislikes disliked hate hates hated detest detests loathe loathes
@@ -143,10 +143,22 @@ COMMON = frozenset(
     each whenever wherever"""
     )
 )
+# The connectives of scripts without case ("and", "also", "as well"): free to add, free to
+# leave out. Every other word of those scripts is content a merge must keep (`meaning.compare`).
+# Chinese and Japanese count each character, so theirs are single characters (with the
+# Japanese particles は, が, を, の, like "the" and "of"); Thai and Lao ones are cut out of
+# the unspaced text before it is split (`SPACELESS_CONNECTIVES`).
+UNCASED_CONNECTIVES = frozenset(
+    _split(
+        """और भी तथा एवं व  和 与 與 及 也 并 並 且 还 還 跟  と も や は が を の  그리고 및 또한 또
+    و أيضا أيضاً كذلك  ו גם"""
+    )
+)
+SPACELESS_CONNECTIVES = ("และ", "กับ", "ก็", "ด้วย", "ແລະ", "ກັບ")
 # Function words and connectives: a merge may add these freely, they carry no content of their
 # own ("and … as well", "both", "also"; "and" and "also" of a few other languages too). Every
 # other plain word is a content word.
-STOPWORDS = frozenset(
+STOPWORDS = UNCASED_CONNECTIVES.union(
     _split(
         """a an the and or but if then than that this these those to of in on at by for from with as is
     are was were be been being am it its it's do does did done any all each every some so such into
@@ -156,9 +168,27 @@ STOPWORDS = frozenset(
     too well plus additionally likewise including include includes instead still yet even ever
     again further furthermore moreover however therefore thus hence anyway etc via per has have had
     having get gets got one ones thing things way
-    und auch sowie et aussi también anche также тоже और भी तथा 和 与 及 也 と も や 그리고 및 또한 גם أيضا"""
+    und auch sowie et aussi también anche также тоже"""
     )
 )
+# Negations written inside a word (Korean 않습니다, 못해요, 없다, 아닙니다) or inside unspaced
+# text (Japanese 飲まない, しません, せずに; Thai ไม่, Lao ບໍ່), found before the text is split
+# into words. Japanese ない/ず in 少ない, 危ない, 必ず, まず, ずつ, ずっと are not negations.
+NEGATION_PREFIXES = ("않", "못", "없", "아니", "아닌", "아닙")
+SPACELESS_NEGATION = r"(?<![少危幼汚])ない|なかっ|なくて?|ません|(?<![必ま])ず(?![つっ])|ไม่|ບໍ່"
+# Korean particles after a noun (차를, 차와 "tea"), and the Arabic and Hebrew "and" written
+# as the first letter of the next word (والقهوة, וקפה): a word is the same without them.
+# Not 만 ("only"), which changes what the word says.
+KOREAN_PARTICLES = tuple(
+    sorted(
+        _split(
+            "에서는 에서 에게 한테 으로 이랑 까지 부터 처럼 보다 은 는 이 가 을 를 와 과 의 에 로 도 랑 께"
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+AND_PREFIXES = ("و", "ו")
 # Words after which "like" is the verb (prefer), not the preposition.
 LIKE_SUBJECTS = frozenset(_split("i we you they who people users customers would do does did to not never"))
 
@@ -180,7 +210,10 @@ def lexicon() -> dict[str, tuple[tuple[str, str], ...]]:
 
 def lemma(word: str) -> str:
     """`word` casefolded with a plural or verb ending taken off, so that "answers", "answered"
-    and "answering" are one word: `answer`; "takes", "taking" and "take" are `tak`."""
+    and "answering" are one word: `answer`; "takes", "taking" and "take" are `tak`. A word of
+    a script without case loses a Korean particle or a leading Arabic/Hebrew "and" instead."""
+    if uncased(word):
+        return _uncased_stem(word)
     stem = word.casefold().removesuffix("'s")
     for suffix, replacement in (("ies", "y"), ("ing", ""), ("ed", ""), ("es", ""), ("s", "")):
         if stem.endswith(suffix) and len(stem) - len(suffix) >= 3 and not stem.endswith("ss"):
@@ -190,6 +223,20 @@ def lemma(word: str) -> str:
     if len(stem) > 3 and stem[-1] == stem[-2] and stem[-1] not in "aeiouy":
         stem = stem[:-1]
     return stem
+
+
+def uncased(word: str) -> bool:
+    """Whether `word` is of a script without case (李, 사용자는, راشد): letters, none cased."""
+    return any(c.isalpha() for c in word) and not any(c.isupper() or c.islower() or c.isdigit() for c in word)
+
+
+def _uncased_stem(word: str) -> str:
+    for particle in KOREAN_PARTICLES:
+        if word.endswith(particle) and len(word) > len(particle) and "\uac00" <= word[0] <= "\ud7a3":
+            return word[: -len(particle)]
+    if word.startswith(AND_PREFIXES) and len(word) > 2:
+        return word[1:]
+    return word
 
 
 def number_words(words: Sequence[str], i: int) -> tuple[int, int]:

@@ -22,6 +22,7 @@ CATEGORIES = {
     "secret",
     "strike-through",
     "invention",
+    "uncased-word",
 }
 LEGITIMATE = {"rewording", "reordering", "duplicate", "case-punctuation", "plural", "union"}
 MAX_FALSE_REFUSALS = 0.10

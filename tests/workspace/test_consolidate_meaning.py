@@ -90,6 +90,18 @@ CASES = {
         "Meeting with Anna ~~Bob~~ on Monday.",
         "drops strike-through “anna”; adds strike-through “bob”",
     ),
+    "chinese-person-and-threshold-changed": (
+        "MEMORY.md",
+        ("王伟和李娜本周值班。", "延迟超过20%时报警。"),
+        "李娜本周值班；延迟超过90%时报警。",
+        "drops word “王伟”",
+    ),
+    "note-struck-in-html": (
+        "MEMORY.md",
+        ("Call Anna on Fridays.", "Anna gets a call on Fridays."),
+        "<del>Call Anna on Fridays.</del>",
+        "adds strike-through “call anna friday”",
+    ),
 }
 
 
@@ -178,6 +190,7 @@ UNCASED = {
         ("사용자는 차를 좋아합니다.", "사용자는 커피를 좋아합니다."),
         "사용자는 차와 커피를 좋아합니다.",
     ),
+    "thai": (("ผู้ใช้ชอบชา", "ผู้ใช้ชอบกาแฟ"), "ผู้ใช้ชอบชาและกาแฟ"),
 }
 
 

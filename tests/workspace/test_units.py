@@ -41,6 +41,14 @@ def test_normalise_ignores_case_emphasis_and_trailing_punctuation_but_not_code()
 def test_normalise_keeps_strike_through_a_struck_note_is_another_note() -> None:
     assert normalise("~~Send the invoice reminder~~") != normalise("Send the invoice reminder")
     assert normalise("~~Send the invoice reminder.~~") == normalise("~~send the invoice  reminder~~")
+    # However it is struck: HTML or one tilde (GitHub strikes both), not "~5" or "~/notes".
+    for struck in (
+        "<del>Send the invoice reminder.</del>",
+        "<s>Send the invoice reminder</s>",
+        "~Send the invoice reminder~",
+    ):
+        assert normalise(struck) == normalise("~~Send the invoice reminder~~"), struck
+    assert normalise("Wait ~5 minutes, see ~/notes.") == "wait ~5 minutes, see ~/notes"
     assert normalise("_Send_ the __invoice__ reminder") == normalise("Send the invoice reminder")
 
 
