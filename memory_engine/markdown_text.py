@@ -19,7 +19,9 @@ from collections.abc import Iterable
 
 from memory_engine.records import FactRecord
 
-ESCAPED = frozenset("\\`*_[]<>#|~")
+# `@` too: Claude Code reads `@path` in an imported file as an import of that path (a fact
+# value "@../.env" would pull the file into the agent's context).
+ESCAPED = frozenset("\\`*_[]<>#|~@")
 ELLIPSIS = "…"
 # Bidirectional embeddings, overrides and isolates can make a line read differently
 # from what it holds.

@@ -17,6 +17,7 @@ from daemon.config.roots import relative_inside, root_problems
 from daemon.config.secret_keys import secret_key_problems
 from daemon.config.yamlmap import KeyPath
 from daemon.kernel.cadence import CADENCES
+from daemon.kernel.runtime_files import INSTRUCTION_FILES
 from daemon.kernel.settings import (
     PASS_ORDER,
     AgentSettings,
@@ -171,7 +172,17 @@ def _path_problems(name: str, settings: AgentSettings, origin: Callable[[KeyPath
     transcripts = transcript_claim(
         prefix, settings.transcripts, origin, relative_inside(root, home), relative_inside(home, root)
     )
-    return [*claim_problems(claims), *transcript_problems(claims, transcripts)]
+    problems = [*claim_problems(claims), *transcript_problems(claims, transcripts)]
+    runtime_file = INSTRUCTION_FILES.get(settings.transcripts.format)
+    if settings.memory.markdown_view is not None and settings.memory.markdown_view == runtime_file:
+        # The view is rewritten by every run; the runtime's own file is a person's, changed
+        # only through an approved proposal.
+        problems.append(
+            f"{prefix}.memory.markdown_view: {runtime_file} is the file {settings.transcripts.format} reads its "
+            f"instructions from; the facts view would overwrite it: name another file "
+            f"({origin((*prefix.split('.'), 'memory', 'markdown_view'))})"
+        )
+    return problems
 
 
 def resolve(

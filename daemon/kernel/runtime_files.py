@@ -36,7 +36,8 @@ def wiring_line(fmt: str, view: str) -> str | None:
     the line tells the agent where to look.
     """
     if fmt == "claude-code":
-        return f"@{view}"
+        # Claude Code's import path ends at whitespace unless it is backslash-escaped.
+        return "@" + view.replace("\\", "\\\\").replace(" ", "\\ ")
     if fmt in INSTRUCTION_FILES:
         return f"Facts the metaeng-daemon keeps about the user and this work (current, newest first): read {view}."
     return None

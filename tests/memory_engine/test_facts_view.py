@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import shutil
 from datetime import UTC, datetime
 from pathlib import Path
@@ -173,3 +174,51 @@ def test_a_distillation_run_renders_the_same_view_from_the_index_as_from_every_s
     records = [FactRecord.model_validate(r) for r in store_records(home)]
     assert "edited-by-a-person" in (home / "FACTS.md").read_text()
     assert (home / "FACTS.md").read_bytes() == facts_view(records, datetime.now(UTC).date().isoformat())
+
+
+def test_an_at_sign_in_a_value_is_no_claude_code_import(root: Path) -> None:
+    # Claude Code imports `@path` from a file CLAUDE.md imports: a value "@../.env" would pull
+    # the agent's secrets into its context.
+    config = claude_project(root)
+    write_store(root / "claude-code" / "home", stored_fact(user="coder", key="plan", value="see @../.env and @/etc/passwd"))
+    once(config)
+    view = (root / "claude-code" / "home" / ".claude" / "metaeng-facts.md").read_text()
+    assert "see \\@../.env and \\@/etc/passwd" in view
+    assert not re.search(r"(?:^|\s)@", view)
+
+
+def test_a_stale_wiring_proposal_is_made_afresh_and_a_symlinked_claude_md_gets_none(root: Path) -> None:
+    config = claude_project(root)
+    home = root / "claude-code" / "home"
+    once(config)
+    (stale,) = [p for p in proposals(config) if p["kind"] == "facts-view-wiring"]
+    with (home / "CLAUDE.md").open("a") as fh:
+        fh.write("Keep commits small.\n")
+    once(config)
+    wiring = [p for p in proposals(config) if p["kind"] == "facts-view-wiring"]
+    assert {p["status"] for p in wiring} == {"stale", "open"}
+    fresh = next(p for p in wiring if p["status"] == "open")
+    assert run_cli(config, "review", "approve", fresh["id"], "--agent", "coder").code == 0
+    assert (home / "CLAUDE.md").read_text().endswith("Keep commits small.\n\n@.claude/metaeng-facts.md\n")
+
+    # The common CLAUDE.md -> AGENTS.md link: no proposal, and the run does not fail.
+    other = claude_project(root / "linked")
+    linked = root / "linked" / "claude-code" / "home"
+    (linked / "AGENTS.md").write_bytes((linked / "CLAUDE.md").read_bytes())
+    (linked / "CLAUDE.md").unlink()
+    (linked / "CLAUDE.md").symlink_to("AGENTS.md")
+    body = once(other)
+    assert body["outcome"] != "failed" and all(p["status"] != "failed" for p in body["passes"]), body
+    assert [p for p in proposals(other) if p["kind"] == "facts-view-wiring"] == []
+
+
+def test_a_view_path_with_a_space_is_imported_escaped_and_the_instruction_file_is_refused_as_the_view(
+    root: Path,
+) -> None:
+    config = claude_project(root, markdown_view='"my facts.md"')
+    once(config)
+    proposal = next(p for p in proposals(config) if p["kind"] == "facts-view-wiring")
+    assert run_cli(config, "review", "approve", proposal["id"], "--agent", "coder").code == 0
+    assert (root / "claude-code" / "home" / "CLAUDE.md").read_text().endswith("\n@my\\ facts.md\n")
+    refused = run_cli(claude_project(root / "b", markdown_view="CLAUDE.md"), "config", "check")
+    assert refused.code == 1 and "memory.markdown_view: CLAUDE.md is the file claude-code reads" in refused.err
