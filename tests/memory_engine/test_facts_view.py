@@ -196,7 +196,8 @@ def test_a_stale_wiring_proposal_is_made_afresh_and_a_symlinked_claude_md_gets_n
         fh.write("Keep commits small.\n")
     once(config)
     wiring = [p for p in proposals(config) if p["kind"] == "facts-view-wiring"]
-    assert {p["status"] for p in wiring} == {"stale", "open"}
+    assert {p["id"]: p["status"] for p in wiring}[stale["id"]] == "stale"
+    assert sorted(p["status"] for p in wiring) == ["open", "stale"]
     fresh = next(p for p in wiring if p["status"] == "open")
     assert run_cli(config, "review", "approve", fresh["id"], "--agent", "coder").code == 0
     assert (home / "CLAUDE.md").read_text().endswith("Keep commits small.\n\n@.claude/metaeng-facts.md\n")
