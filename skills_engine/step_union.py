@@ -72,9 +72,14 @@ def check_union(
     changed: list[str] = []
     for step in steps:
         need = words(step.text)
-        if not need:
+        if need:
+            carriers = [i for i, target in enumerate(targets) if need <= target]
+        elif any(ch.isalpha() for ch in step.text):
+            # Words `duplicates.words` does not read (Chinese, Hebrew, Hindi …): the meaning
+            # check, which keeps every word of such a script, says which steps carry it.
+            carriers = [i for i, text in enumerate(canonical) if not meaning.compare([step.text], text).dropped]
+        else:
             continue
-        carriers = [i for i, target in enumerate(targets) if need <= target]
         if not carriers:
             lost.append(step.label())
             continue
