@@ -34,7 +34,9 @@ def base_config(root: Path, model_url: str | None, agents: Iterable[str] = ("ada
             "price_input_per_million": 1.0,
             "price_output_per_million": 4.0,
             "max_output_tokens": 1000,
-            "timeout_seconds": 5,
+            # Long enough for a scripted answer on a loaded 2-core machine (5 s failed a call
+            # now and then); tests of a timeout set their own.
+            "timeout_seconds": 30,
         }
     for name in agents:
         home = root / name
