@@ -3,7 +3,7 @@
 Deterministic first (`merge.plan_merge`); only true text conflicts go to the deep model,
 in one call per fork. The answer for each conflicted file is accepted only if it is there,
 contains no conflict markers, does not make the copy fail the preservation guard against
-its current record, and keeps what each side changed (`daemon.kernel.meaning.compare_three_way`:
+its current record, and keeps what each side changed (`daemon.kernel.meaning_compare.compare_three_way`:
 no meaning-carrying token that ours or theirs added is dropped, none that neither side
 has is added, no secret-looking token appears). If any file's answer is refused — or the
 answer is invalid, or the conflict too large to send — nothing is merged: the fork stays
@@ -25,7 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.kernel import meaning
+from daemon.kernel import meaning_compare
 from daemon.kernel.changeset import FileWrite
 from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
@@ -213,7 +213,7 @@ def _refusal(
     }
     if after - before:
         return "the model's answer fails the preservation guard: " + "; ".join(sorted(after - before))
-    change = meaning.compare_three_way(base, ours, theirs, content)
+    change = meaning_compare.compare_three_way(base, ours, theirs, content)
     if not change.ok:
         return f"the model's answer does not keep what each side says: {change.describe()}"
     return None

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daemon.kernel import meaning
+from daemon.kernel import meaning_compare
 from skills_engine.duplicates import words
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.skillfile import FENCE, HEADING, STEP, normalise_heading, parse
@@ -105,16 +105,16 @@ def check_sections(group: Sequence[Skill], canonical_text: str) -> str | None:
             if not carriers:
                 problems.append(f"loses {where}")
                 continue
-            drops = [meaning.compare([section.text], t).dropped for t in carriers]
+            drops = [meaning_compare.compare([section.text], t).dropped for t in carriers]
             if all(drops):
-                problems.append(f"changes {where} ({meaning.Change(dropped=drops[0]).describe()})")
+                problems.append(f"changes {where} ({meaning_compare.Change(dropped=drops[0]).describe()})")
     members = [s.folder.files[SKILL_FILE].decode("utf-8", "replace") for s in group]
     for section in canonical:
         if section.key == TRIGGER:
             continue
-        added = meaning.compare(members, section.text).added
+        added = meaning_compare.compare(members, section.text).added
         if added:
-            shown = meaning.Change(added=added).describe()
+            shown = meaning_compare.Change(added=added).describe()
             problems.append(f"adds to section “{section.heading}” what no member said: {shown}")
     if not problems:
         return None

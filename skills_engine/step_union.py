@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daemon.kernel import meaning
+from daemon.kernel import meaning_compare
 from skills_engine.duplicates import words
 from skills_engine.inventory import SKILL_FILE, Skill
 
@@ -77,28 +77,28 @@ def check_union(
         elif any(ch.isalpha() for ch in step.text):
             # Words `duplicates.words` does not read (Chinese, Hebrew, Hindi …): the meaning
             # check, which keeps every word of such a script, says which steps carry it.
-            carriers = [i for i, text in enumerate(canonical) if not meaning.compare([step.text], text).dropped]
+            carriers = [i for i, text in enumerate(canonical) if not meaning_compare.compare([step.text], text).dropped]
         else:
             continue
         if not carriers:
             lost.append(step.label())
             continue
-        drops = [meaning.compare([step.text], canonical[i]).dropped for i in carriers]
+        drops = [meaning_compare.compare([step.text], canonical[i]).dropped for i in carriers]
         if all(drops):
             first = carriers[0]
-            change = meaning.Change(dropped=drops[0]).describe()
+            change = meaning_compare.Change(dropped=drops[0]).describe()
             changed.append(f"canonical step {first + 1} “{canonical[first]}” {change} of {step.label()}")
     for index, text in enumerate(canonical):
         sources = carries[index] or list(steps)
-        added = meaning.compare([s.text for s in sources], text).added
+        added = meaning_compare.compare([s.text for s in sources], text).added
         if added:
             against = ", ".join(f"{s.skill} step {s.number}" for s in sources)
-            shown = meaning.Change(added=added).describe()
+            shown = meaning_compare.Change(added=added).describe()
             changed.append(f"canonical step {index + 1} “{text}” {shown} (against {against})")
     before = members_text or [s.text for s in steps]
-    secrets = meaning.compare(before, canonical_text or "\n".join(canonical)).secrets
+    secrets = meaning_compare.compare(before, canonical_text or "\n".join(canonical)).secrets
     if secrets:
-        changed.append(f"the canonical version {meaning.Change(secrets=secrets).describe()}")
+        changed.append(f"the canonical version {meaning_compare.Change(secrets=secrets).describe()}")
     return UnionReport(tuple(lost), tuple(dict.fromkeys(changed)))
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from daemon.kernel import meaning
+from daemon.kernel import meaning, meaning_compare
 from daemon.kernel.words import STOP, WORD, tokens
 
 MAX_WORDS = 6
@@ -32,9 +32,9 @@ def refusal(title: str, units: Sequence[str]) -> str | None:
     """Why `title` may not be a new heading over `units` (their texts), or None if it may.
 
     A secret-looking token of the title is never quoted whole in the reason."""
-    change = meaning.compare(units, title)
+    change = meaning_compare.compare(units, title)
     if change.secrets:
-        return f"names a new heading that {meaning.Change(secrets=change.secrets).describe()}"
+        return f"names a new heading that {meaning_compare.Change(secrets=change.secrets).describe()}"
     count = len(WORD.findall(title))
     if count > MAX_WORDS or len(title) > MAX_CHARS:
         return (
@@ -52,5 +52,5 @@ def refusal(title: str, units: Sequence[str]) -> str | None:
     # A heading is a label, not a clause: an unqualified one does not add "always".
     added = tuple(t for t in change.added if t != meaning.ALWAYS)
     if added:
-        return f"names a new heading that says more than the units under it: {meaning.Change(added=added).describe()}"
+        return f"names a new heading that says more than the units under it: {meaning_compare.Change(added=added).describe()}"
     return None

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from daemon.kernel import meaning
+from daemon.kernel import meaning_compare
 from workspace.units import Unit, similarity, units_of
 
 MERGE_MIN_SIMILARITY = 0.5
@@ -111,27 +111,27 @@ def _judge(unit: Unit, kept: str, new_keys: set[str]) -> tuple[float, str | None
             f"declared merged into “{kept}”, but they are not similar enough "
             f"({score:.2f} < {MERGE_MIN_SIMILARITY})"
         )
-    change = meaning.compare([unit.text], kept)
+    change = meaning_compare.compare([unit.text], kept)
     if change.dropped:
         # What took a dropped token's place (same category) is worth naming; other additions
         # may come from the other sentences merged into `kept`.
         swapped = tuple(t for t in change.added if t.category in {d.category for d in change.dropped})
         return 0.0, (
             f"declared merged into “{kept}”, which changes what it says: "
-            f"{meaning.Change(change.dropped, swapped).describe()}"
+            f"{meaning_compare.Change(change.dropped, swapped).describe()}"
         )
     return score, None
 
 
 def _adds(kept: str, sources: list[str]) -> str | None:
     """Why `kept` says more than the union of `sources` (None = it does not)."""
-    change = meaning.compare(sources, kept)
+    change = meaning_compare.compare(sources, kept)
     if change.secrets:
-        return f"declared merged into a sentence that {meaning.Change(secrets=change.secrets).describe()}"
+        return f"declared merged into a sentence that {meaning_compare.Change(secrets=change.secrets).describe()}"
     if change.added:
         return (
             f"declared merged into “{kept}”, which says more than what it merges: "
-            f"{meaning.Change(added=change.added).describe()}"
+            f"{meaning_compare.Change(added=change.added).describe()}"
         )
     return None
 

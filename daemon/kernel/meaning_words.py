@@ -144,7 +144,7 @@ COMMON = frozenset(
     )
 )
 # The connectives of scripts without case ("and", "also", "as well"): free to add, free to
-# leave out. Every other word of those scripts is content a merge must keep (`meaning.compare`).
+# leave out. Every other word of those scripts is content a merge must keep (`meaning_compare.compare`).
 # Chinese and Japanese count each character, so theirs are single characters (with the
 # Japanese particles は, が, を, の, like "the" and "of"); Thai and Lao ones are cut out of
 # the unspaced text before it is split (`SPACELESS_CONNECTIVES`).

@@ -25,7 +25,17 @@ from pathlib import Path
 from daemon.kernel import atomic, redact
 from daemon.kernel.errors import StoreError
 from daemon.kernel.managed import HomeScan, ManagedPaths
-from daemon.run.store_git import HERMETIC_CONFIG, CommitInfo, FileChange, hermetic_env, parse_trailers
+from daemon.run.store_git import (
+    COMMIT_FORMAT,
+    HERMETIC_CONFIG,
+    CommitInfo,
+    FileChange,
+    git_mode,
+    hermetic_env,
+    parse_commit,
+    parse_commits_with_files,
+    read_regular,
+)
 
 __all__ = ["CommitInfo", "FileChange", "StoreSession", "blob_id", "open_store"]
 
@@ -125,7 +135,7 @@ class StoreSession:
         status, out = self._run("show", "-s", f"--format={COMMIT_FORMAT}", rev, "--", ok_codes=(0, 128))
         if status != 0:
             raise StoreError(f"no commit {rev!r} in store {self.git_dir}")
-        return _commit(out.decode("utf-8", "replace"))
+        return parse_commit(out.decode("utf-8", "replace"))
 
     def history(self, limit: int | None = None, since: str | None = None) -> Iterator[CommitInfo]:
         """Commits from HEAD backwards (first-parent), down to but not including `since`."""
@@ -138,7 +148,7 @@ class StoreSession:
         )[1]
         for record in out.decode("utf-8", "replace").split("\x1e"):
             if record.strip():
-                yield _commit(record.lstrip("\n"))
+                yield parse_commit(record.lstrip("\n"))
 
     def blob(self, rev: str, path: str) -> bytes | None:
         """The content of `path` at `rev`, or None if it does not exist there."""
@@ -173,7 +183,7 @@ class StoreSession:
             span,
             "--",
         )[1]
-        yield from _commits_with_files(out.decode("utf-8", "surrogateescape").split("\0"))
+        yield from parse_commits_with_files(out.decode("utf-8", "surrogateescape").split("\0"))
 
     def is_ancestor(self, older: str, newer: str) -> bool:
         """Whether commit `older` exists and is an ancestor of (or is) `newer`."""
@@ -284,7 +294,7 @@ class StoreSession:
             except (FileNotFoundError, NotADirectoryError):
                 continue
             if stat.S_ISREG(st.st_mode):
-                present.append((rel, _mode(st)))
+                present.append((rel, git_mode(st)))
         try:
             return present, (self._hash_files([p for p, _ in present]) if present else {})
         except StoreError:
@@ -292,7 +302,7 @@ class StoreSession:
         kept: list[tuple[str, str]] = []
         ids: dict[str, str] = {}
         for rel, _ in present:
-            found = _read_regular(self.home / rel)
+            found = read_regular(self.home / rel)
             if found is not None:
                 data, mode = found
                 ids[rel] = self._run("hash-object", "-w", "--no-filters", "--stdin", stdin=data)[1].decode().strip()
@@ -351,71 +361,6 @@ class StoreSession:
             self._run("reset", "-q")
         else:
             self._run("rm", "-r", "-q", "--cached", "--ignore-unmatch", ".")
-
-
-# sha, parents, commit date (strict ISO), then the raw message: NUL-separated.
-COMMIT_FORMAT = "%H%x00%P%x00%cI%x00%B"
-
-
-def _mode(st: os.stat_result) -> str:
-    return "100755" if st.st_mode & stat.S_IXUSR else "100644"
-
-
-def _read_regular(path: Path) -> tuple[bytes, str] | None:
-    """The bytes and git mode of `path` if it is a regular file now (never through a symlink,
-    never blocking on a FIFO put in its place), None if it is gone or something else."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        st = os.fstat(handle.fileno())
-        return (handle.read(), _mode(st)) if stat.S_ISREG(st.st_mode) else None
-
-
-def _commit(record: str) -> CommitInfo:
-    sha, parents, date, message = record.split("\0", 3)
-    subject, _, body = message.partition("\n")
-    return CommitInfo(
-        sha=sha,
-        parent=parents.split()[0] if parents.strip() else None,
-        committed_at=datetime.fromisoformat(date),
-        subject=subject,
-        body=body.strip(),
-        trailers=parse_trailers(message),
-    )
-
-
-def _commits_with_files(tokens: list[str]) -> Iterator[tuple[CommitInfo, list[FileChange]]]:
-    """Parse `git log -z --name-status` with COMMIT_FORMAT records each opened by the byte 0x1E.
-
-    Read token by token: a status is always followed by its path, so a path may hold any
-    byte but NUL (even 0x1E or a newline) without being mistaken for a new record.
-    """
-    at = 0
-    while at < len(tokens):
-        token = tokens[at]
-        if not token.startswith("\x1e"):
-            at += 1  # the empty tail after the last NUL
-            continue
-        if at + 3 >= len(tokens):
-            raise StoreError(f"unexpected end of git log output after commit {token[1:]!r}")
-        sha, parents, date, message = token[1:], tokens[at + 1], tokens[at + 2], tokens[at + 3]
-        at += 4
-        files: list[FileChange] = []
-        while at < len(tokens) and not tokens[at].startswith("\x1e"):
-            status = tokens[at].lstrip("\n")
-            if not status:
-                at += 1
-                continue
-            if at + 1 >= len(tokens):
-                raise StoreError(f"unexpected end of git log output in commit {sha}")
-            files.append(FileChange(status[0], tokens[at + 1]))
-            at += 2
-        raw = "\0".join(
-            (sha, parents, date, message.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
-        )
-        yield _commit(raw), files
 
 
 def git_environment(

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+import stat
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+
+from daemon.kernel.errors import StoreError
 
 IDENTITY_NAME = "metaeng-daemon"
 IDENTITY_EMAIL = "metaeng-daemon@localhost"
@@ -105,3 +108,71 @@ def parse_trailers(message: str) -> dict[str, str]:
             return {}
         found[match.group(1)] = match.group(2)
     return found
+
+
+# sha, parents, commit date (strict ISO), then the raw message: NUL-separated.
+COMMIT_FORMAT = "%H%x00%P%x00%cI%x00%B"
+
+
+
+def parse_commit(record: str) -> CommitInfo:
+    """One COMMIT_FORMAT record."""
+    sha, parents, date, message = record.split("\0", 3)
+    subject, _, body = message.partition("\n")
+    return CommitInfo(
+        sha=sha,
+        parent=parents.split()[0] if parents.strip() else None,
+        committed_at=datetime.fromisoformat(date),
+        subject=subject,
+        body=body.strip(),
+        trailers=parse_trailers(message),
+    )
+
+
+def parse_commits_with_files(tokens: list[str]) -> Iterator[tuple[CommitInfo, list[FileChange]]]:
+    """Parse `git log -z --name-status` with COMMIT_FORMAT records each opened by the byte 0x1E.
+
+    Read token by token: a status is always followed by its path, so a path may hold any
+    byte but NUL (even 0x1E or a newline) without being mistaken for a new record.
+    """
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        if not token.startswith("\x1e"):
+            at += 1  # the empty tail after the last NUL
+            continue
+        if at + 3 >= len(tokens):
+            raise StoreError(f"unexpected end of git log output after commit {token[1:]!r}")
+        sha, parents, date, message = token[1:], tokens[at + 1], tokens[at + 2], tokens[at + 3]
+        at += 4
+        files: list[FileChange] = []
+        while at < len(tokens) and not tokens[at].startswith("\x1e"):
+            status = tokens[at].lstrip("\n")
+            if not status:
+                at += 1
+                continue
+            if at + 1 >= len(tokens):
+                raise StoreError(f"unexpected end of git log output in commit {sha}")
+            files.append(FileChange(status[0], tokens[at + 1]))
+            at += 2
+        raw = "\0".join(
+            (sha, parents, date, message.encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+        )
+        yield parse_commit(raw), files
+
+
+def git_mode(st: os.stat_result) -> str:
+    """The index mode git records for a regular file with this stat."""
+    return "100755" if st.st_mode & stat.S_IXUSR else "100644"
+
+
+def read_regular(path: Path) -> tuple[bytes, str] | None:
+    """The bytes and git mode of `path` if it is a regular file now (never through a symlink,
+    never blocking on a FIFO put in its place), None if it is gone or something else."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        st = os.fstat(handle.fileno())
+        return (handle.read(), git_mode(st)) if stat.S_ISREG(st.st_mode) else None

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from daemon.kernel.meaning import NOT, Token, compare, compare_three_way, read
+from daemon.kernel.meaning import NOT, Token, read
+from daemon.kernel.meaning_compare import compare, compare_three_way
 from daemon.kernel.secret_shapes import secret_tokens
 
 
