@@ -41,7 +41,6 @@ TEMPLATES = jinja2.Environment(
     autoescape=True,
     undefined=jinja2.StrictUndefined,
 )
-TEMPLATES.filters["redact"] = lambda text: redact.redact(str(text))
 
 
 class Console:
@@ -67,8 +66,8 @@ class Console:
             path=request.url.path,
             **context,
         )
-        # The whole page, not only the fields marked `| redact`: a value shown in one more
-        # place (a tooltip, a history line) must not be the one place a secret gets out.
+        # Masked as a whole page, not field by field: a value shown in one more place (a
+        # tooltip, a history line) must not be the one place a secret gets out.
         return HTMLResponse(redact.redact(body), status_code=status)
 
     def failure(self, request: Request, exc: Exception, status: int = 409, **context: Any) -> HTMLResponse:
