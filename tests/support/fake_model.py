@@ -7,8 +7,10 @@ and our own validation run in every test. It records every request it receives.
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -32,6 +34,9 @@ class Reply:
 
 
 HOLD_SECONDS = 120.0
+# How long `stop` waits for the accept loop to end before it fails the test with every
+# thread's stack (socketserver's own `shutdown` would wait forever).
+STOP_SECONDS = 15.0
 
 
 class _Listener(ThreadingHTTPServer):
@@ -46,6 +51,7 @@ class FakeModelServer:
     headers: list[dict[str, str]] = field(default_factory=list)
     _queues: dict[str, deque[Reply]] = field(default_factory=dict)
     _server: _Listener | None = None
+    _loop: threading.Thread | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -163,13 +169,33 @@ class FakeModelServer:
 
         self._server = _Listener(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        threading.Thread(
+        self._loop = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-        ).start()
+        )
+        self._loop.start()
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.shutdown()
-            self._server.server_close()
-            self._server = None
+        server, loop = self._server, self._loop
+        self._server = self._loop = None
+        if server is None or loop is None:
+            return
+        stopper = threading.Thread(target=server.shutdown, daemon=True)
+        stopper.start()
+        stopper.join(STOP_SECONDS)
+        stuck = stopper.is_alive()
+        server.server_close()
+        if stuck:
+            raise AssertionError(
+                f"the scripted model server's accept loop did not stop within {STOP_SECONDS:g}s; "
+                f"every thread's stack:\n{_stacks()}"
+            )
+
+
+def _stacks() -> str:
+    frames = sys._current_frames()
+    return "\n".join(
+        f"--- {thread.name}\n" + "".join(traceback.format_stack(frames[thread.ident]))
+        for thread in threading.enumerate()
+        if thread.ident in frames
+    )
