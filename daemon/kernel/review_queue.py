@@ -31,7 +31,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel.changeset import Changeset, FileWrite
-from daemon.kernel.errors import DaemonError, PathRefused
+from daemon.kernel.errors import CorruptState, DaemonError, PathRefused
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView, confined
@@ -232,7 +232,16 @@ def list_proposals(view: AgentView) -> list[Proposal]:
         if rel.endswith(".json"):
             raw = view.read_bytes(rel)
             if raw is not None:
-                found.append(parse_versioned(raw, view.home / rel, Proposal, VERSION))
+                proposal = parse_versioned(raw, view.home / rel, Proposal, VERSION)
+                # A decision is written to the proposal's own path: an id that is not its file
+                # name would be decided into a second file, and the first stay open forever.
+                if proposal.path != rel:
+                    raise CorruptState(
+                        view.home / rel,
+                        f"its id {proposal.id!r} is not its file name (a proposal is "
+                        f"{REVIEW_DIR}/<id>.json); fix the id or remove the file",
+                    )
+                found.append(proposal)
     return sorted(found, key=lambda p: (p.created_at, p.id))
 
 

@@ -306,3 +306,18 @@ def test_every_review_action_has_help_text(action: str) -> None:
     assert review.description
     sub = _subparsers(review)[action]
     assert sub.description and sub.format_help()
+
+
+def test_a_proposal_whose_id_is_not_its_file_name_is_refused_naming_the_file(root: Path) -> None:
+    config, home = _deploy(root)
+    pid = _proposal_id(config)
+    _forge(home, pid, lambda d: d.update(id="p-other"))
+    before = tree_snapshot(root, skip=("state",))
+
+    for args in (("list", "--agent", "ada"), ("approve", "p-other"), ("approve", pid), ("reject", "p-other")):
+        result = _review(config, *args)
+        assert result.code != 0, args
+        assert f".metaeng/review/{pid}.json" in result.err and "is not its file name" in result.err, args
+    # Nothing decided into a second file, nothing applied.
+    assert tree_snapshot(root, skip=("state",)) == before
+    assert sorted(p.name for p in (home / ".metaeng/review").iterdir()) == [f"{pid}.json"]
