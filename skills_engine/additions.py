@@ -15,7 +15,10 @@ from skills_engine.skillfile import HEADING, STEP, normalise_heading, parse, ste
 
 
 def step_key(text: str) -> str:
-    return " ".join(re.findall(r"[a-z0-9]+", text.casefold()))
+    """Equal for the same step: its words (letters and digits of any script), case and
+    punctuation aside. A step without a letter or digit (✅) is keyed by its own text."""
+    words = re.findall(r"[^\W_]+", text.casefold())
+    return " ".join(words) if words else " ".join(text.split())
 
 
 def new_steps(existing: Sequence[str], proposed: Sequence[str]) -> list[str]:

@@ -33,7 +33,7 @@ FULL_SHARE, SHORT_SHARE = 0.55, 0.75
 OMITTED_ROW_BYTES = 160
 MAX_STEPS, STEP_CHARS, MAX_FILES, SHORT_CHARS = 30, 300, 30, 160
 
-_TOKEN = re.compile(r"[a-z0-9]+")
+_TOKEN = re.compile(r"[^\W_]+")  # letters and digits of any script
 # Words too common in skills and requests to tell one skill from another.
 _STOP = frozenset(
     {
@@ -45,7 +45,8 @@ _STOP = frozenset(
 
 
 def tokens(text: str) -> list[str]:
-    """Words of `text` for ranking: lowercase, 3+ characters, no stop words, plural -s dropped."""
+    """Words of `text` for ranking (any script): lowercase, 3+ characters, no stop words,
+    plural -s dropped."""
     found = []
     for word in _TOKEN.findall(text.casefold()):
         if len(word) < 3 or word in _STOP:

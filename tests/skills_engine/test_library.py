@@ -234,6 +234,25 @@ def test_tidy_renumbers_steps_of_machine_written_skills_only(root: Path) -> None
     assert (root / "ada/skills/hand/SKILL.md").read_text() == messy.replace("name: messy", "name: hand")
 
 
+def test_tidy_never_takes_steps_in_other_scripts_for_repeats(root: Path) -> None:
+    # Steps written in Cyrillic, Chinese, Greek, Hindi or only in symbols are each their own
+    # step: tidying removes a step only when it repeats an earlier one word for word.
+    steps = ["Открыть очередь", "Закрыть дубликаты", "打开队列", "关闭重复", "Κλείσε το αίτημα", "टिकट खोलें", "✅", "🚀"]
+    text = skill_md("polyglot", "Triage in several languages.", steps)
+    learned(root, "polyglot", text)
+    config = skills_config(root, None)
+
+    entry = library(config, key=False)
+
+    assert entry["tidied"] == []
+    assert (root / "ada/skills/polyglot/SKILL.md").read_text() == text
+    # A true repeat in such a script is still removed.
+    learned(root, "polyglot", text.replace("8. 🚀", "8. 🚀\n9. Открыть  очередь"))
+    again = library(config, key=False, hours=2)
+    assert again["tidied"] == [{"name": "polyglot", "changes": ["removed repeated step 9: Открыть  очередь"]}]
+    assert (root / "ada/skills/polyglot/SKILL.md").read_text() == text
+
+
 def test_a_skill_md_that_is_not_utf8_is_reported_with_its_line_and_never_stops_the_pass(root: Path) -> None:
     config = skills_config(root, None)
     messy = skill_md("messy", "Messy.", ["One"]).replace("1. One", "1. One\n1. Two")

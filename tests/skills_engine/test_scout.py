@@ -17,7 +17,7 @@ from tests.skills_engine.builders import (
     skill_md,
     skills_config,
 )
-from tests.support.deploy import run_cli, tree_snapshot
+from tests.support.deploy import conversation, run_cli, tree_snapshot, write_transcript
 from tests.support.fake_model import FakeModelServer
 
 POSTMORTEM = skill_md(
@@ -288,3 +288,21 @@ def test_dry_run_plans_the_scout_and_applies_nothing(root: Path, fake_model: Fak
     assert "skills/vendor-email/SKILL.md" in result["files_changed"]
     assert "+1. Write in German" in result["preview"]
     assert tree_snapshot(root, skip=["state"]) == before
+
+
+def test_an_update_adds_steps_written_in_any_script(root: Path, fake_model: FakeModelServer) -> None:
+    config = scenario(root, fake_model.url)
+    home = root / "ada"
+    said = "Потом упомяни дежурного на следующей неделе. 然后提醒值班人员。"
+    write_transcript(home, "t2.jsonl", conversation([(f"Weekly report, part {i}. {said}", "OK") for i in range(4)]))
+    steps = ["Упомянуть дежурного на следующей неделе", "然后提醒值班人员"]
+    fake_model.reply(
+        {"candidates": [candidate("update", "weekly-report", steps=steps, cites=["T6"])]}, schema="ScoutResponse"
+    )
+
+    entry = pass_entry(once(config, "skill_learning"), "skill_learning")
+
+    assert [(c["name"], c["outcome"]) for c in entry["candidates"]] == [("weekly-report", "updated")], entry
+    assert (home / "skills/weekly-report/SKILL.md").read_text().endswith(
+        "1. Pull tickets\n2. Post to #ops\n3. Упомянуть дежурного на следующей неделе\n4. 然后提醒值班人员\n"
+    )

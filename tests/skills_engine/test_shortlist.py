@@ -121,3 +121,19 @@ def test_a_new_step_resting_on_tool_output_past_the_cut_is_refused_and_nothing_i
     assert "purgectl" not in fake_model.requests[0]["messages"][1]["content"]
     assert (root / "ada" / "skills" / "deploy-site" / "SKILL.md").exists()
     assert not (root / "ada" / "skills" / "purge-cache").exists()
+
+
+def test_a_skill_written_in_cyrillic_ranks_first_for_turns_in_russian(root: Path, fake_model: FakeModelServer) -> None:
+    config = skills_config(root, fake_model.url)
+    for index in range(1000):
+        make_skill(root / "packs", f"skill-{index:04d}", filler(index))
+    steps = ["Продлить сертификат", "Перезагрузить прокси", "Проверить срок действия сертификата"]
+    make_skill(root / "packs", PLANTED, skill_md(PLANTED, "Держать сервис доступным.", steps))
+    ask = "Продли сертификат на прокси ещё раз: продлить, перезагрузить прокси, проверить срок действия."
+    write_transcript(root / "ada", "t1.jsonl", conversation([(f"{ask} (неделя {i})", "Готово.") for i in range(4)]))
+    fake_model.reply({"candidates": []}, schema="ScoutResponse")
+
+    pass_entry(once(config, "skill_learning"), "skill_learning")
+
+    (body,) = fake_model.requests
+    assert next(r["name"] for r in inventory_sent(body) if "steps" in r) == PLANTED
