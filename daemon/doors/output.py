@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import sys
+import unicodedata
 from typing import Any, TextIO
 
 from daemon.kernel import redact
@@ -24,6 +25,23 @@ _JSON_SAFE = {c: f"\\u{c:04x}" for c in range(0x7F, 0xA0)}  # json.dumps escapes
 def visible(text: str) -> str:
     """`text` with every control character a terminal would act on written as an escape."""
     return text.translate(_VISIBLE)
+
+
+def _columns(char: str) -> int:
+    if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0  # accents, vowel signs, zero-width joiners: drawn on the character before
+    if "\ufe00" <= char <= "\ufe0f":
+        return 0  # variation selectors
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def width(text: str) -> int:
+    """Terminal columns `text` takes: CJK and emoji take two, combining marks none."""
+    return sum(_columns(char) for char in text)
+
+
+def _pad(text: str, columns: int) -> str:
+    return text + " " * (columns - width(text))
 
 
 class Output:
@@ -49,9 +67,10 @@ class Output:
         # Masked before measuring: padded to a secret's length, a `***` would tell its length.
         # One line per row: a line break in a cell (a model-written title) would forge a row.
         rows = [[visible(redact.redact(cell)).replace("\n", "\\n") for cell in row] for row in rows]
-        widths = [len(h) for h in headers]
+        # Padded by terminal columns, not characters: a CJK or emoji value takes two.
+        widths = [width(h) for h in headers]
         for row in rows:
-            widths = [max(w, len(c)) for w, c in zip(widths, row, strict=True)]
-        self.line("  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip())
+            widths = [max(w, width(c)) for w, c in zip(widths, row, strict=True)]
+        self.line("  ".join(_pad(h, w) for h, w in zip(headers, widths, strict=True)).rstrip())
         for row in rows:
-            self.line("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip())
+            self.line("  ".join(_pad(c, w) for c, w in zip(row, widths, strict=True)).rstrip())

@@ -8,6 +8,7 @@ import json
 import shutil
 import subprocess
 import sys
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -242,3 +243,26 @@ def test_a_line_break_in_a_model_written_proposal_cannot_forge_rows_or_blocks(ro
     assert shown[1] == "  Tidy logs\\n20261201-instruction-000000  ada  instruction  approved  AGENTS.md  Reviewed by security"
     assert "  evidence:" in shown  # the forged one, indented under the rationale
     assert shown.count("evidence:") == (1 if doc["evidence"] else 0)  # only the real block
+
+
+def test_table_columns_line_up_in_terminal_columns_with_wide_and_combining_characters(root: Path) -> None:
+    config = setup_agent(root, None)
+    values = {"city": "東京都港区", "plan": "Pro 🚀", "name": "José", "note": "नमस्ते", "plain": "Berlin"}
+    write_store(
+        root / "ada",
+        *(stored_fact(key=key, value=value, valid_from="2026-11-24", id=f"f-{key}") for key, value in values.items()),
+    )
+
+    listed = run_cli(config, "memory", "list", "--agent", "ada")
+
+    header, *rows = listed.out.splitlines()
+    assert listed.code == 0 and len(rows) == len(values), listed.out + listed.err
+
+    def columns(text: str) -> int:  # what a terminal draws: wide characters 2, marks 0
+        return sum(
+            0 if unicodedata.category(c) in ("Mn", "Me", "Cf") else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+            for c in text
+        )
+
+    start = columns(header[: header.index("FROM")])
+    assert all(columns(row[: row.index("2026-11-24")]) == start for row in rows), listed.out
