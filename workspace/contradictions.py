@@ -19,7 +19,7 @@ from datetime import datetime
 from daemon.kernel.review_queue import Proposal, ProposedChange, make_change, new_proposal
 from daemon.kernel.view import AgentView
 from workspace.consolidate_model import ReportedContradiction, Side
-from workspace.units import normalise, parse_blocks
+from workspace.units import fingerprint_key, normalise, parse_blocks
 
 KIND = "contradiction"
 
@@ -57,7 +57,7 @@ def _removal(loser: Located, quote: str, files: Mapping[str, str]) -> str | None
 
 
 def fingerprint(first: str, second: str) -> str:
-    pair = sorted([normalise(first), normalise(second)])
+    pair = sorted([fingerprint_key(first), fingerprint_key(second)])
     return hashlib.sha256(("contradiction\x00" + "\x00".join(pair)).encode("utf-8")).hexdigest()
 
 

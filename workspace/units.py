@@ -7,8 +7,9 @@ block. Headings and rules are structure, not units — regrouping under clearer 
 what a consolidation is for.
 
 Every unit has a *key* that decides when two units are "the same": prose is compared
-normalised (Unicode NFKC, case, bold and emphasis markers, whitespace, trailing
-punctuation; not `~~strike-through~~`, which withdraws a note, however it is marked:
+normalised (Unicode NFC, display width, case but "I"/"İ", bold and emphasis markers,
+whitespace, trailing punctuation; not NFKC, which makes "10⁶" "106", not casefold, which
+makes "Maßen" "massen"; not `~~strike-through~~`, which withdraws a note, however it is marked:
 `~x~`, `<del>x</del>`, `<s>x</s>` are `~~x~~`), but
 code spans, markdown links and bare URLs inside it are kept verbatim in the key, so they
 must survive byte for byte; a code block's key is its exact text.
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
@@ -192,14 +193,51 @@ def sentences(text: str) -> list[str]:
     return [_unmask(s, segments) for s in found if s]
 
 
+def _width_folds() -> dict[int, str]:
+    # Fullwidth ＡＰＩ３ and halfwidth ｶﾞ are only display widths of API3 and ガ (Unicode's
+    # <wide>/<narrow> compatibility forms); all of them live in U+3000 and U+FF00-U+FFEF.
+    folds: dict[int, str] = {}
+    for code in (0x3000, *range(0xFF00, 0xFFF0)):
+        tag, _, target = unicodedata.decomposition(chr(code)).partition(" ")
+        if tag in ("<wide>", "<narrow>"):
+            folds[code] = "".join(chr(int(part, 16)) for part in target.split())
+    return folds
+
+
+WIDTH = _width_folds()
+# "I" is "ı" in Turkish and Azeri (ILIK "lukewarm", ilik "marrow"): it and "İ" keep their case.
+CASED = re.compile(r"[^Iİ]+")
+
+
+def _lower(text: str) -> str:
+    return CASED.sub(lambda m: m.group(0).lower(), text)
+
+
 def normalise(text: str) -> str:
-    """The comparison key of a piece of prose; verbatim segments stay byte for byte."""
+    """The comparison key of a piece of prose; verbatim segments stay byte for byte.
+
+    Folds only what never changes what a note says: canonical composition (NFC: "ü" is "u" plus
+    a combining diaeresis), display width, whitespace, case by `str.lower` ("ß" stays "ß";
+    `casefold` makes "Maßen" "massen", another word) but not "I"/"İ", and emphasis. Not NFKC:
+    it makes "10⁶" "106" and "2³" "23"."""
+    return _prose_key(text, lambda value: unicodedata.normalize("NFC", value.translate(WIDTH)), _lower)
+
+
+def fingerprint_key(text: str) -> str:
+    """The key contradictions are fingerprinted by: `normalise` as it was, with NFKC and casefold.
+
+    Frozen, not for comparing notes: the review queue recognises proposals a person rejected by
+    these fingerprints, so a new key would bring every rejected one back."""
+    return _prose_key(text, lambda value: unicodedata.normalize("NFKC", value), str.casefold)
+
+
+def _prose_key(text: str, fold: Callable[[str], str], lower: Callable[[str], str]) -> str:
     masked, segments = _mask(text)
-    value = unicodedata.normalize("NFKC", masked).translate(QUOTES)
+    value = fold(masked).translate(QUOTES)
     # Bold and emphasis only stress a note; `~~strike-through~~` withdraws it, so it stays.
     value = re.sub(r"\*\*|__", "", struck_as_tildes(value))
     value = re.sub(r"(?<!\w)[*_](?=\S)|(?<=\S)[*_](?!\w)", "", value)
-    value = re.sub(r"\s+", " ", value.casefold()).strip().rstrip(" .;:!,")
+    value = re.sub(r"\s+", " ", lower(value)).strip().rstrip(" .;:!,")
     value = re.sub(r"[ .;:!,]+~~$", "~~", value)
     return _unmask(value, segments)
 
@@ -262,7 +300,8 @@ def _stem(word: str) -> str:
 
 def content_words(text: str) -> set[str]:
     masked, _segments = _mask(normalise(text))
-    plain = PLACEHOLDER.sub(" ", masked)
+    # Similarity only weighs a declared merge (the meaning check decides): "It" is "it" here.
+    plain = PLACEHOLDER.sub(" ", masked).lower()
     return {_stem(w) for w in WORD.findall(plain) if w not in STOPWORDS and len(w) > 1}
 
 

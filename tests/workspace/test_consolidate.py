@@ -174,6 +174,31 @@ def test_daily_log_repeat_removal_keeps_a_note_restored_after_it_was_struck_thro
     assert (logs / "2026-11-26.md").read_text().endswith("\n- Send the invoice reminder\n")
 
 
+def test_daily_log_keeps_notes_that_nfkc_or_casefold_would_make_one(tmp_path: Path) -> None:
+    config = copy_example(tmp_path, "http://127.0.0.1:9/v1")
+    data = yaml.safe_load(config.read_text())
+    del data["model"]
+    config.write_text(yaml.safe_dump(data))
+    logs = config.parent / "ada" / "memory"
+    nfc, nfd = "J\u00fcrgen", "Ju\u0308rgen"
+    with (logs / "2026-11-25.md").open("a") as log:
+        # Maßen is "in moderation", Massen "in masses"; 10⁶ is a million, 2³ is eight.
+        log.write("- Jonas trinkt Kaffee nur in Maßen.\n- Budget approved: 10⁶ EUR.\n")
+        log.write(f"- Limit is 2³ requests per second.\n- {nfc} hat Rufbereitschaft.\n")
+    with (logs / "2026-11-26.md").open("a") as log:
+        log.write("- Jonas trinkt Kaffee nur in Massen.\n- Budget approved: 106 EUR.\n")
+        log.write("- Limit is 23 requests per second.\n")
+        # True repeats: another case and spacing, the same letters decomposed (NFD).
+        log.write(f"- jonas trinkt  KAFFEE nur in MAẞEN\n- {nfd} hat Rufbereitschaft.\n")
+
+    entry = _entry(_once(config))
+
+    assert entry["daily_logs"]["notes_removed"] == 22  # the example's 20 repeats and the two true ones
+    kept = "\n- Jonas trinkt Kaffee nur in Massen.\n- Budget approved: 106 EUR.\n- Limit is 23 requests per second.\n"
+    assert (logs / "2026-11-26.md").read_text().endswith(kept)
+    assert (logs / "2026-11-25.md").read_text().endswith(f"\n- {nfc} hat Rufbereitschaft.\n")
+
+
 def test_review_mode_turns_every_tidy_up_into_a_proposal(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url, autonomy="review", instruction_hold=False)
     home = config.parent / "ada"

@@ -1,6 +1,14 @@
 from __future__ import annotations
 
-from workspace.units import critical_tokens, normalise, parse_blocks, sentences, similarity, units_of
+from workspace.units import (
+    critical_tokens,
+    fingerprint_key,
+    normalise,
+    parse_blocks,
+    sentences,
+    similarity,
+    units_of,
+)
 
 
 def test_blocks_of_a_markdown_file() -> None:
@@ -50,6 +58,24 @@ def test_normalise_keeps_strike_through_a_struck_note_is_another_note() -> None:
         assert normalise(struck) == normalise("~~Send the invoice reminder~~"), struck
     assert normalise("Wait ~5 minutes, see ~/notes.") == "wait ~5 minutes, see ~/notes"
     assert normalise("_Send_ the __invoice__ reminder") == normalise("Send the invoice reminder")
+
+
+def test_normalise_folds_only_what_never_changes_meaning() -> None:
+    # Same note: NFD and NFC, case (ẞ is the capital of ß), display width, spacing.
+    assert normalise("Ju\u0308rgen HAT  Rufbereitschaft.") == normalise("J\u00fcrgen hat Rufbereitschaft")
+    assert normalise("nur in MAẞEN") == normalise("nur in Maßen")
+    assert normalise("ＡＰＩ３ ｶﾞｽ") == normalise("API3 ガス")
+    # Other notes: casefold's ß -> ss and NFKC's superscripts change the words and numbers.
+    assert normalise("nur in Massen") != normalise("nur in Maßen")
+    assert normalise("10⁶ EUR") != normalise("106 EUR")
+    assert normalise("2³ per second") != normalise("23 per second")
+    # "I" lowers to "ı" in Turkish: ILIK is "lukewarm", ilik "marrow".
+    assert normalise("ILIK") != normalise("ilik")
+    assert normalise("İstanbul") != normalise("istanbul")
+
+
+def test_fingerprint_key_stays_the_old_fold_so_rejected_contradictions_stay_rejected() -> None:
+    assert fingerprint_key("**It** costs 10⁶ EUR in Maßen.") == "it costs 106 eur in massen"
 
 
 def test_units_carry_file_and_line() -> None:
