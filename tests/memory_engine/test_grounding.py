@@ -1,8 +1,9 @@
 """Fact grounding in any language: a user's fact rests on their own first-person words, and a
-value is found in its quote in scripts with and without spaces."""
+value is found in its quote in scripts with and without spaces, composed or decomposed."""
 
 from __future__ import annotations
 
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -70,3 +71,15 @@ def test_a_fact_in_another_persons_words_or_not_in_its_quote_is_refused_in_any_l
     assert "stored" not in entry and entry["rejected"] == 1
     assert why in entry["rejected_facts"][0], entry["rejected_facts"]
 
+
+@pytest.mark.parametrize("form", ["NFC", "NFD"])
+def test_a_quote_is_found_whether_the_transcript_or_the_model_composes_its_accents(
+    root: Path, fake_model: FakeModelServer, form: str
+) -> None:
+    # Text pasted from macOS file names is decomposed; models write composed text (and back).
+    said = unicodedata.normalize(form, "My city is Zürich.")
+    other = "NFD" if form == "NFC" else "NFC"
+    quote = unicodedata.normalize(other, "My city is Zürich")
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=unicodedata.normalize(other, "Zürich")))
+
+    assert entry["stored"] == 1, entry["rejected_facts"]
