@@ -9,6 +9,7 @@ memory's write rules decide; every fact not stored is reported with its reason.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -71,7 +72,9 @@ Rules:
 
 
 def _normalise(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().strip("\"'“”«»").casefold()
+    # NFC: a transcript in decomposed form ("Zu\u0308rich") still contains the quote a model
+    # writes composed, and the other way round.
+    return unicodedata.normalize("NFC", re.sub(r"\s+", " ", text).strip().strip("\"'“”«»").casefold())
 
 
 def _turn_date(turn: Turn, now: datetime) -> str:

@@ -4,9 +4,11 @@ The model proposes (entity, key, value) and quotes the turn it read it in. The q
 checked to be in the turn elsewhere; here the value must be *in the quote*: every
 content word of the value, after normalising case, punctuation, whitespace, number words
 ("three" = "3"), dates (2026-12-10 = "10 December" = "Dec 10") and time-zone names
-("Europe/Berlin" needs only "Berlin"), appears in the quote. And the quote must be about
-the entity: for the user's own facts (`user`, `user.*`) a first-person statement ("I",
-"my", "we"…); for any other entity, its name appears in the quote.
+("Europe/Berlin" needs only "Berlin"), appears in the quote — in any script: words are
+compared as `daemon.kernel.words` makes them, so "柏林" is in "我住在柏林". And the quote must
+be about the entity: for the user's own facts (`user`, `user.*`) a first-person word
+(`first_person`: "I", "my", "we", "ich", "мой", "je", "मैं", "我", "私", "나는"…); for any
+other entity, its name appears in the quote.
 
 So "city = Lima" citing "I moved to Oslo" is refused, and so is a value the model
 invented from several turns ("Paris" in no turn sent). A fact can still be wrong — the
@@ -18,9 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.kernel.words import STOP, WORD, tokens
-
-FIRST_PERSON = frozenset(["i", "i'm", "im", "i've", "ive", "i'd", "id", "i'll", "ill", "me", "my", "mine", "myself", "we", "we're", "our", "ours", "us"])
+from daemon.kernel.words import STOP, tokens
+from memory_engine.first_person import first_person
 
 
 def _value_words(value: str) -> set[str]:
@@ -59,8 +60,7 @@ def check(entity: str, value: str, quote: str, self_names: frozenset[str] = froz
     if not _value_words(value):
         return Verdict(False, f"the value {value!r} has no content words to find in the quote")
     if entity.split(".", 1)[0] in self_names:
-        raw = {w.casefold().replace("'", "").replace("’", "") for w in WORD.findall(quote)}
-        if not raw & {w.replace("'", "") for w in FIRST_PERSON}:
+        if not first_person(quote):
             return Verdict(False, "a fact about the user needs the user's own first-person words")
         return Verdict(True)
     own = _entity_words(entity)

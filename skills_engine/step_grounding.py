@@ -2,7 +2,8 @@
 
 A skill the scout creates or updates must rest on what the agent really did: each new
 step's content words (normalised as `daemon.kernel.words` does: case, plurals, number
-words, months) must at least half appear in the text of the turns the candidate cites.
+words, months; in Chinese, Japanese or Thai, which have no spaces, character pairs) must at
+least half appear in the text of the turns the candidate cites.
 A step the turns do not support — a procedure the model made up, or took from nowhere it
 cites — refuses the candidate, with the steps named.
 """
@@ -11,14 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from daemon.kernel.words import STOP, tokens
+from daemon.kernel.words import is_content, tokens
 
 MIN_SHARE = 0.5
 
 
 def content_words(text: str) -> set[str]:
-    """The words of `text` that carry content: not function words, at least 3 letters (or a number)."""
-    return {w for w in tokens(text) if w not in STOP and (len(w) >= 3 or w.isdigit())}
+    """The words of `text` that carry content (`daemon.kernel.words.is_content`)."""
+    return {w for w in tokens(text) if is_content(w)}
 
 
 def unsupported_steps(steps: Sequence[str], turn_texts: Iterable[str]) -> list[str]:

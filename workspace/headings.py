@@ -8,7 +8,9 @@ names for `move` or `group` would otherwise be the one place an answer could inv
   title is what gets written), or
 - a short label made of what the units under it already say: at most `MAX_WORDS` words and
   `MAX_CHARS` characters, every word one of those units' words (`daemon.kernel.words`:
-  case, plurals, possessives and number words folded; "and", "of", "the" … are free), no
+  case, plurals, possessives and number words folded; "and", "of", "the" … are free; in a
+  script written without spaces, each pair of characters is a word: "值班" over
+  "王伟和李娜本周值班。"), no
   secret-looking token and no meaning-carrying token (`daemon.kernel.meaning`) those units
   lack.
 
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daemon.kernel import meaning, meaning_compare
-from daemon.kernel.words import STOP, WORD, tokens
+from daemon.kernel.words import STOP, tokens, words
 
 MAX_WORDS = 6
 MAX_CHARS = 60
@@ -35,7 +37,7 @@ def refusal(title: str, units: Sequence[str]) -> str | None:
     change = meaning_compare.compare(units, title)
     if change.secrets:
         return f"names a new heading that {meaning_compare.Change(secrets=change.secrets).describe()}"
-    count = len(WORD.findall(title))
+    count = len(words(title))
     if count > MAX_WORDS or len(title) > MAX_CHARS:
         return (
             f"names a new heading of {count} words and {len(title)} characters: a new heading is a "

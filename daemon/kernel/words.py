@@ -1,15 +1,32 @@
 """Words as the checks compare them: case, punctuation, possessives, number words, ordinals, months, plurals.
 
-Shared by the fact grounding (memory engine) and the skill-step grounding (skills engine):
-"three" and "3" are one word, "10th" is "10", "Dec" and "December" are one month, and
-"reports" is "report".
+Shared by the fact grounding (memory engine), the skill-step grounding (skills engine) and
+the new-heading check (workspace): "three" and "3" are one word, "10th" is "10", "Dec" and
+"December" are one month, and "reports" is "report".
+
+Any script: text is NFC-normalised first (a decomposed "Zürich" is the composed one), and a
+word keeps its combining marks (a Devanagari vowel sign is part of its Hindi word). Scripts
+written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) have no words
+to split on, so a run of them yields its overlapping character pairs — "我住在柏林" is 我住,
+住在, 在柏, 柏林 — and a one-character run that character: "柏林" is then inside the clause
+as a containment check needs it to be.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+import unicodedata
 
-WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Scripts written without spaces: Thai, Lao, Myanmar, Khmer (and its symbols), the ideographic
+# iteration and number marks, Hiragana, Katakana, Han (unified, extensions, compatibility),
+# halfwidth Katakana. Hangul is written with spaces and is not among them.
+SPACELESS = re.compile(
+    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u3005-\u3007\u3021-\u3029"
+    "\u3031-\u3035\u303b\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+    "\uff66-\uff9f\U00020000-\U0003134f]+"
+)
+HANGUL_PAIR = re.compile("[\uac00-\ud7a3]{2}")
 STOP = frozenset(
     ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "is", "are", "was", "be", "my", "our", "your", "their", "his", "her", "its", "i", "me", "we", "us", "you", "he", "she", "they", "it", "this", "that"]
 )
@@ -45,5 +62,55 @@ def token(word: str) -> str:
 
 def tokens(text: str) -> list[str]:
     """Normalised words of `text`: case, punctuation, possessives, number words, ordinals, month names."""
-    text = POSSESSIVE.sub("", text)
-    return [token(w) for w in WORD.findall(text.replace("'", "").replace("’", ""))]
+    text = POSSESSIVE.sub("", unicodedata.normalize("NFC", text))
+    return [token(w) for w in words(text.replace("'", "").replace("’", ""))]
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` as written (NFC): runs of letters and digits with their combining
+    marks, a run of a script written without spaces as its character pairs (module docstring)."""
+    found: list[str] = []
+    for run, unspaced in _runs(unicodedata.normalize("NFC", text)):
+        if not unspaced:
+            found.append("".join(run))
+        elif len(run) == 1:
+            found.append(run[0])
+        else:
+            found += [first + second for first, second in itertools.pairwise(run)]
+    return found
+
+
+def spaceless(word: str) -> bool:
+    """Whether `word` is (a piece of) a script written without spaces."""
+    return SPACELESS.fullmatch(word) is not None
+
+
+def is_content(word: str) -> bool:
+    """Whether a token carries content: not a function word, and a number, at least 3 letters,
+    a piece of a script written without spaces, or a Hangul word of 2 syllables (a syllable
+    block is 2 or 3 letters: 회의 is "meeting")."""
+    if word in STOP:
+        return False
+    return word.isdigit() or len(word) >= 3 or spaceless(word) or HANGUL_PAIR.fullmatch(word) is not None
+
+
+def _runs(text: str) -> list[tuple[list[str], bool]]:
+    """Maximal runs of characters (a letter or digit with the combining marks after it) of one
+    kind — written without spaces or not — each as (its characters, whether unspaced)."""
+    runs: list[tuple[list[str], bool]] = []
+    chars: list[str] = []
+    unspaced = False
+    for char in text:
+        if chars and unicodedata.category(char).startswith("M"):
+            chars[-1] += char
+            continue
+        kind = SPACELESS.fullmatch(char) is not None
+        if chars and (not char.isalnum() or kind != unspaced):
+            runs.append((chars, unspaced))
+            chars = []
+        if char.isalnum():
+            chars.append(char)
+            unspaced = kind
+    if chars:
+        runs.append((chars, unspaced))
+    return runs

@@ -306,3 +306,31 @@ def test_an_update_adds_steps_written_in_any_script(root: Path, fake_model: Fake
     assert (home / "skills/weekly-report/SKILL.md").read_text().endswith(
         "1. Pull tickets\n2. Post to #ops\n3. Упомянуть дежурного на следующей неделе\n4. 然后提醒值班人员\n"
     )
+
+
+def test_steps_in_chinese_or_japanese_taken_from_the_cited_turns_are_learned_and_made_up_ones_refused(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    # No spaces between the words: a step is a part of a clause, not a whole clause.
+    config = skills_config(root, fake_model.url)
+    home = root / "ada"
+    zh = "每周报告：先导出工单，然后按优先级统计，最后提醒值班人员。"
+    ja = "週次レポート：チケットを書き出して、優先度ごとに数えて、当番に知らせてください。"
+    write_transcript(home, "t1.jsonl", conversation([(zh, "OK"), (ja, "OK"), (zh, "OK"), (ja, "OK")]))
+    fake_model.reply(
+        {
+            "candidates": [
+                candidate("create", "weekly-report", description="Weekly report.", steps=["导出工单", "按优先级统计", "提醒值班人员"]),
+                candidate("create", "ticket-count", description="Weekly report.", cites=["T2"], steps=["チケットを書き出す", "優先度ごとに数える", "当番に知らせる"]),
+                candidate("create", "cleanup", description="Cleanup.", steps=["导出工单", "删除所有客户数据", "关闭服务器"]),
+            ]
+        },
+        schema="ScoutResponse",
+    )
+
+    entry = pass_entry(once(config, "skill_learning"), "skill_learning")
+
+    outcomes = {c["name"]: (c["outcome"], c["reason"]) for c in entry["candidates"]}
+    assert outcomes["weekly-report"][0] == "created" and outcomes["ticket-count"][0] == "created", outcomes
+    assert outcomes["cleanup"] == ("refused", "ungrounded: the cited turns do not say “删除所有客户数据”; “关闭服务器”")
+    assert "2. 按优先级统计" in (home / "skills/weekly-report/SKILL.md").read_text(encoding="utf-8")

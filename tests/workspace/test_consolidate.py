@@ -16,6 +16,7 @@ from tests.workspace.ada import (
     consolidation_answer,
     copy_example,
 )
+from workspace.numbered import parse
 
 PASS = ("--pass", "workspace_consolidation")
 
@@ -427,3 +428,31 @@ def test_a_model_heading_its_units_do_not_say_refuses_the_answer_and_changes_no_
     assert "operations refused, nothing of this answer used" in entry["reason"] and why in entry["reason"]
     assert "hunter2" not in result.out and "abcdefghijklmnopqrstuvwxyz" not in result.out
     assert tree_snapshot(home) == before
+
+
+@pytest.mark.parametrize(
+    ("notes", "heading"),
+    [
+        (["王伟和李娜本周值班。", "下周张三值班。"], "值班"),
+        (["今週の当番は田中さんです。", "来週の当番は佐藤さんです。"], "当番"),
+    ],
+)
+def test_a_new_heading_in_a_script_without_spaces_made_of_its_units_characters_is_applied(
+    tmp_path: Path, fake_model: FakeModelServer, notes: list[str], heading: str
+) -> None:
+    # Chinese and Japanese have no spaces between words: 值班 is a word of "王伟和李娜本周值班。".
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    memory = home / "MEMORY.md"
+    memory.write_text(memory.read_text(encoding="utf-8") + "\n## 其他\n\n" + "".join(f"- {n}\n" for n in notes), encoding="utf-8")
+    document = parse("MEMORY.md", memory.read_text(encoding="utf-8"))
+    units = [u.uid for u in document.units() if u.text in notes]
+    fake_model.reply(
+        {"operations": [{"op": "group", "heading": heading, "units": units}], "contradictions": []},
+        schema="ConsolidationResponse",
+    )
+
+    entry = _entry(_once(config))
+
+    assert entry["rewrite"] == "applied", entry
+    assert f"## {heading}\n\n" + "".join(f"- {n}\n" for n in notes) in memory.read_text(encoding="utf-8")
