@@ -7,15 +7,17 @@ whitespace and plurals of ordinary words change no token; these do:
 
 | category | what | compared as |
 | --- | --- | --- |
-| number | digits, number words, ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; नहीं, 不, 没, لا, ليس, לא, אל, אין, 안, 못; inside a word or unspaced text: 않습니다, 없다, 飲まない, しません, ไม่ … | `not`, counted per occurrence |
-| polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number), before/after, increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
+| number | digits, number words (also two … ten, twenty, hundred, thousand, million in the European languages below: три, трёх, drei, pięciu; not the ones that are also "a": ein, un, una), ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; не, нет, никогда, ні, nicht, kein, ne/n', pas, jamais, no, nunca, non, mai, não, nie, nigdy, niet, geen, δεν, ποτέ …; नहीं, 不, 没, لا, ليس, לא, אל, אין, 안, 못; inside a word or unspaced text: 않습니다, 없다, 飲まない, しません, ไม่ … | `not`, counted per occurrence; a word repeating the negation of its clause (ни, pas, jamais, nunca, ani: negative concord) only where the clause has no other |
+| polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number; больше, mehr, menos …), before/after (перед/после, avant/après, antes/después …), increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
 | name | capitalised words of a script with case (not a sentence-initial common word: Jonas, Jürgen, Ольга), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
-| date, environment | ISO dates, weekdays, months, today, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`) |
+| date, environment | ISO dates, weekdays, months (also in the European languages below, inflected: понедельника, środę, segunda-feira, d'août), today/tomorrow/yesterday, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`, `понедельникам` = `Monday`) |
 | strike-through | each struck-through span (withdrawn, done): `~~…~~`, `~…~`, `<del>`, `<s>`, `<strike>`; and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
 
+The words of Russian, Ukrainian, German, French, Spanish, Italian, Portuguese, Polish, Dutch
+and Greek are listed in `daemon.kernel.meaning_words_european` (with the ones left out, and why).
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
 instruction already says, so dropping them alone changes nothing; "usually" cannot be
@@ -43,6 +45,7 @@ from dataclasses import dataclass
 
 from daemon.kernel.meaning_words import (
     COMMON,
+    FOREIGN_NUMBERS,
     LIKE_SUBJECTS,
     NEGATION_PREFIXES,
     ORDINALS,
@@ -59,6 +62,7 @@ from daemon.kernel.meaning_words import (
     ordinal,
     uncased,
 )
+from daemon.kernel.meaning_words_european import ELISIONS, WEEKDAY_PAIRS
 from daemon.kernel.secret_shapes import secret_tokens
 from daemon.kernel.words import token as normalised
 
@@ -73,6 +77,7 @@ class Token:
 
 
 NOT = Token("negation", "not")
+CONCORD = Token("negation", "concord")  # a negation unless its clause has another (`_concord`)
 UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
@@ -229,6 +234,22 @@ def _capitalised(word: str) -> bool:
     return any(c.isupper() for c in word)
 
 
+def _named_number(word: str, initial: bool) -> bool:
+    """Whether a number word of another language is a name here: capitalised within a
+    sentence (Otto, Dix) or the English "Sept" (French seven)."""
+    return word.casefold() in FOREIGN_NUMBERS and word[0].isupper() and (not initial or word in SHORT_DATES)
+
+
+def _concord(found: list[Token], start: int) -> None:
+    """The `concord` words of a clause (ни, pas, nunca …: `meaning_words_european`) made
+    negations, one each, if the clause has no other negation, else dropped: there they
+    repeat the negation of its ne, не, no or nie."""
+    concord = found[start:].count(CONCORD)
+    found[start:] = [t for t in found[start:] if t != CONCORD]
+    if NOT not in found[start:]:
+        found += [NOT] * concord
+
+
 def _clause(clause: str, found: list[Token], content: list[str], runs: list[list[str]]) -> None:
     """Tokens of one clause's words (verbatim spans already masked), added to `found`, and its
     content words, added to `content` (those of a script without case also to `runs`, a
@@ -245,8 +266,14 @@ def _clause(clause: str, found: list[Token], content: list[str], runs: list[list
         after = low[i + 1] if i + 1 < len(low) else ""
         before = clause[: matches[i].start()].rstrip()
         initial = not before.strip(" \t*_\"'([>#+-")
+        # French and Italian elide an article or a preposition: d'août is août, n'aime a negation.
+        head, apostrophe, tail = base.partition("'")
+        if apostrophe and tail and head in ELISIONS:
+            base = tail
+            if head == "n" and tail != "importe":  # n'importe quoi: "anything"
+                found.append(NOT)
         value, used = number_words(low, i)
-        if used and not (folded == "one" and i and low[i - 1] == "no"):
+        if used and not (folded == "one" and i and low[i - 1] == "no") and not _named_number(word, initial):
             following = low[i + used] if i + used < len(low) else ""
             if following == "percent" or following in UNITS:
                 found.append(
@@ -283,6 +310,9 @@ def _clause(clause: str, found: list[Token], content: list[str], runs: list[list
         elif folded in ("a", "an") and after in ("minute", "hour", "day", "week", "month", "year"):
             found.append(Token("number", f"1 {after}"))
             i += 1
+        elif (base, after) in WEEKDAY_PAIRS:  # segunda-feira
+            found.append(Token("date", WEEKDAY_PAIRS[base, after]))
+            i += 1
         elif base in ORDINALS:
             found.append(Token("number", ordinal(ORDINALS[base])))
         elif base in LEXICON:
@@ -316,6 +346,7 @@ def _clause(clause: str, found: list[Token], content: list[str], runs: list[list
                     runs.append([base])
                 joined = matches[i].end()
         i += 1
+    _concord(found, start)
     qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
     if (raw or "§" in clause) and not qualified:
         found.append(ALWAYS)

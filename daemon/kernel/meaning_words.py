@@ -3,12 +3,15 @@
 Each line of `LEXICON_TEXT` is `category=value …: form form …`; every form stands for those
 tokens (a word may stand for two: "never" is a negation *and* says "always"; "hates" is a
 negation of "prefer"). Weekdays and months are added by `lexicon`; "may" and "march" are
-left to `daemon.kernel.meaning`, which tells the month from the verb by its capital.
+left to `daemon.kernel.meaning`, which tells the month from the verb by its capital. The
+words of other European languages are in `daemon.kernel.meaning_words_european`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+
+from daemon.kernel import meaning_words_european as european
 
 
 def _split(text: str) -> list[str]:
@@ -91,6 +94,8 @@ SMALL = _split(
 )
 TENS = {w: 10 * i for i, w in enumerate(_split("twenty thirty forty fifty sixty seventy eighty ninety"), 2)}
 SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9, "dozen": 12}
+# Multiplying what comes before them ("two hundred"), not added up ("two thousand five").
+MULTIPLIERS = {"hundred", "dozen"}
 ORDINALS = {
     w: i
     for i, w in enumerate(
@@ -119,7 +124,7 @@ UNITS = {
 }
 # Sentence-initial capitalised words that are not names: function words and the verbs
 # and nouns instructions commonly open with. Everywhere else a capital marks a name.
-COMMON = frozenset(
+COMMON = european.COMMON.union(
     _split(
         """a an the and or but if then than that this these those to of in on at by for from with as is
     are was were be been being it its do does did any all each every some so such into onto over under
@@ -158,7 +163,7 @@ SPACELESS_CONNECTIVES = ("และ", "กับ", "ก็", "ด้วย", "�
 # Function words and connectives: a merge may add these freely, they carry no content of their
 # own ("and … as well", "both", "also"; "and" and "also" of a few other languages too). Every
 # other plain word is a content word.
-STOPWORDS = UNCASED_CONNECTIVES.union(
+STOPWORDS = (UNCASED_CONNECTIVES | european.CONNECTIVES).union(
     _split(
         """a an the and or but if then than that this these those to of in on at by for from with as is
     are was were be been being am it its it's do does did done any all each every some so such into
@@ -193,13 +198,28 @@ AND_PREFIXES = ("و", "ו")
 LIKE_SUBJECTS = frozenset(_split("i we you they who people users customers would do does did to not never"))
 
 
-def lexicon() -> dict[str, tuple[tuple[str, str], ...]]:
-    """Every listed form → the (category, value) tokens it stands for."""
+def _spellings(form: str) -> list[str]:
+    """`form` casefolded as `daemon.kernel.meaning` reads words (Straße is strasse, final ς
+    is σ), with a Ukrainian apostrophe also written as the letter ʼ (пʼять)."""
+    folded = form.casefold()
+    return [folded, folded.replace("'", "\u02bc")] if "'" in folded else [folded]
+
+
+def _lines(text: str) -> dict[str, tuple[tuple[str, str], ...]]:
     table: dict[str, tuple[tuple[str, str], ...]] = {}
-    for line in LEXICON_TEXT.strip().splitlines():
+    for line in text.strip().splitlines():
         values, _, forms = line.partition(":")
         found = tuple((v.split("=")[0], v.split("=")[1]) for v in values.split())
-        table.update(dict.fromkeys(forms.split(), found))
+        table.update(dict.fromkeys((s for f in forms.split() for s in _spellings(f)), found))
+    return table
+
+
+def lexicon() -> dict[str, tuple[tuple[str, str], ...]]:
+    """Every listed form → the (category, value) tokens it stands for."""
+    table = _lines(european.EUROPEAN_LEXICON_TEXT)
+    for value, forms in (*european.WEEKDAYS.items(), *european.MONTHS.items()):
+        table.update(dict.fromkeys((s for f in forms.split() for s in _spellings(f)), (("date", value),)))
+    table.update(_lines(LEXICON_TEXT))  # an English form wins ("no" is English "no", not Spanish)
     for day in DAYS:
         table[day] = table[day + "s"] = (("date", day),)
     for month in MONTHS:
@@ -239,6 +259,15 @@ def _uncased_stem(word: str) -> str:
     return word
 
 
+def _values(forms: dict[int, str]) -> dict[str, int]:
+    return {s: value for value, text in forms.items() for f in text.split() for s in _spellings(f)}
+
+
+# Number words of the European languages (`meaning_words_european`): added up, or multiplying.
+FOREIGN_NUMBERS = _values(european.NUMBERS)
+FOREIGN_SCALES = _values({100: european.HUNDREDS, 1000: european.THOUSANDS, 10**6: european.MILLIONS})
+
+
 def number_words(words: Sequence[str], i: int) -> tuple[int, int]:
     """(value, words used) of the number written in words at `i`; (0, 0) if there is none."""
     total = current = used = 0
@@ -247,12 +276,12 @@ def number_words(words: Sequence[str], i: int) -> tuple[int, int]:
         word = words[j]
         if word in SMALL:
             current += SMALL.index(word)
-        elif word in TENS:
-            current += TENS[word]
-        elif word in ("hundred", "dozen"):
-            current = max(current, 1) * SCALES[word]
-        elif word in SCALES:
-            total, current = total + max(current, 1) * SCALES[word], 0
+        elif word in TENS or word in FOREIGN_NUMBERS:
+            current += TENS.get(word) or FOREIGN_NUMBERS[word]
+        elif word in MULTIPLIERS or FOREIGN_SCALES.get(word) == 100:
+            current = max(current, 1) * (SCALES.get(word) or FOREIGN_SCALES[word])
+        elif word in SCALES or word in FOREIGN_SCALES:
+            total, current = total + max(current, 1) * (SCALES.get(word) or FOREIGN_SCALES[word]), 0
         elif (
             word == "and" and used and j + 1 < len(words) and (words[j + 1] in SMALL or words[j + 1] in TENS)
         ):

@@ -421,3 +421,185 @@ def test_strike_through_in_html_or_single_tildes_is_strike_through() -> None:
     ).ok
     assert _tokens("Wait ~5 minutes or ~10 at most.") & {"strike-through “not struck”"}
     assert not [t for t in _tokens("Wait ~5 minutes or ~10 at most.") if t.startswith("strike-through “5")]
+
+
+# The must-keep words of the European languages agents are run in: a merge that drops or
+# flips one is refused like its English counterpart.
+EUROPEAN_CHANGES = {
+    "ru drop не": (
+        ["Ольга не пьёт кофе.", "Ольга вообще не пьёт кофе."],
+        "Ольга пьёт кофе.",
+        "drops negation “not”",
+    ),
+    "ru никогда": (
+        ["Пользователь никогда не работает по пятницам."],
+        "Пользователь работает по пятницам.",
+        "drops negation “not”",
+    ),
+    "uk ніколи": (["Олена ніколи не п'є каву."], "Олена п'є каву.", "drops negation “not”"),
+    "de keinen": (
+        ["Jürgen trinkt keinen Kaffee.", "Jürgen trinkt nie Kaffee."],
+        "Jürgen trinkt Kaffee.",
+        "drops negation “not”",
+    ),
+    "de nicht added": (["Jürgen trinkt Kaffee."], "Jürgen trinkt nicht Kaffee.", "adds negation “not”"),
+    "fr ne pas": (["Claire ne boit pas de café."], "Claire boit du café.", "drops negation “not”"),
+    "fr n'": (["Claire n'aime pas le café."], "Claire aime le café.", "drops negation “not”"),
+    "ru one of two": (
+        ["Он не пьёт кофе и не ест мясо."],
+        "Он не пьёт кофе и ест мясо.",
+        "drops negation “not”",
+    ),
+    "es nunca": (["Lucía nunca bebe café."], "Lucía bebe café.", "drops negation “not”"),
+    "it non": (["Giulia non beve caffè."], "Giulia beve caffè.", "drops negation “not”"),
+    "pt não": (["João não bebe café."], "João bebe café.", "drops negation “not”"),
+    "pl nie": (["Marek nie pije kawy."], "Marek pije kawy.", "drops negation “not”"),
+    "nl geen": (["Daan drinkt geen koffie."], "Daan drinkt koffie.", "drops negation “not”"),
+    "el δεν": (["Η Ελένη δεν πίνει καφέ."], "Η Ελένη πίνει καφέ.", "drops negation “not”"),
+    "ru три → пять": (
+        ["В команде три дежурных инженера."],
+        "В команде пять дежурных инженеров.",
+        "drops number “3”; adds number “5”",
+    ),
+    "ru трёх → двух": (
+        ["Нужно согласие трёх инженеров."],
+        "Нужно согласие двух инженеров.",
+        "drops number “3”; adds number “2”",
+    ),
+    "de drei → fünf": (
+        ["Das Team hat drei Ingenieure."],
+        "Das Team hat fünf Ingenieure.",
+        "drops number “3”; adds number “5”",
+    ),
+    "pl pięciu → trzech": (
+        ["Zespół ma pięciu inżynierów."],
+        "Zespół ma trzech inżynierów.",
+        "drops number “5”; adds number “3”",
+    ),
+    "el τρεις → δύο": (
+        ["Η ομάδα έχει τρεις μηχανικούς."],
+        "Η ομάδα έχει δύο μηχανικούς.",
+        "drops number “3”; adds number “2”",
+    ),
+    "ru понедельник → пятницу": (
+        ["Отчёт отправляй в понедельник.", "Отчёт отправляй по понедельникам."],
+        "Отчёт отправляй в пятницу.",
+        "drops date “monday”; adds date “friday”",
+    ),
+    "de Montag → Freitag": (
+        ["Den Bericht am Montag senden."],
+        "Den Bericht am Freitag senden.",
+        "drops date “monday”; adds date “friday”",
+    ),
+    "pt segunda-feira → sexta-feira": (
+        ["Envie o relatório na segunda-feira."],
+        "Envie o relatório na sexta-feira.",
+        "drops date “monday”; adds date “friday”",
+    ),
+    "pl środę dropped": (["Raport wysyłaj w środę."], "Raport wysyłaj.", "drops date “wednesday”"),
+    "it marzo → aprile": (
+        ["Le fatture scadono a marzo."],
+        "Le fatture scadono ad aprile.",
+        "drops date “march”",
+    ),
+    "fr août dropped": (["Les congés sont en août."], "Les congés sont prévus.", "drops date “august”"),
+    "ru мая → июня": (["Отпуск с 5 мая."], "Отпуск с 5 июня.", "drops date “may”"),
+    "es después → antes": (
+        ["Envía el informe después de la reunión."],
+        "Envía el informe antes de la reunión.",
+        "drops polarity “after”; adds polarity “before”",
+    ),
+    "ru после → перед": (
+        ["Проверь логи после деплоя."],
+        "Проверь логи перед деплоем.",
+        "drops polarity “after”; adds polarity “before”",
+    ),
+    "de morgen → heute": (
+        ["Schick den Bericht morgen."],
+        "Schick den Bericht heute.",
+        "drops date “tomorrow”",
+    ),
+}
+
+
+def test_european_negations_numbers_dates_and_order_words_are_must_keep_tokens() -> None:
+    for case, (sources, merged, why) in EUROPEAN_CHANGES.items():
+        change = compare(sources, merged)
+        assert why in change.describe(), (case, change.describe())
+
+
+def test_european_number_words_are_the_number_in_any_case_and_articles_are_not_numbers() -> None:
+    assert _tokens("три инженера") == _tokens("3 инженера") >= {"number “3”"}
+    assert "number “3”" in _tokens("согласие трёх инженеров")
+    for five in ("pięciu inżynierów", "п'ять інженерів", "пʼять інженерів"):
+        assert "number “5”" in _tokens(five), five
+    assert "number “20”" in _tokens("zwanzig Tickets") and "number “1000”" in _tokens("mille tickets")
+    # "ein", "un", "una", "uno" are also "a": a number-word reading would refuse every merge
+    # that rewrites "a report" as "the report". Nor is "due" (Italian two) a number: it is "due" in English.
+    for text in ("Ein Bericht", "un rapport", "una relazione", "uno studio", "Invoices are due on Friday."):
+        assert not [t for t in _tokens(text) if t.startswith("number")], text
+    # A number word written as a name mid-sentence is a name (Otto, Dix), not eight or ten.
+    assert "name “otto”" in _tokens("Ask Otto about it.")
+
+
+def test_a_negation_repeated_through_a_clause_is_one_and_n_importe_is_none() -> None:
+    # Negative concord: pas, ни, nunca, ani, κανένας repeat the clause's ne, не, no, nie, δεν.
+    for text in (
+        "Claire ne boit pas de café.",
+        "Claire n'aime pas le café.",
+        "Claire aime pas le café.",
+        "Ольга не пьёт ни чай, ни кофе.",
+        "Никто никогда не звонит.",
+        "Κανένας δεν πίνει καφέ.",
+        "ΔΕΝ πίνει καφέ.",
+        "Żaden inżynier nie pije kawy.",
+        "No bebe nunca café.",
+    ):
+        assert read(text).negations == 1, text
+    assert read("Nunca bebe café y nunca come carne.").negations == 2
+    assert read("Deploy nie ohne Freigabe.").negations == 2  # German does not repeat it: a double negation
+    assert read("Prends n'importe quel café.").negations == 0
+
+
+def test_european_weekdays_and_months_in_any_inflection_are_one_date() -> None:
+    for forms, day in (
+        ("понедельник понедельника понедельнику понедельником понедельнике понедельникам", "monday"),
+        ("пятница пятницу пятницы пятнице пятницей пятницам", "friday"),
+        ("Montag montags lundi lunes lunedì poniedziałek poniedziałku maandag Δευτέρα понеділок", "monday"),
+        ("п'ятниця п'ятницю Freitag vendredi viernes venerdì piątek vrijdag Παρασκευή", "friday"),
+    ):
+        for form in forms.split():
+            assert f"date “{day}”" in _tokens(f"Report on {form}."), form
+    for form in (
+        "января",
+        "январе",
+        "Januar",
+        "janvier",
+        "enero",
+        "gennaio",
+        "janeiro",
+        "stycznia",
+        "januari",
+        "січня",
+    ):
+        assert "date “january”" in _tokens(f"Paid in {form}."), form
+    # Polish "środek" (means) and Russian "среда" (environment, as often as Wednesday) are not dates.
+    assert not [t for t in _tokens("Użyj środka. Настрой среду разработки.") if t.startswith("date")]
+
+
+def test_a_merge_in_a_european_language_may_join_its_sources() -> None:
+    for sources, merged in (
+        (["Ольга пьёт чай.", "Ольга пьёт кофе."], "Ольга пьёт чай и кофе."),
+        (["Ольга не пьёт чай.", "Ольга не пьёт кофе."], "Ольга не пьёт ни чай, ни кофе."),
+        (
+            ["Jürgen trinkt keinen Kaffee.", "Jürgen trinkt keinen Tee."],
+            "Jürgen trinkt weder Kaffee noch Tee.",
+        ),
+        (["Отчёт отправляй в понедельник."], "По понедельникам отправляй отчёт."),
+        (["Das Team hat drei Ingenieure."], "Das Team hat 3 Ingenieure."),
+        (
+            ["Claire ne boit pas de café.", "Claire ne boit pas de thé."],
+            "Claire ne boit pas de café ni de thé.",
+        ),
+    ):
+        assert compare(sources, merged).ok, (sources, compare(sources, merged).describe())

@@ -96,6 +96,36 @@ CASES = {
         "李娜本周值班；延迟超过90%时报警。",
         "drops word “王伟”",
     ),
+    "russian-not-dropped": (
+        "MEMORY.md",
+        ("Ольга не пьёт кофе.", "Ольга вообще не пьёт кофе."),
+        "Ольга пьёт кофе.",
+        "drops negation “not”",
+    ),
+    "german-keinen-dropped": (
+        "MEMORY.md",
+        ("Jürgen trinkt keinen Kaffee.", "Jürgen trinkt nie Kaffee."),
+        "Jürgen trinkt Kaffee.",
+        "drops negation “not”",
+    ),
+    "russian-three-to-five": (
+        "MEMORY.md",
+        ("В команде три дежурных инженера.", "В команде три инженера."),
+        "В команде пять дежурных инженеров.",
+        "drops number “3”",
+    ),
+    "russian-monday-to-friday": (
+        "MEMORY.md",
+        ("Отчёт отправляй в понедельник.", "Отчёт отправляй по понедельникам."),
+        "Отчёт отправляй в пятницу.",
+        "drops date “monday”",
+    ),
+    "greek-never-dropped": (
+        "MEMORY.md",
+        ("Η Ελένη δεν πίνει ποτέ καφέ.", "Η Ελένη δεν πίνει καφέ."),
+        "Η Ελένη πίνει καφέ.",
+        "drops negation “not”",
+    ),
     "note-struck-in-html": (
         "MEMORY.md",
         ("Call Anna on Fridays.", "Anna gets a call on Fridays."),
@@ -209,3 +239,34 @@ def test_a_merge_of_notes_in_a_script_without_case_applies(
     assert entry["lost_units"] == [] and entry["rewrite"] == "applied", entry
     text = (home / "USER.md").read_text()
     assert f"- {merged}\n" in text and not any(f"- {line}\n" in text for line in lines)
+
+
+# Notes joined in European languages, their negations kept (repeated through the clause in
+# Russian and French: one negation, not three).
+EUROPEAN = {
+    "russian": (("Ольга не пьёт чай.", "Ольга не пьёт кофе."), "Ольга не пьёт ни чай, ни кофе."),
+    "german": (
+        ("Jürgen trinkt keinen Kaffee.", "Jürgen trinkt keinen Tee."),
+        "Jürgen trinkt weder Kaffee noch Tee.",
+    ),
+    "french": (
+        ("Claire ne boit pas de café.", "Claire ne boit pas de thé."),
+        "Claire ne boit ni café ni thé.",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", list(EUROPEAN))
+def test_a_merge_of_notes_in_a_european_language_keeping_the_negation_applies(
+    tmp_path: Path, fake_model: FakeModelServer, language: str
+) -> None:
+    lines, merged = EUROPEAN[language]
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    _prepare(home, "USER.md", lines)
+    fake_model.reply(_merge(home, "USER.md", lines, merged), schema="ConsolidationResponse")
+
+    entry = _entry(config)
+
+    assert entry["lost_units"] == [] and entry["rewrite"] == "applied", entry
+    assert f"- {merged}\n" in (home / "USER.md").read_text()
