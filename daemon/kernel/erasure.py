@@ -3,8 +3,9 @@
 A fact record (a JSON line whose `entity`, `key` and `value` match) is dropped whole: a
 purged fact leaves no record, not even a `[purged]` one, in any fact-store layout that
 keeps one record per line (the refused-facts log too, so `memory retry` cannot bring it
-back). Anywhere else the value is replaced by `[purged]` where it stands as a whole word,
-so purging "Ada" leaves "Adam" alone:
+back). Anywhere else the value is replaced by `[purged]` where it stands as a whole word
+in any script (`erasure_words`), so purging "Ada" leaves "Adam" alone and "Ада" "Адам";
+its composed and decomposed spellings (NFC "José", NFD "Jose" + U+0301) are both erased:
 
 - in a text file, anywhere — as plain text and in each JSON-escaped form;
 - in a JSON or JSONL file (`structured`), only inside string values (`erasure_json`):
@@ -22,13 +23,14 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from daemon.kernel.erasure_json import erase_strings, is_container, unparsed_lines
+from daemon.kernel.erasure_words import Edges, is_whole
 
 PURGED = "[purged]"
-WORD = rb"0-9A-Za-z_"
 STRUCTURED_SUFFIXES = (".json", ".jsonl")
 NESTING = 4  # JSON inside a JSON string inside …: deeper than any file of ours goes
 DIFF_MARKS = ("+", "-", " ")  # a unified diff's line prefixes (a proposal shows its change)
@@ -44,12 +46,15 @@ def _utf8(text: str) -> bytes:
 
 
 def _forms(value: str) -> set[bytes]:
-    """The value as text and as it appears inside one or two levels of JSON strings."""
-    forms = {value}
-    for ascii_only in (False, True):
-        once = json.dumps(value, ensure_ascii=ascii_only)[1:-1]
-        twice = json.dumps(once, ensure_ascii=ascii_only)[1:-1]
-        forms.update((once, twice))
+    """The value composed and decomposed (a person's keyboard or a file's origin decides which
+    one text holds), each as text and as it appears inside one or two levels of JSON strings."""
+    forms: set[str] = set()
+    for spelling in {value, unicodedata.normalize("NFC", value), unicodedata.normalize("NFD", value)}:
+        forms.add(spelling)
+        for ascii_only in (False, True):
+            once = json.dumps(spelling, ensure_ascii=ascii_only)[1:-1]
+            twice = json.dumps(once, ensure_ascii=ascii_only)[1:-1]
+            forms.update((once, twice))
     return {f.encode("utf-8") for f in forms if f}
 
 
@@ -60,6 +65,8 @@ class Erasure:
     facts: frozenset[tuple[str, str, str]]
     label: str
     _pattern: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
+    _needles: tuple[tuple[bytes, Edges], ...] = field(init=False, repr=False, compare=False)
+    _rank: dict[bytes, int] = field(init=False, repr=False, compare=False)
 
     @classmethod
     def of(cls, entity: str, key: str, values: Iterable[str]) -> Erasure:
@@ -70,14 +77,42 @@ class Erasure:
         return frozenset(value for _entity, _key, value in self.facts)
 
     def __post_init__(self) -> None:
-        needles = sorted({f for v in self.values for f in _forms(v)}, key=len, reverse=True)
-        alternatives = b"|".join(re.escape(n) for n in needles) or b"(?!)"
-        # Never inside a `[purged]` already written: a value that is "purged" itself would
-        # otherwise grow `[[purged]]` on every pass, and a rewrite would never settle.
-        pattern = re.compile(
-            rb"(?<![" + WORD + rb"])(?!(?<=\[)purged\])(?:" + alternatives + rb")(?![" + WORD + rb"])"
-        )
+        edges = {form: Edges.of(v) for v in sorted(self.values) for form in _forms(v)}
+        needles = sorted(edges.items(), key=lambda item: (-len(item[0]), item[0]))
+        alternatives = b"|".join(re.escape(n) for n, _edges in needles) or b"(?!)"
+        # Where some form begins (the longest first); whether it stands whole is `_spans`'s.
+        # Literals only, so the scan skips ahead by their first bytes.
+        pattern = re.compile(alternatives)
         object.__setattr__(self, "_pattern", pattern)
+        object.__setattr__(self, "_needles", tuple(needles))
+        object.__setattr__(self, "_rank", {needle: i for i, (needle, _edges) in enumerate(needles)})
+
+    def _spans(self, data: bytes) -> Iterator[tuple[int, int]]:
+        """The mentions in `data`, left to right, none overlapping: at each place a form
+        begins, the longest form there that stands as a whole word."""
+        pos = 0
+        while (found := self._pattern.search(data, pos)) is not None:
+            begin = pos = found.start()
+            # Never inside a `[purged]` already written: a value that is "purged" itself would
+            # otherwise grow `[[purged]]` on every pass, and a rewrite would never settle.
+            marker = data[begin - 1 : begin] == b"[" and data.startswith(PURGED[1:].encode(), begin)
+            # The forms before the one found do not begin here; shorter ones may stand whole.
+            for needle, edges in () if marker else self._needles[self._rank[found.group(0)] :]:
+                end = begin + len(needle)
+                if data.startswith(needle, begin) and is_whole(data, begin, end, edges):
+                    yield begin, end
+                    pos = end
+                    break
+            else:
+                pos = begin + 1
+
+    def _replace(self, data: bytes, by: Callable[[bytes], bytes]) -> bytes:
+        out: list[bytes] = []
+        last = 0
+        for begin, end in self._spans(data):
+            out += [data[last:begin], by(data[begin:end])]
+            last = end
+        return b"".join(out) + data[last:] if out else data
 
     def _is_record(self, line: bytes) -> bool:
         if b"{" not in line[:4]:
@@ -92,7 +127,7 @@ class Erasure:
         return all(isinstance(part, str) for part in fact) and fact in self.facts
 
     def found_in(self, data: bytes) -> bool:
-        return self._pattern.search(data) is not None
+        return next(self._spans(data), None) is not None
 
     def erase(self, data: bytes, drop_records: bool = True, *, structured: bool = False) -> bytes:
         """`data` with matching fact records dropped (if `drop_records`) and every other mention
@@ -109,14 +144,14 @@ class Erasure:
                 pass
             else:
                 return _utf8(erase_strings(text, lambda s: self._erase_string(s, drop_records, 1)))
-        return self._pattern.sub(PURGED.encode(), data)
+        return self._replace(data, lambda _mention: PURGED.encode())
 
     def _text(self, text: str) -> str:
-        return self._pattern.sub(PURGED.encode(), _utf8(text)).decode("utf-8", "surrogatepass")
+        return self._replace(_utf8(text), lambda _mention: PURGED.encode()).decode("utf-8", "surrogatepass")
 
     def _erase_string(self, text: str, drop_records: bool, depth: int) -> str:
         """A decoded JSON string: JSON in it by the JSON rule (line by line), prose by the text rule."""
-        if self._pattern.search(_utf8(text)) is None:
+        if not self.found_in(_utf8(text)):
             return text
         if depth >= NESTING:
             return self._text(text)
@@ -141,11 +176,11 @@ class Erasure:
         number, a literal or a key) for the caller to report."""
         text = data.decode("utf-8", "replace")
         lines = text.split("\n")
-        return [n for n in unparsed_lines(text) if self._pattern.search(_utf8(lines[n - 1]))]
+        return [n for n in unparsed_lines(text) if self.found_in(_utf8(lines[n - 1]))]
 
     def mask(self, data: bytes) -> bytes:
         """For binary files: every mention overwritten in place by as many `*` bytes (lengths kept)."""
-        return self._pattern.sub(lambda m: b"*" * len(m.group(0)), data)
+        return self._replace(data, lambda mention: b"*" * len(mention))
 
 
 def value_hash(salt: bytes, value: str) -> str:
