@@ -7,8 +7,9 @@ either side of a match are read as the characters they encode:
 - a letter, digit or `_` next to the value's own letter or digit makes one longer word,
   and a combining mark right after the value would end it inside a character;
 - Chinese, Japanese, Thai, Lao, Khmer, Myanmar and Yi are written without spaces between
-  words, which no rule can find without a dictionary: beside their letters a value always
-  counts as whole (a purge must rather erase too much than leave a copy);
+  words, which no rule can find without a dictionary, and Korean attaches its particles to
+  the word (철수는): beside their letters a value always counts as whole (a purge must
+  rather erase too much than leave a copy);
 - format characters (a soft hyphen, zero-width joiners, direction marks) and variation
   selectors are looked through to the character beyond;
 - a neighbour written as a JSON escape (`\\u043c`, twice escaped `\\\\u043c`, a surrogate
@@ -32,8 +33,15 @@ class Kind(Enum):
     OTHER = "other"  # a space, punctuation, a symbol, a letter of an unspaced script
 
 
-# Scripts written without spaces between words (code point ranges, both ends included).
+# Scripts written without spaces between words, and Hangul, whose particles attach to
+# every noun (철수는, 철수가: keeping those would keep nearly every mention of a Korean
+# name). Code point ranges, both ends included.
 SPACELESS = (
+    (0x1100, 0x11FF),  # Hangul Jamo
+    (0x3130, 0x318F),  # Hangul compatibility Jamo
+    (0xA960, 0xA97F),  # Hangul Jamo extended-A
+    (0xAC00, 0xD7AF),  # Hangul syllables
+    (0xD7B0, 0xD7FF),  # Hangul Jamo extended-B
     (0x0E00, 0x0EFF),  # Thai, Lao
     (0x1000, 0x109F),  # Myanmar
     (0x1780, 0x17FF),  # Khmer

@@ -128,6 +128,10 @@ def test_retention_of_a_closed_value_keeps_longer_words_that_begin_with_it(
 def test_the_rule_beside_unspaced_scripts_format_characters_and_binary_bytes() -> None:
     # Chinese has no spaces between words: beside its letters every occurrence is erased.
     assert Erasure.of("user", "friend", ["王伟"]).erase("王伟和李娜本周值班。".encode()) == "[purged]和李娜本周值班。".encode()
+    # Korean attaches particles to the name: 철수는, 철수가 are mentions of 철수.
+    assert Erasure.of("user", "friend", ["철수"]).erase("철수는 커피를, 철수가 차를.".encode()) == (
+        "[purged]는 커피를, [purged]가 차를.".encode()
+    )
     # A soft hyphen inside "Ada-m" keeps it one word; a direction mark after "Ada" does not.
     ada = Erasure.of("user", "nickname", ["Ada"])
     assert ada.erase("Ada\u00adm, Ada\u200e.".encode()) == "Ada\u00adm, [purged]\u200e.".encode()
