@@ -329,3 +329,21 @@ def test_tidy_keeps_steps_that_differ_only_in_a_vowel_sign_or_a_letter_case_fold
     ]
     assert (root / "ada/skills/dispatch/SKILL.md").read_text() == text.replace("In Massen trinken", "In Massen trinken, München")
 
+def test_near_duplicate_skills_written_in_russian_are_a_candidate_group(root: Path) -> None:
+    config = skills_config(root, None)
+    steps = ["Открыть выгрузку заявок", "Посчитать заявки по приоритету", "Отметить рост больше 20 процентов"]
+    learned(root, "tickets-weekly", skill_md("tickets-weekly", "Еженедельный отчёт по заявкам из выгрузки.", steps), 3)
+    learned(
+        root,
+        "ops-summary",
+        skill_md("ops-summary", "Еженедельная сводка заявок по приоритету.", [*steps[:2], "Отправить сводку в #ops"]),
+        1,
+    )
+    learned(root, "vendor-letter", skill_md("vendor-letter", "Письмо поставщику на немецком.", ["Написать письмо"]))
+
+    entry = library(config, key=False)
+
+    assert entry["pending"] == [
+        "near-duplicates ops-summary, tickets-weekly: need the deep model "
+        "(no model configured (add a `model:` section to the config))"
+    ]
