@@ -8,17 +8,18 @@ added twice.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
+from skills_engine import skill_words
 from skills_engine.skillfile import HEADING, STEP, normalise_heading, parse, steps_of
 
 
 def step_key(text: str) -> str:
-    """Equal for the same step: its words (letters and digits of any script), case and
-    punctuation aside. A step without a letter or digit (✅) is keyed by its own text."""
-    words = re.findall(r"[^\W_]+", text.casefold())
-    return " ".join(words) if words else " ".join(text.split())
+    """Equal for the same step: its words (`skill_words.words`: letters, digits and combining
+    marks of any script), case and punctuation aside. A step without a letter or digit (✅)
+    is keyed by its own text."""
+    found = skill_words.words(text)
+    return " ".join(found) if found else " ".join(text.split())
 
 
 def new_steps(existing: Sequence[str], proposed: Sequence[str]) -> list[str]:

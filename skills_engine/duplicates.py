@@ -7,10 +7,10 @@ what serves.
 
 - Identical: SKILL.md equal once the name line and the title heading are set aside and
   whitespace collapsed, and every other file byte-identical. Merging them loses nothing.
-- Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps;
-  plurals folded) overlap by Jaccard ≥ 0.5; or ≥ 0.2 when half the steps of the shorter
-  skill are shared; or ≥ 0.3 when half their name words are shared or the names are
-  near-identical. An inverted index over words keeps this far below comparing every
+- Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps:
+  `words`, of any script written with spaces) overlap by Jaccard ≥ 0.5; or ≥ 0.2 when
+  half the steps of the shorter skill are shared; or ≥ 0.3 when half their name words
+  are shared or the names are near-identical. An inverted index over words keeps this far below comparing every
   pair; very common words are ignored. The model confirms each group.
 - Whether a canonical version keeps every step (and says what each said) is the
   step-union check, `step_union`.
@@ -24,9 +24,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from daemon.kernel import meaning_compare
+from daemon.kernel.meaning_words import lemma, uncased
+from skills_engine import skill_words
 from skills_engine.additions import step_key
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import near_identical
+from skills_engine.skill_words import spaced_words
 
 JACCARD = 0.5
 JACCARD_WITH_STEPS = 0.2
@@ -75,11 +79,42 @@ STOP = frozenset(
 
 
 def _fold(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    """An English plural folded ("reports" → "report"); a word of a script without case
+    without a Korean particle or a leading Arabic/Hebrew "and" (والقهوة → القهوة), as the
+    meaning check reads it (`meaning_words.lemma`); any other word as it is."""
+    if word.isascii():
+        return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+    return lemma(word) if uncased(word) else word
+
+
+def _every_word(text: str) -> set[str]:
+    return {_fold(w) for w in spaced_words(text)}
 
 
 def words(text: str) -> set[str]:
-    return {_fold(w) for w in re.findall(r"[a-z0-9]+", text.casefold()) if len(w) >= 3 and w not in STOP}
+    """The content words of `text`: its words (`skill_words.spaced_words`: any script written
+    with spaces — Latin with accents, Cyrillic, Greek, Hebrew, Arabic, Devanagari …) of three
+    characters or more, folded (`_fold`), English stop words left out. Chinese, Japanese,
+    Thai, Lao, Khmer and Myanmar text has none: see `missing`."""
+    return {_fold(w) for w in spaced_words(text) if len(w) >= 3 and w not in STOP}
+
+
+def missing(text: str, target: str) -> list[str]:
+    """What `target` lacks of `text` (nothing: `target` carries `text`). For a text with content
+    words (`words`), those `target` lacks. A text without any — a clause of a script written
+    without spaces, only short words ("go up"), only symbols (✅) — is never carried by just
+    any target: it needs all its words of any length, nothing of it the meaning check finds
+    dropped as a word of a script without case (it keeps every such word), and for symbols
+    only, the text itself."""
+    need = words(text)
+    if need:
+        return sorted(need - words(target))
+    if not skill_words.words(text):
+        shown = " ".join(text.split())
+        return [] if shown in " ".join(target.split()) else [shown]
+    gone = _every_word(text) - _every_word(target)
+    gone |= {t.value for t in meaning_compare.compare([text], target).dropped if t.category == "word"}
+    return sorted(gone)
 
 
 def _overlap(a: set[str], b: set[str]) -> float:

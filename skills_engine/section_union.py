@@ -8,8 +8,10 @@ merge too, since the member's folder is deleted:
   by a canonical section with the same heading (case and spacing ignored);
 - text without a heading of its own (under the title, or between the steps) is carried by
   any canonical section;
-- *carried* means the canonical section holds all its content words (`duplicates.words`)
-  and says what it said: no meaning-carrying token of it dropped (`daemon.kernel.meaning`);
+- *carried* means the canonical section lacks nothing of it (`duplicates.missing`: all its
+  content words, of any script written with spaces; a section without any — Chinese, Thai
+  …, only short words — is never carried by just any text) and says what it said: no
+  meaning-carrying token of it dropped (`daemon.kernel.meaning`);
 - *nothing invented*: a canonical section says nothing that no member's `SKILL.md` said.
 
 "When to use" is left out: the canonical version picks the clearest trigger by design.
@@ -21,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from daemon.kernel import meaning_compare
-from skills_engine.duplicates import words
+from skills_engine.duplicates import missing
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.skillfile import FENCE, HEADING, STEP, normalise_heading, parse
 
@@ -89,18 +91,16 @@ def check_sections(group: Sequence[Skill], canonical_text: str) -> str | None:
                 continue
             label = f"section “{section.heading}”" if section.own else "text"
             where = f"{skill.name} {label}: {_short(section.text)}"
-            need = words(section.text)
             targets = [
                 c.text
                 for c in canonical
                 if c.key != TRIGGER and (not section.own or (c.own and c.key == section.key))
             ]
-            carriers = [t for t in targets if need <= words(t)]
+            lacks = [missing(section.text, t) for t in targets]
+            carriers = [t for t, gone in zip(targets, lacks, strict=True) if not gone]
             if not carriers and section.own and targets:
-                missing = min((need - words(t) for t in targets), key=len)
-                problems.append(
-                    f"changes {where} (its words {', '.join(f'“{w}”' for w in sorted(missing))} are gone)"
-                )
+                gone = min(lacks, key=len)
+                problems.append(f"changes {where} (its words {', '.join(f'“{w}”' for w in gone)} are gone)")
                 continue
             if not carriers:
                 problems.append(f"loses {where}")

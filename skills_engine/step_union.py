@@ -3,8 +3,10 @@
 A canonical version of a group of near-duplicate skills must hold the union of their steps:
 
 - *carried*: a member step is carried by a canonical step holding all its content words
-  (`duplicates.words`: words of three letters or more, stop words left out, plurals
-  folded); a member step no canonical step carries is **lost**;
+  (`duplicates.words`: words of three letters or more of any script written with spaces,
+  stop words left out, English plurals folded); a step without any (Chinese, Thai …, only
+  short words, only symbols) by one that lacks nothing of it (`duplicates.missing`); a
+  member step no canonical step carries is **lost**;
 - *said*: a carrying canonical step must say what the member step said — the same
   meaning-carrying tokens (`daemon.kernel.meaning`: numbers, negations and polarity words, names,
   addresses, paths, dates, environments …). Content words alone would let "Never write
@@ -20,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from daemon.kernel import meaning_compare
-from skills_engine.duplicates import words
+from skills_engine.duplicates import missing, words
 from skills_engine.inventory import SKILL_FILE, Skill
 
 
@@ -74,12 +76,8 @@ def check_union(
         need = words(step.text)
         if need:
             carriers = [i for i, target in enumerate(targets) if need <= target]
-        elif any(ch.isalpha() for ch in step.text):
-            # Words `duplicates.words` does not read (Chinese, Hebrew, Hindi …): the meaning
-            # check, which keeps every word of such a script, says which steps carry it.
-            carriers = [i for i, text in enumerate(canonical) if not meaning_compare.compare([step.text], text).dropped]
         else:
-            continue
+            carriers = [i for i, text in enumerate(canonical) if not missing(step.text, text)]
         if not carriers:
             lost.append(step.label())
             continue

@@ -304,3 +304,46 @@ def test_a_corrupt_library_state_file_fails_the_pass_naming_it(
     assert entry["reason"].startswith(f"{state} has version 2; this daemon reads up to version 1")
     assert digest_tree(root / "ada") == before
     assert fake_model.requests == []
+
+
+def test_tidy_keeps_steps_that_differ_only_in_a_vowel_sign_or_a_letter_case_folding_would_merge(
+    root: Path,
+) -> None:
+    # मेल (mail) and माल (goods) differ only in a vowel sign, a combining mark; "Maßen" and
+    # "Massen" only in a letter that case folding turns into "ss".
+    steps = ["ग्राहक को मेल भेजें", "ग्राहक को माल भेजें", "बिल भेजें", "बेल भेजें", "In Maßen trinken", "In Massen trinken"]
+    text = skill_md("dispatch", "Dispatch an order.", steps)
+    learned(root, "dispatch", text)
+    config = skills_config(root, None)
+
+    entry = library(config, key=False)
+
+    assert entry["tidied"] == []
+    assert (root / "ada/skills/dispatch/SKILL.md").read_text() == text
+    # True repeats are still removed, also one whose accent is typed as a combining mark.
+    nfd = "IN MASSEN TRINKEN, Mu\u0308nchen"
+    learned(root, "dispatch", text.replace("6. In Massen trinken", "6. In Massen trinken, München\n7. ग्राहक  को मेल भेजें\n8. " + nfd))
+    again = library(config, key=False, hours=2)
+    assert again["tidied"] == [
+        {"name": "dispatch", "changes": ["removed repeated step 7: ग्राहक  को मेल भेजें", f"removed repeated step 8: {nfd}"]}
+    ]
+    assert (root / "ada/skills/dispatch/SKILL.md").read_text() == text.replace("In Massen trinken", "In Massen trinken, München")
+
+def test_near_duplicate_skills_written_in_russian_are_a_candidate_group(root: Path) -> None:
+    config = skills_config(root, None)
+    steps = ["Открыть выгрузку заявок", "Посчитать заявки по приоритету", "Отметить рост больше 20 процентов"]
+    learned(root, "tickets-weekly", skill_md("tickets-weekly", "Еженедельный отчёт по заявкам из выгрузки.", steps), 3)
+    learned(
+        root,
+        "ops-summary",
+        skill_md("ops-summary", "Еженедельная сводка заявок по приоритету.", [*steps[:2], "Отправить сводку в #ops"]),
+        1,
+    )
+    learned(root, "vendor-letter", skill_md("vendor-letter", "Письмо поставщику на немецком.", ["Написать письмо"]))
+
+    entry = library(config, key=False)
+
+    assert entry["pending"] == [
+        "near-duplicates ops-summary, tickets-weekly: need the deep model "
+        "(no model configured (add a `model:` section to the config))"
+    ]

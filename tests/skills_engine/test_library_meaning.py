@@ -122,3 +122,88 @@ def test_canonical_version_that_keeps_a_members_section_merges(
     assert vendor["outcome"] == "merged", vendor["reason"]
     assert not (skills / "email-vendors-in-german").exists()
     assert f"## notes\n{NOTES}\n" in (skills / "vendor-email/SKILL.md").read_text()
+
+
+def _with_member_step(config: Path, member: str, step: str) -> None:
+    """`step` appended to the numbered steps of one member of the vendor pair."""
+    skill = config.parent / "ada" / "skills" / member / "SKILL.md"
+    text = skill.read_text().rstrip("\n")
+    number = int(text.splitlines()[-1].split(".")[0]) + 1
+    skill.write_text(f"{text}\n{number}. {step}\n")
+
+
+@pytest.mark.parametrize(
+    ("heading", "note", "replacement"),
+    [
+        # Russian, Greek, Armenian: scripts with case and spaces — the content words are read (the
+        # notes start in lower case: a capitalised first word would be kept as a name anyway).
+        ("Заметки", "⚠️ цены поставщику не называть; юрист утверждает каждую цифру.", "⚠️ пиши вежливо и кратко."),
+        ("Σημειώσεις", "⚠️ μην αναφέρεις τιμές στον προμηθευτή.", "⚠️ γράψε ευγενικά."),
+        ("Նշումներ", "⚠️ գները մատակարարին չասել։", "⚠️ գրիր քաղաքավարի։"),
+        # Only short words (no content word): carried only by a text holding all of them.
+        ("Notes", "⚠️ go up.", "⚠️ be nice."),
+        # Chinese (no spaces): the meaning check keeps every word of it.
+        ("注意", "不要告诉供应商价格。", "请礼貌。"),
+    ],
+)
+def test_a_members_section_in_any_script_replaced_by_other_text_is_refused_and_both_stay(
+    root: Path, fake_model: FakeModelServer, heading: str, note: str, replacement: str
+) -> None:
+    config = copy_example(root, fake_model.url)
+    skills = config.parent / "ada" / "skills"
+    member = skills / "email-vendors-in-german" / "SKILL.md"
+    member.write_text(member.read_text() + f"\n## {heading}\n{note}\n")
+    pair_before = {name: digest_tree(skills / name) for name in PAIR}
+    fake_model.reply({**VENDOR, "sections": [{"heading": heading, "text": replacement}]}, schema="CanonicalSkill")
+
+    entry = _library(config)
+
+    vendor = next(d for d in entry["duplicates"] if d["names"] == PAIR)
+    assert vendor["outcome"] == "refused", vendor["reason"]
+    assert f"changes email-vendors-in-german section “{heading}”: {note}" in vendor["reason"]
+    for name in PAIR:
+        assert digest_tree(skills / name) == pair_before[name]
+
+
+@pytest.mark.parametrize(
+    ("mine", "theirs"),
+    [
+        ("Проверь счёт поставщика", "Проверь адрес поставщика"),
+        ("Έλεγξε το τιμολόγιο του προμηθευτή", "Έλεγξε τη διεύθυνση του προμηθευτή"),
+        ("Vérifier le côté", "Vérifier la couleur"),
+    ],
+)
+def test_a_members_step_in_another_script_changed_into_another_step_is_lost_and_both_stay(
+    root: Path, fake_model: FakeModelServer, mine: str, theirs: str
+) -> None:
+    config = copy_example(root, fake_model.url)
+    skills = config.parent / "ada" / "skills"
+    _with_member_step(config, "email-vendors-in-german", mine)
+    _with_member_step(config, "vendor-email", theirs)
+    pair_before = {name: digest_tree(skills / name) for name in PAIR}
+    fake_model.reply({**VENDOR, "steps": [*VENDOR["steps"], theirs]}, schema="CanonicalSkill")
+
+    entry = _library(config)
+
+    vendor = next(d for d in entry["duplicates"] if d["names"] == PAIR)
+    assert vendor["outcome"] == "refused"
+    assert vendor["reason"] == f"the canonical version lost 1 step(s): email-vendors-in-german step 4: {mine}"
+    for name in PAIR:
+        assert digest_tree(skills / name) == pair_before[name]
+
+
+def test_a_canonical_version_keeping_both_steps_in_another_script_merges(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = copy_example(root, fake_model.url)
+    skills = config.parent / "ada" / "skills"
+    _with_member_step(config, "email-vendors-in-german", "Проверь счёт поставщика")
+    _with_member_step(config, "vendor-email", "Проверь адрес поставщика")
+    steps = [*VENDOR["steps"], "Проверь адрес поставщика", "Проверь счёт поставщика"]
+    fake_model.reply({**VENDOR, "steps": steps}, schema="CanonicalSkill")
+
+    entry = _library(config)
+
+    vendor = next(d for d in entry["duplicates"] if d["names"] == PAIR)
+    assert vendor["outcome"] == "merged", vendor["reason"]
+    assert "Проверь счёт поставщика" in (skills / "vendor-email/SKILL.md").read_text()

@@ -1,0 +1,66 @@
+"""Words of a skill's text in any script, as tidying, updates and the duplicate checks compare them (pure).
+
+A word is a run of letters, digits and combining marks (Unicode categories L, N and M; not
+`_`): a Devanagari vowel sign or an Arabic vowel mark is part of its word, so मेल (mail)
+and माल (goods) are different words. Text is NFC-normalised first, so an accent typed as a
+combining mark is the same word as the accented letter, and lowercased — not casefolded,
+which would make "Maßen" (moderation) and "Massen" (masses) one word.
+
+Chinese, Japanese, Thai, Lao, Khmer and Myanmar are written without spaces between words, so
+a run of their letters is a whole clause: `spaced_words` leaves those scripts out, for the
+checks that need single words (they compare such text with the meaning check instead).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import cache
+
+SPACELESS = re.compile(
+    "["
+    "\u0e00-\u0eff"  # Thai, Lao
+    "\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f"  # Myanmar
+    "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
+    "\u3005-\u3007\u3021-\u3029\u3031-\u3035\u303b\u303c"  # ideographic marks and numerals
+    "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\U0001aff0-\U0001b16f"  # Hiragana, Katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han
+    "]+"
+)
+
+
+ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _ranges(chars: list[str]) -> str:
+    """A character-class body for `chars` (ascending), consecutive ones as ranges."""
+    spans: list[list[str]] = []
+    for c in chars:
+        if spans and ord(c) == ord(spans[-1][1]) + 1:
+            spans[-1][1] = c
+        else:
+            spans.append([c, c])
+    return "".join(a if a == b else f"{a}-{b}" for a, b in spans)
+
+
+@cache
+def _word() -> re.Pattern[str]:
+    """A run of letters and digits (`[^\\W_]` is exactly Unicode L and N) and combining marks,
+    which lie in the basic and supplementary multilingual planes and the variation selectors
+    supplement (U+E0100–E01EF). Built on first use (reading the Unicode table takes a few
+    tens of ms); written letters first, marks between, as marks are rare."""
+    marks = _ranges([c for c in map(chr, range(0x20000)) if unicodedata.category(c).startswith("M")])
+    marks += "\U000e0100-\U000e01ef"
+    return re.compile(rf"(?:[^\W_]|[{marks}])[^\W_]*(?:[{marks}]+[^\W_]*)*")
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` in order, of any script, NFC-normalised and lowercased."""
+    if text.isascii():  # most skills: the same words, several times faster
+        return ASCII_WORD.findall(text.lower())
+    return _word().findall(unicodedata.normalize("NFC", text).lower())
+
+
+def spaced_words(text: str) -> list[str]:
+    """`words` of `text` outside the scripts written without spaces (whose runs are clauses)."""
+    return words(text if text.isascii() else SPACELESS.sub(" ", unicodedata.normalize("NFC", text)))
