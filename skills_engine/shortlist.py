@@ -16,12 +16,12 @@ skills included); the near-duplicate check before any create still sees every sk
 from __future__ import annotations
 
 import math
-import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from daemon.kernel.turn_render import wire_bytes
+from skills_engine import skill_words
 from skills_engine.inventory import Inventory, Skill
 
 K1 = 1.2
@@ -33,7 +33,6 @@ FULL_SHARE, SHORT_SHARE = 0.55, 0.75
 OMITTED_ROW_BYTES = 160
 MAX_STEPS, STEP_CHARS, MAX_FILES, SHORT_CHARS = 30, 300, 30, 160
 
-_TOKEN = re.compile(r"[^\W_]+")  # letters and digits of any script
 # Words too common in skills and requests to tell one skill from another.
 _STOP = frozenset(
     {
@@ -48,7 +47,7 @@ def tokens(text: str) -> list[str]:
     """Words of `text` for ranking (any script): lowercase, 3+ characters, no stop words,
     plural -s dropped."""
     found = []
-    for word in _TOKEN.findall(text.casefold()):
+    for word in skill_words.words(text):
         if len(word) < 3 or word in _STOP:
             continue
         if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):

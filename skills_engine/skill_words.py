@@ -17,17 +17,7 @@ import re
 import unicodedata
 from functools import cache
 
-SPACELESS = re.compile(
-    "["
-    "\u0e00-\u0eff"  # Thai, Lao
-    "\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f"  # Myanmar
-    "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
-    "\u3005-\u3007\u3021-\u3029\u3031-\u3035\u303b\u303c"  # ideographic marks and numerals
-    "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\U0001aff0-\U0001b16f"  # Hiragana, Katakana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han
-    "]+"
-)
-
+from daemon.kernel.words import SPACELESS
 
 ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 

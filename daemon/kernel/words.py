@@ -22,9 +22,14 @@ import unicodedata
 # iteration and number marks, Hiragana, Katakana, Han (unified, extensions, compatibility),
 # halfwidth Katakana. Hangul is written with spaces and is not among them.
 SPACELESS = re.compile(
-    "[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff\u3005-\u3007\u3021-\u3029"
-    "\u3031-\u3035\u303b\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
-    "\uff66-\uff9f\U00020000-\U0003134f]+"
+    "["
+    "\u0e00-\u0eff"  # Thai, Lao
+    "\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f"  # Myanmar
+    "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
+    "\u3005-\u3007\u3021-\u3029\u3031-\u3035\u303b\u303c"  # ideographic marks and numerals
+    "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\U0001aff0-\U0001b16f"  # Hiragana, Katakana
+    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han
+    "]+"
 )
 HANGUL_PAIR = re.compile("[\uac00-\ud7a3]{2}")
 STOP = frozenset(
