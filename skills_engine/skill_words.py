@@ -17,20 +17,10 @@ import re
 import unicodedata
 from functools import cache
 
+from daemon.kernel.meaning import character_class
 from daemon.kernel.words import SPACELESS
 
 ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
-
-
-def _ranges(chars: list[str]) -> str:
-    """A character-class body for `chars` (ascending), consecutive ones as ranges."""
-    spans: list[list[str]] = []
-    for c in chars:
-        if spans and ord(c) == ord(spans[-1][1]) + 1:
-            spans[-1][1] = c
-        else:
-            spans.append([c, c])
-    return "".join(a if a == b else f"{a}-{b}" for a, b in spans)
 
 
 @cache
@@ -39,7 +29,7 @@ def _word() -> re.Pattern[str]:
     which lie in the basic and supplementary multilingual planes and the variation selectors
     supplement (U+E0100–E01EF). Built on first use (reading the Unicode table takes a few
     tens of ms); written letters first, marks between, as marks are rare."""
-    marks = _ranges([c for c in map(chr, range(0x20000)) if unicodedata.category(c).startswith("M")])
+    marks = character_class(("M",), end=0x20000)  # no mark below U+0080
     marks += "\U000e0100-\U000e01ef"
     return re.compile(rf"(?:[^\W_]|[{marks}])[^\W_]*(?:[{marks}]+[^\W_]*)*")
 

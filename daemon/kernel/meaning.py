@@ -89,10 +89,10 @@ URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()`\"']+")
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 
 
-def _characters(categories: tuple[str, ...]) -> str:
-    """A character-class body of the characters of the basic plane whose Unicode category
-    starts with one of `categories`."""
-    chars = [c for c in map(chr, range(0x80, 0x10000)) if unicodedata.category(c).startswith(categories)]
+def character_class(categories: tuple[str, ...], end: int = 0x10000) -> str:
+    """A character-class body of the characters from U+0080 up to `end` (the basic plane by
+    default) whose Unicode category starts with one of `categories`."""
+    chars = [c for c in map(chr, range(0x80, end)) if unicodedata.category(c).startswith(categories)]
     ranges: list[list[str]] = []
     for c in chars:
         if ranges and ord(c) == ord(ranges[-1][1]) + 1:
@@ -105,8 +105,8 @@ def _characters(categories: tuple[str, ...]) -> str:
 # Combining marks (M): part of a word, though not `\w` (Devanagari vowel signs, Arabic vowels,
 # a diacritic NFKC cannot compose). Letters without case (Lo, Lm: Han, kana, Hangul, Devanagari,
 # Arabic, Hebrew, Thai …, plus the rarer ideographs beyond the basic plane).
-MARKS = _characters(("M",))
-UNCASED = _characters(("Lo", "Lm")) + "\U00020000-\U0003134f"
+MARKS = character_class(("M",))
+UNCASED = character_class(("Lo", "Lm")) + "\U00020000-\U0003134f"
 
 FILE_EXT = r"md|py|json|jsonl|ya?ml|csv|tsv|txt|sh|toml|ini|cfg|conf|log|js|ts|html|css|sql|env|lock|xml|pdf|png|jpe?g|xlsx?|docx?"
 PATH = re.compile(

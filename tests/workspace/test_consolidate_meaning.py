@@ -224,23 +224,6 @@ UNCASED = {
 }
 
 
-@pytest.mark.parametrize("script", list(UNCASED))
-def test_a_merge_of_notes_in_a_script_without_case_applies(
-    tmp_path: Path, fake_model: FakeModelServer, script: str
-) -> None:
-    lines, merged = UNCASED[script]
-    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
-    home = config.parent / "ada"
-    _prepare(home, "USER.md", lines)
-    fake_model.reply(_merge(home, "USER.md", lines, merged), schema="ConsolidationResponse")
-
-    entry = _entry(config)
-
-    assert entry["lost_units"] == [] and entry["rewrite"] == "applied", entry
-    text = (home / "USER.md").read_text()
-    assert f"- {merged}\n" in text and not any(f"- {line}\n" in text for line in lines)
-
-
 # Notes joined in European languages, their negations kept (repeated through the clause in
 # Russian and French: one negation, not three).
 EUROPEAN = {
@@ -256,11 +239,11 @@ EUROPEAN = {
 }
 
 
-@pytest.mark.parametrize("language", list(EUROPEAN))
-def test_a_merge_of_notes_in_a_european_language_keeping_the_negation_applies(
-    tmp_path: Path, fake_model: FakeModelServer, language: str
+@pytest.mark.parametrize("script", [*UNCASED, *EUROPEAN])
+def test_a_merge_of_notes_in_a_script_without_case_or_a_european_language_keeping_its_negation_applies(
+    tmp_path: Path, fake_model: FakeModelServer, script: str
 ) -> None:
-    lines, merged = EUROPEAN[language]
+    lines, merged = {**UNCASED, **EUROPEAN}[script]
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
     _prepare(home, "USER.md", lines)
@@ -269,4 +252,5 @@ def test_a_merge_of_notes_in_a_european_language_keeping_the_negation_applies(
     entry = _entry(config)
 
     assert entry["lost_units"] == [] and entry["rewrite"] == "applied", entry
-    assert f"- {merged}\n" in (home / "USER.md").read_text()
+    text = (home / "USER.md").read_text()
+    assert f"- {merged}\n" in text and not any(f"- {line}\n" in text for line in lines)
