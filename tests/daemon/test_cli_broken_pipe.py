@@ -5,9 +5,10 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 
-def test_output_into_a_closed_pipe_exits_141_without_a_traceback() -> None:
+def test_output_into_a_closed_pipe_exits_141_without_a_traceback(tmp_path: Path) -> None:
     code = "from daemon.doors.cli import main; raise SystemExit(main())"
     args = [
         sys.executable,
@@ -22,9 +23,12 @@ def test_output_into_a_closed_pipe_exits_141_without_a_traceback() -> None:
         "--all",
     ]
     env = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-    assert proc.stdout is not None and proc.stderr is not None
+    errors = tmp_path / "stderr"
+    with errors.open("wb") as sink:  # a file: reading a pipe would wait as long as the child lives
+        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=sink, env=env)
+    assert proc.stdout is not None
     proc.stdout.close()  # the reader is gone before the first line is written
-    stderr = proc.stderr.read().decode()
-    assert proc.wait(timeout=120) == 141, stderr
+    code = proc.wait(timeout=120)
+    stderr = errors.read_text()
+    assert code == 141, stderr
     assert "Traceback" not in stderr and "internal error" not in stderr and "Exception ignored" not in stderr

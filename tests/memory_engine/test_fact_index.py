@@ -6,6 +6,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -131,22 +132,27 @@ def test_readers_during_a_migrating_run_always_see_every_fact(root: Path, fake_m
     last = max(facts, key=lambda r: shard_name(("default", "ada", r["entity"], "city")))
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
     env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
-    run = subprocess.Popen(
-        [sys.executable, "-m", "daemon", "--config", str(config), "once", "--agent", "ada"],
-        env=env,
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # Output to files, not pipes nobody drains while the loop reads: a full pipe would stop the run.
+    log = root / "run.log"
+    with log.open("w") as sink:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "daemon", "--config", str(config), "once", "--agent", "ada"],
+            env=env,
+            cwd=REPO,
+            stdout=sink,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
     answers = []
+    deadline = time.monotonic() + 120
     while run.poll() is None or not answers:
+        assert time.monotonic() < deadline, "the run did not end within 120 s"
         code, out, err = query(config, entity=last["entity"])
         assert code == 0, err
         answers.append(out.splitlines()[0])
         listed = run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json")
         assert listed.code == 0 and len(listed.json()["records"]) in (300, 301)
-    assert run.wait(timeout=120) == 0, run.stderr.read() if run.stderr else ""
+    assert run.wait(timeout=120) == 0, log.read_text()
     assert set(answers) == {last["value"]}
     records = run_cli(config, "memory", "list", "--agent", "ada", "--all", "--json").json()["records"]
     assert len(records) == 301 and not (root / "ada" / ".metaeng" / "facts.jsonl").exists()

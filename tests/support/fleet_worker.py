@@ -48,7 +48,7 @@ def main(config: str, agent: str, calls: int, threads: int) -> dict[str, object]
             agent_budget_usd=budget.per_agent_daily_usd,
             deep_cap=1_000_000,
         )
-        start.wait()
+        start.wait(timeout=120)  # a thread that failed before it would otherwise stop them all
         for _ in range(shares[index]):
             try:
                 deep.call("fleet", "Answer ok.", "ping", Pong)
