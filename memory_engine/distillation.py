@@ -24,6 +24,7 @@ from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.transcript_files import source_of
+from daemon.kernel.transcript_reads import FileRead
 from daemon.kernel.transcripts import Turn
 from daemon.kernel.turn_batches import TurnGroup, work_through
 from daemon.kernel.turn_input import turns_for_model, untrusted_block
@@ -109,6 +110,33 @@ def _source_of(turn: Turn, quote: str) -> str | None:
     return None
 
 
+def _with_gone(
+    early: Changeset, gone: list[str], queue: refused.RetryQueue, retried: list[FileRead]
+) -> Changeset:
+    """`early` (the pass stopping before the model) also saying which queued turns are gone.
+
+    With every queued turn gone and too few new turns, the pass stops early: the gone turns
+    are still warned about and, if the pass commits its offsets, dropped from the queue
+    (else they would be retried, silently, every run).
+    """
+    if not gone:
+        return early
+    report = (*early.report, *gone)
+    details = {**early.details, "warnings": [*early.details.get("warnings", []), *gone]}
+    if early.status != "nothing":
+        return early.model_copy(update={"report": report, "details": details})
+    rest = refused.without(queue, (), retried)
+    return early.model_copy(
+        update={
+            "status": "changes",
+            "writes": (*early.writes, refused.queue_write(rest)),
+            "report": report,
+            "details": details,
+            "reason": f"{early.reason}; {len(gone)} re-queued turn(s) no longer in their transcript, dropped",
+        }
+    )
+
+
 class DistillationPass:
     name = "distillation"
     uses_model = True
@@ -125,7 +153,7 @@ class DistillationPass:
         retried, gone = refused.retry_reads(source_of(agent), queue)
         gate = turns_for_model(context, self.name, "analysis", force=bool(retried))
         if isinstance(gate, Changeset):
-            return gate
+            return _with_gone(gate, gone, queue, retried)
         # Turns a person re-queued go first; no cursor moves for them.
         batch = replace(gate, files=(*retried, *gate.files))
         warnings = [*gone, *batch.warnings]

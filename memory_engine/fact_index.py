@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from daemon.kernel.errors import CorruptState
+from daemon.kernel.regular_files import NotRegular, read_regular
 from daemon.kernel.view import confined
 from memory_engine import factstore
 from memory_engine.fact_files import Stamp, disk_files
@@ -123,8 +124,8 @@ class FactIndex:
             if seen is not None and seen[0] == stamp and max(stamp[1], stamp[2]) < racy:
                 continue
             try:
-                content = confined(self._home, path).read_bytes()
-            except FileNotFoundError:  # removed since the scan (a run deleting a shard)
+                content = read_regular(confined(self._home, path))
+            except (FileNotFoundError, NotRegular):  # removed since the scan (a run deleting a shard)
                 self._db.execute("DELETE FROM facts WHERE file = ?", (path,))
                 self._db.execute("DELETE FROM files WHERE path = ?", (path,))
                 continue

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from daemon.kernel.atomic import TMP_MARKER
+from daemon.kernel.regular_files import read_regular
 from daemon.kernel.view import AgentView, confined
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -49,9 +50,8 @@ def is_text(data: bytes) -> bool:
 
 
 def _read_nofollow(path: str) -> bytes:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
-    with os.fdopen(fd, "rb") as fh:
-        return fh.read(MAX_FILE_BYTES + 1)
+    # Never through a symlink, never blocking on a named pipe swapped in since the lstat.
+    return read_regular(path, MAX_FILE_BYTES + 1)
 
 
 def read_folder(root: Path, max_files: int = MAX_FILES) -> FolderRead:

@@ -36,6 +36,10 @@ class Cursor(_Frozen):
     # earlier line rewritten in place, and finds where reading stopped (daemon.kernel.transcript_cursor).
     # None in cursors written before it existed.
     tail: str | None = None
+    # Set while a line longer than the read window is being skipped: where that line starts.
+    # `offset` is then how far it has been looked through for its end (no newline between the
+    # two), not a line start; each pass looks on from there (daemon.kernel.transcripts).
+    skipping_from: int | None = Field(default=None, ge=0)
     # SQLite sources (daemon.kernel.transcript_sqlite): `offset` is the last row read (seq or
     # id); `recent` holds short hashes of the last rows analysed, so a row deleted and
     # re-inserted with a new id (Hermes /retry) is recognised. None for files.

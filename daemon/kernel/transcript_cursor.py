@@ -26,6 +26,10 @@ cursor they end with a newline). On the next read:
 
 A cursor written before tails existed has none: it is trusted at its offset as before
 (identity, size and head checks only), and the next advance writes one.
+
+A cursor inside a line longer than the read window (`skipping_from` set) is checked the same
+way; its tail holds no newline, so it matches no line start: if it changed, the file is read
+again from the start.
 """
 
 from __future__ import annotations
@@ -61,10 +65,17 @@ def hashes(path: Path, offset: int) -> tuple[str, str]:
     return head, tail
 
 
-def cursor_at(path: Path, offset: int, identity: tuple[int, int]) -> Cursor:
-    """The cursor for `offset` in the file at `path` (identity as `os.lstat` gave it)."""
+def cursor_at(
+    path: Path, offset: int, identity: tuple[int, int], skipping_from: int | None = None
+) -> Cursor:
+    """The cursor for `offset` in the file at `path` (identity as `os.lstat` gave it).
+
+    `skipping_from`: `offset` is inside the overlong line starting there, being skipped.
+    """
     head, tail = hashes(path, offset)
-    return Cursor(offset=offset, dev=identity[0], ino=identity[1], head=head, tail=tail)
+    return Cursor(
+        offset=offset, dev=identity[0], ino=identity[1], head=head, tail=tail, skipping_from=skipping_from
+    )
 
 
 def relocate(path: Path, tail: str, offset: int, size: int, radius: int) -> list[int]:

@@ -15,6 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from daemon.kernel.changeset import Cursor
+from daemon.kernel.regular_files import open_regular
 from daemon.kernel.transcript_files import TranscriptSource, resolve_inside
 from daemon.kernel.transcript_hermes import read_hermes
 from daemon.kernel.transcript_openclaw_db import read_openclaw
@@ -36,7 +37,10 @@ def read_database(
 ) -> list[FileRead]:
     """The new complete turns of the database `rel` as FileReads (one per cursor key)."""
     path = resolve_inside(source.root, rel)
-    st = os.stat(path)
+    # A named pipe swapped in since the listing would block SQLite's own open: refused here
+    # (NotRegular, an OSError naming what it is) without blocking.
+    with open_regular(path) as fh:
+        st = os.fstat(fh.fileno())
     identity = (st.st_dev, st.st_ino)
     try:
         with open_readonly(path) as connection:

@@ -13,7 +13,9 @@ folder, matched by the pure `daemon.kernel.globmatch`:
   store, the markdown view), compared by real path, is never yielded nor descended.
 
 Refused paths are only `lstat`ed, never opened. `resolve_inside` re-checks a listed file
-just before it is opened, so a link swapped in after the listing is refused too.
+just before it is opened, so a link swapped in after the listing is refused too, and
+`open_transcript` opens only a regular file, without blocking: a named pipe swapped in (or
+put where a queued retry turn was) is refused, naming the file, instead of hanging the run.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import BinaryIO
 
 from daemon.kernel.globmatch import Segments, matches, reaches_below, static_folder
 from daemon.kernel.managed import managed_paths
+from daemon.kernel.regular_files import open_regular
 from daemon.kernel.settings import AgentSettings, TranscriptSettings
 
 
@@ -71,8 +74,10 @@ def resolve_inside(root: Path, rel: str) -> Path:
 
 
 def open_transcript(path: Path) -> BinaryIO:
-    """Open for reading; a symlink swapped in since `resolve_inside` checked the path fails (ELOOP)."""
-    return os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb")
+    """Open for reading, never blocking: a symlink swapped in since `resolve_inside` checked the
+    path fails (ELOOP), and anything but a regular file — a named pipe put in its place — raises
+    NotRegular (an OSError) naming what it is."""
+    return open_regular(path)
 
 
 @dataclass

@@ -5,7 +5,10 @@ Transcripts are append-only JSON Lines: `{"role": "user"|"assistant"|"tool"|"sys
 session closes. A turn is a user message and everything up to the next user message.
 
 Rules kept here:
-- only complete lines are read; a half-written last line waits;
+- only complete lines are read; a half-written last line waits — unless it is longer than
+  the whole read window: it is skipped, looked through for its end one window per pass (the
+  cursor, `skipping_from` set, marks how far), with a warning naming the file, its offset
+  and, once it ends, its size. So no pass reads more than `max_read_bytes` of a file;
 - the cursor never splits a turn: it stops at the start of the first turn that is not
   complete yet; the trailing turn of a file is complete once the file has been idle for
   `turn_idle_seconds` or a `session_end` line follows it. Two exceptions, so that no input
@@ -63,7 +66,6 @@ __all__ = [
 ]
 
 MIN_NEW_TURNS = 4
-SCAN_CHUNK = 1024 * 1024
 HOLD_MIN_LINES = 5
 HOLD_SHARE = 0.9
 
@@ -133,20 +135,11 @@ def _advance_to(consumer: str, read: FileRead, offset: int, root: Path) -> Curso
     return CursorAdvance(consumer=consumer, file=read.key or read.file, cursor=cursor)
 
 
-def _skip_long_line(path: Path, start: int, size: int) -> int | None:
-    """Offset just past the newline ending the line that starts at `start`, or None."""
-    with open_transcript(path) as fh:
-        fh.seek(start)
-        position = start
-        while position < size:
-            chunk = fh.read(SCAN_CHUNK)
-            if not chunk:
-                return None
-            index = chunk.find(b"\n")
-            if index >= 0:
-                return position + index + 1
-            position += len(chunk)
-    return None
+def _looked_through(rel: str, line: int, end: int) -> str:
+    return (
+        f"{rel}: skipping the line at offset {line}: longer than the read window (max_read_bytes), "
+        f"no end in its first {end - line} bytes; looking on from offset {end} next pass"
+    )
 
 
 def _held(
@@ -190,35 +183,52 @@ def read_file(
         counted = {whole: 1} if prior is None else {}
         return FileRead(rel, (), to_end if moved else None, (), identity, 0, key=key, skipped=counted)
     start = start_of(path, rel, prior, st, settings.max_read_bytes)
-    offset = start.offset
+    origin = offset = start.offset
     warnings = [start.warning] if start.warning else []
+    # Inside an overlong line being skipped, unless the cursor was reset or relocated.
+    skipping = prior.skipping_from if prior is not None and not start.moved else None
 
-    def advance(stop: int) -> CursorAdvance | None:
-        if stop == offset and not start.moved:
+    def advance(stop: int, skipping_from: int | None = None) -> CursorAdvance | None:
+        if stop == origin and not start.moved:
             return None
-        return CursorAdvance(consumer=consumer, file=key, cursor=cursor_at(path, stop, identity))
+        cursor = cursor_at(path, stop, identity, skipping_from)
+        return CursorAdvance(consumer=consumer, file=key, cursor=cursor)
 
     available = st.st_size - offset
     if available <= 0:
-        return FileRead(rel, (), advance(offset), tuple(warnings), identity, offset, key=key)
+        return FileRead(rel, (), advance(offset, skipping), tuple(warnings), identity, origin, key=key)
     with open_transcript(path) as fh:
         fh.seek(offset)
         window = fh.read(min(available, settings.max_read_bytes))
+    if skipping is not None:
+        newline = window.find(b"\n")
+        if newline < 0:
+            end = offset + len(window)
+            warnings.append(_looked_through(rel, skipping, end))
+            return FileRead(rel, (), advance(end, skipping), tuple(warnings), identity, origin, key=key)
+        # The overlong line ends in this window: skipped whole, the rest of the window is read.
+        offset += newline + 1
+        window = window[newline + 1 :]
+        warnings.append(
+            f"{rel}: skipped a line at offset {skipping}: {offset - skipping} bytes, "
+            "longer than the read window (max_read_bytes)"
+        )
     scan = scan_window(rel, window, offset, settings.max_line_bytes, fmt.parse)
     held = _held(rel, scan.lines, scan.malformed, agent, settings, fmt)
     if held is not None:
         return FileRead(
-            rel, (), None, (*warnings, f"{rel}: held, not read: {held.reason}"), identity, offset, held, key
+            rel, (), None, (*warnings, f"{rel}: held, not read: {held.reason}"), identity, origin, held, key
         )
     warnings.extend(scan.warnings)
     full_window = len(window) == settings.max_read_bytes and offset + len(window) < st.st_size
     consumed_end = scan.consumed_end
     if scan.partial and consumed_end == offset and full_window:
-        # One line longer than the whole read window: skip it once it is complete.
-        end = _skip_long_line(path, offset, st.st_size)
-        if end is not None:
-            warnings.append(f"{rel}: skipped a line at offset {offset}: longer than the read window")
-            consumed_end = end
+        # One line longer than the whole read window: it is skipped. Looking for its end at
+        # once could read the whole file (an unfinished line of gigabytes, every pass); the
+        # cursor moves into the line instead, and the next pass looks on from there.
+        end = offset + len(window)
+        warnings.append(_looked_through(rel, offset, end))
+        return FileRead(rel, (), advance(end, offset), tuple(warnings), identity, origin, key=key)
     turns = list(scan.turns)
     stop = consumed_end
     window_cut = False
@@ -242,7 +252,7 @@ def read_file(
     if fmt.runtime:
         turns = guards.without_heartbeats(turns, skipped)
     return FileRead(
-        rel, tuple(turns), advance(stop), tuple(warnings), identity, offset, None, key, skipped, window_cut=window_cut
+        rel, tuple(turns), advance(stop), tuple(warnings), identity, origin, None, key, skipped, window_cut=window_cut
     )
 
 

@@ -21,6 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.errors import PathRefused
+from daemon.kernel.regular_files import NotRegular, read_regular
 
 MAX_PATH_LENGTH = 1024
 
@@ -86,8 +87,10 @@ class AgentView:
         try:
             if not stat.S_ISREG(os.lstat(path).st_mode):
                 return None
-            return path.read_bytes()
-        except FileNotFoundError:
+            # Opened as a regular file only: a named pipe or a symlink swapped in since the
+            # lstat is refused, never waited on or followed.
+            return read_regular(path)
+        except (FileNotFoundError, NotRegular):
             return None
         except PermissionError as exc:
             self.note_unreadable(rel, exc.strerror or str(exc))

@@ -26,6 +26,7 @@ from daemon.kernel import atomic, cursors
 from daemon.kernel.changeset import CursorAdvance
 from daemon.kernel.errors import ChangedDuringRun, DaemonError, PathRefused, StoreError
 from daemon.kernel.paths import AgentState
+from daemon.kernel.regular_files import NotRegular, read_regular
 from daemon.kernel.view import confined
 from daemon.run import journal
 from daemon.run.crashpoints import crashpoint
@@ -68,10 +69,10 @@ def new_run_id(now: datetime) -> str:
 
 
 def _current(home: Path, rel: str) -> bytes | None:
-    path = confined(home, rel)
     try:
-        return path.read_bytes() if path.is_file() and not path.is_symlink() else None
-    except FileNotFoundError:
+        # Only a regular file, never through a symlink nor blocking on a named pipe put there.
+        return read_regular(confined(home, rel))
+    except (FileNotFoundError, NotADirectoryError, NotRegular):
         return None
 
 

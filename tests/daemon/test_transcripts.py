@@ -171,15 +171,33 @@ def test_malformed_lines_are_skipped_with_file_and_offset_and_never_lose_good_li
     assert batch.advances[0].cursor.offset == path.stat().st_size
 
 
-def test_line_longer_than_the_limit_is_skipped_without_blocking(tmp_path: Path) -> None:
+def test_a_line_longer_than_the_read_window_is_skipped_one_window_per_pass(tmp_path: Path) -> None:
     settings = TranscriptSettings(glob="transcripts/*.jsonl", max_line_bytes=1024, max_read_bytes=4096)
     huge = message("user", "x" * 20_000)
     transcript(tmp_path, huge + conversation([("after", "ok")]))
-    first = read(tmp_path, settings=settings)
-    assert first.turns == ()
-    assert "longer than the read window" in first.warnings[0]
-    second = read(tmp_path, commit(first), settings=settings)
-    assert [t.messages[0].content for t in second.turns] == ["after"]
+    state: dict[str, Cursor] = {}
+    offsets: list[int] = []
+    warnings: list[str] = []
+    seen: list[str] = []
+    for _ in range(10):
+        batch = read(tmp_path, state, settings=settings)
+        warnings += batch.warnings
+        seen += [t.messages[0].content for t in batch.turns]
+        state = commit(batch, state)
+        offsets.append(state["transcripts/s.jsonl"].offset)
+        if seen:
+            break
+    # Each pass looks one read window further for the line's end, never the whole file.
+    assert offsets == [4096, 8192, 12288, 16384, offsets[-1]] and offsets[-1] > len(huge)
+    assert warnings[0] == (
+        "transcripts/s.jsonl: skipping the line at offset 0: longer than the read window (max_read_bytes), "
+        "no end in its first 4096 bytes; looking on from offset 4096 next pass"
+    )
+    assert warnings[-1] == (
+        f"transcripts/s.jsonl: skipped a line at offset 0: {len(huge)} bytes, longer than the read window "
+        "(max_read_bytes)"
+    )
+    assert seen == ["after"] and state["transcripts/s.jsonl"].skipping_from is None
 
 
 def test_symlinked_transcript_is_not_followed(tmp_path: Path) -> None:

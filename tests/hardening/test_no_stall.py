@@ -303,3 +303,82 @@ def test_a_turn_cut_at_the_read_window_is_analysed_even_alone(
         fake_model.requests.clear()
 
     assert [q for q in questions if q not in sent] == []
+
+
+def bytes_read() -> int:
+    """Bytes this process has read so far (Linux `rchar`: every read, from the page cache too)."""
+    line = next(x for x in Path("/proc/self/io").read_text().splitlines() if x.startswith("rchar:"))
+    return int(line.split()[1])
+
+
+@pytest.mark.skipif(not Path("/proc/self/io").exists(), reason="needs Linux /proc/self/io")
+def test_an_unfinished_line_of_32_gib_costs_one_read_window_per_command_and_pass(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    window = 1024 * 1024
+    config = base_config(root, fake_model.url)
+    config["passes"] = {name: name == "distillation" for name in ("distillation", *OTHER_PASSES)}
+    config["agents"]["ada"]["transcripts"] = {"max_read_bytes": window}
+    write_config(root, config)
+    transcript(root, "s1.jsonl", conversation(FOUR_TURNS).encode())
+    huge = transcript(root, "zz-huge.jsonl", b'{"x":1')
+    with huge.open("r+b") as fh:
+        fh.truncate(32 * 1024**3)  # sparse: no disk, but 32 GiB to read for whoever scans it
+    os.utime(huge, OLD)
+    config_path = root / "config.yaml"
+
+    for command in (("status", "--json"), ("transcripts", "--agent", "ada", "--json")):
+        before = bytes_read()
+        result = run_cli(config_path, *command)
+        assert result.code == 0, result.err
+        assert bytes_read() - before < 8 * window, command
+
+    offsets = []
+    for _ in range(2):
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        before = bytes_read()
+        result = run_cli(config_path, "once", "--agent", "ada", "--json")
+        assert result.code == 0, result.err
+        assert bytes_read() - before < 8 * window
+        cursor = cursor_files(root)["transcripts/zz-huge.jsonl"]
+        assert cursor["skipping_from"] == 0
+        offsets.append(cursor["offset"])
+        assert (
+            f"transcripts/zz-huge.jsonl: skipping the line at offset 0: longer than the read window "
+            f"(max_read_bytes), no end in its first {cursor['offset']} bytes; looking on from offset "
+            f"{cursor['offset']} next pass"
+        ) in distillation(result)["warnings"]
+    assert offsets == [window, 2 * window]  # one window further per pass, never the whole file
+
+
+def test_a_line_longer_than_the_read_window_is_skipped_when_it_ends_and_the_next_turns_are_read(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = base_config(root, fake_model.url)
+    config["passes"] = {name: name == "distillation" for name in ("distillation", *OTHER_PASSES)}
+    config["agents"]["ada"]["transcripts"] = {"max_read_bytes": 4096, "max_line_bytes": 1024}
+    write_config(root, config)
+    huge = message("tool", "x" * 10_000)  # unfinished for now: no newline
+    path = transcript(root, "s1.jsonl", huge[:-1].encode())
+    for _ in range(3):
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        assert run_cli(root / "config.yaml", "once", "--agent", "ada").code == 0
+    with path.open("ab") as fh:  # the line ends, and four turns follow
+        fh.write(b"\n" + conversation(FOUR_TURNS).encode())
+    os.utime(path, OLD)
+    warnings: list[str] = []
+    sent = ""
+    for _ in range(3):
+        fake_model.reply({"facts": []}, schema="DistillationResponse")
+        result = run_cli(root / "config.yaml", "once", "--agent", "ada", "--json")
+        assert result.code == 0, result.err
+        warnings += distillation(result)["warnings"]
+        sent += "".join(sent_text(fake_model, i) for i in range(len(fake_model.requests)))
+        fake_model.requests.clear()
+    assert (
+        f"transcripts/s1.jsonl: skipped a line at offset 0: {len(huge)} bytes, longer than the read window "
+        "(max_read_bytes)"
+    ) in warnings
+    assert all(user in sent for user, _ in FOUR_TURNS) and "xxxx" not in sent
+    cursor = cursor_files(root)["transcripts/s1.jsonl"]
+    assert cursor["offset"] == path.stat().st_size and cursor["skipping_from"] is None

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import run_cli
@@ -49,6 +52,28 @@ def test_refused_facts_are_listed_and_their_turns_can_be_read_again(root: Path, 
     sent = fake_model.requests[-1]["messages"][1]["content"]
     assert "I live in Berlin" in sent and "Question" not in sent
     assert '"value":"Berlin"' in store_text(root / "ada")
+    queue = json.loads((root / "ada" / ".metaeng" / "retry.json").read_text())
+    assert queue["turns"] == []
+
+
+@pytest.mark.timeout(60)
+def test_a_queued_turn_whose_transcript_became_a_named_pipe_is_dropped_without_blocking(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = setup_agent(root, fake_model)
+    fake_model.reply({"facts": [berlin_fact(value="Paris")]}, schema="DistillationResponse")
+    run_id = run_cli(config, "once", "--agent", "ada", "--json").json()["run_id"]
+    assert run_cli(config, "memory", "retry", "--agent", "ada", "--run", run_id, "--json").json()["queued"] == 1
+    transcript = root / "ada" / "transcripts" / "s1.jsonl"
+    transcript.unlink()
+    os.mkfifo(transcript)  # opening it for reading would wait for a writer forever
+
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    assert result.code == 0, result.err
+    entry = distill(result)
+    assert "transcripts/s1.jsonl@0: queued for retry, but the transcript no longer holds that turn; dropped" in (
+        entry["warnings"]
+    ), entry
     queue = json.loads((root / "ada" / ".metaeng" / "retry.json").read_text())
     assert queue["turns"] == []
 
