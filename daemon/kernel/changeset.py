@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 PassStatus = Literal["applied", "nothing", "skipped", "failed"]
 
@@ -44,6 +44,15 @@ class Cursor(_Frozen):
     # id); `recent` holds short hashes of the last rows analysed, so a row deleted and
     # re-inserted with a new id (Hermes /retry) is recognised. None for files.
     recent: list[str] | None = None
+
+    @model_serializer(mode="wrap")
+    def _skip_written_only_while_skipping(self, handler: SerializerFunctionWrapHandler) -> Any:
+        # Absent unless a skip is in progress: a daemon rolled back to the version before
+        # this field (extra keys refused) still reads every ordinary cursor file.
+        data = handler(self)
+        if isinstance(data, dict) and data.get("skipping_from") is None:
+            data.pop("skipping_from", None)
+        return data
 
 
 class CursorAdvance(_Frozen):
