@@ -130,6 +130,9 @@ class CoordinationSettings(Frozen):
     password_env: str | None = Field(default="METAENG_PG_PASSWORD", min_length=1, max_length=200)
     # Each attempt to reach the database gives up after this long; a run never waits longer.
     connect_timeout_seconds: float = Field(default=3.0, ge=0.1, le=60)
+    # Each statement gives up after this long (a lock wait after half); a server silent for this
+    # plus connect_timeout_seconds loses the connection. The run lock is held however long the run.
+    query_timeout_seconds: float = Field(default=10.0, ge=0.5, le=600)
     pool_max_size: int = Field(default=4, ge=1, le=64)
     # How often a running daemon writes its heartbeat to the hosts table.
     heartbeat_seconds: float = Field(default=30.0, ge=1, le=3600)

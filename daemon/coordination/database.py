@@ -3,10 +3,11 @@
 One pool per process and target. A checkout that cannot reach the server within
 `connect_timeout_seconds` raises CoordinationUnavailable and opens a backoff window
 (1 s, doubling to 60 s) during which further checkouts fail at once: a scheduler tick
-never waits on a database that is down. The first checkout after the window tries
-again; the pool itself replaces broken connections. The schema is migrated on the
-first connection of the process, and `on_reconnect` (the settlement outbox) runs on
-every first success after a failure.
+never waits on a database that is down. Every connection is bounded (`deadline`): a
+statement that outlasts `query_timeout_seconds`, or a server that stops answering, fails
+the same way. The first checkout after the window tries again; the pool itself replaces
+broken connections. The schema is migrated on the first connection of the process, and
+`on_reconnect` (the settlement outbox) runs on every first success after a failure.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ import psycopg_pool
 import structlog
 
 from daemon.config.coordination import CoordinationTarget
-from daemon.coordination import migrations
+from daemon.coordination import deadline, migrations
+from daemon.coordination.deadline import BoundedConnection
 from daemon.kernel import redact
 from daemon.kernel.coordination import CoordinationUnavailable
 
@@ -33,6 +35,7 @@ BACKOFF_FIRST_SECONDS = 1.0
 BACKOFF_MAX_SECONDS = 60.0
 # A pool whose every connection is checked out is busy, not down: wait this long for one.
 BUSY_WAIT_SECONDS = 60.0
+CLOSE_WAIT_SECONDS = 1.0
 
 
 def connect_kwargs(target: CoordinationTarget) -> dict[str, Any]:
@@ -52,9 +55,17 @@ def connect_kwargs(target: CoordinationTarget) -> dict[str, Any]:
     return kwargs
 
 
+# The server's own errors when one of our sessions hits a bound `deadline` set.
+_SERVER_BOUNDS = (psycopg.errors.QueryCanceled, psycopg.errors.LockNotAvailable)
+
+
 def describe_failure(exc: BaseException) -> str:
     """One line about a connection failure, without the password or any registered secret."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    if isinstance(exc, _SERVER_BOUNDS):
+        text = f"{text} ({deadline.SETTING})"
+    elif isinstance(exc, psycopg_pool.PoolTimeout):
+        text = f"{text} (coordination.connect_timeout_seconds)"
     return redact.redact(f"{type(exc).__name__}: {text}")[:300]
 
 
@@ -66,28 +77,50 @@ class Database:
         self._retry_at = 0.0
         self._backoff = 0.0
         self._last_error = ""
+        self._pool_error = ""  # why the pool last dropped a connection it was preparing or checking
         self._migrated = False
         self._failed_since_success = False
         self.on_reconnect: list[Callable[[psycopg.Connection[Any]], None]] = []
         self._pool = psycopg_pool.ConnectionPool(
             target.url,
+            connection_class=BoundedConnection,
             kwargs=connect_kwargs(target),
+            configure=self._bound,
             min_size=1,
             max_size=target.settings.pool_max_size,
             timeout=target.settings.connect_timeout_seconds,
-            check=psycopg_pool.ConnectionPool.check_connection,
+            check=self._check,
             reconnect_timeout=BACKOFF_MAX_SECONDS,
             name="metaeng-coordination",
             open=False,
         )
         self._opened = False
 
+    def _bound(self, conn: BoundedConnection) -> None:
+        try:
+            deadline.bound(conn, self.target.settings)
+        except psycopg.Error as exc:
+            self._pool_error = describe_failure(exc)
+            raise
+
+    def _check(self, conn: BoundedConnection) -> None:
+        try:
+            psycopg_pool.ConnectionPool.check_connection(conn)
+        except psycopg.Error as exc:
+            self._pool_error = describe_failure(exc)
+            raise
+
     def connect_one(self) -> psycopg.Connection[Any]:
-        """A connection of its own, outside the pool (a run lock lives as long as it does)."""
+        """A bounded connection of its own, outside the pool (a run lock lives as long as it does)."""
         self._refuse_in_backoff()
         try:
-            conn = psycopg.connect(self.target.url, **connect_kwargs(self.target))
+            conn = BoundedConnection.connect(self.target.url, **connect_kwargs(self.target))
         except psycopg.Error as exc:
+            raise self._failed(exc) from None
+        try:
+            self._bound(conn)
+        except psycopg.Error as exc:
+            conn.close()
             raise self._failed(exc) from None
         return conn
 
@@ -131,6 +164,8 @@ class Database:
 
     def _failed(self, exc: BaseException) -> CoordinationUnavailable:
         detail = describe_failure(exc)
+        if isinstance(exc, psycopg_pool.PoolTimeout) and self._pool_error:
+            detail = f"{detail}; {self._pool_error}"  # the pool's own timeout says nothing of why
         with self._lock:
             self._backoff = min(BACKOFF_MAX_SECONDS, self._backoff * 2 if self._backoff else BACKOFF_FIRST_SECONDS)
             self._retry_at = self._clock() + self._backoff
@@ -146,6 +181,7 @@ class Database:
             self._backoff = 0.0
             self._retry_at = 0.0
             self._failed_since_success = False
+            self._pool_error = ""
         if first:
             migrations.migrate(conn)
             self._migrated = True
@@ -157,5 +193,6 @@ class Database:
 
     def close(self) -> None:
         if self._opened:
-            self._pool.close()
+            # Idle workers stop at once; one still waiting on a silent server is left to its bound, not joined.
+            self._pool.close(timeout=CLOSE_WAIT_SECONDS)
             self._opened = False

@@ -74,6 +74,8 @@ class PostgresCoordination:
         conn = self.db.connect_one()
         try:
             info["schema_version"] = migrations.current_version(conn)
+        except psycopg.OperationalError as exc:  # it stopped answering, or the query timed out
+            raise CoordinationUnavailable(describe_failure(exc)) from None
         except psycopg.Error as exc:
             raise CoordinationError(f"cannot read the schema version: {describe_failure(exc)}") from None
         finally:

@@ -1,0 +1,143 @@
+"""Every wait for the coordination database ends: timeouts in the server, and a watchdog for a server that never answers.
+
+PostgreSQL bounds each statement of our sessions itself: `statement_timeout` is
+`coordination.query_timeout_seconds`, `lock_timeout` half of it (an equal one would never
+fire first, and a wait on a lock deserves its own message), and a session idle inside a
+transaction for as long is ended, so a stopped daemon never holds the day's spend lock.
+They are set with `set_config` after connecting, not as startup options, which poolers such
+as PgBouncer refuse. Only statements are bounded: the run lock's session, idle between
+statements for a whole run, keeps its advisory lock.
+
+A server that accepted the connection and then stopped answering (hung, or a proxy whose
+backend is gone) sends no cancellation either, and libpq would wait on the socket for
+ever. So every wait of a `BoundedConnection` is watched: past the query timeout plus
+`connect_timeout_seconds` (time for the server's own cancellation to arrive), the watchdog
+shuts the socket down, the blocked read fails, and the caller gets an OperationalError
+naming the settings — the same "database down" path as a server that went away.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import psycopg
+from psycopg.abc import PQGen
+from psycopg.rows import TupleRow
+
+from daemon.config.models import CoordinationSettings
+
+SETTING = "coordination.query_timeout_seconds"
+RV = TypeVar("RV")
+_BOUNDS = (
+    "SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false), "
+    "set_config('idle_in_transaction_session_timeout', %s, false)"
+)
+
+
+def server_bounds(settings: CoordinationSettings) -> tuple[str, str, str]:
+    """statement_timeout, lock_timeout and idle_in_transaction_session_timeout for our sessions."""
+    ms = max(1, round(settings.query_timeout_seconds * 1000))
+    return f"{ms}ms", f"{max(1, ms // 2)}ms", f"{ms}ms"
+
+
+def client_bound(settings: CoordinationSettings) -> float:
+    """How long one wait for the server may last before the watchdog closes the connection."""
+    return settings.query_timeout_seconds + settings.connect_timeout_seconds
+
+
+@dataclass(eq=False)
+class _Watch:
+    fileno: int
+    deadline: float
+    fired: bool = False
+
+
+def _shut_down(fileno: int) -> None:
+    """End every read and write on the socket `fileno` (its owner keeps the descriptor and closes it)."""
+    duplicate = os.dup(fileno)
+    try:
+        sock = socket.socket(fileno=duplicate)
+    except OSError:
+        os.close(duplicate)
+        return
+    with sock:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass  # already disconnected
+
+
+class Watchdog:
+    """One thread for the process that shuts down the socket of every wait past its deadline."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._cond = threading.Condition()
+        self._watched: set[_Watch] = set()
+        self._thread: threading.Thread | None = None
+
+    @contextmanager
+    def watch(self, fileno: int, seconds: float) -> Iterator[_Watch]:
+        """Watch socket `fileno` for the block; `.fired` tells afterwards whether it was shut down."""
+        watch = _Watch(fileno, self._clock() + seconds)
+        with self._cond:
+            self._watched.add(watch)
+            if self._thread is None or not self._thread.is_alive():
+                self._thread = threading.Thread(target=self._run, name="metaeng-db-watchdog", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+        try:
+            yield watch
+        finally:
+            with self._cond:
+                self._watched.discard(watch)
+
+    def _run(self) -> None:
+        with self._cond:
+            while True:
+                now = self._clock()
+                for watch in [w for w in self._watched if w.deadline <= now]:
+                    # Under the lock: the wait has not returned, so its connection still owns the descriptor.
+                    self._watched.discard(watch)
+                    watch.fired = True
+                    _shut_down(watch.fileno)
+                soonest = min((w.deadline for w in self._watched), default=None)
+                self._cond.wait(None if soonest is None else max(0.0, soonest - now))
+
+
+WATCHDOG = Watchdog()
+
+
+class BoundedConnection(psycopg.Connection[TupleRow]):
+    """A connection whose every wait for the server ends after `bound_seconds` (None: unbounded)."""
+
+    bound_seconds: float | None = None
+
+    # psycopg sends every statement, fetch, BEGIN and COMMIT through this one method.
+    def wait(self, gen: PQGen[RV], *args: Any, **kwargs: Any) -> RV:
+        bound = self.bound_seconds
+        if bound is None:
+            return super().wait(gen, *args, **kwargs)
+        with WATCHDOG.watch(self.fileno(), bound) as watch:
+            try:
+                return super().wait(gen, *args, **kwargs)
+            except psycopg.OperationalError as exc:
+                if not watch.fired:
+                    raise
+                raise psycopg.OperationalError(
+                    f"no answer from the server within {bound:g}s ({SETTING} plus "
+                    "coordination.connect_timeout_seconds); connection closed"
+                ) from exc
+
+
+def bound(conn: BoundedConnection, settings: CoordinationSettings) -> None:
+    """Bound every later wait on `conn`, in the client and in the server (one round trip, itself bounded)."""
+    conn.bound_seconds = client_bound(settings)
+    conn.execute(_BOUNDS, server_bounds(settings))
