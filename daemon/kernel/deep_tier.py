@@ -5,8 +5,10 @@ One `DeepTier` per run and agent. Each call:
 2. reserves an upper bound of its cost (request bytes — a token is at least one byte —
    at the input price, plus `max_output_tokens` at the output price) in the spend
    ledger; the first call of a run also consumes one deep pass of the daily cap;
-3. calls the server once: no fallback model, no silent retries (`max_retries=0`), a
-   per-call timeout;
+3. calls the server once: no fallback model, no silent retries (`max_retries=0`), and
+   at most `timeout_seconds` in all — connecting, sending, waiting and reading — however
+   slowly the server trickles its answer (`daemon.kernel.deadline`: the SDK's own timeout
+   bounds each socket read, not the call);
 4. settles the ledger to the real usage (a failed call with unknown usage keeps its
    reservation);
 5. refuses an answer that contains a registered secret (a server or proxy that echoes the
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -32,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 
 from daemon.kernel import redact
 from daemon.kernel.coordination import AgentBreaker, Ledger
+from daemon.kernel.deadline import Deadline
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.schema import flat_schema
 from daemon.kernel.settings import ModelSettings
@@ -104,6 +108,7 @@ class DeepTier:
     clock: Callable[[], datetime] | None = None
     calls: list[CallRecord] = field(default_factory=list)
     _client: Any = None
+    _deadline: Deadline = field(default_factory=Deadline)
 
     def __post_init__(self) -> None:
         redact.register(self.api_key)  # already registered by the edge; a direct caller gets it too
@@ -144,8 +149,25 @@ class DeepTier:
                 api_key=self.api_key or "not-needed",
                 max_retries=0,
                 timeout=model.timeout_seconds,
+                http_client=openai.DefaultHttpxClient(event_hooks={"request": [self._under_deadline]}),
             )
         return self._client
+
+    def _under_deadline(self, request: Any) -> None:
+        """httpx request hook: the call's deadline watches every connection it opens.
+
+        The transport reports each connection through the `trace` request extension
+        (httpcore's, public in both httpx and httpx2); `Connection: close` makes every call
+        open its own, so no call reuses a connection its deadline never saw.
+        """
+        request.headers["Connection"] = "close"
+        request.extensions["trace"] = self._trace
+
+    def _trace(self, _event: str, info: dict[str, Any]) -> None:
+        extra_info = getattr(info.get("return_value"), "get_extra_info", None)  # a `connect_*.complete`
+        sock = extra_info("socket") if callable(extra_info) else None
+        if isinstance(sock, socket.socket):
+            self._deadline.watch(sock)
 
     def close(self) -> None:
         if self._client is not None:
@@ -219,31 +241,14 @@ class DeepTier:
             deep_cap=self.deep_cap,
         )
         limit_kwargs = {model.limit_param: model.max_output_tokens}
-        import openai  # loaded by _client_for below; named here for the exception types
-
         try:
-            completion = self._client_for(model).chat.completions.create(
-                model=model.model, messages=messages, response_format=response_format, **limit_kwargs
-            )
-        except openai.APITimeoutError as exc:
-            self._record(purpose, "error", usd, None, None, None, prompt_hash, "timeout")
-            raise ModelUnavailable(
-                f"{purpose}: model call timed out after {model.timeout_seconds:g}s"
-            ) from exc
-        except openai.APIStatusError as exc:
-            self._record(purpose, "error", usd, None, None, None, prompt_hash, f"HTTP {exc.status_code}")
-            raise ModelUnavailable(f"{purpose}: model server answered HTTP {exc.status_code}") from exc
-        except openai.APIConnectionError as exc:
-            self._record(purpose, "error", usd, None, None, None, prompt_hash, "connection error")
-            raise ModelUnavailable(
-                self._mask(f"{purpose}: cannot reach the model server at {model.base_url}")
-            ) from exc
+            client = self._client_for(model)
+            with self._deadline.bound(model.timeout_seconds):
+                completion = client.chat.completions.create(
+                    model=model.model, messages=messages, response_format=response_format, **limit_kwargs
+                )
         except Exception as exc:
-            # Any other SDK or transport failure (httpx building a header, h11 refusing a
-            # value) may quote the request in its message: report the type only.
-            detail = self._mask(type(exc).__name__)
-            self._record(purpose, "error", usd, None, None, None, prompt_hash, detail)
-            raise ModelUnavailable(f"{purpose}: model call failed ({detail})") from exc
+            raise self._failure(purpose, model, usd, prompt_hash, exc) from exc
 
         usage = getattr(completion, "usage", None)
         input_tokens = getattr(usage, "prompt_tokens", None)
@@ -289,6 +294,31 @@ class DeepTier:
             ) from exc
         record = self._record(purpose, "ok", usd, cost, input_tokens, output_tokens, prompt_hash)
         return CallResult(value=value, raw=content, record=record)
+
+    def _failure(
+        self, purpose: str, model: ModelSettings, usd: float, prompt_hash: str, exc: Exception
+    ) -> ModelUnavailable:
+        """Record a call that got no answer and say why, naming no part of the request."""
+        import openai  # loaded by _client_for already; named here for the exception types
+
+        if isinstance(exc, openai.APIStatusError):
+            detail = f"HTTP {exc.status_code}"
+            message = f"{purpose}: model server answered HTTP {exc.status_code}"
+        elif self._deadline.expired or isinstance(exc, openai.APITimeoutError):
+            # The deadline shut the connection down mid-exchange: whatever error that
+            # surfaced as (a read or protocol error), the call ran out of time.
+            detail = "timeout"
+            message = f"{purpose}: model call timed out after {model.timeout_seconds:g}s"
+        elif isinstance(exc, openai.APIConnectionError):
+            detail = "connection error"
+            message = self._mask(f"{purpose}: cannot reach the model server at {model.base_url}")
+        else:
+            # Any other SDK or transport failure (httpx building a header, h11 refusing a
+            # value) may quote the request in its message: report the type only.
+            detail = self._mask(type(exc).__name__)
+            message = f"{purpose}: model call failed ({detail})"
+        self._record(purpose, "error", usd, None, None, None, prompt_hash, detail)
+        return ModelUnavailable(message)
 
     def _record(
         self,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import threading
+import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -129,6 +131,27 @@ def test_model_failures_and_rejected_answers_write_nothing_keep_offsets_and_acco
         assert settled == []  # unknown usage: the reservation keeps counting
     else:
         assert len(settled) == 1  # the answer was paid for, even though it was refused
+
+
+@pytest.mark.parametrize("trickle", ["status", "body"])
+def test_an_answer_trickled_byte_by_byte_is_cut_at_timeout_seconds_in_all(
+    root: Path, fake_model: FakeModelServer, trickle: str
+) -> None:
+    # A valid answer, a byte every 0.2 s (status line first, or the body after the headers):
+    # no socket read ever waits a second, so only a deadline on the whole call ends it.
+    config = with_model(root, fake_model, timeout_seconds=1)
+    before = tree_snapshot(root / "ada")
+    fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", trickle=trickle)
+    started = time.monotonic()
+    result = run_cli(config, "once", "--agent", "ada", "--json")
+    elapsed = time.monotonic() - started
+    entry = distill(result)
+    assert entry["status"] == "skipped" and "model call timed out after 1s" in entry["reason"]
+    assert elapsed < 8, elapsed  # the whole answer takes over a minute to arrive
+    assert result.code == 0 and tree_snapshot(root / "ada") == before and not consumed(root)
+    kinds = [e["kind"] for e in ledger_entries(root)]
+    assert "reserve" in kinds and "settle" not in kinds  # no usage known: the reservation stays
+    assert not [t for t in threading.enumerate() if t.name == "deadline"]  # its timer is gone
 
 
 def test_the_api_key_never_reaches_logs_records_or_reports(root: Path, fake_model: FakeModelServer) -> None:

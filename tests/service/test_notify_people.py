@@ -7,6 +7,7 @@ import json
 import socket
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -36,10 +37,18 @@ NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 EVENT = Event("run_failed", "ada", "run R of agent ada failed: boom", "/runs/ada/R", {"run_id": "R"})
 
 
-class Receiver:
-    """An HTTP server answering each POST with the next status of `statuses` (then 200)."""
+TRICKLE_SECONDS = 0.1
+PADDING = b"." * 400  # a trickled answer takes over 40 s to arrive
 
-    def __init__(self, statuses: list[int] | None = None, hang: bool = False) -> None:
+
+class Receiver:
+    """An HTTP server answering each POST with the next status of `statuses` (then 200).
+
+    `trickle`: "status" sends the whole answer, status line first, a byte every
+    TRICKLE_SECONDS; "body" sends the status line and headers at once, then the body so.
+    """
+
+    def __init__(self, statuses: list[int] | None = None, hang: bool = False, trickle: str = "") -> None:
         self.bodies: list[dict[str, Any]] = []
         self.statuses = list(statuses or [])
         self.release = threading.Event()
@@ -54,10 +63,27 @@ class Receiver:
                 outer.bodies.append(json.loads(body))
                 if hang:
                     outer.release.wait(30)  # until the test ends: the client's timeout must fire first
+                if trickle:
+                    self._trickle(trickle)
+                    return
                 status = outer.statuses.pop(0) if outer.statuses else 200
                 self.send_response(status)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+
+            def _trickle(self, trickle: str) -> None:
+                self.close_connection = True
+                head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(PADDING)}\r\n\r\n".encode()
+                answer = PADDING if trickle == "body" else head + PADDING
+                try:
+                    if trickle == "body":
+                        self.wfile.write(head)
+                    for index in range(len(answer)):
+                        if outer.release.wait(TRICKLE_SECONDS):
+                            return
+                        self.wfile.write(answer[index : index + 1])
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up: its deadline passed
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
@@ -133,6 +159,49 @@ def test_a_hanging_webhook_is_cut_by_the_timeout() -> None:
     finally:
         hanging.close()
         redact.reset()
+
+
+@pytest.mark.parametrize("trickle", ["status", "body"])
+def test_a_webhook_trickling_its_answer_is_cut_at_timeout_seconds_per_attempt(trickle: str) -> None:
+    # No socket read waits 0.5 s, so only a deadline on the whole attempt ends it.
+    trickling = Receiver(trickle=trickle)
+    stream = io.StringIO()
+    logs.configure(stream, level="info", json_lines=True)
+    try:
+        notifier, pauses = _notifier(webhook=trickling.url, retries=1, timeout_seconds=0.5)
+        started = time.monotonic()
+        assert notifier.send(EVENT) is False
+        elapsed = time.monotonic() - started
+    finally:
+        trickling.close()
+        structlog.reset_defaults()
+        redact.reset()
+    assert len(trickling.bodies) == 2 and len(pauses) == 1
+    assert elapsed < 3, elapsed  # two attempts of 0.5 s (the pause between them is not slept)
+    failed = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert [(r["event"], r["attempt"], r["error"]) for r in failed] == [
+        ("notify.failed", n, "TimeoutError: no complete answer within 0.5s") for n in (1, 2)
+    ]
+
+
+def test_a_webhook_trickling_its_answer_holds_the_agents_job_no_longer_than_its_timeout(
+    root: Path,
+) -> None:
+    trickling = Receiver(trickle="status")
+    config = review_deployment(root, notify={"webhook": trickling.url, "timeout_seconds": 1, "retries": 0})
+    deployment = load_deployment(config, {})
+    runner = JobRunner(deployment, default_registry(), {"HOME": str(root)}, lambda: NOW)
+    runner.notifier = notifier_for(deployment, lambda: NOW)
+    try:
+        started = time.monotonic()
+        runner.run("ada", "maintenance")  # opens a proposal: a `proposal_opened` notification
+        elapsed = time.monotonic() - started
+    finally:
+        trickling.close()
+        redact.reset()
+    assert [body["event"] for body in trickling.bodies] == ["proposal_opened"]
+    assert elapsed < 15, elapsed  # the answer alone would take over 40 s
+    assert list((root / "ada" / ".metaeng" / "review").glob("*.json"))  # the run's own work stands
 
 
 def test_an_unreachable_webhook_is_logged_not_raised() -> None:

@@ -31,9 +31,14 @@ class Reply:
     # the model thinks" windows, whatever the machine's load.
     hold: threading.Event | None = None
     respond: Callable[[dict[str, Any]], Any] | None = None  # content computed from the request body
+    # "status": the whole answer, status line first, one byte every TRICKLE_SECONDS; "body":
+    # the status line and headers at once, then the body so. A slow but finite answer (a
+    # valid one, a minute or more late) that never leaves one socket read waiting long.
+    trickle: str = ""
 
 
 HOLD_SECONDS = 120.0
+TRICKLE_SECONDS = 0.2
 # How long `stop` waits for the accept loop to end before it fails the test with every
 # thread's stack (socketserver's own `shutdown` would wait forever).
 STOP_SECONDS = 15.0
@@ -155,10 +160,13 @@ class FakeModelServer:
                     ],
                     "usage": usage,
                 }
-                self._send(200, json.dumps(payload).encode())
+                self._send(200, json.dumps(payload).encode(), reply.trickle)
 
-            def _send(self, status: int, data: bytes) -> None:
+            def _send(self, status: int, data: bytes, trickle: str = "") -> None:
                 try:
+                    if trickle:
+                        self._trickle(status, data, trickle)
+                        return
                     self.send_response(status)
                     self.send_header("content-type", "application/json")
                     self.send_header("content-length", str(len(data)))
@@ -166,6 +174,20 @@ class FakeModelServer:
                     self.wfile.write(data)
                 except (BrokenPipeError, ConnectionResetError):
                     pass
+
+            def _trickle(self, status: int, data: bytes, trickle: str) -> None:
+                self.close_connection = True
+                head = (
+                    f"HTTP/1.1 {status} OK\r\ncontent-type: application/json\r\n"
+                    f"content-length: {len(data)}\r\nconnection: close\r\n\r\n"
+                ).encode()
+                if trickle == "body":
+                    self.wfile.write(head)
+                    head = b""
+                answer = head + data
+                for index in range(len(answer)):  # until the client goes away (BrokenPipeError)
+                    time.sleep(TRICKLE_SECONDS)
+                    self.wfile.write(answer[index : index + 1])
 
         self._server = _Listener(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True

@@ -1,8 +1,9 @@
 """Notifications: to systemd (sd_notify) and to people (`notify:` webhook and/or command).
 
 People: a JSON document (docs/reference/json.md, "notification") POSTed to
-`notify.webhook` — at most `1 + notify.retries` attempts, each bounded by
-`notify.timeout_seconds`, a 4xx answer is not retried — and/or written to the stdin of
+`notify.webhook` — at most `1 + notify.retries` attempts, each taking at most
+`notify.timeout_seconds` in all however slowly the receiver answers (`webhook.post`), a
+4xx answer is not retried — and/or written to the stdin of
 `notify.command` (argv, no shell, same timeout). The payload's `url` opens the console
 page of the event. A failed delivery is logged (the URL masked, whole and its path and
 query alone: webhook URLs carry secrets) and never stops the daemon nor the command.
@@ -23,7 +24,6 @@ import socket
 import subprocess
 import time
 import urllib.error
-import urllib.request
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -33,6 +33,7 @@ from urllib.parse import urlsplit
 import structlog
 
 from daemon.config.door_settings import NotifySettings
+from daemon.doors.service import webhook
 from daemon.kernel import redact
 
 log = structlog.get_logger("metaeng.notify")
@@ -137,12 +138,8 @@ class Notifier:
     def _post(self, url: str, body: bytes, event: Event) -> bool:
         attempts = 1 + self.settings.retries
         for attempt in range(1, attempts + 1):
-            request = urllib.request.Request(
-                url, data=body, method="POST", headers={"Content-Type": "application/json"}
-            )
             try:
-                with urllib.request.urlopen(request, timeout=self.settings.timeout_seconds) as answer:
-                    answer.read(4096)
+                webhook.post(url, body, self.settings.timeout_seconds)
                 log.info("notify.sent", target="webhook", notify_event=event.kind, agent=event.agent)
                 return True
             except urllib.error.HTTPError as exc:
