@@ -7,8 +7,8 @@ whitespace and plurals of ordinary words change no token; these do:
 
 | category | what | compared as |
 | --- | --- | --- |
-| number | digits, number words (also two … ten, twenty, hundred, thousand, million in the European languages below: три, трёх, drei, pięciu; not the ones that are also "a": ein, un, una), ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; не, нет, никогда, ні, nicht, kein, ne/n', pas, jamais, no, nunca, non, mai, não, nie, nigdy, niet, geen, δεν, ποτέ …; नहीं, 不, 没, لا, ليس, לא, אל, אין, 안, 못; inside a word or unspaced text: 않습니다, 없다, 飲まない, しません, ไม่ … | `not`, counted per occurrence; a word repeating the negation of its clause (ни, pas, jamais, nunca, ani: negative concord) only where the clause has no other |
+| number | digits, number words (also two … nineteen, the tens, hundred, thousand, million in the European languages below: три, трёх, drei, pięciu, сорок; not the ones that are also "a": ein, un, una; a foreign one with a capital is a name: Otto), compounds added up (forty-five, сорок пять, cuarenta y cinco, soixante-dix, quatre-vingts, fünfundvierzig), ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x`, `quatre-vingt-dix` = `90` |
+| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; не, нет, никогда, ні, nicht, kein, ne/n', pas, jamais, no, nunca, non, mai, não, nie, nigdy, niet, geen, δεν, ποτέ …; नहीं, 不, 没, لا, ليس, לא, אל, אין, 안, 못; inside a word or unspaced text: 않습니다, 없다, 飲まない, しません, ไม่ … | `not`, counted per occurrence; a word repeating the negation of its clause (ни, pas, jamais, nunca, ani: negative concord) only where the clause has no other, and then as `not (concord)`, so it never stands in for a dropped `not`; none with a capital inside a sentence (NI, PAs, Mai: a name, or May) |
 | polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number; больше, mehr, menos …), before/after (перед/после, avant/après, antes/después …), increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
 | name | capitalised words of a script with case (not a sentence-initial common word: Jonas, Jürgen, Ольга), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
@@ -78,6 +78,9 @@ class Token:
 
 NOT = Token("negation", "not")
 CONCORD = Token("negation", "concord")  # a negation unless its clause has another (`_concord`)
+# A negation said by concord words alone ("Nunca bebe café"): another token than `not`, so a
+# merge that drops a plain "not" and keeps a concord word (or the reverse) changes a token.
+CONCORD_NOT = Token("negation", "not (concord)")
 UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
@@ -174,9 +177,13 @@ class Meaning:
     content: frozenset[str]
     # The content words of scripts without case, in runs of adjacent ones (李娜, or one word)
     uncased: tuple[tuple[str, ...], ...] = ()
+    # Negations said by concord words alone (`CONCORD_NOT`), counted like `negations`
+    concord_negations: int = 0
 
     def count(self, token: Token) -> int:
-        return self.negations if token == NOT else int(token in self.tokens)
+        if token == NOT:
+            return self.negations
+        return self.concord_negations if token == CONCORD_NOT else int(token in self.tokens)
 
 
 def _counted(n: str, unit: str) -> Token:
@@ -234,20 +241,31 @@ def _capitalised(word: str) -> bool:
     return any(c.isupper() for c in word)
 
 
-def _named_number(word: str, initial: bool) -> bool:
-    """Whether a number word of another language is a name here: capitalised within a
-    sentence (Otto, Dix) or the English "Sept" (French seven)."""
-    return word.casefold() in FOREIGN_NUMBERS and word[0].isupper() and (not initial or word in SHORT_DATES)
+def _named_number(word: str) -> bool:
+    """Whether a number word of another language is a name here: capitalised, wherever it
+    stands (Otto, Dix, the English "Sept"), since a name opens sentences too ("Otto approves
+    refunds" and "… approved by Otto" say the same). An English number word (Six) stays a
+    number; a foreign one opening a sentence (Drei Ingenieure …) is read as a name, so a
+    merge writing it as a digit is refused: the safe side."""
+    folded = word.casefold()
+    return folded in FOREIGN_NUMBERS and word[0].isupper() and folded not in SMALL and folded not in TENS
 
 
 def _concord(found: list[Token], start: int) -> None:
     """The `concord` words of a clause (ни, pas, nunca …: `meaning_words_european`) made
-    negations, one each, if the clause has no other negation, else dropped: there they
-    repeat the negation of its ne, не, no or nie."""
+    `CONCORD_NOT` negations, one each, if the clause has no other negation, else dropped:
+    there they repeat the negation of its ne, не, no or nie."""
     concord = found[start:].count(CONCORD)
     found[start:] = [t for t in found[start:] if t != CONCORD]
     if NOT not in found[start:]:
-        found += [NOT] * concord
+        found += [CONCORD_NOT] * concord
+
+
+def _concord_as_name(word: str, initial: bool) -> bool:
+    """Whether a concord word is written as a name or an acronym here: with a capital inside a
+    sentence (NI, PAs, Mai, Nada), where it negates nothing. A long word in capitals is
+    shouted (NUNCA): still a negation."""
+    return not initial and word[0].isupper() and not (word.isupper() and len(word) > 3)
 
 
 def _clause(clause: str, found: list[Token], content: list[str], runs: list[list[str]]) -> None:
@@ -273,7 +291,7 @@ def _clause(clause: str, found: list[Token], content: list[str], runs: list[list
             if head == "n" and tail != "importe":  # n'importe quoi: "anything"
                 found.append(NOT)
         value, used = number_words(low, i)
-        if used and not (folded == "one" and i and low[i - 1] == "no") and not _named_number(word, initial):
+        if used and not (folded == "one" and i and low[i - 1] == "no") and not _named_number(word):
             following = low[i + used] if i + used < len(low) else ""
             if following == "percent" or following in UNITS:
                 found.append(
@@ -315,8 +333,10 @@ def _clause(clause: str, found: list[Token], content: list[str], runs: list[list
             i += 1
         elif base in ORDINALS:
             found.append(Token("number", ordinal(ORDINALS[base])))
-        elif base in LEXICON:
+        elif base in LEXICON and not (CONCORD in LEXICON[base] and _concord_as_name(word, initial)):
             found.extend(LEXICON[base])
+        elif base in LEXICON and (others := [t for t in LEXICON[base] if t != CONCORD]):
+            found.extend(others)  # Mai (a name, or German May) inside a sentence: May, no negation
         elif word in SHORT_DATES:
             found.append(Token("date", SHORT_DATES[word]))
         elif folded in ("may", "march"):
@@ -399,5 +419,11 @@ def read(text: str) -> Meaning:
     # Content words too: a word a number is glued to (사용자20) is the word without it.
     words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text)) | frozenset(content)
     return Meaning(
-        frozenset(found), found.count(NOT), words, secrets, frozenset(content), tuple(map(tuple, runs))
+        frozenset(found),
+        found.count(NOT),
+        words,
+        secrets,
+        frozenset(content),
+        tuple(map(tuple, runs)),
+        found.count(CONCORD_NOT),
     )

@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from daemon.kernel.line_regions import Region, regions, shared_lines
-from daemon.kernel.meaning import INVENTED_ALLOWANCE, NOT, Meaning, Token, read
+from daemon.kernel.meaning import CONCORD_NOT, INVENTED_ALLOWANCE, NOT, Meaning, Token, read
 from daemon.kernel.meaning_words import lemma
 
 
@@ -167,7 +167,7 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     for token in sorted(b.tokens | o.tokens | t.tokens | r.tokens):
         bounds = [_region_bounds(part, token, read_lines) for part in parts]
         low, high = sum(lo for lo, _ in bounds), sum(hi for _, hi in bounds)
-        if token != NOT:
+        if token not in (NOT, CONCORD_NOT):  # negations are counted
             low, high = min(low, 1), min(high, 1)
         nr = r.count(token)
         if nr < low and not _kept(token, r.words):

@@ -264,27 +264,64 @@ def _values(forms: dict[int, str]) -> dict[str, int]:
 
 
 # Number words of the European languages (`meaning_words_european`): added up, or multiplying.
-FOREIGN_NUMBERS = _values(european.NUMBERS)
+FOREIGN_NUMBERS = _values({**european.NUMBERS, **european.COMPOUND_NUMBERS})
 FOREIGN_SCALES = _values({100: european.HUNDREDS, 1000: european.THOUSANDS, 10**6: european.MILLIONS})
+# "And" inside a number: "one hundred and five", cuarenta y cinco, quarenta e cinco, vingt et
+# un, сто и пять; German puts the units first (fünf und zwanzig).
+NUMBER_JOINS = frozenset({"and", "y", "e", "et", "и", "und"})
+# "One" words that are also "a" (`meaning_words_european`), and French onze (also Dutch
+# "our"): a number only after a join, where no article stands (vingt et un, soixante et onze).
+JOINED_ONLY = {"un": 1, "une": 1, "uno": 1, "una": 1, "um": 1, "uma": 1, "one": 1, "onze": 11}
+
+
+def _value(word: str) -> int | None:
+    """The value a number word adds: `five` 5, `forty` 40, `сорок` 40; None for any other."""
+    if word in SMALL:
+        return SMALL.index(word)
+    return TENS.get(word) or FOREIGN_NUMBERS.get(word)
+
+
+def _joins(word: str, left: int, right: int | None) -> bool:
+    """Whether `word` joins two parts of one number: "and" between a round `left` (forty,
+    a hundred) and a `right` below its last non-zero place, or German "und" between units and
+    tens, or French "et" before a teen (soixante et onze). "Two and three" is two numbers."""
+    if word not in NUMBER_JOINS or not left or right is None:
+        return False
+    if word == "und":
+        return left < 10 and right % 10 == 0 and right >= 20
+    place = 1
+    while left % (place * 10) == 0:
+        place *= 10
+    return right < place or (word == "et" and right < 20)
 
 
 def number_words(words: Sequence[str], i: int) -> tuple[int, int]:
-    """(value, words used) of the number written in words at `i`; (0, 0) if there is none."""
+    """(value, words used) of the number written in words at `i`; (0, 0) if there is none.
+    Parts are added up (forty-five, сорок пять, soixante-dix) or multiplied (two hundred,
+    quatre-vingts)."""
     total = current = used = 0
     j = i
     while j < len(words):
         word = words[j]
-        if word in SMALL:
-            current += SMALL.index(word)
-        elif word in TENS or word in FOREIGN_NUMBERS:
-            current += TENS.get(word) or FOREIGN_NUMBERS[word]
+        value = _value(word)
+        if value is not None:
+            if word in ("vingt", "vingts") and j and words[j - 1] == "quatre":
+                value = 80 - 4  # quatre-vingt(s): four twenties, the four already added
+            current += value
         elif word in MULTIPLIERS or FOREIGN_SCALES.get(word) == 100:
             current = max(current, 1) * (SCALES.get(word) or FOREIGN_SCALES[word])
         elif word in SCALES or word in FOREIGN_SCALES:
             total, current = total + max(current, 1) * (SCALES.get(word) or FOREIGN_SCALES[word]), 0
-        elif (
-            word == "and" and used and j + 1 < len(words) and (words[j + 1] in SMALL or words[j + 1] in TENS)
-        ):
+        elif used and j + 1 < len(words):
+            right = _value(words[j + 1])
+            joined_only = right is None and words[j + 1] in JOINED_ONLY
+            right = JOINED_ONLY[words[j + 1]] if joined_only else right
+            if not _joins(word, total + current, right):
+                break
+            if joined_only:  # vingt et un: the "un" is taken here
+                current += JOINED_ONLY[words[j + 1]]
+                j += 1
+                used = j + 1 - i
             j += 1
             continue
         else:

@@ -2,7 +2,7 @@
 
 Russian, Ukrainian, German, French, Spanish, Italian, Portuguese, Polish, Dutch and Greek:
 negations, before/after, more/less, today/tomorrow/yesterday, weekdays and months (with the
-inflected forms of Slavic and Greek), number words from two to ten and some larger ones.
+inflected forms of Slavic and Greek), number words from two to nineteen, the tens and some larger ones.
 Forms are listed, not cut to a stem: a stem also matches other words (Polish środ- is
 "Wednesday" and "means", Russian март- is "March" and Мартин). Each form is matched as a
 whole word, casefolded (`lexicon` casefolds these lists, so ß, final ς and capitals need no
@@ -13,13 +13,15 @@ Left out on purpose, because they are as often something else: words for "one" (
 ein/eine, French un/une, Spanish un/una/uno, Italian uno/una, Greek ένα/μια are also "a";
 Russian один, Polish jeden also "alone"), so a merge rewriting "a report" as "the report"
 is not a changed number; Spanish dos (Portuguese "of the"), once (English "once"), doce
-(Portuguese "sweet"), French onze (Dutch "our"), cent (English "cent"), Italian due
+(Portuguese "sweet"), Portuguese doze (English "doze"), French onze (Dutch "our"; after
+"et" it is eleven: soixante et onze), seize (English "seize"), cent (English "cent"), Italian due
 (English "due"), sei (German "be", Italian "you are"), Russian семью ("family"); "to",
 "until", "for" words that also mean before/after (до, voor, na, po, nach, vor); German noch
 ("still"), French hier (German and Dutch "here"), Italian né (French "born"), mais
 (Portuguese "more", French "but"); Polish sto (Italian "I am"), nic (English NIC); Russian среда and its forms (as often "environment" as "Wednesday") and the
 Portuguese weekdays without "-feira" (segunda is also "second"). Italian mai is "never"
-and French and German "May": it is both tokens. Italian ne ("of it") is read as the French
+and French and German "May": it is both tokens (with a capital inside a sentence, as a name
+or a German month, only May: `meaning._concord_as_name`). Italian ne ("of it") is read as the French
 negation ne: a merge dropping it is refused, the safe side.
 """
 
@@ -125,7 +127,8 @@ MONTHS = {
     "december": f"{_inflected('декабр', _RU_MONTH)} {_inflected('груд', _UK_MONTH)} dezember décembre diciembre "
     "decembre dicembre dezembro grudzień grudnia grudniu δεκέμβριος δεκεμβρίου",
 }
-# Number words added up like "twenty" and "five" (двадцать пять is 25); their case forms too.
+# Number words added up like "forty" and "five" (сорок пять is 45, soixante-dix 70, dix-sept 17),
+# their case forms too; "quatre-vingt(s)" is four times twenty (`meaning_words.number_words`).
 NUMBERS = {
     2: "два две двух двум двумя дві двох двом двома zwei deux dois duas dwa dwie dwóch dwu dwom "
     "dwoma dwiema twee δύο δυο",
@@ -139,9 +142,63 @@ NUMBERS = {
     8: "восемь восьми восемью вісім вісьмох acht huit ocho oito otto osiem ośmiu ośmioma οκτώ οχτώ",
     9: "девять девяти девятью дев'ять дев'яти neun neuf nueve nove dziewięć dziewięciu negen εννέα εννιά",
     10: "десять десяти десятью zehn dix diez dez dieci dziesięć dziesięciu tien δέκα",
-    12: "двенадцать дванадцять zwölf douze dodici dwanaście twaalf δώδεκα",
-    20: "двадцать двадцати двадцять zwanzig vingt veinte vinte venti dwadzieścia twintig είκοσι",
+    11: "одиннадцать одиннадцати одинадцять одинадцяти elf undici jedenaście jedenastu έντεκα ένδεκα",
+    12: "двенадцать двенадцати дванадцять дванадцяти zwölf douze dodici dwanaście dwunastu twaalf δώδεκα",
+    13: "тринадцать тринадцати тринадцять тринадцяти dreizehn treize trece treze tredici trzynaście trzynastu "
+    "dertien δεκατρία",
+    14: "четырнадцать четырнадцати чотирнадцять чотирнадцяти vierzehn quatorze catorce catorze quattordici "
+    "czternaście czternastu veertien δεκατέσσερα",
+    15: "пятнадцать пятнадцати п'ятнадцять п'ятнадцяти fünfzehn quinze quince quindici piętnaście "
+    "piętnastu vijftien δεκαπέντε",
+    16: "шестнадцать шестнадцати шістнадцять шістнадцяти sechzehn dieciséis dezesseis dezasseis sedici "
+    "szesnaście szesnastu zestien δεκαέξι",
+    17: "семнадцать семнадцати сімнадцять сімнадцяти siebzehn diecisiete dezessete dezassete diciassette "
+    "siedemnaście siedemnastu zeventien δεκαεπτά δεκαεφτά",
+    18: "восемнадцать восемнадцати вісімнадцять вісімнадцяти achtzehn dieciocho dezoito diciotto "
+    "osiemnaście osiemnastu achttien δεκαοκτώ δεκαοχτώ",
+    19: "девятнадцать девятнадцати дев'ятнадцять дев'ятнадцяти neunzehn diecinueve dezenove dezanove "
+    "diciannove dziewiętnaście dziewiętnastu negentien δεκαεννέα δεκαεννιά",
+    20: "двадцать двадцати двадцять двадцяти zwanzig vingt vingts veinte vinte venti dwadzieścia dwudziestu "
+    "twintig είκοσι",
+    30: "тридцать тридцати тридцять тридцяти dreißig trente treinta trinta trenta trzydzieści trzydziestu "
+    "dertig τριάντα",
+    40: "сорок сорока vierzig quarante cuarenta quarenta quaranta czterdzieści czterdziestu veertig σαράντα",
+    50: "пятьдесят пятидесяти п'ятдесят п'ятдесяти fünfzig cinquante cincuenta cinquenta cinquanta "
+    "pięćdziesiąt pięćdziesięciu vijftig πενήντα",
+    60: "шестьдесят шестидесяти шістдесят шістдесяти sechzig soixante sesenta sessenta sessanta "
+    "sześćdziesiąt sześćdziesięciu zestig εξήντα",
+    70: "семьдесят семидесяти сімдесят сімдесяти siebzig setenta settanta siedemdziesiąt "
+    "siedemdziesięciu zeventig εβδομήντα",
+    80: "восемьдесят восьмидесяти вісімдесят вісімдесяти achtzig ochenta oitenta ottanta osiemdziesiąt "
+    "osiemdziesięciu tachtig ογδόντα",
+    90: "девяносто девяноста дев'яносто дев'яноста neunzig noventa novanta dziewięćdziesiąt "
+    "dziewięćdziesięciu negentig ενενήντα",
 }
+# A German or Dutch number under a hundred is one word, its units first (fünfundvierzig,
+# vijfenveertig, tweeëntwintig); Spanish twenty-something too (veinticinco).
+_GERMAN_UNITS = "ein zwei drei vier fünf sechs sieben acht neun"
+_GERMAN_TENS = "zwanzig dreißig vierzig fünfzig sechzig siebzig achtzig neunzig"
+_DUTCH_UNITS = "een twee drie vier vijf zes zeven acht negen"
+_DUTCH_TENS = "twintig dertig veertig vijftig zestig zeventig tachtig negentig"
+_SPANISH_TWENTIES = (
+    "veintidós veintitrés veinticuatro veinticinco veintiséis veintisiete veintiocho veintinueve"
+)
+
+
+def _compounds() -> dict[int, str]:
+    forms: dict[int, list[str]] = {}
+    for units, tens, join in ((_GERMAN_UNITS, _GERMAN_TENS, "und"), (_DUTCH_UNITS, _DUTCH_TENS, "en")):
+        for u, unit in enumerate(units.split(), 1):
+            for t, ten in enumerate(tens.split(), 2):
+                glue = "ën" if join == "en" and unit.endswith("e") else join
+                forms.setdefault(10 * t + u, []).append(unit + glue + ten)
+    for u, word in enumerate(_SPANISH_TWENTIES.split(), 2):
+        forms[20 + u].append(word)
+    forms[21] += ["veintiuno", "veintiún", "veintiuna"]
+    return {n: " ".join(words) for n, words in forms.items()}
+
+
+COMPOUND_NUMBERS = _compounds()
 # Multiply what comes before them: "hundred" (drei hundert) and "thousand", "million".
 HUNDREDS = "сто ста hundert cien ciento cem cento stu honderd εκατό"
 THOUSANDS = (

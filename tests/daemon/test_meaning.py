@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from daemon.kernel.meaning import NOT, Token, read
 from daemon.kernel.meaning_compare import compare, compare_three_way
 from daemon.kernel.secret_shapes import secret_tokens
@@ -450,7 +452,7 @@ EUROPEAN_CHANGES = {
         "Он не пьёт кофе и ест мясо.",
         "drops negation “not”",
     ),
-    "es nunca": (["Lucía nunca bebe café."], "Lucía bebe café.", "drops negation “not”"),
+    "es nunca": (["Lucía nunca bebe café."], "Lucía bebe café.", "drops negation “not (concord)”"),
     "it non": (["Giulia non beve caffè."], "Giulia beve caffè.", "drops negation “not”"),
     "pt não": (["João não bebe café."], "João bebe café.", "drops negation “not”"),
     "pl nie": (["Marek nie pije kawy."], "Marek pije kawy.", "drops negation “not”"),
@@ -538,8 +540,77 @@ def test_european_number_words_are_the_number_in_any_case_and_articles_are_not_n
     # that rewrites "a report" as "the report". Nor is "due" (Italian two) a number: it is "due" in English.
     for text in ("Ein Bericht", "un rapport", "una relazione", "uno studio", "Invoices are due on Friday."):
         assert not [t for t in _tokens(text) if t.startswith("number")], text
-    # A number word written as a name mid-sentence is a name (Otto, Dix), not eight or ten.
+    # A number word written as a name is a name (Otto, Dix), not eight or ten, wherever it stands.
     assert "name “otto”" in _tokens("Ask Otto about it.")
+    assert "name “otto”" in _tokens("Otto approves refunds.") and "number “8”" not in _tokens(
+        "Otto approves."
+    )
+    assert "number “6”" in _tokens("Six engineers are on call.")  # an English number word stays one
+
+
+def test_a_name_spelled_like_a_foreign_number_may_open_or_close_a_sentence() -> None:
+    assert compare(
+        ["Otto approves refunds.", "Refunds are approved by Otto."], "Refunds are approved by Otto."
+    ).ok
+    assert compare(["Refunds are approved by Otto."], "Otto approves refunds.").ok
+    assert "drops name “otto”" in compare(["Otto approves refunds."], "Anna approves refunds.").describe()
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("сорок пять минут", "45"),
+        ("двадцать пять", "25"),
+        ("czterdzieści pięć", "45"),
+        ("σαράντα πέντε", "45"),
+        ("soixante-cinq euros", "65"),
+        ("soixante-dix-sept", "77"),
+        ("soixante et onze", "71"),
+        ("vingt et une personnes", "21"),
+        ("quatre-vingts euros", "80"),
+        ("quatre-vingt-dix euros", "90"),
+        ("cuarenta y cinco minutos", "45"),
+        ("veinticinco", "25"),
+        ("quarenta e cinco", "45"),
+        ("fünfundvierzig Minuten", "45"),
+        ("vijfenveertig", "45"),
+        ("dreizehn Tickets", "13"),
+        ("forty-five", "45"),
+        ("one hundred and five", "105"),
+    ],
+)
+def test_a_compound_number_in_words_is_one_number(text: str, value: str) -> None:
+    assert {t for t in _tokens(text) if t.startswith("number")} == {f"number “{value}”"}
+
+
+def test_two_numbers_joined_by_and_stay_two() -> None:
+    assert {"number “2”", "number “3”"} <= _tokens("Page two and three engineers.")
+
+
+@pytest.mark.parametrize(
+    ("source", "merged", "why"),
+    [
+        ("Созвон длится сорок пять минут.", "Созвон длится пять минут.", "drops number “45”"),
+        ("Le forfait coûte soixante-cinq euros.", "Le forfait coûte cinq euros.", "drops number “65”"),
+        ("Le budget est de quatre-vingts euros.", "Le budget est de quatre euros.", "drops number “80”"),
+        ("La llamada dura cuarenta y cinco minutos.", "La llamada dura cinco minutos.", "drops number “45”"),
+        ("The call lasts forty-five minutes.", "The call lasts five minutes.", "drops number “45 minute”"),
+    ],
+)
+def test_a_merge_dropping_the_tens_of_a_number_in_words_is_refused(
+    source: str, merged: str, why: str
+) -> None:
+    assert why in compare([source], merged).describe()
+
+
+def test_a_number_in_words_written_as_digits_is_the_same_number() -> None:
+    assert compare(["Le budget est de quatre-vingt-dix euros."], "Le budget est de 90 euros.").ok
+    assert compare(["Созвон длится сорок пять минут."], "Созвон длится 45 минут.").ok
+
+
+def _negations(text: str) -> int:
+    meaning = read(text)
+    return meaning.negations + meaning.concord_negations
 
 
 def test_a_negation_repeated_through_a_clause_is_one_and_n_importe_is_none() -> None:
@@ -555,10 +626,37 @@ def test_a_negation_repeated_through_a_clause_is_one_and_n_importe_is_none() -> 
         "Żaden inżynier nie pije kawy.",
         "No bebe nunca café.",
     ):
-        assert read(text).negations == 1, text
-    assert read("Nunca bebe café y nunca come carne.").negations == 2
+        assert _negations(text) == 1, text
+    assert read("Nunca bebe café y nunca come carne.").concord_negations == 2
     assert read("Deploy nie ohne Freigabe.").negations == 2  # German does not repeat it: a double negation
-    assert read("Prends n'importe quel café.").negations == 0
+    assert _negations("Prends n'importe quel café.") == 0
+
+
+@pytest.mark.parametrize(
+    ("sources", "merged", "why"),
+    [
+        (["We do not ship to NI.", "We never ship to NI."], "We ship to NI.", "drops negation “not”"),
+        (["Do not cc the PAs on invoices."], "Cc the PAs on invoices.", "drops negation “not”"),
+        (["Mai does not eat pork.", "Mai never eats pork."], "Mai eats pork.", "drops negation “not”"),
+        (["Jürgen arbeitet im Mai nicht."], "Jürgen arbeitet im Mai.", "drops negation “not”"),
+        (["Marie ne travaille pas en mai."], "Marie travaille en mai.", "drops negation “not”"),
+        (["Lucía no bebe nunca café."], "Lucía bebe nunca café.", "drops negation “not”"),
+        (["Nunca bebe café."], "Bebe café.", "drops negation “not (concord)”"),
+        (["We ship to NI."], "We ship to Wales.", "drops name “ni”"),
+    ],
+)
+def test_a_dropped_negation_is_not_made_up_by_a_concord_word_or_a_name_spelled_like_one(
+    sources: list[str], merged: str, why: str
+) -> None:
+    # A negation said by concord words alone is another token than "not", and a concord word
+    # with a capital inside a sentence (NI, PAs, Mai) is a name or a month, no negation.
+    assert why in compare(sources, merged).describe()
+
+
+def test_a_concord_word_written_as_a_name_keeps_its_other_meaning() -> None:
+    assert _tokens("Jürgen arbeitet im Mai.") >= {"date “may”"}
+    assert not [t for t in _tokens("Ask Nada and the PAs.") if t.startswith("negation")]
+    assert "negation “not (concord)”" in _tokens("Lucía bebe NUNCA café.")  # shouted, still a negation
 
 
 def test_european_weekdays_and_months_in_any_inflection_are_one_date() -> None:

@@ -126,6 +126,30 @@ CASES = {
         "Η Ελένη πίνει καφέ.",
         "drops negation “not”",
     ),
+    "not-dropped-beside-an-acronym-spelled-like-ni": (
+        "MEMORY.md",
+        ("We do not ship to NI.", "We never ship to NI."),
+        "We ship to NI.",
+        "drops negation “not”",
+    ),
+    "nicht-dropped-beside-mai": (
+        "MEMORY.md",
+        ("Jürgen arbeitet im Mai nicht.", "Im Mai arbeitet Jürgen nicht."),
+        "Jürgen arbeitet im Mai.",
+        "drops negation “not”",
+    ),
+    "russian-forty-five-to-five": (
+        "MEMORY.md",
+        ("Созвон длится сорок пять минут.", "Созвон по понедельникам длится сорок пять минут."),
+        "Созвон по понедельникам длится пять минут.",
+        "drops number “45”",
+    ),
+    "french-eighty-to-four": (
+        "MEMORY.md",
+        ("Le budget est de quatre-vingts euros.", "Le budget du mois est de quatre-vingts euros."),
+        "Le budget du mois est de quatre euros.",
+        "drops number “80”",
+    ),
     "note-struck-in-html": (
         "MEMORY.md",
         ("Call Anna on Fridays.", "Anna gets a call on Fridays."),
@@ -174,6 +198,31 @@ def test_the_same_merge_with_the_meaning_kept_applies(tmp_path: Path, fake_model
 
     assert entry["lost_units"] == [] and entry["rewrite"] != "rejected"
     assert merged in (home / "MEMORY.md").read_text()
+
+
+@pytest.mark.parametrize(
+    ("lines", "merged"),
+    [
+        (("Otto approves refunds.", "Refunds are approved by Otto."), "Refunds are approved by Otto."),
+        (
+            ("Le budget est de quatre-vingt-dix euros.", "Le budget du mois est de quatre-vingt-dix euros."),
+            "Le budget du mois est de 90 euros.",
+        ),
+    ],
+)
+def test_a_merge_moving_a_name_or_writing_a_number_in_digits_applies(
+    tmp_path: Path, fake_model: FakeModelServer, lines: tuple[str, str], merged: str
+) -> None:
+    # Otto (also Italian "eight") opening a sentence is still the name; quatre-vingt-dix is 90.
+    config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
+    home = config.parent / "ada"
+    _prepare(home, "MEMORY.md", lines)
+    fake_model.reply(_merge(home, "MEMORY.md", lines, merged), schema="ConsolidationResponse")
+
+    entry = _entry(config)
+
+    assert entry["lost_units"] == [] and entry["rewrite"] == "applied", entry
+    assert f"- {merged}\n" in (home / "MEMORY.md").read_text()
 
 
 @pytest.mark.parametrize(
