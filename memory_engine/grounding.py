@@ -10,6 +10,11 @@ be about the entity: for the user's own facts (`user`, `user.*`) a first-person 
 (`first_person`: "I", "my", "we", "ich", "мой", "je", "मैं", "我", "私", "나는"…); for any
 other entity, its name appears in the quote.
 
+Two scripts need more than equal words. Chinese and Japanese are compared by pairs of
+characters, so a one-character value (a surname, 王 in "我姓王") is found by containment in
+the quote; a Korean word carries its particle (서울에, "in Seoul"), so a Hangul value word is
+found in a quote word that is it plus a particle or copula (서울 in 서울에, 부산 in 부산이에요).
+
 So "city = Lima" citing "I moved to Oslo" is refused, and so is a value the model
 invented from several turns ("Paris" in no turn sent). A fact can still be wrong — the
 user may be joking — but never without the words that say it.
@@ -17,10 +22,12 @@ user may be joking — but never without the words that say it.
 
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.kernel.words import STOP, tokens
+from daemon.kernel.words import STOP, spaceless, tokens
 from memory_engine.first_person import first_person
 
 
@@ -35,6 +42,26 @@ def _value_words(value: str) -> set[str]:
     if "/" in text and " " not in text:  # a time-zone name: Europe/Berlin → Berlin
         text = text.rsplit("/", 1)[1].replace("_", " ")
     return {t for t in tokens(text) if t not in STOP}
+
+
+HANGUL = re.compile("[\uac00-\ud7a3]+")
+# Korean particles and copula endings that follow a noun written together with it.
+_PARTICLES = (
+    "은 는 이 가 을 를 에 에서 에게 께 께서 한테 의 도 만 로 으로 와 과 랑 이랑 하고 까지 부터 "
+    "보다 처럼 에요 이에요 예요 이다 입니다 이야 야 이고 이며 에는 에서는 으로는 로는 에도 에서도"
+)
+PARTICLES = frozenset(_PARTICLES.split())
+
+
+def _said(word: str, quote: str, said: set[str]) -> bool:
+    """Whether the value word `word` is in the quote (`said`: its tokens; see the docstring)."""
+    if word in said:
+        return True
+    if spaceless(word):
+        return word in unicodedata.normalize("NFC", quote)
+    if HANGUL.fullmatch(word):
+        return any(t.startswith(word) and t[len(word) :] in PARTICLES for t in said)
+    return False
 
 
 def _entity_words(entity: str) -> set[str]:
@@ -54,7 +81,7 @@ def check(entity: str, value: str, quote: str, self_names: frozenset[str] = froz
     user name when one is configured), about whom a first-person statement speaks.
     """
     said = set(tokens(quote))
-    missing = sorted(_value_words(value) - said)
+    missing = sorted(w for w in _value_words(value) if not _said(w, quote, said))
     if missing:
         return Verdict(False, f"the quote does not say {', '.join(missing)!s} (value {value!r})")
     if not _value_words(value):

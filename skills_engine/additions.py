@@ -2,24 +2,16 @@
 
 Updates to a learned skill — a fork above all — only ever add: existing lines are kept
 byte for byte and in order, so an update can never shorten a skill or drop a heading.
-Steps already present (same words, ignoring numbering, case and punctuation) are not
-added twice.
+Steps already present (the same `step_key`: numbering, case, whitespace and plain
+punctuation aside, symbols kept) are not added twice.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from skills_engine import skill_words
 from skills_engine.skillfile import HEADING, STEP, normalise_heading, parse, steps_of
-
-
-def step_key(text: str) -> str:
-    """Equal for the same step: its words (`skill_words.words`: letters, digits and combining
-    marks of any script), case and punctuation aside. A step without a letter or digit (✅)
-    is keyed by its own text."""
-    found = skill_words.words(text)
-    return " ".join(found) if found else " ".join(text.split())
+from skills_engine.step_key import step_key
 
 
 def new_steps(existing: Sequence[str], proposed: Sequence[str]) -> list[str]:

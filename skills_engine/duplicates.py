@@ -27,10 +27,10 @@ from itertools import combinations
 from daemon.kernel import meaning_compare
 from daemon.kernel.meaning_words import lemma, uncased
 from skills_engine import skill_words
-from skills_engine.additions import step_key
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import near_identical
 from skills_engine.skill_words import spaced_words
+from skills_engine.step_key import step_key
 
 JACCARD = 0.5
 JACCARD_WITH_STEPS = 0.2

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import re
 
-from skills_engine.additions import step_key
 from skills_engine.skillfile import steps_of
+from skills_engine.step_key import step_key
 
 
 def tidy_skill(text: str) -> tuple[str, list[str]]:

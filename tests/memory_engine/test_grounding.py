@@ -43,6 +43,14 @@ def distill_said(root: Path, fake_model: FakeModelServer, said: str, *facts: dic
         ("我住在柏林。", "我住在柏林", "柏林"),
         ("私はベルリンに住んでいます。", "私はベルリンに住んでいます", "ベルリン"),
         ("저는 서울 사람이에요.", "저는 서울 사람이에요", "서울"),
+        ("mia madre vive a Roma.", "mia madre vive a Roma", "Roma"),
+        ("私は私立大学で働いています。", "私は私立大学で働いています", "私立大学"),
+        ("제 고향은 부산이에요.", "제 고향은 부산이에요", "부산이에요"),
+        # A one-character value among character pairs; a Korean value with its particle.
+        ("我姓王。", "我姓王", "王"),
+        ("私の名字は林です。", "私の名字は林です", "林"),
+        ("저는 서울에 살아요.", "저는 서울에 살아요", "서울"),
+        ("제 고향은 부산이에요.", "제 고향은 부산이에요", "부산"),
     ],
 )
 def test_a_users_fact_in_their_own_first_person_words_is_stored_in_any_language(
@@ -59,7 +67,19 @@ def test_a_users_fact_in_their_own_first_person_words_is_stored_in_any_language(
         ("Sie wohnt in Berlin.", "Sie wohnt in Berlin", "Berlin", "needs the user's own first-person words"),
         ("她住在柏林。", "她住在柏林", "柏林", "needs the user's own first-person words"),
         ("She lives in Boston, US.", "She lives in Boston, US", "Boston", "needs the user's own first-person words"),
+        # A first person of one language that is a name or another word in another language.
+        ("Mia moved to Lisbon last week.", "Mia moved to Lisbon", "Lisbon", "needs the user's own first-person words"),
+        ("A Ana mora nas montanhas perto do Porto.", "A Ana mora nas montanhas perto do Porto", "Porto", "needs the user's own first-person words"),
+        ("Marie habite à Lyon depuis onze ans.", "Marie habite à Lyon depuis onze ans", "Lyon", "needs the user's own first-person words"),
+        ("Anna arbeitet im Büro in Hamburg.", "Anna arbeitet im Büro in Hamburg", "Hamburg", "needs the user's own first-person words"),
+        ("Jonas lives 5 mi outside Oslo.", "Jonas lives 5 mi outside Oslo", "Oslo", "needs the user's own first-person words"),
+        ("她在北京一家私人诊所工作。", "她在北京一家私人诊所工作", "北京", "needs the user's own first-person words"),
+        ("彼女は大阪の私立大学で働いています。", "彼女は大阪の私立大学で働いています", "大阪", "needs the user's own first-person words"),
+        ("김 대리는 제 2공장에서 일합니다.", "김 대리는 제 2공장에서 일합니다", "2공장에서", "needs the user's own first-person words"),
         ("我住在柏林。", "我住在柏林", "巴黎", "the quote does not say 巴黎"),
+        ("我姓王。", "我姓王", "李", "the quote does not say 李"),
+        ("저는 서울에 살아요.", "저는 서울에 살아요", "부산", "the quote does not say 부산"),
+        ("저는 서울에 살아요.", "저는 서울에 살아요", "서", "the quote does not say 서"),
         ("私はベルリンに住んでいます。", "私はベルリンに住んでいます", "ベルン", "the quote does not say ルン"),
     ],
 )

@@ -329,6 +329,43 @@ def test_tidy_keeps_steps_that_differ_only_in_a_vowel_sign_or_a_letter_case_fold
     ]
     assert (root / "ada/skills/dispatch/SKILL.md").read_text() == text.replace("In Massen trinken", "In Massen trinken, München")
 
+
+def test_tidy_keeps_steps_that_differ_only_in_a_symbol_and_removes_a_repeat_in_other_punctuation(
+    root: Path,
+) -> None:
+    # A currency, maths or number sign, or the # of C#, changes what a step says.
+    steps = [
+        "Refund up to $500 without approval",
+        "Refund up to €500 without approval",
+        "Write the parser in C++",
+        "Write the parser in C#",
+        "Set the clock offset to -5 hours",
+        "Set the clock offset to 5 hours",
+        "₹500 से कम हो तो भुगतान करें",
+        "$500 से कम हो तो भुगतान करें",
+        "Alert when latency ≥ 200 ms",
+        "Alert when latency ≤ 200 ms",
+        "Retry after 1.5 s",
+        "Retry after 15 s",
+        "Run `make`.",
+    ]
+    text = skill_md("payments", "Handle payments.", steps)
+    learned(root, "payments", text)
+    config = skills_config(root, None)
+
+    entry = library(config, key=False)
+
+    assert entry["tidied"] == []
+    assert (root / "ada/skills/payments/SKILL.md").read_text() == text
+    # Case, quotes, backticks, emphasis and sentence marks alone do not make a new step.
+    learned(root, "payments", text.replace("13. Run `make`.", "13. Run `make`.\n14. run make\n15. **Write the parser in C#!**"))
+    again = library(config, key=False, hours=2)
+    assert again["tidied"] == [
+        {"name": "payments", "changes": ["removed repeated step 14: run make", "removed repeated step 15: **Write the parser in C#!**"]}
+    ]
+    assert (root / "ada/skills/payments/SKILL.md").read_text() == text
+
+
 def test_near_duplicate_skills_written_in_russian_are_a_candidate_group(root: Path) -> None:
     config = skills_config(root, None)
     steps = ["Открыть выгрузку заявок", "Посчитать заявки по приоритету", "Отметить рост больше 20 процентов"]

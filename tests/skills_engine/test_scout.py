@@ -308,6 +308,27 @@ def test_an_update_adds_steps_written_in_any_script(root: Path, fake_model: Fake
     )
 
 
+
+def test_an_update_adds_a_step_that_differs_only_in_a_symbol_but_not_a_repeat(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    # "@ops" is not "#ops"; "post to #ops." only repeats step 2 in case and punctuation.
+    config = scenario(root, fake_model.url)
+    home = root / "ada"
+    said = "Then post to @ops as well, and post to #ops."
+    write_transcript(home, "t2.jsonl", conversation([(f"Weekly report, part {i}. {said}", "OK") for i in range(4)]))
+    steps = ["Post to @ops", "post to #ops."]
+    fake_model.reply(
+        {"candidates": [candidate("update", "weekly-report", steps=steps, cites=["T6"])]}, schema="ScoutResponse"
+    )
+
+    entry = pass_entry(once(config, "skill_learning"), "skill_learning")
+
+    assert [(c["name"], c["outcome"]) for c in entry["candidates"]] == [("weekly-report", "updated")], entry
+    assert (home / "skills/weekly-report/SKILL.md").read_text().endswith(
+        "1. Pull tickets\n2. Post to #ops\n3. Post to @ops\n"
+    )
+
 def test_steps_in_chinese_or_japanese_taken_from_the_cited_turns_are_learned_and_made_up_ones_refused(
     root: Path, fake_model: FakeModelServer
 ) -> None:
