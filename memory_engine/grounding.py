@@ -27,6 +27,7 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
+from daemon.kernel.meaning_words import KOREAN_PARTICLES
 from daemon.kernel.words import STOP, spaceless, tokens
 from memory_engine.first_person import first_person
 
@@ -45,12 +46,11 @@ def _value_words(value: str) -> set[str]:
 
 
 HANGUL = re.compile("[\uac00-\ud7a3]+")
-# Korean particles and copula endings that follow a noun written together with it.
-_PARTICLES = (
-    "은 는 이 가 을 를 에 에서 에게 께 께서 한테 의 도 만 로 으로 와 과 랑 이랑 하고 까지 부터 "
-    "보다 처럼 에요 이에요 예요 이다 입니다 이야 야 이고 이며 에는 에서는 으로는 로는 에도 에서도"
+# Korean particles (the meaning check's) and, to find a value, also 만 ("only"), the honorific
+# 께서, 하고 and the copula endings that follow a noun written together with it.
+PARTICLES = frozenset(KOREAN_PARTICLES) | frozenset(
+    ["만", "께서", "하고", "에요", "이에요", "예요", "이다", "입니다", "이야", "야", "이고", "이며", "에는", "으로는", "로는", "에도", "에서도"]
 )
-PARTICLES = frozenset(_PARTICLES.split())
 
 
 def _said(word: str, quote: str, said: set[str]) -> bool:
