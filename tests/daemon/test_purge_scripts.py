@@ -162,3 +162,45 @@ def test_the_rule_beside_unspaced_scripts_format_characters_and_binary_bytes() -
     # UTF-8 join nothing); a longer word is kept.
     data = b"\x00\xff" + "Адам Ада".encode() + b"\xff"
     assert Erasure.of("user", "nickname", ["Ада"]).mask(data) == b"\x00\xff" + "Адам ".encode() + b"*" * 6 + b"\xff"
+
+
+SPELLINGS = (
+    "# Memory\n\n- Nguy\u00ea\u0303n (partly composed) prefers email; Nguyễn likes tea.\n"
+    "- Profile: https://intranet.example/people/Nguy%E1%BB%85n and /people/nguy%e1%bb%85n/Nguy%e1%bb%85n\n"
+    "- pasted: {\"who\": \"Nguy\\u1EC5n\"}\n- Ｎｇｕｙễｎ signed the form.\n"
+)
+
+
+def test_purge_erases_every_spelling_of_the_value(root: Path, fake_model: FakeModelServer) -> None:
+    # Partly composed, percent-encoded (either hex case), JSON-escaped in upper-case hex,
+    # fullwidth: each is the value, in the home, in a JSON file and in every commit.
+    config = seed(root, fake_model, "Nguyễn", SPELLINGS)
+
+    purge(config, "friend")
+
+    assert (root / "ada" / MEMORY).read_text(encoding="utf-8") == (
+        "# Memory\n\n- [purged] (partly composed) prefers email; [purged] likes tea.\n"
+        "- Profile: https://intranet.example/people/[purged] and /people/nguy%e1%bb%85n/[purged]\n"
+        '- pasted: {"who": "[purged]"}\n- [purged] signed the form.\n'
+    )
+    # A JSON file holding only the upper-case escape is found, so decoded and erased.
+    erasure = Erasure.of("user", "friend", ["Nguyễn"])
+    assert erasure.erase(b'{"friend": "Nguy\\u1EC5n"}\n', structured=True) == b'{"friend": "[purged]"}\n'
+    assert hits(root, "Nguy\\u1EC5n", "Nguy%E1%BB%85n", "Nguy%e1%bb%85n", "Nguy\u00ea\u0303n", "Ｎｇｕｙ") == []
+
+
+def test_purge_erases_the_value_across_other_spaces_and_apostrophes(root: Path, fake_model: FakeModelServer) -> None:
+    config = seed(root, fake_model, "Ada Lovelace", (
+        "# Memory\n\n- Ada\u00a0Lovelace prefers email.\n- Lunch with Ada\n  Lovelace on Fridays.\n"
+        "- Ask Ada Lovelaces, O\u2019Brien, O'Brien.\n"
+    ))
+
+    purge(config, "friend")
+    apostrophe = Erasure.of("user", "manager", ["O'Brien"])
+
+    assert (root / "ada" / MEMORY).read_text(encoding="utf-8") == (
+        "# Memory\n\n- [purged] prefers email.\n- Lunch with [purged] on Fridays.\n"
+        "- Ask Ada Lovelaces, O\u2019Brien, O'Brien.\n"
+    )
+    assert hits(root, "Ada\u00a0Lovelace", "Ada\n  Lovelace", "Ada\\n  Lovelace") == []
+    assert apostrophe.erase("O\u2019Brien and O'Brien".encode()) == b"[purged] and [purged]"
