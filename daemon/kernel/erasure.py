@@ -23,10 +23,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
+from daemon.kernel.erasure_forms import spellings
 from daemon.kernel.erasure_json import erase_strings, is_container, unparsed_lines
 from daemon.kernel.erasure_words import Edges, is_whole
 
@@ -45,19 +45,6 @@ def _utf8(text: str) -> bytes:
     return text.encode("utf-8", "surrogatepass")
 
 
-def _forms(value: str) -> set[bytes]:
-    """The value composed and decomposed (a person's keyboard or a file's origin decides which
-    one text holds), each as text and as it appears inside one or two levels of JSON strings."""
-    forms: set[str] = set()
-    for spelling in {value, unicodedata.normalize("NFC", value), unicodedata.normalize("NFD", value)}:
-        forms.add(spelling)
-        for ascii_only in (False, True):
-            once = json.dumps(spelling, ensure_ascii=ascii_only)[1:-1]
-            twice = json.dumps(once, ensure_ascii=ascii_only)[1:-1]
-            forms.update((once, twice))
-    return {f.encode("utf-8") for f in forms if f}
-
-
 @dataclass(frozen=True)
 class Erasure:
     """Purge `facts`: (entity, key, value) triples, values non-empty; `label` names it in logs."""
@@ -66,7 +53,7 @@ class Erasure:
     label: str
     _pattern: re.Pattern[bytes] = field(init=False, repr=False, compare=False)
     _needles: tuple[tuple[bytes, Edges], ...] = field(init=False, repr=False, compare=False)
-    _rank: dict[bytes, int] = field(init=False, repr=False, compare=False)
+    _ranks: tuple[int, ...] = field(init=False, repr=False, compare=False)  # by the scan's group
 
     @classmethod
     def of(cls, entity: str, key: str, values: Iterable[str]) -> Erasure:
@@ -77,31 +64,41 @@ class Erasure:
         return frozenset(value for _entity, _key, value in self.facts)
 
     def __post_init__(self) -> None:
-        edges = {form: Edges.of(v) for v in sorted(self.values) for form in _forms(v)}
-        needles = sorted(edges.items(), key=lambda item: (-len(item[0]), item[0]))
-        alternatives = b"|".join(re.escape(n) for n, _edges in needles) or b"(?!)"
-        # Where some form begins (the longest first); whether it stands whole is `_spans`'s.
-        # Literals only, so the scan skips ahead by their first bytes.
-        pattern = re.compile(alternatives)
-        object.__setattr__(self, "_pattern", pattern)
-        object.__setattr__(self, "_needles", tuple(needles))
-        object.__setattr__(self, "_rank", {needle: i for i, (needle, _edges) in enumerate(needles)})
+        ranked = sorted(
+            {(s.source, s): Edges.of(v) for v in sorted(self.values) for s in spellings(v)}.items(),
+            key=lambda item: (-item[0][1].length, item[0][0]),
+        )
+        # Where some spelling begins: one branch per spelling of its first character, each
+        # starting with literal bytes (so the scan skips ahead by them) and holding one group,
+        # which says the rank of the spelling that matched (the first of the longest there);
+        # whether it stands whole is `_spans`'s.
+        branches: list[bytes] = []
+        ranks: list[int] = []
+        for rank, ((_source, spelling), _edges) in enumerate(ranked):
+            for first in spelling.firsts:
+                branches.append(first + b"(" + spelling.rest + b")")
+                ranks.append(rank)
+        needles = tuple((source, edges) for (source, _spelling), edges in ranked)
+        object.__setattr__(self, "_pattern", re.compile(b"|".join(branches) or b"(?!)"))
+        object.__setattr__(self, "_needles", needles)
+        object.__setattr__(self, "_ranks", tuple(ranks))
 
     def _spans(self, data: bytes) -> Iterator[tuple[int, int]]:
-        """The mentions in `data`, left to right, none overlapping: at each place a form
-        begins, the longest form there that stands as a whole word."""
+        """The mentions in `data`, left to right, none overlapping: at each place a spelling
+        begins, the longest one there that stands as a whole word."""
         pos = 0
         while (found := self._pattern.search(data, pos)) is not None:
             begin = pos = found.start()
             # Never inside a `[purged]` already written: a value that is "purged" itself would
             # otherwise grow `[[purged]]` on every pass, and a rewrite would never settle.
             marker = data[begin - 1 : begin] == b"[" and data.startswith(PURGED[1:].encode(), begin)
-            # The forms before the one found do not begin here; shorter ones may stand whole.
-            for needle, edges in () if marker else self._needles[self._rank[found.group(0)] :]:
-                end = begin + len(needle)
-                if data.startswith(needle, begin) and is_whole(data, begin, end, edges):
-                    yield begin, end
-                    pos = end
+            # The spellings before the one found do not begin here; shorter ones may stand whole.
+            rank = self._ranks[(found.lastindex or 1) - 1]
+            for needle, edges in () if marker else self._needles[rank:]:
+                match = re.compile(needle).match(data, begin)  # compiled on a first hit, then cached
+                if match is not None and match.end() > begin and is_whole(data, begin, match.end(), edges):
+                    yield begin, match.end()
+                    pos = match.end()
                     break
             else:
                 pos = begin + 1

@@ -7,9 +7,12 @@ either side of a match are read as the characters they encode:
 - a letter, digit or `_` next to the value's own letter or digit makes one longer word,
   and a combining mark right after the value would end it inside a character;
 - Chinese, Japanese, Thai, Lao, Khmer, Myanmar and Yi are written without spaces between
-  words, which no rule can find without a dictionary, and Korean attaches its particles to
-  the word (철수는): beside their letters a value always counts as whole (a purge must
-  rather erase too much than leave a copy);
+  words, which no rule can find without a dictionary: beside their letters a value always
+  counts as whole (a purge must rather erase too much than leave a copy);
+- Korean is written with spaces, but attaches its particles to the word (철수는, 철수에게):
+  a Hangul value is whole where no Hangul comes before it and what follows, up to the
+  next character that is not Hangul, is nothing or a chain of particles (`PARTICLES`) —
+  so purging 콩 erases 콩, 콩을, 콩에게는 and keeps 홍콩, 콩나물국, 콩코드;
 - format characters (a soft hyphen, zero-width joiners, direction marks) and variation
   selectors are looked through to the character beyond;
 - a neighbour written as a JSON escape (`\\u043c`, twice escaped `\\\\u043c`, a surrogate
@@ -25,23 +28,36 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
+from daemon.kernel.meaning_words import KOREAN_PARTICLES
+
 
 class Kind(Enum):
     WORD = "word"  # a letter or digit of a script written with spaces, or `_`
     MARK = "mark"  # a combining mark: part of the character before it
     FORMAT = "format"  # invisible inside a word: looked through
+    HANGUL = "hangul"  # a Korean letter: whole beside another only through particles
     OTHER = "other"  # a space, punctuation, a symbol, a letter of an unspaced script
 
 
-# Scripts written without spaces between words, and Hangul, whose particles attach to
-# every noun (철수는, 철수가: keeping those would keep nearly every mention of a Korean
-# name). Code point ranges, both ends included.
-SPACELESS = (
+HANGUL = (  # code point ranges, both ends included
     (0x1100, 0x11FF),  # Hangul Jamo
     (0x3130, 0x318F),  # Hangul compatibility Jamo
     (0xA960, 0xA97F),  # Hangul Jamo extended-A
     (0xAC00, 0xD7AF),  # Hangul syllables
     (0xD7B0, 0xD7FF),  # Hangul Jamo extended-B
+    (0xFFA0, 0xFFDC),  # half-width Hangul
+)
+# What may follow a Korean noun and leave it the same word: the particles the meaning check
+# reads through, and what it keeps as meaning but a purge must erase with the name — 만
+# ("only"), the copula and polite endings (콩이다, 콩입니다, 콩이에요), the vocative (철수야).
+PARTICLES = frozenset(
+    (*KOREAN_PARTICLES, "만", "께서", "에게서", "한테서", "하고", "이다", "입니다", "이에요", "예요", "이야", "야", "아", "요")
+)
+LONGEST_PARTICLE = max(map(len, PARTICLES))
+CHAIN = 3  # particles stack (콩에게만은): at most this many are read after a value
+
+# Scripts written without spaces between words. Code point ranges, both ends included.
+SPACELESS = (
     (0x0E00, 0x0EFF),  # Thai, Lao
     (0x1000, 0x109F),  # Myanmar
     (0x1780, 0x17FF),  # Khmer
@@ -89,6 +105,8 @@ def kind(char: str) -> Kind:
         return Kind.MARK
     if category == "Cf" and char != ZERO_WIDTH_SPACE:
         return Kind.FORMAT
+    if category[0] in "LN" and _within(code, HANGUL):
+        return Kind.HANGUL
     if category[0] in "LN" and not _within(code, SPACELESS):
         return Kind.WORD
     return Kind.OTHER
@@ -96,7 +114,7 @@ def kind(char: str) -> Kind:
 
 @dataclass(frozen=True)
 class Edges:
-    """What a value begins and ends with: only a WORD edge can join a neighbour."""
+    """What a value begins and ends with: only a WORD or HANGUL edge can join a neighbour."""
 
     head: Kind
     tail: Kind
@@ -106,7 +124,7 @@ class Edges:
         kinds = [kind(c) for c in value]
         bases = [k for k in kinds if k not in (Kind.MARK, Kind.FORMAT)]
         # A value that begins with a mark begins inside a character: it joins nothing before.
-        head = kinds[0] if kinds and kinds[0] is Kind.WORD else Kind.OTHER
+        head = kinds[0] if kinds and kinds[0] in (Kind.WORD, Kind.HANGUL) else Kind.OTHER
         return cls(head, bases[-1] if bases else Kind.OTHER)
 
 
@@ -170,6 +188,36 @@ def _char_before(data: bytes, pos: int) -> tuple[str, int] | None:
     return (char, begin) if len(char) == 1 else (_NOT_UTF8, pos - 1)
 
 
+def _is_particles(text: str) -> bool:
+    """Whether `text` (Hangul, composed) is a chain of at most `CHAIN` particles."""
+    ends = {0}
+    for _ in range(CHAIN):
+        ends = {e + n for e in ends for n in range(1, LONGEST_PARTICLE + 1) if text[e : e + n] in PARTICLES}
+        if len(text) in ends:
+            return True
+    return False
+
+
+def _korean_ending(data: bytes, pos: int, first: str) -> bool:
+    """Whether the Hangul that begins with `first` (its next character at `pos`) runs to a
+    character that is not Hangul (or the end) as a chain of particles."""
+    run = [first]
+    for _ in range(CHAIN * LONGEST_PARTICLE * 3):  # decomposed syllables take three jamo
+        after = _char_at(data, pos)
+        if after is None:
+            break
+        char, pos = after
+        found = kind(char)
+        if found is Kind.FORMAT:
+            continue
+        if found is not Kind.HANGUL:
+            return _is_particles(unicodedata.normalize("NFC", "".join(run)))
+        run.append(char)
+    else:
+        return False
+    return _is_particles(unicodedata.normalize("NFC", "".join(run)))
+
+
 def is_whole(data: bytes, start: int, end: int, edges: Edges) -> bool:
     """Whether the value at `data[start:end]` (with `edges`) stands as a whole word."""
     pos = end
@@ -183,6 +231,8 @@ def is_whole(data: bytes, start: int, end: int, edges: Edges) -> bool:
             continue
         if found is Kind.MARK or (found is Kind.WORD and edges.tail is Kind.WORD):
             return False
+        if found is Kind.HANGUL and edges.tail is Kind.HANGUL and not _korean_ending(data, pos, char):
+            return False
         break
     pos = start
     for _ in range(LOOK):
@@ -193,5 +243,5 @@ def is_whole(data: bytes, start: int, end: int, edges: Edges) -> bool:
         found = kind(char)
         if found in (Kind.FORMAT, Kind.MARK):  # a mark belongs to the character before it
             continue
-        return not (found is Kind.WORD and edges.head is Kind.WORD)
+        return not (found in (Kind.WORD, Kind.HANGUL) and found is edges.head)
     return True
