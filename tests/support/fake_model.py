@@ -7,6 +7,7 @@ and our own validation run in every test. It records every request it receives.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import threading
 import time
@@ -57,6 +58,7 @@ class FakeModelServer:
     _queues: dict[str, deque[Reply]] = field(default_factory=dict)
     _server: _Listener | None = None
     _loop: threading.Thread | None = None
+    _listener_id: tuple[int, int] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -191,6 +193,11 @@ class FakeModelServer:
 
         self._server = _Listener(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
+        # Non-blocking: the accept loop must never block in accept() (socketserver's own
+        # listener blocks, so a second loop on the same descriptor — after something closed
+        # ours and the number was reused — would hang the loop, and `stop`, for ever).
+        self._server.socket.setblocking(False)
+        self._listener_id = _identity(self._server.socket.fileno())
         self._loop = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
@@ -205,13 +212,32 @@ class FakeModelServer:
         stopper = threading.Thread(target=server.shutdown, daemon=True)
         stopper.start()
         stopper.join(STOP_SECONDS)
-        stuck = stopper.is_alive()
-        server.server_close()
-        if stuck:
+        fileno = server.socket.fileno()
+        ours = _identity(fileno) == self._listener_id
+        if ours:
+            server.server_close()
+        else:
+            server.socket.detach()  # the number is someone else's now: never close it
+        if stopper.is_alive():
             raise AssertionError(
                 f"the scripted model server's accept loop did not stop within {STOP_SECONDS:g}s; "
                 f"every thread's stack:\n{_stacks()}"
             )
+        if not ours:
+            # Something in this test closed a descriptor it did not own, and it was ours:
+            # every request to this port after that was refused.
+            raise AssertionError(
+                f"the scripted model server's listening socket (descriptor {fileno}) was closed by "
+                "something else during this test"
+            )
+
+
+def _identity(fileno: int) -> tuple[int, int] | None:
+    try:
+        st = os.fstat(fileno)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
 
 
 def _stacks() -> str:
