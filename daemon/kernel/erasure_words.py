@@ -164,7 +164,7 @@ def _char_before(data: bytes, pos: int) -> tuple[str, int] | None:
     last = data[pos - 1]
     escaped = (pos >= 6 and data[pos - 6] == _BACKSLASH) or (pos >= 2 and data[pos - 2] == _BACKSLASH)
     if last < 0x80 and not escaped:
-        return chr(last), pos - 1  # ASCII, and no escape (`\\uXXXX`, `\\n`) can end here
+        return chr(last), pos - 1  # ASCII, and no escape (`\\u00e9`, `\\n`) can end here
     start = max(0, pos - _WINDOW)
     window = data[start:pos]
     escape = _ESCAPE_BEFORE.search(window)
