@@ -30,13 +30,13 @@ import yaml
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
-from daemon.kernel import cursors as cursor_file
 from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.settings import TranscriptSettings
-from daemon.kernel.transcript_cursor import cursor_at
-from daemon.kernel.transcript_files import TranscriptSource
-from daemon.kernel.transcript_sqlite import SQLITE_HEAD
-from daemon.kernel.transcripts import read_new_turns
+from daemon.transcripts import cursors as cursor_file
+from daemon.transcripts.files import TranscriptSource
+from daemon.transcripts.reader import read_new_turns
+from daemon.transcripts.resume import cursor_at
+from daemon.transcripts.sqlite_common import SQLITE_HEAD
 
 SESSION = "5f0c1a2e-1111-4a4a-8b8b-00000000beef"
 

@@ -28,8 +28,8 @@ from benchmarks.report import print_table, save_results
 from daemon.config import load_deployment
 from daemon.wiring.review import decide
 from daemon.wiring.undo import undo
-from tests.console.helpers import open_proposal, review_deployment
-from tests.console.process import ConsoleProcess
+from tests.daemon.doors.console.helpers import open_proposal, review_deployment
+from tests.daemon.doors.console.process import ConsoleProcess
 
 START = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

@@ -32,11 +32,11 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
 from daemon.config import load_deployment
-from daemon.coordination.registry import coordination_for
-from tests.daemon.helpers import berlin_fact
+from daemon.coordination.backends import coordination_for
 from tests.support.deploy import TEST_KEY, base_config, conversation, write_config, write_transcript
 from tests.support.fake_model import FakeModelServer
 from tests.support.postgres import PASSWORD, postgres_server
+from tests.support.runs import berlin_fact
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {"METAENG_PG_PASSWORD": PASSWORD, "TEST_API_KEY": TEST_KEY}

@@ -29,7 +29,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import RESULTS, print_table, save_results
-from memory_engine.lab.distill_corpus import load_corpus
+from daemon.lab.distill_corpus import load_corpus
 from tests.support import distill_replay
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer

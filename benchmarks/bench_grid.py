@@ -29,8 +29,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table
-from memory_engine.lab.grid import run_grid
-from memory_engine.lab.scenarios import Suite, load_suite, parse_suite
+from daemon.lab.grid import run_grid
+from daemon.lab.scenarios import Suite, load_suite, parse_suite
 
 SURE = (0.95, 1.0)
 GUESS = (0.25, 0.3, 0.4)

@@ -46,12 +46,12 @@ from daemon.doors import logs  # noqa: E402
 from daemon.doors.environment import model_access  # noqa: E402
 from daemon.doors.service.jobs import JobRunner  # noqa: E402
 from daemon.doors.service.schedule import GROUPS, group_passes  # noqa: E402
-from daemon.kernel import cursors  # noqa: E402
 from daemon.kernel.paths import StateLayout  # noqa: E402
-from daemon.kernel.transcript_files import source_of  # noqa: E402
-from daemon.kernel.transcripts import read_new_turns  # noqa: E402
 from daemon.run.runner import run_once  # noqa: E402
-from daemon.wiring.registry import default_registry  # noqa: E402
+from daemon.transcripts import cursors  # noqa: E402
+from daemon.transcripts.files import source_of  # noqa: E402
+from daemon.transcripts.reader import read_new_turns  # noqa: E402
+from daemon.wiring.pass_registry import default_registry  # noqa: E402
 
 TICKS = os.sysconf("SC_CLK_TCK")
 

@@ -204,7 +204,7 @@ def child(config: str, with_key: bool) -> None:
     from daemon.config import load_deployment
     from daemon.doors.environment import model_access
     from daemon.run.runner import run_once
-    from daemon.wiring.registry import default_registry
+    from daemon.wiring.pass_registry import default_registry
 
     env = {"HOME": str(Path(config).parent), **({"BENCH_KEY": "bench"} if with_key else {})}
     deployment = load_deployment(Path(config), env)

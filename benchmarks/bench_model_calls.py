@@ -21,7 +21,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
-from tests.skills_engine.test_example import POSTMORTEM, VENDOR, WEEKLY, copy_example
+from tests.skills_engine.test_example_skills import POSTMORTEM, VENDOR, WEEKLY, copy_example
 from tests.support.deploy import TEST_KEY, run_cli
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import clock, consolidation_answer, on_call_proposal

@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 from benchmarks.report import print_table, save_results
 from daemon.kernel.changeset import Cursor
 from daemon.kernel.settings import TranscriptSettings
-from daemon.kernel.transcript_files import TranscriptSource
-from daemon.kernel.transcripts import read_new_turns
+from daemon.transcripts.files import TranscriptSource
+from daemon.transcripts.reader import read_new_turns
 
 LINE_USER = (
     json.dumps(

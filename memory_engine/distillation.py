@@ -18,18 +18,18 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from daemon.kernel import review_queue
 from daemon.kernel.changeset import Changeset, FileWrite
-from daemon.kernel.deep_tier import CallResult
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
-from daemon.kernel.transcript_files import source_of
-from daemon.kernel.transcript_reads import FileRead
-from daemon.kernel.transcripts import Turn
-from daemon.kernel.turn_batches import TurnGroup, work_through
-from daemon.kernel.turn_input import turns_for_model, untrusted_block
 from daemon.kernel.view import AgentView
-from memory_engine import grounding, refused
+from daemon.model.deep_tier import CallResult
+from daemon.passes.protocol import MemoryLockMode, PassContext
+from daemon.passes.turn_batches import TurnGroup, work_through
+from daemon.passes.turn_input import turns_for_model, untrusted_block
+from daemon.transcripts.files import source_of
+from daemon.transcripts.reader import Turn
+from daemon.transcripts.reads import FileRead
+from memory_engine import fact_grounding, refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
 from memory_engine.forbidden import forbidden_keys
 from memory_engine.memory import Memory, WriteResult
@@ -355,7 +355,7 @@ class DistillationPass:
         # store) is refused for that, the clearer reason; grounding judges the rest.
         if source in agent.memory.allowed_sources and _valid(raw):
             own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
-            verdict = grounding.check(fact.entity, fact.value, fact.quote, own)
+            verdict = fact_grounding.check(fact.entity, fact.value, fact.quote, own)
             if not verdict.grounded:
                 result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
                 return f"rejected {label}: ungrounded — {verdict.detail}", result

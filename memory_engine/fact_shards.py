@@ -85,3 +85,9 @@ def parse_shard(content: bytes, path: str, label: Path) -> list[FactRecord]:
                 f"{shard_name(record.scope)}; move the line there",
             )
     return [record for _number, record in numbered]
+
+
+def record_pathspecs(store: str) -> tuple[str, ...]:
+    """Where the fact records of the store configured as `store` live in the home, as git
+    pathspecs: the single file of old stores and the shard folder (purge searches their history)."""
+    return (store, shard_root(store))

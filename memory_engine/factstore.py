@@ -156,11 +156,3 @@ def merge3(ours: bytes | None, base: bytes | None, theirs: bytes | None) -> byte
         if chosen is not None:
             merged.append(chosen)
     return render(merged)
-
-
-def record_pathspecs(store: str) -> tuple[str, ...]:
-    """Where the fact records of the store configured as `store` live in the home, as git
-    pathspecs: the single file of old stores and the shard folder (purge searches their history)."""
-    from memory_engine.fact_shards import shard_root  # fact_shards imports this module
-
-    return (store, shard_root(store))

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from daemon.kernel.words import words
+from daemon.text.words import words
 
 _BY_LANGUAGE = {
     "en": "i ive me my mine myself we our ours ourselves us",

@@ -31,9 +31,9 @@ from daemon.kernel import review_queue
 from daemon.kernel.changeset import Changeset, FileWrite, failed, nothing
 from daemon.kernel.errors import StateVersionError
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
+from daemon.passes.protocol import MemoryLockMode, PassContext
 from memory_engine import factstore
 from memory_engine.agent_memory import memory_files, memory_folders
 from memory_engine.fact_shards import by_shard, shard_files

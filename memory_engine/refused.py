@@ -20,9 +20,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from daemon.kernel.changeset import FileWrite
 from daemon.kernel.paths import META_DIR
 from daemon.kernel.statefile import parse_versioned
-from daemon.kernel.transcript_files import TranscriptSource
-from daemon.kernel.transcripts import FileRead, Turn, read_turn_at
 from daemon.kernel.view import AgentView
+from daemon.transcripts.files import TranscriptSource
+from daemon.transcripts.reader import FileRead, Turn, read_turn_at
 
 REFUSED_LOG = f"{META_DIR}/refused.jsonl"
 RETRY_FILE = f"{META_DIR}/retry.json"

@@ -25,7 +25,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel.changeset import FileWrite
-from daemon.kernel.deep_tier import DeepTier
+from daemon.model.deep_tier import DeepTier
 from skills_engine import provenance
 from skills_engine.candidates import SectionAddition
 from skills_engine.duplicates import identity_key

@@ -24,8 +24,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from daemon.kernel import meaning_compare
-from daemon.kernel.meaning_words import lemma, uncased
+from daemon.text import meaning_compare
+from daemon.text.meaning_words import lemma, uncased
 from skills_engine import skill_words
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import near_identical

@@ -23,8 +23,8 @@ from daemon.kernel.changeset import FileWrite
 from daemon.kernel.view import AgentView
 from skills_engine import provenance
 from skills_engine.folders import is_text
-from skills_engine.guard import skill_headings
 from skills_engine.inventory import SKILL_FILE, Skill
+from skills_engine.preservation_guard import skill_headings
 from skills_engine.provenance import Event, Provenance, Rewrite
 
 

@@ -26,7 +26,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from skills_engine import provenance, quarantine
 from skills_engine.folders import list_skill_dirs, read_folder, read_tree, sha256
-from skills_engine.guard import GuardFailure, check_copy
+from skills_engine.preservation_guard import GuardFailure, check_copy
 from skills_engine.provenance import Provenance
 from skills_engine.skillfile import SkillDoc, SkillParseError, parse
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 from typing import Any
 
 from daemon.kernel.changeset import Changeset
-from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.settings import AgentSettings
+from daemon.model.deep_tier import DeepTier
+from daemon.passes.protocol import MemoryLockMode, PassContext
 from skills_engine import library_state
 from skills_engine.dedupe import group_fingerprint, merge_identical, merge_near
 from skills_engine.duplicates import eligible, find_groups

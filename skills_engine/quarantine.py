@@ -29,7 +29,7 @@ from daemon.kernel.errors import CorruptState, StateVersionError
 from daemon.kernel.paths import META_DIR
 from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView
-from skills_engine.guard import GuardFailure
+from skills_engine.preservation_guard import GuardFailure
 from skills_engine.provenance import sidecar_path
 
 QUARANTINE_DIR = f"{META_DIR}/skill-quarantine"

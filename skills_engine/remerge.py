@@ -3,7 +3,7 @@
 Deterministic first (`merge.plan_merge`); only true text conflicts go to the deep model,
 in one call per fork. The answer for each conflicted file is accepted only if it is there,
 contains no conflict markers, does not make the copy fail the preservation guard against
-its current record, and keeps what each side changed (`daemon.kernel.meaning_compare.compare_three_way`:
+its current record, and keeps what each side changed (`daemon.text.meaning_compare.compare_three_way`:
 no meaning-carrying token that ours or theirs added is dropped, none that neither side
 has is added, no secret-looking token appears). If any file's answer is refused — or the
 answer is invalid, or the conflict too large to send — nothing is merged: the fork stays
@@ -25,13 +25,13 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.kernel import meaning_compare
 from daemon.kernel.changeset import FileWrite
-from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.textmerge import has_markers
 from daemon.kernel.view import AgentView
-from skills_engine import guard, provenance
+from daemon.model.deep_tier import DeepTier
+from daemon.text import meaning_compare
+from skills_engine import preservation_guard, provenance
 from skills_engine.fork import rewrite_all
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.merge import FileDecision, plan_merge
@@ -207,9 +207,9 @@ def _refusal(
     ours, theirs, base = ((x or b"").decode("utf-8") for x in (d.ours, d.theirs, d.base))
     if has_markers(content, ours, theirs, base):
         return "the model's answer contains conflict markers"
-    before = {f"{f.rule}: {f.detail}" for f in guard.check_copy(record, merged)}
+    before = {f"{f.rule}: {f.detail}" for f in preservation_guard.check_copy(record, merged)}
     after = {
-        f"{f.rule}: {f.detail}" for f in guard.check_copy(record, {**merged, d.path: content.encode("utf-8")})
+        f"{f.rule}: {f.detail}" for f in preservation_guard.check_copy(record, {**merged, d.path: content.encode("utf-8")})
     }
     if after - before:
         return "the model's answer fails the preservation guard: " + "; ".join(sorted(after - before))
@@ -239,7 +239,7 @@ def _reset(
         update={
             "source_files": provenance.facts(source),
             "copy_files": provenance.facts(merged),
-            "headings": guard.skill_headings(merged[SKILL_FILE].decode("utf-8", "replace"))
+            "headings": preservation_guard.skill_headings(merged[SKILL_FILE].decode("utf-8", "replace"))
             if SKILL_FILE in merged
             else [],
             "rewritten": sorted(rel for rel in source if rewritten_now[rel] != source[rel]),

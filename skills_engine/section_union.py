@@ -11,7 +11,7 @@ merge too, since the member's folder is deleted:
 - *carried* means the canonical section lacks nothing of it (`duplicates.missing`: all its
   content words, of any script written with spaces; a section without any — Chinese, Thai
   …, only short words — is never carried by just any text) and says what it said: no
-  meaning-carrying token of it dropped (`daemon.kernel.meaning`);
+  meaning-carrying token of it dropped (`daemon.text.meaning`);
 - *nothing invented*: a canonical section says nothing that no member's `SKILL.md` said.
 
 "When to use" is left out: the canonical version picks the clearest trigger by design.
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daemon.kernel import meaning_compare
+from daemon.text import meaning_compare
 from skills_engine.duplicates import missing
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.skillfile import FENCE, HEADING, STEP, normalise_heading, parse

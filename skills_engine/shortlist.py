@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from daemon.kernel.turn_render import wire_bytes
+from daemon.transcripts.turn_render import wire_bytes
 from skills_engine import skill_words
 from skills_engine.inventory import Inventory, Skill
 

@@ -16,15 +16,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from daemon.kernel.changeset import Changeset
-from daemon.kernel.deep_tier import CallResult
 from daemon.kernel.errors import ModelUnavailable
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.settings import AgentSettings
-from daemon.kernel.transcripts import MIN_NEW_TURNS
-from daemon.kernel.turn_batches import TurnGroup, work_through
-from daemon.kernel.turn_input import new_turns, untrusted_block
-from daemon.kernel.untrusted import looks_like_injection
+from daemon.model.deep_tier import CallResult
+from daemon.passes.protocol import MemoryLockMode, PassContext
+from daemon.passes.turn_batches import TurnGroup, work_through
+from daemon.passes.turn_input import new_turns, untrusted_block
+from daemon.text.injection import looks_like_injection
+from daemon.transcripts.reader import MIN_NEW_TURNS
 from skills_engine.candidates import MAX_CANDIDATES, Applier, ScoutResponse
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import enforce_guard

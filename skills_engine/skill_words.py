@@ -17,8 +17,8 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.kernel.meaning import character_class
-from daemon.kernel.words import SPACELESS
+from daemon.text.meaning import character_class
+from daemon.text.words import SPACELESS
 
 ASCII_WORD = re.compile(r"[A-Za-z0-9]+")
 

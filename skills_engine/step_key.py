@@ -19,7 +19,7 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.kernel.words import SPACELESS
+from daemon.text.words import SPACELESS
 
 # Punctuation (Unicode P) that never changes the word it touches; dashes other than the
 # hyphens, and the percent, number, at, ampersand, slash, section and prime signs, are not.

@@ -8,7 +8,7 @@ A canonical version of a group of near-duplicate skills must hold the union of t
   short words, only symbols) by one that lacks nothing of it (`duplicates.missing`); a
   member step no canonical step carries is **lost**;
 - *said*: a carrying canonical step must say what the member step said — the same
-  meaning-carrying tokens (`daemon.kernel.meaning`: numbers, negations and polarity words, names,
+  meaning-carrying tokens (`daemon.text.meaning`: numbers, negations and polarity words, names,
   addresses, paths, dates, environments …). Content words alone would let "Never write
   the email in German" carry "Write the email in German";
 - *nothing more*: a canonical step may say nothing the member steps it carries did not say
@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from daemon.kernel import meaning_compare
+from daemon.text import meaning_compare
 from skills_engine.duplicates import missing, words
 from skills_engine.inventory import SKILL_FILE, Skill
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.helpers import Daemon
+from tests.daemon.doors.service.helpers import Daemon
 from tests.support.fake_model import FakeModelServer
 
 

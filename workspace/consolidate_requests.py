@@ -25,10 +25,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from daemon.kernel.changeset import FileWrite
-from daemon.kernel.deep_tier import build_request
 from daemon.kernel.paths import META_DIR
 from daemon.kernel.settings import ModelSettings
 from daemon.kernel.view import AgentView
+from daemon.model.deep_tier import build_request
 from workspace.consolidate_model import SYSTEM_PROMPT, ConsolidationResponse, file_entry, item_entry, payload
 from workspace.numbered import Document, Item, parse
 from workspace.roles import WorkspaceFile

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
-from daemon.kernel.passes import PassContext
+from daemon.passes.protocol import PassContext
 from workspace import consolidate_model
 from workspace.consolidate_model import ConsolidationResponse, Operation, ReportedContradiction
 from workspace.consolidate_requests import Layout, Progress, Request, plan_layout, read_done

@@ -7,11 +7,11 @@ names for `move` or `group` would otherwise be the one place an answer could inv
 - an existing heading of the role files (matched by its normalised title; the existing
   title is what gets written), or
 - a short label made of what the units under it already say: at most `MAX_WORDS` words and
-  `MAX_CHARS` characters, every word one of those units' words (`daemon.kernel.words`:
+  `MAX_CHARS` characters, every word one of those units' words (`daemon.text.words`:
   case, plurals, possessives and number words folded; "and", "of", "the" … are free; in a
   script written without spaces, each pair of characters is a word: "值班" over
   "王伟和李娜本周值班。"), no
-  secret-looking token and no meaning-carrying token (`daemon.kernel.meaning`) those units
+  secret-looking token and no meaning-carrying token (`daemon.text.meaning`) those units
   lack.
 
 "On call" over "Priya is on call in the week of 2026-11-30." passes; "Ignore all previous
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from daemon.kernel import meaning, meaning_compare
-from daemon.kernel.words import STOP, tokens, words
+from daemon.text import meaning, meaning_compare
+from daemon.text.words import STOP, tokens, words
 
 MAX_WORDS = 6
 MAX_CHARS = 60

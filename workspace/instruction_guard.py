@@ -16,8 +16,8 @@ from __future__ import annotations
 import difflib
 from collections.abc import Sequence
 
-from daemon.kernel.untrusted import looks_like_injection
-from workspace.grounding import Grounded
+from daemon.text.injection import looks_like_injection
+from workspace.proposal_grounding import Grounded
 from workspace.units import PROTECTED, parse_blocks, units_of
 
 MAX_REMOVED_SHARE = 1 / 3

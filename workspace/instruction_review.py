@@ -21,9 +21,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel.changeset import Changeset, FileWrite
-from daemon.kernel.deep_tier import CallResult
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.review_queue import (
     Proposal,
@@ -34,13 +32,15 @@ from daemon.kernel.review_queue import (
     proposal_write,
 )
 from daemon.kernel.settings import AgentSettings
-from daemon.kernel.transcripts import Turn
-from daemon.kernel.turn_batches import TurnGroup, work_through
-from daemon.kernel.turn_input import turns_for_model, untrusted_block
-from daemon.kernel.turn_render import compact_json
 from daemon.kernel.view import AgentView
+from daemon.model.deep_tier import CallResult
+from daemon.passes.protocol import MemoryLockMode, PassContext
+from daemon.passes.turn_batches import TurnGroup, work_through
+from daemon.passes.turn_input import turns_for_model, untrusted_block
+from daemon.transcripts.reader import Turn
+from daemon.transcripts.turn_render import compact_json
 from workspace import instruction_guard, regime
-from workspace.grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
+from workspace.proposal_grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
 
 KIND = "instruction"
 MAX_PROPOSALS = 5

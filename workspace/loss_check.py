@@ -8,7 +8,7 @@ paragraph, each table row, each code block — must still be in the new text, ei
 - as a *declared merge*: the rewriter names the old unit and the unit that now carries
   it, and the check verifies that the kept unit is really in the new text, is similar
   enough (`MERGE_MIN_SIMILARITY`, see `units.similarity`), and says what the old one said:
-  every meaning-carrying token of it (`daemon.kernel.meaning`: numbers, negations and polarity
+  every meaning-carrying token of it (`daemon.text.meaning`: numbers, negations and polarity
   words, names, e-mail addresses, URLs, paths, code spans, dates, environments, hosts,
   #channels and @handles) is in the kept unit. The kept unit, in turn, may say nothing
   that the union of the units merged into it (and the old unit it was, if any) did not
@@ -27,7 +27,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from daemon.kernel import meaning_compare
+from daemon.text import meaning_compare
 from workspace.units import Unit, similarity, units_of
 
 MERGE_MIN_SIMILARITY = 0.5

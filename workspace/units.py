@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
-from daemon.kernel.meaning import struck_as_tildes
+from daemon.text.meaning import struck_as_tildes
 
 BlockKind = Literal["code", "bullet", "row", "paragraph", "heading", "rule"]
 UnitKind = Literal["code", "bullet", "sentence", "row"]
@@ -276,7 +276,7 @@ def units_of(file: str, text: str) -> Iterator[Unit]:
 def critical_tokens(text: str) -> set[str]:
     """Code spans, links, URLs, numbers, #channels and paths of `text`, verbatim.
 
-    The loss check no longer uses this: what a merge must keep is `daemon.kernel.meaning`'s one
+    The loss check no longer uses this: what a merge must keep is `daemon.text.meaning`'s one
     notion, shared with the skills engine. Kept for callers of this module's API."""
     masked, segments = _mask(text)
     plain = PLACEHOLDER.sub(" ", masked)
@@ -306,7 +306,7 @@ def content_words(text: str) -> set[str]:
 
 
 def negated(text: str) -> bool:
-    """Whether `text` says not/never/no/... (the loss check counts negations with `daemon.kernel.meaning`)."""
+    """Whether `text` says not/never/no/... (the loss check counts negations with `daemon.text.meaning`)."""
     masked, _segments = _mask(unicodedata.normalize("NFKC", text).translate(QUOTES))
     return bool(NEGATION.search(masked))
 

@@ -30,7 +30,6 @@ from typing import Any
 
 from daemon.kernel.changeset import Changeset, FileWrite
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.passes import MemoryLockMode, PassContext
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.review_queue import (
     Proposal,
@@ -42,6 +41,7 @@ from daemon.kernel.review_queue import (
 )
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
+from daemon.passes.protocol import MemoryLockMode, PassContext
 from workspace import consolidate_report, consolidate_rewrite, contradictions, regime
 from workspace.consolidate_requests import STATE_FILE
 from workspace.consolidate_rewrite import Rewrite

@@ -10,11 +10,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from daemon.config.coordination import CoordinationTarget, resolve_coordination
+from daemon.config.coordination_settings import CoordinationTarget, resolve_coordination
 from daemon.config.models import AgentConfig, DeploymentConfig
 from daemon.config.overlap import agent_claims, claim_problems, transcript_claim, transcript_problems
 from daemon.config.roots import relative_inside, root_problems
-from daemon.config.secret_keys import secret_key_problems
+from daemon.config.secret_keys import base_url_problem, env_name_problem
 from daemon.config.yamlmap import KeyPath
 from daemon.kernel.cadence import CADENCES
 from daemon.kernel.runtime_files import INSTRUCTION_FILES
@@ -290,3 +290,20 @@ def resolve(
         coordination=coordination,
     )
     return deployment, problems
+
+
+def secret_key_problems(config: DeploymentConfig, at: Callable[[KeyPath], str]) -> list[str]:
+    """Problems of the keys that must carry no secret (coordination.url has its own), with lines."""
+    checks: list[tuple[KeyPath, str | None]] = []
+    if config.model is not None:
+        checks.append((("model", "base_url"), base_url_problem(config.model.base_url)))
+        if config.model.api_key_env is not None:
+            checks.append((("model", "api_key_env"), env_name_problem(config.model.api_key_env)))
+    if config.coordination is not None and config.coordination.password_env is not None:
+        checks.append((("coordination", "password_env"), env_name_problem(config.coordination.password_env)))
+    checks.extend((("redact_env", i), env_name_problem(name)) for i, name in enumerate(config.redact_env))
+    return [
+        f"{'.'.join(str(part) for part in key)}: {problem} ({at(key)})"
+        for key, problem in checks
+        if problem is not None
+    ]

@@ -12,15 +12,10 @@ pasted into tickets, and `config check` output into chats.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
 from daemon.config.yamlmap import KeyPath
 from daemon.kernel.secret_shapes import SECRET_SHAPE, secret_tokens
-
-if TYPE_CHECKING:
-    from daemon.config.models import DeploymentConfig
 
 ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A secret-looking token this long is a key or a random string; the shorter ones are
@@ -99,20 +94,3 @@ def env_name_problem(value: str) -> str | None:
             "variable (or a systemd credential), write that variable's name here and remove the secret from the file"
         )
     return "must be the name of an environment variable (letters, digits and _, not starting with a digit)"
-
-
-def secret_key_problems(config: DeploymentConfig, at: Callable[[KeyPath], str]) -> list[str]:
-    """Problems of the keys that must carry no secret (coordination.url has its own), with lines."""
-    checks: list[tuple[KeyPath, str | None]] = []
-    if config.model is not None:
-        checks.append((("model", "base_url"), base_url_problem(config.model.base_url)))
-        if config.model.api_key_env is not None:
-            checks.append((("model", "api_key_env"), env_name_problem(config.model.api_key_env)))
-    if config.coordination is not None and config.coordination.password_env is not None:
-        checks.append((("coordination", "password_env"), env_name_problem(config.coordination.password_env)))
-    checks.extend((("redact_env", i), env_name_problem(name)) for i, name in enumerate(config.redact_env))
-    return [
-        f"{'.'.join(str(part) for part in key)}: {problem} ({at(key)})"
-        for key, problem in checks
-        if problem is not None
-    ]

@@ -1,1 +1,1 @@
-"""Fleet coordination: the local-file backend and the PostgreSQL backend of `daemon.kernel.coordination`."""
+"""Fleet coordination: the local-file backend and the PostgreSQL backend of `daemon.model.coordination_protocol`."""

@@ -24,11 +24,11 @@ import psycopg
 import psycopg_pool
 import structlog
 
-from daemon.config.coordination import CoordinationTarget
-from daemon.coordination import deadline, migrations
-from daemon.coordination.deadline import BoundedConnection
+from daemon.config.coordination_settings import CoordinationTarget
+from daemon.coordination import migrations, query_deadline
+from daemon.coordination.query_deadline import BoundedConnection
 from daemon.kernel import redact
-from daemon.kernel.coordination import CoordinationUnavailable
+from daemon.model.coordination_protocol import CoordinationUnavailable
 
 log = structlog.get_logger("metaeng.coordination")
 BACKOFF_FIRST_SECONDS = 1.0
@@ -63,7 +63,7 @@ def describe_failure(exc: BaseException) -> str:
     """One line about a connection failure, without the password or any registered secret."""
     text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
     if isinstance(exc, _SERVER_BOUNDS):
-        text = f"{text} ({deadline.SETTING})"
+        text = f"{text} ({query_deadline.SETTING})"
     elif isinstance(exc, psycopg_pool.PoolTimeout):
         text = f"{text} (coordination.connect_timeout_seconds)"
     return redact.redact(f"{type(exc).__name__}: {text}")[:300]
@@ -98,7 +98,7 @@ class Database:
 
     def _bound(self, conn: BoundedConnection) -> None:
         try:
-            deadline.bound(conn, self.target.settings)
+            query_deadline.bound(conn, self.target.settings)
         except psycopg.Error as exc:
             self._pool_error = describe_failure(exc)
             raise

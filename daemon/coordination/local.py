@@ -8,11 +8,11 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from daemon.kernel.breaker import Breaker
-from daemon.kernel.coordination import RunGrant
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
-from daemon.kernel.spend import SpendLedger
+from daemon.model.breaker import Breaker
+from daemon.model.coordination_protocol import RunGrant
+from daemon.model.spend import SpendLedger
 
 
 @contextmanager

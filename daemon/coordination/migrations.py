@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from daemon.kernel.coordination import CoordinationError
+from daemon.model.coordination_protocol import CoordinationError
 
 # pg_advisory_lock key of migrations ("metaeng\0" as a 64-bit integer).
 MIGRATION_LOCK = 0x6D657461656E6700

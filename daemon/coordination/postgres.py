@@ -1,4 +1,4 @@
-"""The PostgreSQL backend of `daemon.kernel.coordination.Coordination` (docs/how-to/fleet.md)."""
+"""The PostgreSQL backend of `daemon.model.coordination_protocol.Coordination` (docs/how-to/fleet.md)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from typing import Any
 import psycopg
 import structlog
 
-from daemon.config.coordination import CoordinationTarget
+from daemon.config.coordination_settings import CoordinationTarget
 from daemon.coordination import hosts, migrations
-from daemon.coordination.breaker import SharedBreaker
 from daemon.coordination.database import Database, describe_failure
-from daemon.coordination.ledger import SharedLedger
+from daemon.coordination.fleet_breaker import SharedBreaker
+from daemon.coordination.fleet_ledger import SharedLedger
 from daemon.coordination.runlock import fleet_run_lock
-from daemon.kernel.coordination import CoordinationError, CoordinationUnavailable, RunGrant
 from daemon.kernel.paths import StateLayout
+from daemon.model.coordination_protocol import CoordinationError, CoordinationUnavailable, RunGrant
 
 log = structlog.get_logger("metaeng.coordination")
 

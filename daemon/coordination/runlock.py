@@ -21,8 +21,8 @@ from typing import Any
 import psycopg
 
 from daemon.coordination.database import Database, describe_failure
-from daemon.kernel.coordination import CoordinationUnavailable, RunGrant
 from daemon.kernel.errors import AgentBusy
+from daemon.model.coordination_protocol import CoordinationUnavailable, RunGrant
 
 POLL_SECONDS = 0.1
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from daemon.kernel import redact
 from daemon.kernel.errors import InvalidApiKey
-from daemon.kernel.model_access import ModelAccess
 from daemon.kernel.settings import ModelSettings
+from daemon.model.access import ModelAccess
 
 
 @dataclass(frozen=True)

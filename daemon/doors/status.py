@@ -23,8 +23,8 @@ from datetime import datetime
 from typing import Any, TypeVar
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.registry import coordination_for
-from daemon.doors.service import runlog, statefile
+from daemon.coordination.backends import coordination_for
+from daemon.doors.service import daemon_json, runlog
 from daemon.doors.service.schedule import (
     GROUP_OF,
     GROUPS,
@@ -34,17 +34,17 @@ from daemon.doors.service.schedule import (
     jitter_seconds,
     why_nothing_scheduled,
 )
-from daemon.kernel import cursors
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.managed import managed_paths
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
-from daemon.kernel.transcript_files import source_of
-from daemon.kernel.transcripts import TurnBatch, read_new_turns
 from daemon.kernel.view import AgentView
 from daemon.run.model_client import breaker_for
 from daemon.run.store_maintenance import MaintenanceRecord, last_maintenance
+from daemon.transcripts import cursors
+from daemon.transcripts.files import source_of
+from daemon.transcripts.reader import TurnBatch, read_new_turns
 from skills_engine.inventory import quarantined_names
 
 T = TypeVar("T")
@@ -73,7 +73,7 @@ def _breaker(
 @dataclass
 class StatusReport:
     agents: list[dict[str, Any]]
-    daemon: statefile.DaemonState | None
+    daemon: daemon_json.DaemonState | None
     warnings: list[str] = field(default_factory=list)
     nothing_scheduled: str | None = None  # why the deployment schedules nothing, if it does not
     missing_passes: tuple[str, ...] = ()  # passes this version does not have
@@ -97,7 +97,7 @@ def _next_run(
     agent: AgentSettings,
     pass_name: str,
     registry: Collection[str],
-    jobs: Mapping[str, statefile.JobState] | None,
+    jobs: Mapping[str, daemon_json.JobState] | None,
     now: datetime,
 ) -> str | None:
     if why_nothing_scheduled(deployment) or not agent.enabled:
@@ -164,7 +164,7 @@ def agent_status(
     *,
     now: datetime,
     registry: Collection[str],
-    jobs: Mapping[str, statefile.JobState] | None,
+    jobs: Mapping[str, daemon_json.JobState] | None,
     warnings: list[str],
 ) -> dict[str, Any]:
     layout = StateLayout(deployment.state_dir)
@@ -215,7 +215,7 @@ def build_status(
     """Status of every agent (or only `only`), in config order."""
     layout = StateLayout(deployment.state_dir)
     warnings: list[str] = []
-    daemon = _guard(warnings, lambda: statefile.read(layout)) if statefile.daemon_running(layout) else None
+    daemon = _guard(warnings, lambda: daemon_json.read(layout)) if daemon_json.daemon_running(layout) else None
     jobs = {job.id: job for job in daemon.jobs} if daemon is not None else None
     names = [deployment.agent(only).name] if only else list(deployment.agents)
     agents = [

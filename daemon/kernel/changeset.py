@@ -33,14 +33,14 @@ class Cursor(_Frozen):
     # happens to reuse the inode.
     head: str
     # sha256 of the min(offset, 64) bytes ending at the offset (a line's end): catches an
-    # earlier line rewritten in place, and finds where reading stopped (daemon.kernel.transcript_cursor).
+    # earlier line rewritten in place, and finds where reading stopped (daemon.transcripts.resume).
     # None in cursors written before it existed.
     tail: str | None = None
     # Set while a line longer than the read window is being skipped: where that line starts.
     # `offset` is then how far it has been looked through for its end (no newline between the
-    # two), not a line start; each pass looks on from there (daemon.kernel.transcripts).
+    # two), not a line start; each pass looks on from there (daemon.transcripts.reader).
     skipping_from: int | None = Field(default=None, ge=0)
-    # SQLite sources (daemon.kernel.transcript_sqlite): `offset` is the last row read (seq or
+    # SQLite sources (daemon.transcripts.sqlite_common): `offset` is the last row read (seq or
     # id); `recent` holds short hashes of the last rows analysed, so a row deleted and
     # re-inserted with a new id (Hermes /retry) is recognised. None for files.
     recent: list[str] | None = None

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from daemon.kernel import atomic, cursors
+from daemon.kernel import atomic
 from daemon.kernel.changeset import CursorAdvance
 from daemon.kernel.errors import ChangedDuringRun, DaemonError, PathRefused, StoreError
 from daemon.kernel.paths import AgentState
@@ -31,6 +31,7 @@ from daemon.kernel.view import confined
 from daemon.run import journal
 from daemon.run.crashpoints import crashpoint
 from daemon.run.store import StoreSession, blob_id
+from daemon.transcripts import cursors
 
 
 def describe_os_error(exc: OSError) -> str:

@@ -17,9 +17,9 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from daemon.kernel import atomic
-from daemon.kernel.erasure import value_hash
 from daemon.kernel.errors import CorruptState, StateVersionError
 from daemon.kernel.paths import AgentState
+from daemon.text.erasure import value_hash
 
 VERSION = 1
 

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.registry import coordination_for
+from daemon.coordination.backends import coordination_for
 from daemon.kernel.cadence import CADENCES
-from daemon.kernel.coordination import AgentBreaker, RunGrant
-from daemon.kernel.deep_tier import DeepTier
-from daemon.kernel.model_access import ModelAccess
 from daemon.kernel.settings import AgentSettings
+from daemon.model.access import ModelAccess
+from daemon.model.coordination_protocol import AgentBreaker, RunGrant
+from daemon.model.deep_tier import DeepTier
 
 
 def breaker_for(deployment: Deployment, agent: str) -> AgentBreaker | None:

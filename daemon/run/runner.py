@@ -18,10 +18,9 @@ import structlog
 from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.registry import coordination_for
-from daemon.kernel import cursors, redact
+from daemon.coordination.backends import coordination_for
+from daemon.kernel import redact
 from daemon.kernel.changeset import Changeset
-from daemon.kernel.deep_tier import CallRecord
 from daemon.kernel.errors import (
     REJECTED_ANSWER,
     TAINTED_PLAN,
@@ -31,11 +30,12 @@ from daemon.kernel.errors import (
     PathRefused,
     StoreError,
 )
-from daemon.kernel.model_access import ModelAccess
-from daemon.kernel.passes import Pass, PassContext
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
 from daemon.kernel.view import AgentView, ReadLog
+from daemon.model.access import ModelAccess
+from daemon.model.deep_tier import CallRecord
+from daemon.passes.protocol import Pass, PassContext
 from daemon.run.applier import (
     MEMORY_LOCK_WAIT_SECONDS,
     PassResult,
@@ -47,6 +47,7 @@ from daemon.run.applier import (
 from daemon.run.apply import describe_os_error, new_run_id
 from daemon.run.model_client import deep_tier_for
 from daemon.run.session import AgentSession, agent_session
+from daemon.transcripts import cursors
 
 __all__ = ["PassResult", "RunResult", "run_once", "select_passes"]
 

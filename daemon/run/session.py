@@ -4,7 +4,7 @@ Taking the per-agent run lock (a kernel `flock`, released if the holder dies, so
 process never blocks forever) makes one run per agent at a time across processes: the
 scheduler, a manual `once`, `undo`, review approvals. The home's own lock
 (`daemon.run.homelock`) extends that to every deployment on the host that names the same
-home, and the fleet's run lock (`daemon.kernel.coordination`, a PostgreSQL advisory lock
+home, and the fleet's run lock (`daemon.model.coordination_protocol`, a PostgreSQL advisory lock
 when `coordination.url` is set) to every daemon sharing the database. Edits people made since the last run are committed first, as their own "external
 edits" commit (the etckeeper pattern), so undoing a run never undoes a person's work;
 the commit that leaves is the session's `base`, what every plan is made against.
@@ -20,12 +20,12 @@ from datetime import datetime
 from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.registry import coordination_for
-from daemon.kernel.coordination import RunGrant
+from daemon.coordination.backends import coordination_for
 from daemon.kernel.errors import AgentBusy, StoreError
 from daemon.kernel.managed import HomeScan, ManagedPaths, managed_paths
 from daemon.kernel.paths import AgentState, StateLayout
 from daemon.kernel.settings import AgentSettings
+from daemon.model.coordination_protocol import RunGrant
 from daemon.run.apply import finish_or_roll_back
 from daemon.run.history_rewrite import pending, recover_rewrite
 from daemon.run.homelock import Holder, HomeLock

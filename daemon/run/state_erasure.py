@@ -22,8 +22,8 @@ from pathlib import Path
 import structlog
 
 from daemon.kernel import atomic
-from daemon.kernel.erasure import Erasure, is_structured
 from daemon.kernel.paths import AgentState
+from daemon.text.erasure import Erasure, is_structured
 
 log = structlog.get_logger("metaeng.purge")
 

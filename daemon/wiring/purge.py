@@ -31,7 +31,6 @@ import structlog
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.changeset import Changeset, FileWrite, nothing
-from daemon.kernel.erasure import Erasure, is_structured, values_of
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.view import AgentView
@@ -44,7 +43,8 @@ from daemon.run.session import AgentSession, agent_session
 from daemon.run.state_erasure import drop_index, erase_state
 from daemon.run.store import StoreSession
 from daemon.run.store_git import parse_trailers
-from memory_engine import factstore, forbidden
+from daemon.text.erasure import Erasure, is_structured, values_of
+from memory_engine import fact_shards, forbidden
 from memory_engine.agent_memory import load_memory, open_edit
 
 log = structlog.get_logger("metaeng.purge")
@@ -82,7 +82,7 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
         records = load_memory(session.agent, AgentView(session.agent.home)).records()
     found = {r.value for r in records if r.entity == target.entity and r.key == target.key and r.value}
     if committed:
-        specs = factstore.record_pathspecs(session.agent.memory.store)
+        specs = fact_shards.record_pathspecs(session.agent.memory.store)
         _status, out = session.store.run_git(
             "log", "--all", "-p", "--no-color", "--no-ext-diff", "--unified=0", "--format=", "--", *specs
         )
@@ -118,7 +118,7 @@ def plan_erasure(
     the facts view rendered anew from what remains."""
     scan = session.scan or session.managed.scan(session.agent.home)
     memory_settings = session.agent.memory
-    specs = factstore.record_pathspecs(memory_settings.store)
+    specs = fact_shards.record_pathspecs(memory_settings.store)
     changes: dict[str, bytes | None] = {}
     for path in sorted(scan.files):
         if path in NEVER_ERASED:

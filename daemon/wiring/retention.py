@@ -27,7 +27,6 @@ from pathlib import Path
 
 from daemon.config.models import RetentionSettings
 from daemon.config.resolve import Deployment
-from daemon.kernel.erasure import Erasure
 from daemon.kernel.errors import DaemonError
 from daemon.run.applier import hold_memory_lock
 from daemon.run.history_rewrite import rewrite_history
@@ -35,6 +34,7 @@ from daemon.run.history_squash import SquashPlan, plan_squash, squash_rewrite, t
 from daemon.run.session import AgentSession, agent_session, has_store, read_session
 from daemon.run.state_erasure import drop_index
 from daemon.run.store import StoreSession
+from daemon.text.erasure import Erasure
 from daemon.wiring.fact_lookup import fact_index
 from daemon.wiring.purge import erase_everywhere
 

@@ -22,12 +22,12 @@ from daemon.kernel.review_queue import Proposal, Vetting
 from daemon.kernel.runtime_files import INSTRUCTION_FILES
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView, check_relative
+from daemon.lab.adopt import KIND as SETTINGS_KIND
 from memory_engine import factstore
 from memory_engine.agent_memory import memory_files, memory_folders
 from memory_engine.distillation import MEMORY_PROPOSAL
 from memory_engine.facts_wiring import KIND as WIRING_KIND
 from memory_engine.forbidden import FORBIDDEN_FILE, forbidden_keys
-from memory_engine.lab.adopt import KIND as SETTINGS_KIND
 from workspace.contradictions import KIND as CONTRADICTION_KIND
 from workspace.instruction_review import KIND as INSTRUCTION_KIND
 from workspace.roles import role_files
@@ -69,7 +69,7 @@ SCOPES: dict[str, Callable[[AgentSettings], ManagedPaths]] = {
     CONTRADICTION_KIND: _role_files,  # workspace/contradictions.py
     "daily-logs": _daily_logs,  # workspace/workspace_consolidation.py
     MEMORY_PROPOSAL: _fact_store,  # memory_engine/distillation.py
-    SETTINGS_KIND: _settings,  # memory_engine/lab/adopt.py
+    SETTINGS_KIND: _settings,  # daemon/lab/adopt.py
     WIRING_KIND: _runtime_instructions,  # memory_engine/facts_wiring.py
     "skill-create": _skills,  # skills_engine/candidates.py
     "skill-update": _skills,  # skills_engine/candidates.py

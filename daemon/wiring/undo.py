@@ -1,6 +1,6 @@
 """Undo, wired: the run machinery's revert with the engines' record-level merges.
 
-`daemon/run/undo.py` reverts a run file by file; a file made of records (every shard of
+`daemon/run/revert.py` reverts a run file by file; a file made of records (every shard of
 the fact store, and a single-file store not yet migrated) is merged record by record
 instead of line by line, with the memory engine's own merge. The run machinery never
 imports an engine, so this composition root hands it in.
@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime
 
 from daemon.config.resolve import Deployment
-from daemon.run.undo import RecordMerge, UndoResult, undo_run
+from daemon.run.revert import RecordMerge, UndoResult, undo_run
 from memory_engine import factstore
 from memory_engine.fact_shards import is_shard
 
@@ -45,5 +45,5 @@ def record_merges(deployment: Deployment, agent: str) -> Mapping[str, RecordMerg
 
 
 def undo(deployment: Deployment, agent: str, run_id: str, now: datetime, lock_timeout: float) -> UndoResult:
-    """Revert `run_id` of `agent` as a new run (see `daemon.run.undo.undo_run`)."""
+    """Revert `run_id` of `agent` as a new run (see `daemon.run.revert.undo_run`)."""
     return undo_run(deployment, agent, run_id, now, lock_timeout, record_merges(deployment, agent))

@@ -15,10 +15,10 @@ from typing import Any
 
 import yaml
 
-from tests.daemon.helpers import FOUR_TURNS, OTHER_PASSES, berlin_fact
 from tests.support.deploy import conversation, run_cli, write_transcript
 from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import FOUR_TURNS, OTHER_PASSES, berlin_fact
 
 EXAMPLES = Path(__file__).parents[2] / "examples"
 ALL_PASSES = ("distillation", *OTHER_PASSES)

@@ -2,7 +2,7 @@
 
 Each case ends in the expected clear error or refusal, and the tree is byte-identical
 afterwards wherever nothing should change. Config files with wrong types, unknown keys,
-duplicate agents and overlapping homes are in tests/daemon/test_config.py.
+duplicate agents and overlapping homes are in tests/daemon/config/test_config.py.
 """
 
 from __future__ import annotations
@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from tests.daemon.helpers import OTHER_PASSES
 from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
 from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import OTHER_PASSES
 
 CORPUS = Path(__file__).parent / "corpus"
 

@@ -8,10 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.daemon.helpers import FOUR_TURNS, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, base_config, conversation, run_cli, write_config, write_transcript
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import FOUR_TURNS, berlin_fact, setup_agent
 
 REPO = Path(__file__).parents[2]
 

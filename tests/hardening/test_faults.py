@@ -2,7 +2,7 @@
 
 Each fault: a clear error, nothing half-written, offsets uncommitted, spend accounted.
 Model-server faults (timeout, HTTP 500, truncated JSON, 2 MB answers) are in
-tests/daemon/test_deep_tier.py.
+tests/daemon/model/test_deep_tier.py.
 """
 
 from __future__ import annotations
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 
 from daemon.kernel import faults
-from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import add_turns, berlin_fact, setup_agent
 
 REPO = Path(__file__).parents[2]
 FACTS = ".metaeng/facts.jsonl"

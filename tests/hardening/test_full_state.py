@@ -18,10 +18,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.hardening.test_faults import _unshare_works
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact, setup_agent
 
 REPO = Path(__file__).parents[2]
 FREE_KIB = (0, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 1024)

@@ -10,12 +10,12 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.skills_engine.builders import candidate, once, pass_entry
 from tests.skills_engine.test_scout import scenario
 from tests.support.deploy import run_cli
 from tests.support.facts import shard_of, store_text
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact, setup_agent
 
 
 def git(cwd: Path, *args: str) -> str:

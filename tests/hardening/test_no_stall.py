@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from tests.daemon.helpers import FOUR_TURNS, OTHER_PASSES
 from tests.support.deploy import base_config, conversation, message, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import FOUR_TURNS, OTHER_PASSES
 
 OLD = (1_700_000_000, 1_700_000_000)
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import yaml
 
-from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact, setup_agent
 
 REPO = Path(__file__).parents[2]
 

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import yaml
 
-from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import run_cli
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact, setup_agent
 from tests.workspace.ada import clock, consolidation_answer, copy_example, on_call_proposal
 
 PERSON_LINE = "- Jonas typed this line while the daemon was thinking.\n"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from daemon.run.crashpoints import REWRITE_POINTS
-from tests.daemon.test_purge import FIRST, SECOND, git, hits, seed
+from tests.daemon.wiring.test_purge import FIRST, SECOND, git, hits, seed
 from tests.support.deploy import TEST_KEY, run_cli
 from tests.support.fake_model import FakeModelServer
 

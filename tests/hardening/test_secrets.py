@@ -26,15 +26,15 @@ from pydantic import BaseModel
 
 from daemon.doors import logs
 from daemon.kernel import atomic, redact
-from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import ModelUnavailable
 from daemon.kernel.settings import ModelSettings
-from daemon.kernel.spend import SpendLedger
-from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
-from tests.service.helpers import Daemon, service_config
+from daemon.model.deep_tier import DeepTier
+from daemon.model.spend import SpendLedger
+from tests.daemon.doors.service.helpers import Daemon, service_config
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.facts import stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import add_turns, berlin_fact, setup_agent
 
 REPO = Path(__file__).parents[2]
 CANARY = "sk-canary-Zq7RbX41vTn9"  # the API key

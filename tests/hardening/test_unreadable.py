@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY
 from tests.support.facts import shard_of, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import add_turns, berlin_fact, setup_agent
 
 REPO = Path(__file__).parents[2]
 NOBODY = 65534

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from memory_engine.fact_shards import shard_name
-from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.facts import shard_of, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact, setup_agent
 
 REPO = Path(__file__).resolve().parents[2]
 

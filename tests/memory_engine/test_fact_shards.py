@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon.helpers import berlin_fact, setup_agent
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.facts import shard_of, store_records, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact, setup_agent
 
 REPO = Path(__file__).resolve().parents[2]
 STORE = ".metaeng/facts.jsonl"

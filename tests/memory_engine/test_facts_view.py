@@ -12,10 +12,10 @@ import yaml
 
 from memory_engine.markdown_text import facts_view
 from memory_engine.records import FactRecord
-from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.facts import shard_of, store_records, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import add_turns, berlin_fact, setup_agent
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "runtimes"
 

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from tests.daemon.helpers import add_turns, berlin_fact, setup_agent
 from tests.support.deploy import run_cli
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+from tests.support.runs import add_turns, berlin_fact, setup_agent
 
 FACTS = ".metaeng/facts.jsonl"
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from memory_engine import grounding
+from memory_engine import fact_grounding
 from memory_engine.records import FactRecord
 from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.llama import llama_server as start_llama
@@ -88,7 +88,7 @@ def test_example_once_survives_a_real_small_model(tmp_path: Path, llama_server: 
             assert (record.tenant, record.user) == ("default", "ada")
             assert record.key in raw["agents"]["ada"]["memory"]["allowed_keys"]
             assert record.quote, record  # every fact says which words it rests on
-            assert grounding.check(record.entity, record.value, record.quote).grounded, record
+            assert fact_grounding.check(record.entity, record.value, record.quote).grounded, record
     after = tree_snapshot(home)
     changed = {k for k in set(before) | set(after) if before.get(k) != after.get(k)}
     assert all(k.startswith(MANAGED_PREFIXES) or k in ROLE_FILES for k in changed), changed

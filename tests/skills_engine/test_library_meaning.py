@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from tests.skills_engine.builders import TEST_KEY, digest_tree, once, pass_entry
-from tests.skills_engine.test_example import VENDOR
+from tests.skills_engine.test_example_skills import VENDOR
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import copy_example
 

@@ -13,7 +13,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from memory_engine.lab.distill_corpus import Corpus, CorpusSession, Label
+from daemon.lab.distill_corpus import Corpus, CorpusSession, Label
 from tests.support.fake_model import FakeModelServer
 
 SCHEMA = "DistillationResponse"

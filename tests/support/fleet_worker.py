@@ -17,9 +17,9 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from daemon.config import load_deployment
-from daemon.coordination.registry import coordination_for
-from daemon.kernel.deep_tier import DeepTier
+from daemon.coordination.backends import coordination_for
 from daemon.kernel.errors import ModelUnavailable
+from daemon.model.deep_tier import DeepTier
 
 
 class Pong(BaseModel):

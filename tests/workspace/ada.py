@@ -10,8 +10,8 @@ from typing import Any
 import yaml
 
 from daemon.kernel.settings import TranscriptSettings
-from daemon.kernel.transcript_files import TranscriptSource
-from daemon.kernel.transcripts import read_new_turns
+from daemon.transcripts.files import TranscriptSource
+from daemon.transcripts.reader import read_new_turns
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)

@@ -23,7 +23,7 @@ from daemon.kernel.errors import DaemonError
 # Every command: its module under daemon/doors/cli and its one-line help, in --help order.
 # A process imports only the module of the command it runs (`--help` imports none): the
 # modules pull in pydantic, the OpenAI SDK, APScheduler… and `config check` runs as systemd's
-# ExecStartPre, `status` from scripts. tests/daemon/test_cli.py checks the lines below
+# ExecStartPre, `status` from scripts. tests/daemon/doors/cli/test_cli.py checks the lines below
 # against what each module registers.
 COMMANDS: dict[str, tuple[str, str]] = {
     "once": ("once_cmd", "run the agent's enabled passes once, now"),

@@ -9,7 +9,7 @@ from typing import Any
 
 from daemon.config import parse_for_check
 from daemon.config.advice import warnings
-from daemon.coordination.registry import coordination_for
+from daemon.coordination.backends import coordination_for
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.environment import model_access
 from daemon.kernel.errors import DaemonError, InvalidApiKey

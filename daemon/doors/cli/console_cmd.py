@@ -6,7 +6,7 @@ import argparse
 
 from daemon.config.door_settings import ConsoleSettings
 from daemon.doors.cli.common import CliContext
-from daemon.doors.console.server import listen_on, make_server
+from daemon.doors.console.http_server import listen_on, make_server
 
 
 def register(sub: argparse._SubParsersAction) -> None:

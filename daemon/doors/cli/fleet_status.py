@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from daemon.coordination.registry import coordination_for
+from daemon.coordination.backends import coordination_for
 from daemon.doors.cli.common import CliContext
 
 

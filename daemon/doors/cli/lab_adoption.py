@@ -13,20 +13,20 @@ from pathlib import Path
 from typing import Any
 
 from daemon.doors.cli.common import CliContext
-from daemon.kernel.deep_tier import DeepTier
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.memory_settings import BASELINE, MemorySettings
 from daemon.kernel.view import AgentView
+from daemon.lab import adopt
+from daemon.lab.campaign import Experiment
+from daemon.lab.campaign_record import CampaignPlan, ExperimentResult
+from daemon.lab.experiment_ledger import Ledger, load_manifest
+from daemon.lab.grid import run_grid
+from daemon.lab.scenarios import Suite, load_suite, parse_suite
+from daemon.lab.verify import verify
+from daemon.model.deep_tier import DeepTier
 from daemon.run.manual import run_manual
 from daemon.run.model_client import deep_tier_for
 from memory_engine.agent_memory import settings_for
-from memory_engine.lab import adopt
-from memory_engine.lab.campaign import Experiment
-from memory_engine.lab.campaign_record import CampaignPlan, ExperimentResult
-from memory_engine.lab.grid import run_grid
-from memory_engine.lab.ledger import Ledger, load_manifest
-from memory_engine.lab.scenarios import Suite, load_suite, parse_suite
-from memory_engine.lab.verify import verify
 
 
 def _deep_tier(context: CliContext, args: argparse.Namespace) -> tuple[DeepTier, Any, Any]:

@@ -14,17 +14,17 @@ from pathlib import Path
 from daemon.doors.cli import lab_adoption, lab_distill
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.memory_settings import BASELINE, MemorySettings
-from memory_engine.lab.grid import Grid, run_grid
-from memory_engine.lab.ledger import Ledger
-from memory_engine.lab.outputs import (
+from daemon.lab.experiment_ledger import Ledger
+from daemon.lab.grid import Grid, run_grid
+from daemon.lab.outputs import (
     evaluate_candidate,
     grid_rows,
     load_candidate,
     write_evaluate,
     write_grid,
 )
-from memory_engine.lab.scenarios import BUILTIN_PREFIX, BUILTIN_SUITES, Suite, load_suite
-from memory_engine.lab.verify import verify
+from daemon.lab.scenarios import BUILTIN_PREFIX, BUILTIN_SUITES, Suite, load_suite
+from daemon.lab.verify import verify
 
 DEFAULT_SUITE = f"{BUILTIN_PREFIX}metaeng"
 ROW_HEADERS = ["RANK", "MIN_CONF", "STORES", "ENTITY", "TIME", "DEDUP", "TOP_K", "PASSED", "STORED"]

@@ -11,11 +11,11 @@ from pathlib import Path
 
 from daemon.doors.cli.common import CliContext, add_json
 from daemon.kernel.errors import DaemonError
+from daemon.lab.distill_bench import MAX_BUDGET_USD, DistillBench, DistillResult
+from daemon.lab.distill_corpus import load_corpus
+from daemon.lab.distill_report import category_rows, headline
+from daemon.lab.experiment_ledger import Ledger
 from daemon.run.model_client import deep_tier_for
-from memory_engine.lab.distill_bench import MAX_BUDGET_USD, DistillBench, DistillResult
-from memory_engine.lab.distill_corpus import load_corpus
-from memory_engine.lab.distill_report import category_rows, headline
-from memory_engine.lab.ledger import Ledger
 
 
 def register(actions: argparse._SubParsersAction) -> None:

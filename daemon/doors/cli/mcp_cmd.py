@@ -26,7 +26,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
     # Imported here: the MCP SDK takes a second to import, which no other command should pay.
-    from daemon.doors.mcp.server import build_server
+    from daemon.doors.mcp.mcp_server import build_server
 
     deployment = context.deployment()
     agent = deployment.agent(args.agent)

@@ -9,7 +9,7 @@ from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_second
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import PASS_ORDER
 from daemon.run.runner import RunResult, run_once
-from daemon.wiring.registry import default_registry
+from daemon.wiring.pass_registry import default_registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:

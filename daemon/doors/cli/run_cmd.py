@@ -11,7 +11,7 @@ from daemon.doors import logs
 from daemon.doors.cli.common import CliContext
 from daemon.doors.service.serve import serve
 from daemon.doors.service.signals import installed
-from daemon.wiring.registry import default_registry
+from daemon.wiring.pass_registry import default_registry
 
 
 def register(sub: argparse._SubParsersAction) -> None:

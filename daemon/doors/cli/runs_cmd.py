@@ -6,8 +6,8 @@ import argparse
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, at_least_one, wait_seconds
+from daemon.run.revert import RunCommit, find_run, locate_run, run_commits, session_index
 from daemon.run.session import has_store, read_session
-from daemon.run.undo import RunCommit, find_run, locate_run, run_commits, session_index
 from daemon.wiring.undo import undo
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.cli.fleet_status import handle_fleet
 from daemon.doors.status import StatusReport, build_status
-from daemon.wiring.registry import PASS_NAMES
+from daemon.wiring.pass_registry import PASS_NAMES
 
 
 def register(sub: argparse._SubParsersAction) -> None:

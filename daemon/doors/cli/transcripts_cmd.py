@@ -11,11 +11,10 @@ import argparse
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.kernel import cursors
-from daemon.kernel import transcript_guards as guards
 from daemon.kernel.paths import StateLayout
-from daemon.kernel.transcript_files import source_of
-from daemon.kernel.transcripts import Turn, read_new_turns
+from daemon.transcripts import cursors, guards
+from daemon.transcripts.files import source_of
+from daemon.transcripts.reader import Turn, read_new_turns
 
 PREVIEW_CHARS = 200
 

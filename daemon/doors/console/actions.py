@@ -23,7 +23,7 @@ from daemon.config.resolve import Deployment
 from daemon.doors.console.auth import Session
 from daemon.kernel.errors import DaemonError
 from daemon.run.model_client import breaker_for
-from daemon.run.undo import UndoResult
+from daemon.run.revert import UndoResult
 from daemon.wiring.review import decide, locate
 from daemon.wiring.undo import undo
 

@@ -26,14 +26,14 @@ from daemon.config.resolve import Deployment
 from daemon.doors.console import actions, lab_view, memory_view, runs, skills_view
 from daemon.doors.console.auth import Session, Sessions
 from daemon.doors.console.diff import FileDiff, split_patch
-from daemon.doors.console.guard import Guard, allowed_hosts
+from daemon.doors.console.request_guard import Guard, allowed_hosts
 from daemon.doors.status import build_status
 from daemon.kernel import redact
 from daemon.kernel.errors import DaemonError, UndoRefused, UnknownAgent, UnknownRun
 from daemon.kernel.review_queue import ReviewError, list_proposals, shown_changes, stale_reasons
 from daemon.kernel.view import AgentView
-from daemon.wiring.registry import default_registry
-from memory_engine.lab.adopt import KIND as ADOPTION_KIND
+from daemon.lab.adopt import KIND as ADOPTION_KIND
+from daemon.wiring.pass_registry import default_registry
 
 HERE = Path(__file__).parent
 TEMPLATES = jinja2.Environment(

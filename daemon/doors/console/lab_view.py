@@ -23,7 +23,7 @@ from pydantic_core import PydanticCustomError, from_json
 
 from daemon.doors.console.charts import Chart, line_chart
 from daemon.kernel.paths import StateLayout
-from daemon.kernel.spend import SpendLedger
+from daemon.model.spend import SpendLedger
 
 MAX_LEDGERS = 50
 GRID_ROWS = 20

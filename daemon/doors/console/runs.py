@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from daemon.config.resolve import Deployment
 from daemon.doors.console.diff import FileDiff, split_patch
 from daemon.kernel.errors import UnknownRun
+from daemon.run.revert import RunCommit, find_run, session_index
 from daemon.run.session import has_store as session_has_store
 from daemon.run.session import read_session
 from daemon.run.store_index import IndexedCommit, RunIndex
-from daemon.run.undo import RunCommit, find_run, session_index
 
 PAGE = 50
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from datetime import datetime
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.registry import coordination_for
+from daemon.coordination.backends import coordination_for
 
 
 class Heartbeat:

@@ -12,11 +12,11 @@ import os
 from collections.abc import Sequence
 from datetime import datetime
 
-from daemon.kernel import cursors
 from daemon.kernel.paths import AgentState
 from daemon.kernel.settings import AgentSettings
-from daemon.kernel.transcript_files import list_transcripts, resolve_inside, source_of
-from daemon.kernel.transcripts import read_new_turns
+from daemon.transcripts import cursors
+from daemon.transcripts.files import list_transcripts, resolve_inside, source_of
+from daemon.transcripts.reader import read_new_turns
 
 
 def has_new_input(agent: AgentSettings, state: AgentState, consumers: Sequence[str]) -> bool:

@@ -26,8 +26,8 @@ from daemon.doors.service.inputs import has_new_input
 from daemon.doors.service.notify import Event, Notifier
 from daemon.doors.service.schedule import STORE_MAINTENANCE, group_passes, why_nothing_scheduled
 from daemon.kernel.errors import AgentBusy, DaemonError
-from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
+from daemon.passes.protocol import Pass
 from daemon.run.model_client import breaker_for
 from daemon.run.runner import RunResult, run_once
 from daemon.run.store_maintenance import NoStore, maintain_store

@@ -14,7 +14,7 @@ from daemon.doors.service.notify import Notifier
 from daemon.kernel.errors import DaemonError
 
 if TYPE_CHECKING:
-    from daemon.doors.console.server import ConsoleThread
+    from daemon.doors.console.http_server import ConsoleThread
 
 log = structlog.get_logger("metaeng.daemon")
 
@@ -42,7 +42,7 @@ def start_console(
     if settings is None:
         return None
     # Imported only here: Starlette, uvicorn and Jinja2 cost a daemon without a console half a second.
-    from daemon.doors.console.server import ConsoleThread, listen_on, make_server
+    from daemon.doors.console.http_server import ConsoleThread, listen_on, make_server
 
     try:
         listen = listen_on(settings.bind, settings.allow_remote)

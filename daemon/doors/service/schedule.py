@@ -20,8 +20,8 @@ from datetime import datetime, timedelta
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.cadence import interval_for
-from daemon.kernel.passes import Pass
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
+from daemon.passes.protocol import Pass
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "transcripts": ("distillation", "skill_learning"),

@@ -33,12 +33,11 @@ from filelock import FileLock, Timeout
 from daemon.config import load_deployment
 from daemon.config.resolve import Deployment
 from daemon.doors.environment import model_access
-from daemon.doors.service import statefile
+from daemon.doors.service import daemon_json
 from daemon.doors.service.heartbeat import Heartbeat
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.notify import notify, watchdog_seconds
 from daemon.doors.service.people import notifier_for, start_console
-from daemon.doors.service.report import daemon_state, status_text
 from daemon.doors.service.runlog import last_started
 from daemon.doors.service.schedule import (
     GROUPS,
@@ -48,18 +47,19 @@ from daemon.doors.service.schedule import (
     job_specs,
     why_nothing_scheduled,
 )
+from daemon.doors.service.self_report import daemon_state, status_text
 from daemon.doors.service.signals import Flags, install
 from daemon.doors.service.table import JobTable
 from daemon.doors.service.wake import Waker
 from daemon.doors.service.watch_slot import ARM_WAIT_SECONDS, WatchSlot
 from daemon.kernel.errors import AgentBusy, DaemonError
-from daemon.kernel.passes import Pass
 from daemon.kernel.paths import StateLayout
+from daemon.passes.protocol import Pass
 from daemon.run.session import agent_session
 from daemon.run.store_maintenance import last_maintenance
 
 if TYPE_CHECKING:
-    from daemon.doors.console.server import ConsoleThread
+    from daemon.doors.console.http_server import ConsoleThread
 
 log = structlog.get_logger("metaeng.daemon")
 LOOP_SECONDS = 0.2
@@ -244,7 +244,7 @@ class Service:
         self._last_state = time.monotonic()
         state = daemon_state(self.runner, self.table, self.started_at, self.config_path)
         try:
-            statefile.write(self.layout, state)
+            daemon_json.write(self.layout, state)
         except OSError as exc:
             log.warning("state_file.unwritable", error=str(exc))
 
@@ -326,7 +326,7 @@ class Service:
             return Exit(1, immediate=True)
         if signal_name != STATE_LOST:  # the folder is no longer ours: its daemon.json may be another's
             try:
-                statefile.remove(self.layout)
+                daemon_json.remove(self.layout)
             except OSError:
                 pass
         log.info("daemon.stopped", signal=signal_name, runs_done=self.runner.runs)

@@ -22,7 +22,7 @@ from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.table import JobTable
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
-from daemon.kernel.transcripts import MIN_NEW_TURNS
+from daemon.transcripts.reader import MIN_NEW_TURNS
 
 log = structlog.get_logger("metaeng.wake")
 

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from daemon.kernel.deadline import Deadline
+from daemon.kernel.exchange_deadline import Deadline
 
 ANSWER_BYTES = 4096  # what is read of an answer: only its status matters
 

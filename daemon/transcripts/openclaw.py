@@ -1,0 +1,71 @@
+"""OpenClaw session events → messages (`transcripts.format: openclaw`), lines or database rows.
+
+Legacy sessions are `~/.openclaw/agents/<id>/sessions/<session>.jsonl`; since 2026.8 the
+same JSON objects are rows of `transcript_events` in the agent's SQLite database
+(`daemon.transcripts.sqlite_common`). Events: a `session` header, `message` with
+`message.role` `user`/`assistant`/`toolResult` and content blocks (`text`, `thinking`,
+`toolCall`), `compaction`, `model_change`, `custom`… Tool results are skipped as such,
+`compaction` as a compaction summary, the rest is bookkeeping; recalled memory pasted into
+a user message (`<relevant-memories>`) is cut out, and heartbeat / memory-flush turns
+(`HEARTBEAT_OK`, `NO_REPLY`) are dropped by the turn guard.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from daemon.transcripts import guards
+from daemon.transcripts.lines import Malformed, Parsed, Skipped, load_object
+
+
+def _text(content: object) -> tuple[str, tuple[str, ...]]:
+    if isinstance(content, str):
+        return content, ()
+    if not isinstance(content, list):
+        return "", ()
+    parts: list[str] = []
+    tools: list[str] = []
+    for block in content:
+        if not isinstance(block, dict):
+            continue
+        kind = block.get("type")
+        if kind == "text" and isinstance(block.get("text"), str):
+            parts.append(block["text"])
+        elif kind in ("toolCall", "tool_use", "toolUse"):
+            tool = guards.tool_summary(
+                str(block.get("name") or "tool"), block.get("arguments", block.get("input"))
+            )
+            tools.append(tool)
+            parts.append(f"[tool: {tool}]")
+    return "\n".join(parts), tuple(tools)
+
+
+def parse_event(obj: dict[str, Any], offset: int) -> Parsed:
+    """One event object (a line or a row's `event_json`)."""
+    kind = obj.get("type")
+    if not isinstance(kind, str):
+        return Malformed("no type (not an OpenClaw session event)")
+    if kind == "compaction":
+        return Skipped(guards.COMPACTION)
+    if kind != "message":
+        return Skipped(None)
+    message = obj.get("message")
+    if not isinstance(message, dict):
+        return Malformed("a message event without a message object")
+    role = message.get("role")
+    if role in ("toolResult", "tool"):
+        return Skipped(guards.TOOL_RESULT)
+    if role == "system":
+        return Skipped(guards.SYSTEM_PROMPT)
+    if role not in ("user", "assistant"):
+        return Skipped(None)
+    text, tools = _text(message.get("content"))
+    ident = obj.get("id")
+    return guards.guarded_message(
+        role, text, obj.get("timestamp"), offset, tools, source=ident if isinstance(ident, str) else None
+    )
+
+
+def parse(raw: bytes, offset: int) -> Parsed:
+    obj = load_object(raw)
+    return obj if isinstance(obj, Malformed) else parse_event(obj, offset)

@@ -1,0 +1,196 @@
+"""Each button changes exactly what its command changes, through the same library code."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+from daemon.config import load_deployment
+from daemon.doors import logs
+from daemon.run.model_client import breaker_for
+from tests.daemon.doors.console.helpers import DAYS, NOW, client, open_proposal, post, review_deployment
+from tests.support.deploy import run_cli, tree_snapshot
+
+REVIEW = ".metaeng/review"
+
+
+def _without_review(snapshot: dict[str, bytes]) -> dict[str, bytes]:
+    return {k: v for k, v in snapshot.items() if not k.startswith(REVIEW)}
+
+
+def _proposal(home: Path, pid: str) -> dict:  # type: ignore[type-arg]
+    return json.loads((home / REVIEW / f"{pid}.json").read_text())
+
+
+def test_approve_button_changes_what_review_approve_changes(root: Path) -> None:
+    a, b = review_deployment(root / "a"), review_deployment(root / "b")
+    pid_a, pid_b = open_proposal(a), open_proposal(b)
+
+    answer = post(client(a), f"/review/ada/{pid_a}/approve", "/review", why="ok")
+    cli = run_cli(b, "review", "approve", pid_b, "--by", "alice", "--why", "ok")
+
+    assert answer.status_code == 200 and cli.code == 0, answer.text
+    assert "Remove 20" not in answer.text and 'id="result"' in answer.text
+    assert _without_review(tree_snapshot(root / "a" / "ada")) == _without_review(tree_snapshot(root / "b" / "ada"))
+    left, right = _proposal(root / "a" / "ada", pid_a), _proposal(root / "b" / "ada", pid_b)
+    assert left["decision"] == right["decision"] == "approved"
+    assert left["history"][-1]["by"].startswith("alice (console:") and left["history"][-1]["why"] == "ok"
+    assert run_cli(a, "runs", "--json").json()[0]["run_id"] == left["run_id"]
+    assert f'href="/runs/ada/{left["run_id"]}"' in answer.text
+
+
+def test_reject_button_changes_what_review_reject_changes(root: Path) -> None:
+    a, b = review_deployment(root / "a"), review_deployment(root / "b")
+    pid, pid_b = open_proposal(a), open_proposal(b)
+
+    answer = post(client(a), f"/review/ada/{pid}/reject", "/review", why="keep the notes")
+    assert run_cli(b, "review", "reject", pid_b, "--by", "alice", "--why", "keep the notes").code == 0
+
+    assert answer.status_code == 200
+    assert _without_review(tree_snapshot(root / "a" / "ada")) == _without_review(tree_snapshot(root / "b" / "ada"))
+    left = _proposal(root / "a" / "ada", pid)
+    assert left["decision"] == "rejected" and left["history"][-1]["why"] == "keep the notes"
+
+
+def test_approving_a_stale_proposal_is_refused_and_changes_nothing(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    (root / "ada" / "memory" / f"{DAYS[1]}.md").write_text("# changed by a person\n")
+    before = tree_snapshot(root / "ada")
+    answer = post(client(config), f"/review/ada/{pid}/approve", "/review")
+    assert answer.status_code == 409 and "stale" in answer.text
+    assert tree_snapshot(root / "ada") == before
+
+
+def test_deciding_twice_or_an_unknown_proposal_is_refused(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    browser = client(config)
+    assert post(browser, f"/review/ada/{pid}/reject", "/review").status_code == 200
+    before = tree_snapshot(root / "ada")
+    again = post(browser, f"/review/ada/{pid}/approve", "/review")
+    assert again.status_code == 409 and "rejected" in again.text
+    assert post(browser, "/review/ada/nope/approve", "/review").status_code == 409
+    assert post(browser, f"/review/ada/{pid}/delete", "/review").status_code == 404
+    assert post(browser, f"/review/bob/{pid}/approve", "/review").status_code == 404
+    assert tree_snapshot(root / "ada") == before
+
+
+def test_undo_button_restores_the_files_as_a_new_run_like_undo(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    before = tree_snapshot(root / "ada")
+    approved = run_cli(config, "review", "approve", pid, "--json").json()["run_id"]
+    assert tree_snapshot(root / "ada") != before
+    browser = client(config)
+
+    answer = post(browser, f"/runs/ada/{approved}/undo", f"/runs/ada/{approved}")
+
+    assert answer.status_code == 200, answer.text
+    assert tree_snapshot(root / "ada") == before
+    runs = {r["run_id"]: r for r in run_cli(config, "runs", "--json").json()}
+    (undo_id,) = [r for r, row in runs.items() if row["status"] == f"undo of {approved}"]
+    assert runs[approved]["status"] == f"undone by {undo_id}"
+    assert f"run {approved} undone by run {undo_id} on agent ada" in answer.text
+    page = browser.get(f"/runs/ada/{approved}").text
+    assert f"undone by {undo_id}" in page and "Undo this run" not in page
+
+
+def test_a_refused_undo_names_the_files_and_the_later_run_and_changes_nothing(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    (first,) = run_cli(config, "runs", "--json").json()
+    approved = run_cli(config, "review", "approve", pid, "--json").json()["run_id"]
+    before = tree_snapshot(root / "ada")
+
+    answer = post(client(config), f"/runs/ada/{first['run_id']}/undo", "/runs")
+
+    assert answer.status_code == 409
+    assert f"undo of {first['run_id']} refused, nothing changed" in answer.text
+    assert f'<a href="/runs/ada/{approved}">run {approved}</a> changed {REVIEW}/{pid}.json' in answer.text
+    assert tree_snapshot(root / "ada") == before
+    assert run_cli(config, "runs", "--json").json()[0]["run_id"] == approved
+
+
+def test_a_refused_undo_names_a_persons_later_edit(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    approved = run_cli(config, "review", "approve", pid, "--json").json()["run_id"]
+    target = root / "ada" / "memory" / f"{DAYS[1]}.md"
+    target.write_text(target.read_text() + "\n- Reminder: a person's own note.\n")
+    run_cli(config, "once", "--agent", "ada", "--pass", "memory_consolidation", clock=lambda: NOW)
+    before = tree_snapshot(root / "ada")
+
+    answer = post(client(config), f"/runs/ada/{approved}/undo", "/runs")
+
+    assert answer.status_code == 409, answer.text
+    assert "a person&#39;s edit" in answer.text and f"changed memory/{DAYS[1]}.md" in answer.text
+    assert tree_snapshot(root / "ada") == before
+
+
+def test_breaker_reset_button_closes_the_breaker_like_breaker_reset(root: Path) -> None:
+    model = {"base_url": "http://127.0.0.1:9", "model": "m", "api_key_env": "K"}
+    config = review_deployment(root, model={**model, "price_input_per_million": 1, "price_output_per_million": 1})
+    deployment = load_deployment(config, {})
+    breaker = breaker_for(deployment, "ada")
+    assert breaker is not None
+    for _ in range(5):
+        breaker.record(False, NOW, "HTTP 500")
+    browser = client(config)
+    page = browser.get("/agents").text
+    assert "open until" in page and 'action="/agents/ada/breaker/reset"' in page
+
+    answer = post(browser, "/agents/ada/breaker/reset", "/agents")
+
+    assert answer.status_code == 200 and "closed (was 5 consecutive failure(s))" in answer.text
+    status = run_cli(config, "breaker", "status", "--agent", "ada", "--json").json()
+    assert status["open"] is False and status["consecutive_failures"] == 0
+
+
+def test_breaker_reset_without_a_model_is_refused(root: Path) -> None:
+    answer = post(client(review_deployment(root)), "/agents/ada/breaker/reset", "/agents")
+    assert answer.status_code == 409 and "no model configured" in answer.text
+
+
+def test_restore_button_undoes_the_quarantine_run(root: Path) -> None:
+    from tests.skills_engine.test_preservation_guard import damaged_fork
+
+    config = damaged_fork(root)
+    before = tree_snapshot(root / "ada", skip=[".metaeng"])
+    checked = run_cli(config, "skills", "check", "--agent", "ada", "--json").json()
+    assert not (root / "ada/skills/triage").exists()
+    browser = client(config)
+
+    answer = post(browser, "/skills/ada/triage/restore", "/skills?agent=ada")
+
+    assert answer.status_code == 200, answer.text
+    assert f"run {checked['run_id']} undone by run" in answer.text
+    assert tree_snapshot(root / "ada", skip=[".metaeng"]) == before
+    assert (root / "ada/skills/triage/templates/t.md").read_text() == "short\n"
+    missing = post(browser, "/skills/ada/nothing-here/restore", "/skills?agent=ada")
+    assert missing.status_code == 404 and "is not quarantined" in missing.text
+
+
+def test_every_action_is_logged_with_the_session_and_what_it_did(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    browser = client(config)
+    stream = io.StringIO()
+    logs.configure(stream, level="info", json_lines=True)
+    post(browser, f"/review/ada/{pid}/approve", "/review")
+    post(browser, "/runs/ada/nope/undo", "/runs")
+    entries = [json.loads(line) for line in stream.getvalue().splitlines()]
+    actions = [e for e in entries if e["event"] == "console.action"]
+    assert [(e["action"], e["target"], e["outcome"]) for e in actions] == [
+        ("approve", pid, "applied"),
+        ("undo", "nope", "refused"),
+    ]
+    assert all(e["session"].startswith("console:") and e["agent"] == "ada" for e in actions)
+
+
+def test_an_action_keeps_the_pages_address_for_htmx(root: Path) -> None:
+    config = review_deployment(root)
+    pid = open_proposal(config)
+    answer = post(client(config), f"/review/ada/{pid}/reject", "/review")
+    assert answer.headers["hx-push-url"] == "false"

@@ -1,0 +1,150 @@
+"""The console in a real browser: Debian's chromium driven by Playwright, against a real
+`metaeng-daemon console` subprocess on a copy of the example deployment.
+
+Log in with the token; approve a proposal; open the approval run's diff, click Undo and
+confirm, see it undone and the files restored on disk; reject the proposal the undo
+reopened. A screenshot of every page is written to $METAENG_SCREENSHOTS (docs/img when
+the docs' images are refreshed), else to the test's temp folder.
+
+Marked `browser`: `pytest -m 'not browser'` skips it in the inner loop; the default run
+(and CI, which installs chromium when it is missing) runs it. A missing chromium fails
+the test with the command that installs it, never a silent skip.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.daemon.doors.console.process import ConsoleProcess
+from tests.support.deploy import run_cli, tree_snapshot
+from tests.support.facts import stored_fact, write_store
+
+pytestmark = pytest.mark.browser
+EXAMPLES = Path(__file__).resolve().parents[4] / "examples"
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.fixture
+def browser(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install -y chromium` (CI's .ci/run does)")
+    from playwright.sync_api import sync_playwright
+
+    # Chromium and Playwright's driver keep caches and config under $HOME: give them their own.
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("browser-home")))
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+def _example(root: Path) -> Path:
+    """A copy of examples/ in review autonomy, with a few facts and a lab ledger to show."""
+    demo = root / "demo"
+    shutil.copytree(EXAMPLES, demo)
+    config = demo / "config.yaml"
+    text = config.read_text().replace("autonomy: autonomous", "autonomy: review")
+    config.write_text(text + "\nconsole:\n  lab_ledgers: [./ledgers]\n")
+    write_store(
+        demo / "ada",
+        stored_fact(user="ada", value="Berlin", valid_to="2026-11-16", quote="I am based in Berlin"),
+        stored_fact(
+            id="f-paris",
+            value="Paris",
+            valid_from="2026-11-16",
+            observed_at="2026-11-16",
+            source_event_id="2026-11-16-weekly-report-and-postmortem.jsonl@3",
+            supersedes_memory_id="f-first",
+            quote="from the 16th on I work from Paris",
+        ),
+        stored_fact(id="f-lang", key="language", value="German", quote="reply in German please"),
+    )
+    assert run_cli(config, "lab", "grid", "--output", str(demo / "ledgers" / "grid-demo")).code == 0
+    return config
+
+
+def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: object) -> None:
+    from playwright.sync_api import Browser, expect
+
+    assert isinstance(browser, Browser)
+    shots = Path(os.environ.get("METAENG_SCREENSHOTS") or root / "shots")
+    shots.mkdir(parents=True, exist_ok=True)
+    config = _example(root)
+    home = config.parent / "ada"
+    first = run_cli(config, "once", "--agent", "ada", "--json")
+    assert first.code in (0, 1), first.err
+    (proposal,) = run_cli(config, "review", "list", "--json").json()
+    pid = proposal["id"]
+    before_approval = tree_snapshot(home, skip=[".metaeng"])
+    console = ConsoleProcess(config, root)
+    try:
+        link = console.url()
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("dialog", lambda dialog: dialog.accept())
+
+        page.goto(link)  # the token is exchanged for the cookie, and the URL loses it
+        expect(page.locator("h1")).to_have_text("Agents")
+        assert "token=" not in page.url
+        page.screenshot(path=str(shots / "console-agents.png"), full_page=True)
+
+        page.click("header >> text=Review")
+        expect(page.locator("h1")).to_have_text("Review queue")
+        expect(page.locator(f"#proposal-{pid} .tag")).to_have_text("open")
+        page.screenshot(path=str(shots / "console-review.png"))
+        page.click(f"#approve-{pid}")  # confirmation dialog accepted
+        expect(page.locator("#result")).to_contain_text("approved")
+        approved = run_cli(config, "review", "list", "--json").json()[0]
+        assert approved["status"] == "approved"
+        assert tree_snapshot(home, skip=[".metaeng"]) != before_approval
+
+        page.click("header >> text=Runs")
+        expect(page.locator("h1")).to_have_text("Runs")
+        page.screenshot(path=str(shots / "console-runs.png"), full_page=True)
+        page.click(f"text={approved['run_id']}")
+        expect(page.locator("h1")).to_have_text(f"Run {approved['run_id']}")
+        expect(page.locator("#run-status")).to_have_text("applied")
+        expect(page.locator("pre.diff span.del").first).to_be_visible()
+        page.screenshot(path=str(shots / "console-run.png"))
+        page.click("#undo")  # confirmation dialog accepted
+        expect(page.locator("#result")).to_contain_text(f"run {approved['run_id']} undone by run")
+        assert tree_snapshot(home, skip=[".metaeng"]) == before_approval  # the files are back on disk
+        page.goto(link.split("?")[0] + f"runs/ada/{approved['run_id']}")
+        expect(page.locator("#run-status")).to_contain_text("undone by")
+
+        page.click("header >> text=Review")
+        expect(page.locator("h1")).to_have_text("Review queue")
+        expect(page.locator(f"#proposal-{pid} .tag")).to_have_text("open")  # the undo reopened it
+        page.fill(f"#why-{pid}", "keep the daily logs as written")
+        page.click(f"#reject-{pid}")
+        expect(page.locator("#result")).to_contain_text("rejected")
+        rejected = run_cli(config, "review", "show", pid, "--json").json()
+        assert rejected["status"] == "rejected"
+        assert rejected["history"][-1]["why"] == "keep the daily logs as written"
+        assert re.match(r".+ \(console:.{8}\)$", rejected["history"][-1]["by"])
+
+        for name, title in (("memory", "Memory of ada"), ("skills", "Skills of ada"), ("lab", "Lab")):
+            page.click(f"header >> text={name.capitalize()}")
+            expect(page.locator("h1")).to_have_text(title)  # links are boosted: wait for the swap
+            page.screenshot(path=str(shots / f"console-{name}.png"), full_page=True)
+        expect(page.locator("svg.chart").first).to_be_visible()
+        assert errors == [], errors  # no CSP violation, no script error
+    finally:
+        console.close()
