@@ -12,12 +12,12 @@ import re
 import unicodedata
 from dataclasses import replace
 from datetime import datetime
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from daemon.kernel import review_queue
-from daemon.kernel.changeset import Changeset, FileWrite
+from daemon.kernel.changeset import Changeset, FileWrite, PassDetails
+from daemon.kernel.json_contract import Omittable, RawJson
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
@@ -25,10 +25,11 @@ from daemon.kernel.view import AgentView
 from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
-from daemon.passes.turn_input import turns_for_model, untrusted_block
+from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import Turn
 from daemon.transcripts.reads import FileRead
+from daemon.transcripts.turn_render import TurnBody
 from memory_engine import fact_grounding, refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
 from memory_engine.forbidden import forbidden_keys
@@ -36,6 +37,24 @@ from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
 
 MEMORY_PROPOSAL = "memory"
+
+
+class DistillationDetails(PassDetails):
+    """What distillation reports when the model saw turns. A count per result (`stored`,
+    `deduplicated`, `abstained`, `rejected`) is present when that result occurred."""
+
+    turns: int
+    forbidden_dropped: Omittable[int] = None  # facts on a purged, forbidden key (never reported)
+    turns_waiting: int
+    model_requests: int
+    facts_proposed: int
+    stored: Omittable[int] = None
+    deduplicated: Omittable[int] = None
+    abstained: Omittable[int] = None
+    rejected: Omittable[int] = None
+    rejected_facts: list[str]
+    warnings: list[str]
+    proposal: Omittable[str] = None  # under `autonomy: review`: the proposal the new facts wait in
 
 
 class DistilledFact(BaseModel):
@@ -88,11 +107,11 @@ def _turn_date(turn: Turn, now: datetime) -> str:
     return now.date().isoformat()
 
 
-def _payload(turns: list[dict[str, Any]], allowed: list[str], now: datetime) -> str:
+def _payload(turns: list[TurnBody], allowed: list[str], now: datetime) -> str:
     return untrusted_block({"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns})
 
 
-def _valid(raw: dict[str, Any]) -> bool:
+def _valid(raw: RawJson) -> bool:
     try:
         FactProposal.model_validate(raw)
     except ValidationError:
@@ -122,7 +141,9 @@ def _with_gone(
     if not gone:
         return early
     report = (*early.report, *gone)
-    details = {**early.details, "warnings": [*early.details.get("warnings", []), *gone]}
+    seen = early.details
+    assert isinstance(seen, TurnsSeen)  # what turns_for_model reports when it stops early
+    details = seen.model_copy(update={"warnings": [*(seen.warnings or []), *gone]})
     if early.status != "nothing":
         return early.model_copy(update={"report": report, "details": details})
     rest = refused.without(queue, (), retried)
@@ -208,16 +229,19 @@ class DistillationPass:
         if outcomes and counts.get("rejected", 0) == len(outcomes):
             context.deep.answer_rejected(self.name, f"all {len(outcomes)} proposed facts rejected")
         analysed = len(backlog.done.turns)
-        details = {
-            "turns": analysed,
-            **({"forbidden_dropped": dropped} if dropped else {}),
-            "turns_waiting": backlog.left,
-            "model_requests": backlog.calls,
-            "facts_proposed": proposed,
-            **counts,
-            "rejected_facts": [line for line, r in outcomes if r.status == "rejected"],
-            "warnings": warnings,
-        }
+        details = DistillationDetails(
+            turns=analysed,
+            forbidden_dropped=dropped or None,
+            turns_waiting=backlog.left,
+            model_requests=backlog.calls,
+            facts_proposed=proposed,
+            stored=counts.get("stored"),
+            deduplicated=counts.get("deduplicated"),
+            abstained=counts.get("abstained"),
+            rejected=counts.get("rejected"),
+            rejected_facts=[line for line, r in outcomes if r.status == "rejected"],
+            warnings=warnings,
+        )
         summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no facts proposed"
         reason = f"{analysed} turn(s) analysed: {summary}{backlog.note()}"
         bookkeeping = [w for w in (refused.log_write(context.view, new_refused),) if w is not None]
@@ -242,7 +266,7 @@ class DistillationPass:
             stored = [line for line, r in outcomes if r.status == "stored"]
             proposal = self._proposal(context, writes, deletes, stored, pending)
             writes, deletes = (review_queue.proposal_write(proposal),), ()
-            details["proposal"] = proposal.id
+            details = details.model_copy(update={"proposal": proposal.id})
             reason += f"; autonomy: review, so the new facts wait in proposal {proposal.id}"
         return Changeset(
             pass_name=self.name,

@@ -22,17 +22,20 @@ user may be joking — but never without the words that say it.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.text.meaning_words import KOREAN_PARTICLES
-from daemon.text.words import STOP, spaceless, tokens
+from daemon.text.language import Language, detect
+from daemon.text.lexicon import lemma
+from daemon.text.stems import same_word
+from daemon.text.unicode_words import uncased
+from daemon.text.words import stopwords, tokens
 from memory_engine.first_person import first_person
 
 
-def _value_words(value: str) -> set[str]:
+def value_words(value: str, lang: Language | None) -> set[str]:
+    """The words of a value as grounding looks for them (dates as day and month, a time zone
+    by its city, function words of `lang` left out unless they are all it says)."""
     text = value.strip()
     try:
         day = date.fromisoformat(text)
@@ -42,30 +45,24 @@ def _value_words(value: str) -> set[str]:
         return {str(day.day), f"month{day.month}"}
     if "/" in text and " " not in text:  # a time-zone name: Europe/Berlin → Berlin
         text = text.rsplit("/", 1)[1].replace("_", " ")
-    return {t for t in tokens(text) if t not in STOP}
+    found = tokens(text, lang)
+    # a value that is only a function word somewhere ("CET", French "this") is still the value
+    return {t for t in found if t not in stopwords(lang)} or set(found)
 
 
-HANGUL = re.compile("[\uac00-\ud7a3]+")
-# Korean particles (the meaning check's) and, to find a value, also 만 ("only"), the honorific
-# 께서, 하고 and the copula endings that follow a noun written together with it.
-PARTICLES = frozenset(KOREAN_PARTICLES) | frozenset(
-    ["만", "께서", "하고", "에요", "이에요", "예요", "이다", "입니다", "이야", "야", "이고", "이며", "에는", "으로는", "로는", "에도", "에서도"]
-)
-
-
-def _said(word: str, quote: str, said: set[str]) -> bool:
-    """Whether the value word `word` is in the quote (`said`: its tokens; see the docstring)."""
+def _said(word: str, said: set[str], lang: Language | None) -> bool:
+    """Whether the value word `word` is in the quote (`said`: its tokens), in any inflection
+    (Kraków in "w Krakowie"), a word of a script without case with a particle (서울 in 서울에)."""
     if word in said:
         return True
-    if spaceless(word):
-        return word in unicodedata.normalize("NFC", quote)
-    if HANGUL.fullmatch(word):
-        return any(t.startswith(word) and t[len(word) :] in PARTICLES for t in said)
-    return False
+    if uncased(word):
+        return any(lemma(t, lang) == word for t in said)
+    algorithm = lang.stemmer if lang is not None else None
+    return algorithm is not None and any(same_word(word, t, algorithm) for t in said)
 
 
-def _entity_words(entity: str) -> set[str]:
-    return {t for t in tokens(entity.replace("-", " ").replace(".", " ")) if t not in STOP}
+def _entity_words(entity: str, lang: Language | None) -> set[str]:
+    return {t for t in tokens(entity.replace("-", " ").replace(".", " "), lang) if t not in stopwords(lang)}
 
 
 @dataclass(frozen=True)
@@ -80,17 +77,19 @@ def check(entity: str, value: str, quote: str, self_names: frozenset[str] = froz
     `self_names`: the entities that are the user themself (`user`, and the memory owner's
     user name when one is configured), about whom a first-person statement speaks.
     """
-    said = set(tokens(quote))
-    missing = sorted(w for w in _value_words(value) if not _said(w, quote, said))
+    lang = detect([quote])
+    said = set(tokens(quote, lang))
+    wanted = value_words(value, lang)
+    missing = sorted(w for w in wanted if not _said(w, said, lang))
     if missing:
         return Verdict(False, f"the quote does not say {', '.join(missing)!s} (value {value!r})")
-    if not _value_words(value):
+    if not wanted:
         return Verdict(False, f"the value {value!r} has no content words to find in the quote")
     if entity.split(".", 1)[0] in self_names:
-        if not first_person(quote):
+        if not first_person(quote, lang):
             return Verdict(False, "a fact about the user needs the user's own first-person words")
         return Verdict(True)
-    own = _entity_words(entity)
+    own = _entity_words(entity, lang)
     if own and not own & said:
         return Verdict(False, f"the quote does not name {entity!r}")
     return Verdict(True)

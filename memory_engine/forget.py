@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from daemon.kernel.changeset import Changeset, nothing
+from daemon.kernel.changeset import Changeset, PassDetails, nothing
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from memory_engine.agent_memory import open_edit
+
+
+class Forgotten(PassDetails):
+    """The record ids a forget deleted (`memory forget --json` prints them)."""
+
+    deleted_ids: list[str]
 
 
 def plan_forget(
@@ -28,5 +34,5 @@ def plan_forget(
         writes=writes,
         deletes=deletes,
         report=tuple(f"deleted {record_id}" for record_id in result.deleted_ids),
-        details={"deleted_ids": list(result.deleted_ids)},
+        details=Forgotten(deleted_ids=list(result.deleted_ids)),
     )

@@ -28,7 +28,7 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from daemon.kernel import review_queue
-from daemon.kernel.changeset import Changeset, FileWrite, failed, nothing
+from daemon.kernel.changeset import Changeset, FileWrite, PassDetails, failed, nothing
 from daemon.kernel.errors import StateVersionError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import REVIEW_DIR
@@ -188,6 +188,22 @@ def consolidate_files(files: list[tuple[str, bytes]], named: bool = True) -> Con
     return plan
 
 
+class ConsolidationDetails(PassDetails):
+    """What the memory consolidation did to the fact store."""
+
+    records: int
+    duplicates_removed: int
+    links_repaired: int
+    problems_reported: list[str]
+    wiring_proposed: str | None  # the one-time facts-view-wiring proposal made this run
+
+
+class ConsolidationBlocked(PassDetails):
+    """Why the fact store needs a person before it can be consolidated."""
+
+    problems: list[str]
+
+
 class MemoryConsolidationPass:
     name = "memory_consolidation"
     uses_model = False
@@ -217,7 +233,7 @@ class MemoryConsolidationPass:
             return failed(
                 self.name,
                 f"{label} needs a person before it can be consolidated: {'; '.join(plan.blocking[:5])}",
-                problems=plan.blocking,
+                ConsolidationBlocked(problems=plan.blocking),
             )
         # Every record goes to its own shard (one moved by hand goes back); the single file goes.
         groups = by_shard(plan.records, store)
@@ -244,13 +260,13 @@ class MemoryConsolidationPass:
             + [f"repaired: {line}" for line in plan.repaired]
             + [f"needs a person: {line}" for line in plan.reported]
         )
-        details = {
-            "records": len(plan.records),
-            "duplicates_removed": len(plan.dropped),
-            "links_repaired": len(plan.repaired),
-            "problems_reported": plan.reported,
-            "wiring_proposed": wiring.id if wiring is not None else None,
-        }
+        details = ConsolidationDetails(
+            records=len(plan.records),
+            duplicates_removed=len(plan.dropped),
+            links_repaired=len(plan.repaired),
+            problems_reported=plan.reported,
+            wiring_proposed=wiring.id if wiring is not None else None,
+        )
         summary = (
             f"{len(plan.records)} record(s); {len(plan.dropped)} duplicate(s) removed, "
             f"{len(plan.repaired)} link(s) repaired, {len(plan.reported)} problem(s) reported"

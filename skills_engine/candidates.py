@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal, TypedDict
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel.changeset import FileWrite
 from daemon.kernel.errors import PathRefused
+from daemon.kernel.json_contract import Document, Omittable
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import check_relative
 from skills_engine import provenance
@@ -91,6 +92,32 @@ class ScoutResponse(BaseModel):
 Outcome = Literal["created", "updated", "forked", "skipped", "stopped-near-duplicate", "refused", "proposed"]
 
 
+class CandidateResult(Document):
+    """What became of one candidate the scout answered (an item of `candidates` in `once --json`)."""
+
+    action: Literal["skip", "update", "create"]
+    name: str
+    outcome: Outcome
+    reason: str
+    proposal: Omittable[str] = None  # the review-queue proposal it became
+    near: Omittable[str] = None  # the existing skill whose name is near-identical
+    cites: Omittable[list[str]] = None  # the turn refs (file@offset) it rests on
+    path: Omittable[str] = None  # the learned skill's folder
+    files: Omittable[list[str]] = None  # the files of the skill an update changes
+    forked_from: Omittable[str] = None  # the managed or pack skill an update forked
+    as_is: Omittable[str] = None  # why a created skill was written as the model gave it
+
+
+class _Where(TypedDict, total=False):
+    """Where a create or update lands, reported with whatever becomes of it."""
+
+    cites: list[str]
+    path: str
+    files: list[str]
+    forked_from: str
+    as_is: str
+
+
 @dataclass
 class Applier:
     """Applies candidates one by one to `edits`; the inventory is reloaded by the caller after each."""
@@ -107,8 +134,33 @@ class Applier:
     untrusted: frozenset[str] = frozenset()
     created: set[str] = field(default_factory=set)
 
-    def result(self, c: ScoutCandidate, outcome: Outcome, reason: str, **extra: Any) -> dict[str, Any]:
-        return {"action": c.action, "name": c.name, "outcome": outcome, "reason": reason, **extra}
+    def result(
+        self,
+        c: ScoutCandidate,
+        outcome: Outcome,
+        reason: str,
+        *,
+        proposal: str | None = None,
+        near: str | None = None,
+        cites: list[str] | None = None,
+        path: str | None = None,
+        files: list[str] | None = None,
+        forked_from: str | None = None,
+        as_is: str | None = None,
+    ) -> CandidateResult:
+        return CandidateResult(
+            action=c.action,
+            name=c.name,
+            outcome=outcome,
+            reason=reason,
+            proposal=proposal,
+            near=near,
+            cites=cites,
+            path=path,
+            files=files,
+            forked_from=forked_from,
+            as_is=as_is,
+        )
 
     def cited(self, c: ScoutCandidate) -> list[str] | str:
         """The turn refs a candidate cites, or why its citations are refused."""
@@ -119,7 +171,7 @@ class Applier:
             return f"cites turn(s) {', '.join(unknown)}, which were not sent"
         return [self.turns[t] for t in dict.fromkeys(c.cites)]
 
-    def apply(self, c: ScoutCandidate, inventory: Inventory) -> dict[str, Any]:
+    def apply(self, c: ScoutCandidate, inventory: Inventory) -> CandidateResult:
         if c.action == "skip":
             return self.result(c, "skipped", c.reason or "already covered")
         try:
@@ -138,10 +190,11 @@ class Applier:
             else applier.update(c, name, refs, inventory)
         )
         if applier is not self:
-            outcome["reason"] += " (held for review: a cited turn reads like a prompt injection)"
+            held = " (held for review: a cited turn reads like a prompt injection)"
+            outcome = outcome.model_copy(update={"reason": outcome.reason + held})
         return outcome
 
-    def ungrounded(self, c: ScoutCandidate, refs: list[str]) -> dict[str, Any] | None:
+    def ungrounded(self, c: ScoutCandidate, refs: list[str]) -> CandidateResult | None:
         """The refusal of a candidate whose new steps the turns it cites do not support, or None."""
         if not self.texts:
             return None
@@ -152,7 +205,7 @@ class Applier:
         return self.result(c, "refused", f"ungrounded: the cited turns do not say {quoted}", cites=refs)
 
     # -- create -------------------------------------------------------------------------
-    def create(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> dict[str, Any]:
+    def create(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> CandidateResult:
         proposed = (
             {t.rsplit("/", 1)[-1] for t, _ in waiting(self.edits.view, "skill-create")}
             if self.review
@@ -204,7 +257,7 @@ class Applier:
             provenance.sidecar_write(learned, record),
         ]
         self.created.add(name)
-        extra: dict[str, Any] = {"cites": refs, "path": f"{learned}/{name}"}
+        extra: _Where = {"cites": refs, "path": f"{learned}/{name}"}
         if as_is:
             extra["as_is"] = as_is
         if self.review:
@@ -216,7 +269,7 @@ class Applier:
         return self.result(c, "created", f"{reason} (written as is: {as_is})" if as_is else reason, **extra)
 
     # -- update -------------------------------------------------------------------------
-    def update(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> dict[str, Any]:
+    def update(self, c: ScoutCandidate, name: str, refs: list[str], inventory: Inventory) -> CandidateResult:
         learned_dir = self.agent.skills.learned
         own = inventory.learned(name)
         original = inventory.original(name)
@@ -261,7 +314,7 @@ class Applier:
                 at=self.now.isoformat(), run_id=self.run_id, action="updated", cites=refs, note=c.capability
             )
             writes.append(provenance.sidecar_write(learned_dir, record.with_event(event)))
-        extra = {"cites": refs, "path": f"{learned_dir}/{name}", "files": sorted(changed)}
+        extra: _Where = {"cites": refs, "path": f"{learned_dir}/{name}", "files": sorted(changed)}
         if outcome == "forked" and original is not None:
             extra["forked_from"] = str(original.path)
         if self.review:
@@ -281,8 +334,8 @@ class Applier:
         writes: list[FileWrite],
         deletes: tuple[str, ...],
         refs: list[str],
-        extra: dict[str, Any],
-    ) -> dict[str, Any]:
+        extra: _Where,
+    ) -> CandidateResult:
         outcome = propose(
             self.agent,
             self.edits,

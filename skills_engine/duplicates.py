@@ -25,7 +25,10 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from daemon.text import meaning_compare
-from daemon.text.meaning_words import lemma, uncased
+from daemon.text.language import Language, detect
+from daemon.text.stems import same_stem
+from daemon.text.unicode_words import uncased
+from daemon.text.words import is_content, tokens
 from skills_engine import skill_words
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import near_identical
@@ -37,82 +40,45 @@ JACCARD_WITH_STEPS = 0.2
 JACCARD_WITH_NAME = 0.3
 HALF = 0.5
 MAX_GROUP = 5
-STOP = frozenset(
-    [
-        "the",
-        "and",
-        "for",
-        "with",
-        "from",
-        "that",
-        "this",
-        "into",
-        "when",
-        "then",
-        "than",
-        "each",
-        "every",
-        "your",
-        "you",
-        "use",
-        "are",
-        "was",
-        "were",
-        "has",
-        "have",
-        "not",
-        "but",
-        "all",
-        "any",
-        "its",
-        "their",
-        "them",
-        "they",
-        "will",
-        "can",
-        "may",
-        "per",
-        "via",
-        "out",
-    ]
-)
 
 
-def _fold(word: str) -> str:
-    """An English plural folded ("reports" → "report"); a word of a script without case
-    without a Korean particle or a leading Arabic/Hebrew "and" (والقهوة → القهوة), as the
-    meaning check reads it (`meaning_words.lemma`); any other word as it is."""
-    if word.isascii():
-        return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-    return lemma(word) if uncased(word) else word
+def _every_word(text: str, lang: Language | None = None) -> set[str]:
+    """Every word of `text` outside the scripts written without spaces, as the text layer
+    compares them (`daemon.text.words.tokens`: case, inflection, number words folded)."""
+    lang = lang if lang is not None else detect([text])
+    return set(tokens(" ".join(spaced_words(text)), lang))
 
 
-def _every_word(text: str) -> set[str]:
-    return {_fold(w) for w in spaced_words(text)}
+def words(text: str, lang: Language | None = None) -> set[str]:
+    """The content words of `text` (read as `lang`, or the language it is detected in): its
+    words of any script written with spaces — Latin with accents, Cyrillic, Greek, Hebrew,
+    Arabic, Devanagari … — through the text layer (`daemon.text.words`: stems, number words),
+    of three characters or more (or of a script without case), the language's function words
+    left out. Chinese, Japanese, Thai, Lao, Khmer and Myanmar text has none: see `missing`."""
+    lang = lang if lang is not None else detect([text])
+    return {w for w in _every_word(text, lang) if is_content(w, lang) and (len(w) >= 3 or uncased(w))}
 
 
-def words(text: str) -> set[str]:
-    """The content words of `text`: its words (`skill_words.spaced_words`: any script written
-    with spaces — Latin with accents, Cyrillic, Greek, Hebrew, Arabic, Devanagari …) of three
-    characters or more, folded (`_fold`), English stop words left out. Chinese, Japanese,
-    Thai, Lao, Khmer and Myanmar text has none: see `missing`."""
-    return {_fold(w) for w in spaced_words(text) if len(w) >= 3 and w not in STOP}
+def lacking(need: set[str], have: set[str]) -> list[str]:
+    """The words of `need` that no word of `have` is a form of (`stems.same_stem`)."""
+    return sorted(w for w in need if w not in have and not any(same_stem(w, h) for h in have))
 
 
-def missing(text: str, target: str) -> list[str]:
+def missing(text: str, target: str, lang: Language | None = None) -> list[str]:
     """What `target` lacks of `text` (nothing: `target` carries `text`). For a text with content
     words (`words`), those `target` lacks. A text without any — a clause of a script written
     without spaces, only short words ("go up"), only symbols (✅) — is never carried by just
     any target: it needs all its words of any length, nothing of it the meaning check finds
     dropped as a word of a script without case (it keeps every such word), and for symbols
     only, the text itself."""
-    need = words(text)
+    lang = lang if lang is not None else detect([text, target])
+    need = words(text, lang)
     if need:
-        return sorted(need - words(target))
+        return lacking(need, words(target, lang))
     if not skill_words.words(text):
         shown = " ".join(text.split())
         return [] if shown in " ".join(target.split()) else [shown]
-    gone = _every_word(text) - _every_word(target)
+    gone = _every_word(text, lang) - _every_word(target, lang)
     gone |= {t.value for t in meaning_compare.compare([text], target).dropped if t.category == "word"}
     return sorted(gone)
 

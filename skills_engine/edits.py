@@ -11,9 +11,8 @@ runner's `write_scope` check enforces it once more.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from daemon.kernel.changeset import Changeset, CursorAdvance, FileWrite
+from daemon.kernel.changeset import Changeset, CursorAdvance, FileWrite, PassDetails
 from daemon.kernel.errors import PathRefused
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import FORK_BASES_DIR, META_DIR, REVIEW_DIR
@@ -75,7 +74,7 @@ class SkillEdits:
         pass_name: str,
         reason: str,
         report: Sequence[str],
-        details: dict[str, Any],
+        details: PassDetails,
         cursor_advances: Sequence[CursorAdvance] = (),
     ) -> Changeset:
         """`changes` if anything differs from the view the pass started from, else `nothing`."""

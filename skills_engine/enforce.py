@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.kernel.changeset import Changeset
+from daemon.kernel.changeset import Changeset, PassDetails
+from daemon.kernel.json_contract import Document
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from skills_engine import provenance, quarantine
@@ -18,9 +19,23 @@ from skills_engine.edits import SkillEdits
 from skills_engine.inventory import Inventory, load_inventory
 
 
+class Quarantined(Document):
+    """A fork the preservation guard moved into quarantine, the rule it failed and how."""
+
+    name: str
+    rule: str
+    detail: str
+
+
+class GuardDetails(PassDetails):
+    """What `skills check` quarantined."""
+
+    quarantined: list[Quarantined]
+
+
 @dataclass(frozen=True)
 class GuardOutcome:
-    quarantined: tuple[dict[str, str], ...]  # newly quarantined: name, rule, detail
+    quarantined: tuple[Quarantined, ...]  # newly quarantined
     ok: tuple[str, ...]  # machine-written forks that pass
     report: tuple[str, ...]
 
@@ -35,7 +50,7 @@ def quarantine_failing(
     agent: AgentSettings, inventory: Inventory, edits: SkillEdits, now: datetime, run_id: str | None
 ) -> GuardOutcome:
     learned = agent.skills.learned
-    newly: list[dict[str, str]] = []
+    newly: list[Quarantined] = []
     report: list[str] = []
     ok: list[str] = []
     for skill in inventory.learned_skills():
@@ -50,7 +65,7 @@ def quarantine_failing(
             learned, skill.name, skill.folder.files, sidecar, skill.guard, now, run_id, stale
         )
         edits.apply(writes, deletes)
-        newly.append({"name": skill.name, "rule": record.rule, "detail": record.detail})
+        newly.append(Quarantined(name=skill.name, rule=record.rule, detail=record.detail))
         original = inventory.original(skill.name)
         serves = f"; {original.source} original {original.path} serves again" if original else ""
         report.append(f"quarantined {skill.name} ({record.rule}: {record.detail}){serves}")
@@ -61,6 +76,6 @@ def plan_check(agent: AgentSettings, view: AgentView, now: datetime, run_id: str
     """`skills check` as a run: quarantine every failing fork (status `nothing` if none fails)."""
     edits = SkillEdits(agent, view)
     outcome = enforce_guard(agent, edits, now, run_id)
-    names = ", ".join(q["name"] for q in outcome.quarantined)
+    names = ", ".join(q.name for q in outcome.quarantined)
     reason = f"preservation guard: quarantined {names}" if names else "preservation guard: every fork passes"
-    return edits.changeset("skills-check", reason, outcome.report, {"quarantined": list(outcome.quarantined)})
+    return edits.changeset("skills-check", reason, outcome.report, GuardDetails(quarantined=list(outcome.quarantined)))

@@ -20,10 +20,9 @@ being lossless, apply.
 
 from __future__ import annotations
 
-from typing import Any
-
-from daemon.kernel.changeset import Changeset
+from daemon.kernel.changeset import Changeset, PassDetails
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.json_contract import Document
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.settings import AgentSettings
 from daemon.model.deep_tier import DeepTier
@@ -32,13 +31,50 @@ from skills_engine import library_state
 from skills_engine.dedupe import group_fingerprint, merge_identical, merge_near
 from skills_engine.duplicates import eligible, find_groups
 from skills_engine.edits import SkillEdits, write_scope
-from skills_engine.enforce import enforce_guard
+from skills_engine.enforce import Quarantined, enforce_guard
 from skills_engine.inventory import SKILL_FILE, load_inventory
 from skills_engine.proposals import propose, waiting
 from skills_engine.remerge import remerge
 from skills_engine.tidy import tidy_skill
 
 MAX_MODEL_CALLS = 20
+
+
+class UpstreamMerge(Document):
+    """A learned copy of a managed or pack skill whose origin changed: merged, or why not."""
+
+    name: str
+    outcome: str  # merged | pending | failed | proposed | refused
+    reason: str
+    rules: dict[str, str]  # file → the merge rule applied to it
+    kept_ours: list[str]
+
+
+class DuplicatesOutcome(Document):
+    """One group of duplicate skills and what became of it."""
+
+    names: list[str]
+    outcome: str  # merged | distinct | proposed | refused
+    reason: str
+
+
+class Tidied(Document):
+    name: str
+    changes: list[str]
+
+
+class LibraryDetails(PassDetails):
+    """What the library maintenance did, and what waits (`pending`: for the model, a person
+    or the review queue)."""
+
+    upstream_merges: list[UpstreamMerge]
+    duplicates: list[DuplicatesOutcome]
+    tidied: list[Tidied]
+    pending: list[str]
+    files_merged_deterministically: int
+    files_resolved_by_model: int
+    quarantined: list[Quarantined]  # forks the preservation guard moved out this run
+    model_calls: int
 
 
 class LibraryMaintenancePass:
@@ -54,7 +90,7 @@ class LibraryMaintenancePass:
         edits = SkillEdits(agent, context.view)
         guard = enforce_guard(agent, edits, context.now, context.run_id)
         run = _Run(agent, edits, context, list(guard.report))
-        run.details["quarantined"] = list(guard.quarantined)
+        run.quarantined = list(guard.quarantined)
         run.upstream_merges()
         run.duplicates()
         run.tidy()
@@ -73,14 +109,12 @@ class _Run:
         self.unavailable = context.deep.availability()
         self.calls_at_start = len(context.deep.calls)
         self.pending: list[str] = []
-        self.details: dict[str, Any] = {
-            "upstream_merges": [],
-            "duplicates": [],
-            "tidied": [],
-            "pending": self.pending,
-            "files_merged_deterministically": 0,
-            "files_resolved_by_model": 0,
-        }
+        self.quarantined: list[Quarantined] = []
+        self.merges: list[UpstreamMerge] = []
+        self.duplicate_groups: list[DuplicatesOutcome] = []
+        self.tidied: list[Tidied] = []
+        self.merged_deterministically = 0
+        self.resolved_by_model = 0
 
     def deep(self) -> DeepTier | None:
         """The model, if it can be called and this pass's call budget is not spent."""
@@ -117,16 +151,16 @@ class _Run:
                 now=self.context.now,
                 run_id=self.context.run_id,
             )
-            entry: dict[str, Any] = {
-                "name": skill.name,
-                "outcome": result.status,
-                "reason": result.reason,
-                "rules": result.rules,
-                "kept_ours": result.kept_ours,
-            }
+            entry = UpstreamMerge(
+                name=skill.name,
+                outcome=result.status,
+                reason=result.reason,
+                rules=result.rules,
+                kept_ours=result.kept_ours,
+            )
             if result.status == "merged":
-                self.details["files_merged_deterministically"] += result.deterministic
-                self.details["files_resolved_by_model"] += result.model_resolved
+                self.merged_deterministically += result.deterministic
+                self.resolved_by_model += result.model_resolved
             if result.status == "pending":
                 self.pending.append(f"upstream merge of {skill.name}: {result.reason}")
                 self.unavailable = self.unavailable or result.model_failed
@@ -146,14 +180,18 @@ class _Run:
                     now=self.context.now,
                     run_id=self.context.run_id,
                 )
-                entry["outcome"] = "proposed" if outcome.proposal_id else "refused"
-                entry["reason"] = outcome.refused or f"review-queue proposal {outcome.proposal_id}"
-                self.report.append(f"upstream merge of {skill.name}: {entry['reason']}")
+                entry = entry.model_copy(
+                    update={
+                        "outcome": "proposed" if outcome.proposal_id else "refused",
+                        "reason": outcome.refused or f"review-queue proposal {outcome.proposal_id}",
+                    }
+                )
+                self.report.append(f"upstream merge of {skill.name}: {entry.reason}")
             else:
                 self.edits.apply(result.writes, result.deletes)
                 self.report.append(result.reason)
             self.report.extend(result.report)
-            self.details["upstream_merges"].append(entry)
+            self.merges.append(entry)
 
     def duplicates(self) -> None:
         learned = self.agent.skills.learned
@@ -236,7 +274,7 @@ class _Run:
             self._record(result.outcome, result.reason, names)
 
     def _record(self, outcome: str, reason: str, names: list[str]) -> None:
-        self.details["duplicates"].append({"names": names, "outcome": outcome, "reason": reason})
+        self.duplicate_groups.append(DuplicatesOutcome(names=names, outcome=outcome, reason=reason))
         self.report.append(f"duplicates {outcome}: {reason}")
 
     def tidy(self) -> None:
@@ -247,29 +285,37 @@ class _Run:
             tidied, notes = tidy_skill(text)
             if notes:
                 self.edits.write(f"{learned}/{skill.name}/{SKILL_FILE}", tidied.encode("utf-8"))
-                self.details["tidied"].append({"name": skill.name, "changes": notes})
+                self.tidied.append(Tidied(name=skill.name, changes=notes))
                 self.report.append(f"tidied {skill.name}: {'; '.join(notes)}")
 
     def changeset(self, pass_name: str) -> Changeset:
-        calls = len(self.context.deep.calls) - self.calls_at_start
-        self.details["model_calls"] = calls
+        details = LibraryDetails(
+            upstream_merges=self.merges,
+            duplicates=self.duplicate_groups,
+            tidied=self.tidied,
+            pending=self.pending,
+            files_merged_deterministically=self.merged_deterministically,
+            files_resolved_by_model=self.resolved_by_model,
+            quarantined=self.quarantined,
+            model_calls=len(self.context.deep.calls) - self.calls_at_start,
+        )
         self.report.extend(f"pending: {item}" for item in self.pending)
         # Pending, failed and refused work is reported, not planned.
         not_done = ("pending", "failed", "refused")
         done = (
-            sum(1 for m in self.details["upstream_merges"] if m["outcome"] not in not_done)
-            + sum(1 for d in self.details["duplicates"] if d["outcome"] not in not_done)
-            + len(self.details["tidied"])
+            sum(1 for m in self.merges if m.outcome not in not_done)
+            + sum(1 for d in self.duplicate_groups if d.outcome not in not_done)
+            + len(self.tidied)
         )
         reason = f"{done} library change(s) planned, {len(self.pending)} pending"
-        if self.details["quarantined"]:
-            reason += f", {len(self.details['quarantined'])} quarantined"
+        if self.quarantined:
+            reason += f", {len(self.quarantined)} quarantined"
         if not self.edits and self.pending and self.unavailable:
             return Changeset(
                 pass_name=pass_name,
                 status="skipped",
                 reason=f"{reason}: {self.unavailable}",
                 report=tuple(self.report),
-                details=self.details,
+                details=details,
             )
-        return self.edits.changeset(pass_name, reason, self.report, self.details)
+        return self.edits.changeset(pass_name, reason, self.report, details)

@@ -20,8 +20,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from daemon.text.language import detect
+from daemon.text.words import is_content
+from daemon.text.words import tokens as text_tokens
 from daemon.transcripts.turn_render import wire_bytes
-from skills_engine import skill_words
 from skills_engine.inventory import Inventory, Skill
 
 K1 = 1.2
@@ -33,27 +35,14 @@ FULL_SHARE, SHORT_SHARE = 0.55, 0.75
 OMITTED_ROW_BYTES = 160
 MAX_STEPS, STEP_CHARS, MAX_FILES, SHORT_CHARS = 30, 300, 30, 160
 
-# Words too common in skills and requests to tell one skill from another.
-_STOP = frozenset(
-    {
-        "the", "and", "for", "with", "that", "this", "from", "into", "then", "when", "what", "your",
-        "you", "are", "was", "were", "will", "can", "not", "but", "all", "any", "its", "use",
-        "using", "used", "please", "also", "just", "have", "has", "had", "our", "out", "get",
-    }
-)
 
 
 def tokens(text: str) -> list[str]:
-    """Words of `text` for ranking (any script): lowercase, 3+ characters, no stop words,
-    plural -s dropped."""
-    found = []
-    for word in skill_words.words(text):
-        if len(word) < 3 or word in _STOP:
-            continue
-        if len(word) > 4 and word.endswith("s") and not word.endswith("ss"):
-            word = word[:-1]
-        found.append(word)
-    return found
+    """Words of `text` for ranking, through the text layer (`daemon.text.words`): in any
+    script, each as its stem in the text's language (reports, reporting → report), number
+    words as digits; function words of the language and words under 3 letters left out."""
+    lang = detect([text])
+    return [w for w in text_tokens(text, lang) if len(w) >= 3 and is_content(w, lang)]
 
 
 def _document(skill: Skill) -> Counter[str]:

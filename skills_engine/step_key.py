@@ -19,7 +19,7 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.text.words import SPACELESS
+from daemon.text.unicode_words import spaceless_class
 
 # Punctuation (Unicode P) that never changes the word it touches; dashes other than the
 # hyphens, and the percent, number, at, ampersand, slash, section and prime signs, are not.
@@ -56,5 +56,5 @@ def step_key(text: str) -> str:
 
 @cache
 def _between_spaceless() -> re.Pattern[str]:
-    letter = SPACELESS.pattern.removesuffix("+")
+    letter = f"[{spaceless_class()}]"
     return re.compile(rf"(?<={letter}) (?={letter})")

@@ -4,7 +4,7 @@ A canonical version of a group of near-duplicate skills must hold the union of t
 
 - *carried*: a member step is carried by a canonical step holding all its content words
   (`duplicates.words`: words of three letters or more of any script written with spaces,
-  stop words left out, English plurals folded); a step without any (Chinese, Thai …, only
+  the language's function words left out, inflection folded by its stem); a step without any (Chinese, Thai …, only
   short words, only symbols) by one that lacks nothing of it (`duplicates.missing`); a
   member step no canonical step carries is **lost**;
 - *said*: a carrying canonical step must say what the member step said — the same
@@ -22,7 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from daemon.text import meaning_compare
-from skills_engine.duplicates import missing, words
+from daemon.text.language import detect
+from skills_engine.duplicates import lacking, missing, words
 from skills_engine.inventory import SKILL_FILE, Skill
 
 
@@ -68,16 +69,17 @@ def check_union(
     """Judge `canonical` (the canonical steps) against the members' `steps`. Secret-looking
     tokens are compared between `members_text` and `canonical_text` (the whole texts; by
     default the steps alone)."""
-    targets = [words(step) for step in canonical]
-    carries = [[s for s in steps if words(s.text) and words(s.text) <= target] for target in targets]
+    lang = detect([*(s.text for s in steps), *canonical])  # one language, so stems compare
+    targets = [words(step, lang) for step in canonical]
+    carries = [[s for s in steps if words(s.text, lang) and not lacking(words(s.text, lang), target)] for target in targets]
     lost: list[str] = []
     changed: list[str] = []
     for step in steps:
-        need = words(step.text)
+        need = words(step.text, lang)
         if need:
-            carriers = [i for i, target in enumerate(targets) if need <= target]
+            carriers = [i for i, target in enumerate(targets) if not lacking(need, target)]
         else:
-            carriers = [i for i, text in enumerate(canonical) if not missing(step.text, text)]
+            carriers = [i for i, text in enumerate(canonical) if not missing(step.text, text, lang)]
         if not carriers:
             lost.append(step.label())
             continue

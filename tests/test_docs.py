@@ -2,6 +2,8 @@
 
 - docs/reference/cli.md is exactly what tools/gen_cli_docs.py makes from `--help`, and it
   has a section for every command and sub-command;
+- the JSON Schemas in docs/reference/json.md are exactly what tools/gen_json_docs.py makes
+  from the `--json` document models;
 - every key of the deployment file (walking the pydantic models, nested ones included)
   is in docs/reference/configuration.md;
 - every relative link in README.md and docs/ points to a file that exists, and every page
@@ -28,11 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 CLI_PAGE = DOCS / "reference" / "cli.md"
 CONFIG_PAGE = DOCS / "reference" / "configuration.md"
+JSON_PAGE = DOCS / "reference" / "json.md"
 TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest"
 
 
-def _generator() -> types.ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_cli_docs", ROOT / "tools" / "gen_cli_docs.py")
+def _generator(name: str = "gen_cli_docs") -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -73,6 +76,39 @@ def test_every_command_and_sub_command_has_a_section_and_help_text() -> None:
         assert (parser.description or "").strip() or path == (), f"no help text: {' '.join(path)}"
         for name, summary in gen._summaries(parser).items():
             assert summary.strip(), f"no one-line help for {' '.join((*path, name))}"
+
+
+# --- --json reference ----------------------------------------------------------------------
+
+
+def test_json_reference_holds_the_schema_of_every_document_model() -> None:
+    gen = _generator("gen_json_docs")
+    committed = JSON_PAGE.read_text(encoding="utf-8")
+    documented, expected = gen.documented(committed), gen.schemas()
+    stale = [command for command, schema in expected.items() if documented.get(command) != schema]
+    missing = [command for command in stale if command not in documented]
+    assert not stale, (
+        f"docs/reference/json.md: the schema of {', '.join(f'`{c} --json`' for c in stale)} differs from "
+        f"its model{' (missing: ' + ', '.join(missing) + ')' if missing else ''}: "
+        "run .venv/bin/python tools/gen_json_docs.py"
+    )
+    extra = sorted(set(documented) - set(expected))
+    assert not extra, f"docs/reference/json.md documents schemas of no document model: {extra}"
+    assert committed == gen.render(committed), (
+        "docs/reference/json.md: the generated part is not as tools/gen_json_docs.py writes it: "
+        "run .venv/bin/python tools/gen_json_docs.py"
+    )
+
+
+def test_the_json_reference_check_names_the_command_that_drifted() -> None:
+    gen = _generator("gen_json_docs")
+    committed = JSON_PAGE.read_text(encoding="utf-8")
+    schemas = gen.schemas()
+    drifted = gen.section({**schemas, "runs": schemas["runs"].replace("run_id", "run")})
+    before, _generated, after = gen.split(committed)
+    found = gen.documented(before + drifted + after)
+    assert [c for c in schemas if found.get(c) != schemas[c]] == ["runs"]
+    assert "Schemas" in before and gen.BEGIN in committed and gen.END in committed
 
 
 # --- configuration reference ---------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
@@ -37,6 +38,7 @@ def test_example_without_a_key_runs_and_says_what_was_skipped(root: Path) -> Non
     assert all(p["reason"] for p in body["passes"] if p["status"] == "skipped")
 
 
+@pytest.mark.slow
 def test_example_with_a_model_produces_a_run_that_runs_show_and_undo_handle(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -154,6 +154,7 @@ def circles() -> list[list[str]]:
     return found
 
 
+@pytest.mark.slow
 def test_no_folder_has_a_circle_of_imports() -> None:
     assert not circles(), "\n".join(" → ".join(c) for c in circles())
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.passes.protocol import PassContext
@@ -39,17 +38,6 @@ class RequestOutcome:
     outcome: str  # applied | unchanged | refused | rejected | failed
     operations: int = 0
     reason: str = ""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "request": self.number,
-            "files": list(self.files),
-            "units": self.units,
-            "bytes": self.bytes,
-            "outcome": self.outcome,
-            "operations": self.operations,
-            "reason": self.reason,
-        }
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from daemon.text import meaning, meaning_compare
-from daemon.text.words import STOP, tokens, words
+from daemon.text.language import detect
+from daemon.text.words import stopwords, tokens, words
 
 MAX_WORDS = 6
 MAX_CHARS = 60
@@ -43,9 +44,10 @@ def refusal(title: str, units: Sequence[str]) -> str | None:
             f"names a new heading of {count} words and {len(title)} characters: a new heading is a "
             f"short label (at most {MAX_WORDS} words, {MAX_CHARS} characters) or an existing heading"
         )
-    have = {word for text in units for word in tokens(text)}
+    lang = detect([*units, title])
+    have = {word for text in units for word in tokens(text, lang)}
     shown = (w.strip(PUNCTUATION) for w in title.split())
-    foreign = [w for w in dict.fromkeys(shown) if not set(tokens(w)) <= have | STOP]
+    foreign = [w for w in dict.fromkeys(shown) if not set(tokens(w, lang)) <= have | stopwords(lang)]
     if foreign:
         return (
             f"names a new heading with words the units under it do not have ({', '.join(foreign)}): "

@@ -16,11 +16,10 @@ approved, with rationale and evidence, and `undo` reverts it like any run.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.kernel.changeset import Changeset, FileWrite
+from daemon.kernel.changeset import Changeset, FileWrite, PassDetails
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.review_queue import (
@@ -36,9 +35,9 @@ from daemon.kernel.view import AgentView
 from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
-from daemon.passes.turn_input import turns_for_model, untrusted_block
+from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
 from daemon.transcripts.reader import Turn
-from daemon.transcripts.turn_render import compact_json
+from daemon.transcripts.turn_render import TurnBody, compact_json
 from workspace import instruction_guard, regime
 from workspace.proposal_grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
 
@@ -87,7 +86,7 @@ def _shown(text: str, limit: int) -> str:
     return f"{kept}\n[…cut: {len(data) - len(kept.encode('utf-8'))} more bytes of this file not shown]"
 
 
-def _payload(files: dict[str, str | None], turns: list[dict[str, Any]], limit: int) -> str:
+def _payload(files: dict[str, str | None], turns: list[TurnBody], limit: int) -> str:
     """The instruction files (each within `limit` bytes: edits must quote what is shown) and the turns."""
     data_files = [{"path": p, "exists": t is not None, "content": _shown(t or "", limit)} for p, t in files.items()]
     return (
@@ -96,6 +95,25 @@ def _payload(files: dict[str, str | None], turns: list[dict[str, Any]], limit: i
         + "\n</instruction_files>\n"
         + untrusted_block(turns)
     )
+
+
+class TooFewToReview(TurnsSeen):
+    """Too few new turns to review: no proposal made, none refused."""
+
+    proposals: list[str] = Field(default_factory=list)
+    refused: list[str] = Field(default_factory=list)
+
+
+class InstructionReviewDetails(PassDetails):
+    """What the instruction review proposed, applied directly (hold lifted) and refused."""
+
+    turns: int
+    turns_waiting: int
+    model_requests: int
+    proposals: list[str]  # ids of the proposals made
+    applied_directly: list[str]  # ids applied at once, with the instruction hold lifted
+    refused: list[str]  # the suggestions refused, each with why
+    warnings: list[str]
 
 
 @dataclass(frozen=True)
@@ -117,7 +135,7 @@ class InstructionReviewPass:
 
     def plan(self, context: PassContext) -> Changeset:
         agent = context.agent
-        gate = turns_for_model(context, self.name, "review", proposals=[], refused=[])
+        gate = turns_for_model(context, self.name, "review", shape=TooFewToReview)
         if isinstance(gate, Changeset):
             return gate
         batch = gate
@@ -158,15 +176,15 @@ class InstructionReviewPass:
         )
         writes = [FileWrite(path=p, content=t.encode("utf-8")) for p, t in sorted(written.items())]
         direct = [p.id for p in made if p.decision == "approved"]
-        details = {
-            "turns": len(backlog.done.turns),
-            "turns_waiting": backlog.left,
-            "model_requests": backlog.calls,
-            "proposals": [p.id for p in made],
-            "applied_directly": direct,
-            "refused": refused,
-            "warnings": warnings,
-        }
+        details = InstructionReviewDetails(
+            turns=len(backlog.done.turns),
+            turns_waiting=backlog.left,
+            model_requests=backlog.calls,
+            proposals=[p.id for p in made],
+            applied_directly=direct,
+            refused=refused,
+            warnings=warnings,
+        )
         opened = sum(1 for p in made if p.decision == "open")
         summary = f"{len(backlog.done.turns)} turn(s) reviewed: {opened} proposal(s) for review"
         if direct:

@@ -23,9 +23,8 @@ moving a sentence to the file it belongs in is not a loss.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from daemon.text import meaning_compare
 from workspace.units import Unit, similarity, units_of
@@ -50,15 +49,6 @@ class Finding:
     kind: str
     text: str
     reason: str
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "file": self.file,
-            "line": self.line,
-            "kind": self.kind,
-            "text": self.text,
-            "reason": self.reason,
-        }
 
     def label(self) -> str:
         return f"{self.file}:{self.line} {self.kind} “{self.text}”: {self.reason}"
@@ -205,6 +195,3 @@ def _finding(unit: Unit, reason: str) -> Finding:
     text = unit.text if len(unit.text) <= 300 else unit.text[:297] + "…"
     return Finding(unit.file, unit.line, unit.kind, text, reason)
 
-
-def findings_as_dicts(findings: Iterable[Finding]) -> list[dict[str, Any]]:
-    return [f.as_dict() for f in findings]

@@ -26,7 +26,6 @@ unchanged, skipped, rejected), and per model request `requests`, with `requests_
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from daemon.kernel.changeset import Changeset, FileWrite
 from daemon.kernel.managed import ManagedPaths
@@ -43,10 +42,11 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from workspace import consolidate_report, consolidate_rewrite, contradictions, regime
+from workspace.consolidate_report import CheckedDetails, ConsolidatedDetails, DailyLogs
 from workspace.consolidate_requests import STATE_FILE
 from workspace.consolidate_rewrite import Rewrite
 from workspace.daily_logs import deduplicate
-from workspace.loss_check import Finding, check, findings_as_dicts
+from workspace.loss_check import Finding, check
 from workspace.roles import Workspace, read_daily_logs, read_workspace, role_files
 
 MAX_EVIDENCE = 50
@@ -80,22 +80,17 @@ class WorkspaceConsolidationPass:
         log_check = check(old_logs, dedup.texts)
         lost = [*role_check.lost, *(f for r in rewrite.rejected for f in r.lost), *log_check.lost]
         added = [*role_check.added, *(f for r in rewrite.rejected for f in r.added), *log_check.added]
-        details: dict[str, Any] = {
-            **consolidate_report.combined(role_check, log_check),
-            "lost_units": findings_as_dicts(lost),
-            "added_units": findings_as_dicts(added),
-            "rewrite": rewrite.status,
-            "daily_logs": {
-                "read": len(old_logs),
-                "notes_removed": len(dedup.removed),
-                "changed": dedup.changed,
-            },
-            "problems": [*workspace.problems, *logs.problems],
-            **consolidate_report.requests(rewrite),
-        }
-        report = [*details["problems"]]
+        details = consolidate_report.checked(
+            (role_check, log_check),
+            lost,
+            added,
+            rewrite,
+            DailyLogs(read=len(old_logs), notes_removed=len(dedup.removed), changed=dedup.changed),
+            [*workspace.problems, *logs.problems],
+        )
+        report = [*details.problems]
         if not (role_check.ok and log_check.ok) or rewrite.status == "rejected":
-            details["rewrite"] = "rejected"
+            details = details.model_copy(update={"rewrite": "rejected"})
             report += [f"lost {f.label()}" for f in lost]
             report += [f"added {f.label()}" for f in added]
             return Changeset(
@@ -122,7 +117,7 @@ class WorkspaceConsolidationPass:
         workspace: Workspace,
         rewrite: Rewrite,
         logs: tuple[Mapping[str, str], Mapping[str, str], list[str]],
-        details: dict[str, Any],
+        details: CheckedDetails,
         report: list[str],
     ) -> Changeset:
         agent, view = context.agent, context.view
@@ -152,6 +147,7 @@ class WorkspaceConsolidationPass:
         if agent.autonomy != "review" and not agent.instruction_hold:
             why = "content it moves into instruction files"
         held_proposed = False
+        still_waiting: list[str] = []  # proposals of an earlier run that still wait
         if held:
             made += self._propose(
                 context,
@@ -159,17 +155,14 @@ class WorkspaceConsolidationPass:
                 "consolidation",
                 held,
                 report,
-                details,
+                still_waiting,
                 title=f"Consolidate {', '.join(sorted(held))}",
                 rationale=(
-                    f"Lossless consolidation checked by the loss check ({details['units_before']} units before, "
-                    f"{details['units_after']} after, {len(details['merges'])} merged, none lost). It waits "
+                    f"Lossless consolidation checked by the loss check ({details.units_before} units before, "
+                    f"{details.units_after} after, {len(details.merges)} merged, none lost). It waits "
                     f"for review because of the {why}."
                 ),
-                evidence=[
-                    f"merged “{m['merged']}” into “{m['kept']}” ({m['similarity']})"
-                    for m in details["merges"]
-                ],
+                evidence=[f"merged “{m.merged}” into “{m.kept}” ({m.similarity})" for m in details.merges],
             )
             held_proposed = bool(made)
         if changed_logs and not logs_direct:
@@ -179,8 +172,8 @@ class WorkspaceConsolidationPass:
                 "daily-logs",
                 changed_logs,
                 report,
-                details,
-                title=f"Remove {details['daily_logs']['notes_removed']} repeated notes from {len(changed_logs)} daily logs",
+                still_waiting,
+                title=f"Remove {details.daily_logs.notes_removed} repeated notes from {len(changed_logs)} daily logs",
                 rationale="Exact and normalised repeats removed; the first occurrence of each note stays. "
                 "It waits for review because of autonomy: review.",
                 evidence=repeats,
@@ -198,29 +191,30 @@ class WorkspaceConsolidationPass:
             )
             made += found
             report += lines
-        details["contradictions"] = len(rewrite.contradictions)
-        details["applied"] = sorted(writes)
-        details["proposals"] = [p.id for p in made]
-        details["rewrite"] = self._verdict(rewrite, direct, held, held_proposed)
+        done = ConsolidatedDetails(
+            **{**dict(details), "rewrite": self._verdict(rewrite, direct, held, held_proposed)},
+            contradictions=len(rewrite.contradictions),
+            applied=sorted(writes),
+            proposals=[p.id for p in made],
+            waiting=still_waiting or None,
+        )
         if changed_logs and logs_direct:
             report.insert(
                 0,
-                f"daily logs: removed {details['daily_logs']['notes_removed']} repeated note(s) "
+                f"daily logs: removed {done.daily_logs.notes_removed} repeated note(s) "
                 f"from {len(changed_logs)} file(s); first occurrences kept",
             )
         if direct:
             report.insert(0, f"rewrote {', '.join(sorted(direct))} (loss check passed)")
-        report += [
-            f"merged “{m['merged']}” into “{m['kept']}” ({m['similarity']})" for m in details["merges"]
-        ]
+        report += [f"merged “{m.merged}” into “{m.kept}” ({m.similarity})" for m in done.merges]
         all_writes = [FileWrite(path=p, content=t.encode("utf-8")) for p, t in sorted(writes.items())]
         all_writes += [proposal_write(p) for p in made]
         if rewrite.progress is not None:
             all_writes.append(rewrite.progress.state_write({**old_roles, **direct}))
-        summary = consolidate_report.summary(rewrite, details, len(changed_logs))
+        summary = consolidate_report.summary(rewrite, done, len(changed_logs))
         if not all_writes:
             return Changeset(
-                pass_name=self.name, status="nothing", reason=summary, report=tuple(report), details=details
+                pass_name=self.name, status="nothing", reason=summary, report=tuple(report), details=done
             )
         return Changeset(
             pass_name=self.name,
@@ -228,7 +222,7 @@ class WorkspaceConsolidationPass:
             reason=summary,
             writes=tuple(all_writes),
             report=tuple(report),
-            details=details,
+            details=done,
         )
 
     @staticmethod
@@ -249,7 +243,7 @@ class WorkspaceConsolidationPass:
         kind: str,
         files: Mapping[str, str],
         report: list[str],
-        details: dict[str, Any],
+        still_waiting: list[str],
         *,
         title: str,
         rationale: str,
@@ -258,7 +252,7 @@ class WorkspaceConsolidationPass:
         pending = waiting(after, kind, files)
         if pending is not None:
             report.append(f"{kind} proposal {pending.id} still waits for review; not proposed again")
-            details.setdefault("waiting", []).append(pending.id)
+            still_waiting.append(pending.id)
             return []
         proposal = new_proposal(
             kind=kind,

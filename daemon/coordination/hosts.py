@@ -11,9 +11,9 @@ import os
 import socket
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 from daemon.coordination.database import Database
+from daemon.model.coordination_protocol import FleetAgent, FleetHost, FleetRun
 
 STALE_AFTER_HEARTBEATS = 3
 
@@ -77,28 +77,26 @@ def health(heartbeat_at: datetime, every: float, stopped_at: datetime | None, no
     return "stale" if now - heartbeat_at > timedelta(seconds=every * STALE_AFTER_HEARTBEATS) else "ok"
 
 
-def fleet(db: Database, now: datetime) -> list[dict[str, Any]]:
+def fleet(db: Database, now: datetime) -> list[FleetHost]:
     with db.connection() as conn:
         hosts = conn.execute(
             "SELECT host_id, hostname, pid, config, state_dir, agents, started_at, heartbeat_at, heartbeat_seconds, "
             "stopped_at FROM metaeng_hosts ORDER BY host_id"
         ).fetchall()
         runs = conn.execute("SELECT host_id, agent, run_id, outcome, at FROM metaeng_host_runs").fetchall()
-    last: dict[tuple[str, str], dict[str, Any]] = {
-        (r[0], r[1]): {"run_id": r[2], "outcome": r[3], "at": r[4].isoformat()} for r in runs
-    }
+    last = {(r[0], r[1]): FleetRun(run_id=r[2], outcome=r[3], at=r[4].isoformat()) for r in runs}
     return [
-        {
-            "host_id": h[0],
-            "hostname": h[1],
-            "pid": h[2],
-            "config": h[3],
-            "state_dir": h[4],
-            "started_at": h[6].isoformat(),
-            "heartbeat_at": h[7].isoformat(),
-            "heartbeat_age_seconds": round((now - h[7]).total_seconds(), 1),
-            "health": health(h[7], h[8], h[9], now),
-            "agents": [{"name": a, "last_run": last.get((h[0], a))} for a in h[5]],
-        }
+        FleetHost(
+            host_id=h[0],
+            hostname=h[1],
+            pid=h[2],
+            config=h[3],
+            state_dir=h[4],
+            started_at=h[6].isoformat(),
+            heartbeat_at=h[7].isoformat(),
+            heartbeat_age_seconds=round((now - h[7]).total_seconds(), 1),
+            health=health(h[7], h[8], h[9], now),
+            agents=[FleetAgent(name=a, last_run=last.get((h[0], a))) for a in h[5]],
+        )
         for h in hosts
     ]

@@ -6,12 +6,11 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
 from daemon.model.breaker import Breaker
-from daemon.model.coordination_protocol import RunGrant
+from daemon.model.coordination_protocol import FleetHost, LocalBackend, RunGrant
 from daemon.model.spend import SpendLedger
 
 
@@ -44,14 +43,14 @@ class LocalCoordination:
     def stopped(self, now: datetime) -> None:
         return None
 
-    def fleet(self, now: datetime) -> list[dict[str, Any]]:
+    def fleet(self, now: datetime) -> list[FleetHost]:
         raise DaemonError(
             "no fleet: this deployment keeps its budget and locks in its state folder; "
             "add `coordination: {url: postgresql://…}` to the config to share them (docs/how-to/fleet.md)"
         )
 
-    def describe(self) -> dict[str, Any]:
-        return {"backend": self.kind}
+    def describe(self) -> LocalBackend:
+        return LocalBackend(backend="local")
 
     def close(self) -> None:
         return None

@@ -5,7 +5,6 @@ from __future__ import annotations
 from contextlib import AbstractContextManager
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import structlog
@@ -17,7 +16,13 @@ from daemon.coordination.fleet_breaker import SharedBreaker
 from daemon.coordination.fleet_ledger import SharedLedger
 from daemon.coordination.runlock import fleet_run_lock
 from daemon.kernel.paths import StateLayout
-from daemon.model.coordination_protocol import CoordinationError, CoordinationUnavailable, RunGrant
+from daemon.model.coordination_protocol import (
+    CoordinationError,
+    CoordinationUnavailable,
+    FleetHost,
+    RunGrant,
+    SharedBackend,
+)
 
 log = structlog.get_logger("metaeng.coordination")
 
@@ -58,30 +63,30 @@ class PostgresCoordination:
         except CoordinationUnavailable as exc:
             log.warning("coordination.heartbeat_failed", error=exc.detail)
 
-    def fleet(self, now: datetime) -> list[dict[str, Any]]:
+    def fleet(self, now: datetime) -> list[FleetHost]:
         return hosts.fleet(self.db, now)
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> SharedBackend:
         """The backend, this daemon's host id and the schema version, read without migrating.
 
         Raises CoordinationUnavailable if unreachable, CoordinationError if the schema is newer."""
-        info: dict[str, Any] = {
-            "backend": self.kind,
-            "host_id": self.target.host_id,
-            "schema_expected": migrations.LATEST,
-            "password_from": self.target.password_source,
-        }
         conn = self.db.connect_one()
         try:
-            info["schema_version"] = migrations.current_version(conn)
+            version = migrations.current_version(conn)
         except psycopg.OperationalError as exc:  # it stopped answering, or the query timed out
             raise CoordinationUnavailable(describe_failure(exc)) from None
         except psycopg.Error as exc:
             raise CoordinationError(f"cannot read the schema version: {describe_failure(exc)}") from None
         finally:
             conn.close()
-        migrations.refuse_newer(info["schema_version"])
-        return info
+        migrations.refuse_newer(version)
+        return SharedBackend(
+            backend=self.kind,
+            host_id=self.target.host_id,
+            schema_expected=migrations.LATEST,
+            password_from=self.target.password_source,
+            schema_version=version,
+        )
 
     def close(self) -> None:
         self.db.close()

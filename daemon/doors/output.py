@@ -14,6 +14,8 @@ import sys
 import unicodedata
 from typing import Any, TextIO
 
+from pydantic import BaseModel
+
 from daemon.kernel import redact
 
 # C0 controls but tab and line feed, DEL, and the C1 controls (0x9b is a one-byte CSI).
@@ -62,6 +64,10 @@ class Output:
     def json(self, value: Any) -> None:
         text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False, default=str)
         self.stream.write(redact.redact(text).translate(_JSON_SAFE) + "\n")
+
+    def document(self, document: BaseModel) -> None:
+        """A JSON document as its model dumps it: the model is the contract (docs/reference/json.md)."""
+        self.json(document.model_dump(mode="json"))
 
     def table(self, headers: list[str], rows: list[list[str]]) -> None:
         # Masked before measuring: padded to a secret's length, a `***` would tell its length.

@@ -12,7 +12,8 @@ not run: switched off, `mode: on_demand`, master switch or agent off, or a pass 
 version does not have.
 
 A field whose source cannot be read is null, with a warning naming the file; one broken
-agent never hides the others.
+agent never hides the others. `AgentStatus` is one agent's entry of `status --json`
+(`StatusDocument`), and what the console's agents page shows.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Literal, TypeVar
 
 from daemon.config.resolve import Deployment
 from daemon.coordination.backends import coordination_for
@@ -35,6 +36,7 @@ from daemon.doors.service.schedule import (
     why_nothing_scheduled,
 )
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.json_contract import Document, RawJson
 from daemon.kernel.managed import managed_paths
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
@@ -50,6 +52,85 @@ from skills_engine.inventory import quarantined_names
 T = TypeVar("T")
 
 
+class StuckPass(Document):
+    """A pass whose last `runs` recorded outcomes were the same failure, since `since`."""
+
+    reason: str
+    since: str | None
+    runs: int
+
+
+class PassSchedule(Document):
+    enabled: bool  # the effective toggle
+    origin: str  # where the toggle came from, as in `config show`
+    next_run: str | None  # null when the pass would not run
+    stuck: StuckPass | None
+
+
+class HeldTranscript(Document):
+    """A transcript not consumed, and why (not in the configured format, a busy database…)."""
+
+    file: str
+    reason: str
+
+
+class UnreadablePath(Document):
+    """A managed file or folder the daemon cannot read: left out of every run until fixed."""
+
+    path: str
+    reason: str
+
+
+class BreakerState(Document):
+    open: bool
+    open_until: str | None
+    consecutive_failures: int
+
+
+class LastRun(Document):
+    """The newest line of the run log; `run_id` null when the run committed nothing."""
+
+    run_id: str | None
+    status: str | None
+    finished_at: str | None
+
+
+class StoreMaintenance(Document):
+    """The last git maintenance of the agent's store (`maintenance.json`)."""
+
+    started_at: str
+    duration_s: float
+    outcome: Literal["done", "failed"]
+    detail: str
+    size_after_bytes: int
+
+
+class AgentStatus(Document):
+    """One agent's status; a field whose source cannot be read is null (with a warning)."""
+
+    name: str
+    enabled: bool  # the master switch and the agent's own switch together
+    passes: dict[str, PassSchedule]
+    deep_passes_today: int | None
+    deep_cap: int
+    spend_today_usd: float | None
+    budget_usd: float
+    pending_turns: int | None
+    held_transcripts: list[HeldTranscript] | None
+    quarantined: list[str] | None
+    breaker: BreakerState | None  # null with no model configured
+    open_proposals: int | None
+    unreadable: list[UnreadablePath] | None
+    last_run: LastRun | None
+    store_maintenance: StoreMaintenance | None  # null if it never ran
+
+
+class StatusDocument(Document):
+    """What `status --json` prints: every agent asked for, in config order."""
+
+    agents: list[AgentStatus]
+
+
 def quarantined_skills(agent: AgentSettings) -> list[str]:
     """Names of the agent's quarantined skills (moved out, or failing the guard now)."""
     return sorted(quarantined_names(agent))
@@ -57,29 +138,29 @@ def quarantined_skills(agent: AgentSettings) -> list[str]:
 
 def _breaker(
     deployment: Deployment, agent: AgentSettings, layout: StateLayout, now: datetime
-) -> dict[str, Any] | None:
+) -> BreakerState | None:
     breaker = breaker_for(deployment, agent.name)
     if breaker is None:
         return None
     state = breaker.state()
     until = breaker.open_until(now)
-    return {
-        "open": until is not None,
-        "open_until": until.isoformat() if until else None,
-        "consecutive_failures": state.consecutive_failures,
-    }
+    return BreakerState(
+        open=until is not None,
+        open_until=until.isoformat() if until else None,
+        consecutive_failures=state.consecutive_failures,
+    )
 
 
 @dataclass
 class StatusReport:
-    agents: list[dict[str, Any]]
+    agents: list[AgentStatus]
     daemon: daemon_json.DaemonState | None
     warnings: list[str] = field(default_factory=list)
     nothing_scheduled: str | None = None  # why the deployment schedules nothing, if it does not
     missing_passes: tuple[str, ...] = ()  # passes this version does not have
 
-    def as_json(self) -> dict[str, Any]:
-        return {"agents": self.agents}
+    def document(self) -> StatusDocument:
+        return StatusDocument(agents=self.agents)
 
 
 def _guard(warnings: list[str], fn: Callable[[], T]) -> T | None:
@@ -114,14 +195,18 @@ def _next_run(
     return due_at(spec, now, last).isoformat()
 
 
-def _last_run(entry: dict[str, Any] | None) -> dict[str, Any] | None:
+def _text(value: object) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _last_run(entry: RawJson | None) -> LastRun | None:
     if entry is None:
         return None
-    return {
-        "run_id": entry.get("run_id"),
-        "status": entry.get("outcome"),
-        "finished_at": runlog.finished_at(entry),
-    }
+    return LastRun(
+        run_id=_text(entry.get("run_id")),
+        status=_text(entry.get("outcome")),
+        finished_at=runlog.finished_at(entry),
+    )
 
 
 def _waiting(agent: AgentSettings, layout: StateLayout, now: datetime) -> TurnBatch:
@@ -135,22 +220,20 @@ def _stuck(agent: AgentSettings, layout: StateLayout) -> dict[str, runlog.Stuck]
     return runlog.stuck_passes(layout.agent(agent.name).run_log, [p for p in agent.passes if agent.passes[p]])
 
 
-def _held_json(waiting: TurnBatch | None) -> list[dict[str, str]] | None:
-    if waiting is None:
-        return None
-    return [{"file": held.file, "reason": held.reason} for held in waiting.held]
+def held_transcripts(batch: TurnBatch) -> list[HeldTranscript]:
+    return [HeldTranscript(file=held.file, reason=held.reason) for held in batch.held]
 
 
-def _stuck_json(stuck: runlog.Stuck | None) -> dict[str, Any] | None:
+def _stuck_pass(stuck: runlog.Stuck | None) -> StuckPass | None:
     if stuck is None:
         return None
-    return {"reason": stuck.reason, "since": stuck.since, "runs": stuck.runs}
+    return StuckPass(reason=stuck.reason, since=stuck.since, runs=stuck.runs)
 
 
-def _unreadable(agent: AgentSettings) -> list[dict[str, str]]:
+def _unreadable(agent: AgentSettings) -> list[UnreadablePath]:
     """Managed files and folders the daemon cannot read (left out of every run until fixed)."""
     scan = managed_paths(agent).scan(agent.home)
-    return [{"path": path, "reason": why} for path, why in scan.unreadable]
+    return [UnreadablePath(path=path, reason=why) for path, why in scan.unreadable]
 
 
 def _open_proposals(agent: AgentSettings) -> int:
@@ -166,47 +249,53 @@ def agent_status(
     registry: Collection[str],
     jobs: Mapping[str, daemon_json.JobState] | None,
     warnings: list[str],
-) -> dict[str, Any]:
+) -> AgentStatus:
     layout = StateLayout(deployment.state_dir)
     ledger = coordination_for(deployment).ledger()
     totals = _guard(warnings, lambda: ledger.totals(now.date().isoformat(), agent.name))
     origins = {o.key: o.origin for o in agent.origins}
     stuck = _guard(warnings, lambda: _stuck(agent, layout)) or {}
     passes = {
-        name: {
-            "enabled": bool(agent.passes.get(name)),
-            "origin": origins.get(f"passes.{name}", "default"),
+        name: PassSchedule(
+            enabled=bool(agent.passes.get(name)),
+            origin=origins.get(f"passes.{name}", "default"),
             # _guard calls the lambda at once, inside this iteration: no late binding.
-            "next_run": _guard(warnings, lambda: _next_run(deployment, agent, name, registry, jobs, now)),  # noqa: B023
-            "stuck": _stuck_json(stuck.get(name)),
-        }
+            next_run=_guard(warnings, lambda: _next_run(deployment, agent, name, registry, jobs, now)),  # noqa: B023
+            stuck=_stuck_pass(stuck.get(name)),
+        )
         for name in agent.passes
     }
     waiting = _guard(warnings, lambda: _waiting(agent, layout, now))
-    return {
-        "name": agent.name,
-        "enabled": deployment.config.enabled and agent.enabled,
-        "passes": passes,
-        "deep_passes_today": totals.agent_deep_passes if totals else None,
-        "deep_cap": agent.deep_cap,
-        "spend_today_usd": round(totals.agent_usd, 6) if totals else None,
-        "budget_usd": agent.budget_usd,
-        "pending_turns": len(waiting.turns) if waiting is not None else None,
-        "held_transcripts": _held_json(waiting),
-        "quarantined": _guard(warnings, lambda: quarantined_skills(agent)),
-        "breaker": _guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
-        "open_proposals": _guard(warnings, lambda: _open_proposals(agent)),
-        "unreadable": _guard(warnings, lambda: _unreadable(agent)),
-        "last_run": _last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
-        "store_maintenance": _maintenance(_guard(warnings, lambda: last_maintenance(layout.agent(agent.name).maintenance))),
-    }
+    return AgentStatus(
+        name=agent.name,
+        enabled=deployment.config.enabled and agent.enabled,
+        passes=passes,
+        deep_passes_today=totals.agent_deep_passes if totals else None,
+        deep_cap=agent.deep_cap,
+        spend_today_usd=round(totals.agent_usd, 6) if totals else None,
+        budget_usd=agent.budget_usd,
+        pending_turns=len(waiting.turns) if waiting is not None else None,
+        held_transcripts=held_transcripts(waiting) if waiting is not None else None,
+        quarantined=_guard(warnings, lambda: quarantined_skills(agent)),
+        breaker=_guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
+        open_proposals=_guard(warnings, lambda: _open_proposals(agent)),
+        unreadable=_guard(warnings, lambda: _unreadable(agent)),
+        last_run=_last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
+        store_maintenance=_maintenance(_guard(warnings, lambda: last_maintenance(layout.agent(agent.name).maintenance))),
+    )
 
 
-def _maintenance(record: MaintenanceRecord | None) -> dict[str, Any] | None:
+def _maintenance(record: MaintenanceRecord | None) -> StoreMaintenance | None:
     """The last git maintenance of the agent's store, None if never."""
     if record is None:
         return None
-    return record.model_dump(include={"started_at", "outcome", "detail", "duration_s", "size_after_bytes"})
+    return StoreMaintenance(
+        started_at=record.started_at,
+        duration_s=record.duration_s,
+        outcome=record.outcome,
+        detail=record.detail,
+        size_after_bytes=record.size_after_bytes,
+    )
 
 
 def build_status(

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializeAsAny,
+    SerializerFunctionWrapHandler,
+    model_serializer,
+)
+
+from daemon.kernel.json_contract import Document
 
 PassStatus = Literal["applied", "nothing", "skipped", "failed"]
 
@@ -61,6 +70,12 @@ class CursorAdvance(_Frozen):
     cursor: Cursor
 
 
+class PassDetails(Document):
+    """What a pass (or a person's action) reports beside its changes: the fields its entry
+    of `once --json` adds to name, status, reason and files. Each pass declares its own
+    subclasses, in the module that makes them."""
+
+
 class Changeset(_Frozen):
     """The plan of one pass. `status` is the pass's own verdict before apply:
 
@@ -77,7 +92,8 @@ class Changeset(_Frozen):
     deletes: tuple[str, ...] = ()
     cursor_advances: tuple[CursorAdvance, ...] = ()
     report: tuple[str, ...] = ()
-    details: dict[str, Any] = Field(default_factory=dict)
+    # None: the pass reports nothing beyond its status and reason (a skip before it began).
+    details: SerializeAsAny[PassDetails] | None = None
 
     @property
     def touched(self) -> list[str]:
@@ -87,13 +103,13 @@ class Changeset(_Frozen):
         return bool(self.writes or self.deletes)
 
 
-def nothing(pass_name: str, reason: str, **details: Any) -> Changeset:
+def nothing(pass_name: str, reason: str, details: PassDetails | None = None) -> Changeset:
     return Changeset(pass_name=pass_name, status="nothing", reason=reason, details=details)
 
 
-def skipped(pass_name: str, reason: str, **details: Any) -> Changeset:
+def skipped(pass_name: str, reason: str, details: PassDetails | None = None) -> Changeset:
     return Changeset(pass_name=pass_name, status="skipped", reason=reason, details=details)
 
 
-def failed(pass_name: str, reason: str, **details: Any) -> Changeset:
+def failed(pass_name: str, reason: str, details: PassDetails | None = None) -> Changeset:
     return Changeset(pass_name=pass_name, status="failed", reason=reason, details=details)

@@ -121,3 +121,10 @@ class ChangedDuringRun(DaemonError):
         self.changed = dict(changed)
         named = "; ".join(f"{path} ({why})" for path, why in sorted(self.changed.items()))
         super().__init__(f"changed during the run: {named}")
+
+
+class LanguageDataError(DaemonError):
+    """A language data file of the text layer (`daemon/text/languages/*.yaml`) is wrong."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)

@@ -30,7 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from daemon.kernel.changeset import Changeset, FileWrite
+from daemon.kernel.changeset import Changeset, FileWrite, PassDetails
 from daemon.kernel.errors import CorruptState, DaemonError, PathRefused
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.statefile import parse_versioned
@@ -346,6 +346,13 @@ def _decide(
 Vetting = Callable[[Proposal, AgentView], Sequence[str]]
 
 
+class Decided(PassDetails):
+    """The proposal a person approved or rejected, and its kind."""
+
+    proposal: str
+    kind: str
+
+
 def plan_approval(
     view: AgentView, proposal_id: str, *, vet: Vetting, now: datetime, run_id: str, by: str, why: str
 ) -> Changeset:
@@ -379,7 +386,7 @@ def plan_approval(
         writes=(*writes, proposal_write(decided)),
         deletes=deletes,
         report=tuple(f"applied {c.path}" for c in proposal.changes),
-        details={"proposal": proposal.id, "kind": proposal.kind},
+        details=Decided(proposal=proposal.id, kind=proposal.kind),
     )
 
 
@@ -392,7 +399,7 @@ def plan_rejection(
         status="changes",
         reason=f"rejected proposal {proposal.id} ({proposal.kind}): {proposal.title}",
         writes=(proposal_write(decided),),
-        details={"proposal": proposal.id, "kind": proposal.kind},
+        details=Decided(proposal=proposal.id, kind=proposal.kind),
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.kernel.changeset import Changeset, nothing
+from daemon.kernel.changeset import Changeset, PassDetails, nothing
 from daemon.kernel.memory_settings import SETTING_NAMES, MemorySettings
 from daemon.kernel.paths import ADOPTED_SETTINGS
 from daemon.kernel.review_queue import list_proposals, make_change, new_proposal, proposal_write
@@ -73,6 +73,19 @@ def assess(agent: AgentSettings, view: AgentView, suite: Suite, proposed: Memory
     )
 
 
+class SettingsProposal(PassDetails):
+    """The settings proposal that waits in the review queue (made now, or still open)."""
+
+    proposal: str
+
+
+class SettingsProposed(SettingsProposal):
+    """A settings proposal made now: the settings it proposes and the names it changes."""
+
+    settings: MemorySettings
+    changed: list[str]
+
+
 def _fingerprint(settings: MemorySettings) -> str:
     material = json.dumps([KIND, ADOPTED_SETTINGS, settings.model_dump()], sort_keys=True)
     return hashlib.sha256(material.encode("utf-8")).hexdigest()
@@ -100,7 +113,9 @@ def plan_proposal(
     fingerprint = _fingerprint(proposed)
     for existing in list_proposals(view):
         if existing.decision == "open" and existing.fingerprint == fingerprint:
-            return nothing(PASS_NAME, f"already proposed and still open: {existing.id}", proposal=existing.id)
+            return nothing(
+                PASS_NAME, f"already proposed and still open: {existing.id}", SettingsProposal(proposal=existing.id)
+            )
     a, b = assessment.current_eval, assessment.proposed_eval
     diffs = changed(assessment.current, proposed)
     rationale = (
@@ -138,5 +153,5 @@ def plan_proposal(
         status="changes",
         reason=f"proposed {proposed.describe()} for agent {agent.name} as {proposal.id} (review queue)",
         writes=(proposal_write(proposal),),
-        details={"proposal": proposal.id, "settings": proposed.model_dump(), "changed": diffs},
+        details=SettingsProposed(proposal=proposal.id, settings=proposed, changed=diffs),
     )

@@ -29,6 +29,7 @@ from typing import Any
 import structlog
 
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.json_contract import LedgerDocument
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.lab import evidence as evidence_files
 from daemon.lab import proposer
@@ -72,7 +73,7 @@ class Experiment:
     plan: CampaignPlan
     clock: Callable[[], datetime]
     timer: Callable[[], float] = time.monotonic
-    campaigns: list[dict[str, Any]] = field(default_factory=list)
+    campaigns: list[LedgerDocument] = field(default_factory=list)
     status: str = "running"
     created_at: str = ""
     start: Evaluation = field(init=False)

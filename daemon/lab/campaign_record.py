@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.json_contract import LedgerDocument
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.lab import proposer
 from daemon.lab.evaluator import Evaluation
@@ -54,7 +54,7 @@ class Selected:
 @dataclass
 class ExperimentResult:
     status: str
-    campaigns: list[dict[str, Any]]
+    campaigns: list[LedgerDocument]
     selected: Selected | None
     spent_usd: float
     calls: int
@@ -68,9 +68,9 @@ def experiment_document(
     deep: DeepTier,
     plan: CampaignPlan,
     start: Evaluation,
-    campaigns: list[dict[str, Any]],
+    campaigns: list[LedgerDocument],
     selected: Selected | None,
-) -> dict[str, Any]:
+) -> LedgerDocument:
     """The body of `ledger.json` (rewritten as the experiment progresses)."""
     model = deep.model
     assert model is not None
@@ -125,7 +125,7 @@ def experiment_document(
     }
 
 
-def costs(call: CallRecord | None) -> dict[str, Any]:
+def costs(call: CallRecord | None) -> LedgerDocument:
     if call is None:
         return {}
     return {
@@ -136,7 +136,7 @@ def costs(call: CallRecord | None) -> dict[str, Any]:
     }
 
 
-def invalid_entry(number: int, raw: str | None, rejection: str) -> dict[str, Any]:
+def invalid_entry(number: int, raw: str | None, rejection: str) -> LedgerDocument:
     return {
         "iteration": number,
         "status": "invalid_proposal",

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from daemon.kernel.errors import DaemonError, ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.json_contract import LedgerDocument
 from daemon.kernel.settings import AgentSettings
 from daemon.lab.campaign_record import costs
 from daemon.lab.distill_corpus import Corpus, CorpusSession
@@ -85,7 +86,7 @@ def distill_sources() -> dict[str, str]:
 class DistillResult:
     status: str
     stopped: str | None
-    figures: dict[str, Any]
+    figures: LedgerDocument
     spent_usd: float
     calls: int
 

@@ -28,6 +28,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from daemon.kernel.errors import DaemonError
+from daemon.text.language import Language, detect
 from daemon.transcripts.window import Turn, scan_window
 from memory_engine import fact_grounding
 from memory_engine.records import canonical_date
@@ -186,18 +187,17 @@ def _check_labels(label: str, session: Session, turns: tuple[Turn, ...], header:
                 )
 
 
-def value_words(value: str) -> frozenset[str]:
+def value_words(value: str, lang: Language | None = None) -> frozenset[str]:
     """Content words of a value, normalised as grounding reads them (Europe/Lisbon → lisbon)."""
-    text = value.strip()
-    if "/" in text and " " not in text:
-        text = text.rsplit("/", 1)[1].replace("_", " ")
-    return frozenset(t for t in fact_grounding.tokens(text) if t not in fact_grounding.STOP)
+    return frozenset(fact_grounding.value_words(value, lang))
 
 
 def same_value(spellings: tuple[str, ...], stored: str) -> bool:
-    """Whether `stored` says one of `spellings`: all its content words are in the stored value."""
-    said = value_words(stored)
-    return any((words := value_words(s)) and words <= said for s in spellings)
+    """Whether `stored` says one of `spellings`: all its content words are in the stored value
+    (both read in one language, so their stems compare)."""
+    lang = detect([*spellings, stored])
+    said = value_words(stored, lang)
+    return any((words := value_words(s, lang)) and words <= said for s in spellings)
 
 
 def parse_session(session_id: str, data: bytes, label: str, header: CorpusHeader) -> CorpusSession:

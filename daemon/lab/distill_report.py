@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from daemon.kernel.json_contract import LedgerDocument
 
 
 def percent(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.1f} %"
 
 
-def headline(figures: dict[str, Any]) -> list[str]:
+def headline(figures: LedgerDocument) -> list[str]:
     """Precision, recall and junk rate, each with the counts it comes from."""
     return [
         f"precision {percent(figures['precision'])} ({figures['supported_stored']} of {figures['stored']} stored "
@@ -19,7 +19,7 @@ def headline(figures: dict[str, Any]) -> list[str]:
     ]
 
 
-def category_rows(figures: dict[str, Any]) -> list[list[str]]:
+def category_rows(figures: LedgerDocument) -> list[list[str]]:
     return [
         [name, str(n["traps"]), str(n["stored"]), percent(n["junk_rate"])]
         for name, n in figures["by_category"].items()
@@ -31,7 +31,7 @@ def _table(headers: list[str], rows: list[list[str]]) -> list[str]:
     return lines + ["| " + " | ".join(row) + " |" for row in rows]
 
 
-def report(document: dict[str, Any], figures: dict[str, Any]) -> str:
+def report(document: LedgerDocument, figures: LedgerDocument) -> str:
     corpus, model = document["corpus"], document["model"]
     lines = [
         f"# Distillation precision: {corpus['name']}",

@@ -21,6 +21,7 @@ from typing import Any
 
 from daemon.kernel import atomic
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.json_contract import LedgerDocument
 from daemon.kernel.view import check_relative
 
 LEDGER_VERSION = 1
@@ -73,7 +74,7 @@ class Ledger:
     def write_json(self, rel: str, value: Any, *, replace: bool = False) -> None:
         self.write(rel, dumps(value), replace=replace)
 
-    def seal(self, provenance: dict[str, Any], now: datetime) -> dict[str, Any]:
+    def seal(self, provenance: LedgerDocument, now: datetime) -> LedgerDocument:
         """Write the manifest: every file but the manifest itself, with its sha256."""
         files = [{"path": rel, "sha256": sha256(self.path(rel).read_bytes())} for rel in inventory(self.root)]
         manifest = {
@@ -122,7 +123,7 @@ def check_version(doc: Any, path: Path, supported: int = LEDGER_VERSION) -> None
         raise LedgerError(f"{path} has version {version}; this lab reads up to version {supported}")
 
 
-def load_manifest(root: Path) -> dict[str, Any]:
+def load_manifest(root: Path) -> LedgerDocument:
     path = root / MANIFEST
     if not path.is_file():
         raise LedgerError(

@@ -13,8 +13,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
+from daemon.kernel.json_contract import LedgerDocument
 from daemon.kernel.memory_settings import BASELINE, TOP_K_MAX, TOP_K_MIN, MemorySettings
 from daemon.lab.evaluator import evaluate
 from daemon.lab.scenarios import Suite
@@ -36,7 +36,7 @@ class GridResult:
     violations: int
     failed: tuple[str, ...]
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> LedgerDocument:
         return {
             "settings": self.settings.model_dump(),
             "passed": self.passed,
@@ -61,7 +61,7 @@ class Grid:
         first = self.results[0] if self.results else None
         return first if first is not None and first.violations == 0 else None
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> LedgerDocument:
         best = self.best
         return {
             "version": 1,

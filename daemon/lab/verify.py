@@ -26,6 +26,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from daemon.kernel.json_contract import Document
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.lab import evidence, proposer
 from daemon.lab.distill_verify import verify_distill
@@ -48,6 +49,22 @@ from daemon.lab.verify_summary import Claims, evaluate_claims, grid_claims
 KINDS = ("grid", "evaluate", "campaign", "distill")
 
 
+class VerifyDocument(Document):
+    """What `lab verify --json` prints."""
+
+    ledger: str
+    kind: str
+    ok: bool
+    files: int
+    evaluations_rerun: int
+    decisions_rechecked: int
+    validations_rechecked: int
+    requests_rebuilt: int
+    sessions_rescored: int
+    problems: list[str]
+    notes: list[str]
+
+
 @dataclass
 class VerifyReport:
     root: Path
@@ -66,20 +83,20 @@ class VerifyReport:
     def ok(self) -> bool:
         return not self.problems
 
-    def as_json(self) -> dict[str, Any]:
-        return {
-            "ledger": str(self.root),
-            "kind": self.kind,
-            "ok": self.ok,
-            "files": self.files,
-            "evaluations_rerun": self.evaluations,
-            "decisions_rechecked": self.decisions,
-            "validations_rechecked": self.validations,
-            "requests_rebuilt": self.requests,
-            "sessions_rescored": self.sessions,
-            "problems": self.problems,
-            "notes": self.notes,
-        }
+    def document(self) -> VerifyDocument:
+        return VerifyDocument(
+            ledger=str(self.root),
+            kind=self.kind,
+            ok=self.ok,
+            files=self.files,
+            evaluations_rerun=self.evaluations,
+            decisions_rechecked=self.decisions,
+            validations_rechecked=self.validations,
+            requests_rebuilt=self.requests,
+            sessions_rescored=self.sessions,
+            problems=self.problems,
+            notes=self.notes,
+        )
 
 
 def _folders_with(root: Path, name: str) -> list[str]:

@@ -12,9 +12,10 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, Protocol
+from typing import Literal, Protocol
 
 from daemon.kernel.errors import DaemonError, ModelUnavailable
+from daemon.kernel.json_contract import Document
 from daemon.model.breaker import BreakerState
 from daemon.model.spend import DayTotals, Reservation
 
@@ -29,6 +30,48 @@ class CoordinationUnavailable(ModelUnavailable):
 
 class CoordinationError(DaemonError):
     """The shared database answered, but refused: a newer schema, a permission, a bad setting."""
+
+
+class FleetRun(Document):
+    run_id: str
+    outcome: str
+    at: str
+
+
+class FleetAgent(Document):
+    name: str
+    last_run: FleetRun | None
+
+
+class FleetHost(Document):
+    """A daemon that wrote a heartbeat to the coordination database (`status --fleet --json`)."""
+
+    host_id: str
+    hostname: str
+    pid: int
+    config: str
+    state_dir: str
+    started_at: str
+    heartbeat_at: str
+    heartbeat_age_seconds: float
+    health: str  # ok | stale | stopped
+    agents: list[FleetAgent]
+
+
+class LocalBackend(Document):
+    """Budget, breakers and locks in the state folder (no `coordination:` section)."""
+
+    backend: Literal["local"]
+
+
+class SharedBackend(Document):
+    """A coordination database shared by the fleet, and its schema."""
+
+    backend: str
+    host_id: str
+    schema_expected: int  # this daemon's
+    password_from: str | None  # where the password was read, never the value
+    schema_version: int  # 0: never migrated
 
 
 class Ledger(Protocol):
@@ -108,13 +151,13 @@ class Coordination(Protocol):
         """Tell the fleet this daemon stopped cleanly (best effort; never raises)."""
         ...
 
-    def fleet(self, now: datetime) -> list[dict[str, Any]]:
+    def fleet(self, now: datetime) -> list[FleetHost]:
         """Every daemon of the fleet with its agents, last runs and health.
 
         Raises CoordinationUnavailable if unreachable, DaemonError with the local backend."""
         ...
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> LocalBackend | SharedBackend:
         """The backend and, for a shared one, its schema version (raises if unreachable)."""
         ...
 

@@ -36,6 +36,7 @@ from pydantic import BaseModel, ValidationError
 from daemon.kernel import redact
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.exchange_deadline import Deadline
+from daemon.kernel.json_contract import RequestBody
 from daemon.kernel.settings import ModelSettings
 from daemon.model.coordination_protocol import AgentBreaker, Ledger
 from daemon.model.strict_schema import flat_schema
@@ -46,7 +47,7 @@ REQUEST_OVERHEAD_BYTES = 1024
 
 def build_request(
     model: ModelSettings, system: str, user: str, response_model: type[BaseModel]
-) -> tuple[list[dict[str, str]], dict[str, Any], str]:
+) -> tuple[list[dict[str, str]], RequestBody, str]:
     """The messages, response format and serialised body a call sends (its size is the body's)."""
     schema = flat_schema(response_model)
     messages: list[dict[str, str]] = [
@@ -54,7 +55,7 @@ def build_request(
         {"role": "user", "content": user},
     ]
     if model.output_format == "json_schema":
-        response_format: dict[str, Any] = {
+        response_format: RequestBody = {
             "type": "json_schema",
             "json_schema": {"name": response_model.__name__, "strict": True, "schema": schema},
         }
@@ -183,7 +184,7 @@ class DeepTier:
 
     def _request(
         self, model: ModelSettings, system: str, user: str, response_model: type[BaseModel]
-    ) -> tuple[list[dict[str, str]], dict[str, Any], str]:
+    ) -> tuple[list[dict[str, str]], RequestBody, str]:
         return build_request(model, system, user, response_model)
 
     def room_for(self, system: str, user: str, response_model: type[BaseModel]) -> int:

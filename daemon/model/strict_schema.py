@@ -13,6 +13,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from daemon.kernel.json_contract import JsonSchema
+
 KEPT_KEYWORDS = {
     "type",
     "properties",
@@ -54,9 +56,9 @@ def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
     return out
 
 
-def flat_schema(model: type[BaseModel]) -> dict[str, Any]:
+def flat_schema(model: type[BaseModel]) -> JsonSchema:
     """A self-contained JSON Schema for `model` with no `$ref`/`$defs`."""
     raw = model.model_json_schema()
     defs = raw.pop("$defs", {})
-    schema: dict[str, Any] = _inline(raw, defs)
+    schema: JsonSchema = _inline(raw, defs)
     return schema

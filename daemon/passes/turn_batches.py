@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from pydantic import BaseModel
 
@@ -26,7 +26,7 @@ from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import PassContext
 from daemon.transcripts.reader import Turn, TurnBatch
-from daemon.transcripts.turn_render import render_turn, wire_bytes
+from daemon.transcripts.turn_render import TurnBody, render_turn, wire_bytes
 
 __all__ = ["Backlog", "TurnGroup", "split_turns", "wire_bytes", "work_through"]
 
@@ -42,7 +42,7 @@ class TurnGroup:
     once this group is done."""
 
     turns: tuple[tuple[str, Turn], ...]
-    bodies: tuple[dict[str, Any], ...]
+    bodies: tuple[TurnBody, ...]
     end: int
     wire_bytes: int
     shown: tuple[Turn, ...]
@@ -65,7 +65,7 @@ def split_turns(turns: Sequence[Turn], room: int, max_calls: int, first_id: int 
     room = max(room, 1)
     while start < len(turns) and len(groups) < max_calls:
         chosen: list[tuple[str, Turn]] = []
-        bodies: list[dict[str, Any]] = []
+        bodies: list[TurnBody] = []
         shown: list[Turn] = []
         system_seen: dict[str, str] = {}  # repeated system text is shown once per request
         used = 0
@@ -109,7 +109,7 @@ def work_through(
     *,
     purpose: str,
     system: str,
-    user: Callable[[list[dict[str, Any]]], str],
+    user: Callable[[list[TurnBody]], str],
     response_model: type[T],
     handle: Callable[[TurnGroup, CallResult[T]], None],
 ) -> Backlog:

@@ -8,14 +8,21 @@ committing it unread would lose it.
 
 from __future__ import annotations
 
-from typing import Any
-
-from daemon.kernel.changeset import Changeset
+from daemon.kernel.changeset import Changeset, PassDetails
+from daemon.kernel.json_contract import Omittable
 from daemon.passes.protocol import PassContext
 from daemon.transcripts import cursors
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import MIN_NEW_TURNS, TurnBatch, read_new_turns
 from daemon.transcripts.turn_render import compact_json
+
+
+class TurnsSeen(PassDetails):
+    """A transcript-driven pass that stopped before the model: the new turns it saw and the
+    reader's warnings (absent when it stopped before reading them: no usable model)."""
+
+    turns: int
+    warnings: Omittable[list[str]] = None
 
 
 def new_turns(context: PassContext, consumer: str) -> TurnBatch:
@@ -25,10 +32,13 @@ def new_turns(context: PassContext, consumer: str) -> TurnBatch:
     )
 
 
-def too_few(batch: TurnBatch, pass_name: str, verb: str, **details: Any) -> Changeset | None:
+def too_few(
+    batch: TurnBatch, pass_name: str, verb: str, shape: type[TurnsSeen] = TurnsSeen
+) -> Changeset | None:
     """A `nothing` changeset committing the offsets if the batch is under the 4-turn rule, else None.
 
-    A batch holding a turn cut at the read window is never under the rule.
+    A batch holding a turn cut at the read window is never under the rule. `shape` is the
+    pass's own details for that case, if it reports more than `TurnsSeen` (all defaulted).
     """
     if len(batch.turns) >= MIN_NEW_TURNS or batch.window_cut:
         return None
@@ -39,12 +49,12 @@ def too_few(batch: TurnBatch, pass_name: str, verb: str, **details: Any) -> Chan
         reason=f"{len(batch.turns)} new turn(s), fewer than {MIN_NEW_TURNS}: offsets committed without {verb}",
         cursor_advances=batch.advances,
         report=tuple(warnings),
-        details={"turns": len(batch.turns), "warnings": warnings, **details},
+        details=shape(turns=len(batch.turns), warnings=warnings),
     )
 
 
 def turns_for_model(
-    context: PassContext, pass_name: str, verb: str, force: bool = False, **details: Any
+    context: PassContext, pass_name: str, verb: str, force: bool = False, shape: type[TurnsSeen] = TurnsSeen
 ) -> TurnBatch | Changeset:
     """The new turns if the model should see them now, else the changeset that says why not.
 
@@ -53,13 +63,13 @@ def turns_for_model(
     configured, no key, cap, budget, breaker): `skipped`, offsets kept for the next cycle.
     """
     batch = new_turns(context, pass_name)
-    early = None if force else too_few(batch, pass_name, verb, **details)
+    early = None if force else too_few(batch, pass_name, verb, shape)
     if early is not None:
         return early
     reason = context.deep.availability()
     if reason:
         return Changeset(
-            pass_name=pass_name, status="skipped", reason=reason, details={"turns": len(batch.turns)}
+            pass_name=pass_name, status="skipped", reason=reason, details=TurnsSeen(turns=len(batch.turns))
         )
     return batch
 

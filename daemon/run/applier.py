@@ -24,13 +24,12 @@ from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from typing import Any
 
 import structlog
 from filelock import FileLock, Timeout
 
 from daemon.kernel import atomic
-from daemon.kernel.changeset import Changeset, CursorAdvance, PassStatus
+from daemon.kernel.changeset import Changeset, CursorAdvance, PassDetails, PassStatus
 from daemon.kernel.errors import ChangedDuringRun, PathRefused, StoreError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.review_queue import proposal_targets
@@ -53,7 +52,7 @@ class PassResult:
     reason: str
     files: tuple[str, ...] = ()
     report: tuple[str, ...] = ()
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: PassDetails | None = None
 
 
 def _preview(home_view: AgentView, changes: Mapping[str, bytes | None]) -> str:
@@ -162,7 +161,7 @@ def _overlay(planned: Sequence[Changeset]) -> dict[str, bytes | None]:
 
 def _dropped(cs: Changeset, reason: str) -> Changeset:
     # Its report and details describe writes and proposals that will not be made.
-    return cs.model_copy(update={"status": "skipped", "reason": reason, "report": (), "details": {}})
+    return cs.model_copy(update={"status": "skipped", "reason": reason, "report": (), "details": None})
 
 
 def _drop(

@@ -6,9 +6,9 @@ either side of a match are read as the characters they encode:
 
 - a letter, digit or `_` next to the value's own letter or digit makes one longer word,
   and a combining mark right after the value would end it inside a character;
-- Chinese, Japanese, Thai, Lao, Khmer, Myanmar and Yi are written without spaces between
-  words, which no rule can find without a dictionary: beside their letters a value always
-  counts as whole (a purge must rather erase too much than leave a copy);
+- Chinese, Japanese, Thai, Lao, Khmer and Myanmar are written without spaces between
+  words (the Unicode line-breaking data says which, `unicode_words.spaceless`): beside their
+  letters a value always counts as whole (a purge must rather erase too much than leave a copy);
 - Korean is written with spaces, but attaches its particles to the word (철수는, 철수에게):
   a Hangul value is whole where no Hangul comes before it and what follows, up to the
   next character that is not Hangul, is nothing or a chain of particles (`PARTICLES`) —
@@ -28,7 +28,8 @@ from dataclasses import dataclass
 from enum import Enum
 from functools import lru_cache
 
-from daemon.text.meaning_words import KOREAN_PARTICLES
+from daemon.text.language import language
+from daemon.text.unicode_words import script, spaceless
 
 
 class Kind(Enum):
@@ -39,41 +40,19 @@ class Kind(Enum):
     OTHER = "other"  # a space, punctuation, a symbol, a letter of an unspaced script
 
 
-HANGUL = (  # code point ranges, both ends included
-    (0x1100, 0x11FF),  # Hangul Jamo
-    (0x3130, 0x318F),  # Hangul compatibility Jamo
-    (0xA960, 0xA97F),  # Hangul Jamo extended-A
-    (0xAC00, 0xD7AF),  # Hangul syllables
-    (0xD7B0, 0xD7FF),  # Hangul Jamo extended-B
-    (0xFFA0, 0xFFDC),  # half-width Hangul
-)
-# What may follow a Korean noun and leave it the same word: the particles the meaning check
-# reads through, and what it keeps as meaning but a purge must erase with the name — 만
-# ("only"), the copula and polite endings (콩이다, 콩입니다, 콩이에요), the vocative (철수야).
-PARTICLES = frozenset(
-    (*KOREAN_PARTICLES, "만", "께서", "에게서", "한테서", "하고", "이다", "입니다", "이에요", "예요", "이야", "야", "아", "요")
-)
-LONGEST_PARTICLE = max(map(len, PARTICLES))
+
+
+@lru_cache(maxsize=1)
+def particles() -> frozenset[str]:
+    """What may follow a Korean noun and leave it the same word, for a purge: every particle,
+    copula and polite or vocative ending of the Korean data file (`daemon/text/languages/ko.yaml`),
+    including 만 ("only"), which the meaning check keeps as meaning but a purge erases with the name."""
+    korean = language("ko")
+    if korean is None:
+        raise LookupError("daemon/text/languages/ko.yaml is missing: a purge cannot read Korean particles")
+    return korean.words("particles") | korean.words("meaning_particles_excluded")
 CHAIN = 3  # particles stack (콩에게만은): at most this many are read after a value
 
-# Scripts written without spaces between words. Code point ranges, both ends included.
-SPACELESS = (
-    (0x0E00, 0x0EFF),  # Thai, Lao
-    (0x1000, 0x109F),  # Myanmar
-    (0x1780, 0x17FF),  # Khmer
-    (0x19E0, 0x19FF),  # Khmer symbols
-    (0x3005, 0x3007),  # 々 〆 〇
-    (0x3040, 0x30FF),  # Hiragana, Katakana
-    (0x31F0, 0x31FF),  # Katakana extensions
-    (0x3400, 0x4DBF),  # Han extension A
-    (0x4E00, 0x9FFF),  # Han
-    (0xA000, 0xA4CF),  # Yi
-    (0xA9E0, 0xA9FF),  # Myanmar extended-B
-    (0xAA60, 0xAA7F),  # Myanmar extended-A
-    (0xF900, 0xFAFF),  # Han compatibility
-    (0xFF66, 0xFF9F),  # half-width Katakana
-    (0x20000, 0x3134F),  # Han extensions B-G
-)
 ZERO_WIDTH_SPACE = "\u200b"  # a format character that separates words (Thai, Khmer)
 VARIATION_SELECTORS = ((0xFE00, 0xFE0F), (0xE0100, 0xE01EF))
 LOOK = 16  # format characters (and marks before) looked through at most; then the match is whole
@@ -105,9 +84,9 @@ def kind(char: str) -> Kind:
         return Kind.MARK
     if category == "Cf" and char != ZERO_WIDTH_SPACE:
         return Kind.FORMAT
-    if category[0] in "LN" and _within(code, HANGUL):
+    if category[0] in "LN" and script(char) == "Hang":
         return Kind.HANGUL
-    if category[0] in "LN" and not _within(code, SPACELESS):
+    if category[0] in "LN" and not spaceless(char):
         return Kind.WORD
     return Kind.OTHER
 
@@ -192,7 +171,7 @@ def _is_particles(text: str) -> bool:
     """Whether `text` (Hangul, composed) is a chain of at most `CHAIN` particles."""
     ends = {0}
     for _ in range(CHAIN):
-        ends = {e + n for e in ends for n in range(1, LONGEST_PARTICLE + 1) if text[e : e + n] in PARTICLES}
+        ends = {e + n for e in ends for n in range(1, max(map(len, particles())) + 1) if text[e : e + n] in particles()}
         if len(text) in ends:
             return True
     return False
@@ -202,7 +181,7 @@ def _korean_ending(data: bytes, pos: int, first: str) -> bool:
     """Whether the Hangul that begins with `first` (its next character at `pos`) runs to a
     character that is not Hangul (or the end) as a chain of particles."""
     run = [first]
-    for _ in range(CHAIN * LONGEST_PARTICLE * 3):  # decomposed syllables take three jamo
+    for _ in range(CHAIN * max(map(len, particles())) * 3):  # decomposed syllables take three jamo
         after = _char_at(data, pos)
         if after is None:
             break

@@ -2,22 +2,24 @@
 
 The one notion shared by every check that lets a model merge text: the workspace loss
 check (declared merges), the library's step-union check (canonical steps) and the check
-of a model's three-way conflict resolution. Rewording, reordering, case, punctuation,
-whitespace and plurals of ordinary words change no token; these do:
+of a model's three-way conflict resolution. A text is read in its language
+(`daemon.text.language.detect`), word by word through the text layer (ICU segmentation,
+CLDR number words and calendar names, Snowball stems), and each word means what that
+language's data file says (`daemon/text/languages/<code>.yaml`). Rewording, reordering,
+case, punctuation, whitespace and inflection change no token; these do:
 
 | category | what | compared as |
 | --- | --- | --- |
-| number | digits, number words (also two … nineteen, the tens, hundred, thousand, million in the European languages below: три, трёх, drei, pięciu, сорок; not the ones that are also "a": ein, un, una; a foreign one with a capital is a name: Otto), compounds added up (forty-five, сорок пять, cuarenta y cinco, soixante-dix, quatre-vingts, fünfundvierzig), ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x`, `quatre-vingt-dix` = `90` |
-| negation | not, no, never, none, nothing, without, cannot, n't, avoid, hate, forbid, stop, quit, cease, refuse, decline …; не, нет, никогда, ні, nicht, kein, ne/n', pas, jamais, no, nunca, non, mai, não, nie, nigdy, niet, geen, δεν, ποτέ …; नहीं, 不, 没, لا, ليس, לא, אל, אין, 안, 못; inside a word or unspaced text: 않습니다, 없다, 飲まない, しません, ไม่ … | `not`, counted per occurrence; a word repeating the negation of its clause (ни, pas, jamais, nunca, ani: negative concord) only where the clause has no other, and then as `not (concord)`, so it never stands in for a dropped `not`; none with a capital inside a sentence (NI, PAs, Mai: a name, or May) |
-| polarity | must/always, should, may, usually, sometimes, rarely, only, except/unless, prefer/like, allow, more/less (over/under a number; больше, mehr, menos …), before/after (перед/после, avant/après, antes/después …), increase/decrease, enable, public/private | one value per group; a clause with none of must … rarely says `always` |
-| name | capitalised words of a script with case (not a sentence-initial common word: Jonas, Jürgen, Ольга), words mixing letters and digits | kept if the word appears anywhere on the other side, in any case |
+| number | digits, number words of the language in every case form CLDR has (three, трёх, pięciu, fünfundvierzig, quatre-vingt-dix, 五), round hundreds going on (one hundred and five), ordinals, percentages, a unit after a number | `three` = `3`, `20 percent` = `20%`, `first` = `1st`, `47 minutes` = `47 minute`, `twice` = `2x` |
+| negation | the language's negations (`negation`, `never`, `forbid` …), a negation inside a word (`negation_affixes`: n't, Turkish -mıyor, Korean 않-, Japanese -ない), concord words (ни, pas, jamais, nunca: `negation_concord`) | `not`, counted per occurrence; a concord word only where its clause has no other negation, and then as `not (concord)`, so it never stands in for a dropped `not`; none with a capital inside a sentence (NI, Mai: a name, or May) |
+| polarity | obligation and permission (must/always, should, may: müssen, doit, debe, musi, måste … ; können, peut, puede …; Korean -아야/-아도 by `affixes`), usually, sometimes, rarely, only, except/unless, prefer, allow, enable, more/less (over/under only next to a number), before/after, increase/decrease, public/private | one value per group; a clause with none of must … rarely says `always` |
+| condition | if, when, unless in every language with a file (wenn, si, se, jeśli, если, om, als …): "Rotate the keys when a laptop is lost." → "Rotate the keys." drops it | `if` (unless is `if` and `except`) |
+| name | capitalised words of a script with case (Jonas, Jürgen, Ольга), words mixing letters and digits; a sentence's first word is a name only if it is none of the language's openers and function words — and a capitalised first word the merge adds is judged as a content word | kept if a form of it (`stems.same_word`: Krakowie, Krakowa) appears anywhere on the other side |
 | email, url, path, code, host, channel | addresses, links, file paths, `code spans`, host names, `#channels`, `@handles` | verbatim (addresses, hosts, channels casefolded) |
 | flag | command-line options outside code spans: `--force`, `--dry-run`, `--level=3`, `-rf` (at the start or after a space; a list marker `- ` or a dash in a word is not one) | verbatim |
-| date, environment | ISO dates, weekdays, months (also in the European languages below, inflected: понедельника, środę, segunda-feira, d'août), today/tomorrow/yesterday, daily, every week; staging, production/prod, dev, test … | one value each (`every week` = `weekly`, `понедельникам` = `Monday`) |
-| strike-through | each struck-through span (withdrawn, done): `~~…~~`, `~…~`, `<del>`, `<s>`, `<strike>`; and text that is not struck | a span by its words (`send invoice reminder`, function words left out, plurals folded); `not struck` once |
+| date, environment | ISO dates, weekdays and months from CLDR in any inflection Snowball folds (понедельникам, środę, segunda-feira), today/tomorrow/yesterday, daily, every week; staging, production/prod, dev, test … | one value each |
+| strike-through | each struck-through span (withdrawn, done): `~~…~~`, `~…~`, `<del>`, `<s>`, `<strike>`; and text that is not struck | a span by its words' stems, function words left out; `not struck` once |
 
-The words of Russian, Ukrainian, German, French, Spanish, Italian, Portuguese, Polish, Dutch
-and Greek are listed in `daemon.text.meaning_words_european` (with the ones left out, and why).
 A swapped antonym is caught because the new word is itself a token ("always" → "never"
 adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an unqualified
 instruction already says, so dropping them alone changes nothing; "usually" cannot be
@@ -26,12 +28,10 @@ nor content words no source has (plain words, not function words, compared by `l
 one more than the source words it leaves out: rewording swaps words, inventing adds them.
 Words of a script without case (Hindi, Arabic, Hebrew, Korean, Chinese, Japanese, Thai)
 are never names: nothing marks a name, or any word that matters, there. So a merge must keep
-every such word of its sources (in any order; a Korean particle or a leading Arabic/Hebrew
-"and" aside), like a name — rewording such a text is refused, the safe side — and may add
-them under the rule on invented words ("X likes tea" + "X likes coffee" → "X likes tea and
-coffee"). Chinese, Japanese and Thai have no spaces, so each ideograph, kana or Thai letter
-counts as a word (a clause is not one word), and "and"/"also" of a few languages (और, 和,
-と, และ, und …) are free to add or leave out.
+every such word of its sources (in any order; a particle or a leading "and" the language
+lists aside; a word of a script without spaces wherever the merged text holds it), like a
+name — rewording such a text is refused, the safe side. A text in no language with a data
+file gets the strict rule: every word is kept like that, and none may be added.
 A token bag cannot see which value belongs to which subject or which side of "over" a word
 is on: two outages' dates swapped between them, or "bullet points over prose" turned
 round, read the same.
@@ -42,29 +42,33 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from typing import Literal
 
 from daemon.kernel.secret_shapes import secret_tokens
-from daemon.text.meaning_words import (
-    COMMON,
-    FOREIGN_NUMBERS,
-    LIKE_SUBJECTS,
-    NEGATION_PREFIXES,
-    ORDINALS,
-    PERIODS,
-    SHORT_DATES,
-    SMALL,
-    SPACELESS_CONNECTIVES,
-    SPACELESS_NEGATION,
-    STOPWORDS,
-    TENS,
-    UNITS,
-    lexicon,
-    number_words,
-    ordinal,
-    uncased,
-)
-from daemon.text.meaning_words_european import ELISIONS, WEEKDAY_PAIRS
-from daemon.text.words import token as normalised
+from daemon.text.language import Language, detect
+from daemon.text.lexicon import CONCORD as CONCORD_PAIR
+from daemon.text.lexicon import NOT as NOT_PAIR
+from daemon.text.lexicon import calendar_at, calendar_phrase_at, concept_tokens, lemma, number_at, phrase_at
+from daemon.text.unicode_words import segment, uncased
+
+# Units a number may carry, written after it; compared as one unit each.
+UNITS = {
+    **dict.fromkeys(["ms", "millisecond", "milliseconds"], "ms"),
+    **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], "second"),
+    **dict.fromkeys(["min", "mins", "minute", "minutes"], "minute"),
+    **dict.fromkeys(["h", "hr", "hrs", "hour", "hours"], "hour"),
+    **dict.fromkeys(["d", "day", "days"], "day"),
+    **dict.fromkeys(["week", "weeks"], "week"),
+    **dict.fromkeys(["month", "months"], "month"),
+    **dict.fromkeys(["y", "yr", "yrs", "year", "years"], "year"),
+    **{u: u for u in ("kb", "mb", "gb", "tb", "k", "x", "am", "pm")},
+    "times": "x",
+}  # fmt: skip
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 @dataclass(frozen=True, order=True)
@@ -76,15 +80,14 @@ class Token:
         return f"{self.category} “{self.value}”"
 
 
-NOT = Token("negation", "not")
-CONCORD = Token("negation", "concord")  # a negation unless its clause has another (`_concord`)
+NOT = Token(*NOT_PAIR)
+CONCORD = Token(*CONCORD_PAIR)  # a negation unless its clause has another (`_concord`)
 # A negation said by concord words alone ("Nunca bebe café"): another token than `not`, so a
 # merge that drops a plain "not" and keeps a concord word (or the reverse) changes a token.
 CONCORD_NOT = Token("negation", "not (concord)")
 UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
-LEXICON = {form: tuple(Token(*pair) for pair in pairs) for form, pairs in lexicon().items()}
 
 CODE = re.compile(r"(`+)(?:.+?)\1")
 LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
@@ -133,20 +136,6 @@ NUMBER = re.compile(
 )
 
 
-# Chinese, Japanese, Thai and Lao are written without spaces, so a run of their letters is a
-# whole clause: each ideograph, kana or Thai/Lao letter (with its marks) is a word instead.
-IDEOGRAPHS = "\u0e00-\u0eff\u3005\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
-IDEOGRAPH = re.compile(rf"[{IDEOGRAPHS}]")
-# What unspaced text says in several letters, found before it is split into letters.
-SPACELESS_NOT = re.compile(SPACELESS_NEGATION)
-SPACELESS_AND = re.compile("|".join(SPACELESS_CONNECTIVES))
-KOREAN_NOT = re.compile(rf"(?:{'|'.join(NEGATION_PREFIXES)})")
-# Words of any script: a letter, then letters, digits and combining marks; or digits then a
-# letter of a script with case (`2fa`, `3rd`; 20분 is a number and a word); or one ideograph.
-# Letters are `[^\W\d_]`, so Jürgen, Ольга, राहुल and 사용자는 are words too.
-LETTERS = rf"(?![{IDEOGRAPHS}])[^\W\d_](?:(?![{IDEOGRAPHS}])[^\W_]|[{MARKS}])*"
-WORD = re.compile(rf"[{IDEOGRAPHS}][{MARKS}]*|{LETTERS}(?:'{LETTERS})*|\d+(?![{UNCASED}]){LETTERS}")
-SPAN_WORD = re.compile(rf"{WORD.pattern}|\d+")
 # Struck through: `~~…~~`, a single `~…~` (GitHub strikes it too; not "~5 minutes" or
 # "~/path": non-space inside both ends, no word character outside), `<del>`, `<s>`, `<strike>`.
 STRIKE = re.compile(
@@ -168,22 +157,30 @@ INVENTED_ALLOWANCE = 1
 class Meaning:
     """The tokens of one text (each present once, except negations, counted), its words, its
     content words (casefolded words that are no token, name or function word), its secrets,
-    and which of its content words are of a script without case."""
+    and the content words that must all be kept (`kept`)."""
 
     tokens: frozenset[Token]
     negations: int
     words: frozenset[str]
     secrets: frozenset[str]
     content: frozenset[str]
-    # The content words of scripts without case, in runs of adjacent ones (李娜, or one word)
-    uncased: tuple[tuple[str, ...], ...] = ()
+    # Content words a merge must keep, in runs of adjacent ones (李娜, or one word): those of
+    # a script without case, and every content word of a text in no known language.
+    kept: tuple[tuple[str, ...], ...] = ()
     # Negations said by concord words alone (`CONCORD_NOT`), counted like `negations`
     concord_negations: int = 0
+    language: Language | None = None
+    text: str = ""  # the text read (NFKC), where a word of a script without spaces is looked for
+    # Names only ever seen opening a sentence: their capital may be the sentence's, not a name's
+    initial_names: frozenset[str] = frozenset()
 
     def count(self, token: Token) -> int:
         if token == NOT:
             return self.negations
         return self.concord_negations if token == CONCORD_NOT else int(token in self.tokens)
+
+    def lemma(self, word: str) -> str:
+        return lemma(word, self.language)
 
 
 def _counted(n: str, unit: str) -> Token:
@@ -223,148 +220,155 @@ def _masked(text: str, found: list[Token]) -> str:
     return NUMBER.sub(lambda m: take(_number(m).category, _number(m).value), text)
 
 
-def _number_next(clause: str, word: re.Match[str]) -> bool:
-    """Whether a number follows `word`: "over 20%", "under two hours", "within an hour"."""
-    rest = clause[word.end() :].lstrip()
-    following = [*rest.split(maxsplit=2)[:2], "", ""]
-    first, second = following[0].casefold(), following[1].casefold()
-    return (
-        rest.startswith("§") or first in SMALL or first in TENS or (first in ("a", "an") and second in UNITS)
-    )
+NEAR_NUMBER = frozenset({"more_with_number", "less_with_number"})
+
+
+def _number_next(words: list[str], i: int) -> bool:
+    """Whether a number follows word `i`: "over 20%", "under two hours" (`§` is a masked number)."""
+    return i + 1 < len(words) and words[i + 1] == "§"
 
 
 def _capitalised(word: str) -> bool:
     """Whether `word` is written as a name: a capital in it (Jonas, Jürgen, Ольга, iOS). A
     script without case (李娜, राशिद, راشد) cannot tell a name from another word, so its words
-    are plain content words: held to the invention rule, not the name rule, which would
-    refuse every merge adding "and" (और, 和, و) or rewording a CJK clause."""
+    are content words the merge must keep (`Meaning.kept`)."""
     return any(c.isupper() for c in word)
 
 
-def _named_number(word: str) -> bool:
-    """Whether a number word of another language is a name here: capitalised, wherever it
-    stands (Otto, Dix, the English "Sept"), since a name opens sentences too ("Otto approves
-    refunds" and "… approved by Otto" say the same). An English number word (Six) stays a
-    number; a foreign one opening a sentence (Drei Ingenieure …) is read as a name, so a
-    merge writing it as a digit is refused: the safe side."""
-    folded = word.casefold()
-    return folded in FOREIGN_NUMBERS and word[0].isupper() and folded not in SMALL and folded not in TENS
-
-
 def _concord(found: list[Token], start: int) -> None:
-    """The `concord` words of a clause (ни, pas, nunca …: `meaning_words_european`) made
-    `CONCORD_NOT` negations, one each, if the clause has no other negation, else dropped:
-    there they repeat the negation of its ne, не, no or nie."""
+    """The `concord` words of a clause (ни, pas, nunca …) made `CONCORD_NOT` negations, one
+    each, if the clause has no other negation, else dropped: there they repeat the negation
+    of its ne, не, no or nie."""
     concord = found[start:].count(CONCORD)
     found[start:] = [t for t in found[start:] if t != CONCORD]
     if NOT not in found[start:]:
         found += [CONCORD_NOT] * concord
 
 
-def _concord_as_name(word: str, initial: bool) -> bool:
-    """Whether a concord word is written as a name or an acronym here: with a capital inside a
-    sentence (NI, PAs, Mai, Nada), where it negates nothing. A long word in capitals is
-    shouted (NUNCA): still a negation."""
+def _as_name(word: str, initial: bool) -> bool:
+    """Whether a listed word is written as a name or an acronym here: with a capital inside a
+    sentence (NI, PAs, Mai), where it negates nothing. A long word in capitals is shouted
+    (NUNCA): still the word."""
     return not initial and word[0].isupper() and not (word.isupper() and len(word) > 3)
 
 
-def _clause(clause: str, found: list[Token], content: list[str], runs: list[list[str]]) -> None:
-    """Tokens of one clause's words (verbatim spans already masked), added to `found`, and its
-    content words, added to `content` (those of a script without case also to `runs`, a
-    word of Chinese or Japanese joined to the one before it); adds `always` if unqualified."""
-    matches = list(WORD.finditer(clause))
-    joined = -1  # where the last uncased content word ended
-    raw = [m[0] for m in matches]
-    low = [w.casefold() for w in raw]
+def _segments(clause: str) -> list[tuple[str, int, int]]:
+    """(word, start, end) of a clause; a masked span (`§`) stands as a word of its own."""
+    found: list[tuple[str, int, int]] = []
+    at = 0
+    for piece in clause.split("§"):
+        found += [(w.text, at + w.start, at + w.end) for w in segment(piece)]
+        at += len(piece) + 1
+        found.append(("§", at - 1, at))
+    return sorted(found[:-1], key=lambda w: w[1])
+
+
+def _word_tokens(lang: Language, word: str, folded: str, initial: bool) -> list[Token] | None:
+    """The tokens one word stands for in `lang` (concepts, an elided negation, a negation
+    inside the word, a weekday or month), or None if it stands for none."""
+    head, apostrophe, tail = folded.partition("'")
+    if apostrophe and tail and head in lang.words("elisions"):
+        # French and Italian elide an article, a pronoun or "ne": d'août is août, n'aime a negation
+        elided = [Token(*p) for p in concept_tokens(lang.concepts.get(head, ()))]
+        rest = _word_tokens(lang, tail, tail, initial)
+        return [*elided, *(rest or [])] if elided or rest else None
+    concepts = lang.concepts.get(folded, ())
+    if not concepts and uncased(folded):
+        # a Korean particle, an Arabic or Hebrew "and" glued on: 오늘은 is 오늘, ולא is לא
+        concepts = lang.concepts.get(lemma(folded, lang), ())
+    month = calendar_at(lang, word, folded)
+    if concepts and month and word[0].isupper() and not initial:
+        concepts = ()  # "in May" (a month) beside "may" (a verb): the capital decides
+    if concepts:
+        tokens = [Token(*p) for p in concept_tokens(concepts)]
+        if CONCORD in tokens and _as_name(word, initial):
+            tokens = [t for t in tokens if t != CONCORD]
+        return tokens or None
+    if month:
+        return [Token("date", month)]
+    for pattern in lang.patterns.get("negation_affixes", ()):
+        if pattern.search(folded):
+            stripped = pattern.sub("", folded)
+            return [NOT, *(Token(*p) for p in concept_tokens(lang.concepts.get(stripped, ())))]
+    by_affix = lang.concepts_by_affix(folded)
+    return [Token(*p) for p in concept_tokens(by_affix)] if by_affix else None
+
+
+def _clause(
+    clause: str,
+    lang: Language | None,
+    found: list[Token],
+    content: list[str],
+    runs: list[list[str]],
+    initial_names: set[str],
+    inner_names: set[str],
+) -> None:
+    """Tokens of one clause's words (verbatim spans already masked as `§`), added to `found`,
+    and its content words, added to `content` (those a merge must keep also to `runs`, an
+    ideograph word joined to the one before it); adds `always` if unqualified."""
+    segments = _segments(clause)
+    raw = [w for w, _s, _e in segments]
+    low = [w.casefold().removesuffix("'s") for w in raw]
     start = len(found)
+    joined = -1  # where the last must-keep content word ended
     i = 0
     while i < len(raw):
         word, folded = raw[i], low[i]
-        base = folded.removesuffix("'s")
-        after = low[i + 1] if i + 1 < len(low) else ""
-        before = clause[: matches[i].start()].rstrip()
-        initial = not before.strip(" \t*_\"'([>#+-")
-        # French and Italian elide an article or a preposition: d'août is août, n'aime a negation.
-        head, apostrophe, tail = base.partition("'")
-        if apostrophe and tail and head in ELISIONS:
-            base = tail
-            if head == "n" and tail != "importe":  # n'importe quoi: "anything"
-                found.append(NOT)
-        value, used = number_words(low, i)
-        if used and not (folded == "one" and i and low[i - 1] == "no") and not _named_number(word):
-            following = low[i + used] if i + used < len(low) else ""
-            if following == "percent" or following in UNITS:
-                found.append(
-                    Token("number", f"{value}%")
-                    if following == "percent"
-                    else _counted(str(value), following)
-                )
-                used += 1
-            else:
-                found.append(Token("number", str(value)))
-            i += used
+        if word == "§":
+            i += 1
             continue
-        if folded.endswith("n't") or (folded == "no" and after == "one"):
-            found += [NOT, *LEXICON.get(folded[:-3], ())]
-        elif folded == "at" and after in ("least", "most"):
-            found.append(Token("polarity", "more" if after == "least" else "less"))
-            i += 1
-        elif folded in ("over", "under", "within") and _number_next(clause, matches[i]):
-            found.append(Token("polarity", "more" if folded == "over" else "less"))
-        elif folded == "up" and after == "to" and _number_next(clause, matches[i + 1]):
-            found.append(Token("polarity", "less"))
-            i += 1
-        elif (
-            folded in ("every", "each", "per", "a", "an")
-            and after.rstrip("s") in PERIODS
-            and (
-                folded not in ("a", "an")
-                or before.endswith("§")
-                or (i and low[i - 1] in ("once", "twice", "thrice"))
-            )
-        ):
-            found.append(Token("date", PERIODS[after.rstrip("s")]))
-            i += 1
-        elif folded in ("a", "an") and after in ("minute", "hour", "day", "week", "month", "year"):
-            found.append(Token("number", f"1 {after}"))
-            i += 1
-        elif (base, after) in WEEKDAY_PAIRS:  # segunda-feira
-            found.append(Token("date", WEEKDAY_PAIRS[base, after]))
-            i += 1
-        elif base in ORDINALS:
-            found.append(Token("number", ordinal(ORDINALS[base])))
-        elif base in LEXICON and not (CONCORD in LEXICON[base] and _concord_as_name(word, initial)):
-            found.extend(LEXICON[base])
-        elif base in LEXICON and (others := [t for t in LEXICON[base] if t != CONCORD]):
-            found.extend(others)  # Mai (a name, or German May) inside a sentence: May, no negation
-        elif word in SHORT_DATES:
-            found.append(Token("date", SHORT_DATES[word]))
-        elif folded in ("may", "march"):
-            near_number = before.endswith("§") or clause[matches[i].end() :].lstrip().startswith("§")
-            if word[0].isupper() and (not initial or near_number or folded == "march"):
-                found.append(Token("date", folded))
-            elif folded == "may":
-                found.append(Token("polarity", "may"))
-        elif (
-            folded == "like"
-            and i
-            and (low[i - 1] in LIKE_SUBJECTS or low[i - 1].endswith("n't") or raw[i - 1][0].isupper())
-        ):
-            found.append(Token("polarity", "prefer"))
-        elif any(c.isdigit() for c in word) or (
-            len(base) > 1 and _capitalised(word) and not (initial and base in COMMON)
-        ):
-            found.append(Token("name", base))
-        elif KOREAN_NOT.match(base):
-            found.append(NOT)  # 않습니다, 못해요, 없다: the negation is part of the word
-        elif base not in STOPWORDS and (len(base) > 1 or uncased(base)):
-            content.append(base)
-            if uncased(base):
-                if joined == matches[i].start() and IDEOGRAPH.match(base):
-                    runs[-1].append(base)
+        initial = not clause[: segments[i][1]].strip(" \t*_\"'([>#+-")
+        if lang is not None:
+            concepts, used = phrase_at(lang, low, i)
+            if not used and folded in lang.concepts and set(lang.concepts[folded]) & NEAR_NUMBER:
+                concepts, used = lang.concepts[folded], 1
+            if used:
+                # "over"/"under"/"up to" compare only next to a number: "over 20%", not "hand over"
+                near = _number_next(low, i + used - 1) or bool(number_at(lang, low, i + used)[2])
+                kept = [c for c in concepts if c not in NEAR_NUMBER or near]
+                if kept or not set(concepts) <= NEAR_NUMBER:
+                    found.extend(Token(*p) for p in concept_tokens(kept))
+                    i += used
+                    continue
+            weekday, used = calendar_phrase_at(lang, low, i)
+            if used:
+                found.append(Token("date", str(weekday)))
+                i += used
+                continue
+            value, is_ordinal, used = number_at(lang, low, i)
+            if used:
+                following = low[i + used] if i + used < len(low) else ""
+                percent, per_used = phrase_at(lang, low, i + used)
+                if not is_ordinal and ("percent" in lang.concepts.get(following, ()) or "percent" in percent):
+                    found.append(Token("number", f"{value}%"))
+                    used += per_used or 1
+                elif not is_ordinal and following in UNITS:
+                    found.append(_counted(str(value), following))
+                    used += 1
                 else:
-                    runs.append([base])
-                joined = matches[i].end()
+                    found.append(Token("number", ordinal(value) if is_ordinal else str(value)))
+                i += used
+                continue
+            tokens = _word_tokens(lang, word, folded, initial)
+            if tokens is not None:
+                found.extend(tokens)
+                i += 1
+                continue
+            function = lang.words("stopwords") | lang.words("connectives")
+            opener = initial and (folded in lang.words("openers") or folded in function)
+        else:
+            function, opener = frozenset(), False
+        if any(c.isdigit() for c in word) or (len(folded) > 1 and _capitalised(word) and not opener):
+            found.append(Token("name", folded))
+            (initial_names if initial and not any(c.isdigit() for c in word) else inner_names).add(folded)
+        elif folded not in function and (len(folded) > 1 or uncased(folded)):
+            content.append(folded)
+            if lang is None or uncased(folded):
+                if joined == segments[i][1] and segments[i][1] > 0 and uncased(folded):
+                    runs[-1].append(folded)
+                else:
+                    runs.append([folded])
+                joined = segments[i][2]
         i += 1
     _concord(found, start)
     qualified = any(t.category == "polarity" and t.value in SCALE for t in found[start:])
@@ -372,12 +376,12 @@ def _clause(clause: str, found: list[Token], content: list[str], runs: list[list
         found.append(ALWAYS)
 
 
-def _struck(span: str) -> Token:
-    """The token of one struck-through span: its words without function words, normalised as
-    `daemon.text.words` does (case, plurals, number words), so `~~Send the invoice
-    reminders~~` is `send invoice reminder`."""
-    words = [w.casefold().removesuffix("'s") for w in SPAN_WORD.findall(span)]
-    kept = [normalised(w) for w in words if w not in STOPWORDS] or list(map(normalised, words))
+def _struck(span: str, lang: Language | None) -> Token:
+    """The token of one struck-through span: its words without function words, each as its
+    `lemma`, so `~~Send the invoice reminders~~` is `send invoic remind`."""
+    words = [w.text.casefold().removesuffix("'s") for w in segment(span)]
+    function = (lang.words("stopwords") | lang.words("connectives")) if lang else frozenset()
+    kept = [lemma(w, lang) for w in words if w not in function] or [lemma(w, lang) for w in words]
     return Token("strike-through", " ".join(kept) or span.strip().casefold())
 
 
@@ -390,34 +394,43 @@ def struck_as_tildes(text: str) -> str:
     return STRIKE.sub(lambda m: f"~~{_inside(m)}~~", text)
 
 
-def _strike(text: str) -> list[Token]:
+def _strike(text: str, lang: Language | None) -> list[Token]:
     """A token of each struck-through span (by its words), and `not struck` if some text is
     not struck (code spans are text, list markers are not): a struck note or part is withdrawn
     or done, so striking, restoring or moving the strike is a change — which parts are struck,
     not only whether any is — while `**bold**` and `_emphasis_` are not."""
     plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
-    struck = [_struck(_inside(m)) for m in STRIKE.finditer(plain) if CONTENT.search(_inside(m))]
+    struck = [_struck(_inside(m), lang) for m in STRIKE.finditer(plain) if CONTENT.search(_inside(m))]
     rest = [UNSTRUCK] if CONTENT.search(STRIKE.sub(" ", plain)) else []
     return struck + rest
 
 
-def read(text: str) -> Meaning:
-    """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of `text`."""
+DETECT: Literal["detect"] = "detect"  # read a text in the language `daemon.text.language.detect` finds
+
+
+def read(text: str, language: Language | Literal["detect"] | None = DETECT) -> Meaning:
+    """The meaning-carrying tokens, the casefolded words and the secret-looking tokens of
+    `text`, read as `lang` (by default the language it is written in); in no known language
+    (`None`), every content word must be kept."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
-    found = _strike(text)
+    lang = detect([text]) if isinstance(language, str) else language
+    found = _strike(text, lang)
     secrets = secret_tokens(text)
-    # Unspaced text writes some negations and connectives in several letters (飲まない, ไม่,
-    # และ): taken out before it is split into letters.
-    found += [NOT] * len(SPACELESS_NOT.findall(text))
-    text = SPACELESS_AND.sub(" ", SPACELESS_NOT.sub(" ", text))
+    if lang is not None:
+        # Unspaced text writes some negations across word breaks (飲まない, ไม่): found first.
+        for pattern in lang.patterns.get("negation_patterns", ()):
+            found += [NOT] * len(pattern.findall(text))
+            text = pattern.sub(" ", text)
     unmarked = STRIKE.sub(lambda m: f" {_inside(m)} ", text.replace("**", "")).replace("~~", "")
     masked = _masked(LIST_MARKER.sub("", unmarked), found)
     content: list[str] = []
     runs: list[list[str]] = []
+    initial_names: set[str] = set()
+    inner_names: set[str] = set()
     for clause in CLAUSE.split(masked):
-        _clause(clause, found, content, runs)
+        _clause(clause, lang, found, content, runs, initial_names, inner_names)
     # Content words too: a word a number is glued to (사용자20) is the word without it.
-    words = frozenset(w.casefold().removesuffix("'s") for w in WORD.findall(text)) | frozenset(content)
+    words = frozenset(w.text.casefold().removesuffix("'s") for w in segment(text)) | frozenset(content)
     return Meaning(
         frozenset(found),
         found.count(NOT),
@@ -426,4 +439,7 @@ def read(text: str) -> Meaning:
         frozenset(content),
         tuple(map(tuple, runs)),
         found.count(CONCORD_NOT),
+        lang,
+        text,
+        frozenset(initial_names - inner_names),
     )

@@ -9,10 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 from daemon.kernel.line_regions import Region, regions, shared_lines
-from daemon.text.meaning import CONCORD_NOT, INVENTED_ALLOWANCE, NOT, Meaning, Token, read
-from daemon.text.meaning_words import lemma
+from daemon.text.language import Language, detect
+from daemon.text.meaning import CONCORD_NOT, DETECT, INVENTED_ALLOWANCE, NOT, Meaning, Token, read
+from daemon.text.stems import same_word
+from daemon.text.unicode_words import spaceless
 
 
 @dataclass(frozen=True)
@@ -40,8 +43,16 @@ class Change:
         return "; ".join(parts)
 
 
-def _kept(token: Token, words: frozenset[str]) -> bool:  # a name may change case or place
-    return token.category == "name" and token.value in words
+def _kept(token: Token, words: frozenset[str], lang: Language | None = None) -> bool:
+    """A name may change case, place or inflection (Krakowa, Krakowie): kept if a word of the
+    other side is a form of it (`stems.same_word`; a name with a digit only as it is)."""
+    if token.category != "name":
+        return False
+    if token.value in words:
+        return True
+    if lang is None or any(c.isdigit() for c in token.value):
+        return False
+    return any(same_word(token.value, w, lang.stemmer) for w in words)
 
 
 def _invented(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
@@ -49,26 +60,33 @@ def _invented(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
     than `INVENTED_ALLOWANCE` beyond the content words of `before` it leaves out: a rewording
     swaps words ("respond" → "answer"), an invention adds them ("… and forward every answer
     to the vendor")."""
-    known = {lemma(w) for m in before for w in m.words}
-    new = {lemma(w): w for w in sorted(after.content, reverse=True) if lemma(w) not in known}
-    kept = {lemma(w) for w in after.words}
-    left_out = {lemma(w) for m in before for w in m.content} - kept
-    if len(new) - len(left_out) <= INVENTED_ALLOWANCE:
+    known = {after.lemma(w) for m in before for w in m.words}
+    # A capitalised word opening a sentence may be an ordinary word: new, it is content.
+    content = after.content | after.initial_names
+    new = {after.lemma(w): w for w in sorted(content, reverse=True) if after.lemma(w) not in known}
+    kept = {after.lemma(w) for w in after.words}
+    left_out = {after.lemma(w) for m in before for w in m.content} - kept
+    # In no known language every word is kept (`Meaning.kept`), and none may be added either.
+    allowance = INVENTED_ALLOWANCE if after.language is not None else 0
+    if len(new) - len(left_out) <= allowance:
         return ()
     return tuple(Token("word", w) for w in sorted(new.values()))
 
 
 def _left_out(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
-    """The words of a script without case that a text of `before` holds and `after` lacks (by
-    `lemma`), adjacent Chinese or Japanese ones joined (王伟): nothing there marks a name or
-    a key word, so each is kept like a name — rewording such a text is refused."""
-    kept = {lemma(w) for w in after.words}
+    """The must-keep words (`Meaning.kept`: of a script without case, or of a text in no known
+    language) that a text of `before` holds and `after` lacks (by `lemma`), adjacent Chinese or
+    Japanese ones joined (王伟): nothing there marks a name or a key word, so each is kept like
+    a name — rewording such a text is refused."""
+    kept = {after.lemma(w) for w in after.words}
     lost: set[str] = set()
     for meaning in before:
-        for run in meaning.uncased:
+        for run in meaning.kept:
             phrase = ""
             for word in (*run, ""):
-                if word and lemma(word) not in kept:
+                # a word of a script without spaces is kept wherever the text holds it: the
+                # dictionary may cut 喝茶 as one word on one side and 喝 · 茶 on the other
+                if word and after.lemma(word) not in kept and not (spaceless(word[0]) and word in after.text):
                     phrase += word
                 elif phrase:
                     lost.add(phrase)
@@ -76,23 +94,29 @@ def _left_out(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
     return tuple(Token("word", w) for w in sorted(lost))
 
 
-def compare(sources: Iterable[str], merged: str) -> Change:
+def compare(sources: Iterable[str], merged: str, language: Language | Literal["detect"] | None = DETECT) -> Change:
     """Does `merged` say what the union of `sources` says? Every source token must be in it (as
     many negations as the source with the most), and every content word of a script without
     case (`_left_out`); it may add no token (no more negations than the sources together), no
     secret-looking token, and no more than one content word beyond the ones it leaves out
     (`_invented`)."""
-    before = [read(s) for s in sources]
-    after = read(merged)
+    sources = list(sources)
+    lang = detect([*sources, merged]) if isinstance(language, str) else language
+    before = [read(s, lang) for s in sources]
+    after = read(merged, lang)
     words = frozenset().union(*(m.words for m in before))
     everything = sorted(frozenset().union(*(m.tokens for m in before)) | after.tokens)
     dropped = tuple(
         t
         for t in everything
-        if after.count(t) < max((m.count(t) for m in before), default=0) and not _kept(t, after.words)
+        if after.count(t) < max((m.count(t) for m in before), default=0) and not _kept(t, after.words, lang)
     ) + _left_out(before, after)
     added = tuple(
-        t for t in everything if after.count(t) > sum(m.count(t) for m in before) and not _kept(t, words)
+        t
+        for t in everything
+        if after.count(t) > sum(m.count(t) for m in before)
+        and not _kept(t, words, lang)
+        and not (t.category == "name" and t.value in after.initial_names)  # judged as content (`_invented`)
     ) + _invented(before, after)
     secrets = after.secrets - frozenset().union(*(m.secrets for m in before))
     return Change(dropped, added, tuple(sorted(secrets)))
@@ -128,6 +152,7 @@ def _dropped_words(
     """The content words a side added in a region it changed (absent from that region of the
     base) that `merged` lacks, unless the other side removed them (the base has them, it does
     not): a change that carries no token ("… using the new taxonomy") must stay too."""
+    lemma = sides[0].lemma
     base, ours, theirs, merged = ({lemma(w) for w in m.words} for m in sides)
     dropped: dict[str, str] = {}
     for part in parts:
@@ -153,12 +178,13 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
     removals). Negations are counted (the regions' bounds add up); every other token must
     be present if any region requires it, and may be present if any region allows it. The
     content words a side added must stay as well (`_dropped_words`)."""
-    b, o, t, r = read(base), read(ours), read(theirs), read(merged)
+    lang = detect([base, ours, theirs, merged])
+    b, o, t, r = (read(text, lang) for text in (base, ours, theirs, merged))
     cache: dict[tuple[str, ...], Meaning] = {}
 
     def read_lines(lines: tuple[str, ...]) -> Meaning:
         if lines not in cache:
-            cache[lines] = read("\n".join(lines))
+            cache[lines] = read("\n".join(lines), lang)
         return cache[lines]
 
     parts = regions(base.splitlines(), ours.splitlines(), theirs.splitlines())
@@ -170,9 +196,9 @@ def compare_three_way(base: str, ours: str, theirs: str, merged: str) -> Change:
         if token not in (NOT, CONCORD_NOT):  # negations are counted
             low, high = min(low, 1), min(high, 1)
         nr = r.count(token)
-        if nr < low and not _kept(token, r.words):
+        if nr < low and not _kept(token, r.words, lang):
             dropped.append(token)
-        elif nr > high and not _kept(token, words):
+        elif nr > high and not _kept(token, words, lang):
             added.append(token)
     dropped += _dropped_words(parts, (b, o, t, r), read_lines)
     secrets = r.secrets - (b.secrets | o.secrets | t.secrets)

@@ -1,121 +1,114 @@
-"""Words as the checks compare them: case, punctuation, possessives, number words, ordinals, months, plurals.
+"""Words as the checks compare them: case, punctuation, possessives, number words, ordinals,
+calendar names and inflection folded, in every language the text layer knows.
 
 Shared by the fact grounding (memory engine), the skill-step grounding (skills engine) and
 the new-heading check (workspace): "three" and "3" are one word, "10th" is "10", "Dec" and
-"December" are one month, and "reports" is "report".
-
-Any script: text is NFC-normalised first (a decomposed "Zürich" is the composed one), and a
-word keeps its combining marks (a Devanagari vowel sign is part of its Hindi word). Scripts
-written without spaces (Han, Hiragana, Katakana, Thai, Lao, Khmer, Myanmar) have no words
-to split on, so a run of them yields its overlapping character pairs — "我住在柏林" is 我住,
-住在, 在柏, 柏林 — and a one-character run that character: "柏林" is then inside the clause
-as a containment check needs it to be.
+"December" are one month (so are "grudnia" and "December"), and "reports" is "report".
+Words come from ICU's segmentation (`unicode_words`): "我住在柏林" is 我, 住在, 柏林. The
+language of a text is `language.detect`'s; a word is reduced to its Snowball stem in a
+language that has one, so "Krakowie" and "Krakowa" are one word (`stems.same_word` also
+matches "Kraków", whose stem Snowball cuts shorter).
 """
 
 from __future__ import annotations
 
-import itertools
 import re
 import unicodedata
+from functools import cache
 
-# Scripts written without spaces: Thai, Lao, Myanmar, Khmer (and its symbols), the ideographic
-# iteration and number marks, Hiragana, Katakana, Han (unified, extensions, compatibility),
-# halfwidth Katakana. Hangul is written with spaces and is not among them.
-SPACELESS = re.compile(
-    "["
-    "\u0e00-\u0eff"  # Thai, Lao
-    "\u1000-\u109f\ua9e0-\ua9ff\uaa60-\uaa7f"  # Myanmar
-    "\u1780-\u17ff\u19e0-\u19ff"  # Khmer
-    "\u3005-\u3007\u3021-\u3029\u3031-\u3035\u303b\u303c"  # ideographic marks and numerals
-    "\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f\U0001aff0-\U0001b16f"  # Hiragana, Katakana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"  # Han
-    "]+"
-)
-HANGUL_PAIR = re.compile("[\uac00-\ud7a3]{2}")
-STOP = frozenset(
-    ["a", "an", "the", "of", "in", "on", "at", "to", "for", "from", "by", "with", "and", "or", "is", "are", "was", "be", "my", "our", "your", "their", "his", "her", "its", "i", "me", "we", "us", "you", "he", "she", "they", "it", "this", "that"]
-)
-NUMBERS = {
-    "zero": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
-    "seven": "7", "eight": "8", "nine": "9", "ten": "10", "eleven": "11", "twelve": "12",
-    "thirteen": "13", "fourteen": "14", "fifteen": "15", "sixteen": "16", "seventeen": "17",
-    "eighteen": "18", "nineteen": "19", "twenty": "20", "thirty": "30", "forty": "40",
-    "fifty": "50", "hundred": "100", "first": "1", "second": "2", "third": "3",
-}  # fmt: skip
-MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-          "october", "november", "december"]  # fmt: skip
-ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th)$")
+from daemon.text.language import Language, detect
+from daemon.text.lexicon import calendar_at, lemma, number_at
+from daemon.text.stems import stem
+from daemon.text.unicode_words import segment, uncased
+from daemon.text.unicode_words import words as _words
+
+ORDINAL = re.compile(r"^(\d+)(st|nd|rd|th|er|e|º|ª|\.)$")
 # "Jonas's" is Jonas: the possessive goes before other apostrophes are dropped ("don't" → dont).
 POSSESSIVE = re.compile(r"(?<=[^\W_])['’]s\b")
-
-
-def token(word: str) -> str:
-    word = word.casefold()
-    if word in NUMBERS:
-        return NUMBERS[word]
-    if (match := ORDINAL.match(word)) is not None:
-        return str(int(match.group(1)))
-    if word.isdigit():
-        return str(int(word))
-    for index, month in enumerate(MONTHS):
-        if len(word) >= 3 and month.startswith(word):
-            return f"month{index + 1}"
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]  # plural of an ordinary word
-    return word
-
-
-def tokens(text: str) -> list[str]:
-    """Normalised words of `text`: case, punctuation, possessives, number words, ordinals, month names."""
-    text = POSSESSIVE.sub("", unicodedata.normalize("NFC", text))
-    return [token(w) for w in words(text.replace("'", "").replace("’", ""))]
+MONTHS = (
+    "january", "february", "march", "april", "may", "june",
+    "july", "august", "september", "october", "november", "december",
+)  # fmt: skip
 
 
 def words(text: str) -> list[str]:
-    """The words of `text` as written (NFC): runs of letters and digits with their combining
-    marks, a run of a script written without spaces as its character pairs (module docstring)."""
+    """The words of `text` as written (NFC), from the Unicode rules (`unicode_words`)."""
+    return _words(text)
+
+
+def tokens(text: str, lang: Language | None = None) -> list[str]:
+    """Normalised words of `text` (read as `lang`, or the language `detect` finds): casefolded,
+    number words as digits, ordinals as their number, months as `monthN`, other words as
+    their stem."""
+    lang = lang if lang is not None else detect([text])
+    text = POSSESSIVE.sub("", unicodedata.normalize("NFC", text))
+    raw = [w.text for w in segment(text)]
+    low = [w.casefold().replace("'", "").replace("’", "") for w in raw]
     found: list[str] = []
-    for run, unspaced in _runs(unicodedata.normalize("NFC", text)):
-        if not unspaced:
-            found.append("".join(run))
-        elif len(run) == 1:
-            found.append(run[0])
-        else:
-            found += [first + second for first, second in itertools.pairwise(run)]
+    i = 0
+    while i < len(low):
+        if lang is not None:
+            value, _ordinal, used = number_at(lang, low, i)
+            if used:
+                found.append(str(value))
+                i += used
+                continue
+        found.append(token(raw[i], lang))
+        i += 1
     return found
 
 
-def spaceless(word: str) -> bool:
-    """Whether `word` is (a piece of) a script written without spaces."""
-    return SPACELESS.fullmatch(word) is not None
+def token(word: str, lang: Language | None = None) -> str:
+    """One word normalised (see `tokens`)."""
+    folded = word.casefold().replace("'", "").replace("’", "")
+    if (match := ORDINAL.match(folded)) is not None:
+        return str(int(match.group(1)))
+    if folded.isdigit():
+        return str(int(folded))
+    month = _month(word, folded, lang)
+    if month is not None:
+        return month
+    if lang is None:
+        return folded
+    if uncased(folded):
+        return lemma(folded, lang)  # a Korean particle or an Arabic/Hebrew "and" left out
+    return stem(folded, lang.stemmer)
 
 
-def is_content(word: str) -> bool:
-    """Whether a token carries content: not a function word, and a number, at least 3 letters,
-    a piece of a script written without spaces, or a Hangul word of 2 syllables (a syllable
-    block is 2 or 3 letters: 회의 is "meeting")."""
-    if word in STOP:
+def _month(word: str, folded: str, lang: Language | None) -> str | None:
+    found = calendar_at(lang, word, folded) if lang is not None else None
+    if found is None and lang is not None and lang.locale != "en":
+        found = calendar_at(_english(), word, folded)  # English names are read everywhere
+    if found in MONTHS:
+        return f"month{MONTHS.index(found) + 1}"
+    return None
+
+
+def _english() -> Language:
+    from daemon.text.language import language
+
+    found = language("en")
+    assert found is not None, "daemon/text/languages/en.yaml is part of the package"
+    return found
+
+
+def stopwords(lang: Language | None) -> frozenset[str]:
+    """The function words of `lang` as `tokens` makes them (free to add or leave out)."""
+    return frozenset() if lang is None else _stopwords(lang.code)
+
+
+@cache
+def _stopwords(code: str) -> frozenset[str]:
+    from daemon.text.language import language
+
+    lang = language(code)
+    assert lang is not None, f"no language data for {code}"
+    return frozenset(token(w, lang) for w in lang.words("stopwords") | lang.words("connectives"))
+
+
+def is_content(word: str, lang: Language | None = None) -> bool:
+    """Whether a token carries content: not a function word of `lang`, and a number, a word of
+    at least 3 letters, or a word of a script without case (王, 회의)."""
+    if word in stopwords(lang):
         return False
-    return word.isdigit() or len(word) >= 3 or spaceless(word) or HANGUL_PAIR.fullmatch(word) is not None
-
-
-def _runs(text: str) -> list[tuple[list[str], bool]]:
-    """Maximal runs of characters (a letter or digit with the combining marks after it) of one
-    kind — written without spaces or not — each as (its characters, whether unspaced)."""
-    runs: list[tuple[list[str], bool]] = []
-    chars: list[str] = []
-    unspaced = False
-    for char in text:
-        if chars and unicodedata.category(char).startswith("M"):
-            chars[-1] += char
-            continue
-        kind = SPACELESS.fullmatch(char) is not None
-        if chars and (not char.isalnum() or kind != unspaced):
-            runs.append((chars, unspaced))
-            chars = []
-        if char.isalnum():
-            chars.append(char)
-            unspaced = kind
-    if chars:
-        runs.append((chars, unspaced))
-    return runs
+    return word.isdigit() or len(word) >= 3 or uncased(word)

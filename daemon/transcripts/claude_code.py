@@ -18,15 +18,14 @@ There is no session-end line: the idle rule closes the last turn.
 
 from __future__ import annotations
 
-from typing import Any
-
+from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
 from daemon.transcripts.lines import Malformed, Parsed, Skipped, load_object
 
 EXPECTED = 'Claude Code session lines, {"type": "user"|"assistant"|..., "message": {...}, "uuid": ...}'
 
 
-def _blocks(content: object) -> list[dict[str, Any]] | None:
+def _blocks(content: object) -> list[RawJson] | None:
     if isinstance(content, str):
         return [{"type": "text", "text": content}]
     if isinstance(content, list):
@@ -39,7 +38,7 @@ def _blocks(content: object) -> list[dict[str, Any]] | None:
     return None
 
 
-def _text(blocks: list[dict[str, Any]]) -> tuple[str, tuple[str, ...]]:
+def _text(blocks: list[RawJson]) -> tuple[str, tuple[str, ...]]:
     """The visible text of `blocks` and the summaries of the tools they call."""
     parts: list[str] = []
     tools: list[str] = []

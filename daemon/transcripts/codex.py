@@ -21,8 +21,8 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
+from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
 from daemon.transcripts.files import open_transcript
 from daemon.transcripts.lines import (
@@ -55,7 +55,7 @@ def _text(content: object, kinds: tuple[str, ...]) -> str:
     )
 
 
-def _arguments(payload: dict[str, Any]) -> object:
+def _arguments(payload: RawJson) -> object:
     """The call's arguments, decoded if they are JSON text; Malformed if nested too deep."""
     raw = payload.get("arguments", payload.get("input", payload.get("action")))
     return load_nested(raw, "tool call arguments") if isinstance(raw, str) else raw

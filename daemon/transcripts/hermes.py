@@ -20,9 +20,9 @@ import json
 import sqlite3
 from collections.abc import Mapping
 from datetime import UTC, datetime
-from typing import Any
 
 from daemon.kernel.changeset import Cursor
+from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
 from daemon.transcripts.files import TranscriptSource
 from daemon.transcripts.lines import Malformed, Message, Skipped, clean_text, load_nested
@@ -55,7 +55,7 @@ def _row_hash(role: str, content: str, timestamp: object) -> str:
     return hashlib.sha256(json.dumps([role, content, timestamp], default=repr).encode("utf-8")).hexdigest()[:16]
 
 
-def _hermes_message(row: dict[str, Any]) -> Message | Skipped | Malformed:
+def _hermes_message(row: RawJson) -> Message | Skipped | Malformed:
     role = row["role"]
     content = row["content"] if isinstance(row["content"], str) else ""
     if role == "tool":
@@ -211,7 +211,7 @@ def read_hermes(
     ]
 
 
-def _anchor(row_id: int, row: dict[str, Any]) -> str:
+def _anchor(row_id: int, row: RawJson) -> str:
     return row_anchor(row_id, row["session_id"], row["role"], row["timestamp"])
 
 

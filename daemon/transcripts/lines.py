@@ -27,7 +27,8 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import Any
+
+from daemon.kernel.json_contract import RawJson
 
 ROLES = ("user", "assistant", "tool", "system")
 SESSION_END = "session_end"
@@ -131,7 +132,7 @@ def _text_of(content: object) -> str | None:
 Parsed = Message | str | Skipped | Malformed
 
 
-def load_object(raw: bytes) -> dict[str, Any] | Malformed:
+def load_object(raw: bytes) -> RawJson | Malformed:
     """The JSON object on the line `raw`, or Malformed: not UTF-8, too deep, not JSON, not an object."""
     try:
         decoded = raw.decode("utf-8").removeprefix("\ufeff")

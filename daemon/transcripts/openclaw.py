@@ -12,8 +12,7 @@ a user message (`<relevant-memories>`) is cut out, and heartbeat / memory-flush 
 
 from __future__ import annotations
 
-from typing import Any
-
+from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
 from daemon.transcripts.lines import Malformed, Parsed, Skipped, load_object
 
@@ -40,7 +39,7 @@ def _text(content: object) -> tuple[str, tuple[str, ...]]:
     return "\n".join(parts), tuple(tools)
 
 
-def parse_event(obj: dict[str, Any], offset: int) -> Parsed:
+def parse_event(obj: RawJson, offset: int) -> Parsed:
     """One event object (a line or a row's `event_json`)."""
     kind = obj.get("type")
     if not isinstance(kind, str):

@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Any
 
 from daemon.kernel.changeset import Cursor
+from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
 from daemon.transcripts.files import TranscriptSource
 from daemon.transcripts.lines import Malformed, Message, Skipped, load_object
@@ -74,7 +75,7 @@ def _unpacked(packed: bytes, limit: int, rel: str, state: dict[str, Any]) -> byt
     return data
 
 
-def _event_bytes(row: dict[str, Any], rel: str, state: dict[str, Any], limit: int) -> bytes | Malformed | None:
+def _event_bytes(row: RawJson, rel: str, state: dict[str, Any], limit: int) -> bytes | Malformed | None:
     """The event's JSON text (at most `limit` bytes of a compressed one), Malformed, or None (no event)."""
     raw = row.get("event_json")
     if isinstance(raw, str):

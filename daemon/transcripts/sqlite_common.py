@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from daemon.kernel.changeset import Cursor, CursorAdvance
+from daemon.kernel.json_contract import RawJson
 from daemon.transcripts.reads import FileRead
 from daemon.transcripts.window import Scan, Turn
 
@@ -125,7 +126,7 @@ def replaced_note(rel: str, why: str) -> str:
     return f"{rel}: database was replaced ({why}); reading it again from the start"
 
 
-def as_dict(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> dict[str, Any]:
+def as_dict(cursor: sqlite3.Cursor, row: tuple[Any, ...]) -> RawJson:
     return {column[0]: value for column, value in zip(cursor.description, row, strict=True)}
 
 

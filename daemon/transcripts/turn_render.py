@@ -25,7 +25,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypedDict
 
 from daemon.transcripts.lines import Message
 from daemon.transcripts.window import Turn
@@ -98,11 +98,19 @@ def turn_day(turn: Turn) -> str | None:
     return stamp
 
 
+class TurnBody(TypedDict):
+    """One turn in the request: its id (`T3`), its day, and `[role, text]` message pairs."""
+
+    id: str
+    date: str | None
+    messages: list[list[str]]
+
+
 @dataclass(frozen=True)
 class RenderedTurn:
     """A turn as sent: `body` goes into the request, `shown` is what grounding checks against."""
 
-    body: dict[str, Any]
+    body: TurnBody
     shown: Turn
 
 
@@ -124,14 +132,14 @@ def render_turn(
     """
     seen = dict(system_seen)
     shown = [shown_message(m, turn_id, seen) for m in turn.messages]
-    body: dict[str, Any] = {"id": turn_id, "date": turn_day(turn), "messages": [s.pair() for s in shown]}
+    body = TurnBody(id=turn_id, date=turn_day(turn), messages=[s.pair() for s in shown])
     if max_bytes is None or wire_bytes(body) <= max_bytes:
         system_seen.update(seen)
         return RenderedTurn(body, _shown_turn(turn, shown))
     kept: list[ShownMessage] = []
     # Wire bytes add up over a list's items (escaping is per character), so the size of a
     # trial is counted, not re-serialised: a turn of 20,000 tool lines stays linear.
-    empty = wire_bytes({**body, "messages": []})
+    empty = wire_bytes(TurnBody(id=turn_id, date=body["date"], messages=[]))
     used = 0  # the kept pairs and the commas between them
     for index, message in enumerate(shown):
         note = ["system", f"[…cut: {len(shown) - index} more message(s) of this turn not shown]"]
@@ -139,23 +147,23 @@ def render_turn(
         if empty + used + pair_bytes + 1 + wire_bytes(note) > max_bytes:
             if not kept:  # the first message alone is too large: shorten it
                 kept = [_shortened(body, message, note, max_bytes)]
-            body = {**body, "messages": [*(k.pair() for k in kept), note]}
+            body = TurnBody(id=turn_id, date=body["date"], messages=[*(k.pair() for k in kept), note])
             break
         kept.append(message)
         used += pair_bytes
     else:
-        body = {**body, "messages": [k.pair() for k in kept]}
+        body = TurnBody(id=turn_id, date=body["date"], messages=[k.pair() for k in kept])
     system_seen.update({k.text: turn_id for k in kept if k.role == "system" and k.text and k.text not in system_seen})
     return RenderedTurn(body, _shown_turn(turn, kept))
 
 
-def _shortened(body: dict[str, Any], message: ShownMessage, note: list[str], max_bytes: int) -> ShownMessage:
+def _shortened(body: TurnBody, message: ShownMessage, note: list[str], max_bytes: int) -> ShownMessage:
     text = message.text
     low, high = 0, len(text)
     while low < high:  # the longest prefix that fits, found by bisection
         mid = (low + high + 1) // 2
         candidate = ShownMessage(message.role, text[:mid], cut_marker(len(text) - mid, "this message"))
-        if wire_bytes({**body, "messages": [candidate.pair(), note]}) <= max_bytes:
+        if wire_bytes(TurnBody(id=body["id"], date=body["date"], messages=[candidate.pair(), note])) <= max_bytes:
             low = mid
         else:
             high = mid - 1

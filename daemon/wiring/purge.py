@@ -30,7 +30,7 @@ from typing import Literal
 import structlog
 
 from daemon.config.resolve import Deployment
-from daemon.kernel.changeset import Changeset, FileWrite, nothing
+from daemon.kernel.changeset import Changeset, FileWrite, PassDetails, nothing
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.view import AgentView
@@ -107,6 +107,12 @@ def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
     return found
 
 
+class Purged(PassDetails):
+    """The home files a purge erased values from."""
+
+    files: list[str]
+
+
 def _under(path: str, specs: tuple[str, ...]) -> bool:
     return any(path == spec or path.startswith(spec + "/") for spec in specs)
 
@@ -145,7 +151,7 @@ def plan_erasure(
         writes=tuple(FileWrite(path=p, content=c) for p, c in sorted(changed.items()) if c is not None),
         deletes=tuple(p for p, c in sorted(changed.items()) if c is None),
         report=tuple(f"erased from {p}" for p in sorted(changed)),
-        details={"files": sorted(changed)},
+        details=Purged(files=sorted(changed)),
     )
 
 

@@ -8,10 +8,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.deploy import TEST_KEY, base_config, conversation, run_cli, write_config, write_transcript
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import FOUR_TURNS, berlin_fact, setup_agent
+
+pytestmark = pytest.mark.slow  # many `once` subprocesses at the same time
 
 REPO = Path(__file__).parents[2]
 

@@ -28,6 +28,8 @@ from tests.hardening.crash_ops import OPS, CrashOp, PersonEdit
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
+pytestmark = pytest.mark.slow  # 63 runs killed with -9 in a subprocess, about 2.5 minutes
+
 REPO = Path(__file__).parents[2]
 
 

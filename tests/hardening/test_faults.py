@@ -109,6 +109,7 @@ def once_in_namespace(root: Path, config: Path, setup: str, after: str = "") -> 
     return done.stdout, json.loads(done.stdout.split("EXIT=")[0])
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not _unshare_works(), reason="needs user+mount namespaces to mount a tiny tmpfs")
 def test_real_full_disk_on_a_tiny_tmpfs(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
@@ -172,6 +173,7 @@ def test_lock_files_left_by_dead_processes_never_block(root: Path, fake_model: F
     assert git_ok(root)
 
 
+@pytest.mark.slow
 def test_read_only_agent_home_mount(root: Path, fake_model: FakeModelServer) -> None:
     if not _unshare_works():
         pytest.skip("needs user+mount namespaces for a read-only bind mount")

@@ -27,7 +27,10 @@ REPO = Path(__file__).parents[2]
 FREE_KIB = (0, 4, 8, 12, 16, 24, 32, 48, 64, 96, 128, 256, 1024)
 MARK = "----metaeng-test----"
 
-pytestmark = pytest.mark.skipif(not _unshare_works(), reason="needs user+mount namespaces to mount a tmpfs")
+pytestmark = [
+    pytest.mark.slow,  # a run on a tmpfs filled at each step, in a subprocess: 21 of them
+    pytest.mark.skipif(not _unshare_works(), reason="needs user+mount namespaces to mount a tmpfs"),
+]
 
 
 def run_with_state_on_tmpfs(root: Path, prepare: str) -> tuple[int, dict, str]:

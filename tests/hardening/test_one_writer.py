@@ -14,12 +14,15 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.support.deploy import TEST_KEY
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import berlin_fact, setup_agent
+
+pytestmark = pytest.mark.slow  # two deployments' runs in subprocesses taking turns
 
 REPO = Path(__file__).parents[2]
 

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.support.deploy import run_cli
@@ -70,6 +71,7 @@ def entry(body: dict, name: str) -> dict:
     return next(p for p in body["passes"] if p["name"] == name)
 
 
+@pytest.mark.slow
 def test_an_edit_during_workspace_consolidation_is_kept_and_committed_as_an_external_edit(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -132,6 +134,7 @@ def test_an_edit_during_distillation_keeps_the_turns_for_the_next_cycle(
     assert "- my own note" in store_git(root, "log", "-p", "--format=%s", "--", "FACTS.md")
 
 
+@pytest.mark.slow
 def test_a_later_pass_built_on_a_dropped_pass_is_dropped_too(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
@@ -168,6 +171,7 @@ def test_a_later_pass_built_on_a_dropped_pass_is_dropped_too(tmp_path: Path, fak
     assert not cursors.exists() or "instruction_review" not in json.loads(cursors.read_text())["consumers"]
 
 
+@pytest.mark.slow
 def test_an_edit_of_a_proposals_target_during_the_run_drops_the_proposal(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:

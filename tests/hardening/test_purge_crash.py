@@ -20,6 +20,8 @@ from tests.daemon.wiring.test_purge import FIRST, SECOND, git, hits, seed
 from tests.support.deploy import TEST_KEY, run_cli
 from tests.support.fake_model import FakeModelServer
 
+pytestmark = pytest.mark.slow  # purges killed with -9 in a subprocess at each step
+
 REPO = Path(__file__).parents[2]
 PURGE = ("memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
 

@@ -205,6 +205,7 @@ def test_a_control_character_in_the_credentials_file_is_named_by_code_not_echoed
     assert "\x1b" not in result.out and CANARY[6:] not in result.out
 
 
+@pytest.mark.slow
 def test_run_refuses_to_start_with_a_bad_key_and_a_reload_keeps_the_old_config(
     root: Path, fake_model: FakeModelServer, start_daemon: Callable[..., Daemon]
 ) -> None:

@@ -19,6 +19,8 @@ from tests.daemon.wiring.test_purge import git, seed
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 
+pytestmark = pytest.mark.slow  # squashes killed with -9 in a subprocess at each step
+
 REPO = Path(__file__).parents[2]
 POINTS = ("rewrite_built", "rewrite_verified", "rewrite_moved_old", "rewrite_swapped", "rewrite_old_removed")
 

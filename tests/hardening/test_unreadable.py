@@ -23,6 +23,8 @@ from tests.support.facts import shard_of, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import add_turns, berlin_fact, setup_agent
 
+pytestmark = pytest.mark.slow  # runs as another user in subprocesses
+
 REPO = Path(__file__).parents[2]
 NOBODY = 65534
 

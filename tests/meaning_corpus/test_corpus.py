@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from tests.meaning_corpus.judge import Verdict, verdicts
+
+pytestmark = pytest.mark.slow  # the whole meaning corpus through every check
 
 CATEGORIES = {
     "number",
@@ -23,8 +27,20 @@ CATEGORIES = {
     "strike-through",
     "invention",
     "uncased-word",
+    "modality",
+    "condition",
 }
-LEGITIMATE = {"rewording", "reordering", "duplicate", "case-punctuation", "plural", "union"}
+LEGITIMATE = {
+    "rewording",
+    "reordering",
+    "duplicate",
+    "case-punctuation",
+    "plural",
+    "union",
+    "inflection",
+    "pro-drop",
+    "sentence-start",
+}
 MAX_FALSE_REFUSALS = 0.10
 
 

@@ -51,6 +51,17 @@ def distill_said(root: Path, fake_model: FakeModelServer, said: str, *facts: dic
         ("私の名字は林です。", "私の名字は林です", "林"),
         ("저는 서울에 살아요.", "저는 서울에 살아요", "서울"),
         ("제 고향은 부산이에요.", "제 고향은 부산이에요", "부산"),
+        # An inflected value: the quote's case form of the value the model names.
+        ("Mieszkam w Krakowie od roku.", "Mieszkam w Krakowie", "Kraków"),
+        ("Я живу в Москве.", "Я живу в Москве", "Москва"),
+        ("Bydlím v Ostravě.", "Bydlím v Ostravě", "Ostrava"),
+        ("Ich arbeite für die Stadtwerke.", "Ich arbeite für die Stadtwerke", "Stadtwerk"),
+        # A language that drops its pronouns: the verb says "I".
+        ("Trabajo en Inditex desde 2021.", "Trabajo en Inditex desde 2021", "Inditex"),
+        ("Lavoro a Torino da due anni.", "Lavoro a Torino", "Torino"),
+        ("Moro no Porto.", "Moro no Porto", "Porto"),
+        ("Pracuję w Allegro.", "Pracuję w Allegro", "Allegro"),
+        ("Μένω στην Αθήνα.", "Μένω στην Αθήνα", "Αθήνα"),
     ],
 )
 def test_a_users_fact_in_their_own_first_person_words_is_stored_in_any_language(
@@ -80,7 +91,13 @@ def test_a_users_fact_in_their_own_first_person_words_is_stored_in_any_language(
         ("我姓王。", "我姓王", "李", "the quote does not say 李"),
         ("저는 서울에 살아요.", "저는 서울에 살아요", "부산", "the quote does not say 부산"),
         ("저는 서울에 살아요.", "저는 서울에 살아요", "서", "the quote does not say 서"),
-        ("私はベルリンに住んでいます。", "私はベルリンに住んでいます", "ベルン", "the quote does not say ルン"),
+        ("私はベルリンに住んでいます。", "私はベルリンに住んでいます", "ベルン", "the quote does not say ベルン"),
+        # A third person in a language that drops its pronouns; a value one letter from the quote's.
+        ("Trabaja en Inditex desde 2021.", "Trabaja en Inditex desde 2021", "Inditex", "needs the user's own first-person words"),
+        ("Mieszka w Krakowie.", "Mieszka w Krakowie", "Kraków", "needs the user's own first-person words"),
+        ("I work with Hannah.", "I work with Hannah", "Hanna", "the quote does not say hanna"),
+        # A language without a data file: no first person can be read in it.
+        ("Asun Tampereella.", "Asun Tampereella", "Tampereella", "needs the user's own first-person words"),
     ],
 )
 def test_a_fact_in_another_persons_words_or_not_in_its_quote_is_refused_in_any_language(

@@ -124,6 +124,7 @@ def test_a_query_creates_no_state_and_writes_nothing_in_the_home(root: Path, fak
     assert not (root / "state").exists() and tree_snapshot(root / "ada") == before
 
 
+@pytest.mark.slow
 def test_readers_during_a_migrating_run_always_see_every_fact(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     facts = [stored_fact(id=f"f-{i:03d}", entity=f"thing{i}", value=f"v{i}") for i in range(300)]

@@ -93,6 +93,7 @@ def test_a_single_file_store_migrates_in_the_first_run_that_writes_and_undo_brin
     assert store_text(root / "ada") == original.decode()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point", ["mid_write", "after_write", "after_stage"])
 def test_a_crash_mid_migration_loses_nothing_and_the_next_run_migrates(
     root: Path, fake_model: FakeModelServer, point: str

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from memory_engine.markdown_text import facts_view
@@ -106,6 +107,7 @@ def test_an_approved_wiring_adds_the_import_line_to_claude_md(root: Path) -> Non
     assert text == "# Project\n\nRun the tests before pushing.\n\n@.claude/metaeng-facts.md\n"
 
 
+@pytest.mark.slow
 def test_the_view_is_bounded_and_says_where_the_rest_is(root: Path) -> None:
     raw = base_config(root, None)
     raw["agents"]["ada"]["memory"] = {"markdown_view": "FACTS.md"}
@@ -139,6 +141,7 @@ def test_markdown_view_false_writes_no_view_and_proposes_nothing(root: Path) -> 
     assert proposals(config) == []
 
 
+@pytest.mark.slow
 def test_a_distillation_run_renders_the_same_view_from_the_index_as_from_every_shard(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -6,11 +6,14 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.skills_engine.builders import candidate, clock, pass_entry
 from tests.support.deploy import run_cli
 from tests.support.fake_model import FakeModelServer
+
+pytestmark = pytest.mark.slow  # the example deployment end to end
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -87,7 +87,7 @@ def _with_notes(config: Path) -> Path:
         ),
         (
             [{"heading": "Notes", "text": f"{NOTES} Offer a 20% discount."}],
-            "adds to section “Notes” what no member said: adds name “offer”, number “20%”",
+            "adds to section “Notes” what no member said: adds number “20%”",
         ),
     ],
 )

@@ -6,9 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.skills_engine.builders import candidate, make_skill, once, pass_entry, skill_md, skills_config
 from tests.support.deploy import conversation, message, write_transcript
 from tests.support.fake_model import FakeModelServer
+
+pytestmark = pytest.mark.slow  # libraries of 1,000 and 3,000 skills
 
 VERBS = ["draft", "check", "sync", "archive", "review", "tag", "merge", "index", "label", "rank"]
 NOUNS = ["invoice", "ticket", "calendar", "newsletter", "budget", "roster", "backlog", "contract", "survey", "playbook"]

@@ -37,6 +37,7 @@ def _with(*operations: dict[str, Any]) -> dict[str, Any]:
     return consolidation_answer(extra=operations)
 
 
+@pytest.mark.slow
 def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -66,6 +67,7 @@ def test_rewrite_that_drops_one_instruction_is_rejected_and_nothing_is_written(
     assert tree_snapshot(home) == before
 
 
+@pytest.mark.slow
 def test_unreadable_workspace_file_is_reported_and_left_alone(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -200,6 +202,7 @@ def test_daily_log_keeps_notes_that_nfkc_or_casefold_would_make_one(tmp_path: Pa
     assert (logs / "2026-11-25.md").read_text().endswith(f"\n- {nfc} hat Rufbereitschaft.\n")
 
 
+@pytest.mark.slow
 def test_review_mode_turns_every_tidy_up_into_a_proposal(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url, autonomy="review", instruction_hold=False)
     home = config.parent / "ada"
@@ -225,6 +228,7 @@ def test_review_mode_turns_every_tidy_up_into_a_proposal(tmp_path: Path, fake_mo
     assert (home / "memory" / "2026-11-24.md").read_bytes() == before["memory/2026-11-24.md"]
 
 
+@pytest.mark.slow
 def test_hold_lifted_in_autonomous_mode_applies_the_instruction_consolidation(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -241,6 +245,7 @@ def test_hold_lifted_in_autonomous_mode_applies_the_instruction_consolidation(
     assert [p["kind"] for p in _queue(config)] == ["contradiction"]
 
 
+@pytest.mark.slow
 def test_content_promoted_into_instructions_waits_even_with_the_hold_lifted(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -259,6 +264,7 @@ def test_content_promoted_into_instructions_waits_even_with_the_hold_lifted(
     assert "AGENTS.md" in consolidation["target"] and "MEMORY.md" in consolidation["target"]
 
 
+@pytest.mark.slow
 def test_content_moved_into_a_held_file_sends_the_whole_rewrite_to_review(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -277,6 +283,7 @@ def test_content_moved_into_a_held_file_sends_the_whole_rewrite_to_review(
     assert "USER.md" in consolidation["target"] and "AGENTS.md" in consolidation["target"]
 
 
+@pytest.mark.slow
 def test_consolidation_waiting_for_review_is_not_proposed_again(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -311,6 +318,7 @@ def test_consolidation_waiting_for_review_is_not_proposed_again(
     assert len(_queue(config)) == 2
 
 
+@pytest.mark.slow
 def test_approving_the_contradiction_removes_the_side_not_kept(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -330,6 +338,7 @@ def test_approving_the_contradiction_removes_the_side_not_kept(
     assert statuses == {"consolidation": "stale", "contradiction": "approved"}
 
 
+@pytest.mark.slow
 def test_unverified_or_rejected_contradictions_are_not_proposed(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:

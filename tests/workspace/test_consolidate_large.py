@@ -6,8 +6,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.support.deploy import CliResult, base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
+
+pytestmark = pytest.mark.slow  # a 500 KB role file through many model requests
 
 PASS = ("--pass", "workspace_consolidation")
 SCHEMA = "ConsolidationResponse"

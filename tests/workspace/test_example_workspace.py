@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.support.deploy import run_cli
 from tests.support.fake_model import FakeModelServer
 from tests.workspace.ada import (
@@ -17,6 +19,8 @@ from tests.workspace.ada import (
     copy_example,
     on_call_proposal,
 )
+
+pytestmark = pytest.mark.slow  # the example deployment end to end
 
 
 def test_once_on_the_example_consolidates_without_loss_and_proposes_instruction_changes(

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import pytest
+
 from workspace.units import (
     critical_tokens,
     fingerprint_key,
@@ -95,6 +97,7 @@ def test_critical_tokens() -> None:
     assert "#ops" not in tokens
 
 
+@pytest.mark.slow
 def test_similarity_of_paraphrases() -> None:
     assert (
         similarity("Reply in the user's language.", "Always answer in the language the user writes in.")

@@ -13,6 +13,7 @@ from daemon.coordination.backends import coordination_for
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.environment import model_access
 from daemon.kernel.errors import DaemonError, InvalidApiKey
+from daemon.model.coordination_protocol import LocalBackend, SharedBackend
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,7 +49,7 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
             model_access(deployment.model, context.env, deployment.config.redact_env)
         except InvalidApiKey as exc:
             problems = [*problems, str(exc)]
-    coordination: dict[str, Any] | None = None
+    coordination: LocalBackend | SharedBackend | None = None
     if deployment is not None and not problems:
         try:
             coordination = coordination_for(deployment).describe()
@@ -63,7 +64,7 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
                 "warnings": advice,
                 "agents": sorted(deployment.agents) if deployment else [],
                 "state_dir": str(deployment.state_dir) if deployment else None,
-                "coordination": coordination,
+                "coordination": coordination.model_dump(mode="json") if coordination else None,
             }
         )
         return 0 if not problems else 1
@@ -79,11 +80,11 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
         f"ok: {context.config_path} — {len(deployment.agents)} agent(s): {', '.join(sorted(deployment.agents))}; "
         f"state in {deployment.state_dir}"
     )
-    if coordination and coordination["backend"] != "local":
+    if isinstance(coordination, SharedBackend):
         context.out.line(
-            f"coordination: PostgreSQL, schema version {coordination['schema_version']} "
-            f"(this daemon's: {coordination['schema_expected']}), this daemon is {coordination['host_id']}, "
-            f"password from {coordination['password_from'] or 'nowhere (none set)'}"
+            f"coordination: PostgreSQL, schema version {coordination.schema_version} "
+            f"(this daemon's: {coordination.schema_expected}), this daemon is {coordination.host_id}, "
+            f"password from {coordination.password_from or 'nowhere (none set)'}"
         )
     if deployment.model is None:
         context.out.line("note: no model configured; model-backed passes will be skipped")

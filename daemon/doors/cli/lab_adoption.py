@@ -184,9 +184,10 @@ def _propose(
     timeout = deployment.config.run_lock_timeout_seconds if wait is None else wait
     result = run_manual(deployment, agent, label="lab-propose", plan=plan, now=now, lock_timeout=timeout)
     applied = result.run_id is not None
+    details = result.changeset.details
     return {
         "agent": agent,
-        "proposal": result.changeset.details.get("proposal") if applied else None,
+        "proposal": details.proposal if applied and isinstance(details, adopt.SettingsProposal) else None,
         "run_id": result.run_id,
         "reason": result.changeset.reason,
         **found,

@@ -264,7 +264,7 @@ def handle_evaluate(args: argparse.Namespace, context: CliContext) -> int:
 def handle_verify(args: argparse.Namespace, context: CliContext) -> int:
     report = verify(args.ledger)
     if args.json:
-        context.out.json(report.as_json())
+        context.out.document(report.document())
         return 0 if report.ok else 1
     verdict = "OK" if report.ok else "FAILED"
     if report.kind == "distill":

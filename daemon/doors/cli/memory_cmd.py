@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import argparse
 import unicodedata
-from typing import Any
 
 from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.doors.documents import MemoryAnswer, MemoryListing
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
 from daemon.wiring.fact_lookup import answer, fact_index
 from memory_engine.agent_memory import settings_for
 from memory_engine.forget import plan_forget
-from memory_engine.records import FactRecord, canonical_date
+from memory_engine.records import canonical_date
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -100,10 +100,6 @@ def _day(value: str | None, context: CliContext) -> str:
         raise DaemonError(f"--as-of: {exc}") from None
 
 
-def _record(record: FactRecord | None) -> dict[str, Any] | None:
-    return None if record is None else record.model_dump(mode="json")
-
-
 def handle_query(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
@@ -111,7 +107,7 @@ def handle_query(args: argparse.Namespace, context: CliContext) -> int:
     text = args.text or f"{args.entity} {args.key}"
     result = answer(context.deployment().state_dir, agent, args.entity, args.key, as_of, text)
     if args.json:
-        context.out.json({"value": result.answer, "record": _record(result.answer_record)})
+        context.out.document(MemoryAnswer(value=result.answer, record=result.answer_record))
         return 0
     if result.answer_record is None:
         context.out.line(f"no answer for {args.entity}.{args.key} as of {as_of}")
@@ -136,13 +132,10 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
         records = index.records(agent.owner, args.entity, None if args.all else as_of)
     if args.json:
         settings, origin = settings_for(agent, view)
-        context.out.json(
-            {
-                "as_of": None if args.all else as_of,
-                "settings": settings.model_dump(),
-                "settings_origin": origin,
-                "records": [_record(r) for r in records],
-            }
+        context.out.document(
+            MemoryListing(
+                as_of=None if args.all else as_of, settings=settings, settings_origin=origin, records=records
+            )
         )
         return 0
     if not records:
@@ -200,7 +193,14 @@ def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
     )
     run_id = result.run_id
     if args.json:
-        context.out.json({"run_id": run_id, "reason": result.changeset.reason, **result.changeset.details})
+        details = result.changeset.details
+        context.out.json(
+            {
+                "run_id": run_id,
+                "reason": result.changeset.reason,
+                **(details.model_dump(mode="json") if details is not None else {}),
+            }
+        )
         return 0
     context.out.line(result.changeset.reason)
     if run_id:

@@ -5,11 +5,18 @@ from __future__ import annotations
 import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
-from daemon.kernel.changeset import Changeset
+from daemon.doors.documents import RefusedDocument
+from daemon.kernel.changeset import Changeset, PassDetails
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
 from memory_engine import refused
+
+
+class Queued(PassDetails):
+    """How many turns `memory retry` queued for the next distillation."""
+
+    queued: int
 
 
 def register_actions(actions: argparse._SubParsersAction) -> None:
@@ -46,7 +53,7 @@ def handle_refused(args: argparse.Namespace, context: CliContext) -> int:
     agent = context.deployment().agent(args.agent)
     entries = [e for e in reversed(refused.read_log(AgentView(agent.home))) if args.run in (None, e.run_id)]
     if args.json:
-        context.out.json([e.model_dump() for e in entries])
+        context.out.document(RefusedDocument(entries))
         return 0
     if not entries:
         context.out.line("no refused facts" + (f" in run {args.run}" if args.run else ""))
@@ -74,12 +81,19 @@ def handle_retry(args: argparse.Namespace, context: CliContext) -> int:
             status="changes",
             reason=f"{added} turn(s) of run {args.run} queued: the next distillation reads them again",
             writes=(refused.queue_write(queue),),
-            details={"queued": added},
+            details=Queued(queued=added),
         )
 
     result = run_manual(deployment, agent.name, label="memory-retry", plan=plan, now=context.clock(), lock_timeout=timeout)
     if args.json:
-        context.out.json({"run_id": result.run_id, "reason": result.changeset.reason, **result.changeset.details})
+        details = result.changeset.details
+        context.out.json(
+            {
+                "run_id": result.run_id,
+                "reason": result.changeset.reason,
+                **(details.model_dump(mode="json") if details is not None else {}),
+            }
+        )
         return 0
     context.out.line(result.changeset.reason)
     if result.run_id:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.doors.once_document import once_document
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import PASS_ORDER
 from daemon.run.runner import RunResult, run_once
@@ -50,31 +50,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_json(parser)
     parser.set_defaults(handler=handle)
-
-
-def as_json(result: RunResult) -> dict[str, Any]:
-    return {
-        "agent": result.agent,
-        "run_id": result.run_id,
-        "dry_run": result.dry_run,
-        "outcome": result.outcome,
-        "passes": [
-            {
-                **dict(p.details),
-                "name": p.name,
-                "status": p.status,
-                "reason": p.reason,
-                "files": list(p.files),
-            }
-            for p in result.passes
-        ],
-        "files_changed": list(result.files_changed),
-        "cost_usd": round(result.cost_usd, 6),
-        "model_calls": len(result.model_calls),
-        "notes": list(result.notes),
-        "error": result.error,
-        "preview": result.preview if result.dry_run else None,
-    }
 
 
 def print_human(context: CliContext, result: RunResult) -> None:
@@ -122,7 +97,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         clock=context.clock,
     )
     if args.json:
-        context.out.json(as_json(result))
+        context.out.document(once_document(result))
     else:
         print_human(context, result)
     if result.error:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import getpass
-from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.doors.documents import ProposalRow, ReviewListDocument, ShownProposal
 from daemon.kernel.review_queue import Proposal, find, list_proposals, shown_diff, stale_reasons
 from daemon.kernel.view import AgentView
 from daemon.wiring.review import decide, locate
@@ -57,43 +57,43 @@ def register(sub: argparse._SubParsersAction) -> None:
         action.set_defaults(handler=handle_decide, verb=verb)
 
 
-def _row(proposal: Proposal, view: AgentView) -> dict[str, Any]:
+def _row(proposal: Proposal, view: AgentView) -> ProposalRow:
     status = proposal.status(view)
-    return {
-        "id": proposal.id,
-        "agent": proposal.agent,
-        "kind": proposal.kind,
-        "target": proposal.target,
-        "title": proposal.title,
-        "status": status,
+    return ProposalRow(
+        id=proposal.id,
+        agent=proposal.agent,
+        kind=proposal.kind,
+        target=proposal.target,
+        title=proposal.title,
+        status=status,
         # Why a stale proposal is stale, one sentence per target (empty otherwise).
-        "stale_because": list(stale_reasons(proposal, view).values()) if status == "stale" else [],
-        "created_at": proposal.created_at,
+        stale_because=list(stale_reasons(proposal, view).values()) if status == "stale" else [],
+        created_at=proposal.created_at,
         # run_id: the run that applied (or rejected) it, null while open; created_by_run: the run
         # that made it.
-        "run_id": proposal.run_id,
-        "created_by_run": proposal.created_by_run,
-    }
+        run_id=proposal.run_id,
+        created_by_run=proposal.created_by_run,
+    )
 
 
 def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
-    rows: list[dict[str, Any]] = []
+    rows: list[ProposalRow] = []
     for name in names:
         view = AgentView(deployment.agents[name].home)
         rows.extend(_row(p, view) for p in list_proposals(view))
     if args.status:
-        rows = [r for r in rows if r["status"] == args.status]
+        rows = [r for r in rows if r.status == args.status]
     if args.json:
-        context.out.json(rows)
+        context.out.document(ReviewListDocument(rows))
         return 0
     if not rows:
         context.out.line("the review queue is empty" if not args.status else f"no {args.status} proposals")
         return 0
     context.out.table(
         ["ID", "AGENT", "KIND", "STATUS", "TARGET", "TITLE"],
-        [[r["id"], r["agent"], r["kind"], r["status"], r["target"], r["title"]] for r in rows],
+        [[r.id, r.agent, r.kind, r.status, r.target, r.title] for r in rows],
     )
     return 0
 
@@ -107,22 +107,22 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     # stored in the proposal file is never shown (the agent's runtime can write that file).
     diff = shown_diff(proposal, view)
     if args.json:
-        context.out.json(
-            {
-                **row,
-                "diff": diff,
-                "rationale": proposal.rationale,
-                "evidence": proposal.evidence,
-                "history": [h.model_dump() for h in proposal.history],
-            }
+        context.out.document(
+            ShownProposal(
+                **dict(row),
+                diff=diff,
+                rationale=proposal.rationale,
+                evidence=proposal.evidence,
+                history=proposal.history,
+            )
         )
         return 0
     # Title, rationale and evidence are model-written: a line break must not start what
     # looks like a heading of this page (a forged "evidence:" block), so continuations are
     # indented under their item and a title stays on one line.
-    context.out.line(f"{proposal.id}  [{row['status']}]  {proposal.kind} → {proposal.target}")
+    context.out.line(f"{proposal.id}  [{row.status}]  {proposal.kind} → {proposal.target}")
     context.out.line(f"  {_one_line(proposal.title)}")
-    for reason in row["stale_because"]:
+    for reason in row.stale_because:
         context.out.line(f"  stale: {_one_line(reason)}")
     context.out.line("")
     context.out.line("rationale:")

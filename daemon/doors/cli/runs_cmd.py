@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, at_least_one, wait_seconds
+from daemon.doors.documents import ChangedFile, RunRow, RunsDocument, ShownRun
 from daemon.run.revert import RunCommit, find_run, locate_run, run_commits, session_index
 from daemon.run.session import has_store, read_session
 from daemon.wiring.undo import undo
@@ -53,29 +53,29 @@ def register(sub: argparse._SubParsersAction) -> None:
     undo.set_defaults(handler=handle_undo)
 
 
-def _row(agent: str, run: RunCommit) -> dict[str, Any]:
+def _row(agent: str, run: RunCommit) -> RunRow:
     """A run as `runs --json` lists it."""
-    return {
-        "run_id": run.run_id,
-        "agent": agent,
-        "started_at": run.info.committed_at.isoformat(),
-        "passes": [p for p in run.info.trailers.get("Passes", "").split(",") if p],
-        "files_changed": run.files_changed,
-        "status": run.status,
-    }
+    return RunRow(
+        run_id=run.run_id,
+        agent=agent,
+        started_at=run.info.committed_at.isoformat(),
+        passes=[p for p in run.info.trailers.get("Passes", "").split(",") if p],
+        files_changed=run.files_changed,
+        status=run.status,
+    )
 
 
 def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     names = [deployment.agent(args.agent).name] if args.agent else list(deployment.agents)
-    rows: list[dict[str, Any]] = []
+    rows: list[RunRow] = []
     for name in names:
         if not has_store(deployment, name):
             continue
         with read_session(deployment, name) as session, session_index(session) as index:
             rows.extend(_row(name, run) for run in run_commits(index, args.limit))
     if args.json:
-        context.out.json(rows)
+        context.out.document(RunsDocument(rows))
         return 0
     if not rows:
         context.out.line("no runs recorded yet")
@@ -83,14 +83,7 @@ def handle_runs(args: argparse.Namespace, context: CliContext) -> int:
     context.out.table(
         ["RUN", "AGENT", "TIME", "PASSES", "FILES", "STATUS"],
         [
-            [
-                r["run_id"],
-                r["agent"],
-                r["started_at"],
-                ",".join(r["passes"]),
-                str(r["files_changed"]),
-                r["status"],
-            ]
+            [r.run_id, r.agent, r.started_at, ",".join(r.passes), str(r.files_changed), r.status]
             for r in rows
         ],
     )
@@ -106,16 +99,16 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
             info = session.store.commit_info(run.info.sha)  # the index keeps no commit body
             files = session.store.changed_files(info.sha)
             diff = session.store.text("show", "--no-color", "--no-renames", "--patch", "--format=", info.sha)
-            context.out.json(
-                {
-                    **_row(agent, run),
-                    "commit": info.sha,
-                    "subject": info.subject,
-                    "report": info.report,
-                    "trailers": dict(info.trailers),
-                    "files": [{"status": f.status, "path": f.path} for f in files],
-                    "diff": diff,
-                }
+            context.out.document(
+                ShownRun(
+                    **dict(_row(agent, run)),
+                    commit=info.sha,
+                    subject=info.subject,
+                    report=info.report,
+                    trailers=dict(info.trailers),
+                    files=[ChangedFile(status=f.status, path=f.path) for f in files],
+                    diff=diff,
+                )
             )
             return 0
         context.out.line(f"status: {run.status}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.cli.fleet_status import handle_fleet
@@ -51,53 +50,53 @@ def print_human(context: CliContext, report: StatusReport) -> None:
     if report.nothing_scheduled:
         out.line(f"nothing scheduled: {report.nothing_scheduled}")
     for agent in report.agents:
-        state = "enabled" if agent["enabled"] else "disabled"
+        state = "enabled" if agent.enabled else "disabled"
         out.line("")
-        out.line(f"agent {agent['name']} ({state})")
+        out.line(f"agent {agent.name} ({state})")
         rows: list[list[str]] = []
-        for name, entry in agent["passes"].items():
-            when = _when(entry["next_run"])
-            if entry["next_run"] is None and entry["enabled"] and name in report.missing_passes:
+        for name, entry in agent.passes.items():
+            when = _when(entry.next_run)
+            if entry.next_run is None and entry.enabled and name in report.missing_passes:
                 when = "not in this version"
-            rows.append([f"  {name}", "on" if entry["enabled"] else "off", when, entry["origin"]])
+            rows.append([f"  {name}", "on" if entry.enabled else "off", when, entry.origin])
         out.table(["  pass", "toggle", "next run", "origin"], rows)
-        deep = agent["deep_passes_today"]
-        spend = agent["spend_today_usd"]
+        deep = agent.deep_passes_today
+        spend = agent.spend_today_usd
         out.line(
-            f"  deep passes today {'?' if deep is None else deep}/{agent['deep_cap']}, "
-            f"spend today {'?' if spend is None else f'{spend:.4f}'}/{agent['budget_usd']:.2f} USD"
+            f"  deep passes today {'?' if deep is None else deep}/{agent.deep_cap}, "
+            f"spend today {'?' if spend is None else f'{spend:.4f}'}/{agent.budget_usd:.2f} USD"
         )
-        quarantined: Any = agent["quarantined"]
+        quarantined = agent.quarantined
         quarantined_text = "unknown" if quarantined is None else (", ".join(quarantined) or "none")
         out.line(
-            f"  pending turns {_or_unknown(agent['pending_turns'])}, open proposals "
-            f"{_or_unknown(agent['open_proposals'])}, quarantined skills: {quarantined_text}"
+            f"  pending turns {_or_unknown(agent.pending_turns)}, open proposals "
+            f"{_or_unknown(agent.open_proposals)}, quarantined skills: {quarantined_text}"
         )
-        for item in agent["unreadable"] or []:
-            out.line(f"  cannot read {item['path']}: {item['reason']} (left out of every run until fixed)")
-        for item in agent["held_transcripts"] or []:
-            out.line(f"  held transcript {item['file']}: {item['reason']}")
-        for name, entry in agent["passes"].items():
-            stuck = entry["stuck"]
+        for unreadable in agent.unreadable or []:
+            out.line(f"  cannot read {unreadable.path}: {unreadable.reason} (left out of every run until fixed)")
+        for held in agent.held_transcripts or []:
+            out.line(f"  held transcript {held.file}: {held.reason}")
+        for name, entry in agent.passes.items():
+            stuck = entry.stuck
             if stuck:
                 out.line(
-                    f"  stuck: {name} failed the same way on its last {stuck['runs']} runs "
-                    f"(since {_when(stuck['since'])}): {stuck['reason']}"
+                    f"  stuck: {name} failed the same way on its last {stuck.runs} runs "
+                    f"(since {_when(stuck.since)}): {stuck.reason}"
                 )
-        last = agent["last_run"]
+        last = agent.last_run
         if last is None:
             out.line("  last run: none")
         else:
             out.line(
-                f"  last run: {last['run_id'] or '(nothing committed)'} {last['status']} at {_when(last['finished_at'])}"
+                f"  last run: {last.run_id or '(nothing committed)'} {last.status} at {_when(last.finished_at)}"
             )
-        kept = agent.get("store_maintenance")
+        kept = agent.store_maintenance
         if kept is None:
             out.line("  store maintenance: never")
         else:
-            size = kept["size_after_bytes"] / 1024 / 1024
-            detail = f" — {kept['detail']}" if kept["detail"] else ""
-            out.line(f"  store maintenance: {kept['outcome']} at {_when(kept['started_at'])}, store {size:.1f} MiB{detail}")
+            size = kept.size_after_bytes / 1024 / 1024
+            detail = f" — {kept.detail}" if kept.detail else ""
+            out.line(f"  store maintenance: {kept.outcome} at {_when(kept.started_at)}, store {size:.1f} MiB{detail}")
 
 
 def _or_unknown(value: object) -> str:
@@ -112,7 +111,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     for warning in report.warnings:
         context.err.line(f"warning: {warning}")
     if args.json:
-        context.out.json(report.as_json())
+        context.out.document(report.document())
     else:
         print_human(context, report)
     return 0

@@ -8,9 +8,10 @@ is off), nothing moved. Shows, per turn, its reference and messages as the adapt
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.documents import MessagePreview, TranscriptsDocument, TurnPreview
+from daemon.doors.status import held_transcripts
 from daemon.kernel.paths import StateLayout
 from daemon.transcripts import cursors, guards
 from daemon.transcripts.files import source_of
@@ -42,21 +43,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _turn_json(turn: Turn, full: bool) -> dict[str, Any]:
-    return {
-        "ref": turn.ref,
-        "ts": turn.ts,
-        "messages": [
-            {
-                "role": m.role,
-                "text": m.content if full else m.content[:PREVIEW_CHARS],
-                "ts": m.ts,
-                "tools": list(m.tools),
-                "source": m.source,
-            }
+def _turn_preview(turn: Turn, full: bool) -> TurnPreview:
+    return TurnPreview(
+        ref=turn.ref,
+        ts=turn.ts,
+        messages=[
+            MessagePreview(
+                role=m.role,
+                text=m.content if full else m.content[:PREVIEW_CHARS],
+                ts=m.ts,
+                tools=list(m.tools),
+                source=m.source,
+            )
             for m in turn.messages
         ],
-    }
+    )
 
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
@@ -67,19 +68,19 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     batch = read_new_turns(
         source_of(agent), cursors.for_consumer(state, consumer), "transcripts", context.clock()
     )
-    turns = [_turn_json(t, args.full) for t in batch.turns]
+    turns = [_turn_preview(t, args.full) for t in batch.turns]
     warnings = [w for f in batch.files for w in f.warnings] + list(batch.listing_warnings)
     if args.json:
-        context.out.json(
-            {
-                "agent": agent.name,
-                "format": agent.transcripts.format,
-                "after_cursors_of": consumer,
-                "turns": turns,
-                "skipped": batch.skipped,
-                "held": [{"file": h.file, "reason": h.reason} for h in batch.held],
-                "warnings": warnings,
-            }
+        context.out.document(
+            TranscriptsDocument(
+                agent=agent.name,
+                format=agent.transcripts.format,
+                after_cursors_of=consumer,
+                turns=turns,
+                skipped=batch.skipped,
+                held=held_transcripts(batch),
+                warnings=warnings,
+            )
         )
         return 0
     out = context.out
@@ -88,10 +89,10 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     )
     for turn in turns:
         out.line("")
-        out.line(f"{turn['ref']}  {turn['ts'] or ''}".rstrip())
-        for m in turn["messages"]:
-            text = " ".join(m["text"].split())
-            out.line(f"  {m['role']}: {text}")
+        out.line(f"{turn.ref}  {turn.ts or ''}".rstrip())
+        for m in turn.messages:
+            text = " ".join(m.text.split())
+            out.line(f"  {m.role}: {text}")
     skipped = guards.summary(batch.skipped)
     if skipped:
         out.line("")

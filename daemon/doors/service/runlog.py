@@ -20,9 +20,9 @@ from collections.abc import Collection, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 from daemon.kernel.errors import REJECTED_ANSWER, TAINTED_PLAN, StateVersionError
+from daemon.kernel.json_contract import RawJson
 
 VERSION = 1
 STUCK_RUNS = 3
@@ -54,7 +54,7 @@ def _lines_backwards(path: Path, max_bytes: int) -> Iterator[bytes]:
             yield carry
 
 
-def entries_newest_first(path: Path, max_bytes: int = MAX_SCAN_BYTES) -> Iterator[dict[str, Any]]:
+def entries_newest_first(path: Path, max_bytes: int = MAX_SCAN_BYTES) -> Iterator[RawJson]:
     """Run entries, newest first, from the last `max_bytes` of the log.
 
     A torn last line (a crash mid-append) is skipped; an entry of a newer version is refused.
@@ -72,7 +72,7 @@ def entries_newest_first(path: Path, max_bytes: int = MAX_SCAN_BYTES) -> Iterato
         yield entry
 
 
-def last_run(path: Path) -> dict[str, Any] | None:
+def last_run(path: Path) -> RawJson | None:
     return next(entries_newest_first(path), None)
 
 
@@ -96,7 +96,7 @@ def last_started(path: Path, passes: Collection[str]) -> datetime | None:
     return None
 
 
-def finished_at(entry: dict[str, Any]) -> str | None:
+def finished_at(entry: RawJson) -> str | None:
     """`finished_at` of an entry; entries written before it existed derive it from the duration."""
     if isinstance(entry.get("finished_at"), str):
         return str(entry["finished_at"])
@@ -123,12 +123,12 @@ class _Streak:
     runs: int = 1
 
 
-def _started(entry: dict[str, Any]) -> str | None:
+def _started(entry: RawJson) -> str | None:
     value = entry.get("started_at")
     return value if isinstance(value, str) else None
 
 
-def _failure(entry: dict[str, Any], name: str) -> str | None:
+def _failure(entry: RawJson, name: str) -> str | None:
     """The reason `name` failed in this run, or None if it did anything else (or the entry has no reasons)."""
     statuses, reasons = entry.get("passes"), entry.get("reasons")
     if not isinstance(statuses, dict) or not isinstance(reasons, dict):

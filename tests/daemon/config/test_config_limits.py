@@ -48,6 +48,7 @@ def check_in_child(config: Path) -> tuple[int, str, float]:
     return done.returncode, done.stderr, time.monotonic() - started
 
 
+@pytest.mark.slow
 def test_an_alias_bomb_is_an_error_naming_the_line_in_bounded_time_and_memory(tmp_path: Path) -> None:
     (tmp_path / "ada").mkdir()
     config = tmp_path / "config.yaml"
@@ -59,6 +60,7 @@ def test_an_alias_bomb_is_an_error_naming_the_line_in_bounded_time_and_memory(tm
     assert seconds < 10
 
 
+@pytest.mark.slow
 def test_deep_nesting_is_an_error_naming_the_line(tmp_path: Path) -> None:
     config = tmp_path / "config.yaml"
     config.write_text("version: 1\nx: " + "[" * 3000 + "]" * 3000 + "\nagents: {}\n")

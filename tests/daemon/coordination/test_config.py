@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 from pathlib import Path
 
+import pytest
 import yaml
 
 from daemon.coordination.backends import close_all
@@ -93,6 +94,7 @@ def test_a_wrong_password_or_a_closed_port_is_a_problem_that_names_the_key(tmp_p
     assert down.code == 1 and "coordination database unreachable" in down.err
 
 
+@pytest.mark.slow
 def test_commands_that_need_the_shared_state_say_the_database_is_down_and_change_nothing(tmp_path: Path) -> None:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))

@@ -93,6 +93,7 @@ def test_once_with_the_spend_ledger_locked_by_another_session_skips_the_model_pa
         assert other.execute("SELECT count(*) FROM metaeng_spend").fetchone() == (0,)  # nothing reserved
 
 
+@pytest.mark.slow
 def test_the_run_lock_is_held_for_longer_than_the_query_timeout(tmp_path: Path, pg_url: str) -> None:
     homes = tmp_path / "shared"
     configs = [fleet_daemon(tmp_path, name, pg_url, None, homes=homes) for name in ("d1", "d2")]
@@ -106,6 +107,7 @@ def test_the_run_lock_is_held_for_longer_than_the_query_timeout(tmp_path: Path, 
             pass
 
 
+@pytest.mark.slow
 def test_a_server_that_never_answers_fails_config_check_status_and_once_within_the_bound(tmp_path: Path) -> None:
     with silent_postgres() as (port, received):
         url = f"postgresql://metaeng@127.0.0.1:{port}/fleet?sslmode=disable"
@@ -134,6 +136,7 @@ def test_a_server_that_never_answers_fails_config_check_status_and_once_within_t
             close_all()
 
 
+@pytest.mark.slow
 def test_status_on_a_pooled_connection_whose_server_hangs_ends_within_the_bound(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:
@@ -152,6 +155,7 @@ def test_status_on_a_pooled_connection_whose_server_hangs_ends_within_the_bound(
     assert "no answer from the server within 2s (coordination.query_timeout_seconds" in status.err
 
 
+@pytest.mark.slow
 def test_a_run_lock_whose_server_hangs_mid_run_refuses_model_calls_within_the_bound(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:

@@ -25,6 +25,8 @@ from tests.support.fake_model import FakeModelServer
 from tests.support.postgres import PostgresServer
 from tests.support.runs import add_turns, berlin_fact
 
+pytestmark = pytest.mark.slow  # three daemons in subprocesses on PostgreSQL
+
 REPO = Path(__file__).resolve().parents[3]
 
 

@@ -7,6 +7,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from daemon.doors.documents import FleetDocument
 from tests.daemon.coordination.helpers import PG_ENV, fleet_daemon
 from tests.daemon.doors.service.helpers import Daemon, wait_for
 from tests.support.deploy import run_cli
@@ -15,9 +18,11 @@ from tests.support.deploy import run_cli
 def _hosts(config: Path) -> dict[str, dict[str, Any]]:
     result = run_cli(config, "status", "--fleet", "--json", env=PG_ENV)
     assert result.code == 0, result.err
+    assert FleetDocument.model_validate_json(result.out).model_dump(mode="json") == result.json()
     return {Path(h["state_dir"]).parent.name: h for h in result.json()["hosts"]}
 
 
+@pytest.mark.slow
 def test_status_fleet_shows_each_daemon_with_its_agents_and_tells_stopped_and_dead_ones_apart(
     tmp_path: Path, pg_url: str, start_daemon: Callable[..., Daemon]
 ) -> None:

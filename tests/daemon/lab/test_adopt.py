@@ -50,6 +50,7 @@ def memory_settings(config: Path, clock: Clock) -> tuple[dict[str, Any], str]:
     return listing.json()["settings"], listing.json()["settings_origin"]
 
 
+@pytest.mark.slow
 def test_propose_then_approve_changes_the_settings_and_undo_reverts_them(root: Path, clock: Clock) -> None:
     config = deployment(root, None)
     proposed = run_cli(
@@ -86,6 +87,7 @@ def test_propose_then_approve_changes_the_settings_and_undo_reverts_them(root: P
     assert f"already proposed and still open: {proposal_id}" in again.json()["reason"]
 
 
+@pytest.mark.slow
 def test_nothing_is_proposed_when_the_current_settings_already_score_best(root: Path, clock: Clock) -> None:
     config = deployment(root, None, settings=None)  # the daemon's default settings
     before = tree_snapshot(root / "ada")
@@ -97,6 +99,7 @@ def test_nothing_is_proposed_when_the_current_settings_already_score_best(root: 
     assert tree_snapshot(root / "ada") == before
 
 
+@pytest.mark.slow
 def test_propose_from_a_verified_grid_ledger_and_refuse_a_tampered_one(root: Path, clock: Clock) -> None:
     config = deployment(root, None)
     ledger = root / "grid"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from daemon.kernel.memory_settings import SETTING_NAMES
+from daemon.lab.verify import VerifyDocument
 from tests.daemon.lab.test_ledger import reseal
 from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
 from tests.support.fake_model import FakeModelServer
@@ -50,6 +51,7 @@ def campaign(config: Path, out: Path, *extra: str) -> Any:
     return run_cli(config, "lab", "campaign", "--live", *PUBLISHED, "--output", str(out), *extra)
 
 
+@pytest.mark.slow
 def test_scripted_campaign_feeds_back_keeps_the_parent_on_regression_and_verifies(
     config: Path, root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -102,6 +104,7 @@ def test_scripted_campaign_feeds_back_keeps_the_parent_on_regression_and_verifie
     assert (out / "campaign-01/baseline/traces/future-move.json").is_file()
     check = run_cli(config, "lab", "verify", str(out), "--json")
     assert check.code == 0, check.out
+    assert VerifyDocument.model_validate_json(check.out).model_dump(mode="json") == check.json()
     assert check.json()["validations_rechecked"] == 4 and check.json()["decisions_rechecked"] == 4
     assert TEST_KEY not in "".join(p.read_text() for p in out.rglob("*") if p.is_file())
 

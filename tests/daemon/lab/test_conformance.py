@@ -89,6 +89,7 @@ def test_broad_writes_admit_unwanted_facts_and_fail_four_stories(published: Suit
     assert evaluate(published, MemorySettings(**BOTH), trace=True).metrics()["useful_write_recall"] == 0.9737
 
 
+@pytest.mark.slow
 def test_grid_has_384_configurations_and_exactly_16_pass_all_with_both_filters_and_threshold_06(
     published: Suite,
 ) -> None:

@@ -197,6 +197,7 @@ def test_an_authoring_slip_in_the_corpus_is_named_and_nothing_runs(
     assert not (root / "run").exists() and fake_model.requests == []
 
 
+@pytest.mark.slow
 def test_the_benchmark_corpus_is_whole_and_the_ideal_replay_stores_every_supported_fact(
     config: Path, root: Path, fake_model: FakeModelServer
 ) -> None:

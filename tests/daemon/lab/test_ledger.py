@@ -7,6 +7,8 @@ import json
 import os
 from pathlib import Path
 
+import pytest
+
 from daemon.lab.experiment_ledger import MANIFEST
 from tests.support.deploy import run_cli, tree_snapshot
 
@@ -26,6 +28,7 @@ def reseal(root: Path) -> None:
     (root / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_grid_json_contract_on_the_published_suite() -> None:
     result = run_cli(NO_CONFIG, "lab", "grid", "--scenarios", "builtin:published", "--json")
     assert result.code == 0, result.err
@@ -48,6 +51,7 @@ def test_grid_json_contract_on_the_published_suite() -> None:
     assert keys == sorted(keys)
 
 
+@pytest.mark.slow
 def test_grid_prints_a_ranked_table_folding_top_k() -> None:
     result = run_cli(NO_CONFIG, "lab", "grid", "--scenarios", "builtin:published")
     assert result.code == 0, result.err
@@ -95,6 +99,7 @@ def test_evaluate_refuses_unknown_or_ill_typed_settings_naming_the_file(tmp_path
         assert tree_snapshot(tmp_path) == before and not out.exists()
 
 
+@pytest.mark.slow
 def test_grid_ledger_verifies_and_an_existing_output_folder_is_refused_before_any_work(
     tmp_path: Path,
 ) -> None:

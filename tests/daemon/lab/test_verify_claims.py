@@ -10,6 +10,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from daemon.lab.experiment_ledger import MANIFEST
 from tests.daemon.lab.test_adopt import BASELINE, BEST, Clock, deployment
 from tests.daemon.lab.test_campaign import SCHEMA, decision
@@ -41,6 +43,7 @@ def assert_refused(config: Path, ledger: Path, root: Path, clock: Clock, problem
     assert queue.code == 0 and queue.json() == []
 
 
+@pytest.mark.slow
 def test_a_grid_ledger_with_a_forged_best_is_refused_by_verify_and_propose(root: Path) -> None:
     clock = Clock()
     config = deployment(root, None)
@@ -60,6 +63,7 @@ def test_a_grid_ledger_with_a_forged_best_is_refused_by_verify_and_propose(root:
     )
 
 
+@pytest.mark.slow
 def test_a_grid_ledger_without_its_grid_is_refused(root: Path) -> None:
     clock = Clock()
     config = deployment(root, None)

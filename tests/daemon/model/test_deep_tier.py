@@ -56,6 +56,7 @@ def test_per_agent_budget_is_enforced_separately(root: Path, fake_model: FakeMod
     assert fake_model.requests == []
 
 
+@pytest.mark.slow
 def test_the_daily_cap_stops_the_next_deep_pass_and_keeps_offsets(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -133,6 +134,7 @@ def test_model_failures_and_rejected_answers_write_nothing_keep_offsets_and_acco
         assert len(settled) == 1  # the answer was paid for, even though it was refused
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trickle", ["status", "body"])
 def test_an_answer_trickled_byte_by_byte_is_cut_at_timeout_seconds_in_all(
     root: Path, fake_model: FakeModelServer, trickle: str

@@ -11,6 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from daemon.kernel.settings import ModelSettings
@@ -161,6 +162,7 @@ def test_one_turn_larger_than_a_request_is_cut_with_a_marker_and_consumed(
         assert request_bytes(body) <= 10_000 + schema_slack(body)
 
 
+@pytest.mark.slow
 def test_a_scout_over_two_thousand_skills_fits_and_shows_the_relevant_ones(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -16,6 +16,8 @@ from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import berlin_fact, setup_agent
 
+pytestmark = pytest.mark.slow  # runs killed with -9 in a subprocess at each step of apply
+
 REPO = Path(__file__).parents[3]
 COMMITTED = {"after_commit", "after_cursors", "before_index"}
 

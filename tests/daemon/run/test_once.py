@@ -9,6 +9,7 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 from filelock import FileLock
 
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot, write_transcript
@@ -184,6 +185,7 @@ def test_fact_from_tool_output_is_refused_when_tool_sources_are_not_allowed(
     assert "source 'tool' is not allowed" in entry["rejected_facts"][0]
 
 
+@pytest.mark.slow
 def test_two_runs_of_one_agent_never_interleave(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     answer = threading.Event()  # the slow run's answer waits until the second run was refused

@@ -11,6 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from daemon.kernel.managed import ManagedPaths
 from daemon.run.store import open_store
 from tests.support.deploy import TEST_KEY, conversation, run_cli, tree_snapshot, usage_error, write_transcript
@@ -102,6 +104,7 @@ def test_an_index_of_another_schema_version_is_rebuilt(root: Path, fake_model: F
     assert run_cli(config, "runs", "--json").json() == before
 
 
+@pytest.mark.slow
 def test_a_crash_between_commit_and_index_write_is_caught_up_by_the_next_reader(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -185,6 +188,7 @@ def test_runs_limit_reads_only_the_newest(root: Path, fake_model: FakeModelServe
         assert f"argument --limit: {said}" in usage_error(config, "runs", "--limit", bad)
 
 
+@pytest.mark.slow
 def test_an_unwritable_state_folder_still_answers_from_an_index_in_memory(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -13,6 +13,8 @@ import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from daemon.kernel.changeset import Cursor
 from daemon.kernel.settings import TranscriptSettings
 from daemon.transcripts.files import TranscriptSource
@@ -356,6 +358,7 @@ def test_hermes_turn_of_many_rows_sent_past_an_open_turn_is_never_sent_again(roo
     assert [[m.content for m in t.messages] for t in second.turns] == [["my city is Porto"]]
 
 
+@pytest.mark.slow
 def test_a_database_locked_past_the_busy_timeout_is_held_as_busy_not_as_another_format(root: Path) -> None:
     hermes_db(root / "state.db", "h", 4)
     writer = sqlite3.connect(root / "state.db", isolation_level=None)

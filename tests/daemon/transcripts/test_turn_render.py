@@ -7,6 +7,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from daemon.passes.turn_batches import split_turns, wire_bytes
 from daemon.transcripts.turn_render import TOOL_CHARS
 from tests.daemon.transcripts.test_reader import read, transcript
@@ -102,6 +104,7 @@ def test_a_fact_quoting_tool_output_the_model_was_not_shown_is_rejected_and_not_
     assert "Lyon" in listed.out and "Marseille" not in listed.out
 
 
+@pytest.mark.slow
 def test_a_cut_turn_keeps_as_many_whole_messages_as_fit_and_never_more() -> None:
     """The size of a cut turn is counted message by message: it must equal what is sent."""
     import random

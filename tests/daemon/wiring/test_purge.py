@@ -108,6 +108,7 @@ def seed(root: Path, model: FakeModelServer) -> tuple[Path, list[str]]:
     return config, [r for r in runs if r]
 
 
+@pytest.mark.slow
 def test_purge_leaves_no_byte_of_the_values_and_every_other_run_works(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -141,6 +142,7 @@ def test_purge_leaves_no_byte_of_the_values_and_every_other_run_works(
     assert FIRST not in json.dumps(listed)
 
 
+@pytest.mark.slow
 def test_purge_then_once_does_not_learn_the_value_again(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
@@ -154,6 +156,7 @@ def test_purge_then_once_does_not_learn_the_value_again(root: Path, fake_model: 
     assert hits(root, FIRST, SECOND) == []
 
 
+@pytest.mark.slow
 def test_purge_of_one_value_keeps_the_other_versions(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -218,6 +221,7 @@ def test_a_control_character_in_entity_or_key_is_refused_by_name_and_changes_not
     assert git(root, "rev-parse", "HEAD").stdout == head
 
 
+@pytest.mark.slow
 def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -227,6 +231,7 @@ def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> No
     assert run_cli(config, "memory", "purges", "--agent", "ada").out.strip() == "no purges"
 
 
+@pytest.mark.slow
 def test_forbid_keeps_new_turns_from_teaching_the_key_again(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     result = run_cli(
@@ -248,6 +253,7 @@ def test_forbid_keeps_new_turns_from_teaching_the_key_again(root: Path, fake_mod
     assert FIRST not in facts_text(root)
 
 
+@pytest.mark.slow
 def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
@@ -262,6 +268,7 @@ def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: 
     assert FIRST in facts_text(root)
 
 
+@pytest.mark.slow
 def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -283,6 +290,7 @@ def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
     assert hits(root, FIRST, SECOND) == []
 
 
+@pytest.mark.slow
 def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model: FakeModelServer) -> None:
     """The view after a purge is the view of the remaining store, byte for byte (the erased
     shards read from the home, the untouched ones from the query index)."""

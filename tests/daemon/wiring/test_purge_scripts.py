@@ -73,6 +73,7 @@ def purge(config: Path, key: str) -> None:
     assert result.code == 0, result.err
 
 
+@pytest.mark.slow
 def test_purge_keeps_longer_words_that_begin_with_the_value_in_any_script(root: Path, fake_model: FakeModelServer) -> None:
     config = seed(root, fake_model, NFC)
 
@@ -122,6 +123,7 @@ def test_purge_of_a_korean_syllable_keeps_the_words_that_contain_it(root: Path, 
     assert versions(root) == {expected}
 
 
+@pytest.mark.slow
 def test_retention_of_a_closed_value_keeps_longer_words_that_begin_with_it(
     root: Path, fake_model: FakeModelServer
 ) -> None:

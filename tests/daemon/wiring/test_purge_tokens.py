@@ -21,6 +21,8 @@ from tests.support.deploy import conversation, run_cli, write_transcript
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import add_turns, berlin_fact, setup_agent
 
+pytestmark = pytest.mark.slow  # runs, then a purge, for each JSON token
+
 TOKENS = ["1", "true", "null", "value", "version", "schema_version", "key"]
 LATER = datetime(2026, 12, 20, tzinfo=UTC)
 

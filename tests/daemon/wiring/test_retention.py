@@ -9,6 +9,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 import yaml
 
 from daemon.run.history_squash import plan_squash
@@ -18,6 +19,8 @@ from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.facts import shard_of, stored_fact
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import add_turns, berlin_fact, setup_agent
+
+pytestmark = pytest.mark.slow  # many runs to age, then retention over their history
 
 LATER = datetime(2026, 12, 20, tzinfo=UTC)
 

@@ -175,6 +175,7 @@ print("exit", code, "heavy", ",".join(heavy) or "-", file=sys.stderr)
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "words",
     [["--help"], ["--version"], ["config", "check"], ["status"], ["runs"], ["memory", "list", "--agent", "ada"]],

@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # the CLI in a subprocess whose reader stops early
+
 
 def test_output_into_a_closed_pipe_exits_141_without_a_traceback(tmp_path: Path) -> None:
     code = "from daemon.doors.cli import main; raise SystemExit(main())"

@@ -25,7 +25,7 @@ from tests.daemon.doors.console.process import ConsoleProcess
 from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.facts import stored_fact, write_store
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]  # chromium and a console in subprocesses
 EXAMPLES = Path(__file__).resolve().parents[4] / "examples"
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [

@@ -129,6 +129,7 @@ def test_skills_page_lists_sources_and_a_quarantine_with_its_reason(root: Path) 
     assert folders and not any(f.startswith(home) for f in folders)  # the agent's own: relative to its home
 
 
+@pytest.mark.slow
 def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:
     config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})
     out = run_cli(config, "lab", "grid", "--output", str(root / "ledgers" / "grid-1"))

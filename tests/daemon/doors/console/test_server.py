@@ -55,6 +55,7 @@ def test_loopback_binds_need_no_flag() -> None:
     assert listen_on("0.0.0.0:8765", True).remote is True
 
 
+@pytest.mark.slow
 def test_the_console_subprocess_prints_its_link_and_serves_only_with_the_token(root: Path) -> None:
     config = review_deployment(root)
     console = ConsoleProcess(config, root)
@@ -70,6 +71,7 @@ def test_the_console_subprocess_prints_its_link_and_serves_only_with_the_token(r
         console.close()
 
 
+@pytest.mark.slow
 def test_allow_remote_warns(root: Path) -> None:
     config = review_deployment(root)
     console = ConsoleProcess(config, root, "--bind", f"0.0.0.0:{free_port()}", "--allow-remote")
@@ -80,6 +82,7 @@ def test_allow_remote_warns(root: Path) -> None:
         console.close()
 
 
+@pytest.mark.slow
 def test_run_serves_the_console_when_configured(root: Path, start_daemon: Callable[..., Daemon]) -> None:
     port = free_port()
     config = review_deployment(root, mode="on_demand", console={"bind": f"127.0.0.1:{port}"})

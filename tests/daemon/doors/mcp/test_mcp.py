@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import pytest
 import yaml
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
@@ -95,6 +96,7 @@ def test_mcp_tools_answer_like_the_cli_and_only_for_the_agents_owner(root: Path)
     assert tree_snapshot(root) == before
 
 
+@pytest.mark.slow
 def test_mcp_server_runs_as_a_stdio_subprocess_with_logs_off_stdout(root: Path) -> None:
     config = deployment(root)
     before = tree_snapshot(root)
@@ -125,6 +127,7 @@ def test_mcp_for_an_unknown_agent_fails_with_one_line_and_exit_1(root: Path) -> 
     assert result.err.startswith("error: ") and "nobody" in result.err
 
 
+@pytest.mark.slow
 def test_mcp_masks_redact_env_values_in_answers_and_errors_like_the_cli(root: Path) -> None:
     secret = "dbpass-REDACTENVcanary-4Kz8Pq"
     config = deployment(root)

@@ -11,6 +11,7 @@ from daemon.kernel.errors import ConfigError
 from tests.support.deploy import write_config
 
 
+@pytest.mark.slow
 def test_a_thousand_agents_load_with_no_false_overlap(tmp_path: Path) -> None:
     # How long it takes is a benchmark figure (docs/explanation/performance.md), not a test.
     agents = {}

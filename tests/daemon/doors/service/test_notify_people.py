@@ -161,6 +161,7 @@ def test_a_hanging_webhook_is_cut_by_the_timeout() -> None:
         redact.reset()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("trickle", ["status", "body"])
 def test_a_webhook_trickling_its_answer_is_cut_at_timeout_seconds_per_attempt(trickle: str) -> None:
     # No socket read waits 0.5 s, so only a deadline on the whole attempt ends it.
@@ -184,6 +185,7 @@ def test_a_webhook_trickling_its_answer_is_cut_at_timeout_seconds_per_attempt(tr
     ]
 
 
+@pytest.mark.slow
 def test_a_webhook_trickling_its_answer_holds_the_agents_job_no_longer_than_its_timeout(
     root: Path,
 ) -> None:

@@ -10,6 +10,8 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from daemon.model.spend import SpendLedger
 from tests.daemon.doors.service.helpers import (
     FACT_REPLY,
@@ -25,6 +27,8 @@ from tests.daemon.doors.service.helpers import (
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+
+pytestmark = pytest.mark.slow  # `run` daemons in subprocesses, waiting for their cadences
 
 AGENTS = ("ada", "bob")
 

@@ -8,6 +8,8 @@ import threading
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.daemon.doors.service.helpers import (
     FACT_REPLY,
     GERMAN_REPLY,
@@ -19,6 +21,8 @@ from tests.daemon.doors.service.helpers import (
 )
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
+
+pytestmark = pytest.mark.slow  # a `run` daemon, `once` and `undo` at the same time
 
 
 def test_run_once_and_undo_together_stay_serialised_and_consistent(

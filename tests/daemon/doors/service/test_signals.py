@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 import yaml
 
 from tests.daemon.doors.service.helpers import (
@@ -25,6 +26,8 @@ from tests.daemon.doors.service.helpers import (
 from tests.support.deploy import TEST_KEY, base_config, run_cli, tree_snapshot, write_config
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+
+pytestmark = pytest.mark.slow  # signals to `run` daemons in subprocesses
 
 
 def _store_clean(root: Path, agent: str) -> str:

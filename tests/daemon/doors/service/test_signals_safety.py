@@ -18,6 +18,8 @@ from tests.daemon.config.test_config_limits import alias_bomb
 from tests.daemon.doors.service.helpers import Daemon, service_config, wait_for
 from tests.support.deploy import base_config, write_config
 
+pytestmark = pytest.mark.slow  # signals to `run` daemons in subprocesses while they start
+
 HOSTILE = {
     "alias-bomb": (alias_bomb, "aliases expand the document past 200,000 nodes (config.yaml:"),
     "deep-nesting": (

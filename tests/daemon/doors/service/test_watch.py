@@ -23,6 +23,8 @@ from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
 
+pytestmark = pytest.mark.slow  # `run` daemons in subprocesses, waiting for wakes and gaps
+
 
 @pytest.mark.parametrize("mode", ["auto", "polling"])
 def test_new_turns_wake_the_transcript_job_long_before_its_cadence(

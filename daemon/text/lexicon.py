@@ -1,0 +1,158 @@
+"""What one word or phrase of a language means to the meaning check: its tokens (pure).
+
+The language's data file says which words stand for which concept (`language.CONCEPTS`);
+this table says which meaning tokens a concept is. Numbers and calendar names come from
+CLDR (`cldr`), inflected calendar names are found by their Snowball stem, and `lemma` is
+the form two content words are compared in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cache
+
+from daemon.text.cldr import abbreviated_names, calendar_names, normal
+from daemon.text.language import MONTHS, WEEKDAYS, Language
+from daemon.text.stems import stem
+from daemon.text.unicode_words import uncased
+
+Pair = tuple[str, str]  # (category, value) of a meaning token
+
+NOT: Pair = ("negation", "not")
+CONCORD: Pair = ("negation", "concord")
+_POLARITY = {
+    "must": "always", "should": "should", "may": "may", "usually": "usually", "sometimes": "sometimes",
+    "rarely": "rarely", "only": "only", "except": "except", "unless": "except", "prefer": "prefer",
+    "allow": "allow", "enable": "enable", "more": "more", "less": "less", "before": "before",
+    "after": "after", "increase": "increase", "decrease": "decrease", "public": "public",
+    "private": "private", "internal": "internal", "external": "external",
+}  # fmt: skip
+_ENVIRONMENT = ("staging", "production", "development", "test", "qa", "sandbox", "preprod", "canary", "local")
+_DATES = (
+    "today", "tomorrow", "yesterday", "tonight", "weekend", "weekday", "morning", "afternoon", "evening",
+    "noon", "midnight", "daily", "weekly", "fortnightly", "monthly", "quarterly", "yearly", "hourly", "nightly",
+)  # fmt: skip
+CONCEPT_TOKENS: dict[str, tuple[Pair, ...]] = {
+    "negation": (NOT,),
+    "negation_concord": (CONCORD,),
+    "never": (NOT, ("polarity", "always")),
+    "never_concord": (CONCORD, ("polarity", "always")),
+    "forbid": (NOT, ("polarity", "allow")),
+    "dislike": (NOT, ("polarity", "prefer")),
+    "disable": (NOT, ("polarity", "enable")),
+    "if": (("condition", "if"),),
+    **{c: (("polarity", v),) for c, v in _POLARITY.items()},
+    **{c: (("environment", c),) for c in _ENVIRONMENT},
+    **{c: (("date", c),) for c in _DATES},
+    # Extra weekday and month forms (German "montags"); "may" is the permission, not the month
+    # (the month's forms come from CLDR).
+    **{c: (("date", c),) for c in (*WEEKDAYS, *MONTHS) if c != "may"},
+    "more_with_number": (("polarity", "more"),),
+    "less_with_number": (("polarity", "less"),),
+    "percent": (),  # after a number: "twenty percent" is 20% (`meaning._clause`)
+    "twice": (("number", "2x"),),
+    "thrice": (("number", "3x"),),
+    "half": (("number", "0.5"),),
+}
+# `unless` is "except" and a condition: dropping it, or turning it into "if", changes both.
+CONCEPT_TOKENS["unless"] = (("polarity", "except"), ("condition", "if"))
+
+
+def concept_tokens(concepts: Sequence[str]) -> list[Pair]:
+    return [pair for concept in concepts for pair in CONCEPT_TOKENS[concept]]
+
+
+def phrase_at(lang: Language, low: Sequence[str], i: int) -> tuple[tuple[str, ...], int]:
+    """(concepts, words used) of the longest listed phrase of `lang` starting at `i`, or ((), 0)."""
+    for size in range(min(lang.longest_phrase, len(low) - i), 1, -1):
+        found = lang.phrases.get(tuple(low[i : i + size]))
+        if found:
+            return found, size
+    return (), 0
+
+
+def number_at(lang: Language, low: Sequence[str], i: int) -> tuple[int, bool, int]:
+    """(value, ordinal, words used) of the longest number spelled in words at `i`, or (0, False, 0).
+
+    A word the language lists as `not_numbers` (German "ein", French "un": also "a") is
+    never a number by itself. A round hundred or thousand goes on with a smaller number,
+    after one of the language's connectives or not ("one hundred and five", "tausend zwei")."""
+    value, ordinal, used = _number_at(lang, low, i)
+    if used and not ordinal and value >= 100 and value % 100 == 0:
+        place = 1000 if value % 1000 else value
+        skip = 1 if i + used < len(low) and low[i + used] in lang.words("connectives") else 0
+        rest, rest_ordinal, more = _number_at(lang, low, i + used + skip)
+        if more and rest < place and not (rest >= 100 and value % 1000):
+            return value + rest, rest_ordinal, used + skip + more
+    return value, ordinal, used
+
+
+def _number_at(lang: Language, low: Sequence[str], i: int) -> tuple[int, bool, int]:
+    if i >= len(low):
+        return 0, False, 0
+    table = lang.numbers()
+    first = normal(low[i])
+    if first in lang.extra_numbers:
+        return lang.extra_numbers[first], False, 1
+    for size in range(min(table.longest, len(low) - i), 0, -1):
+        spelled = " ".join(normal(w) for w in low[i : i + size])
+        if size == 1 and spelled in lang.words("not_numbers"):
+            continue
+        if spelled in table.cardinals:
+            return table.cardinals[spelled], False, size
+        if spelled in table.ordinals:
+            return table.ordinals[spelled], True, size
+    return 0, False, 0
+
+
+def calendar_phrase_at(lang: Language, low: Sequence[str], i: int) -> tuple[str | None, int]:
+    """(the English weekday or month, words used) of a calendar name of several words at `i`
+    (Portuguese "segunda-feira", segmented "segunda feira"), or (None, 0)."""
+    names = lang.calendar()
+    for size in (3, 2):
+        if i + size <= len(low):
+            found = names.get(" ".join(normal(w) for w in low[i : i + size]))
+            if found:
+                return found, size
+    return None, 0
+
+
+@cache
+def _calendar_stems(locale: str, algorithm: str | None) -> dict[str, str]:
+    names = calendar_names(locale)
+    return {stem(name, algorithm): value for name, value in names.items() if " " not in name and len(name) > 3}
+
+
+def calendar_at(lang: Language, word: str, folded: str) -> str | None:
+    """The English weekday or month `word` names in `lang` (any inflection Snowball folds:
+    понедельникам, środę), an abbreviation only with a capital (Mon, janv); else None."""
+    names = lang.calendar()
+    folded = normal(folded)
+    if folded in lang.words("not_calendar"):
+        return None
+    if folded in names:
+        return names[folded]
+    if word[:1].isupper() and folded in abbreviated_names(lang.locale):
+        return abbreviated_names(lang.locale)[folded]
+    if lang.stemmer is not None and len(folded) > 3:
+        return _calendar_stems(lang.locale, lang.stemmer).get(stem(folded, lang.stemmer))
+    return None
+
+
+def lemma(word: str, lang: Language | None) -> str:
+    """The form two content words are compared in: the Snowball stem in a language with one
+    (answers, answered, answering → answer); a word of a script without case loses a particle
+    its language lists (사용자는 → 사용자) or a leading "and" (والقهوة → القهوة)."""
+    folded = word.casefold().removesuffix("'s")
+    if lang is None:
+        return folded
+    if uncased(folded):
+        particles = lang.words("particles") - lang.words("meaning_particles_excluded")
+        for particle in sorted(particles, key=len, reverse=True):
+            if folded.endswith(particle) and len(folded) > len(particle):
+                return folded[: -len(particle)]
+        for prefix in lang.words("and_prefixes"):
+            if folded.startswith(prefix) and len(folded) > 2:
+                return folded[len(prefix) :]
+        return folded
+    return stem(folded, lang.stemmer)

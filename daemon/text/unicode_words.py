@@ -1,0 +1,141 @@
+"""Word segmentation from the Unicode rules (UAX #29), with dictionaries for scripts written
+without spaces: ICU's word break iterator, through PyICU (docs/explanation/text.md).
+
+"我住在柏林" is 我, 住在, 柏林; "東京に住んでいます" is 東京, に, 住ん, で, い, ます; "ฉันอยู่ที่กรุงเทพ"
+is ฉัน, อยู่, ที่, กรุงเทพ; elsewhere words are what the Unicode rules say: "l'homme", "don't",
+"3.5" and "사용자는" are one word each, combining marks stay with their letter. Text is
+NFC-normalised first. Only words are returned (letters, numbers, kana, ideographs), never
+the spaces and punctuation between them.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import unicodedata
+from dataclasses import dataclass
+from functools import cache, lru_cache
+from typing import Literal
+
+import icu
+
+WordKind = Literal["number", "letter", "kana", "ideograph"]
+# ICU's rule status ranges of a word break (UWordBreak): what kind of word ends there.
+_KINDS: tuple[tuple[int, int, WordKind], ...] = (
+    (100, 200, "number"),
+    (200, 300, "letter"),
+    (300, 400, "kana"),
+    (400, 500, "ideograph"),
+)
+# ICU's ULineBreak values ID and SA, which PyICU does not name.
+LINE_BREAK_IDEOGRAPHIC = 14
+LINE_BREAK_COMPLEX_CONTEXT = 24
+_local = threading.local()  # a break iterator is not thread-safe: one per thread
+
+
+@dataclass(frozen=True, slots=True)
+class Word:
+    text: str
+    start: int  # offsets into the NFC text
+    end: int
+    kind: WordKind
+
+
+def _iterator() -> icu.BreakIterator:
+    found = getattr(_local, "words", None)
+    if found is None:
+        found = _local.words = icu.BreakIterator.createWordInstance(icu.Locale.getRoot())
+    return found
+
+
+def _kind(status: int) -> WordKind | None:
+    for low, high, kind in _KINDS:
+        if low <= status < high:
+            return kind
+    return None
+
+
+def segment(text: str) -> list[Word]:
+    """The words of `text` (NFC) in order, with their offsets into the NFC text and kind."""
+    text = unicodedata.normalize("NFC", text)
+    if not text:
+        return []
+    breaks = _iterator()
+    breaks.setText(text)
+    found: list[Word] = []
+    start = breaks.first()
+    # ICU counts offsets in UTF-16 code units: map them back for text beyond the basic plane.
+    wide = any(ord(c) > 0xFFFF for c in text)
+    units = _unit_offsets(text) if wide else None
+    for end in breaks:
+        kind = _kind(breaks.getRuleStatus())
+        if kind is not None:
+            a, b = (units[start], units[end]) if units is not None else (start, end)
+            found.append(Word(text[a:b], a, b, kind))
+        start = end
+    return found
+
+
+def words(text: str) -> list[str]:
+    """The words of `text` as written (NFC), in order."""
+    return [w.text for w in segment(text)]
+
+
+def _unit_offsets(text: str) -> dict[int, int]:
+    """UTF-16 offset → index into `text`, for every character boundary."""
+    table = {0: 0}
+    units = 0
+    for index, char in enumerate(text, start=1):
+        units += 2 if ord(char) > 0xFFFF else 1
+        table[units] = index
+    return table
+
+
+def cased(word: str) -> bool:
+    """Whether `word` is of a script with case (Latin, Cyrillic, Greek …): some letter of it is cased."""
+    return any(c.isupper() or c.islower() for c in word)
+
+
+def uncased(word: str) -> bool:
+    """Whether `word` is of a script without case (李, 사용자는, راشد): letters, none cased."""
+    return any(c.isalpha() for c in word) and not any(c.isupper() or c.islower() or c.isdigit() for c in word)
+
+
+@cache
+def spaceless_class() -> str:
+    """A regex character-class body of the letters of scripts written without spaces between
+    words: those the Unicode line-breaking data (UAX #14) marks ideographic (ID: Han, kana),
+    conditional Japanese starters (CJ) or South-East Asian (SA: Thai, Lao, Khmer, Myanmar).
+    Built once from ICU's data (a few tens of ms)."""
+    kinds = {LINE_BREAK_IDEOGRAPHIC, LINE_BREAK_COMPLEX_CONTEXT, icu.ULineBreak.CONDITIONAL_JAPANESE_STARTER}
+    ranges: list[list[int]] = []
+    for code in range(0x80, 0x32000):
+        if 0xD800 <= code <= 0xF8FF:
+            continue  # surrogates and private use
+        char = chr(code)
+        letter = char.isalpha() or unicodedata.category(char) in ("Lm", "Mn", "Mc", "Nl")
+        if letter and icu.Char.getIntPropertyValue(char, icu.UProperty.LINE_BREAK) in kinds:
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(chr(a) if a == b else f"{chr(a)}-{chr(b)}" for a, b in ranges)
+
+
+@cache
+def spaceless_run() -> re.Pattern[str]:
+    """One or more letters of scripts written without spaces (`spaceless_class`)."""
+    return re.compile(f"[{spaceless_class()}]+")
+
+
+@lru_cache(maxsize=65536)
+def script(char: str) -> str:
+    """The Unicode script of `char` (its ISO 15924 code from ICU: Latn, Cyrl, Hang, Hani …)."""
+    return str(icu.Script.getScript(char).getShortName())
+
+
+@lru_cache(maxsize=65536)
+def spaceless(char: str) -> bool:
+    """Whether `char` belongs to a script written without spaces between words (`spaceless_class`)."""
+    kinds = (LINE_BREAK_IDEOGRAPHIC, LINE_BREAK_COMPLEX_CONTEXT, icu.ULineBreak.CONDITIONAL_JAPANESE_STARTER)
+    return icu.Char.getIntPropertyValue(char, icu.UProperty.LINE_BREAK) in kinds

@@ -1,0 +1,65 @@
+"""The language data files: every file loads, a broken one is refused naming file and key, detection picks the language."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.kernel.errors import LanguageDataError
+from daemon.text.language import detect, known, parse
+
+
+def test_every_language_file_loads_with_its_stemmer_and_number_words() -> None:
+    languages = known()
+    assert "en" in languages
+    for code, lang in languages.items():
+        assert lang.numbers().cardinals, f"{code}: ICU has no number words for this code"
+        assert lang.concepts or lang.lists["stopwords"], f"{code}: an empty data file"
+
+
+@pytest.mark.parametrize(
+    ("data", "problem"),
+    [
+        ({"script": "latin", "colour": []}, "unknown key(s) colour"),
+        ({"script": "klingon"}, "script must be one of"),
+        ({"script": "latin", "stemmer": "elvish"}, "stemmer 'elvish' is not a Snowball algorithm"),
+        ({"script": "latin", "words": {"sarcasm": ["yeah right"]}}, "words.sarcasm is not a concept"),
+        ({"script": "latin", "words": {"negation": ["Nicht"]}}, "must be written casefolded"),
+        ({"script": "latin", "negation_affixes": ["(unclosed"]}, "is not a regular expression"),
+    ],
+)
+def test_a_broken_language_file_is_refused_naming_the_file_and_key(data: dict[str, object], problem: str) -> None:
+    with pytest.raises(LanguageDataError, match=r"xx\.yaml") as caught:
+        parse("xx", data, "daemon/text/languages/xx.yaml")
+    assert problem in str(caught.value)
+
+
+def test_english_text_is_read_as_english_and_a_text_without_listed_words_as_no_language() -> None:
+    found = detect(["Rotate the keys when a laptop is lost."])
+    assert found is not None and found.code == "en"
+    assert detect(["Qwzx vbnm."]) is None
+
+
+FINNISH = {
+    "name": "Finnish",
+    "script": "latin",
+    "stemmer": "finnish",
+    "pro_drop": "true",
+    "words": {"negation": ["ei", "en", "et", "emme", "ette", "eivät", "älä", "älkää"], "must": ["täytyy", "pitää"], "may": ["saa", "voi"], "if": ["jos", "kun"]},
+    "first_person": ["minä", "minun", "minua", "minulle"],
+    "stopwords": ["ja", "on", "se", "että", "tai"],
+    "openers": ["lähetä", "raportti", "raportin"],
+}
+
+
+def test_adding_a_language_is_a_data_file_its_words_then_carry_meaning() -> None:
+    """docs/how-to/add-a-language.md: the file is data; once parsed, its words are meaning tokens."""
+    from daemon.text.meaning_compare import compare
+
+    finnish = parse("fi", FINNISH, "daemon/text/languages/fi.yaml")
+    assert finnish.numbers().cardinals["viisi"] == 5  # number words come from CLDR, not the file
+    assert not compare(["Älä lähetä raporttia perjantaina."], "Lähetä raportti perjantaina.", finnish).ok
+    assert not compare(["Raportti täytyy lähettää maanantaina."], "Raportti voi lähettää maanantaina.", finnish).ok
+    assert not compare(["Lähetä raportti maanantaina."], "Lähetä raportti perjantaina.", finnish).ok
+    assert compare(["Lähetä raportti maanantaina."], "Maanantaina lähetä raportti.", finnish).ok
+    # Without the file, Finnish is read with the strict rule: every word kept, none added.
+    assert not compare(["Lähetä raportti maanantaina."], "Lähetä raportti heti maanantaina.", None).ok
