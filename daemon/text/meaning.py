@@ -25,7 +25,9 @@ adds a negation, "prefers" → "hates" adds one). "Always"/"must" are what an un
 instruction already says, so dropping them alone changes nothing; "usually" cannot be
 dropped. A merge may not add a secret-looking token (`daemon.kernel.secret_shapes`) either,
 nor content words no source has (plain words, not function words, compared by `lemma`) beyond
-one more than the source words it leaves out: rewording swaps words, inventing adds them.
+one more than the source words it leaves out: rewording swaps words, inventing adds them;
+and it may leave out at most one content word more than the new ones it brings ("the
+monthly sales report" → "the report" forgets what the note said).
 Words of a script without case (Hindi, Arabic, Hebrew, Korean, Chinese, Japanese, Thai)
 are never names: nothing marks a name, or any word that matters, there. So a merge must keep
 every such word of its sources (in any order; a particle or a leading "and" the language

@@ -17,6 +17,8 @@ from daemon.text.meaning import CONCORD_NOT, DETECT, INVENTED_ALLOWANCE, NOT, Me
 from daemon.text.stems import same_word
 from daemon.text.unicode_words import spaceless
 
+FORGOTTEN_ALLOWANCE = 1  # content words a merge may leave out beyond the new ones it brings
+
 
 @dataclass(frozen=True)
 class Change:
@@ -73,6 +75,21 @@ def _invented(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
     return tuple(Token("word", w) for w in sorted(new.values()))
 
 
+def _forgotten(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
+    """The content words of `before` that `after` leaves out (by `lemma`), if they are more than
+    `FORGOTTEN_ALLOWANCE` beyond the new words it brings: a rewording swaps a word or drops
+    one ("Use `make test` to run the suite" → "Run the suite with `make test`"), a merge that
+    drops "monthly sales" from "the monthly sales report" loses what the note said."""
+    known = {after.lemma(w) for m in before for w in m.words}
+    content = after.content | after.initial_names
+    new = {after.lemma(w) for w in content if after.lemma(w) not in known}
+    kept = {after.lemma(w) for w in after.words}
+    left_out = {after.lemma(w): w for m in before for w in m.content if after.lemma(w) not in kept}
+    if len(left_out) - len(new) <= FORGOTTEN_ALLOWANCE:
+        return ()
+    return tuple(Token("word", w) for w in sorted(left_out.values()))
+
+
 def _left_out(before: list[Meaning], after: Meaning) -> tuple[Token, ...]:
     """The must-keep words (`Meaning.kept`: of a script without case, or of a text in no known
     language) that a text of `before` holds and `after` lacks (by `lemma`), adjacent Chinese or
@@ -110,7 +127,7 @@ def compare(sources: Iterable[str], merged: str, language: Language | Literal["d
         t
         for t in everything
         if after.count(t) < max((m.count(t) for m in before), default=0) and not _kept(t, after.words, lang)
-    ) + _left_out(before, after)
+    ) + _left_out(before, after) + _forgotten(before, after)
     added = tuple(
         t
         for t in everything

@@ -224,6 +224,7 @@ def test_a_turn_too_big_for_the_model_is_cut_instead_of_refused_on_every_run(
     assert "log line 0 " in sent
 
 
+@pytest.mark.slow
 def test_a_pass_failing_the_same_way_three_runs_in_a_row_is_reported_stuck(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -255,6 +256,7 @@ def test_a_pass_failing_the_same_way_three_runs_in_a_row_is_reported_stuck(
     assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
 
 
+@pytest.mark.slow
 def test_a_model_answer_refused_the_same_way_three_runs_in_a_row_is_reported_stuck(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -219,6 +219,7 @@ def test_undo_refuses_clearly_when_a_file_now_sits_where_the_run_removed_a_folde
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and ".metaeng" not in p.parts} == before
 
 
+@pytest.mark.slow
 def test_a_symlink_put_in_place_of_a_file_during_the_run_drops_the_pass_and_is_left_alone(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:

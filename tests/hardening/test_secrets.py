@@ -134,6 +134,7 @@ def test_an_internal_error_logs_a_traceback_without_frame_locals_or_secrets(root
     assert CANARY not in result.err and UNREGISTERED not in result.err
 
 
+@pytest.mark.slow
 def test_an_internal_error_of_the_real_process_prints_no_environment(root: Path) -> None:
     config = _crash_setup(root)
     # Secrets first: a repr of the environment is cut at 80 characters.

@@ -190,6 +190,7 @@ def test_an_at_sign_in_a_value_is_no_claude_code_import(root: Path) -> None:
     assert not re.search(r"(?:^|\s)@", view)
 
 
+@pytest.mark.slow
 def test_a_stale_wiring_proposal_is_made_afresh_and_a_symlinked_claude_md_gets_none(root: Path) -> None:
     config = claude_project(root)
     home = root / "claude-code" / "home"

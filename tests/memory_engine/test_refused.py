@@ -21,6 +21,7 @@ def distill(result: Any) -> dict[str, Any]:
     return next(p for p in result.json()["passes"] if p["name"] == "distillation")
 
 
+@pytest.mark.slow
 def test_refused_facts_are_listed_and_their_turns_can_be_read_again(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     # A junk answer: the value is not in the quote. The turns are consumed all the same.

@@ -25,7 +25,7 @@ from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.llama import llama_server as start_llama
 
 # A CPU model answers slowly: these tests get an hour, not the suite's 5 minutes per test.
-pytestmark = [pytest.mark.real_model, pytest.mark.timeout(3600)]
+pytestmark = [pytest.mark.real_model, pytest.mark.slow, pytest.mark.timeout(3600)]
 EXAMPLES = Path(__file__).parents[2] / "examples"
 MANAGED_PREFIXES = (".metaeng/", "skills/", "memory/")
 ROLE_FILES = {"IDENTITY.md", "SOUL.md", "AGENTS.md", "TOOLS.md", "USER.md", "MEMORY.md"}

@@ -184,6 +184,7 @@ def resolution(root: Path) -> str:
     )
 
 
+@pytest.mark.slow
 def test_refused_resolution_keeps_the_fork_pending_and_a_good_answer_merges_next_pass(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -3,6 +3,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from daemon.kernel.changeset import FileWrite
 from skills_engine import provenance
 from skills_engine.provenance import Event, Provenance
@@ -138,6 +140,7 @@ def test_scout_outcomes_on_disk_and_in_the_report(root: Path, fake_model: FakeMo
         assert f'"name":"{name}"' in prompt
 
 
+@pytest.mark.slow
 def test_undo_of_a_scout_run_removes_created_skills_and_forks(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -113,6 +113,7 @@ def test_code_block_changed_by_one_byte_rejects_the_rewrite(
     assert tree_snapshot(home) == before
 
 
+@pytest.mark.slow
 def test_model_naming_a_path_outside_the_workspace_is_refused_and_no_role_file_changes(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:

@@ -70,6 +70,7 @@ def test_deep_nesting_is_an_error_naming_the_line(tmp_path: Path) -> None:
     assert seconds < 10
 
 
+@pytest.mark.slow
 def test_a_file_over_one_mebibyte_is_refused_naming_the_line_where_it_crosses(tmp_path: Path) -> None:
     (tmp_path / "ada").mkdir()
     config = tmp_path / "config.yaml"
@@ -82,6 +83,7 @@ def test_a_file_over_one_mebibyte_is_refused_naming_the_line_where_it_crosses(tm
     assert f"the file is larger than 1 MiB (1,048,576 bytes) (config.yaml:{expected_line})" in err, err
 
 
+@pytest.mark.slow
 def test_a_home_of_an_unknown_user_is_an_error_naming_key_and_line(tmp_path: Path) -> None:
     config = tmp_path / "config.yaml"
     config.write_text(

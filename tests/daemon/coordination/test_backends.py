@@ -41,6 +41,7 @@ def _reserve(backend: Coordination, usd: float, agent: str = "ada", deep: bool =
     )
 
 
+@pytest.mark.slow
 def test_reservations_count_until_settled_and_a_budget_is_never_exceeded(backend: Coordination) -> None:
     first = _reserve(backend, 0.5)
     with pytest.raises(BudgetExhausted, match="agent 'ada' daily budget would be exceeded"):

@@ -54,6 +54,7 @@ def _stop_backends(pg_server: PostgresServer, database: str, where: str) -> list
     return pids
 
 
+@pytest.mark.slow
 def test_status_blocked_behind_another_sessions_lock_ends_within_the_query_timeout_and_changes_nothing(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:
@@ -72,6 +73,7 @@ def test_status_blocked_behind_another_sessions_lock_ends_within_the_query_timeo
     assert not (tmp_path / "a" / "state" / "spend").exists()
 
 
+@pytest.mark.slow
 def test_once_with_the_spend_ledger_locked_by_another_session_skips_the_model_pass_within_the_bound(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str, fake_model: FakeModelServer
 ) -> None:

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import pytest
 from pydantic import BaseModel
 
 from daemon.doors.cli.memory_refused_cmd import Queued
@@ -56,6 +57,7 @@ def printed(model: type[BaseModel], result: CliResult) -> Any:
     return document
 
 
+@pytest.mark.slow
 def test_the_example_run_without_a_key_prints_its_documents(root: Path) -> None:
     config = copy_example(root)
     no_key = {"OPENAI_API_KEY": ""}

@@ -121,6 +121,7 @@ def test_propose_from_a_verified_grid_ledger_and_refuse_a_tampered_one(root: Pat
     assert f"ledger {ledger}" in shown["evidence"]
 
 
+@pytest.mark.slow
 def test_a_campaign_for_an_agent_starts_from_its_settings_and_ends_in_a_review_proposal(
     root: Path, clock: Clock, fake_model: FakeModelServer
 ) -> None:
@@ -157,6 +158,7 @@ def test_a_campaign_for_an_agent_starts_from_its_settings_and_ends_in_a_review_p
     assert memory_settings(config, clock) == (BASELINE, "config")
 
 
+@pytest.mark.slow
 def test_a_busy_agent_leaves_the_sealed_ledger_and_says_no_proposal_was_written(
     root: Path, clock: Clock, fake_model: FakeModelServer
 ) -> None:

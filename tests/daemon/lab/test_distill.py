@@ -110,6 +110,7 @@ def test_adversarial_replay_shows_what_the_pass_lets_through(
     assert verify(config, root / "adversarial")["ok"]
 
 
+@pytest.mark.slow
 def test_a_tampered_ledger_fails_verify_even_when_resealed(
     config: Path, subset: Path, root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -244,6 +244,7 @@ def test_config_check_warns_when_a_local_server_is_used_with_the_openai_dialect(
     assert run_cli(quiet, "config", "check", "--json").json()["warnings"] == []
 
 
+@pytest.mark.slow
 def test_circuit_breaker_pauses_model_passes_after_consecutive_failures(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -276,6 +277,7 @@ def test_answers_whose_every_fact_is_rejected_count_against_the_breaker(
     assert "circuit breaker open" in paused["reason"]
 
 
+@pytest.mark.slow
 def test_breaker_reopens_after_a_failed_half_open_call(root: Path, fake_model: FakeModelServer) -> None:
     from datetime import UTC, datetime, timedelta
 

@@ -95,6 +95,7 @@ def _turns_of(body: dict[str, Any]) -> list[dict[str, Any]]:
     return list(data["turns"] if isinstance(data, dict) else data)
 
 
+@pytest.mark.slow
 def test_a_backlog_beyond_the_call_cap_drains_over_cycles_and_says_what_waits(
     root: Path, fake_model: FakeModelServer
 ) -> None:

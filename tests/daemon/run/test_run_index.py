@@ -72,6 +72,7 @@ def test_each_run_updates_the_index_to_the_stores_head(root: Path, fake_model: F
     assert all(r["files_changed"] == 1 and r["status"] == "applied" for r in runs)
 
 
+@pytest.mark.slow
 def test_a_deleted_index_is_rebuilt_from_the_stores_trailers(root: Path, fake_model: FakeModelServer) -> None:
     config, first, _second = two_runs(root, fake_model)
     before = run_cli(config, "runs", "--json").json()
@@ -83,6 +84,7 @@ def test_a_deleted_index_is_rebuilt_from_the_stores_trailers(root: Path, fake_mo
     assert shown.code == 0 and f"Run-Id: {first}" in shown.out
 
 
+@pytest.mark.slow
 def test_a_corrupt_index_is_rebuilt_and_undo_still_works(root: Path, fake_model: FakeModelServer) -> None:
     config, first, _second = two_runs(root, fake_model)
     before = run_cli(config, "runs", "--json").json()
@@ -131,6 +133,7 @@ def test_a_crash_between_commit_and_index_write_is_caught_up_by_the_next_reader(
     assert run_cli(config, "undo", runs[0]["run_id"]).code == 0
 
 
+@pytest.mark.slow
 def test_a_persons_commit_in_the_store_is_indexed_and_named_by_a_refused_undo(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -165,6 +168,7 @@ def test_a_refused_undo_names_the_external_edits_committed_before_it(
     assert "external" in edits and f"external edits {edits[0][:10]}" in refused.err
 
 
+@pytest.mark.slow
 def test_a_rewritten_history_is_reindexed_with_the_same_run_ids(root: Path, fake_model: FakeModelServer) -> None:
     config, first, second = two_runs(root, fake_model)
     old_head = git(root, "rev-parse", "HEAD").strip()

@@ -9,6 +9,7 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from filelock import FileLock
 
 from daemon.config import load_deployment
@@ -86,6 +87,7 @@ def test_maintenance_packs_the_store_and_status_shows_it(root: Path, fake_model:
     assert run_cli(config, "undo", run_id).code == 0
 
 
+@pytest.mark.slow
 def test_maintenance_waits_for_the_run_lock_and_gives_up_changing_nothing(
     root: Path, fake_model: FakeModelServer
 ) -> None:

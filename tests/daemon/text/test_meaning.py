@@ -66,7 +66,7 @@ def test_rewording_reordering_and_case_keep_the_meaning() -> None:
 def test_a_merged_sentence_may_carry_the_union_of_its_sources() -> None:
     sources = ["Never share customer data outside #ops.", "Post the weekly report in #ops."]
     assert compare(sources, "Post the weekly report in #ops and never share customer data outside #ops.").ok
-    assert compare(sources, "Post the weekly report and customer data in #ops.").dropped == (NOT,)
+    assert NOT in compare(sources, "Post the weekly report and customer data in #ops.").dropped
 
 
 def test_flips_are_dropped_and_added_tokens() -> None:

@@ -354,6 +354,7 @@ for n in range(count):
 """
 
 
+@pytest.mark.slow
 def test_openclaw_database_read_while_another_process_writes_in_wal(root: Path) -> None:
     db = root / "agent" / "openclaw-agent.sqlite"
     db.parent.mkdir()

@@ -123,6 +123,7 @@ def test_a_symlink_back_inside_the_home_is_followed_only_while_its_real_path_sta
     assert "private" not in json.dumps(fake_model.requests)
 
 
+@pytest.mark.slow
 def test_a_transcript_root_outside_the_home_works_end_to_end_and_links_out_of_it_are_refused(
     root: Path, fake_model: Any
 ) -> None:

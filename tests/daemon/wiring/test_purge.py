@@ -171,6 +171,7 @@ def test_purge_of_one_value_keeps_the_other_versions(root: Path, fake_model: Fak
     assert hits(root, FIRST) == []
 
 
+@pytest.mark.slow
 def test_purge_of_an_unknown_value_is_refused_and_changes_nothing(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     snapshot = tree_snapshot(root)
@@ -186,6 +187,7 @@ def test_purge_of_an_unknown_value_is_refused_and_changes_nothing(root: Path, fa
     }
 
 
+@pytest.mark.slow
 def test_purge_without_yes_off_a_terminal_is_refused_and_changes_nothing(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     head = git(root, "rev-parse", "HEAD").stdout
@@ -197,6 +199,7 @@ def test_purge_without_yes_off_a_terminal_is_refused_and_changes_nothing(root: P
     assert SECOND in facts_text(root)
 
 
+@pytest.mark.slow
 def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -206,6 +209,7 @@ def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> No
     assert SECOND in facts_text(root)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("purge", [(), ("--purge", "--yes"), ("--purge", "--yes", "--forbid")])
 @pytest.mark.parametrize(("entity", "key", "named"), [("user", "city\x00", "--key"), ("us\ner", "city", "--entity")])
 def test_a_control_character_in_entity_or_key_is_refused_by_name_and_changes_nothing(
@@ -315,6 +319,7 @@ def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model
     assert hits(root, FIRST, SECOND) == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("forbid", [True, False], ids=["forbid", "no-forbid"])
 def test_purge_finds_a_value_waiting_in_a_memory_proposal_and_approving_it_stores_nothing(
     root: Path, fake_model: FakeModelServer, forbid: bool

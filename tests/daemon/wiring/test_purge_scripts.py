@@ -85,6 +85,7 @@ def test_purge_keeps_longer_words_that_begin_with_the_value_in_any_script(root: 
     assert git(root, "fsck", "--strict").returncode == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("form", ["NFC", "NFD"])
 def test_purge_erases_both_normalisation_forms_of_the_value(
     root: Path, fake_model: FakeModelServer, form: str
@@ -108,6 +109,7 @@ KOREAN = (
 )
 
 
+@pytest.mark.slow
 def test_purge_of_a_korean_syllable_keeps_the_words_that_contain_it(root: Path, fake_model: FakeModelServer) -> None:
     # A dog named 콩 ("bean"): 콩나물국, 홍콩 and 콩코드 are other words, not mentions of it;
     # 콩은, 콩에게는 (a particle, or two, attached) are.
@@ -191,6 +193,7 @@ def test_purge_erases_every_spelling_of_the_value(root: Path, fake_model: FakeMo
     assert hits(root, "Nguy\\u1EC5n", "Nguy%E1%BB%85n", "Nguy%e1%bb%85n", "Nguy\u00ea\u0303n", "Ｎｇｕｙ") == []
 
 
+@pytest.mark.slow
 def test_purge_erases_the_value_across_other_spaces_and_apostrophes(root: Path, fake_model: FakeModelServer) -> None:
     config = seed(root, fake_model, "Ada Lovelace", (
         "# Memory\n\n- Ada\u00a0Lovelace prefers email.\n- Lunch with Ada\n  Lovelace on Fridays.\n"

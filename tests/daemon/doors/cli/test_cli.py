@@ -57,6 +57,7 @@ def test_console_script_runs(root: Path) -> None:
     assert result.returncode == 0 and "undo" in result.stdout
 
 
+@pytest.mark.slow
 def test_memory_list_forget_and_undo_of_forget(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     fake_model.reply(

@@ -111,6 +111,7 @@ def test_show_json_adds_diff_rationale_evidence(root: Path) -> None:
     assert "rationale:" in human and "evidence:" in human and "+++ b/memory/2026-11-22.md" in human
 
 
+@pytest.mark.slow
 def test_approve_applies_as_an_undoable_run_and_a_second_approve_is_refused(root: Path) -> None:
     config, home = _deploy(root)
     pid = _proposal_id(config)
@@ -248,6 +249,7 @@ def test_approve_refuses_a_kind_the_daemon_never_makes(root: Path) -> None:
     assert tree_snapshot(root, skip=("state",)) == before
 
 
+@pytest.mark.slow
 def test_a_symlinked_target_makes_its_proposal_stale_for_that_agent_only_and_reject_still_works(
     root: Path,
 ) -> None:

@@ -6,6 +6,8 @@ import io
 import json
 from pathlib import Path
 
+import pytest
+
 from daemon.config import load_deployment
 from daemon.doors import logs
 from daemon.run.model_client import breaker_for
@@ -23,6 +25,7 @@ def _proposal(home: Path, pid: str) -> dict:  # type: ignore[type-arg]
     return json.loads((home / REVIEW / f"{pid}.json").read_text())
 
 
+@pytest.mark.slow
 def test_approve_button_changes_what_review_approve_changes(root: Path) -> None:
     a, b = review_deployment(root / "a"), review_deployment(root / "b")
     pid_a, pid_b = open_proposal(a), open_proposal(b)
@@ -40,6 +43,7 @@ def test_approve_button_changes_what_review_approve_changes(root: Path) -> None:
     assert f'href="/runs/ada/{left["run_id"]}"' in answer.text
 
 
+@pytest.mark.slow
 def test_reject_button_changes_what_review_reject_changes(root: Path) -> None:
     a, b = review_deployment(root / "a"), review_deployment(root / "b")
     pid, pid_b = open_proposal(a), open_proposal(b)

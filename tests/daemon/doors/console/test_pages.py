@@ -359,6 +359,7 @@ def test_a_secret_is_masked_wherever_a_page_shows_it_tooltips_and_history_includ
         assert secret not in page and html.escape(secret) not in page, url
 
 
+@pytest.mark.slow
 def test_a_run_of_many_files_shows_the_first_fifty_diffs_and_says_where_the_rest_are(root: Path) -> None:
     config = review_deployment(root)
     raw = yaml.safe_load(config.read_text())

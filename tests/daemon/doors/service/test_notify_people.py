@@ -129,6 +129,7 @@ def test_webhook_gets_the_payload_with_a_link_to_the_console_page(receiver: Rece
     ]
 
 
+@pytest.mark.slow
 def test_webhook_retries_a_server_error_a_bounded_number_of_times(receiver: Receiver) -> None:
     receiver.statuses = [500, 503, 500, 500]
     notifier, pauses = _notifier(webhook=receiver.url, retries=2)
@@ -136,6 +137,7 @@ def test_webhook_retries_a_server_error_a_bounded_number_of_times(receiver: Rece
     assert len(receiver.bodies) == 3 and len(pauses) == 2
 
 
+@pytest.mark.slow
 def test_webhook_success_after_one_failure_stops_retrying(receiver: Receiver) -> None:
     receiver.statuses = [502]
     notifier, pauses = _notifier(webhook=receiver.url, retries=3)
@@ -143,6 +145,7 @@ def test_webhook_success_after_one_failure_stops_retrying(receiver: Receiver) ->
     assert len(receiver.bodies) == 2 and len(pauses) == 1
 
 
+@pytest.mark.slow
 def test_webhook_refusing_the_payload_is_not_retried(receiver: Receiver) -> None:
     receiver.statuses = [400]
     notifier, pauses = _notifier(webhook=receiver.url, retries=3)
@@ -150,6 +153,7 @@ def test_webhook_refusing_the_payload_is_not_retried(receiver: Receiver) -> None
     assert len(receiver.bodies) == 1 and pauses == []
 
 
+@pytest.mark.slow
 def test_a_hanging_webhook_is_cut_by_the_timeout() -> None:
     hanging = Receiver(hang=True)
     try:
@@ -212,6 +216,7 @@ def test_an_unreachable_webhook_is_logged_not_raised() -> None:
     redact.reset()
 
 
+@pytest.mark.slow
 def test_the_webhook_url_is_a_secret(receiver: Receiver) -> None:
     _notifier(webhook=receiver.url)
     assert "SECRET-token" not in redact.redact(f"posting to {receiver.url}")
@@ -231,11 +236,13 @@ def test_a_failing_or_missing_command_returns_false(root: Path) -> None:
     assert failing.send(EVENT) is False and missing.send(EVENT) is False
 
 
+@pytest.mark.slow
 def test_events_not_listed_are_not_sent(receiver: Receiver) -> None:
     notifier, _ = _notifier(webhook=receiver.url, events=["proposal_opened"])
     assert notifier.send(EVENT) is True and receiver.bodies == []
 
 
+@pytest.mark.slow
 def test_a_scheduled_run_that_opens_a_proposal_notifies_with_its_review_link(root: Path, receiver: Receiver) -> None:
     config = review_deployment(
         root, notify={"webhook": receiver.url, "console_url": "http://console.lan:8765"}
