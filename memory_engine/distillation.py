@@ -26,11 +26,12 @@ from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
 from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
+from daemon.text.language import detect
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import Turn
 from daemon.transcripts.reads import FileRead
 from daemon.transcripts.turn_render import TurnBody
-from memory_engine import fact_grounding, refused
+from memory_engine import claim, fact_grounding, refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
 from memory_engine.forbidden import forbidden_keys
 from memory_engine.memory import Memory, WriteResult
@@ -117,6 +118,12 @@ def _valid(raw: RawJson) -> bool:
     except ValidationError:
         return False
     return True
+
+
+def _message_of(turn: Turn, quote: str) -> str:
+    """The text of the turn's message that holds `quote` (found by `_source_of`)."""
+    needle = _normalise(quote)
+    return next((m.content for m in turn.messages if needle and needle in _normalise(m.content)), "")
 
 
 def _source_of(turn: Turn, quote: str) -> str | None:
@@ -383,6 +390,15 @@ class DistillationPass:
             if not verdict.grounded:
                 result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
                 return f"rejected {label}: ungrounded — {verdict.detail}", result
+            # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`)
+            message = _message_of(turn, fact.quote)
+            about_user = fact.entity.split(".", 1)[0] in own
+            refusal = claim.assess(fact.quote, fact.value, message, detect([message]), about_user)
+            if refusal is None and about_user and source != "user":
+                refusal = claim.Refusal("not_the_user", f"the quote is the {source}'s words, not the user's")
+            if refusal is not None:
+                result = WriteResult("rejected", refusal.code, False, detail=refusal.detail)
+                return f"rejected {label}: {refusal.code} — {refusal.detail}", result
         result = memory.write(
             raw, owner=agent.owner, at=_turn_date(turn, now), source_event_id=turn.ref, quote=fact.quote
         )

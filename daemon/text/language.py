@@ -39,7 +39,9 @@ LISTS = (
     "openers", "not_numbers", "not_calendar", "elisions", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings")
-KEYS = frozenset({"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", *LISTS, *PATTERNS})
+# What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
+CLAIM_LISTS = ("subject_pronouns", "others", "hypothetical", "roleplay", "past_state", "reported", "humour", "request")
+KEYS = frozenset({"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", *LISTS, *PATTERNS})
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,8 @@ class Language:
     affixes: Mapping[str, tuple[re.Pattern[str], ...]] = field(default_factory=dict)
     # number words CLDR lacks (Czech "dvou", "tří"): casefolded form → value
     extra_numbers: Mapping[str, int] = field(default_factory=dict)
+    # `claim:` lists, each a set of phrases (a phrase is its words)
+    claim: Mapping[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     locale: str = ""  # the ICU locale of its numbers and calendar names (its code)
 
     def words(self, key: str) -> frozenset[str]:
@@ -146,6 +150,16 @@ def parse(code: str, data: Any, label: str) -> Language:
             raise LanguageDataError(f"{label}: numbers.{value}: a number maps to a list of its words")
         for form in forms:
             extra_numbers[_folded(form, f"{label}: numbers.{value}")] = int(value)
+    claim_data = data.get("claim") or {}
+    if not isinstance(claim_data, dict):
+        raise LanguageDataError(f"{label}: claim must be a mapping of lists")
+    unknown_claim = sorted(set(claim_data) - set(CLAIM_LISTS))
+    if unknown_claim:
+        raise LanguageDataError(f"{label}: claim.{unknown_claim[0]} is not a list the claim check reads ({', '.join(CLAIM_LISTS)})")
+    claim = {
+        name: frozenset(_key(_folded(item, f"{label}: claim.{name}")) for item in claim_data.get(name) or [])
+        for name in CLAIM_LISTS
+    }
     vocabulary = frozenset(concepts) | frozenset(w for k in phrases for w in k) | frozenset(extra_numbers)
     for name in ("stopwords", "connectives", "first_person", "first_person_plural", "first_person_verbs", "openers"):
         vocabulary |= lists[name]
@@ -163,6 +177,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         vocabulary,
         affixes,
         extra_numbers,
+        claim,
         code,
     )
 
@@ -314,5 +329,6 @@ def merged(codes: tuple[str, ...]) -> Language:
         frozenset().union(*(p.vocabulary for p in parts)),
         affixes,
         {k: v for p in parts for k, v in p.extra_numbers.items()},
+        {name: frozenset().union(*(p.claim.get(name, frozenset()) for p in parts)) for name in CLAIM_LISTS},
         first.locale,
     )

@@ -88,25 +88,27 @@ def test_adversarial_replay_shows_what_the_pass_lets_through(
     result = distill(config, subset, root / "adversarial")
     assert result.code == 0, result.err
     figures = result.json()["figures"]
-    # Stored: the hypothetical Oslo, the two first-person memory notes, and three real facts;
-    # Lisbon and the Basic plan lose to the junk stored before them on the same day.
-    assert (figures["stored"], figures["supported_stored"], figures["precision"]) == (6, 3, 0.5)
-    assert (figures["facts_found"], figures["recall"]) == (3, 0.6)
-    assert (figures["traps_stored"], figures["junk_rate"]) == (3, 0.4286)
-    assert figures["by_category"]["hypothetical"] == {"traps": 1, "stored": 1, "junk_rate": 1.0}
+    # Stored: the five real facts. The hypothetical Oslo and the two first-person memory notes
+    # are refused by the claim check (memory_engine/claim.py), so junk no longer takes the
+    # date Lisbon and the Basic plan need.
+    assert (figures["stored"], figures["supported_stored"], figures["precision"]) == (5, 5, 1.0)
+    assert (figures["facts_found"], figures["recall"]) == (5, 1.0)
+    assert (figures["traps_stored"], figures["junk_rate"]) == (0, 0.0)
+    assert figures["by_category"]["hypothetical"] == {"traps": 1, "stored": 0, "junk_rate": 0.0}
     assert figures["by_category"]["assistant_guess"] == {"traps": 1, "stored": 0, "junk_rate": 0.0}
-    assert figures["by_category"]["recalled_memory"] == {"traps": 4, "stored": 2, "junk_rate": 0.5}
+    assert figures["by_category"]["recalled_memory"] == {"traps": 4, "stored": 0, "junk_rate": 0.0}
     assert figures["by_category"]["question"] == {"traps": 1, "stored": 0, "junk_rate": 0.0}
     assert figures["by_outcome"] == {
+        "rejected hypothetical": 1,
         "rejected invalid_schema": 1,  # the assistant's guess: source `assistant` is not allowed
         "rejected quote_not_found": 5,  # the misquotes
-        "rejected same_date_conflict": 2,
+        "rejected recalled": 2,  # the first-person notes inside <memory>
         "rejected ungrounded": 8,  # the values not in their quotes, and third-person traps
-        "stored admitted": 6,
+        "stored admitted": 5,
     }
     assert figures["unlabelled_stored"] == 0
     report = (root / "adversarial" / "report.md").read_text()
-    assert "| hypothetical | 1 | 1 | 100.0 % |" in report
+    assert "| hypothetical | 1 | 0 | 0.0 % |" in report
     assert verify(config, root / "adversarial")["ok"]
 
 
@@ -224,11 +226,11 @@ def test_the_text_output_gives_the_figures_with_their_counts_and_the_ledger(
     lines = result.out.splitlines()
     assert lines[0].startswith("distillation precision on metaeng-distill-precision: 5 of 5 session(s) scored, 5 request(s), ")
     assert lines[1:4] == [
-        "precision 50.0 % (3 of 6 stored facts supported; 0 unlabelled)",
-        "recall 60.0 % (3 of 5 supported facts stored)",
-        "junk rate 42.9 % (3 of 7 traps stored)",
+        "precision 100.0 % (5 of 5 stored facts supported; 0 unlabelled)",
+        "recall 100.0 % (5 of 5 supported facts stored)",
+        "junk rate 0.0 % (0 of 7 traps stored)",
     ]
-    assert "hypothetical     1      1       100.0 %" in result.out
+    assert any(line.split() == ["hypothetical", "1", "0", "0.0", "%"] for line in lines), result.out
     assert "joke             0      0       —" in result.out
     assert lines[-1] == f"ledger: {ledger} (report.md); check it with `lab verify {ledger}`"
     check = run_cli(config, "lab", "verify", str(ledger))

@@ -1,0 +1,206 @@
+"""Does a quote *assert* its fact? The claim check, after grounding (pure, no I/O).
+
+Grounding (`fact_grounding`) asks whether the value's words are in the quote; this asks
+what the quote does with them, through the text layer, in the quote's language
+(`daemon.text.language.detect`; its data file's `words:` and `claim:` lists):
+
+| reason | the quote … | for example |
+| --- | --- | --- |
+| `quoted` | stands inside pasted or injected text: a code fence, a block quote, an e-mail's headers or forwarded part, a tag block the runtime or the user pasted | "> I live in Oslo", `<memory>user lives in Paris</memory>` |
+| `recalled` | stands inside a recalled-memory block | `<memory>…</memory>`, `<recall>…</recall>` |
+| `question` | is (in) a question | "Should I move to Lisbon?" |
+| `negated` | negates the clause that holds the value | "I don't live in Berlin anymore" |
+| `hypothetical` | is a condition, a wish or a supposition | "If I moved to Oslo …", "I'd love to live in Rome" |
+| `roleplay` | sets up a role-play | "Pretend I live in Tokyo" |
+| `tentative` | hedges | "maybe", "I think", "not sure" |
+| `past_state` | says the state is over | "I used to run Arch", "no longer" |
+| `reported` | reports someone else's words | "my doctor says I should …" |
+| `joke` | laughs or says it is joking | "lol", "just kidding", "😂" |
+| `request` | asks the agent for something | "Can you book a hotel in Lisbon" |
+| `other_subject` | is about someone the user names, not the user | "My uncle lives in Quito" |
+| `not_the_user` | is the assistant's or a tool's words about the user (`distillation`) | "I'll assume you're on London time" |
+
+A refusal is a reason code the refused log keeps (`memory refused`). A quote in no language
+with a data file gets no claim reading: grounding already refuses a fact about the user
+there (no first person can be read), and a fact about another entity passes as before.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from daemon.text.language import Language
+from daemon.text.lexicon import phrase_at
+from daemon.text.unicode_words import segment, spaceless
+
+FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+# A tag block: <name ...> … </name> (recalled memory, system reminders, pasted documents).
+TAG_BLOCK = re.compile(r"<([A-Za-z][\w:-]*)(?:\s[^>]*)?>.*?(?:</\1\s*>|\Z)", re.S)
+RECALL_TAGS = re.compile(r"memor|recall|remember|context", re.I)
+QUOTE_LINE = re.compile(r"(?m)^[ \t]*>.*$")
+# The headers that open a pasted e-mail or a forwarded message; all after them is the document.
+MAIL_HEADER = re.compile(
+    r"(?im)^[ \t]*(?:from|to|subject|cc|date|de|an|von|betreff|objet|asunto|oggetto|assunto|от|тема)\s*:.*$"
+    r"|^-{2,}\s*(?:original message|forwarded message|weitergeleitete nachricht|message transféré)\s*-*\s*$"
+)
+CLAUSE = re.compile(r"[,;:—–]|\bbut\b|[.!?。！？]")
+# Laughing, winking and tongue-out faces: 😂 🤣 😜 😝 😉 🙃 😆 😄 😅 🤪 😹
+JOKE_EMOJI = re.compile("[\U0001f602\U0001f923\U0001f61c\U0001f61d\U0001f609\U0001f643\U0001f606\U0001f604\U0001f605\U0001f92a\U0001f639]")
+# A separator line or a letter's salutation: what follows is a pasted document.
+PASTED_START = re.compile(r"(?m)^[ \t]*(?:[-=_*]{3,}[ \t]*$|(?:dear|hi|hello|liebe[rs]?|sehr geehrte[rs]?|cher|chère|bonjour|estimad[oa]s?|querid[oa]s?|gentile|caro|cara|beste|szanown[aiy]|уважаем\w*|дорог\w*)\b[^\n]{0,60},[ \t]*$)", re.I)
+# Quotation marks around someone's words: "…", “…”, „…“, «…», 「…」, 『…』.
+QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|„[^“”\n]+[“”]|«[^»\n]+»|「[^」]+」|『[^』]+』')
+
+
+@dataclass(frozen=True)
+class Refusal:
+    code: str
+    detail: str
+
+
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a <= start and end <= b for a, b in spans)
+
+
+def _placed(message: str, quote: str) -> Refusal | None:
+    """Why the quote's place in the user's message is not the user speaking, or None."""
+    text = unicodedata.normalize("NFC", message)
+    at = text.casefold().find(unicodedata.normalize("NFC", quote).casefold().strip())
+    if at < 0:
+        return None
+    end = at + len(quote.strip())
+    for match in TAG_BLOCK.finditer(text):
+        if match.start() <= at and end <= match.end():
+            if RECALL_TAGS.search(match.group(1)):
+                return Refusal("recalled", f"the quote stands inside a recalled-memory block <{match.group(1)}>")
+            return Refusal("quoted", f"the quote stands inside a pasted <{match.group(1)}> block")
+    if _inside(_spans(FENCE, text), at, end):
+        return Refusal("quoted", "the quote stands inside a code block")
+    if _inside(_spans(QUOTE_LINE, text), at, end):
+        return Refusal("quoted", "the quote stands inside a block quote")
+    header = MAIL_HEADER.search(text)
+    if header is not None and header.start() <= at:
+        return Refusal("quoted", "the quote stands in a pasted e-mail or forwarded message")
+    pasted = PASTED_START.search(text)
+    if pasted is not None and pasted.start() <= at:
+        return Refusal("quoted", "the quote follows a separator or a letter's salutation: pasted text")
+    if _inside(_spans(QUOTED, text), at, end):
+        return Refusal("quoted", "the quote stands inside quotation marks: someone else's words")
+    # The sentence holding the quote: a question?
+    rest = text[end:]
+    closing = re.search(r"[.!?。！？\n]", rest)
+    if closing is not None and closing.group(0) in "?？":
+        return Refusal("question", "the quote is a question")
+    if quote.rstrip().endswith(("?", "？")):
+        return Refusal("question", "the quote is a question")
+    return None
+
+
+def _sentence(message: str, quote: str) -> str:
+    """The quote and the rest of its sentence in `message` ("I live on the moon lol")."""
+    at = message.casefold().find(quote.casefold().strip())
+    if at < 0:
+        return quote
+    rest = message[at:]
+    end = re.search(r"[.!?。！？\n]", rest[len(quote.strip()) :])
+    return rest if end is None else rest[: len(quote.strip()) + end.end()]
+
+
+def _words(text: str) -> list[str]:
+    return [w.text.casefold().replace("’", "'").removesuffix("'s") for w in segment(text)]
+
+
+def _has(lang: Language, text: str, low: list[str], phrases: frozenset[tuple[str, ...]]) -> str | None:
+    """The first of `phrases` said in `text` (words `low`), as written in the list, or None."""
+    for phrase in phrases:
+        size = len(phrase)
+        if any(tuple(low[i : i + size]) == phrase for i in range(len(low) - size + 1)):
+            return " ".join(phrase)
+        joined = "".join(phrase)
+        if joined and spaceless(joined[0]) and joined in text:
+            return joined
+    return None
+
+
+def _words_of(lang: Language, name: str) -> frozenset[tuple[str, ...]]:
+    """A `words`-level list of the data file (hedges …) as phrases."""
+    return frozenset(tuple(_words(item)) for item in lang.words(name))
+
+
+def _negated(lang: Language, clause: list[str], text: str) -> bool:
+    negations = {"negation", "never", "negation_concord", "never_concord", "forbid", "dislike", "disable"}
+    for i, word in enumerate(clause):
+        concepts, _used = phrase_at(lang, clause, i)
+        if set(concepts) & negations or set(lang.concepts.get(word, ())) & negations:
+            return True
+        if lang.matches("negation_affixes", word):
+            return True
+    return any(p.search(text) for p in lang.patterns.get("negation_patterns", ()))
+
+
+def _value_clause(quote: str, value: str) -> str:
+    """The clause of `quote` that holds the value (the whole quote when no clause holds it whole)."""
+    folded_value = value.casefold()
+    for clause in CLAUSE.split(quote):
+        if folded_value and folded_value in clause.casefold():
+            return clause
+    return quote
+
+
+def _other_subject(lang: Language, low: list[str]) -> str | None:
+    """"my uncle …", "moja żona …": a possessive before a person, and no subject "I" or "we"."""
+    pronouns = lang.claim.get("subject_pronouns", frozenset())
+    if any((w,) in pronouns for w in low):
+        return None
+    possessives = (lang.words("first_person") | lang.words("first_person_plural")) - {p[0] for p in pronouns}
+    others = lang.claim.get("others", frozenset())
+    for i, word in enumerate(low):
+        if word in possessives:
+            for j in range(i + 1, min(i + 3, len(low))):
+                if (low[j],) in others:
+                    return f"{word} {low[j]}"
+    return None
+
+
+def assess(quote: str, value: str, message: str, lang: Language | None, about_user: bool) -> Refusal | None:
+    """Why `quote` (citing `value`, inside the user's `message`) does not assert its fact, or
+    None if it does (see the module docstring). `about_user`: the fact's entity is the user."""
+    placed = _placed(message, quote)
+    if placed is not None:
+        return placed
+    if lang is None:
+        return None
+    whole = _words(quote)
+    text = unicodedata.normalize("NFC", quote)
+    clause_text = _value_clause(text, value)
+    clause = _words(clause_text)
+    claim = lang.claim
+    if (found := _has(lang, message, _words(message), claim.get("roleplay", frozenset()))) is not None:
+        return Refusal("roleplay", f"the message sets up a role-play (“{found}”)")
+    sentence = _sentence(message, quote)
+    humour = _has(lang, sentence, _words(sentence), claim.get("humour", frozenset()))
+    if humour is not None or JOKE_EMOJI.search(sentence):
+        return Refusal("joke", f"the quote's sentence jokes (“{humour or 'an emoji'}”)")
+    # the value's own words ("no restrictions") are not a negation of the claim
+    own = set(_words(value))
+    if _negated(lang, [w for w in clause if w not in own], clause_text if not own & set(clause) else ""):
+        return Refusal("negated", "the quote negates the clause that holds the value")
+    if (found := _has(lang, text, whole, claim.get("hypothetical", frozenset()))) is not None:
+        return Refusal("hypothetical", f"the quote is a condition, a wish or a supposition (“{found}”)")
+    if (found := _has(lang, text, whole, _words_of(lang, "hedges"))) is not None:
+        return Refusal("tentative", f"the quote hedges (“{found}”)")
+    if (found := _has(lang, text, whole, claim.get("past_state", frozenset()))) is not None:
+        return Refusal("past_state", f"the quote says the state is over (“{found}”)")
+    if (found := _has(lang, text, whole, claim.get("reported", frozenset()))) is not None:
+        return Refusal("reported", f"the quote reports someone else's words (“{found}”)")
+    if (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
+        return Refusal("request", f"the quote asks for something (“{found}”)")
+    if about_user and (found := _other_subject(lang, clause)) is not None:
+        return Refusal("other_subject", f"the quote is about someone else (“{found}”)")
+    return None

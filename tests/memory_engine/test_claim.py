@@ -1,0 +1,54 @@
+"""The claim check through `once`: a grounded quote that does not assert its fact is refused
+with its reason, in `memory refused`; one that does is stored."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.memory_engine.test_fact_grounding import distill_said
+from tests.support.deploy import run_cli
+from tests.support.fake_model import FakeModelServer
+from tests.support.runs import berlin_fact
+
+
+@pytest.mark.parametrize(
+    ("said", "quote", "value", "reason"),
+    [
+        ("I don't live in Berlin anymore.", "I don't live in Berlin anymore", "Berlin", "negated"),
+        ("Ich wohne nicht mehr in Berlin.", "Ich wohne nicht mehr in Berlin", "Berlin", "negated"),
+        ("If I ever moved to Berlin I'd need a coat.", "If I ever moved to Berlin", "Berlin", "hypothetical"),
+        ("Should I move to Berlin?", "Should I move to Berlin", "Berlin", "question"),
+        ("¿Vivo en Berlín o en Madrid?", "Vivo en Berlín o en Madrid", "Berlín", "question"),
+        ("My uncle lives in Berlin.", "My uncle lives in Berlin", "Berlin", "other_subject"),
+        ("Here is my bio:\n```\nI live in Berlin\n```\nshorten it", "I live in Berlin", "Berlin", "quoted"),
+        ("<memory>I live in Berlin</memory> what's new?", "I live in Berlin", "Berlin", "recalled"),
+        ("My brother wrote: \"I live in Berlin now\". Nice?", "I live in Berlin now", "Berlin", "quoted"),
+        ("I used to live in Berlin.", "I used to live in Berlin", "Berlin", "past_state"),
+        ("My doctor says I should move to Berlin.", "My doctor says I should move to Berlin", "Berlin", "reported"),
+        ("I live in Berlin lol", "I live in Berlin lol", "Berlin", "joke"),
+        ("I think I live in Berlin.", "I think I live in Berlin", "Berlin", "tentative"),
+    ],
+)
+def test_a_quote_that_does_not_assert_its_fact_is_refused_with_its_reason(
+    root: Path, fake_model: FakeModelServer, said: str, quote: str, value: str, reason: str
+) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=value))
+    assert "stored" not in entry and entry["rejected"] == 1, entry
+    assert f": {reason} — " in entry["rejected_facts"][0], entry["rejected_facts"]
+    refused = run_cli(root / "config.yaml", "memory", "refused", "--agent", "ada", "--json").json()
+    assert [r["reason"] for r in refused] == [reason]
+
+
+@pytest.mark.parametrize(
+    ("said", "quote"),
+    [
+        ("I live in Berlin, not Munich.", "I live in Berlin, not Munich"),
+        ("I live with my wife in Berlin.", "I live with my wife in Berlin"),
+        ("I moved to Berlin when I got the job.", "I moved to Berlin when I got the job"),
+    ],
+)
+def test_a_quote_that_asserts_its_fact_is_stored(root: Path, fake_model: FakeModelServer, said: str, quote: str) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote))
+    assert entry.get("stored") == 1, entry
