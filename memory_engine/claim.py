@@ -154,17 +154,24 @@ def _value_clause(quote: str, value: str) -> str:
 
 
 def _other_subject(lang: Language, low: list[str]) -> str | None:
-    """"my uncle …", "moja żona …": a possessive before a person, and no subject "I" or "we"."""
+    """"my uncle …", "moja żona …", "ο θείος μου …": a possessive beside a person, and no
+    subject "I" or "we" (a pronoun, or in a language that drops them, a first-person verb)."""
     pronouns = lang.claim.get("subject_pronouns", frozenset())
-    if any((w,) in pronouns for w in low):
+    parts = [part for word in low for part in (word, *word.split("'"))]
+    if any((w,) in pronouns for w in parts) or any(w in lang.words("first_person_verbs") for w in low):
+        return None
+    if lang.pro_drop and any(lang.matches("first_person_endings", w) for w in low):
         return None
     possessives = (lang.words("first_person") | lang.words("first_person_plural")) - {p[0] for p in pronouns}
     others = lang.claim.get("others", frozenset())
     for i, word in enumerate(low):
-        if word in possessives:
-            for j in range(i + 1, min(i + 3, len(low))):
-                if (low[j],) in others:
-                    return f"{word} {low[j]}"
+        if (word,) not in others:
+            continue
+        # the possessive before the person (my uncle) or after it (onkelen min, ο θείος μου)
+        near = low[max(0, i - 2) : i] + low[i + 1 : i + 3]
+        owner = next((w for w in near if w in possessives), None)
+        if owner is not None:
+            return f"{owner} {word}"
     return None
 
 

@@ -22,6 +22,8 @@ from tests.support.runs import berlin_fact
         ("Should I move to Berlin?", "Should I move to Berlin", "Berlin", "question"),
         ("¿Vivo en Berlín o en Madrid?", "Vivo en Berlín o en Madrid", "Berlín", "question"),
         ("My uncle lives in Berlin.", "My uncle lives in Berlin", "Berlin", "other_subject"),
+        ("Mój wujek mieszka w Berlinie.", "Mój wujek mieszka w Berlinie", "Berlin", "other_subject"),
+        ("Mi hermano vive en Berlín.", "Mi hermano vive en Berlín", "Berlín", "other_subject"),
         ("Here is my bio:\n```\nI live in Berlin\n```\nshorten it", "I live in Berlin", "Berlin", "quoted"),
         ("<memory>I live in Berlin</memory> what's new?", "I live in Berlin", "Berlin", "recalled"),
         ("My brother wrote: \"I live in Berlin now\". Nice?", "I live in Berlin now", "Berlin", "quoted"),
@@ -47,6 +49,9 @@ def test_a_quote_that_does_not_assert_its_fact_is_refused_with_its_reason(
         ("I live in Berlin, not Munich.", "I live in Berlin, not Munich"),
         ("I live with my wife in Berlin.", "I live with my wife in Berlin"),
         ("I moved to Berlin when I got the job.", "I moved to Berlin when I got the job"),
+        # a language that drops its pronouns: the verb makes the user the subject
+        ("Vivo con mi hermano en Berlin.", "Vivo con mi hermano en Berlin"),
+        ("Mieszkam z moim bratem w Berlinie.", "Mieszkam z moim bratem w Berlinie"),
     ],
 )
 def test_a_quote_that_asserts_its_fact_is_stored(root: Path, fake_model: FakeModelServer, said: str, quote: str) -> None:
