@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from daemon.text.language import Language
 from daemon.text.lexicon import phrase_at
+from daemon.text.stems import stem
 from daemon.text.unicode_words import segment, spaceless
 
 FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
@@ -153,7 +154,7 @@ def _value_clause(quote: str, value: str) -> str:
     return quote
 
 
-def _other_subject(lang: Language, low: list[str]) -> str | None:
+def _other_subject(lang: Language, low: list[str], key: str) -> str | None:
     """"my uncle …", "moja żona …", "ο θείος μου …": a possessive beside a person, and no
     subject "I" or "we" (a pronoun, or in a language that drops them, a first-person verb)."""
     pronouns = lang.claim.get("subject_pronouns", frozenset())
@@ -164,8 +165,10 @@ def _other_subject(lang: Language, low: list[str]) -> str | None:
         return None
     possessives = (lang.words("first_person") | lang.words("first_person_plural")) - {p[0] for p in pronouns}
     others = lang.claim.get("others", frozenset())
+    # the fact's key naming that person is the user's own relation: "My cat is Ren" (user.cat)
+    named = {stem(part, lang.stemmer) for part in re.split(r"[._\-\s]+", key.casefold()) if part}
     for i, word in enumerate(low):
-        if (word,) not in others:
+        if (word,) not in others or stem(word, lang.stemmer) in named:
             continue
         # the possessive before the person (my uncle) or after it (onkelen min, ο θείος μου)
         near = low[max(0, i - 2) : i] + low[i + 1 : i + 3]
@@ -175,9 +178,12 @@ def _other_subject(lang: Language, low: list[str]) -> str | None:
     return None
 
 
-def assess(quote: str, value: str, message: str, lang: Language | None, about_user: bool) -> Refusal | None:
-    """Why `quote` (citing `value`, inside the user's `message`) does not assert its fact, or
-    None if it does (see the module docstring). `about_user`: the fact's entity is the user."""
+def assess(
+    quote: str, value: str, message: str, lang: Language | None, about_user: bool, key: str = ""
+) -> Refusal | None:
+    """Why `quote` (citing `value` for `key`, inside the user's `message`) does not assert its
+    fact, or None if it does (see the module docstring). `about_user`: the fact's entity is the
+    user; a key naming the person ("friend", "cat") makes "my friend …" the user's own fact."""
     placed = _placed(message, quote)
     if placed is not None:
         return placed
@@ -208,6 +214,6 @@ def assess(quote: str, value: str, message: str, lang: Language | None, about_us
         return Refusal("reported", f"the quote reports someone else's words (“{found}”)")
     if (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
         return Refusal("request", f"the quote asks for something (“{found}”)")
-    if about_user and (found := _other_subject(lang, clause)) is not None:
+    if about_user and (found := _other_subject(lang, clause, key)) is not None:
         return Refusal("other_subject", f"the quote is about someone else (“{found}”)")
     return None

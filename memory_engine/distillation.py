@@ -393,7 +393,7 @@ class DistillationPass:
             # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`)
             message = _message_of(turn, fact.quote)
             about_user = fact.entity.split(".", 1)[0] in own
-            refusal = claim.assess(fact.quote, fact.value, message, detect([message]), about_user)
+            refusal = claim.assess(fact.quote, fact.value, message, detect([message]), about_user, fact.key)
             if refusal is None and about_user and source != "user":
                 refusal = claim.Refusal("not_the_user", f"the quote is the {source}'s words, not the user's")
             if refusal is not None:

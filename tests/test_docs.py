@@ -31,7 +31,10 @@ DOCS = ROOT / "docs"
 CLI_PAGE = DOCS / "reference" / "cli.md"
 CONFIG_PAGE = DOCS / "reference" / "configuration.md"
 JSON_PAGE = DOCS / "reference" / "json.md"
-TEST_COMMAND = "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest"
+TEST_COMMAND = (
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/coverage run -m pytest -n 2"
+    " && .venv/bin/coverage combine -q && .venv/bin/coverage report"
+)
 
 
 def _generator(name: str = "gen_cli_docs") -> types.ModuleType:

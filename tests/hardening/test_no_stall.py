@@ -278,6 +278,7 @@ def test_a_model_answer_refused_the_same_way_three_runs_in_a_row_is_reported_stu
     assert run_cli(config, "status", "--json").json()["agents"][0]["passes"]["distillation"]["stuck"] is None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("reader", "answer"),
     [("distillation", ("DistillationResponse", {"facts": []})), ("skill_learning", ("ScoutResponse", {"candidates": []}))],

@@ -24,6 +24,8 @@ from tests.support.fake_model import FakeModelServer
 from tests.support.runs import berlin_fact, setup_agent
 from tests.workspace.ada import clock, consolidation_answer, copy_example, on_call_proposal
 
+pytestmark = pytest.mark.slow  # runs with a person's edit timed into the middle of them
+
 PERSON_LINE = "- Jonas typed this line while the daemon was thinking.\n"
 
 
@@ -71,7 +73,6 @@ def entry(body: dict, name: str) -> dict:
     return next(p for p in body["passes"] if p["name"] == name)
 
 
-@pytest.mark.slow
 def test_an_edit_during_workspace_consolidation_is_kept_and_committed_as_an_external_edit(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -134,7 +135,6 @@ def test_an_edit_during_distillation_keeps_the_turns_for_the_next_cycle(
     assert "- my own note" in store_git(root, "log", "-p", "--format=%s", "--", "FACTS.md")
 
 
-@pytest.mark.slow
 def test_a_later_pass_built_on_a_dropped_pass_is_dropped_too(tmp_path: Path, fake_model: FakeModelServer) -> None:
     config = copy_example(tmp_path, fake_model.url, instruction_hold=False)
     home = config.parent / "ada"
@@ -171,7 +171,6 @@ def test_a_later_pass_built_on_a_dropped_pass_is_dropped_too(tmp_path: Path, fak
     assert not cursors.exists() or "instruction_review" not in json.loads(cursors.read_text())["consumers"]
 
 
-@pytest.mark.slow
 def test_an_edit_of_a_proposals_target_during_the_run_drops_the_proposal(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:
@@ -219,7 +218,6 @@ def test_undo_refuses_clearly_when_a_file_now_sits_where_the_run_removed_a_folde
     assert {p: p.read_bytes() for p in home.rglob("*") if p.is_file() and ".metaeng" not in p.parts} == before
 
 
-@pytest.mark.slow
 def test_a_symlink_put_in_place_of_a_file_during_the_run_drops_the_pass_and_is_left_alone(
     tmp_path: Path, fake_model: FakeModelServer
 ) -> None:

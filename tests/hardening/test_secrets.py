@@ -73,6 +73,7 @@ def distill(body: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- (a) an answer that echoes the key ----------------------------------------------------------
+@pytest.mark.slow
 def test_an_answer_echoing_the_key_is_refused_as_tainted_and_the_key_is_nowhere(
     root: Path, fake_model: FakeModelServer
 ) -> None:

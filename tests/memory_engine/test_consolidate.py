@@ -193,6 +193,7 @@ def lock_holder(root: Path) -> Iterator[subprocess.Popen[str]]:
         holder.communicate("")
 
 
+@pytest.mark.slow
 def test_distillation_backs_off_while_another_process_holds_the_memory_lock(
     config: Path, root: Path, fake_model: FakeModelServer, lock_holder: subprocess.Popen[str]
 ) -> None:

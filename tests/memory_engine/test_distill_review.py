@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from tests.support.deploy import (
@@ -73,6 +74,7 @@ def test_review_mode_proposes_the_fact_store_and_approval_writes_it(
     assert '"Paris"' in store_text(home)
 
 
+@pytest.mark.slow
 def test_a_second_run_extends_the_open_memory_proposal(root: Path, fake_model: FakeModelServer) -> None:
     config, home = _deploy(root, fake_model.url)
     _talk(home, "a.jsonl", "I live in Paris.")
@@ -96,6 +98,7 @@ def test_a_second_run_extends_the_open_memory_proposal(root: Path, fake_model: F
     assert '"Paris"' in store and '"French"' in store
 
 
+@pytest.mark.slow
 def test_a_pending_migration_proposal_does_not_list_facts_twice_in_the_view(
     root: Path, fake_model: FakeModelServer
 ) -> None:

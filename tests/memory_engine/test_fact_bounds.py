@@ -52,6 +52,7 @@ def stored(root: Path) -> list[dict[str, Any]]:
     return store_records(root / "ada")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("valid_from", "reason"),
     [
@@ -85,6 +86,7 @@ def test_a_far_future_valid_from_is_refused_with_its_reason_and_a_later_update_w
     assert city_today(config) == "Munich"
 
 
+@pytest.mark.slow
 def test_valid_from_two_days_ahead_is_refused_by_default_and_allowed_by_max_future_days(
     root: Path, fake_model: FakeModelServer
 ) -> None:

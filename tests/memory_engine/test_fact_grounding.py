@@ -43,7 +43,7 @@ def distill_said(root: Path, fake_model: FakeModelServer, said: str, *facts: dic
         ("我住在柏林。", "我住在柏林", "柏林"),
         ("私はベルリンに住んでいます。", "私はベルリンに住んでいます", "ベルリン"),
         ("저는 서울 사람이에요.", "저는 서울 사람이에요", "서울"),
-        ("mia madre vive a Roma.", "mia madre vive a Roma", "Roma"),
+        ("la mia città è Roma.", "la mia città è Roma", "Roma"),
         ("私は私立大学で働いています。", "私は私立大学で働いています", "私立大学"),
         ("제 고향은 부산이에요.", "제 고향은 부산이에요", "부산이에요"),
         # A one-character value among character pairs; a Korean value with its particle.

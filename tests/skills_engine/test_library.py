@@ -5,6 +5,8 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from skills_engine import provenance
 from skills_engine.provenance import Event, Provenance
 from tests.skills_engine.builders import (
@@ -180,6 +182,7 @@ DISTINCT = {
 }
 
 
+@pytest.mark.slow
 def test_a_nonsense_distinct_verdict_is_not_remembered_and_counts_as_a_failure(
     root: Path, fake_model: FakeModelServer
 ) -> None:

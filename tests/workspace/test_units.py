@@ -89,6 +89,7 @@ def test_units_carry_file_and_line() -> None:
     ]
 
 
+@pytest.mark.slow
 def test_critical_tokens() -> None:
     tokens = critical_tokens(
         "Post to #ops-reports at 20% of exports/tickets.csv, see [x](https://a.example/b) and `cmd -v`."

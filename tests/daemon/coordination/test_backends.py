@@ -55,6 +55,7 @@ def test_reservations_count_until_settled_and_a_budget_is_never_exceeded(backend
     assert (round(totals.deployment_usd, 9), round(totals.agent_usd, 9)) == (0.9, 0.3)
 
 
+@pytest.mark.slow
 def test_the_daily_deep_pass_cap_counts_runs_per_agent(backend: Coordination) -> None:
     _reserve(backend, 0.01, deep=True, run="r1")
     _reserve(backend, 0.01, deep=True, run="r2")

@@ -109,6 +109,7 @@ def test_commands_that_need_the_shared_state_say_the_database_is_down_and_change
     assert not (tmp_path / "a" / "state" / "spend").exists()
 
 
+@pytest.mark.slow
 def test_a_database_migrated_by_a_newer_daemon_is_refused_and_left_alone(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:

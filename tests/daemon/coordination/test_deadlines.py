@@ -23,6 +23,8 @@ from tests.support.fake_model import FakeModelServer
 from tests.support.postgres import PostgresServer
 from tests.support.silent_postgres import silent_postgres
 
+pytestmark = pytest.mark.slow  # PostgreSQL sessions made to hang, waited out to each bound
+
 # query_timeout_seconds 1 + connect_timeout_seconds 1: the longest any one wait may take, and then some.
 WITHIN_SECONDS = 10
 
@@ -54,7 +56,6 @@ def _stop_backends(pg_server: PostgresServer, database: str, where: str) -> list
     return pids
 
 
-@pytest.mark.slow
 def test_status_blocked_behind_another_sessions_lock_ends_within_the_query_timeout_and_changes_nothing(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:
@@ -73,7 +74,6 @@ def test_status_blocked_behind_another_sessions_lock_ends_within_the_query_timeo
     assert not (tmp_path / "a" / "state" / "spend").exists()
 
 
-@pytest.mark.slow
 def test_once_with_the_spend_ledger_locked_by_another_session_skips_the_model_pass_within_the_bound(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str, fake_model: FakeModelServer
 ) -> None:
@@ -95,7 +95,6 @@ def test_once_with_the_spend_ledger_locked_by_another_session_skips_the_model_pa
         assert other.execute("SELECT count(*) FROM metaeng_spend").fetchone() == (0,)  # nothing reserved
 
 
-@pytest.mark.slow
 def test_the_run_lock_is_held_for_longer_than_the_query_timeout(tmp_path: Path, pg_url: str) -> None:
     homes = tmp_path / "shared"
     configs = [fleet_daemon(tmp_path, name, pg_url, None, homes=homes) for name in ("d1", "d2")]
@@ -109,7 +108,6 @@ def test_the_run_lock_is_held_for_longer_than_the_query_timeout(tmp_path: Path, 
             pass
 
 
-@pytest.mark.slow
 def test_a_server_that_never_answers_fails_config_check_status_and_once_within_the_bound(tmp_path: Path) -> None:
     with silent_postgres() as (port, received):
         url = f"postgresql://metaeng@127.0.0.1:{port}/fleet?sslmode=disable"
@@ -138,7 +136,6 @@ def test_a_server_that_never_answers_fails_config_check_status_and_once_within_t
             close_all()
 
 
-@pytest.mark.slow
 def test_status_on_a_pooled_connection_whose_server_hangs_ends_within_the_bound(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:
@@ -157,7 +154,6 @@ def test_status_on_a_pooled_connection_whose_server_hangs_ends_within_the_bound(
     assert "no answer from the server within 2s (coordination.query_timeout_seconds" in status.err
 
 
-@pytest.mark.slow
 def test_a_run_lock_whose_server_hangs_mid_run_refuses_model_calls_within_the_bound(
     tmp_path: Path, pg_server: PostgresServer, pg_url: str
 ) -> None:

@@ -13,6 +13,8 @@ from tests.daemon.lab.test_campaign import SCHEMA, decision
 from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
 from tests.support.fake_model import FakeModelServer
 
+pytestmark = pytest.mark.slow  # lab grids and campaigns run to a proposal, approved, undone
+
 BASELINE = {
     "min_confidence": 0.7,
     "filter_entity": False,
@@ -50,7 +52,6 @@ def memory_settings(config: Path, clock: Clock) -> tuple[dict[str, Any], str]:
     return listing.json()["settings"], listing.json()["settings_origin"]
 
 
-@pytest.mark.slow
 def test_propose_then_approve_changes_the_settings_and_undo_reverts_them(root: Path, clock: Clock) -> None:
     config = deployment(root, None)
     proposed = run_cli(
@@ -87,7 +88,6 @@ def test_propose_then_approve_changes_the_settings_and_undo_reverts_them(root: P
     assert f"already proposed and still open: {proposal_id}" in again.json()["reason"]
 
 
-@pytest.mark.slow
 def test_nothing_is_proposed_when_the_current_settings_already_score_best(root: Path, clock: Clock) -> None:
     config = deployment(root, None, settings=None)  # the daemon's default settings
     before = tree_snapshot(root / "ada")
@@ -99,7 +99,6 @@ def test_nothing_is_proposed_when_the_current_settings_already_score_best(root: 
     assert tree_snapshot(root / "ada") == before
 
 
-@pytest.mark.slow
 def test_propose_from_a_verified_grid_ledger_and_refuse_a_tampered_one(root: Path, clock: Clock) -> None:
     config = deployment(root, None)
     ledger = root / "grid"
@@ -121,7 +120,6 @@ def test_propose_from_a_verified_grid_ledger_and_refuse_a_tampered_one(root: Pat
     assert f"ledger {ledger}" in shown["evidence"]
 
 
-@pytest.mark.slow
 def test_a_campaign_for_an_agent_starts_from_its_settings_and_ends_in_a_review_proposal(
     root: Path, clock: Clock, fake_model: FakeModelServer
 ) -> None:
@@ -158,7 +156,6 @@ def test_a_campaign_for_an_agent_starts_from_its_settings_and_ends_in_a_review_p
     assert memory_settings(config, clock) == (BASELINE, "config")
 
 
-@pytest.mark.slow
 def test_a_busy_agent_leaves_the_sealed_ledger_and_says_no_proposal_was_written(
     root: Path, clock: Clock, fake_model: FakeModelServer
 ) -> None:

@@ -216,6 +216,7 @@ def test_the_benchmark_corpus_is_whole_and_the_ideal_replay_stores_every_support
     assert figures["requests"] == len(corpus.sessions)
 
 
+@pytest.mark.slow
 def test_the_text_output_gives_the_figures_with_their_counts_and_the_ledger(
     config: Path, subset: Path, root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -105,6 +105,7 @@ def test_an_evaluate_ledger_with_forged_scores_is_refused_by_verify_and_propose(
     assert "ledger.json: evaluation.passed is 20 but the re-run gives 19" in check["problems"]
 
 
+@pytest.mark.slow
 def test_a_campaign_ledger_with_a_forged_selection_is_refused_by_verify_and_propose(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -134,6 +135,7 @@ def test_a_campaign_ledger_with_a_forged_selection_is_refused_by_verify_and_prop
     )
 
 
+@pytest.mark.slow
 def test_a_campaign_ledger_with_a_forged_chain_of_parents_is_refused(
     root: Path, fake_model: FakeModelServer
 ) -> None:

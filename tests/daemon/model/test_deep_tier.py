@@ -75,6 +75,7 @@ def test_the_daily_cap_stops_the_next_deep_pass_and_keeps_offsets(
     assert "transcripts/seventh.jsonl" not in cursors["consumers"]["distillation"]
 
 
+@pytest.mark.slow
 def test_usage_settles_the_reservation_to_the_real_cost(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     fake_model.reply(
@@ -88,6 +89,7 @@ def test_usage_settles_the_reservation_to_the_real_cost(root: Path, fake_model: 
     assert result["cost_usd"] == pytest.approx(settle["usd"])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("reply", "status", "reason"),
     [
@@ -156,6 +158,7 @@ def test_an_answer_trickled_byte_by_byte_is_cut_at_timeout_seconds_in_all(
     assert not [t for t in threading.enumerate() if t.name == "deadline"]  # its timer is gone
 
 
+@pytest.mark.slow
 def test_the_api_key_never_reaches_logs_records_or_reports(root: Path, fake_model: FakeModelServer) -> None:
     config = setup_agent(root, fake_model)
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
@@ -341,6 +344,7 @@ def test_a_review_answer_whose_every_proposal_is_refused_counts_against_the_brea
     assert status["open"] is True and "all 1 proposals refused" in json.dumps(status)
 
 
+@pytest.mark.slow
 def test_spend_entries_and_the_commit_carry_the_time_each_happened(root: Path, fake_model: FakeModelServer) -> None:
     config = with_model(root, fake_model)
     start = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

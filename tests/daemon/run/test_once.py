@@ -145,6 +145,7 @@ def test_model_output_breaking_the_schema_is_rejected_and_nothing_written(
     assert "distillation" not in cursors(root).get("consumers", {})
 
 
+@pytest.mark.slow
 def test_fact_citing_a_turn_that_was_not_sent_is_rejected_with_reason(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -166,6 +167,7 @@ def test_fact_citing_a_turn_that_was_not_sent_is_rejected_with_reason(
     assert [(e["value"], e["reason"]) for e in logged] == [("Berlin", "unknown_turn"), ("Rome", "quote_not_found")]
 
 
+@pytest.mark.slow
 def test_fact_from_tool_output_is_refused_when_tool_sources_are_not_allowed(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -97,6 +97,7 @@ def test_a_corrupt_index_is_rebuilt_and_undo_still_works(root: Path, fake_model:
     assert runs[0]["status"] == f"undo of {first}" and runs[2]["status"] == f"undone by {runs[0]['run_id']}"
 
 
+@pytest.mark.slow
 def test_an_index_of_another_schema_version_is_rebuilt(root: Path, fake_model: FakeModelServer) -> None:
     config, _first, _second = two_runs(root, fake_model)
     before = run_cli(config, "runs", "--json").json()
@@ -154,6 +155,7 @@ def test_a_persons_commit_in_the_store_is_indexed_and_named_by_a_refused_undo(
     assert [r["run_id"] for r in run_cli(config, "runs", "--json").json()] == [second, first]
 
 
+@pytest.mark.slow
 def test_a_refused_undo_names_the_external_edits_committed_before_it(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -184,6 +186,7 @@ def test_a_rewritten_history_is_reindexed_with_the_same_run_ids(root: Path, fake
     assert [r["run_id"] for r in run_cli(config, "runs", "--json").json()] == [second, first]
 
 
+@pytest.mark.slow
 def test_runs_limit_reads_only_the_newest(root: Path, fake_model: FakeModelServer) -> None:
     config, _first, second = two_runs(root, fake_model)
     assert [r["run_id"] for r in run_cli(config, "runs", "--limit", "1", "--json").json()] == [second]
@@ -238,6 +241,7 @@ def test_the_store_lists_commits_with_odd_paths_intact(tmp_path: Path) -> None:
     assert listed[-1][0].trailers["Undoes"] == "r0"
 
 
+@pytest.mark.slow
 def test_a_half_built_index_left_by_a_killed_process_is_removed_on_rebuild(
     root: Path, fake_model: FakeModelServer
 ) -> None:

@@ -63,6 +63,7 @@ def test_an_existing_store_gets_auto_gc_switched_off_when_opened(root: Path, fak
     assert git(root, "config", "--get", "maintenance.auto") == "false"
 
 
+@pytest.mark.slow
 def test_maintenance_packs_the_store_and_status_shows_it(root: Path, fake_model: FakeModelServer) -> None:
     config = applied(root, fake_model)
     head = git(root, "rev-parse", "HEAD")

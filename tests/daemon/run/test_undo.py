@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from tests.support.deploy import conversation, run_cli, tree_snapshot, usage_error, write_transcript
 from tests.support.facts import shard_of, store_text
 from tests.support.fake_model import FakeModelServer
@@ -66,6 +68,7 @@ def test_show_json_gives_the_report_files_and_diff_of_a_run(root: Path, fake_mod
     assert missing.code == 1 and missing.out == "" and "no run" in missing.err
 
 
+@pytest.mark.slow
 def test_undo_is_itself_undoable(root: Path, fake_model: FakeModelServer) -> None:
     config, run_id = applied_run(root, fake_model)
     after_run = tree_snapshot(root / "ada")
@@ -77,6 +80,7 @@ def test_undo_is_itself_undoable(root: Path, fake_model: FakeModelServer) -> Non
     assert statuses[run_id] == "applied"
 
 
+@pytest.mark.slow
 def test_a_persons_edit_between_runs_survives_an_undo(root: Path, fake_model: FakeModelServer) -> None:
     config, run_id = applied_run(root, fake_model)
     agents = root / "ada" / "AGENTS.md"
@@ -103,6 +107,7 @@ def test_undo_refuses_when_a_person_changed_the_same_lines_and_changes_nothing(
     assert tree_snapshot(root / "state", skip=derived) == state_before
 
 
+@pytest.mark.slow
 def test_undo_of_an_earlier_run_merges_around_later_runs(root: Path, fake_model: FakeModelServer) -> None:
     config, run_id = applied_run(root, fake_model)
     pairs = [("The zoo's color is green now.", "Noted."), *[(f"Question {i}?", "Answer.") for i in range(3)]]

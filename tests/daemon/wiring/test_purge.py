@@ -21,6 +21,8 @@ from tests.support.facts import shard_of, store_records, stored_fact
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import add_turns, berlin_fact, setup_agent
 
+pytestmark = pytest.mark.slow  # runs, then a purge and its history rewrite, in every test
+
 FIRST, SECOND = "Zorblattheim", "Quuxtonbury"
 FACTS = ".metaeng/facts.jsonl.d"
 
@@ -108,7 +110,6 @@ def seed(root: Path, model: FakeModelServer) -> tuple[Path, list[str]]:
     return config, [r for r in runs if r]
 
 
-@pytest.mark.slow
 def test_purge_leaves_no_byte_of_the_values_and_every_other_run_works(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -142,7 +143,6 @@ def test_purge_leaves_no_byte_of_the_values_and_every_other_run_works(
     assert FIRST not in json.dumps(listed)
 
 
-@pytest.mark.slow
 def test_purge_then_once_does_not_learn_the_value_again(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
@@ -156,7 +156,6 @@ def test_purge_then_once_does_not_learn_the_value_again(root: Path, fake_model: 
     assert hits(root, FIRST, SECOND) == []
 
 
-@pytest.mark.slow
 def test_purge_of_one_value_keeps_the_other_versions(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -171,7 +170,6 @@ def test_purge_of_one_value_keeps_the_other_versions(root: Path, fake_model: Fak
     assert hits(root, FIRST) == []
 
 
-@pytest.mark.slow
 def test_purge_of_an_unknown_value_is_refused_and_changes_nothing(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     snapshot = tree_snapshot(root)
@@ -187,7 +185,6 @@ def test_purge_of_an_unknown_value_is_refused_and_changes_nothing(root: Path, fa
     }
 
 
-@pytest.mark.slow
 def test_purge_without_yes_off_a_terminal_is_refused_and_changes_nothing(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     head = git(root, "rev-parse", "HEAD").stdout
@@ -199,7 +196,6 @@ def test_purge_without_yes_off_a_terminal_is_refused_and_changes_nothing(root: P
     assert SECOND in facts_text(root)
 
 
-@pytest.mark.slow
 def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -209,7 +205,6 @@ def test_value_and_yes_need_purge(root: Path, fake_model: FakeModelServer) -> No
     assert SECOND in facts_text(root)
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("purge", [(), ("--purge", "--yes"), ("--purge", "--yes", "--forbid")])
 @pytest.mark.parametrize(("entity", "key", "named"), [("user", "city\x00", "--key"), ("us\ner", "city", "--entity")])
 def test_a_control_character_in_entity_or_key_is_refused_by_name_and_changes_nothing(
@@ -225,7 +220,6 @@ def test_a_control_character_in_entity_or_key_is_refused_by_name_and_changes_not
     assert git(root, "rev-parse", "HEAD").stdout == head
 
 
-@pytest.mark.slow
 def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
 
@@ -235,7 +229,6 @@ def test_purge_of_nothing_says_so(root: Path, fake_model: FakeModelServer) -> No
     assert run_cli(config, "memory", "purges", "--agent", "ada").out.strip() == "no purges"
 
 
-@pytest.mark.slow
 def test_forbid_keeps_new_turns_from_teaching_the_key_again(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     result = run_cli(
@@ -257,7 +250,6 @@ def test_forbid_keeps_new_turns_from_teaching_the_key_again(root: Path, fake_mod
     assert FIRST not in facts_text(root)
 
 
-@pytest.mark.slow
 def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: FakeModelServer) -> None:
     config, _runs = seed(root, fake_model)
     run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "user", "--key", "city", "--purge", "--yes")
@@ -272,7 +264,6 @@ def test_without_forbid_new_turns_teach_the_value_again(root: Path, fake_model: 
     assert FIRST in facts_text(root)
 
 
-@pytest.mark.slow
 def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
     root: Path, fake_model: FakeModelServer
 ) -> None:
@@ -294,7 +285,6 @@ def test_a_refused_version_is_purged_too_and_retry_cannot_bring_it_back(
     assert hits(root, FIRST, SECOND) == []
 
 
-@pytest.mark.slow
 def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model: FakeModelServer) -> None:
     """The view after a purge is the view of the remaining store, byte for byte (the erased
     shards read from the home, the untouched ones from the query index)."""
@@ -319,7 +309,6 @@ def test_purge_rerenders_the_facts_view_from_what_remains(root: Path, fake_model
     assert hits(root, FIRST, SECOND) == []
 
 
-@pytest.mark.slow
 @pytest.mark.parametrize("forbid", [True, False], ids=["forbid", "no-forbid"])
 def test_purge_finds_a_value_waiting_in_a_memory_proposal_and_approving_it_stores_nothing(
     root: Path, fake_model: FakeModelServer, forbid: bool

@@ -175,6 +175,7 @@ SPELLINGS = (
 )
 
 
+@pytest.mark.slow
 def test_purge_erases_every_spelling_of_the_value(root: Path, fake_model: FakeModelServer) -> None:
     # Partly composed, percent-encoded (either hex case), JSON-escaped in upper-case hex,
     # fullwidth: each is the value, in the home, in a JSON file and in every commit.

@@ -175,6 +175,7 @@ def test_unreadable_or_newer_proposal_files_are_refused_clearly(root: Path) -> N
     assert result.code == 1 and f"{pid}.json is unreadable" in result.err
 
 
+@pytest.mark.slow
 def test_show_prints_the_diff_of_what_approval_writes_never_the_stored_one(root: Path) -> None:
     config, home = _deploy(root)
     pid = _proposal_id(config)

@@ -57,6 +57,7 @@ def test_reject_button_changes_what_review_reject_changes(root: Path) -> None:
     assert left["decision"] == "rejected" and left["history"][-1]["why"] == "keep the notes"
 
 
+@pytest.mark.slow
 def test_approving_a_stale_proposal_is_refused_and_changes_nothing(root: Path) -> None:
     config = review_deployment(root)
     pid = open_proposal(config)
@@ -81,6 +82,7 @@ def test_deciding_twice_or_an_unknown_proposal_is_refused(root: Path) -> None:
     assert tree_snapshot(root / "ada") == before
 
 
+@pytest.mark.slow
 def test_undo_button_restores_the_files_as_a_new_run_like_undo(root: Path) -> None:
     config = review_deployment(root)
     pid = open_proposal(config)
@@ -157,6 +159,7 @@ def test_breaker_reset_without_a_model_is_refused(root: Path) -> None:
     assert answer.status_code == 409 and "no model configured" in answer.text
 
 
+@pytest.mark.slow
 def test_restore_button_undoes_the_quarantine_run(root: Path) -> None:
     from tests.skills_engine.test_preservation_guard import damaged_fork
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
+
 from daemon.config import load_deployment
 from daemon.doors.service.inputs import has_new_input, pending_turns
 from daemon.kernel.paths import StateLayout
@@ -15,6 +17,7 @@ from tests.support.fake_model import FakeModelServer
 CONSUMERS = ("distillation",)
 
 
+@pytest.mark.slow
 def test_new_input_is_seen_until_a_run_consumes_it_and_again_after_an_append(
     root: Path, fake_model: FakeModelServer
 ) -> None:
