@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 from typing import Literal
 
+from daemon.text.language import Language, abbreviations, detect
 from daemon.text.meaning import struck_as_tildes
+from daemon.text.words import stopwords, tokens
 
 BlockKind = Literal["code", "bullet", "row", "paragraph", "heading", "rule"]
 UnitKind = Literal["code", "bullet", "sentence", "row"]
@@ -39,40 +41,12 @@ PROTECTED = re.compile(
     r"(`+)(?:.+?)\1|!?\[[^\]\n]*\]\([^)\s]*(?:\s+\"[^\"]*\")?\)|https?://[^\s<>()`]+[^\s<>()`.,;:!?'\"]"
 )
 PLACEHOLDER = re.compile("\ue000(\\d+)\ue001")
-ABBREVIATIONS = {
-    "e.g",
-    "i.e",
-    "etc",
-    "vs",
-    "mr",
-    "mrs",
-    "ms",
-    "dr",
-    "st",
-    "no",
-    "cf",
-    "approx",
-    "incl",
-    "fig",
-}
 SENTENCE_END = re.compile(r"[.!?]+[\"')\]»”’]*\s+")
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
 NUMBER = re.compile(r"\d+(?:[.,:/-]\d+)*%?")
 HANDLE = re.compile(r"(?<![\w/])[#@]\w[\w-]*(?:\.\w[\w-]*)*")
 PATH = re.compile(r"(?<![\w/#@])[\w.-]+(?:/[\w.-]+)+")
 WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*")
-_STOPWORDS = (
-    "a an the and or but if then than that this these those to of in on at by for from with as is "
-    "are was were be been being it its it's do does did any all each every some so such into onto "
-    "over under about after before when while where which who whom whose what how there here our "
-    "your their his her my we you they he she i me us them can could should would will shall may "
-    "might must also only just very more most less"
-)
-STOPWORDS = frozenset(_STOPWORDS.split(" "))
-NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nothing|nobody|nowhere|neither|nor|without|avoid|cannot)\b|n't\b", re.IGNORECASE
-)
-
 
 @dataclass(frozen=True)
 class Block:
@@ -185,7 +159,7 @@ def sentences(text: str) -> list[str]:
     start = 0
     for match in SENTENCE_END.finditer(masked):
         before = masked[start : match.start()].rsplit(" ", 1)[-1].casefold().strip("([\"'")
-        if before in ABBREVIATIONS or (len(before) == 1 and before.isalpha()) or before.isdigit():
+        if before in abbreviations() or (len(before) == 1 and before.isalpha()) or before.isdigit():
             continue
         found.append(masked[start : match.end()].strip())
         start = match.end()
@@ -286,35 +260,20 @@ def critical_tokens(text: str) -> set[str]:
     return {t for t in tokens if t}
 
 
-def _stem(word: str) -> str:
-    if word.endswith("'s"):
-        word = word[:-2]
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    if len(word) > 4 and word.endswith(("ches", "shes", "sses", "xes", "zes")):
-        return word[:-2]
-    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
-        return word[:-1]
-    return word
-
-
-def content_words(text: str) -> set[str]:
+def content_words(text: str, lang: Language | None = None) -> set[str]:
+    """The content words of `text` outside its code, links and URLs, as the text layer folds them
+    (`daemon.text.words.tokens`: case, inflection, number words), the language's function
+    words left out."""
     masked, _segments = _mask(normalise(text))
-    # Similarity only weighs a declared merge (the meaning check decides): "It" is "it" here.
-    plain = PLACEHOLDER.sub(" ", masked).lower()
-    return {_stem(w) for w in WORD.findall(plain) if w not in STOPWORDS and len(w) > 1}
-
-
-def negated(text: str) -> bool:
-    """Whether `text` says not/never/no/... (the loss check counts negations with `daemon.text.meaning`)."""
-    masked, _segments = _mask(unicodedata.normalize("NFKC", text).translate(QUOTES))
-    return bool(NEGATION.search(masked))
+    stop = stopwords(lang)
+    return {w for w in tokens(PLACEHOLDER.sub(" ", masked), lang) if w not in stop and len(w) > 1}
 
 
 def similarity(merged: str, kept: str) -> float:
     """How much of `merged` the `kept` text carries: the larger of content-word containment
     (share of merged's content words found in kept) and the character-level ratio."""
-    words = content_words(merged)
-    containment = len(words & content_words(kept)) / len(words) if words else 0.0
+    lang = detect([merged, kept])  # one language for both, so their stems compare
+    words = content_words(merged, lang)
+    containment = len(words & content_words(kept, lang)) / len(words) if words else 0.0
     ratio = SequenceMatcher(None, normalise(merged), normalise(kept), autojunk=False).ratio()
     return max(containment, ratio)

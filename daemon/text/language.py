@@ -36,7 +36,7 @@ CONCEPTS = frozenset(
 ) | frozenset(WEEKDAYS) | frozenset(MONTHS)
 LISTS = (
     "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "hedges",
-    "openers", "not_numbers", "not_calendar", "elisions", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
+    "openers", "not_numbers", "not_calendar", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
@@ -197,6 +197,13 @@ def known() -> dict[str, Language]:
                 raise LanguageDataError(f"{label}: not valid YAML ({exc})") from exc
             found[code] = parse(code, data, label)
     return found
+
+
+@cache
+def abbreviations() -> frozenset[str]:
+    """The abbreviations of every language with a file (casefolded, without their last dot:
+    "e.g", "etc", "z.b"): a full stop after one does not end a sentence."""
+    return frozenset().union(*(lang.words("abbreviations") for lang in known().values()))
 
 
 def language(code: str) -> Language | None:
