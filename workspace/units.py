@@ -25,7 +25,7 @@ from difflib import SequenceMatcher
 from typing import Literal
 
 from daemon.text.language import Language, abbreviations, detect
-from daemon.text.meaning import struck_as_tildes
+from daemon.text.strike import struck_as_tildes
 from daemon.text.words import stopwords, tokens
 
 BlockKind = Literal["code", "bullet", "row", "paragraph", "heading", "rule"]

@@ -47,110 +47,25 @@ from dataclasses import dataclass
 from typing import Literal
 
 from daemon.kernel.secret_shapes import secret_tokens
+from daemon.text import strike
 from daemon.text.language import Language, detect
 from daemon.text.lexicon import CONCORD as CONCORD_PAIR
 from daemon.text.lexicon import NOT as NOT_PAIR
 from daemon.text.lexicon import calendar_at, calendar_phrase_at, concept_tokens, lemma, number_at, phrase_at
 from daemon.text.unicode_words import segment, uncased
-
-# Units a number may carry, written after it; compared as one unit each.
-UNITS = {
-    **dict.fromkeys(["ms", "millisecond", "milliseconds"], "ms"),
-    **dict.fromkeys(["s", "sec", "secs", "second", "seconds"], "second"),
-    **dict.fromkeys(["min", "mins", "minute", "minutes"], "minute"),
-    **dict.fromkeys(["h", "hr", "hrs", "hour", "hours"], "hour"),
-    **dict.fromkeys(["d", "day", "days"], "day"),
-    **dict.fromkeys(["week", "weeks"], "week"),
-    **dict.fromkeys(["month", "months"], "month"),
-    **dict.fromkeys(["y", "yr", "yrs", "year", "years"], "year"),
-    **{u: u for u in ("kb", "mb", "gb", "tb", "k", "x", "am", "pm")},
-    "times": "x",
-}  # fmt: skip
-
-
-def ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
-
-
-@dataclass(frozen=True, order=True)
-class Token:
-    category: str
-    value: str
-
-    def __str__(self) -> str:
-        return f"{self.category} “{self.value}”"
-
+from daemon.text.verbatim import UNITS, Token, counted, ordinal
+from daemon.text.verbatim import masked as masked_spans
 
 NOT = Token(*NOT_PAIR)
 CONCORD = Token(*CONCORD_PAIR)  # a negation unless its clause has another (`_concord`)
 # A negation said by concord words alone ("Nunca bebe café"): another token than `not`, so a
 # merge that drops a plain "not" and keeps a concord word (or the reverse) changes a token.
 CONCORD_NOT = Token("negation", "not (concord)")
-UNSTRUCK = Token("strike-through", "not struck")
 ALWAYS = Token("polarity", "always")
 SCALE = frozenset({"always", "should", "may", "usually", "sometimes", "rarely"})
 
-CODE = re.compile(r"(`+)(?:.+?)\1")
-LINK = re.compile(r"!?\[([^\]\n]*)\]\(([^)\s]*)(?:\s+\"[^\"]*\")?\)")
-URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()`\"']+")
-EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-
-
-def character_class(categories: tuple[str, ...], end: int = 0x10000) -> str:
-    """A character-class body of the characters from U+0080 up to `end` (the basic plane by
-    default) whose Unicode category starts with one of `categories`."""
-    chars = [c for c in map(chr, range(0x80, end)) if unicodedata.category(c).startswith(categories)]
-    ranges: list[list[str]] = []
-    for c in chars:
-        if ranges and ord(c) == ord(ranges[-1][1]) + 1:
-            ranges[-1][1] = c
-        else:
-            ranges.append([c, c])
-    return "".join(a if a == b else f"{a}-{b}" for a, b in ranges)
-
-
-# Combining marks (M): part of a word, though not `\w` (Devanagari vowel signs, Arabic vowels,
-# a diacritic NFKC cannot compose). Letters without case (Lo, Lm: Han, kana, Hangul, Devanagari,
-# Arabic, Hebrew, Thai …, plus the rarer ideographs beyond the basic plane).
-MARKS = character_class(("M",))
-UNCASED = character_class(("Lo", "Lm")) + "\U00020000-\U0003134f"
-
-FILE_EXT = r"md|py|json|jsonl|ya?ml|csv|tsv|txt|sh|toml|ini|cfg|conf|log|js|ts|html|css|sql|env|lock|xml|pdf|png|jpe?g|xlsx?|docx?"
-PATH = re.compile(
-    r"(?<![\w@#])(?:~/|\.{1,2}/|/)?[\w.-]+(?:/[\w.-]+)+/?"
-    rf"|(?<![\w@#/.-])[\w-]+(?:\.[\w-]+)*\.(?:{FILE_EXT})\b"
-)
-# `--name[=value]` or a cluster of letters after one dash, standing alone: not "- item", "re-run", "-5".
-FLAG = re.compile(r"(?<![^\s(\[])(?:--[A-Za-z0-9][\w-]*(?:=[\w./:@-]*[\w/])?|-[A-Za-z]+)(?=[\s.,;:!?)\]]|$)")
-CHANNEL = re.compile(r"(?<![\w/])[#@][^\W_][\w-]*(?:\.[\w-]+)*")
-IP = re.compile(r"\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b")
-HOST = re.compile(r"(?<![\w@.-])(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?\.)+[A-Za-z]{2,}(?::\d+)?(?![\w-])")
-DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}/\d{1,2}/\d{2,4}\b")
-VERSION = re.compile(r"\bv\d+(?:\.\d+)+\b")
-# A number stands alone, not inside a word (v2, abc123, 2fa); a letter without case next to
-# it does not make it part of a word (延迟超过20%时报警: Chinese has no spaces).
-NUMBER = re.compile(
-    rf"(?<![.,:/])(?<![^\W{UNCASED}])(?P<cur>[$€£])?(?P<n>\d+(?:[.,:-]\d+)*)(?P<ord>st|nd|rd|th)?"
-    r"(?:\s?(?P<pct>%|percent\b|per cent\b)"
-    rf"|[\s-]?(?P<unit>{'|'.join(sorted(UNITS, key=len, reverse=True))})\b)?(?![^\W{UNCASED}]|%)",
-    re.IGNORECASE,
-)
-
-
-# Struck through: `~~…~~`, a single `~…~` (GitHub strikes it too; not "~5 minutes" or
-# "~/path": non-space inside both ends, no word character outside), `<del>`, `<s>`, `<strike>`.
-STRIKE = re.compile(
-    r"~~(?=\S)(?P<a>.+?)(?<=\S)~~"
-    r"|(?<![~\w])~(?=[^\s~])(?P<b>.+?)(?<=[^\s~])~(?![~\w])"
-    r"|<(?P<tag>del|s|strike)>(?P<c>.+?)</(?P=tag)>",
-    re.IGNORECASE,
-)
-CONTENT = re.compile(r"[^\W_]|§")
 CLAUSE = re.compile(r"[.!?;:](?=\s|$)|\n")
-LIST_MARKER = re.compile(r"(?m)^\s*(?:[-*+>]|#{1,6}|\d{1,9}[.)])\s+")
 QUOTES = str.maketrans({"‘": "'", "’": "'", "“": '"', "”": '"', "«": '"', "»": '"'})
-MASK = " § "
 # How many more content words than it leaves out a merged text may add (`_invented`).
 INVENTED_ALLOWANCE = 1
 
@@ -183,43 +98,6 @@ class Meaning:
 
     def lemma(self, word: str) -> str:
         return lemma(word, self.language)
-
-
-def _counted(n: str, unit: str) -> Token:
-    """A number with its unit: `47 minute`, `9 pm`, `3x` (times)."""
-    unit = UNITS[unit.casefold()]
-    return Token("number", f"{n}{unit}" if unit == "x" else f"{n} {unit}")
-
-
-def _number(match: re.Match[str]) -> Token:
-    n = match["n"].replace(",", "") if re.fullmatch(r"\d{1,3}(?:,\d{3})+", match["n"]) else match["n"]
-    if n.isdigit():
-        n = str(int(n))
-    if match["ord"]:
-        return Token("number", ordinal(int(n)) if n.isdigit() else n)
-    value = (match["cur"] or "") + n + ("%" if match["pct"] else "")
-    return _counted(value, match["unit"]) if match["unit"] else Token("number", value)
-
-
-def _masked(text: str, found: list[Token]) -> str:
-    """`text` with every verbatim span (code, link, URL, address, path, date, number …) replaced."""
-
-    def take(category: str, value: str, keep: str = MASK) -> str:
-        found.append(Token(category, value))
-        return keep
-
-    text = CODE.sub(lambda m: take("code", m[0]), text)
-    text = LINK.sub(lambda m: take("url", m[2], f" {m[1]} "), text)
-    text = URL.sub(lambda m: take("url", m[0].rstrip(".,;:!?")), text)
-    text = EMAIL.sub(lambda m: take("email", m[0].casefold()), text)
-    text = FLAG.sub(lambda m: take("flag", m[0]), text)
-    text = DATE.sub(lambda m: take("date", m[0]), text)
-    text = IP.sub(lambda m: take("host", m[0]), text)
-    text = PATH.sub(lambda m: take("path", m[0].rstrip(".")), text)
-    text = CHANNEL.sub(lambda m: take("channel", m[0].casefold()), text)
-    text = HOST.sub(lambda m: take("host", m[0].casefold()), text)
-    text = VERSION.sub(lambda m: take("name", m[0].casefold()), text)
-    return NUMBER.sub(lambda m: take(_number(m).category, _number(m).value), text)
 
 
 NEAR_NUMBER = frozenset({"more_with_number", "less_with_number"})
@@ -345,7 +223,7 @@ def _clause(
                     found.append(Token("number", f"{value}%"))
                     used += per_used or 1
                 elif not is_ordinal and following in UNITS:
-                    found.append(_counted(str(value), following))
+                    found.append(counted(str(value), following))
                     used += 1
                 else:
                     found.append(Token("number", ordinal(value) if is_ordinal else str(value)))
@@ -378,35 +256,6 @@ def _clause(
         found.append(ALWAYS)
 
 
-def _struck(span: str, lang: Language | None) -> Token:
-    """The token of one struck-through span: its words without function words, each as its
-    `lemma`, so `~~Send the invoice reminders~~` is `send invoic remind`."""
-    words = [w.text.casefold().removesuffix("'s") for w in segment(span)]
-    function = (lang.words("stopwords") | lang.words("connectives")) if lang else frozenset()
-    kept = [lemma(w, lang) for w in words if w not in function] or [lemma(w, lang) for w in words]
-    return Token("strike-through", " ".join(kept) or span.strip().casefold())
-
-
-def _inside(strike: re.Match[str]) -> str:
-    return strike["a"] or strike["b"] or strike["c"]
-
-
-def struck_as_tildes(text: str) -> str:
-    """`text` with every struck-through span written `~~…~~`, however it was marked."""
-    return STRIKE.sub(lambda m: f"~~{_inside(m)}~~", text)
-
-
-def _strike(text: str, lang: Language | None) -> list[Token]:
-    """A token of each struck-through span (by its words), and `not struck` if some text is
-    not struck (code spans are text, list markers are not): a struck note or part is withdrawn
-    or done, so striking, restoring or moving the strike is a change — which parts are struck,
-    not only whether any is — while `**bold**` and `_emphasis_` are not."""
-    plain = CODE.sub(MASK, LIST_MARKER.sub("", text))
-    struck = [_struck(_inside(m), lang) for m in STRIKE.finditer(plain) if CONTENT.search(_inside(m))]
-    rest = [UNSTRUCK] if CONTENT.search(STRIKE.sub(" ", plain)) else []
-    return struck + rest
-
-
 DETECT: Literal["detect"] = "detect"  # read a text in the language `daemon.text.language.detect` finds
 
 
@@ -416,15 +265,15 @@ def read(text: str, language: Language | Literal["detect"] | None = DETECT) -> M
     (`None`), every content word must be kept."""
     text = unicodedata.normalize("NFKC", text).translate(QUOTES)
     lang = detect([text]) if isinstance(language, str) else language
-    found = _strike(text, lang)
+    found = strike.tokens(text, lang)
     secrets = secret_tokens(text)
     if lang is not None:
         # Unspaced text writes some negations across word breaks (飲まない, ไม่): found first.
         for pattern in lang.patterns.get("negation_patterns", ()):
             found += [NOT] * len(pattern.findall(text))
             text = pattern.sub(" ", text)
-    unmarked = STRIKE.sub(lambda m: f" {_inside(m)} ", text.replace("**", "")).replace("~~", "")
-    masked = _masked(LIST_MARKER.sub("", unmarked), found)
+    unmarked = strike.STRIKE.sub(lambda m: f" {strike.inside(m)} ", text.replace("**", "")).replace("~~", "")
+    masked = masked_spans(strike.LIST_MARKER.sub("", unmarked), found)
     content: list[str] = []
     runs: list[list[str]] = []
     initial_names: set[str] = set()
