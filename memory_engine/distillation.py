@@ -8,16 +8,14 @@ memory's write rules decide; every fact not stored is reported with its reason.
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from dataclasses import replace
 from datetime import datetime
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel import review_queue
 from daemon.kernel.changeset import Changeset, FileWrite, PassDetails
-from daemon.kernel.json_contract import Omittable, RawJson
+from daemon.kernel.json_contract import Omittable
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.settings import AgentSettings
@@ -26,16 +24,14 @@ from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
 from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
-from daemon.text.language import detect
 from daemon.transcripts.files import source_of
-from daemon.transcripts.reader import Turn
 from daemon.transcripts.reads import FileRead
 from daemon.transcripts.turn_render import TurnBody
-from memory_engine import claim, fact_grounding, refused
+from memory_engine import refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
+from memory_engine.fact_admission import DistilledFact, admit
 from memory_engine.forbidden import forbidden_keys
-from memory_engine.memory import Memory, WriteResult
-from memory_engine.records import FactProposal
+from memory_engine.memory import WriteResult
 
 MEMORY_PROPOSAL = "memory"
 
@@ -56,19 +52,6 @@ class DistillationDetails(PassDetails):
     rejected_facts: list[str]
     warnings: list[str]
     proposal: Omittable[str] = None  # under `autonomy: review`: the proposal the new facts wait in
-
-
-class DistilledFact(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-    turn: str = Field(description="id of the turn the fact comes from, e.g. T3")
-    quote: str = Field(description="verbatim words from that turn that state the fact")
-    entity: str = Field(description="what the fact is about, e.g. user, user.home, project-x")
-    key: str = Field(description="one of the allowed keys")
-    value: str
-    # strict: a JSON true or "0.9" is a malformed answer, not a confidence of 1.0 or 0.9.
-    confidence: float = Field(strict=True, description="0..1: how sure the statement is")
-    valid_from: str = Field(description="YYYY-MM-DD from which the fact holds")
 
 
 class DistillationResponse(BaseModel):
@@ -92,48 +75,8 @@ Rules:
 - If nothing durable was said, return {"facts": []}."""
 
 
-def _normalise(text: str) -> str:
-    # NFC: a transcript in decomposed form ("Zu\u0308rich") still contains the quote a model
-    # writes composed, and the other way round.
-    return unicodedata.normalize("NFC", re.sub(r"\s+", " ", text).strip().strip("\"'“”«»").casefold())
-
-
-def _turn_date(turn: Turn, now: datetime) -> str:
-    stamp = turn.ts
-    if stamp:
-        try:
-            return datetime.fromisoformat(stamp.replace("Z", "+00:00")).date().isoformat()
-        except ValueError:
-            pass
-    return now.date().isoformat()
-
-
 def _payload(turns: list[TurnBody], allowed: list[str], now: datetime) -> str:
     return untrusted_block({"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns})
-
-
-def _valid(raw: RawJson) -> bool:
-    try:
-        FactProposal.model_validate(raw)
-    except ValidationError:
-        return False
-    return True
-
-
-def _message_of(turn: Turn, quote: str) -> str:
-    """The text of the turn's message that holds `quote` (found by `_source_of`)."""
-    needle = _normalise(quote)
-    return next((m.content for m in turn.messages if needle and needle in _normalise(m.content)), "")
-
-
-def _source_of(turn: Turn, quote: str) -> str | None:
-    needle = _normalise(quote)
-    if not needle:
-        return None
-    for message in turn.messages:
-        if needle in _normalise(message.content):
-            return message.role
-    return None
 
 
 def _with_gone(
@@ -203,7 +146,7 @@ class DistillationPass:
                     dropped += 1  # a purged, forbidden key: its value reaches no file, not even a report
                     continue
                 store.load_scope((*agent.owner, fact.entity, fact.key))
-                line, result = self._write(store.memory, agent, fact, by_id, context.now)
+                line, result = admit(store.memory, agent, fact, by_id, context.now)
                 outcomes.append((line, result))
                 if result.status in ("rejected", "abstained"):
                     new_refused.append(
@@ -353,56 +296,3 @@ class DistillationPass:
             now=context.now,
             run_id=context.run_id,
         )
-
-    def _write(
-        self, memory: Memory, agent: AgentSettings, fact: DistilledFact, turns: dict[str, Turn], now: datetime
-    ) -> tuple[str, WriteResult]:
-        label = f"{fact.entity}.{fact.key} = {fact.value!r} (cites {fact.turn})"
-        turn = turns.get(fact.turn)
-        if turn is None:
-            result = WriteResult(
-                "rejected", "unknown_turn", False, detail=f"cites turn {fact.turn!r}, which was not sent"
-            )
-            return f"rejected {label}: {result.detail}", result
-        source = _source_of(turn, fact.quote)
-        if source is None:
-            result = WriteResult(
-                "rejected", "quote_not_found", False, detail=f"quote not found in turn {fact.turn}"
-            )
-            return f"rejected {label}: {result.detail}", result
-        tenant, user = agent.owner
-        raw = {
-            "tenant": tenant,
-            "user": user,
-            "entity": fact.entity,
-            "key": fact.key,
-            "value": fact.value,
-            "confidence": fact.confidence,
-            "valid_from": fact.valid_from,
-            "source": source,
-            "kind": "fact",
-        }
-        # A fact the memory refuses anyway (a source it does not take, a value it cannot
-        # store) is refused for that, the clearer reason; grounding judges the rest.
-        if source in agent.memory.allowed_sources and _valid(raw):
-            own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
-            verdict = fact_grounding.check(fact.entity, fact.value, fact.quote, own)
-            if not verdict.grounded:
-                result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
-                return f"rejected {label}: ungrounded — {verdict.detail}", result
-            # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`)
-            message = _message_of(turn, fact.quote)
-            about_user = fact.entity.split(".", 1)[0] in own
-            refusal = claim.assess(fact.quote, fact.value, message, detect([message]), about_user, fact.key)
-            if refusal is None and about_user and source != "user":
-                refusal = claim.Refusal("not_the_user", f"the quote is the {source}'s words, not the user's")
-            if refusal is not None:
-                result = WriteResult("rejected", refusal.code, False, detail=refusal.detail)
-                return f"rejected {label}: {refusal.code} — {refusal.detail}", result
-        result = memory.write(
-            raw, owner=agent.owner, at=_turn_date(turn, now), source_event_id=turn.ref, quote=fact.quote
-        )
-        if result.status == "stored":
-            return f"stored {label} valid from {fact.valid_from} [{result.record_id}]", result
-        detail = f": {result.detail}" if result.detail else ""
-        return f"{result.status} {label}: {result.reason}{detail}", result

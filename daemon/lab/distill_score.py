@@ -38,10 +38,10 @@ from daemon.lab.distill_corpus import Corpus, CorpusSession, Label, same_value
 from daemon.passes.turn_batches import TurnGroup, split_turns
 from memory_engine import factstore
 from memory_engine.agent_memory import schema_for
-from memory_engine.distillation import DistillationPass, DistillationResponse, _payload
+from memory_engine.distillation import DistillationResponse, _payload
+from memory_engine.fact_admission import admit
 
 BENCH_AGENT = "lab-distill"
-_PASS = DistillationPass()
 
 
 def bench_agent(allowed_keys: Iterable[str], memory: AgentMemory | None = None) -> AgentSettings:
@@ -119,7 +119,7 @@ def settle(
         if answer is None:
             continue
         for fact in answer.facts:
-            line, result = _PASS._write(memory, agent, fact, group.by_id, now)
+            line, result = admit(memory, agent, fact, group.by_id, now)
             entry: dict[str, Any] = {
                 "request": number,
                 "fact": fact.model_dump(),
