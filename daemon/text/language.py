@@ -15,7 +15,7 @@ import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any
 
@@ -69,6 +69,11 @@ class Language:
 
     def words(self, key: str) -> frozenset[str]:
         return self.lists.get(key, frozenset())
+
+    @cached_property
+    def function_words(self) -> frozenset[str]:
+        """Stopwords and connectives: words that carry no content of their own (read per word, kept once)."""
+        return self.words("stopwords") | self.words("connectives")
 
     def matches(self, key: str, word: str) -> bool:
         """Whether one of the `key` patterns (negation_affixes, first_person_endings …) is in `word`."""

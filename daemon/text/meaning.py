@@ -234,7 +234,7 @@ def _clause(
                 found.extend(tokens)
                 i += 1
                 continue
-            function = lang.words("stopwords") | lang.words("connectives")
+            function = lang.function_words
             opener = initial and (folded in lang.words("openers") or folded in function)
         else:
             function, opener = frozenset(), False

@@ -31,7 +31,7 @@ def _struck(span: str, lang: Language | None) -> Token:
     """The token of one struck-through span: its words without function words, each as its
     `lemma`, so `~~Send the invoice reminders~~` is `send invoic remind`."""
     words = [w.text.casefold().removesuffix("'s") for w in segment(span)]
-    function = (lang.words("stopwords") | lang.words("connectives")) if lang else frozenset()
+    function = lang.function_words if lang else frozenset()
     kept = [lemma(w, lang) for w in words if w not in function] or [lemma(w, lang) for w in words]
     return Token("strike-through", " ".join(kept) or span.strip().casefold())
 

@@ -103,7 +103,7 @@ def _stopwords(code: str) -> frozenset[str]:
 
     lang = language(code)
     assert lang is not None, f"no language data for {code}"
-    return frozenset(token(w, lang) for w in lang.words("stopwords") | lang.words("connectives"))
+    return frozenset(token(w, lang) for w in lang.function_words)
 
 
 def is_content(word: str, lang: Language | None = None) -> bool:
