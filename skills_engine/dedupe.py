@@ -27,11 +27,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from daemon.kernel.changeset import FileWrite
 from daemon.model.deep_tier import DeepTier
 from skills_engine import provenance
-from skills_engine.candidates import SectionAddition
 from skills_engine.duplicates import identity_key
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import NameRefused, near_identical, sanitise
 from skills_engine.provenance import Event, Provenance
+from skills_engine.scout_answer import SectionAddition
 from skills_engine.section_union import check_sections
 from skills_engine.skillfile import SkillParseError, parse, render, render_body
 from skills_engine.step_union import check_group

@@ -26,10 +26,11 @@ from daemon.passes.turn_input import new_turns, untrusted_block
 from daemon.text.injection import looks_like_injection
 from daemon.transcripts.reader import MIN_NEW_TURNS
 from daemon.transcripts.turn_render import TurnBody
-from skills_engine.candidates import MAX_CANDIDATES, Applier, CandidateResult, ScoutResponse
+from skills_engine.candidates import Applier
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import Quarantined, enforce_guard
 from skills_engine.inventory import Inventory, load_inventory
+from skills_engine.scout_answer import MAX_CANDIDATES, CandidateResult, ScoutResponse
 from skills_engine.shortlist import inventory_rows, tokens
 
 INVENTORY_SHARE = 3  # the inventory may take up to a third of the input budget
