@@ -7,7 +7,8 @@ from typing import Literal
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.changeset import Changeset
-from daemon.kernel.review_queue import ReviewError, list_proposals, plan_approval, plan_rejection
+from daemon.kernel.review_decisions import plan_approval, plan_rejection
+from daemon.kernel.review_queue import ReviewError, list_proposals
 from daemon.kernel.view import AgentView
 from daemon.run.manual import ManualResult, run_manual
 from daemon.run.session import AgentSession

@@ -18,7 +18,8 @@ from collections.abc import Callable, Sequence
 from daemon.kernel.errors import CorruptState, PathRefused, StateVersionError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import ADOPTED_SETTINGS, FORK_BASES_DIR
-from daemon.kernel.review_queue import Proposal, Vetting
+from daemon.kernel.review_decisions import Vetting
+from daemon.kernel.review_queue import Proposal
 from daemon.kernel.runtime_files import INSTRUCTION_FILES
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView, check_relative

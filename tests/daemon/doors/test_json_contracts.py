@@ -30,7 +30,7 @@ from daemon.doors.documents import (
 from daemon.doors.once_document import ENTRIES, PassEntry, PassHeader, PassOutcome, once_document
 from daemon.doors.status import StatusDocument
 from daemon.kernel.changeset import PassDetails
-from daemon.kernel.review_queue import Decided
+from daemon.kernel.review_decisions import Decided
 from daemon.lab.adopt import SettingsProposal, SettingsProposed
 from daemon.run.applier import PassResult
 from daemon.run.runner import RunResult
