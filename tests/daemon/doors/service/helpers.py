@@ -65,7 +65,7 @@ def add_turns(home: Path, name: str, count: int, marker: str, first: str = "I li
     write_transcript(home, name, conversation(pairs), old=False)
 
 
-def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 10.0, every: float = 0.05) -> T:
+def wait_for(what: str, probe: Callable[[], T | None], timeout: float = 30.0, every: float = 0.05) -> T:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = probe()
