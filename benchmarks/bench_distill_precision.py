@@ -40,6 +40,12 @@ WORK = Path(__file__).parent / "work"
 FLOOR = "distill_precision_floor"
 
 
+def junk(run: dict[str, Any], category: str) -> str:
+    """A category's junk rate in `run`; "—" where the run (a recorded one) predates the category."""
+    found = run["figures"]["by_category"].get(category)
+    return "—" if found is None else pct(found["junk_rate"])
+
+
 def distill(config: Path, out: Path) -> dict[str, Any]:
     """`lab distill` then `lab verify` of its ledger; the figures, verified."""
     started = time.monotonic()
@@ -159,10 +165,31 @@ def main() -> None:
     print_table(
         ["trap category", "traps", *(f"junk rate, {label.split(' (')[0]}" for label, _ in labelled)],
         (
-            [name, counts["traps"], *(pct(run["figures"]["by_category"][name]["junk_rate"]) for _, run in labelled)]
+            [name, counts["traps"], *(junk(run, name) for _, run in labelled)]
             for name, counts in categories.items()
         ),
         ["left", "right", *["right"] * len(labelled)],
+    )
+    print()
+    replayed = [(label, run) for label, run in labelled if "by_language" in run["figures"]]
+    languages = sorted({code for _, run in replayed for code in run["figures"]["by_language"]})
+    print_table(
+        ["language", "sessions", "facts", "traps", *(f"{what}, {label.split(' (')[0]}" for label, _ in replayed for what in ("precision", "recall", "junk rate"))],
+        (
+            [
+                code,
+                replayed[0][1]["figures"]["by_language"][code]["sessions"],
+                replayed[0][1]["figures"]["by_language"][code]["facts"],
+                replayed[0][1]["figures"]["by_language"][code]["traps"],
+                *(
+                    pct(run["figures"]["by_language"][code][what])
+                    for _, run in replayed
+                    for what in ("precision", "recall", "junk_rate")
+                ),
+            ]
+            for code in languages
+        ),
+        ["left", "right", "right", "right", *["right"] * (3 * len(replayed))],
     )
     if floor is not None:
         figures = floor["figures"]

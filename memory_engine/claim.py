@@ -46,7 +46,11 @@ MAIL_HEADER = re.compile(
     r"(?im)^[ \t]*(?:from|to|subject|cc|date|de|an|von|betreff|objet|asunto|oggetto|assunto|от|тема)\s*:.*$"
     r"|^-{2,}\s*(?:original message|forwarded message|weitergeleitete nachricht|message transféré)\s*-*\s*$"
 )
-CLAUSE = re.compile(r"[,;:—–]|\bbut\b|[.!?。！？]")
+# What ends a clause before a question mark: "since I live in Bologna now, the train is
+# cheap: can you find me one?" asks only after the colon.
+CLAUSE_BREAK = re.compile(r"[:;—–、，；：]|\s-\s")
+SHORT_SENTENCE = 3  # words: "Kidding.", "Scherzo!", "just kidding lol"
+CLAUSE = re.compile(r"[,;:—–、，；：]|\bbut\b|[.!?。！？]")
 # Laughing, winking and tongue-out faces: 😂 🤣 😜 😝 😉 🙃 😆 😄 😅 🤪 😹
 JOKE_EMOJI = re.compile("[\U0001f602\U0001f923\U0001f61c\U0001f61d\U0001f609\U0001f643\U0001f606\U0001f604\U0001f605\U0001f92a\U0001f639]")
 # A separator line or a letter's salutation: what follows is a pasted document.
@@ -96,21 +100,88 @@ def _placed(message: str, quote: str) -> Refusal | None:
     # The sentence holding the quote: a question?
     rest = text[end:]
     closing = re.search(r"[.!?。！？\n]", rest)
-    if closing is not None and closing.group(0) in "?？":
+    if closing is not None and closing.group(0) in "?？" and not CLAUSE_BREAK.search(rest[: closing.start()]):
         return Refusal("question", "the quote is a question")
     if quote.rstrip().endswith(("?", "？")):
         return Refusal("question", "the quote is a question")
     return None
 
 
-def _sentence(message: str, quote: str) -> str:
-    """The quote and the rest of its sentence in `message` ("I live on the moon lol")."""
+def _sentence(message: str, quote: str, with_short_next: bool = False) -> str:
+    """The quote and the rest of its sentence in `message` ("I live on the moon lol"); with
+    `with_short_next`, also a short sentence after it ("I use Emacs. Kidding.")."""
     at = message.casefold().find(quote.casefold().strip())
     if at < 0:
         return quote
     rest = message[at:]
     end = re.search(r"[.!?。！？\n]", rest[len(quote.strip()) :])
-    return rest if end is None else rest[: len(quote.strip()) + end.end()]
+    if end is None:
+        return rest
+    cut = len(quote.strip()) + end.end()
+    if with_short_next:
+        after = re.match(r"[^.!?。！？\n]*[.!?。！？\n]?", rest[cut:])
+        if after is not None and 0 < len(_words(after.group(0))) <= SHORT_SENTENCE:
+            cut += after.end()
+    return rest[:cut]
+
+
+def _retraction(lang: Language, sentence: str) -> str:
+    """`sentence` without a humour marker that opens it ("Kidding, I use Vim", "Scherzo, uso
+    Vim"): such a marker takes back what came before, not what follows."""
+    match = re.match(r"\s*([^,:!.;—–]+)[,:!.;—–]\s*", sentence)
+    if match is not None and _has(lang, match.group(1), _words(match.group(1)), lang.claim.get("humour", frozenset())):
+        words = _words(match.group(1))
+        if len(words) <= SHORT_SENTENCE:
+            return sentence[match.end() :]
+    return sentence
+
+
+def _in_role(lang: Language, message: str, quote: str) -> str | None:
+    """The role-play set-up the quote stands in: one said before the quote's end and not
+    closed before it ("out of character: I'm in Houston"), or None."""
+    text = unicodedata.normalize("NFC", message)
+    at = text.casefold().find(unicodedata.normalize("NFC", quote).casefold().strip())
+    end = len(text) if at < 0 else at + len(quote.strip())
+    opened = _last(lang, text[:end], lang.claim.get("roleplay", frozenset()))
+    if opened is None:
+        return None
+    closed = _last(lang, text[:end], lang.claim.get("roleplay_end", frozenset()))
+    # "breaking character" closes the play; its "character" opens none
+    if closed is not None and opened[0] < closed[0] + len(closed[1].split()):
+        return None
+    return opened[1]
+
+
+def _last(lang: Language, text: str, phrases: frozenset[tuple[str, ...]]) -> tuple[int, str] | None:
+    """(word position, phrase) of the last of `phrases` said in `text`, or None."""
+    low = _words(text)
+    found: tuple[int, str] | None = None
+    for phrase in phrases:
+        size = len(phrase)
+        for i in range(len(low) - size + 1):
+            if tuple(low[i : i + size]) == phrase and (found is None or i >= found[0]):
+                found = (i, " ".join(phrase))
+        joined = "".join(phrase)
+        if joined and spaceless(joined[0]) and (place := text.rfind(joined)) >= 0:
+            position = len(_words(text[:place]))
+            if found is None or position >= found[0]:
+                found = (position, joined)
+    return found
+
+
+def _reported(lang: Language, text: str, low: list[str]) -> str | None:
+    """A verb of saying whose speaker is not the user ("my mum tells everyone …"; "I told
+    you, we deploy on Fridays" is the user's own word)."""
+    pronouns = lang.claim.get("subject_pronouns", frozenset())
+    for phrase in lang.claim.get("reported", frozenset()):
+        size = len(phrase)
+        for i in range(len(low) - size + 1):
+            if tuple(low[i : i + size]) == phrase and not (i > 0 and (low[i - 1],) in pronouns):
+                return " ".join(phrase)
+        joined = "".join(phrase)
+        if joined and spaceless(joined[0]) and joined in text:
+            return joined
+    return None
 
 
 def _words(text: str) -> list[str]:
@@ -159,9 +230,7 @@ def _other_subject(lang: Language, low: list[str], key: str) -> str | None:
     subject "I" or "we" (a pronoun, or in a language that drops them, a first-person verb)."""
     pronouns = lang.claim.get("subject_pronouns", frozenset())
     parts = [part for word in low for part in (word, *word.split("'"))]
-    if any((w,) in pronouns for w in parts) or any(w in lang.words("first_person_verbs") for w in low):
-        return None
-    if lang.pro_drop and any(lang.matches("first_person_endings", w) for w in low):
+    if any((w,) in pronouns for w in parts):
         return None
     possessives = (lang.words("first_person") | lang.words("first_person_plural")) - {p[0] for p in pronouns}
     others = lang.claim.get("others", frozenset())
@@ -173,9 +242,15 @@ def _other_subject(lang: Language, low: list[str], key: str) -> str | None:
         # the possessive before the person (my uncle) or after it (onkelen min, ο θείος μου)
         near = low[max(0, i - 2) : i] + low[i + 1 : i + 3]
         owner = next((w for w in near if w in possessives), None)
-        if owner is not None:
+        # a first-person verb before that person makes the user the subject ("Vivo con mi
+        # hermano"); after it, the person is ("I miei genitori sono a Roma")
+        if owner is not None and not any(_first_person_verb(lang, w) for w in low[:i]):
             return f"{owner} {word}"
     return None
+
+
+def _first_person_verb(lang: Language, word: str) -> bool:
+    return word in lang.words("first_person_verbs") or (lang.pro_drop and lang.matches("first_person_endings", word))
 
 
 def assess(
@@ -194,15 +269,18 @@ def assess(
     clause_text = _value_clause(text, value)
     clause = _words(clause_text)
     claim = lang.claim
-    if (found := _has(lang, message, _words(message), claim.get("roleplay", frozenset()))) is not None:
+    if (found := _in_role(lang, message, quote)) is not None:
         return Refusal("roleplay", f"the message sets up a role-play (“{found}”)")
-    sentence = _sentence(message, quote)
+    sentence = _retraction(lang, _sentence(message, quote, with_short_next=True))
     humour = _has(lang, sentence, _words(sentence), claim.get("humour", frozenset()))
     if humour is not None or JOKE_EMOJI.search(sentence):
         return Refusal("joke", f"the quote's sentence jokes (“{humour or 'an emoji'}”)")
     # the value's own words ("no restrictions") are not a negation of the claim
     own = set(_words(value))
-    if _negated(lang, [w for w in clause if w not in own], clause_text if not own & set(clause) else ""):
+    # a value that is itself a negation ("no red meat") takes the quote's "don't" as its own
+    negative_value = any(_negated(lang, [w], "") for w in own)
+    rest = re.sub(re.escape(value), " ", clause_text, flags=re.I) if value.strip() else clause_text
+    if not negative_value and _negated(lang, [w for w in clause if w not in own], rest):
         return Refusal("negated", "the quote negates the clause that holds the value")
     if (found := _has(lang, text, whole, claim.get("hypothetical", frozenset()))) is not None:
         return Refusal("hypothetical", f"the quote is a condition, a wish or a supposition (“{found}”)")
@@ -210,7 +288,7 @@ def assess(
         return Refusal("tentative", f"the quote hedges (“{found}”)")
     if (found := _has(lang, text, whole, claim.get("past_state", frozenset()))) is not None:
         return Refusal("past_state", f"the quote says the state is over (“{found}”)")
-    if (found := _has(lang, text, whole, claim.get("reported", frozenset()))) is not None:
+    if (found := _reported(lang, text, whole)) is not None:
         return Refusal("reported", f"the quote reports someone else's words (“{found}”)")
     if (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
         return Refusal("request", f"the quote asks for something (“{found}”)")

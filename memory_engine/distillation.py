@@ -25,20 +25,20 @@ from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
 from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
 from daemon.transcripts.files import source_of
+from daemon.transcripts.reader import Turn
 from daemon.transcripts.reads import FileRead
 from daemon.transcripts.turn_render import TurnBody
 from memory_engine import refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
-from memory_engine.fact_admission import DistilledFact, admit
+from memory_engine.fact_admission import DistilledFact, admit_all
 from memory_engine.forbidden import forbidden_keys
-from memory_engine.memory import WriteResult
 
 MEMORY_PROPOSAL = "memory"
 
 
 class DistillationDetails(PassDetails):
     """What distillation reports when the model saw turns. A count per result (`stored`,
-    `deduplicated`, `abstained`, `rejected`) is present when that result occurred."""
+    `deduplicated`, `abstained`, `rejected`, `held`) is present when that result occurred."""
 
     turns: int
     forbidden_dropped: Omittable[int] = None  # facts on a purged, forbidden key (never reported)
@@ -49,6 +49,7 @@ class DistillationDetails(PassDetails):
     deduplicated: Omittable[int] = None
     abstained: Omittable[int] = None
     rejected: Omittable[int] = None
+    held: Omittable[int] = None  # candidates held for a person (`memory keep`)
     rejected_facts: list[str]
     warnings: list[str]
     proposal: Omittable[str] = None  # under `autonomy: review`: the proposal the new facts wait in
@@ -132,34 +133,21 @@ class DistillationPass:
         pending = self._pending(context)
         # Only the shards of the facts proposed are read (and a single-file store, to migrate).
         store = open_edit(agent, self._base_view(context.view, pending), context.fact_index)
-        outcomes: list[tuple[str, WriteResult]] = []
         proposed = 0
         forbidden = forbidden_keys(context.view)
         dropped = 0
 
+        collected: list[tuple[DistilledFact, dict[str, Turn]]] = []
+
         def handle(group: TurnGroup, answer: CallResult[DistillationResponse]) -> None:
             nonlocal proposed, dropped
             proposed += len(answer.value.facts)
-            by_id = group.by_id
             for fact in answer.value.facts:
                 if fact.key in forbidden:
                     dropped += 1  # a purged, forbidden key: its value reaches no file, not even a report
                     continue
                 store.load_scope((*agent.owner, fact.entity, fact.key))
-                line, result = admit(store.memory, agent, fact, by_id, context.now)
-                outcomes.append((line, result))
-                if result.status in ("rejected", "abstained"):
-                    new_refused.append(
-                        refused.refused_entry(
-                            context.run_id,
-                            context.now,
-                            fact,
-                            by_id.get(fact.turn),
-                            result.status,
-                            result.reason,
-                            result.detail,
-                        )
-                    )
+                collected.append((fact, group.by_id))
 
         allowed = [k for k in agent.memory.allowed_keys if k not in forbidden]
         backlog = work_through(
@@ -171,6 +159,16 @@ class DistillationPass:
             response_model=DistillationResponse,
             handle=handle,
         )
+        # Every answer of the run is in before one is written: candidates for one key and
+        # date are weighed together (fact_conflicts), whichever answer they came in.
+        outcomes = admit_all(store.memory, agent, collected, context.now)
+        for (fact, by_id), (_line, result) in zip(collected, outcomes, strict=True):
+            if result.status in ("rejected", "abstained", "held"):
+                new_refused.append(
+                    refused.refused_entry(
+                        context.run_id, context.now, fact, by_id.get(fact.turn), result.status, result.reason, result.detail
+                    )
+                )
         writes, deletes = store.changes(context.now.date().isoformat())
         report = [line for line, _ in outcomes] + warnings
         counts: dict[str, int] = {}
@@ -189,12 +187,22 @@ class DistillationPass:
             deduplicated=counts.get("deduplicated"),
             abstained=counts.get("abstained"),
             rejected=counts.get("rejected"),
+            held=counts.get("held"),
             rejected_facts=[line for line, r in outcomes if r.status == "rejected"],
             warnings=warnings,
         )
         summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no facts proposed"
         reason = f"{analysed} turn(s) analysed: {summary}{backlog.note()}"
-        bookkeeping = [w for w in (refused.log_write(context.view, new_refused),) if w is not None]
+        # A tentative statement a later turn states again, now stored, is settled as confirmed.
+        written = [
+            (fact.entity, fact.key, fact.value, result.record_id)
+            for (fact, _), (_line, result) in zip(collected, outcomes, strict=True)
+            if result.status == "stored" and result.record_id
+        ]
+        log, promoted = refused.confirmed([*refused.read_log(context.view), *new_refused], written)
+        bookkeeping = [refused.render_log(log)] if new_refused or promoted else []
+        if promoted:
+            report.append(f"{promoted} tentative statement(s) confirmed by a later turn (memory refused)")
         if queue.turns:
             rest = refused.without(queue, backlog.done.turns, retried)
             if rest != queue:

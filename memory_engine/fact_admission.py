@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -19,9 +21,10 @@ from daemon.kernel.settings import AgentSettings
 from daemon.text.language import detect
 from daemon.transcripts.lines import Message
 from daemon.transcripts.reader import Turn
-from memory_engine import claim, fact_grounding
+from memory_engine import claim, fact_conflicts, fact_grounding
 from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
+from memory_engine.stated_time import stated_start
 
 
 class DistilledFact(BaseModel):
@@ -43,14 +46,14 @@ def _normalise(text: str) -> str:
     return unicodedata.normalize("NFC", re.sub(r"\s+", " ", text).strip().strip("\"'“”«»").casefold())
 
 
-def _turn_date(turn: Turn, now: datetime) -> str:
+def _turn_date(turn: Turn, now: datetime | None) -> str | None:
     stamp = turn.ts
     if stamp:
         try:
             return datetime.fromisoformat(stamp.replace("Z", "+00:00")).date().isoformat()
         except ValueError:
             pass
-    return now.date().isoformat()
+    return now.date().isoformat() if now is not None else None
 
 
 def _valid(raw: RawJson) -> bool:
@@ -70,13 +73,32 @@ def _quoted_message(turn: Turn, quote: str) -> Message | None:
 
 
 
-def admit(
-    memory: Memory, agent: AgentSettings, fact: DistilledFact, turns: dict[str, Turn], now: datetime
-) -> tuple[str, WriteResult]:
-    """Whether `memory` takes `fact`, as a report line and the write's result: the cited turn
-    was sent, the quote is in it (whose words: its message's role), the memory would take the
-    record, grounding finds the value in the quote, the claim check finds it asserted, then
-    the memory's write rules decide."""
+@dataclass(frozen=True)
+class Candidate:
+    """A fact every check let through, waiting for the memory's write rules."""
+
+    fact: DistilledFact
+    label: str
+    raw: dict[str, object]
+    turn: Turn
+    strength: int  # fact_grounding.Verdict.strength
+    note: str = ""  # what admission changed (a valid_from read from the quote)
+    # False: a source or value the memory refuses anyway, for that clearer reason; such a
+    # candidate takes no part in deciding a conflict
+    checked: bool = True
+
+
+def _refused(label: str, status: str, reason: str, detail: str) -> tuple[str, WriteResult]:
+    result = WriteResult(status, reason, False, detail=detail)  # type: ignore[arg-type]
+    return f"{status} {label}: {reason} — {detail}", result
+
+
+def examine(
+    agent: AgentSettings, fact: DistilledFact, turns: dict[str, Turn]
+) -> Candidate | tuple[str, WriteResult]:
+    """The checks before the memory: the cited turn was sent, the quote is in it (whose
+    words: its message's role), grounding finds the value in the quote, the claim check
+    finds it asserted. A Candidate, or the report line and result of the refusal."""
     label = f"{fact.entity}.{fact.key} = {fact.value!r} (cites {fact.turn})"
     turn = turns.get(fact.turn)
     if turn is None:
@@ -92,7 +114,7 @@ def admit(
         return f"rejected {label}: {result.detail}", result
     source = message.role
     tenant, user = agent.owner
-    raw = {
+    raw: dict[str, object] = {
         "tenant": tenant,
         "user": user,
         "entity": fact.entity,
@@ -105,25 +127,79 @@ def admit(
     }
     # A fact the memory refuses anyway (a source it does not take, a value it cannot
     # store) is refused for that, the clearer reason; grounding judges the rest.
-    if source in agent.memory.allowed_sources and _valid(raw):
-        own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
-        verdict = fact_grounding.check(fact.entity, fact.value, fact.quote, own)
-        if not verdict.grounded:
-            result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
-            return f"rejected {label}: ungrounded — {verdict.detail}", result
-        # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`)
-        about_user = fact.entity.split(".", 1)[0] in own
-        text = message.content
-        refusal = claim.assess(fact.quote, fact.value, text, detect([text]), about_user, fact.key)
-        if refusal is None and about_user and source != "user":
-            refusal = claim.Refusal("not_the_user", f"the quote is the {source}'s words, not the user's")
-        if refusal is not None:
-            result = WriteResult("rejected", refusal.code, False, detail=refusal.detail)
-            return f"rejected {label}: {refusal.code} — {refusal.detail}", result
+    if source not in agent.memory.allowed_sources or not _valid(raw):
+        return Candidate(fact, label, raw, turn, 0, checked=False)
+    own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
+    verdict = fact_grounding.check(fact.entity, fact.value, fact.quote, own, fact.key)
+    if not verdict.grounded:
+        result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
+        return f"rejected {label}: ungrounded — {verdict.detail}", result
+    # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`)
+    about_user = fact.entity.split(".", 1)[0] in own
+    text = message.content
+    lang = detect([text])
+    refusal = claim.assess(fact.quote, fact.value, text, lang, about_user, fact.key)
+    if refusal is None and about_user and source != "user":
+        refusal = claim.Refusal("not_the_user", f"the quote is the {source}'s words, not the user's")
+    if refusal is not None:
+        return _refused(label, "rejected", refusal.code, refusal.detail)
+    # "since 2023", "from the 1st of June": the quote's own start wins over the model's date
+    start = stated_start(fact.quote, lang, _turn_date(turn, None))
+    note = ""
+    if start is not None and start != fact.valid_from:
+        raw["valid_from"] = start
+        note = f" (valid_from {start}: the quote states it; the model said {fact.valid_from})"
+    return Candidate(fact, label, raw, turn, verdict.strength, note)
+
+
+def write(memory: Memory, candidate: Candidate, now: datetime) -> tuple[str, WriteResult]:
+    """The memory's write rules on one candidate, as a report line and the write's result."""
+    fact, label = candidate.fact, candidate.label
     result = memory.write(
-        raw, owner=agent.owner, at=_turn_date(turn, now), source_event_id=turn.ref, quote=fact.quote
+        candidate.raw,
+        owner=(str(candidate.raw["tenant"]), str(candidate.raw["user"])),
+        at=_turn_date(candidate.turn, now) or now.date().isoformat(),
+        source_event_id=candidate.turn.ref,
+        quote=fact.quote,
     )
     if result.status == "stored":
-        return f"stored {label} valid from {fact.valid_from} [{result.record_id}]", result
+        return f"stored {label} valid from {candidate.raw['valid_from']} [{result.record_id}]{candidate.note}", result
     detail = f": {result.detail}" if result.detail else ""
     return f"{result.status} {label}: {result.reason}{detail}", result
+
+
+def admit_all(
+    memory: Memory, agent: AgentSettings, proposed: Sequence[tuple[DistilledFact, dict[str, Turn]]], now: datetime
+) -> list[tuple[str, WriteResult]]:
+    """Whether `memory` takes each proposed fact (with the turns its answer was about), as a
+    report line and the write's result, in the order proposed. Candidates that survive the
+    checks and say different values for one key and date are decided by their grounding's
+    strength, or all held for review (`fact_conflicts`) — never by which came first."""
+    outcomes: list[tuple[str, WriteResult] | None] = []
+    candidates: list[tuple[int, Candidate]] = []
+    for index, (fact, turns) in enumerate(proposed):
+        examined = examine(agent, fact, turns)
+        if isinstance(examined, Candidate):
+            candidates.append((index, examined))
+            outcomes.append(None)
+        else:
+            outcomes.append(examined)
+    checked = [(i, c) for i, c in candidates if c.checked]
+    for index, candidate in candidates:
+        if not candidate.checked:
+            outcomes[index] = write(memory, candidate, now)
+    contest = fact_conflicts.settle([(c.raw, c.strength) for _, c in checked])
+    for (index, candidate), verdict in zip(checked, contest, strict=True):
+        if verdict is None:
+            outcomes[index] = write(memory, candidate, now)
+        else:
+            outcomes[index] = _refused(candidate.label, verdict.status, verdict.reason, verdict.detail)
+    return [o for o in outcomes if o is not None]
+
+
+def admit(
+    memory: Memory, agent: AgentSettings, fact: DistilledFact, turns: dict[str, Turn], now: datetime
+) -> tuple[str, WriteResult]:
+    """Whether `memory` takes one `fact` (see `admit_all`)."""
+    (outcome,) = admit_all(memory, agent, [(fact, turns)], now)
+    return outcome

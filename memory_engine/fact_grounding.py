@@ -8,7 +8,15 @@ content word of the value, after normalising case, punctuation, whitespace, numb
 compared as `daemon.text.words` makes them, so "柏林" is in "我住在柏林". And the quote must
 be about the entity: for the user's own facts (`user`, `user.*`) a first-person word
 (`first_person`: "I", "my", "we", "ich", "мой", "je", "मैं", "我", "私", "나는"…); for any
-other entity, its name appears in the quote.
+other entity, its name appears in the quote — except the agent's project (`project`,
+`team`, `repo` and their sub-entities: a coding agent's home is one repository), which its
+people name in the first person plural: "our staging DB is db-staging.internal", "we deploy
+with `make ship`", "Usamos pnpm".
+
+A grounded fact has a strength (`Verdict.strength`): 2 when the value is in the quote as
+written, 1 when every value word is (in another order or with other words between), 0 when
+a word is only there inflected ("Kraków" in "w Krakowie"). Two candidates for one key and
+date are decided by it (`fact_conflicts`).
 
 Two scripts need more than equal words. Chinese and Japanese are compared by pairs of
 characters, so a one-character value (a surname, 王 in "我姓王") is found by containment in
@@ -25,10 +33,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
+from daemon.text.cldr import language_names
 from daemon.text.language import Language, detect
 from daemon.text.lexicon import lemma
 from daemon.text.stems import same_word
-from daemon.text.unicode_words import uncased
+from daemon.text.unicode_words import segment, uncased
 from daemon.text.words import stopwords, tokens
 from memory_engine.first_person import first_person
 
@@ -61,17 +70,71 @@ def _said(word: str, said: set[str], lang: Language | None) -> bool:
     return algorithm is not None and any(same_word(word, t, algorithm) for t in said)
 
 
+NEGATIONS = frozenset({"negation", "never"})
+
+
+def _plain(text: str) -> list[str]:
+    return [w.text.casefold().replace("'", "").replace("’", "") for w in segment(text)]
+
+
+def _negation(word: str, lang: Language) -> bool:
+    return bool(NEGATIONS & set(lang.concepts.get(word, ()))) or lang.matches("negation_affixes", word)
+
+
+def _said_otherwise(word: str, value: str, quote: str, lang: Language) -> bool:
+    """Whether the value word `word` (a stem) is said another way: a language by its name in
+    the quote's language ("French" in "je réponds en français", "German" in "Deutsch ist
+    meine Muttersprache"), a negation by any of the language's ("no red meat" in "I don't eat
+    red meat")."""
+    names = language_names(lang.locale or lang.code)
+    english = " ".join(value.casefold().split())
+    plain = _plain(quote)
+    if english in names.values() and any(names.get(w) == english for w in plain):
+        return True
+    negations = {t for v in _plain(value) if _negation(v, lang) for t in tokens(v, lang)}
+    return word in negations and any(_negation(w, lang) for w in plain)
+
+
 def _entity_words(entity: str, lang: Language | None) -> set[str]:
     return {t for t in tokens(entity.replace("-", " ").replace(".", " "), lang) if t not in stopwords(lang)}
+
+
+# The entities that are the agent's project, spoken of as "we" and "our".
+SHARED_ENTITIES = frozenset({"project", "team", "repo", "repository"})
 
 
 @dataclass(frozen=True)
 class Verdict:
     grounded: bool
     detail: str = ""
+    strength: int = 0
 
 
-def check(entity: str, value: str, quote: str, self_names: frozenset[str] = frozenset({"user"})) -> Verdict:
+def _strength(value: str, quote: str, wanted: set[str], said: set[str]) -> int:
+    if " ".join(value.casefold().split()) in " ".join(quote.casefold().split()):
+        return 2
+    return 1 if wanted <= said else 0
+
+
+def _about_the_project(quote: str, key: str, said: set[str], lang: Language | None) -> bool:
+    """Whether `quote` speaks of the agent's project: "we", "our" (or a first-person verb),
+    a word that points at it ("here", "this repo": the language's `claim.project_deixis`),
+    or the key's own words ("Tests run with `npm test`" for test_command)."""
+    if first_person(quote, lang):
+        return True
+    if lang is None:
+        return False
+    low = [t.casefold() for t in tokens(quote, lang)]
+    for phrase in lang.claim.get("project_deixis", frozenset()):
+        if any(tuple(low[i : i + len(phrase)]) == phrase for i in range(len(low) - len(phrase) + 1)):
+            return True
+    wanted = {w for w in tokens(key.replace("_", " "), lang) if w not in stopwords(lang)}
+    return any(_said(w, said, lang) for w in wanted)
+
+
+def check(
+    entity: str, value: str, quote: str, self_names: frozenset[str] = frozenset({"user"}), key: str = ""
+) -> Verdict:
     """Whether `quote` states `value` about `entity` (see the module docstring).
 
     `self_names`: the entities that are the user themself (`user`, and the memory owner's
@@ -80,16 +143,23 @@ def check(entity: str, value: str, quote: str, self_names: frozenset[str] = froz
     lang = detect([quote])
     said = set(tokens(quote, lang))
     wanted = value_words(value, lang)
-    missing = sorted(w for w in wanted if not _said(w, said, lang))
+    missing = sorted(
+        w for w in wanted if not _said(w, said, lang) and not (lang and _said_otherwise(w, value, quote, lang))
+    )
     if missing:
         return Verdict(False, f"the quote does not say {', '.join(missing)!s} (value {value!r})")
     if not wanted:
         return Verdict(False, f"the value {value!r} has no content words to find in the quote")
-    if entity.split(".", 1)[0] in self_names:
+    strength = _strength(value, quote, wanted, said)
+    head = entity.split(".", 1)[0]
+    if head in self_names:
         if not first_person(quote, lang):
             return Verdict(False, "a fact about the user needs the user's own first-person words")
-        return Verdict(True)
+        return Verdict(True, strength=strength)
     own = _entity_words(entity, lang)
     if own and not own & said:
-        return Verdict(False, f"the quote does not name {entity!r}")
-    return Verdict(True)
+        if head in SHARED_ENTITIES and _about_the_project(quote, key, said, lang):
+            return Verdict(True, strength=strength)
+        hint = " nor speak of it as \"we\" or \"our\"" if head in SHARED_ENTITIES else ""
+        return Verdict(False, f"the quote does not name {entity!r}{hint}")
+    return Verdict(True, strength=strength)

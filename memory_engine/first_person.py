@@ -5,7 +5,8 @@ they wrote: a first-person pronoun or possessive ("I", "my", "ich", "мой", "j
 "私", "나는"), or, in a language that drops its pronouns (Spanish, Italian, Polish …), a verb
 in the first person ("Trabajo en Inditex", "Mieszkam w Krakowie"). The forms live in each
 language's data file (`first_person`, `first_person_plural`, `first_person_verbs`,
-`first_person_endings`: docs/how-to/add-a-language.md); the quote's language is
+`first_person_endings`: docs/how-to/add-a-language.md); in Japanese and Korean, which leave
+the speaker unsaid and mark no person on the verb, a statement naming no one else; the quote's language is
 `daemon.text.language.detect`'s. A quote in no known language has no first person that can
 be read, so it grounds no fact about the user.
 
@@ -50,4 +51,15 @@ def first_person(quote: str, lang: Language | None = None) -> bool:
         lower = word == folded or (index == 0 and word[1:] == folded[1:])
         if lang.pro_drop and lower and lang.matches("first_person_endings", folded):
             return True
-    return False
+    return _unsaid_subject(text, lang)
+
+
+def _unsaid_subject(text: str, lang: Language) -> bool:
+    """Japanese, Korean and Thai leave the speaker unsaid and mark no person on the verb (their
+    data files say `pro_drop: unmarked`): a statement that names no one else
+    (the data file's `claim.others`: 母, 友達, 彼女 …) is the speaker's own
+    ("大阪に住んでるので")."""
+    if not lang.person_unmarked:
+        return False
+    others = ("".join(phrase) for phrase in lang.claim.get("others", frozenset()))
+    return not any(other and other in text for other in others)

@@ -46,7 +46,7 @@ IdFactory = Callable[[FactProposal, str], str]
 
 @dataclass(frozen=True)
 class WriteResult:
-    status: Literal["stored", "deduplicated", "abstained", "rejected"]
+    status: Literal["stored", "deduplicated", "abstained", "rejected", "held"]
     reason: str
     retained: bool
     record_id: str | None = None

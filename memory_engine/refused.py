@@ -7,6 +7,12 @@ like every other file the daemon keeps, so undo and plain git see it). `memory r
 lists it; `memory retry --run RUN` writes the turns of that run's refusals to
 `.metaeng/retry.json`, and the next distillation reads those turns again, before the new
 ones, and takes them off the queue.
+
+Two kinds of entry wait for more than a log line. A *tentative* statement ("I might move to
+Porto", reason `tentative`) is never a fact; when a later turn states the same value and it
+is stored, the entry is marked `settled` ("confirmed by m012"). A *held* conflict
+(`held_conflict`: two values for one key and date, grounded as firmly) waits for a person:
+`memory keep` stores the value they choose, as a run, and marks the entries settled.
 """
 
 from __future__ import annotations
@@ -42,12 +48,15 @@ class RefusedFact(BaseModel):
     key: str
     value: str
     quote: str
-    status: str  # rejected | abstained
+    status: str  # rejected | abstained | held
     reason: str
     detail: str = ""
     file: str | None = None  # the cited turn, when it was one that was sent
     start: int | None = None
     end: int | None = None
+    valid_from: str | None = None  # as the model proposed it
+    confidence: float | None = None
+    settled: str | None = None  # what became of it later: "confirmed by m012", "kept as m013 by a person"
 
 
 class RetryTurn(BaseModel):
@@ -87,7 +96,40 @@ def refused_entry(
         file=turn.file if turn else None,
         start=turn.start if turn else None,
         end=turn.end if turn else None,
+        valid_from=text("valid_from")[:10] or None,
+        confidence=_confidence(getattr(fact, "confidence", None)),
     )
+
+
+def _confidence(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _same(value: str) -> str:
+    return " ".join(value.casefold().split())
+
+
+def confirmed(
+    entries: Sequence[RefusedFact], stored: Iterable[tuple[str, str, str, str]]
+) -> tuple[list[RefusedFact], int]:
+    """`entries` with each open tentative entry that a stored (entity, key, value, record id)
+    states again marked settled, and how many were."""
+    found = {(e, k, _same(v)): record for e, k, v, record in stored}
+    out: list[RefusedFact] = []
+    count = 0
+    for entry in entries:
+        record = found.get((entry.entity, entry.key, _same(entry.value)))
+        if entry.reason == "tentative" and entry.settled is None and record is not None:
+            entry = entry.model_copy(update={"settled": f"confirmed by {record}"})
+            count += 1
+        out.append(entry)
+    return out, count
+
+
+def render_log(entries: Sequence[RefusedFact]) -> FileWrite:
+    kept = list(entries)[-MAX_ENTRIES:]
+    body = "".join(json.dumps(e.model_dump(), ensure_ascii=False, sort_keys=True) + "\n" for e in kept)
+    return FileWrite(path=REFUSED_LOG, content=body.encode("utf-8"))
 
 
 def read_log(view: AgentView) -> list[RefusedFact]:
@@ -106,9 +148,7 @@ def log_write(view: AgentView, new: Sequence[RefusedFact]) -> FileWrite | None:
     """The log with `new` appended, keeping the newest MAX_ENTRIES; None when nothing is new."""
     if not new:
         return None
-    kept = [*read_log(view), *new][-MAX_ENTRIES:]
-    body = "".join(json.dumps(e.model_dump(), ensure_ascii=False, sort_keys=True) + "\n" for e in kept)
-    return FileWrite(path=REFUSED_LOG, content=body.encode("utf-8"))
+    return render_log([*read_log(view), *new])
 
 
 def read_queue(view: AgentView) -> RetryQueue:

@@ -23,6 +23,7 @@ from daemon.kernel.settings import (
     AgentSettings,
     Effective,
     ModelSettings,
+    key_preset_for,
 )
 
 
@@ -133,14 +134,23 @@ def _agent(
     packs = tuple(
         _resolve_path(base, p, ("agents", name, "skills", "packs", i)) for i, p in enumerate(agent.skills.packs)
     )
+    fmt = agent.transcripts.format
+    memory = agent.memory.with_view_for(fmt)
+    # what the runtime chose where the config is silent (shown as such by `config show`)
+    chosen = {
+        "memory.allowed_keys": f"{key_preset_for(fmt)} preset for runtime {fmt}",
+        "memory.markdown_view": f"the default of runtime {fmt}",
+    }
     for section in ("transcripts", "skills", "workspace", "memory"):
-        model = getattr(agent, section)
+        model = memory if section == "memory" else getattr(agent, section)
         for key, value in model.model_dump(mode="json").items():
             if isinstance(value, dict):
                 for sub, subvalue in value.items():
                     own(f"{section}.{key}.{sub}", subvalue)
             elif section == "transcripts" and key == "root":
                 own("transcripts.root", str(transcript_root or home))  # shown resolved, like home
+            elif f"{section}.{key}" in chosen and key not in agent.memory.model_fields_set:
+                origins.append(Effective(f"{section}.{key}", value, chosen[f"{section}.{key}"]))
             else:
                 own(f"{section}.{key}", value)
     return AgentSettings(
@@ -158,7 +168,7 @@ def _agent(
         managed_skill_dirs=managed,
         pack_skill_dirs=packs,
         workspace=agent.workspace,
-        memory=agent.memory.with_view_for(agent.transcripts.format),
+        memory=memory,
         explicit_transcript_root=transcript_root,
         origins=tuple(origins),
     )

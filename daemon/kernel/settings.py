@@ -41,6 +41,19 @@ PASS_ORDER: tuple[PassName, ...] = (
 
 
 PUBLISHED_ALLOWED_KEYS = ("city", "language", "timezone", "delivery", "color", "plan")
+# What a coding agent's sessions teach: about the project ("we test with `pytest -q`") and
+# the person at the keyboard (editor, os, shell, timezone, language).
+CODING_ALLOWED_KEYS = (
+    "test_command", "build_command", "lint_command", "package_manager", "deploy_command", "staging_url",
+    "code_style", "editor", "os", "shell", "timezone", "language",
+)
+KEY_PRESETS: dict[str, tuple[str, ...]] = {"chat": PUBLISHED_ALLOWED_KEYS, "coding": CODING_ALLOWED_KEYS}
+# The preset an agent gets when its config names no keys: by the runtime that writes its sessions.
+RUNTIME_KEY_PRESET = {"claude-code": "coding", "codex": "coding"}
+
+
+def key_preset_for(fmt: str) -> str:
+    return RUNTIME_KEY_PRESET.get(fmt, "chat")
 
 
 class Frozen(BaseModel):
@@ -188,6 +201,8 @@ class AgentMemory(Frozen):
             min_confidence=0.6, filter_entity=True, time_aware=True, deduplicate=True, top_k=3
         )
     )
+    # A list of keys, or a preset's name (`chat`, `coding`); unset: the runtime's preset
+    # (`coding` for claude-code and codex, else `chat`), chosen by `with_view_for`.
     allowed_keys: list[str] = Field(default_factory=lambda: list(PUBLISHED_ALLOWED_KEYS), min_length=1)
     # Facts stated by the user are trusted; tool output and quoted text are not, by default.
     allowed_sources: list[Literal["user", "assistant", "tool"]] = Field(
@@ -202,15 +217,28 @@ class AgentMemory(Frozen):
     # writing `valid_from: 9999-12-31` would otherwise make every later update "out of order".
     max_future_days: int = Field(default=1, ge=0, le=36_500)
 
+    @field_validator("allowed_keys", mode="before")
+    @classmethod
+    def _preset(cls, value: object) -> object:
+        if isinstance(value, str):
+            if value not in KEY_PRESETS:
+                raise ValueError(f"{value!r} is not a key preset ({', '.join(KEY_PRESETS)}); give a preset or a list of keys")
+            return list(KEY_PRESETS[value])
+        return value
+
     @field_validator("store", "markdown_view")
     @classmethod
     def _store_inside(cls, value: str | Literal[False] | None) -> str | Literal[False] | None:
         return value if value is None or value is False else inside_home(value, "memory path")
 
     def with_view_for(self, fmt: str) -> AgentMemory:
-        """This memory section with `markdown_view` resolved: the runtime's default if unset, None if false."""
+        """This memory section for runtime `fmt`: `markdown_view` the runtime's default if unset,
+        None if false; `allowed_keys` the runtime's preset if unset."""
         view = default_view(fmt) if self.markdown_view is None else (self.markdown_view or None)
-        return self.model_copy(update={"markdown_view": view})
+        update: dict[str, object] = {"markdown_view": view}
+        if "allowed_keys" not in self.model_fields_set:
+            update["allowed_keys"] = list(KEY_PRESETS[key_preset_for(fmt)])
+        return self.model_copy(update=update)
 
 
 @dataclass(frozen=True)

@@ -36,10 +36,11 @@ from daemon.kernel.settings import (
 )
 from daemon.lab.distill_corpus import Corpus, CorpusSession, Label, same_value
 from daemon.passes.turn_batches import TurnGroup, split_turns
+from daemon.text.language import detect
 from memory_engine import factstore
 from memory_engine.agent_memory import schema_for
 from memory_engine.distillation import DistillationResponse, _payload
-from memory_engine.fact_admission import admit
+from memory_engine.fact_admission import admit_all
 
 BENCH_AGENT = "lab-distill"
 
@@ -115,24 +116,30 @@ def settle(
     memory = factstore.load(None, BENCH_AGENT, agent.memory.settings, schema_for(agent))
     now = session_now(cs)
     outcomes: list[dict[str, Any]] = []
-    for number, (group, answer) in enumerate(answers, start=1):
-        if answer is None:
-            continue
-        for fact in answer.facts:
-            line, result = admit(memory, agent, fact, group.by_id, now)
-            entry: dict[str, Any] = {
-                "request": number,
-                "fact": fact.model_dump(),
-                "status": result.status,
-                "reason": result.reason,
-                "detail": result.detail,
-                "line": line,
-            }
-            if result.status == "stored":
-                entry["record_id"] = result.record_id
-                entry["match"] = classify(cs, fact.entity, fact.key, fact.value)
-            outcomes.append(entry)
+    proposed = [
+        (number, fact, group.by_id)
+        for number, (group, answer) in enumerate(answers, start=1)
+        if answer is not None
+        for fact in answer.facts
+    ]
+    admitted = admit_all(memory, agent, [(fact, turns) for _, fact, turns in proposed], now)
+    for (number, fact, _turns), (line, result) in zip(proposed, admitted, strict=True):
+        entry: dict[str, Any] = {
+            "request": number,
+            "fact": fact.model_dump(),
+            "status": result.status,
+            "reason": result.reason,
+            "detail": result.detail,
+            "line": line,
+        }
+        if result.status == "stored":
+            entry["record_id"] = result.record_id
+            entry["match"] = classify(cs, fact.entity, fact.key, fact.value)
+        outcomes.append(entry)
     return outcomes
+
+
+LANGUAGE_COUNTS = ("sessions", "facts", "facts_found", "traps", "traps_stored", "stored", "supported_stored")
 
 
 def _ratio(part: int, whole: int) -> float | None:
@@ -176,6 +183,14 @@ def figures(
         for index, trap in enumerate(cs.session.traps):
             per_category[trap.category]["traps"] += 1
             per_category[trap.category]["stored"] += f"traps[{index}]" in hit
+    per_language: dict[str, dict[str, int]] = {}
+    for cs, row in zip(ran, rows, strict=True):
+        lang = detect([m.content for m in cs.session.transcript if m.role == "user"])
+        counts = per_language.setdefault(lang.code if lang else "unknown", dict.fromkeys(LANGUAGE_COUNTS, 0))
+        counts["sessions"] += 1
+        for name in ("facts", "facts_found", "traps", "stored", "supported_stored"):
+            counts[name] += row[name]
+        counts["traps_stored"] += len(row["traps_stored"])
     stored = sum(r["stored"] for r in rows)
     supported = sum(r["supported_stored"] for r in rows)
     facts = sum(r["facts"] for r in rows)
@@ -201,6 +216,16 @@ def figures(
         "junk_rate": _ratio(traps_stored, traps),
         "by_category": {
             c: {**n, "junk_rate": _ratio(n["stored"], n["traps"])} for c, n in per_category.items()
+        },
+        # by the language of the session's user messages (the text layer's `detect`)
+        "by_language": {
+            code: {
+                **n,
+                "precision": _ratio(n["supported_stored"], n["stored"]),
+                "recall": _ratio(n["facts_found"], n["facts"]),
+                "junk_rate": _ratio(n["traps_stored"], n["traps"]),
+            }
+            for code, n in sorted(per_language.items())
         },
         "by_outcome": dict(sorted(reasons.items())),
         "by_session": rows,

@@ -108,3 +108,20 @@ def key(name: str) -> str:
 def normal(word: str) -> str:
     """A word as the tables compare it: casefolded, ё as е, no soft hyphen, ʼ and ’ as '."""
     return word.casefold().replace("ё", "е").replace("\u00ad", "").replace("\u02bc", "'").replace("\u2019", "'")
+
+
+@cache
+def language_names(locale: str) -> dict[str, str]:
+    """Every casefolded name `locale` gives a language (of a two-letter ISO code) → its English
+    name casefolded: French "français" → "french", German "Deutsch" → "german"."""
+    here = icu.Locale(locale)
+    english = icu.Locale("en")
+    found: dict[str, str] = {}
+    for code in icu.Locale.getISOLanguages():
+        if len(code) != 2:
+            continue
+        language = icu.Locale(code)
+        name, own = key(language.getDisplayLanguage(here)), key(language.getDisplayLanguage(english))
+        if name and own and name != code:
+            found.setdefault(name, own)
+    return found

@@ -40,7 +40,10 @@ LISTS = (
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
-CLAIM_LISTS = ("subject_pronouns", "others", "hypothetical", "roleplay", "past_state", "reported", "humour", "request")
+CLAIM_LISTS = (
+    "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",
+    "request", "since", "project_deixis",
+)
 KEYS = frozenset({"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", *LISTS, *PATTERNS})
 
 
@@ -66,6 +69,9 @@ class Language:
     # `claim:` lists, each a set of phrases (a phrase is its words)
     claim: Mapping[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     locale: str = ""  # the ICU locale of its numbers and calendar names (its code)
+    # `pro_drop: unmarked`: the subject is left unsaid and the verb marks no person (Japanese,
+    # Korean, Thai): a statement naming no one else is the speaker's own (memory_engine/first_person.py)
+    person_unmarked: bool = False
 
     def words(self, key: str) -> frozenset[str]:
         return self.lists.get(key, frozenset())
@@ -173,7 +179,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         str(data.get("name") or code),
         script,
         stemmer,
-        str(data.get("pro_drop", "false")).lower() == "true",
+        str(data.get("pro_drop", "false")).lower() in ("true", "unmarked"),
         {k: tuple(dict.fromkeys(v)) for k, v in concepts.items()},
         {k: tuple(dict.fromkeys(v)) for k, v in phrases.items()},
         lists,
@@ -184,6 +190,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         extra_numbers,
         claim,
         code,
+        person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
     )
 
 
@@ -343,4 +350,5 @@ def merged(codes: tuple[str, ...]) -> Language:
         {k: v for p in parts for k, v in p.extra_numbers.items()},
         {name: frozenset().union(*(p.claim.get(name, frozenset()) for p in parts)) for name in CLAIM_LISTS},
         first.locale,
+        person_unmarked=all(p.person_unmarked for p in parts),
     )

@@ -57,3 +57,50 @@ def test_a_quote_that_does_not_assert_its_fact_is_refused_with_its_reason(
 def test_a_quote_that_asserts_its_fact_is_stored(root: Path, fake_model: FakeModelServer, said: str, quote: str) -> None:
     entry = distill_said(root, fake_model, said, berlin_fact(quote=quote))
     assert entry.get("stored") == 1, entry
+
+
+@pytest.mark.parametrize(
+    ("said", "quote", "value"),
+    [
+        # out of the role-play again before the quote
+        ("Pretend you're a pirate and I'm the captain. Out of character: I live in Berlin.", "I live in Berlin", "Berlin"),
+        ("On fait un jeu de rôle. Pause ! En vrai j'habite à Berlin.", "En vrai j'habite à Berlin", "Berlin"),
+        # a humour marker that opens its sentence takes back what came before, not this
+        ("I live on the moon. Kidding, I live in Berlin.", "Kidding, I live in Berlin", "Berlin"),
+        # "I told you" is the user's own word, not someone else's
+        ("I told you, I live in Berlin.", "I told you, I live in Berlin", "Berlin"),
+        # the question comes after a clause break
+        ("Visto che ormai abito a Berlino: mi trovi un treno?", "abito a Berlino", "Berlino"),
+        # a value that is a negation takes the quote's own
+        ("I just don't eat red meat.", "I just don't eat red meat", "no red meat"),
+        # a language by its name in the quote's language
+        ("Je réponds toujours en français.", "Je réponds toujours en français", "French"),
+        # Japanese leaves the speaker unsaid
+        ("大阪に住んでいます。", "大阪に住んでいます", "大阪"),
+        # a first-person verb without its pronoun
+        ("Пью только чёрный чай.", "Пью только чёрный чай", "чёрный чай"),
+    ],
+)
+def test_a_true_fact_said_the_hard_way_is_stored(
+    root: Path, fake_model: FakeModelServer, said: str, quote: str, value: str
+) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=value))
+    assert entry.get("stored") == 1, entry
+
+
+@pytest.mark.parametrize(
+    ("said", "quote", "value", "reason"),
+    [
+        ("Mock interview time: you're the recruiter, I'm a candidate who lives in Berlin.", "I'm a candidate who lives in Berlin", "Berlin", "roleplay"),
+        ("My mum tells everyone I'm vegan.", "My mum tells everyone I'm vegan", "vegan", "reported"),
+        ("I use Emacs. Kidding.", "I use Emacs", "Emacs", "joke"),
+        ("Bis letzten Sommer habe ich in Berlin gewohnt.", "Bis letzten Sommer habe ich in Berlin gewohnt", "Berlin", "past_state"),
+        ("私はコーヒーは飲まない。", "私はコーヒーは飲まない", "コーヒー", "negated"),
+        ("I miei genitori sono a Berlino.", "I miei genitori sono a Berlino", "Berlino", "other_subject"),
+    ],
+)
+def test_a_trap_said_the_hard_way_is_refused(
+    root: Path, fake_model: FakeModelServer, said: str, quote: str, value: str, reason: str
+) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=value))
+    assert "stored" not in entry and f": {reason} — " in entry["rejected_facts"][0], entry

@@ -29,6 +29,13 @@ DECOYS = {
     "drink": "absinthe",
     "diet": "carnivore",
     "pet": "iguana",
+    "test_command": "nose2 --verbose",
+    "package_manager": "bower",
+    "deploy_command": "capistrano deploy",
+    "staging_url": "https://decoy.invalid",
+    "editor": "TECO",
+    "os": "Haiku",
+    "shell": "tcsh",
 }
 Respond = Callable[[dict[str, Any]], dict[str, Any]]
 

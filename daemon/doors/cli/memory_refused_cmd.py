@@ -11,6 +11,7 @@ from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
 from memory_engine import refused
+from memory_engine.keep import plan_keep
 
 
 class Queued(PassDetails):
@@ -31,8 +32,31 @@ def register_actions(actions: argparse._SubParsersAction) -> None:
     )
     add_agent(listing)
     listing.add_argument("--run", help="only the refusals of this run")
+    listing.add_argument(
+        "--reason", help="only this reason (tentative, held_conflict, negated, other_subject …: docs/explanation/fact-memory.md)"
+    )
+    listing.add_argument("--open", action="store_true", help="only entries not settled yet (tentative, held)")
     add_json(listing)
     listing.set_defaults(handler=handle_refused)
+
+    keep = actions.add_parser(
+        "keep",
+        help="store a refused candidate a person chose (a held conflict, a tentative statement)",
+        description=(
+            "Store one candidate fact that run RUN refused or held (see `memory refused --reason held_conflict`): "
+            "written through the memory's rules from its turn's date, with its quote, source `user` (you vouch "
+            "for it). The other values held with it are marked settled. The keeping is itself a run: `undo` "
+            "takes it back."
+        ),
+    )
+    add_agent(keep)
+    keep.add_argument("--run", required=True, help="the run that refused or held the candidate")
+    keep.add_argument("--entity", required=True)
+    keep.add_argument("--key", required=True)
+    keep.add_argument("--value", help="which value, when the run held several for the key")
+    keep.add_argument("--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress")
+    add_json(keep)
+    keep.set_defaults(handler=handle_keep)
 
     retry = actions.add_parser(
         "retry",
@@ -51,7 +75,11 @@ def register_actions(actions: argparse._SubParsersAction) -> None:
 
 def handle_refused(args: argparse.Namespace, context: CliContext) -> int:
     agent = context.deployment().agent(args.agent)
-    entries = [e for e in reversed(refused.read_log(AgentView(agent.home))) if args.run in (None, e.run_id)]
+    entries = [
+        e
+        for e in reversed(refused.read_log(AgentView(agent.home)))
+        if args.run in (None, e.run_id) and args.reason in (None, e.reason) and not (args.open and e.settled)
+    ]
     if args.json:
         context.out.document(RefusedDocument(entries))
         return 0
@@ -60,7 +88,8 @@ def handle_refused(args: argparse.Namespace, context: CliContext) -> int:
         return 0
     for e in entries:
         where = f"{e.file}@{e.start}" if e.file is not None else "a turn that was not sent"
-        context.out.line(f"{e.run_id}  {e.entity}.{e.key} = {e.value!r}  {e.status}: {e.reason}")
+        settled = f"  (settled: {e.settled})" if e.settled else ""
+        context.out.line(f"{e.run_id}  {e.entity}.{e.key} = {e.value!r}  {e.status}: {e.reason}{settled}")
         context.out.line(f"    quoted “{e.quote}” from {where}" + (f"; {e.detail}" if e.detail else ""))
     return 0
 
@@ -85,6 +114,38 @@ def handle_retry(args: argparse.Namespace, context: CliContext) -> int:
         )
 
     result = run_manual(deployment, agent.name, label="memory-retry", plan=plan, now=context.clock(), lock_timeout=timeout)
+    if args.json:
+        details = result.changeset.details
+        context.out.json(
+            {
+                "run_id": result.run_id,
+                "reason": result.changeset.reason,
+                **(details.model_dump(mode="json") if details is not None else {}),
+            }
+        )
+        return 0
+    context.out.line(result.changeset.reason)
+    if result.run_id:
+        context.out.line(f"run {result.run_id}; undo with: {context.command('undo', result.run_id)}")
+    return 0
+
+
+def handle_keep(args: argparse.Namespace, context: CliContext) -> int:
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    now = context.clock()
+    timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    result = run_manual(
+        deployment,
+        agent.name,
+        label="memory-keep",
+        plan=lambda session, view, _run: plan_keep(
+            session.agent, view, args.run, args.entity, args.key, args.value, now, session.state.fact_index
+        ),
+        now=now,
+        lock_timeout=timeout,
+        memory_lock=True,
+    )
     if args.json:
         details = result.changeset.details
         context.out.json(

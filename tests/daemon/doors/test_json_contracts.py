@@ -38,6 +38,7 @@ from daemon.wiring.pass_registry import default_registry
 from daemon.wiring.purge import Purged
 from memory_engine.distillation import DistillationDetails
 from memory_engine.forget import Forgotten
+from memory_engine.keep import Kept
 from skills_engine.enforce import GuardDetails
 from tests.support.deploy import CliResult, run_cli
 from tests.support.fake_model import FakeModelServer
@@ -46,7 +47,7 @@ from tests.test_example import copy_example
 
 # Details of a person's action (review, forget, purge, retry, lab proposal, skills check),
 # never of a pass of `once`: printed by their own commands.
-NOT_PASS_DETAILS = {Decided, Forgotten, Purged, Queued, SettingsProposal, SettingsProposed, GuardDetails}
+NOT_PASS_DETAILS = {Decided, Forgotten, Kept, Purged, Queued, SettingsProposal, SettingsProposed, GuardDetails}
 
 
 def printed(model: type[BaseModel], result: CliResult) -> Any:

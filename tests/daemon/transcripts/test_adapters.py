@@ -478,6 +478,8 @@ def test_distillation_from_a_claude_code_session_cites_the_turn_and_never_sees_i
         "timeout_seconds": 5,
     }
     raw["budget"] = {"daily_usd": 5.0, "per_agent_daily_usd": 1.0}
+    # a Claude Code agent's default keys are the coding preset, which has no city
+    raw["agents"]["coder"]["memory"] = {"allowed_keys": ["city", "editor"]}
     config.write_text(yaml.safe_dump(raw, sort_keys=False))
     fact = {
         "turn": "T3",
