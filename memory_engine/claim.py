@@ -31,6 +31,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from daemon.text.cldr import language_names
 from daemon.text.language import Language
 from daemon.text.lexicon import phrase_at
 from daemon.text.stems import stem
@@ -123,6 +124,13 @@ def _sentence(message: str, quote: str, with_short_next: bool = False) -> str:
         if after is not None and 0 < len(_words(after.group(0))) <= SHORT_SENTENCE:
             cut += after.end()
     return rest[:cut]
+
+
+def _a_language(value: str, lang: Language) -> bool:
+    """Whether `value` names a language, in English or in `lang` (CLDR)."""
+    name = " ".join(value.casefold().split())
+    local = language_names(lang.locale or lang.code)
+    return name in local or name in local.values()
 
 
 def _retraction(lang: Language, sentence: str) -> str:
@@ -229,11 +237,16 @@ def _other_subject(lang: Language, low: list[str], key: str) -> str | None:
     """"my uncle …", "moja żona …", "ο θείος μου …": a possessive beside a person, and no
     subject "I" or "we" (a pronoun, or in a language that drops them, a first-person verb)."""
     pronouns = lang.claim.get("subject_pronouns", frozenset())
-    parts = [part for word in low for part in (word, *word.split("'"))]
-    if any((w,) in pronouns for w in parts):
-        return None
-    possessives = (lang.words("first_person") | lang.words("first_person_plural")) - {p[0] for p in pronouns}
     others = lang.claim.get("others", frozenset())
+    # a pronoun right before a person is that person's possessive: Czech "my" (we) read
+    # together with English (`merged`) must not make "my friend" the subject
+    subjects = [
+        part for i, word in enumerate(low) if not (i + 1 < len(low) and (low[i + 1],) in others)
+        for part in (word, *word.split("'"))
+    ]
+    if any((w,) in pronouns for w in subjects):
+        return None
+    possessives = lang.words("first_person") | lang.words("first_person_plural")
     # the fact's key naming that person is the user's own relation: "My cat is Ren" (user.cat)
     named = {stem(part, lang.stemmer) for part in re.split(r"[._\-\s]+", key.casefold()) if part}
     for i, word in enumerate(low):
@@ -290,7 +303,9 @@ def assess(
         return Refusal("past_state", f"the quote says the state is over (“{found}”)")
     if (found := _reported(lang, text, whole)) is not None:
         return Refusal("reported", f"the quote reports someone else's words (“{found}”)")
-    if (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
+    # asking to be answered in a language is the person's standing preference, not an errand
+    # ("escreve-me em português, por favor"); "book me a hotel in Lisbon, please" is one
+    if not _a_language(value, lang) and (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
         return Refusal("request", f"the quote asks for something (“{found}”)")
     if about_user and (found := _other_subject(lang, clause, key)) is not None:
         return Refusal("other_subject", f"the quote is about someone else (“{found}”)")

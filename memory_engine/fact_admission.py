@@ -26,6 +26,9 @@ from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
 from memory_engine.stated_time import stated_start
 
+# Entity names a model may give the user in any language the quote is not in.
+SELF_ENTITIES = frozenset({"me", "i", "myself", "self", "the_user", "the-user"})
+
 
 class DistilledFact(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -129,16 +132,22 @@ def examine(
     # store) is refused for that, the clearer reason; grounding judges the rest.
     if source not in agent.memory.allowed_sources or not _valid(raw):
         return Candidate(fact, label, raw, turn, 0, checked=False)
+    text = message.content
+    lang = detect([text])
+    head = fact.entity.split(".", 1)[0]
     own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
+    # an entity named "me", "ich", "moi" … is the user, and is checked as the user
+    if lang is not None and head.casefold() in lang.words("first_person") | SELF_ENTITIES:
+        own |= {head}
     verdict = fact_grounding.check(fact.entity, fact.value, fact.quote, own, fact.key)
     if not verdict.grounded:
         result = WriteResult("rejected", "ungrounded", False, detail=verdict.detail)
         return f"rejected {label}: ungrounded — {verdict.detail}", result
-    # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`)
-    about_user = fact.entity.split(".", 1)[0] in own
-    text = message.content
-    lang = detect([text])
-    refusal = claim.assess(fact.quote, fact.value, text, lang, about_user, fact.key)
+    # Grounded words are not yet a claim: negated, hypothetical, reported … (`claim`). The
+    # project's facts too must not be someone else's ("my friend's team uses yarn").
+    about_user = head in own
+    shared = head in fact_grounding.SHARED_ENTITIES
+    refusal = claim.assess(fact.quote, fact.value, text, lang, about_user or shared, fact.key)
     if refusal is None and about_user and source != "user":
         refusal = claim.Refusal("not_the_user", f"the quote is the {source}'s words, not the user's")
     if refusal is not None:

@@ -97,7 +97,8 @@ def plan_keep(
         if entry is chosen:
             entry = entry.model_copy(update={"settled": f"kept as {record} by a person"})
         elif held_with and entry.reason == "held_conflict":
-            entry = entry.model_copy(update={"settled": f"not kept: {chosen.value!r} was kept as {record}"})
+            # no value in the text: a purge of the kept value finds it in its own entry only
+            entry = entry.model_copy(update={"settled": f"not kept: another value was kept as {record}"})
         settled.append(entry)
     writes, deletes = edit.changes(now.date().isoformat())
     stored = edit.memory.get(record)

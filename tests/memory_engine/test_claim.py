@@ -79,6 +79,8 @@ def test_a_quote_that_asserts_its_fact_is_stored(root: Path, fake_model: FakeMod
         ("大阪に住んでいます。", "大阪に住んでいます", "大阪"),
         # a first-person verb without its pronoun
         ("Пью только чёрный чай.", "Пью только чёрный чай", "чёрный чай"),
+        # asking to be answered in a language is a preference, not an errand
+        ("E escreve-me em português, por favor.", "escreve-me em português, por favor", "Portuguese"),
     ],
 )
 def test_a_true_fact_said_the_hard_way_is_stored(
@@ -97,10 +99,27 @@ def test_a_true_fact_said_the_hard_way_is_stored(
         ("Bis letzten Sommer habe ich in Berlin gewohnt.", "Bis letzten Sommer habe ich in Berlin gewohnt", "Berlin", "past_state"),
         ("私はコーヒーは飲まない。", "私はコーヒーは飲まない", "コーヒー", "negated"),
         ("I miei genitori sono a Berlino.", "I miei genitori sono a Berlino", "Berlino", "other_subject"),
+        ("Book me a hotel in Berlin for Friday.", "Book me a hotel in Berlin", "Berlin", "request"),
     ],
 )
 def test_a_trap_said_the_hard_way_is_refused(
     root: Path, fake_model: FakeModelServer, said: str, quote: str, value: str, reason: str
 ) -> None:
     entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=value))
+    assert "stored" not in entry and f": {reason} — " in entry["rejected_facts"][0], entry
+
+
+@pytest.mark.parametrize(
+    ("entity", "said", "quote", "reason"),
+    [
+        # a model naming the user "me" gets the user's checks, not a third entity's
+        ("me", "My uncle lives in Berlin.", "My uncle lives in Berlin", "other_subject"),
+        # the project's facts must not be someone else's either
+        ("project", "My friend's team lives in Berlin.", "My friend's team lives in Berlin", "other_subject"),
+    ],
+)
+def test_an_entity_a_model_chooses_does_not_escape_the_users_checks(
+    root: Path, fake_model: FakeModelServer, entity: str, said: str, quote: str, reason: str
+) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, entity=entity))
     assert "stored" not in entry and f": {reason} — " in entry["rejected_facts"][0], entry
