@@ -14,6 +14,7 @@ from typing import Protocol
 from daemon.config import Deployment, load_deployment
 from daemon.doors.environment import ModelAccess, model_access, register_secrets
 from daemon.doors.output import Output
+from daemon.run.manual import ManualResult
 
 
 class Command(Protocol):
@@ -75,3 +76,22 @@ def wait_seconds(text: str) -> float:
 
 def add_agent(parser: argparse.ArgumentParser, required: bool = True) -> None:
     parser.add_argument("--agent", required=required, help="agent name from the config")
+
+
+def print_manual_run(result: ManualResult, as_json: bool, context: CliContext) -> int:
+    """What a command that applied a person's change as a run prints: with --json its run id,
+    reason and details; else the reason and how to undo it."""
+    if as_json:
+        details = result.changeset.details
+        context.out.json(
+            {
+                "run_id": result.run_id,
+                "reason": result.changeset.reason,
+                **(details.model_dump(mode="json") if details is not None else {}),
+            }
+        )
+        return 0
+    context.out.line(result.changeset.reason)
+    if result.run_id:
+        context.out.line(f"run {result.run_id}; undo with: {context.command('undo', result.run_id)}")
+    return 0

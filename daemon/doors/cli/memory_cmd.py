@@ -6,7 +6,7 @@ import argparse
 import unicodedata
 
 from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
-from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.doors.cli.common import CliContext, add_agent, add_json, print_manual_run, wait_seconds
 from daemon.doors.documents import MemoryAnswer, MemoryListing
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
@@ -191,20 +191,4 @@ def handle_forget(args: argparse.Namespace, context: CliContext) -> int:
         lock_timeout=timeout,
         memory_lock=True,
     )
-    run_id = result.run_id
-    if args.json:
-        details = result.changeset.details
-        context.out.json(
-            {
-                "run_id": run_id,
-                "reason": result.changeset.reason,
-                **(details.model_dump(mode="json") if details is not None else {}),
-            }
-        )
-        return 0
-    context.out.line(result.changeset.reason)
-    if run_id:
-        context.out.line(
-            f"run {run_id}; undo with: {context.command('undo', run_id)}"
-        )
-    return 0
+    return print_manual_run(result, args.json, context)

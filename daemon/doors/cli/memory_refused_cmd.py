@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.doors.cli.common import CliContext, add_agent, add_json, print_manual_run, wait_seconds
 from daemon.doors.documents import RefusedDocument
 from daemon.kernel.changeset import Changeset, PassDetails
 from daemon.kernel.errors import DaemonError
@@ -114,20 +114,7 @@ def handle_retry(args: argparse.Namespace, context: CliContext) -> int:
         )
 
     result = run_manual(deployment, agent.name, label="memory-retry", plan=plan, now=context.clock(), lock_timeout=timeout)
-    if args.json:
-        details = result.changeset.details
-        context.out.json(
-            {
-                "run_id": result.run_id,
-                "reason": result.changeset.reason,
-                **(details.model_dump(mode="json") if details is not None else {}),
-            }
-        )
-        return 0
-    context.out.line(result.changeset.reason)
-    if result.run_id:
-        context.out.line(f"run {result.run_id}; undo with: {context.command('undo', result.run_id)}")
-    return 0
+    return print_manual_run(result, args.json, context)
 
 
 def handle_keep(args: argparse.Namespace, context: CliContext) -> int:
@@ -146,17 +133,4 @@ def handle_keep(args: argparse.Namespace, context: CliContext) -> int:
         lock_timeout=timeout,
         memory_lock=True,
     )
-    if args.json:
-        details = result.changeset.details
-        context.out.json(
-            {
-                "run_id": result.run_id,
-                "reason": result.changeset.reason,
-                **(details.model_dump(mode="json") if details is not None else {}),
-            }
-        )
-        return 0
-    context.out.line(result.changeset.reason)
-    if result.run_id:
-        context.out.line(f"run {result.run_id}; undo with: {context.command('undo', result.run_id)}")
-    return 0
+    return print_manual_run(result, args.json, context)
