@@ -303,9 +303,11 @@ def assess(
         return Refusal("past_state", f"the quote says the state is over (“{found}”)")
     if (found := _reported(lang, text, whole)) is not None:
         return Refusal("reported", f"the quote reports someone else's words (“{found}”)")
-    # asking to be answered in a language is the person's standing preference, not an errand
-    # ("escreve-me em português, por favor"); "book me a hotel in Lisbon, please" is one
-    if not _a_language(value, lang) and (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
+    # a standing instruction ("from now on …", "ab jetzt …") and asking to be answered in a
+    # language ("escreve-me em português, por favor") are the person's preferences, not
+    # errands; "book me a hotel in Lisbon" is one
+    standing = _has(lang, text, whole, claim.get("standing", frozenset())) is not None
+    if not (standing or _a_language(value, lang)) and (found := _has(lang, text, whole, claim.get("request", frozenset()))) is not None:
         return Refusal("request", f"the quote asks for something (“{found}”)")
     if about_user and (found := _other_subject(lang, clause, key)) is not None:
         return Refusal("other_subject", f"the quote is about someone else (“{found}”)")

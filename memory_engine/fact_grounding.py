@@ -33,7 +33,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.text.cldr import language_names
+from daemon.text.cldr import city_names, language_names
 from daemon.text.language import Language, detect
 from daemon.text.lexicon import lemma
 from daemon.text.stems import same_word
@@ -64,6 +64,10 @@ def _said(word: str, said: set[str], lang: Language | None) -> bool:
     (Kraków in "w Krakowie"), a word of a script without case with a particle (서울 in 서울에)."""
     if word in said:
         return True
+    # a one-letter ending the language's data file lists as an inflection (German "den
+    # Nachbarn"); any other letter more is another word (Hanna, Hannah)
+    if lang is not None and len(word) >= SHORT_ENDING_MIN and any(word + e in said for e in lang.words("short_endings")):
+        return True
     if uncased(word):
         return any(lemma(t, lang) == word for t in said)
     algorithm = lang.stemmer if lang is not None else None
@@ -71,6 +75,7 @@ def _said(word: str, said: set[str], lang: Language | None) -> bool:
 
 
 NEGATIONS = frozenset({"negation", "never"})
+SHORT_ENDING_MIN = 5  # letters of a word that a one-letter ending may inflect
 
 
 def _plain(text: str) -> list[str]:
@@ -81,16 +86,23 @@ def _negation(word: str, lang: Language) -> bool:
     return bool(NEGATIONS & set(lang.concepts.get(word, ()))) or lang.matches("negation_affixes", word)
 
 
-def _said_otherwise(word: str, value: str, quote: str, lang: Language) -> bool:
+def _said_otherwise(word: str, value: str, quote: str, said: set[str], lang: Language) -> bool:
     """Whether the value word `word` (a stem) is said another way: a language by its name in
     the quote's language ("French" in "je réponds en français", "German" in "Deutsch ist
-    meine Muttersprache"), a negation by any of the language's ("no red meat" in "I don't eat
-    red meat")."""
-    names = language_names(lang.locale or lang.code)
+    meine Muttersprache"), a city by its name there ("Lisbon" in "in Lissabon", "Europe/Warsaw"
+    in "czas warszawski": CLDR's cities of the time-zone database), a negation by any of the
+    language's ("no red meat" in "I don't eat red meat")."""
+    locale = lang.locale or lang.code
+    names = language_names(locale)
     english = " ".join(value.casefold().split())
     plain = _plain(quote)
     if english in names.values() and any(names.get(w) == english for w in plain):
         return True
+    city = city_names(locale).get(english.rsplit("/", 1)[-1].replace("_", " "))
+    if city is not None and word in tokens(english.rsplit("/", 1)[-1].replace("_", " "), lang):
+        local = tokens(city, lang)
+        if local and all(_said(w, said, lang) for w in local):
+            return True
     negations = {t for v in _plain(value) if _negation(v, lang) for t in tokens(v, lang)}
     return word in negations and any(_negation(w, lang) for w in plain)
 
@@ -114,6 +126,19 @@ def _strength(value: str, quote: str, wanted: set[str], said: set[str]) -> int:
     if " ".join(value.casefold().split()) in " ".join(quote.casefold().split()):
         return 2
     return 1 if wanted <= said else 0
+
+
+def _standing(quote: str, lang: Language | None) -> bool:
+    """A standing instruction ("from now on, parcels to the neighbour", "ab jetzt …": the
+    language's `claim.standing`) is the user speaking of themself, pronoun or not."""
+    if lang is None:
+        return False
+    low = _plain(quote)
+    return any(
+        tuple(low[i : i + len(phrase)]) == tuple(w.replace("'", "") for w in phrase)
+        for phrase in lang.claim.get("standing", frozenset())
+        for i in range(len(low) - len(phrase) + 1)
+    )
 
 
 def _about_the_project(quote: str, key: str, said: set[str], lang: Language | None) -> bool:
@@ -144,7 +169,7 @@ def check(
     said = set(tokens(quote, lang))
     wanted = value_words(value, lang)
     missing = sorted(
-        w for w in wanted if not _said(w, said, lang) and not (lang and _said_otherwise(w, value, quote, lang))
+        w for w in wanted if not _said(w, said, lang) and not (lang and _said_otherwise(w, value, quote, said, lang))
     )
     if missing:
         return Verdict(False, f"the quote does not say {', '.join(missing)!s} (value {value!r})")
@@ -153,7 +178,7 @@ def check(
     strength = _strength(value, quote, wanted, said)
     head = entity.split(".", 1)[0]
     if head in self_names:
-        if not first_person(quote, lang):
+        if not (first_person(quote, lang) or _standing(quote, lang)):
             return Verdict(False, "a fact about the user needs the user's own first-person words")
         return Verdict(True, strength=strength)
     own = _entity_words(entity, lang)

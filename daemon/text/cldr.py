@@ -125,3 +125,20 @@ def language_names(locale: str) -> dict[str, str]:
         if name and own and name != code:
             found.setdefault(name, own)
     return found
+
+
+@cache
+def city_names(locale: str) -> dict[str, str]:
+    """The cities of the time-zone database, English name → the name `locale` gives it, both
+    casefolded: German "lisbon" → "lissabon", Polish "warsaw" → "warszawa" (CLDR exemplar
+    cities)."""
+    english = icu.TimeZoneNames.createInstance(icu.Locale("en"))
+    here = icu.TimeZoneNames.createInstance(icu.Locale(locale))
+    found: dict[str, str] = {}
+    for zone in icu.TimeZone.createEnumeration():
+        if "/" not in zone or zone.startswith(("Etc/", "SystemV/")):
+            continue
+        own, local = english.getExemplarLocationName(zone), here.getExemplarLocationName(zone)
+        if own and local and key(own) != key(local):
+            found.setdefault(key(own), key(local))
+    return found

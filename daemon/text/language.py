@@ -37,12 +37,13 @@ CONCEPTS = frozenset(
 LISTS = (
     "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "hedges",
     "openers", "not_numbers", "not_calendar", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
+    "short_endings",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",
-    "request", "since", "project_deixis",
+    "request", "since", "project_deixis", "standing",
 )
 KEYS = frozenset({"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", *LISTS, *PATTERNS})
 

@@ -120,3 +120,34 @@ def test_a_quote_is_found_whether_the_transcript_or_the_model_composes_its_accen
     entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=unicodedata.normalize(other, "Zürich")))
 
     assert entry["stored"] == 1, entry["rejected_facts"]
+
+
+@pytest.mark.parametrize(
+    ("said", "quote", "value"),
+    [
+        # a city by its name in the quote's language (CLDR's cities of the time-zone database)
+        ("Ich wohne in Lissabon.", "Ich wohne in Lissabon", "Lisbon"),
+        ("Mieszkam w Warszawie.", "Mieszkam w Warszawie", "Europe/Warsaw"),
+        # a one-letter ending the data file lists (German weak nouns)
+        ("Ich gebe alles dem Nachbarn.", "Ich gebe alles dem Nachbarn", "Nachbar"),
+        # a standing instruction speaks for the user without a pronoun
+        ("Pakete ab jetzt an den Nachbarn.", "Pakete ab jetzt an den Nachbarn", "Nachbar"),
+    ],
+)
+def test_a_value_said_in_the_quotes_own_words_is_grounded(
+    root: Path, fake_model: FakeModelServer, said: str, quote: str, value: str
+) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=value))
+    assert entry.get("stored") == 1, entry
+
+
+@pytest.mark.parametrize(
+    ("said", "quote", "value"),
+    [
+        ("Ich heiße Hannah.", "Ich heiße Hannah", "Hanna"),  # one letter more is another name
+        ("Oslo always has rain.", "Oslo always has rain", "Oslo"),  # "always" is no instruction
+    ],
+)
+def test_near_misses_stay_ungrounded(root: Path, fake_model: FakeModelServer, said: str, quote: str, value: str) -> None:
+    entry = distill_said(root, fake_model, said, berlin_fact(quote=quote, value=value))
+    assert "stored" not in entry and ": ungrounded — " in entry["rejected_facts"][0], entry
