@@ -21,9 +21,15 @@ from typing import Any
 import yaml
 
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.name_patterns import NamePattern
 
-NAME_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_NAME = 64
+SKILL_NAME = NamePattern(
+    "skill name",
+    re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*"),
+    f"lowercase letters, digits and single hyphens, at most {MAX_NAME} characters",
+    "fill-pdf-forms",
+)
 MAX_DESCRIPTION = 1024
 KNOWN_KEYS = ("name", "description", "metadata", "license", "compatibility", "allowed-tools")
 HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
@@ -77,7 +83,7 @@ class SkillDoc:
 
 
 def valid_name(name: str) -> bool:
-    return len(name) <= MAX_NAME and bool(NAME_PATTERN.match(name))
+    return len(name) <= MAX_NAME and SKILL_NAME.accepts(name)
 
 
 def _lines_outside_fences(text: str) -> list[tuple[int, str]]:

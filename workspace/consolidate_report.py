@@ -43,7 +43,7 @@ class RequestReport(Document):
     files: list[str]
     units: int
     bytes: int
-    outcome: str  # applied | unchanged | refused | rejected | failed
+    outcome: str  # applied | partly applied | unchanged | refused | rejected | failed
     operations: int
     reason: str
 
@@ -123,7 +123,7 @@ def request_lines(rewrite: Rewrite) -> list[str]:
     lines = []
     total = len(rewrite.requests) + len(rewrite.waiting)
     for r in rewrite.requests:
-        if r.outcome in ("refused", "rejected", "failed") and (total > 1 or rewrite.status != "skipped"):
+        if r.outcome in ("refused", "rejected", "failed", "partly applied") and (total > 1 or rewrite.status != "skipped"):
             lines.append(
                 f"request {r.number} ({', '.join(r.files)}, {r.units} units) {r.outcome}: {r.reason}"
             )

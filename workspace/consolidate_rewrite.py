@@ -4,11 +4,14 @@ The role files are cut into requests that fit (`consolidate_requests`); those no
 are sent in order, at most `model.max_calls_per_pass` per pass — the rest wait for the next run.
 Each answer is a list of edit operations on the units of its own request, applied to the
 original text by `unit_edits`. An answer whose operations cannot be applied (an unknown
-unit id, a unit of another request, a path that is not a role file) is refused whole;
-an answer whose result fails the loss check is rejected whole (the answers are checked
-together first, one pass over the files, and each alone only when that fails); the other
-answers still count. The accepted operations are then applied together, and the pass runs
-the loss check once more on the result before anything is written.
+unit id, a unit of another request, a path that is not a role file) is refused whole.
+The answers are checked by the loss check together first, one pass over the files; when
+that fails, each alone; an answer that fails alone keeps the operations that lose nothing,
+taken in order, each checked with those kept before it (`partly applied`), and the ones it
+drops are reported with the units they would have lost. The contradictions an answer
+reports are kept whatever became of its operations (they are verified, then proposed, on
+their own). The accepted operations are then applied together, and the pass runs the loss
+check once more on the result before anything is written.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ class RequestOutcome:
     files: tuple[str, ...]
     units: int
     bytes: int
-    outcome: str  # applied | unchanged | refused | rejected | failed
+    outcome: str  # applied | partly applied | unchanged | refused | rejected | failed
     operations: int = 0
     reason: str = ""
 
@@ -89,11 +92,19 @@ def rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
     assert model is not None
     outcomes, answered = _ask(context, old, docs, todo[: model.max_calls_per_pass])
     kept, rejected = _screen(old, docs, answered)
+    used = {a.request.number: a for a in kept}
     for answer in answered:
-        verdict = (
-            "rejected" if answer.request.number in rejected else "applied" if answer.changes else "unchanged"
-        )
-        why = "rejected by the loss check" if verdict == "rejected" else ""
+        number = answer.request.number
+        if number in rejected and number in used:
+            verdict = "partly applied"
+            why = (
+                f"{len(answer.operations) - len(used[number].operations)} of {len(answer.operations)} "
+                "operation(s) refused by the loss check"
+            )
+        elif number in rejected:
+            verdict, why = "rejected", "rejected by the loss check"
+        else:
+            verdict, why = ("applied" if answer.changes else "unchanged"), ""
         outcomes.append(RequestOutcome(*_facts(answer.request), verdict, len(answer.operations), why))
     outcomes.sort(key=lambda o: o.number)
     covered = {(u.uid.rsplit("#", 1)[0], u.raw) for a in kept for u in a.request.units()}
@@ -101,7 +112,7 @@ def rewrite(context: PassContext, workspace: Workspace) -> Rewrite:
     result = Rewrite(
         "skipped",
         outcomes[0].reason if outcomes else "no request sent",
-        contradictions=tuple(c for a in kept for c in a.contradictions),
+        contradictions=tuple(c for a in answered for c in a.contradictions),
         rejected=tuple(rejected.values()),
         requests=tuple(outcomes),
         waiting=tuple(todo[len(outcomes) :]),
@@ -184,12 +195,35 @@ def _screen(
     report = check(old, {**old, **_changed(old, together.texts)}, together.merges)
     if report.ok:
         return list(answered), {}
-    if len(changing) == 1:
-        rejected = {changing[0].request.number: report}
-    else:
-        rejected = {}
-        for answer in changing:
-            alone = check(old, {**old, **_changed(old, answer.applied.texts)}, answer.applied.merges)
-            if not alone.ok:
-                rejected[answer.request.number] = alone
-    return [a for a in answered if a.request.number not in rejected], rejected
+    rejected: dict[int, LossReport] = {}
+    salvaged: dict[int, _Answered] = {}
+    for answer in changing:
+        alone = (
+            report
+            if len(changing) == 1
+            else check(old, {**old, **_changed(old, answer.applied.texts)}, answer.applied.merges)
+        )
+        if not alone.ok:
+            rejected[answer.request.number] = alone
+            if (part := _salvage(old, docs, answer)) is not None:
+                salvaged[answer.request.number] = part
+    kept = [salvaged.get(a.request.number, a) for a in answered if a.request.number not in rejected or a.request.number in salvaged]
+    return kept, rejected
+
+
+def _salvage(old: Mapping[str, str], docs: Mapping[str, Document], answer: _Answered) -> _Answered | None:
+    """`answer` with only the operations that lose nothing — each, in order, checked with
+    those kept before it — or None when none does."""
+    kept: list[Operation] = []
+    applied: Applied | None = None
+    for operation in answer.operations:
+        trial = [*kept, operation]
+        try:
+            result = apply(docs, trial, answer.request.uids)
+        except EditRefused:
+            continue
+        if check(old, {**old, **_changed(old, result.texts)}, result.merges).ok:
+            kept, applied = trial, result
+    if applied is None or not _changed(old, applied.texts):
+        return None
+    return replace(answer, operations=tuple(kept), applied=applied, changes=True)

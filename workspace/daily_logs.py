@@ -20,7 +20,8 @@ from datetime import date, timedelta
 
 from workspace.units import block_key, parse_blocks
 
-LOG_NAME = re.compile(r"^(\d{4}-\d{2}-\d{2})\.md$")
+# \Z, not $: a file named "2026-01-31.md\n" is not a daily log.
+LOG_NAME = re.compile(r"(\d{4}-\d{2}-\d{2})\.md\Z")
 
 
 @dataclass(frozen=True)

@@ -26,6 +26,7 @@ unchanged, skipped, rejected), and per model request `requests`, with `requests_
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 from daemon.kernel.changeset import Changeset, FileWrite
 from daemon.kernel.managed import ManagedPaths
@@ -89,7 +90,7 @@ class WorkspaceConsolidationPass:
             [*workspace.problems, *logs.problems],
         )
         report = [*details.problems]
-        if not (role_check.ok and log_check.ok) or rewrite.status == "rejected":
+        if not (role_check.ok or log_check.ok):
             details = details.model_copy(update={"rewrite": "rejected"})
             report += [f"lost {f.label()}" for f in lost]
             report += [f"added {f.label()}" for f in added]
@@ -103,9 +104,20 @@ class WorkspaceConsolidationPass:
                 report=tuple(report),
                 details=details,
             )
+        # One refused part never throws away the others: a rewrite that fails its final check
+        # is dropped, the daily-log tidying (no model) and the contradictions still count.
+        if not role_check.ok:
+            report += [f"lost {f.label()} (the rewrite dropped)" for f in role_check.lost]
+            report += [f"added {f.label()} (the rewrite dropped)" for f in role_check.added]
+            rewrite = replace(rewrite, status="rejected", files={}, merges=())
+            details = details.model_copy(update={"rewrite": "rejected"})
+        if not log_check.ok:
+            report += [f"lost {f.label()} (the daily-log tidying dropped)" for f in log_check.lost]
+            dedup = replace(dedup, texts=dict(old_logs), removed=())
+            details = details.model_copy(update={"daily_logs": DailyLogs(read=len(old_logs), notes_removed=0, changed=[])})
         report += consolidate_report.request_lines(rewrite)
-        report += [f"lost {f.label()} (that answer rejected)" for r in rewrite.rejected for f in r.lost]
-        report += [f"added {f.label()} (that answer rejected)" for r in rewrite.rejected for f in r.added]
+        report += [f"lost {f.label()} (refused by the loss check)" for r in rewrite.rejected for f in r.lost]
+        report += [f"added {f.label()} (refused by the loss check)" for r in rewrite.rejected for f in r.added]
         repeats = [f"{r.file}:{r.line} repeats {r.first}: {r.text}" for r in dedup.removed]
         if len(repeats) > MAX_EVIDENCE:
             repeats = [*repeats[:MAX_EVIDENCE], f"… and {len(repeats) - MAX_EVIDENCE} more"]

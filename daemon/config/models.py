@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, field_validator
 
 from daemon.config.door_settings import ConsoleSettings, NotifySettings
+from daemon.kernel.name_patterns import NamePattern
 from daemon.kernel.settings import (
     AgentMemory,
     Frozen,
@@ -22,7 +23,12 @@ from daemon.kernel.settings import (
     WorkspaceRoles,
 )
 
-AGENT_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,62}$")
+AGENT_NAME = NamePattern(
+    "agent name",
+    re.compile(r"[a-z0-9][a-z0-9_-]{0,62}"),
+    "lowercase letters, digits, '-' or '_' (at most 63)",
+    "ada",
+)
 
 
 class BudgetSettings(Frozen):
@@ -166,8 +172,6 @@ class DeploymentConfig(Frozen):
     @classmethod
     def _agent_names(cls, value: dict[str, AgentConfig]) -> dict[str, AgentConfig]:
         for name in value:
-            if not AGENT_NAME.match(name):
-                raise ValueError(
-                    f"agent name {name!r} must be lowercase letters, digits, '-' or '_' (at most 63)"
-                )
+            if not AGENT_NAME.accepts(name):
+                raise ValueError(AGENT_NAME.refusal(name))
         return value

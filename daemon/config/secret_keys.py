@@ -15,9 +15,15 @@ import re
 from urllib.parse import parse_qsl, urlsplit
 
 from daemon.config.yamlmap import KeyPath
+from daemon.kernel.name_patterns import NamePattern
 from daemon.kernel.secret_shapes import SECRET_SHAPE, secret_tokens
 
-ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+ENV_NAME = NamePattern(
+    "environment variable name",
+    re.compile(r"[A-Za-z_][A-Za-z0-9_]*"),
+    "letters, digits and _, not starting with a digit",
+    "OPENAI_API_KEY",
+)
 # A secret-looking token this long is a key or a random string; the shorter ones are
 # keywords such as "token", which a variable name may well hold (GITHUB_TOKEN).
 RANDOM_TOKEN_LENGTH = 20
@@ -86,11 +92,11 @@ def env_name_problem(value: str) -> str | None:
 
     A name with the shape of a key (`ghp_…`, `AKIA…` are valid names too) is a key.
     """
-    if ENV_NAME.fullmatch(value) and not SECRET_SHAPE.search(value):
+    if ENV_NAME.accepts(value) and not SECRET_SHAPE.search(value):
         return None
     if SECRET_SHAPE.search(value) or any(len(t) >= RANDOM_TOKEN_LENGTH for t in secret_tokens(value)):
         return (
             "looks like a key or password, not the name of an environment variable; put the secret in a "
             "variable (or a systemd credential), write that variable's name here and remove the secret from the file"
         )
-    return "must be the name of an environment variable (letters, digits and _, not starting with a digit)"
+    return f"must be the name of an environment variable ({ENV_NAME.rule})"

@@ -4,10 +4,12 @@
 day's spend (settled, or reserved while unsettled) is summed, checked against the
 deployment and agent budgets and the agent's daily deep-pass cap, and the new row is
 written before the lock is released, so any number of daemons reserving at once never
-exceed a budget. `settle` replaces a reservation by the real cost; if the database is
-down at that moment the settlement goes to a local outbox (`spend/pending-settlements.jsonl`)
-and is delivered on reconnection — idempotently: a settled row is never settled twice.
-A reservation whose outcome is unknown keeps counting at its full amount.
+exceed a budget. `settle` replaces a reservation by the real cost, `release` by zero (the
+request never reached the server) and `keep` notes that it stays (the call may have been
+processed); each records the row's `outcome`. If the database is down at that moment the
+entry goes to a local outbox (`spend/pending-settlements.jsonl`) and is delivered on
+reconnection — idempotently: a settled row is never settled twice. A reservation whose
+outcome is unknown keeps counting at its full amount.
 """
 
 from __future__ import annotations
@@ -26,10 +28,12 @@ from filelock import FileLock
 from daemon.coordination.database import Database
 from daemon.kernel import atomic
 from daemon.model.coordination_protocol import CoordinationUnavailable
-from daemon.model.spend import BudgetExhausted, CapReached, DayTotals, Reservation
+from daemon.model.spend import ANSWERED, KEPT, UNSENT, BudgetExhausted, CapReached, DayTotals, Reservation
 
 log = structlog.get_logger("metaeng.coordination")
-OUTBOX_VERSION = 1
+# 2: entries carry `outcome` (and `detail`); a version-1 entry is an `answered` settlement.
+OUTBOX_VERSION = 2
+OUTBOX_READS = (1, 2)
 
 _TOTALS = """
 SELECT coalesce(sum(coalesce(settled_usd, reserved_usd)), 0),
@@ -39,8 +43,12 @@ FROM metaeng_spend WHERE day = %(day)s
 """
 _SETTLE = """
 UPDATE metaeng_spend SET settled_usd = %(usd)s, input_tokens = %(inp)s, output_tokens = %(out)s,
-       settled_at = %(at)s
+       settled_at = %(at)s, outcome = %(outcome)s, outcome_detail = %(detail)s
 WHERE call_id = %(call)s AND settled_usd IS NULL
+"""
+_KEEP = """
+UPDATE metaeng_spend SET outcome = %(outcome)s, outcome_detail = %(detail)s
+WHERE call_id = %(call)s AND settled_usd IS NULL AND outcome IS NULL
 """
 
 
@@ -103,24 +111,34 @@ class SharedLedger:
     def settle(
         self, reservation: Reservation, usd: float, input_tokens: int, output_tokens: int, now: datetime
     ) -> None:
-        entry = {
-            "call": reservation.call_id,
-            "usd": usd,
-            "inp": input_tokens,
-            "out": output_tokens,
-            "at": now.isoformat(),
-        }
+        self._close(
+            reservation, now, {"outcome": ANSWERED, "usd": usd, "inp": input_tokens, "out": output_tokens}
+        )
+
+    def release(self, reservation: Reservation, detail: str, now: datetime) -> None:
+        self._close(reservation, now, {"outcome": UNSENT, "usd": 0.0, "inp": 0, "out": 0, "detail": detail})
+
+    def keep(self, reservation: Reservation, detail: str, now: datetime) -> None:
+        self._close(reservation, now, {"outcome": KEPT, "detail": detail})
+
+    def _close(self, reservation: Reservation, now: datetime, fields: dict[str, Any]) -> None:
+        entry = {"call": reservation.call_id, "at": now.isoformat(), **fields}
         try:
             with self.db.connection() as conn:
                 self._apply(conn, entry)
         except CoordinationUnavailable as exc:
-            # The call was made and paid: its real cost must reach the ledger, later.
+            # The call was made (or refused before sending): how it ended must reach the
+            # ledger, later.
             with FileLock(str(self.outbox) + ".lock", timeout=30):
                 atomic.append_line(self.outbox, json.dumps({"v": OUTBOX_VERSION, **entry}, sort_keys=True))
             log.warning("coordination.settlement_queued", call=reservation.call_id, error=exc.detail)
 
     @staticmethod
     def _apply(conn: psycopg.Connection[Any], entry: dict[str, Any]) -> None:
+        outcome = entry.get("outcome", ANSWERED)  # a version-1 outbox entry: a settlement
+        if outcome == KEPT:
+            conn.execute(_KEEP, {"call": entry["call"], "outcome": KEPT, "detail": entry.get("detail")})
+            return
         conn.execute(
             _SETTLE,
             {
@@ -129,6 +147,8 @@ class SharedLedger:
                 "inp": entry["inp"],
                 "out": entry["out"],
                 "at": datetime.fromisoformat(entry["at"]),
+                "outcome": outcome,
+                "detail": entry.get("detail"),
             },
         )
 
@@ -147,7 +167,7 @@ class SharedLedger:
                     entry = json.loads(line)
                 except ValueError:
                     continue  # torn by a crash mid-append: its reservation keeps counting in full
-                if isinstance(entry, dict) and entry.get("v") == OUTBOX_VERSION:
+                if isinstance(entry, dict) and entry.get("v") in OUTBOX_READS:
                     self._apply(conn, entry)
                     delivered += 1
                 else:

@@ -76,6 +76,15 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         );
         """,
     ),
+    (
+        2,
+        # How each call ended: `answered` (settled to its usage), `unsent` (its request never
+        # reached the server: settled at zero) or `kept` (may have been processed: the
+        # reservation stays); the detail says why. NULL: unfinished, or settled before v2.
+        """
+        ALTER TABLE metaeng_spend ADD COLUMN outcome text, ADD COLUMN outcome_detail text;
+        """,
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 

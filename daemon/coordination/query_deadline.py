@@ -14,6 +14,13 @@ ever. So every wait of a `BoundedConnection` is watched: past the query timeout 
 `connect_timeout_seconds` (time for the server's own cancellation to arrive), the watchdog
 shuts the socket down, the blocked read fails, and the caller gets an OperationalError
 naming the settings — the same "database down" path as a server that went away.
+
+The watchdog acts on a duplicate of the connection's descriptor, taken by the waiting
+thread before the wait and closed when the wait ends, never on the descriptor's number:
+libpq closes its socket inside a wait when the server drops the connection, and the
+number is then the next socket's or file's — a listener, another thread's connection —
+which a shutdown by number would break. The duplicate is the watch's own, so a shutdown
+reaches this connection and nothing else.
 """
 
 from __future__ import annotations
@@ -54,24 +61,34 @@ def client_bound(settings: CoordinationSettings) -> float:
 
 @dataclass(eq=False)
 class _Watch:
-    fileno: int
+    twin: socket.socket | None  # the watch's own duplicate of the connection's socket
     deadline: float
     fired: bool = False
 
 
-def _shut_down(fileno: int) -> None:
-    """End every read and write on the socket `fileno` (its owner keeps the descriptor and closes it)."""
-    duplicate = os.dup(fileno)
+def _twin(fileno: int) -> socket.socket | None:
+    """A duplicate of the socket `fileno`, owned by the caller; None if one cannot be made.
+
+    Taken while the caller's connection owns `fileno`: the duplicate then names the same
+    connection for as long as it is open, whatever later becomes of the number.
+    """
     try:
-        sock = socket.socket(fileno=duplicate)
+        duplicate = os.dup(fileno)
     except OSError:
-        os.close(duplicate)
-        return
-    with sock:
-        try:
-            sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass  # already disconnected
+        return None  # out of descriptors: the wait is bounded by the server's timeouts alone
+    try:
+        return socket.socket(fileno=duplicate)
+    except OSError:
+        os.close(duplicate)  # not a socket: `socket` did not take it
+        return None
+
+
+def _shut_down(twin: socket.socket) -> None:
+    """End every read and write on the connection `twin` duplicates (its owner closes the connection)."""
+    try:
+        twin.shutdown(socket.SHUT_RDWR)
+    except OSError:
+        pass  # already disconnected
 
 
 class Watchdog:
@@ -85,8 +102,12 @@ class Watchdog:
 
     @contextmanager
     def watch(self, fileno: int, seconds: float) -> Iterator[_Watch]:
-        """Watch socket `fileno` for the block; `.fired` tells afterwards whether it was shut down."""
-        watch = _Watch(fileno, self._clock() + seconds)
+        """Watch socket `fileno` for the block; `.fired` tells afterwards whether it was shut down.
+
+        Call it in the thread about to wait on `fileno`, before the wait: the watch
+        duplicates the descriptor then, and closes its duplicate when the block ends.
+        """
+        watch = _Watch(_twin(fileno), self._clock() + seconds)
         with self._cond:
             self._watched.add(watch)
             if self._thread is None or not self._thread.is_alive():
@@ -96,18 +117,20 @@ class Watchdog:
         try:
             yield watch
         finally:
-            with self._cond:
+            with self._cond:  # the watchdog uses a twin only while it holds this lock
                 self._watched.discard(watch)
+                if watch.twin is not None:
+                    watch.twin.close()
 
     def _run(self) -> None:
         with self._cond:
             while True:
                 now = self._clock()
                 for watch in [w for w in self._watched if w.deadline <= now]:
-                    # Under the lock: the wait has not returned, so its connection still owns the descriptor.
                     self._watched.discard(watch)
                     watch.fired = True
-                    _shut_down(watch.fileno)
+                    if watch.twin is not None:
+                        _shut_down(watch.twin)
                 soonest = min((w.deadline for w in self._watched), default=None)
                 self._cond.wait(None if soonest is None else max(0.0, soonest - now))
 

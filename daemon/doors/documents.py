@@ -142,6 +142,13 @@ class TurnPreview(Document):
     messages: list[MessagePreview]
 
 
+class SetAsideSession(Document):
+    """A session of another project or profile, never read, and why."""
+
+    file: str
+    reason: str
+
+
 class TranscriptsDocument(Document):
     """What `transcripts --json` prints: the turns the passes would read next."""
 
@@ -150,6 +157,9 @@ class TranscriptsDocument(Document):
     after_cursors_of: str  # the consumer whose cursors were read
     turns: list[TurnPreview]
     skipped: dict[str, int]  # lines or blocks skipped, by precision-guard rule
+    # lines of kinds the adapter does not know (`system:turn_duration`, `last-prompt`…), not analysed
+    unknown_lines: dict[str, int]
+    set_aside: list[SetAsideSession]  # sessions of another project or profile, never read
     held: list[HeldTranscript]
     warnings: list[str]
 

@@ -69,7 +69,7 @@ class LibraryMaintenanceEntry(PassHeader, LibraryDetails):
 
 
 class WorkspaceCheckedEntry(PassHeader, CheckedDetails):
-    """`workspace_consolidation` whose rewrite the loss check rejected (nothing written)."""
+    """`workspace_consolidation` whose rewrite and daily-log tidying the loss check both rejected (nothing written)."""
 
 
 class WorkspaceConsolidatedEntry(PassHeader, ConsolidatedDetails):

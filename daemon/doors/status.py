@@ -3,7 +3,8 @@
 Sources: the config (effective toggles and where they came from), the spend ledger
 (deep passes and USD today), the run log (last run, passes stuck on the same failure),
 the cursors and transcripts (pending turns, transcripts held as not in the configured
-format), the review queue (open proposals), the skills engine (quarantined
+format, lines of kinds the adapter does not know, sessions set aside as another project's
+or profile's), the review queue (open proposals), the skills engine (quarantined
 skills) and the schedule. `next_run` comes from the running daemon's state file when a
 daemon holds the state directory's lock; with no daemon running it is computed from the
 cadence and the run log: the group's last run plus its interval, or now if that is past
@@ -117,6 +118,10 @@ class AgentStatus(Document):
     budget_usd: float
     pending_turns: int | None
     held_transcripts: list[HeldTranscript] | None
+    # Lines of kinds the transcript adapter does not know, by kind (format drift), and how
+    # many sessions were set aside as another project's or profile's, in what waits to be read.
+    unknown_lines: dict[str, int] | None
+    set_aside_sessions: int | None
     quarantined: list[str] | None
     breaker: BreakerState | None  # null with no model configured
     open_proposals: int | None
@@ -276,6 +281,8 @@ def agent_status(
         budget_usd=agent.budget_usd,
         pending_turns=len(waiting.turns) if waiting is not None else None,
         held_transcripts=held_transcripts(waiting) if waiting is not None else None,
+        unknown_lines=waiting.unknown if waiting is not None else None,
+        set_aside_sessions=len(waiting.set_aside) if waiting is not None else None,
         quarantined=_guard(warnings, lambda: quarantined_skills(agent)),
         breaker=_guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
         open_proposals=_guard(warnings, lambda: _open_proposals(agent)),

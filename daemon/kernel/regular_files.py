@@ -51,10 +51,12 @@ def open_regular(path: Path | str) -> BinaryIO:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
             raise NotRegular(errno.EINVAL, f"not a regular file ({kind(mode)})", str(path))
-        return os.fdopen(fd, "rb")
     except BaseException:
         os.close(fd)
         raise
+    # From here the file object owns `fd`, even when fdopen fails after taking it (it closes
+    # it then): closing the number again would close whatever another thread opened since.
+    return os.fdopen(fd, "rb")
 
 
 def read_regular(path: Path | str, limit: int = -1) -> bytes:

@@ -8,6 +8,7 @@ configuration file itself. Field names are the YAML keys.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from daemon.kernel.memory_settings import MemorySettings
+from daemon.kernel.name_patterns import NamePattern
 from daemon.kernel.runtime_files import default_view
 
 PassName = Literal[
@@ -121,6 +123,15 @@ class ModelSettings(Frozen):
     breaker_cooldown_minutes: int = Field(default=60, ge=1, le=100_000)
 
 
+# An OpenClaw agent id or a Hermes profile name (`transcripts.profiles`): one folder name.
+RUNTIME_PROFILE = NamePattern(
+    "agent or profile id",
+    re.compile(r"[A-Za-z0-9_][A-Za-z0-9._-]{0,127}"),
+    "1-128 letters, digits, '.', '_' or '-', not starting with '.' or '-'",
+    "main",
+)
+
+
 class TranscriptSettings(Frozen):
     # The folder the glob is relative to: absolute, `~`, or relative to the config file's
     # folder; unset = the agent home. Agent runtimes often keep transcripts elsewhere.
@@ -132,6 +143,12 @@ class TranscriptSettings(Frozen):
     # Claude Code subagent files (`agent-*.jsonl`, `<session>/subagents/`) and Codex subagent
     # sessions are skipped unless this is on.
     subagents: bool = False
+    # A runtime's store holds every project's sessions: besides the agent home, the project
+    # folders (absolute) whose Codex and Claude Code sessions are this agent's
+    # (docs/reference/transcript-formats.md, "Whose sessions").
+    projects: list[str] = Field(default_factory=list)
+    # The OpenClaw agent ids and Hermes profile names whose sessions are this agent's.
+    profiles: list[str] = Field(default_factory=list)
     turn_idle_seconds: int = Field(default=300, ge=0)
     max_read_bytes: int = Field(default=16 * 1024 * 1024, ge=1024)
     max_line_bytes: int = Field(default=1024 * 1024, ge=256)
@@ -140,6 +157,22 @@ class TranscriptSettings(Frozen):
     @classmethod
     def _glob_inside(cls, value: str) -> str:
         return inside_home(value, "transcripts.glob")
+
+    @field_validator("projects")
+    @classmethod
+    def _projects_absolute(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not item.startswith("/") or "\x00" in item:
+                raise ValueError(f"{item!r} is not an absolute path (a session's cwd is one)")
+        return [item.rstrip("/") or "/" for item in value]
+
+    @field_validator("profiles")
+    @classmethod
+    def _profiles_named(cls, value: list[str]) -> list[str]:
+        for item in value:
+            if not RUNTIME_PROFILE.accepts(item):
+                raise ValueError(RUNTIME_PROFILE.refusal(item))
+        return value
 
     @field_validator("root")
     @classmethod
@@ -186,9 +219,35 @@ class WorkspaceRoles(Frozen):
         return self
 
 
+# Written into every fact record, which refuses a control character or a line break
+# (memory_engine.records): refused here, where the config names the key, not fact by fact.
+OWNER_NAME = NamePattern(
+    "memory owner",
+    re.compile(r"[^\x00-\x1f\x7f-\x9f\u2028\u2029]{1,80}"),
+    "1-80 characters, no control character or line break",
+    "default",
+)
+# A fact's key is shown too, so the characters that reorder or hide text are refused with them.
+MEMORY_KEY = NamePattern(
+    "memory key",
+    re.compile(
+        r"[^\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b\u2060\ufeff]{1,256}"
+    ),
+    "1-256 characters, no control character, line break or invisible character",
+    "city",
+)
+
+
 class MemoryOwner(Frozen):
     tenant: str = Field(default="default", min_length=1, max_length=80)
     user: str | None = Field(default=None, min_length=1, max_length=80)
+
+    @field_validator("tenant", "user")
+    @classmethod
+    def _owner_named(cls, value: str | None) -> str | None:
+        if value is not None and not OWNER_NAME.accepts(value):
+            raise ValueError(OWNER_NAME.refusal(value))
+        return value
 
 
 def _default_sources() -> list[Literal["user", "assistant", "tool"]]:
@@ -224,6 +283,14 @@ class AgentMemory(Frozen):
             if value not in KEY_PRESETS:
                 raise ValueError(f"{value!r} is not a key preset ({', '.join(KEY_PRESETS)}); give a preset or a list of keys")
             return list(KEY_PRESETS[value])
+        return value
+
+    @field_validator("allowed_keys")
+    @classmethod
+    def _keys_named(cls, value: list[str]) -> list[str]:
+        for key in value:
+            if not MEMORY_KEY.accepts(key):
+                raise ValueError(MEMORY_KEY.refusal(key))
         return value
 
     @field_validator("store", "markdown_view")

@@ -33,6 +33,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.name_patterns import NamePattern
 from memory_engine.records import PUBLISHED_SCHEMA, FactProposal, MemorySchema, canonical_date
 
 SUITE_VERSION = 1
@@ -43,7 +44,12 @@ BUILTIN_SUITES = {
     "metaeng": "metaeng-suite.json",
     "published": "published-lab-scenarios.json",
 }
-SCENARIO_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$")
+SCENARIO_ID = NamePattern(
+    "scenario id",
+    re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}"),
+    "1-64 letters, digits, '.', '_' or '-', starting with a letter or digit",
+    "city-1",
+)
 Owner = Field(min_length=1, max_length=80)
 Name = Field(min_length=1, max_length=80)
 
@@ -117,8 +123,8 @@ class _Header(BaseModel):
     @field_validator("id")
     @classmethod
     def _id(cls, value: str) -> str:
-        if not SCENARIO_ID.match(value):
-            raise ValueError("must be 1-64 letters, digits, '.', '_' or '-', starting with a letter or digit")
+        if not SCENARIO_ID.accepts(value):
+            raise ValueError(SCENARIO_ID.refusal(value))
         return value
 
     @field_validator("forbidden_markers")

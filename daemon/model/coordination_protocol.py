@@ -100,6 +100,16 @@ class Ledger(Protocol):
         keeps the settlement locally and delivers it on reconnection)."""
         ...
 
+    def release(self, reservation: Reservation, detail: str, now: datetime) -> None:
+        """Settle a reservation at zero, recorded as `unsent`: its request provably never
+        reached the server (`detail` says why); delivered like a settlement."""
+        ...
+
+    def keep(self, reservation: Reservation, detail: str, now: datetime) -> None:
+        """Record, as `kept`, that the call failed after its request may have been processed
+        (`detail` says how): the reservation keeps counting at its full amount."""
+        ...
+
 
 class AgentBreaker(Protocol):
     def state(self) -> BreakerState: ...

@@ -9,8 +9,10 @@ One `DeepTier` per run and agent. Each call:
    at most `timeout_seconds` in all — connecting, sending, waiting and reading — however
    slowly the server trickles its answer (`daemon.kernel.exchange_deadline`: the SDK's own timeout
    bounds each socket read, not the call);
-4. settles the ledger to the real usage (a failed call with unknown usage keeps its
-   reservation);
+4. settles the ledger to the real usage; a call whose request provably never reached the
+   server (`daemon.model.unsent`: refused, unresolved, TLS failed) settles at zero; a
+   failed call that may have been processed, or an answer without usage, keeps its
+   reservation (the ledger records which: `answered`, `unsent`, `kept`);
 5. refuses an answer that contains a registered secret (a server or proxy that echoes the
    key) as tainted, before anything reads it;
 6. validates the answer again with pydantic: the schema constrains the shape, it proves
@@ -39,7 +41,9 @@ from daemon.kernel.exchange_deadline import Deadline
 from daemon.kernel.json_contract import RequestBody
 from daemon.kernel.settings import ModelSettings
 from daemon.model.coordination_protocol import AgentBreaker, Ledger
+from daemon.model.spend import Reservation
 from daemon.model.strict_schema import flat_schema
+from daemon.model.unsent import never_sent
 
 T = TypeVar("T", bound=BaseModel)
 REQUEST_OVERHEAD_BYTES = 1024
@@ -249,7 +253,7 @@ class DeepTier:
                     model=model.model, messages=messages, response_format=response_format, **limit_kwargs
                 )
         except Exception as exc:
-            raise self._failure(purpose, model, usd, prompt_hash, exc) from exc
+            raise self._failure(purpose, model, reservation, prompt_hash, exc) from exc
 
         usage = getattr(completion, "usage", None)
         input_tokens = getattr(usage, "prompt_tokens", None)
@@ -260,6 +264,8 @@ class DeepTier:
                 input_tokens * model.price_input_per_million + output_tokens * model.price_output_per_million
             ) / 1_000_000
             self.ledger.settle(reservation, cost, input_tokens, output_tokens, self._time())
+        else:
+            self.ledger.keep(reservation, "answer without usage", self._time())
         choices = getattr(completion, "choices", None) or []
         if not choices:
             self._record(
@@ -297,11 +303,17 @@ class DeepTier:
         return CallResult(value=value, raw=content, record=record)
 
     def _failure(
-        self, purpose: str, model: ModelSettings, usd: float, prompt_hash: str, exc: Exception
+        self, purpose: str, model: ModelSettings, reservation: Reservation, prompt_hash: str, exc: Exception
     ) -> ModelUnavailable:
-        """Record a call that got no answer and say why, naming no part of the request."""
+        """Close the ledger entry of a call that got no answer, record it and say why, naming
+        no part of the request.
+
+        A request that provably never reached the server settles at zero; any other failure
+        may have been processed and keeps its reservation. Both count for the breaker.
+        """
         import openai  # loaded by _client_for already; named here for the exception types
 
+        unsent = never_sent(exc)
         if isinstance(exc, openai.APIStatusError):
             detail = f"HTTP {exc.status_code}"
             message = f"{purpose}: model server answered HTTP {exc.status_code}"
@@ -310,15 +322,28 @@ class DeepTier:
             # surfaced as (a read or protocol error), the call ran out of time.
             detail = "timeout"
             message = f"{purpose}: model call timed out after {model.timeout_seconds:g}s"
-        elif isinstance(exc, openai.APIConnectionError):
+        elif unsent is not None:
             detail = "connection error"
-            message = self._mask(f"{purpose}: cannot reach the model server at {model.base_url}")
+            message = self._mask(f"{purpose}: cannot reach the model server at {model.base_url} ({unsent})")
+        elif isinstance(exc, openai.APIConnectionError):
+            detail = "connection lost"
+            message = self._mask(
+                f"{purpose}: the connection to the model server at {model.base_url} failed after the "
+                "request was sent; it may have been processed"
+            )
         else:
             # Any other SDK or transport failure (httpx building a header, h11 refusing a
             # value) may quote the request in its message: report the type only.
             detail = self._mask(type(exc).__name__)
             message = f"{purpose}: model call failed ({detail})"
-        self._record(purpose, "error", usd, None, None, None, prompt_hash, detail)
+        cost: float | None = None
+        if unsent is not None:
+            cost = 0.0
+            self.ledger.release(reservation, f"{detail}: {unsent}", self._time())
+            message += "; the request was never sent, nothing charged"
+        else:
+            self.ledger.keep(reservation, detail, self._time())
+        self._record(purpose, "error", reservation.usd, cost, None, None, prompt_hash, detail)
         return ModelUnavailable(message)
 
     def _record(

@@ -5,6 +5,12 @@ the caller *reserves* an upper bound under a deployment-wide lock, so many agent
 reserving at once can never exceed the budget; after the call it *settles* to the real
 usage. A reservation without a settlement (a crash, a failed call with unknown usage)
 keeps counting at its full amount: spend is never under-reported.
+
+Every call that ends records which case it was (`outcome`): a `settle` entry replaces the
+reservation by the usage the server reported (`answered`) or by zero when the request
+provably never reached the server (`unsent`: refused, unresolved, TLS failed — it was never
+processed); a `kept` entry says the call failed after its request may have reached the
+server (or the answer carried no usage), so its reservation stays charged.
 """
 
 from __future__ import annotations
@@ -23,6 +29,10 @@ from daemon.kernel.errors import DaemonError, ModelUnavailable
 
 VERSION = 1
 LOCK_TIMEOUT_SECONDS = 30.0
+# How a call's reservation ended, as its closing ledger entry records it.
+ANSWERED = "answered"  # settled to the usage the server reported
+UNSENT = "unsent"  # the request never reached the server: settled at zero
+KEPT = "kept"  # may have been processed, usage unknown: the reservation stays charged
 
 
 @dataclass(frozen=True)
@@ -150,17 +160,42 @@ class SpendLedger:
         self, reservation: Reservation, usd: float, input_tokens: int, output_tokens: int, now: datetime
     ) -> None:
         """Replace a reservation by the real cost (same day file as the reservation)."""
+        self._close(
+            reservation,
+            now,
+            kind="settle",
+            outcome=ANSWERED,
+            usd=usd,
+            input_tokens=input_tokens,
+            output_tokens=output_tokens,
+        )
+
+    def release(self, reservation: Reservation, detail: str, now: datetime) -> None:
+        """Settle at zero a reservation whose request provably never reached the server."""
+        self._close(
+            reservation,
+            now,
+            kind="settle",
+            outcome=UNSENT,
+            usd=0.0,
+            input_tokens=0,
+            output_tokens=0,
+            detail=detail,
+        )
+
+    def keep(self, reservation: Reservation, detail: str, now: datetime) -> None:
+        """Record that a call failed after its request may have been processed: the reservation stays."""
+        self._close(reservation, now, kind=KEPT, outcome=KEPT, detail=detail)
+
+    def _close(self, reservation: Reservation, now: datetime, **entry: object) -> None:
         self._append(
             reservation.day,
             {
-                "kind": "settle",
                 "agent": reservation.agent,
                 "run_id": reservation.run_id,
                 "call": reservation.call_id,
-                "usd": usd,
-                "input_tokens": input_tokens,
-                "output_tokens": output_tokens,
                 "ts": now.isoformat(),
+                **entry,
             },
         )
 

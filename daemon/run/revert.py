@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from daemon.config.resolve import Deployment
@@ -27,6 +27,7 @@ from daemon.run.history_squash import baseline_of, squash_note
 from daemon.run.session import AgentSession, agent_session, has_store, read_session
 from daemon.run.store import CommitInfo, StoreSession
 from daemon.run.store_index import IndexedCommit, RunIndex, synced_index
+from daemon.run.undo_effects import ProposalEffects, proposal_effects
 
 
 @dataclass(frozen=True)
@@ -155,8 +156,9 @@ def _since(index: RunIndex, seq: int, paths: list[str]) -> str:
 class UndoResult:
     agent: str
     undone_run_id: str
-    run_id: str
+    run_id: str | None  # None: a dry run, nothing applied
     files: list[str]
+    proposals: ProposalEffects = field(default_factory=ProposalEffects)
 
 
 def locate_run(deployment: Deployment, run_id: str) -> str:
@@ -189,6 +191,7 @@ def undo_run(
     with agent_session(deployment, agent, now, lock_timeout) as session:
         with session_index(session) as index:
             run, changes = plan_undo(session.store, index, run_id, record_merges)
+        effects = proposal_effects(changes, lambda path: session.store.blob("HEAD", path))
         undo_id = new_run_id(now)
         changeset = Changeset(
             pass_name="undo",
@@ -211,4 +214,15 @@ def undo_run(
         raise UndoRefused(run_id, f"{result.reason}; run it again")
     if result.status == "failed":
         raise UndoRefused(run_id, result.reason)
-    return UndoResult(agent, run_id, undo_id, list(outcome.files))
+    return UndoResult(agent, run_id, undo_id, list(outcome.files), effects)
+
+
+def preview_undo(
+    deployment: Deployment, agent: str, run_id: str, record_merges: Mapping[str, RecordMerge] | None = None
+) -> UndoResult:
+    """What undoing `run_id` would change — the files it restores, the proposals it withdraws —
+    without a lock or a commit; raises UndoRefused as the undo would."""
+    with read_session(deployment, agent) as session, session_index(session) as index:
+        _run, changes = plan_undo(session.store, index, run_id, record_merges)
+        effects = proposal_effects(changes, lambda path: session.store.blob("HEAD", path))
+    return UndoResult(agent, run_id, None, sorted(changes), effects)

@@ -41,20 +41,22 @@ class TranscriptSource:
     """One agent's transcripts: the root the glob is relative to, and paths never to yield.
 
     `fenced` holds absolute paths (files or folders) of the agent's managed paths; `agent`
-    names the agent in messages (its config key `agents.<agent>.transcripts`).
+    names the agent in messages (its config key `agents.<agent>.transcripts`); `home` is the
+    agent home, whose sessions are the agent's (`daemon.transcripts.binding`).
     """
 
     root: Path
     settings: TranscriptSettings
     fenced: tuple[Path, ...] = ()
     agent: str = ""
+    home: Path | None = None
 
 
 def source_of(agent: AgentSettings) -> TranscriptSource:
     """The agent's transcript source: its transcript root, glob and managed paths."""
     managed = managed_paths(agent)
     fenced = tuple(agent.home / rel for rel in sorted(managed.files | managed.dirs))
-    return TranscriptSource(agent.transcript_root, agent.transcripts, fenced, agent.name)
+    return TranscriptSource(agent.transcript_root, agent.transcripts, fenced, agent.name, agent.home)
 
 
 def _inside(path: str, folder: str) -> bool:

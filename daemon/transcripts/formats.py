@@ -1,7 +1,7 @@
 """The line-based transcript formats, one explicit table (`transcripts.format`).
 
-A format says how a line becomes a message (`parse`), which files it skips whole
-(`skip_file`, a precision guard), how its cursors are keyed (a path, or a session id for
+A format says how a line becomes a message (`parse`, or `parser_for` a file read
+otherwise), which files it skips whole (`skip_file`, a precision guard), how its cursors are keyed (a path, or a session id for
 files that move), and the shape shown when a file is held as not in the format. The
 SQLite formats (OpenClaw's database, Hermes) read rows, not lines:
 `daemon.transcripts.sqlite_common`.
@@ -38,6 +38,12 @@ class LineFormat:
     skip_file: Callable[[Path, str, bool], str | None] = _no_skip
     # Turn-level guards (heartbeat turns) apply to runtime formats, never to `jsonl`.
     runtime: bool = True
+    # How a file's lines are read when not by `parse` (Claude Code subagent files).
+    parser_for: Callable[[str, bool], LineParser] | None = None
+
+    def parser(self, rel: str, subagents: bool) -> LineParser:
+        """The parser for the lines of the file `rel`."""
+        return self.parse if self.parser_for is None else self.parser_for(rel, subagents)
 
 
 FORMATS: dict[str, LineFormat] = {
@@ -47,6 +53,7 @@ FORMATS: dict[str, LineFormat] = {
         claude_code.parse,
         claude_code.EXPECTED,
         skip_file=lambda _path, rel, sub: claude_code.skip_file(rel, sub),
+        parser_for=claude_code.parser,
     ),
     "codex": LineFormat(
         "codex",

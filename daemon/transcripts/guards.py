@@ -26,6 +26,10 @@ INJECTED_CONTEXT = "injected_context"
 SYSTEM_PROMPT = "system_prompt"
 HEARTBEAT = "heartbeat"
 REINSERTED = "reinserted_row"
+TASK_NOTIFICATION = "task_notification"
+NOT_TYPED = "not_typed"
+IDE_CONTEXT = "ide_context"
+COMMAND_OUTPUT = "command_output"
 
 # How the run report names each rule's count (plural forms).
 LABELS = {
@@ -41,6 +45,10 @@ LABELS = {
     SYSTEM_PROMPT: "system prompts",
     HEARTBEAT: "heartbeat or memory-flush turns",
     REINSERTED: "re-inserted rows",
+    TASK_NOTIFICATION: "background task notifications",
+    NOT_TYPED: "messages another session or the runtime sent",
+    IDE_CONTEXT: "IDE context blocks",
+    COMMAND_OUTPUT: "local command outputs",
 }
 
 # Recalled memory a runtime or a memory plugin pastes into a user message, and the
@@ -60,6 +68,24 @@ _CONTEXT_BLOCKS = (
     re.compile(r"<environment_context>.*?(?:</environment_context>|\Z)", re.DOTALL),
     re.compile(r"# AGENTS\.md instructions for [^\n]*\n.*?(?:</INSTRUCTIONS>|\Z)", re.DOTALL),
 )
+# What an IDE extension puts before the person's words: Claude Code's blocks for the file
+# open, the lines selected, diagnostics (`<ide_opened_file>`, `<ide_selection>`, any
+# `<ide_…>`; one content block each, so one left open ends with its block: `strip_ide`),
+# and Codex's "# Context from my IDE setup:" (or "# Files mentioned by the user:") headed
+# sections up to "## My request for Codex:", after which the person's words start.
+_IDE_TAG = re.compile(r"<(ide_[a-z_]+)>.*?(?:</\1>|\Z)", re.DOTALL)
+_IDE_BLOCKS = (
+    _IDE_TAG,
+    re.compile(
+        r"\A\s*# (?:Context from my IDE setup|Files mentioned by the user):[ \t]*\n.*?"
+        r"^## My request for Codex:[ \t]*\n?",
+        re.DOTALL | re.MULTILINE,
+    ),
+)
+# A local command's answer written as a user line of its own, without a wrapper: Claude
+# Code's "Unknown skill: x" when `/x` names no command or skill.
+_COMMAND_OUTPUT = re.compile(r"(?:Args from )?[Uu]nknown (?:skill|slash command|command): \S+")
+TASK_NOTIFICATION_PREFIX = "<task-notification>"
 COMMAND_PREFIXES = (
     "<command-name>",
     "<command-message>",
@@ -78,15 +104,34 @@ HEARTBEAT_REPLIES = frozenset({"HEARTBEAT_OK", "NO_REPLY"})
 def strip_injected(text: str) -> tuple[str, tuple[str, ...]]:
     """`text` without injected memory and context blocks, and the rule of each block cut out."""
     rules: list[str] = []
-    for rule, patterns in ((INJECTED_MEMORY, _MEMORY_BLOCKS), (INJECTED_CONTEXT, _CONTEXT_BLOCKS)):
+    for rule, patterns in (
+        (INJECTED_MEMORY, _MEMORY_BLOCKS),
+        (INJECTED_CONTEXT, _CONTEXT_BLOCKS),
+        (IDE_CONTEXT, _IDE_BLOCKS),
+    ):
         for pattern in patterns:
             text, count = pattern.subn("", text)
             rules.extend([rule] * count)
     return (text.strip() if rules else text), tuple(rules)
 
 
+def strip_ide(text: str) -> tuple[str, int]:
+    """One content block without its `<ide_…>` blocks, and how many were cut."""
+    return _IDE_TAG.subn("", text)
+
+
 def is_command_wrapper(text: str) -> bool:
     return text.lstrip().startswith(COMMAND_PREFIXES)
+
+
+def is_command_output(text: str) -> bool:
+    """A local command's answer alone on a user line ("Unknown skill: deploy")."""
+    return _COMMAND_OUTPUT.fullmatch(text.strip()) is not None
+
+
+def is_task_notification(text: str) -> bool:
+    """A background task's result a runtime hands the agent as a user message."""
+    return text.lstrip().startswith(TASK_NOTIFICATION_PREFIX)
 
 
 def is_heartbeat_reply(text: str) -> bool:
@@ -143,13 +188,16 @@ def guarded_message(
     tools: tuple[str, ...] = (),
     source: str | None = None,
     part_of: str | None = None,
+    cut_before: tuple[str, ...] = (),
 ) -> Message | Skipped | Malformed:
     """A runtime's message once injected blocks are cut out, or why it is none.
 
-    Nothing left but injected text: skipped by the guard that cut it. A lone surrogate
-    (a cut emoji, which JavaScript writers produce) in the text or the timestamp: malformed.
+    `cut_before` names the blocks the adapter already cut (per content block). Nothing
+    left but injected text: skipped by the guard that cut it. A lone surrogate (a cut
+    emoji, which JavaScript writers produce) in the text or the timestamp: malformed.
     """
-    text, cut = strip_injected(text)
+    text, cut_now = strip_injected(text)
+    cut = cut_before + cut_now
     if not text.strip():
         return Skipped(cut[0] if cut else None)
     content = clean_text(text)

@@ -25,7 +25,7 @@ from daemon.kernel.changeset import Cursor
 from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
 from daemon.transcripts.files import TranscriptSource
-from daemon.transcripts.lines import Malformed, Message, Skipped, clean_text, load_nested
+from daemon.transcripts.lines import Malformed, Message, Skipped, clean_text, kind_label, load_nested
 from daemon.transcripts.reads import FileRead
 from daemon.transcripts.sqlite_common import (
     Anchors,
@@ -63,7 +63,7 @@ def _hermes_message(row: RawJson) -> Message | Skipped | Malformed:
     if role == "system":
         return Skipped(guards.SYSTEM_PROMPT)
     if role not in ("user", "assistant"):
-        return Skipped(None)
+        return Skipped(None, kind_label("role", role))
     if content.lstrip().startswith(_COMPACTION_PREFIXES) or (row.get("compacted")):
         return Skipped(guards.COMPACTION)
     tools: tuple[str, ...] = ()
@@ -159,14 +159,14 @@ def read_hermes(
             warnings.append(f"{rel}: skipped a malformed row (id {row_id}): {parsed.reason}")
             continue
         if isinstance(parsed, Skipped):
-            if parsed.rule:
-                session.scan.count(parsed.rule)
+            session.scan.skip(parsed)
             continue
         session.scan.add(parsed)
         budget -= len(parsed.content.encode("utf-8"))
         if budget <= 0:
             break
     turns = complete_turns(sessions, now, source.settings.turn_idle_seconds, mtime)
+    unknown = guards.merged(session.scan.unknown for session in sessions.values())
     for session in sessions.values():
         for rule, n in session.scan.skipped.items():
             skipped[rule] = skipped.get(rule, 0) + n
@@ -207,6 +207,7 @@ def read_hermes(
             hashes,
             anchors,
             moved=why is not None,
+            unknown=unknown,
         )
     ]
 

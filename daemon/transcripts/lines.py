@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import BinaryIO
 
 from daemon.kernel.json_contract import RawJson
 
 ROLES = ("user", "assistant", "tool", "system")
 SESSION_END = "session_end"
 MAX_DEPTH = 32
+KIND_CHARS = 60
 
 _OPENERS = (b"[", b"{")
 # A JSON string, unrolled so a megabyte of text is one fast scan: quotes, then runs of
@@ -70,9 +73,15 @@ class Message:
 class Skipped:
     """A well-formed line that is not analysed: `rule` names the precision guard that
     skipped it (counted in the run report); None for the runtime's own bookkeeping lines
-    (snapshots, progress, turn context), which are not worth a count."""
+    (snapshots, progress, turn context), which are not worth a count.
+
+    `unknown` names the line's kind when the adapter does not know it (`last-prompt`,
+    `system:turn_duration`, `attachment:deferred_tools_delta`): counted by kind and shown
+    in `transcripts` and `status`, so a runtime that starts writing a new kind of line is
+    seen, not silently skipped."""
 
     rule: str | None
+    unknown: str | None = None
 
 
 @dataclass(frozen=True)
@@ -107,6 +116,17 @@ def clean_text(text: str) -> str | None:
     if _SURROGATE.search(text):
         return None
     return _CONTROL.sub("", _ANSI.sub("", text))
+
+
+def kind_label(*parts: object) -> str:
+    """`system:turn_duration` — a line's kind as its own fields name it, for a count.
+
+    Parts that are not short text (missing, a number, an object) are left out; the label is
+    cleaned of control characters and cut to KIND_CHARS, so no line can flood a report.
+    """
+    words = [clean_text(p) or "?" for p in parts if isinstance(p, str) and p]
+    label = ":".join(" ".join(w.split()) for w in words) or "?"
+    return label if len(label) <= KIND_CHARS else label[: KIND_CHARS - 1] + "…"
 
 
 def _text_of(content: object) -> str | None:
@@ -161,6 +181,21 @@ def load_nested(text: str, what: str) -> object:
         return json.loads(text)
     except (ValueError, RecursionError):
         return text
+
+
+def first_field(fh: BinaryIO, budget: int, pick: Callable[[RawJson], object]) -> str | None:
+    """The first non-empty text `pick` finds in the complete lines of `fh`, read one line at a
+    time from where it is, at most `budget` bytes in all; None if none holds one."""
+    while budget > 0:
+        line = fh.readline(budget)
+        budget -= len(line)
+        if not line.endswith(b"\n"):
+            return None  # the end of the file, a line still being written, or the budget spent
+        obj = load_object(line.rstrip(b"\n"))
+        value = pick(obj) if isinstance(obj, dict) else None
+        if isinstance(value, str) and value:
+            return value
+    return None
 
 
 def parse_line(raw: bytes, offset: int = -1) -> Message | str | Malformed:

@@ -5,7 +5,9 @@ same JSON objects are rows of `transcript_events` in the agent's SQLite database
 (`daemon.transcripts.sqlite_common`). Events: a `session` header, `message` with
 `message.role` `user`/`assistant`/`toolResult` and content blocks (`text`, `thinking`,
 `toolCall`), `compaction`, `model_change`, `custom`… Tool results are skipped as such,
-`compaction` as a compaction summary, the rest is bookkeeping; recalled memory pasted into
+`compaction` as a compaction summary, the header, model and thinking-level changes and
+`custom` events are bookkeeping, and any other kind is counted by name (an OpenClaw that
+writes a new kind of event shows in `transcripts` and `status`); recalled memory pasted into
 a user message (`<relevant-memories>`) is cut out, and heartbeat / memory-flush turns
 (`HEARTBEAT_OK`, `NO_REPLY`) are dropped by the turn guard.
 """
@@ -14,7 +16,11 @@ from __future__ import annotations
 
 from daemon.kernel.json_contract import RawJson
 from daemon.transcripts import guards
-from daemon.transcripts.lines import Malformed, Parsed, Skipped, load_object
+from daemon.transcripts.lines import Malformed, Parsed, Skipped, kind_label, load_object
+
+# Events that carry no words of the conversation (OpenClaw 2026.8 session format): not
+# counted. Any other type is counted by name (Skipped.unknown).
+BOOKKEEPING = frozenset({"session", "model_change", "thinking_level_change", "custom"})
 
 
 def _text(content: object) -> tuple[str, tuple[str, ...]]:
@@ -47,7 +53,7 @@ def parse_event(obj: RawJson, offset: int) -> Parsed:
     if kind == "compaction":
         return Skipped(guards.COMPACTION)
     if kind != "message":
-        return Skipped(None)
+        return Skipped(None, None if kind in BOOKKEEPING else kind_label(kind))
     message = obj.get("message")
     if not isinstance(message, dict):
         return Malformed("a message event without a message object")
@@ -57,7 +63,7 @@ def parse_event(obj: RawJson, offset: int) -> Parsed:
     if role == "system":
         return Skipped(guards.SYSTEM_PROMPT)
     if role not in ("user", "assistant"):
-        return Skipped(None)
+        return Skipped(None, kind_label("message", role))
     text, tools = _text(message.get("content"))
     ident = obj.get("id")
     return guards.guarded_message(

@@ -205,8 +205,7 @@ def read_openclaw(
             if isinstance(parsed, Malformed):
                 warnings.append(f"{key}: skipped a malformed event at seq {seq}: {parsed.reason}")
             elif isinstance(parsed, Skipped):
-                if parsed.rule:
-                    session.scan.count(parsed.rule)
+                session.scan.skip(parsed)
             elif isinstance(parsed, Message):
                 session.scan.add(parsed)
                 session.last_seconds = stamp_seconds(parsed.ts)
@@ -220,7 +219,19 @@ def read_openclaw(
         turns = guards.without_heartbeats(turns, skipped)
         reads.append(
             file_read(
-                rel, key, turns, stop, after, consumer, identity, warnings, skipped, None, anchors, why is not None
+                rel,
+                key,
+                turns,
+                stop,
+                after,
+                consumer,
+                identity,
+                warnings,
+                skipped,
+                None,
+                anchors,
+                why is not None,
+                session.scan.unknown,
             )
         )
     return reads

@@ -34,13 +34,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 
 from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.settings import TranscriptSettings
 from daemon.transcripts import guards
+from daemon.transcripts.batch import TurnBatch
+from daemon.transcripts.binding import SetAside, set_aside
 from daemon.transcripts.databases import read_database
 from daemon.transcripts.files import (
     OutsideRoot,
@@ -68,71 +69,6 @@ __all__ = [
 MIN_NEW_TURNS = 4
 HOLD_MIN_LINES = 5
 HOLD_SHARE = 0.9
-
-
-@dataclass(frozen=True)
-class TurnBatch:
-    consumer: str
-    files: tuple[FileRead, ...]
-    listing_warnings: tuple[str, ...] = ()
-
-    @property
-    def turns(self) -> tuple[Turn, ...]:
-        return tuple(t for f in self.files for t in f.turns)
-
-    @property
-    def advances(self) -> tuple[CursorAdvance, ...]:
-        return tuple(f.advance for f in self.files if f.advance is not None)
-
-    @property
-    def skipped(self) -> dict[str, int]:
-        """How many lines or blocks each precision guard skipped, over every file."""
-        return guards.merged(f.skipped for f in self.files)
-
-    @property
-    def warnings(self) -> tuple[str, ...]:
-        """Every file's warnings, then what the precision guards skipped (in the run report)."""
-        skipped = guards.summary(self.skipped)
-        note = (f"skipped by precision guards: {skipped}",) if skipped else ()
-        return self.listing_warnings + tuple(w for f in self.files for w in f.warnings) + note
-
-    @property
-    def window_cut(self) -> bool:
-        """Whether a turn longer than the read window was cut (it is analysed even alone)."""
-        return any(f.window_cut and f.turns for f in self.files)
-
-    @property
-    def held(self) -> tuple[Held, ...]:
-        return tuple(f.held for f in self.files if f.held is not None)
-
-    def take(self, count: int, root: Path) -> TurnBatch:
-        """The first `count` turns; each file's cursor stops at the start of its first turn left out.
-
-        Files whose turns all fit keep their full advance (past trailing malformed lines
-        and the like); a file none of whose turns fit keeps none of its turns, and its
-        cursor stays where it was.
-        """
-        kept: list[FileRead] = []
-        left = count
-        for read in self.files:
-            if left >= len(read.turns):
-                kept.append(read)
-                left -= len(read.turns)
-                continue
-            if read.cut is not None:
-                advance = read.cut(read.turns[left])
-            else:
-                advance = _advance_to(self.consumer, read, read.turns[left].start, root)
-            kept.append(replace(read, turns=read.turns[:left], advance=advance))
-            left = 0
-        return TurnBatch(self.consumer, tuple(kept), self.listing_warnings)
-
-
-def _advance_to(consumer: str, read: FileRead, offset: int, root: Path) -> CursorAdvance | None:
-    if offset == read.origin and read.advance is None:
-        return None
-    cursor = cursor_at(resolve_inside(root, read.file), offset, read.identity)
-    return CursorAdvance(consumer=consumer, file=read.key or read.file, cursor=cursor)
 
 
 def _looked_through(rel: str, line: int, end: int) -> str:
@@ -213,7 +149,7 @@ def read_file(
             f"{rel}: skipped a line at offset {skipping}: {offset - skipping} bytes, "
             "longer than the read window (max_read_bytes)"
         )
-    scan = scan_window(rel, window, offset, settings.max_line_bytes, fmt.parse)
+    scan = scan_window(rel, window, offset, settings.max_line_bytes, fmt.parser(rel, settings.subagents))
     held = _held(rel, scan.lines, scan.malformed, agent, settings, fmt)
     if held is not None:
         return FileRead(
@@ -252,20 +188,38 @@ def read_file(
     if fmt.runtime:
         turns = guards.without_heartbeats(turns, skipped)
     return FileRead(
-        rel, tuple(turns), advance(stop), tuple(warnings), identity, origin, None, key, skipped, window_cut=window_cut
+        rel,
+        tuple(turns),
+        advance(stop),
+        tuple(warnings),
+        identity,
+        origin,
+        None,
+        key,
+        skipped,
+        window_cut=window_cut,
+        unknown=scan.unknown,
     )
 
 
 def read_new_turns(
     source: TranscriptSource, cursors: Mapping[str, Cursor], consumer: str, now: datetime
 ) -> TurnBatch:
-    """Every transcript's new complete turns for `consumer` (files as `list_transcripts` finds them)."""
+    """Every transcript's new complete turns for `consumer` (files as `list_transcripts` finds them).
+
+    A session of another project or profile is set aside unread (`daemon.transcripts.binding`).
+    """
     files, warnings = list_transcripts(source)
     reads: list[FileRead] = []
+    aside: list[SetAside] = []
     fmt = line_format(source.settings.format)
     keys: set[str] = set()
     for rel in files:
         try:
+            other = set_aside(source, rel)
+            if other is not None:
+                aside.append(other)
+                continue
             if is_database(source.settings.format, rel):
                 reads.extend(read_database(source, rel, cursors, consumer, now))
                 continue
@@ -281,7 +235,7 @@ def read_new_turns(
             warnings.append(str(exc))
         except OSError as exc:
             warnings.append(f"{rel}: unreadable transcript: {exc.strerror or exc}")
-    return TurnBatch(consumer, tuple(reads), tuple(warnings))
+    return TurnBatch(consumer, tuple(reads), tuple(warnings), tuple(aside))
 
 
 def pending_turns(source: TranscriptSource, cursors: Mapping[str, Cursor], now: datetime) -> int:
@@ -292,10 +246,13 @@ def pending_turns(source: TranscriptSource, cursors: Mapping[str, Cursor], now: 
 def read_turn_at(source: TranscriptSource, rel: str, start: int, end: int) -> Turn | None:
     """The turn of `rel` that spans bytes [start, end), read again (a person asked to retry it).
 
-    None if the file is gone, outside its root, shorter than `end` now, or those bytes no
-    longer hold a turn that starts at `start` (the file was replaced or rewritten).
+    None if the file is gone, outside its root, not this agent's (`daemon.transcripts.binding`),
+    shorter than `end` now, or those bytes no longer hold a turn that starts at `start` (the
+    file was replaced or rewritten).
     """
     try:
+        if set_aside(source, rel) is not None:
+            return None
         path = resolve_inside(source.root, rel)
         with open_transcript(path) as fh:
             fh.seek(start)
@@ -304,9 +261,8 @@ def read_turn_at(source: TranscriptSource, rel: str, start: int, end: int) -> Tu
         return None
     if len(window) != end - start or not window.endswith(b"\n"):
         return None
-    scan = scan_window(
-        rel, window, start, source.settings.max_line_bytes, line_format(source.settings.format).parse
-    )
+    parse = line_format(source.settings.format).parser(rel, source.settings.subagents)
+    scan = scan_window(rel, window, start, source.settings.max_line_bytes, parse)
     turns = [
         *scan.turns,
         *([Turn(rel, scan.open_start, end, tuple(scan.open_turn))] if scan.open_turn else []),

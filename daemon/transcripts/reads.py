@@ -39,3 +39,5 @@ class FileRead:
     # A turn longer than the read window was cut at the window's end: it comes alone, and
     # is analysed even under the 4-turn rule (else a cut turn would never be analysed).
     window_cut: bool = False
+    # Lines of each kind the adapter does not know (Skipped.unknown), read and not analysed.
+    unknown: Mapping[str, int] = field(default_factory=dict)

@@ -191,8 +191,12 @@ def file_read(
     recent: list[str] | None,
     anchors: Anchors,
     moved: bool = False,
+    unknown: Mapping[str, int] | None = None,
 ) -> FileRead:
-    """The read of one cursor key; `moved` when its cursor must be rewritten even if nothing is read."""
+    """The read of one cursor key; `moved` when its cursor must be rewritten even if nothing is read.
+
+    `unknown` counts the rows of each kind the adapter does not know.
+    """
 
     def cursor(offset: int, hashes: list[str] | None) -> CursorAdvance:
         return CursorAdvance(
@@ -213,4 +217,6 @@ def file_read(
         return cursor(offset, recent) if offset > after or (moved and offset >= 0) else None
 
     advance = cursor(stop, recent) if stop > after or (moved and stop >= 0) else None
-    return FileRead(rel, tuple(turns), advance, tuple(warnings), identity, after, None, key, skipped, cut)
+    return FileRead(
+        rel, tuple(turns), advance, tuple(warnings), identity, after, None, key, skipped, cut, unknown=unknown or {}
+    )

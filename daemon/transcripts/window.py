@@ -50,9 +50,17 @@ class Scan:
     malformed: int = 0
     warnings: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # precision guard → lines or blocks
+    unknown: dict[str, int] = field(default_factory=dict)  # kind of line the adapter does not know → lines
 
     def count(self, rule: str, times: int = 1) -> None:
         self.skipped[rule] = self.skipped.get(rule, 0) + times
+
+    def skip(self, skipped: Skipped) -> None:
+        """Count a line that is not analysed: under its guard, or its kind if the adapter does not know it."""
+        if skipped.rule is not None:
+            self.count(skipped.rule)
+        if skipped.unknown is not None:
+            self.unknown[skipped.unknown] = self.unknown.get(skipped.unknown, 0) + 1
 
     def add(self, message: Message) -> None:
         for rule in message.guarded:
@@ -97,8 +105,7 @@ def scan_window(
         scan.lines += 1
         parsed = parse(raw, line_start)
         if isinstance(parsed, Skipped):
-            if parsed.rule is not None:
-                scan.count(parsed.rule)
+            scan.skip(parsed)
         elif isinstance(parsed, Malformed):
             scan.malformed += 1
             scan.warnings.append(f"{rel}: skipped a malformed line at offset {line_start}: {parsed.reason}")

@@ -10,6 +10,11 @@ from daemon.passes.protocol import Pass
 # The name of every pass `default_registry` holds. Commands that only need to know which
 # passes exist (`status`) take this and skip importing the engines, most of their start-up.
 PASS_NAMES: tuple[str, ...] = PASS_ORDER
+# The passes whose `uses_model` is true, for the same commands (`config check` warns when
+# one is on without the model's key); a test checks both against the registry.
+MODEL_PASS_NAMES: frozenset[str] = frozenset(
+    {"distillation", "skill_learning", "library_maintenance", "workspace_consolidation", "instruction_review"}
+)
 
 
 def default_registry() -> Mapping[str, Pass]:

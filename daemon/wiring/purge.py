@@ -2,9 +2,9 @@
 
 One locked session, in this order (each step safe to repeat after a crash):
 
-1. find the values: every version of (entity, key) in the fact store now and in its
-   history, and in the proposals of the review queue (a memory proposal waiting under
-   `autonomy: review`) — `--value` narrows to one of them;
+1. find the values: every version of (entity, key) in each registered store of values
+   (`value_stores`: the fact store, the refused-facts log, the review queue's proposals),
+   now and in the store's history — `--value` narrows to one of them;
 2. the forget run: every managed file of the home with the values erased (fact records
    dropped, other mentions `[purged]`, the facts view rendered anew) — one commit;
 3. the erasure record (salted hashes only), then the state files erased;
@@ -32,7 +32,6 @@ import structlog
 from daemon.config.resolve import Deployment
 from daemon.kernel.changeset import Changeset, FileWrite, PassDetails, nothing
 from daemon.kernel.errors import DaemonError
-from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.view import AgentView
 from daemon.run import erasures
 from daemon.run.applier import Submission, commit_run, hold_memory_lock
@@ -43,7 +42,8 @@ from daemon.run.session import AgentSession, agent_session
 from daemon.run.state_erasure import drop_index, erase_state
 from daemon.run.store import StoreSession
 from daemon.run.store_git import parse_trailers
-from daemon.text.erasure import Erasure, is_structured, values_of
+from daemon.text.erasure import Erasure, is_structured
+from daemon.wiring import value_stores
 from memory_engine import fact_shards, forbidden
 from memory_engine.agent_memory import load_memory, open_edit
 
@@ -70,38 +70,29 @@ class PurgeResult:
 
 
 def find_values(session: AgentSession, target: PurgeTarget) -> set[str]:
-    """Values of (entity, key) in the fact store now and anywhere in the store's history."""
+    """Values of (entity, key) in every registered store of values (`value_stores`: the fact
+    store, the refused-facts log, review proposals), now and anywhere in the store's history."""
+    agent = session.agent
+    view = AgentView(agent.home)
     # The owner's shard now; every other version of any owner is in the history (a session
     # commits a person's edits before it starts), so the whole store is read only without one.
     committed = session.store.head() is not None
     if committed:
-        edit = open_edit(session.agent, AgentView(session.agent.home))
-        edit.load_scope((*session.agent.owner, target.entity, target.key))
+        edit = open_edit(agent, view)
+        edit.load_scope((*agent.owner, target.entity, target.key))
         records = edit.records()
     else:
-        records = load_memory(session.agent, AgentView(session.agent.home)).records()
+        records = load_memory(agent, view).records()
     found = {r.value for r in records if r.entity == target.entity and r.key == target.key and r.value}
+    found |= value_stores.in_home(view, agent, target.entity, target.key, skip=("fact store",))
     if committed:
-        specs = fact_shards.record_pathspecs(session.agent.memory.store)
-        _status, out = session.store.run_git(
-            "log", "--all", "-p", "--no-color", "--no-ext-diff", "--unified=0", "--format=", "--", *specs
-        )
-        lines = (
-            line[1:]
-            for line in out.split(b"\n")
-            if line[:1] in (b"+", b"-") and not line.startswith((b"+++", b"---"))
-        )
-        found |= values_of(target.entity, target.key, lines)
-    # A memory proposal (autonomy: review) holds facts not stored yet; approving it would store them.
-    for proposal in list_proposals(AgentView(session.agent.home)):
-        for change in proposal.changes:
-            if change.new_content:
-                found |= values_of(target.entity, target.key, change.new_content.encode("utf-8").split(b"\n"))
+        found |= value_stores.in_history(session.store, agent, target.entity, target.key)
     if target.value is not None:
         if target.value not in found:
             raise DaemonError(
                 f"no version of {target.entity}.{target.key} has the value given by --value "
-                "(neither in the fact store nor in its history); nothing changed"
+                f"(in none of: {', '.join(s.name for s in value_stores.REGISTRY)}, nor in their history); "
+                "nothing changed"
             )
         return {target.value}
     return found

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 from datetime import datetime
 
 from daemon.config.resolve import Deployment
-from daemon.run.revert import RecordMerge, UndoResult, undo_run
+from daemon.run.revert import RecordMerge, UndoResult, preview_undo, undo_run
 from memory_engine import factstore
 from memory_engine.fact_shards import is_shard
 
@@ -47,3 +47,8 @@ def record_merges(deployment: Deployment, agent: str) -> Mapping[str, RecordMerg
 def undo(deployment: Deployment, agent: str, run_id: str, now: datetime, lock_timeout: float) -> UndoResult:
     """Revert `run_id` of `agent` as a new run (see `daemon.run.revert.undo_run`)."""
     return undo_run(deployment, agent, run_id, now, lock_timeout, record_merges(deployment, agent))
+
+
+def preview(deployment: Deployment, agent: str, run_id: str) -> UndoResult:
+    """What `undo` would change, nothing applied (see `daemon.run.revert.preview_undo`)."""
+    return preview_undo(deployment, agent, run_id, record_merges(deployment, agent))

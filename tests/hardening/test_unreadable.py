@@ -1,7 +1,9 @@
 """Managed files the daemon's user cannot read: reported, left out, and never overwritten.
 
 Permissions mean nothing to root, so the daemon runs here as an unprivileged user: as
-`nobody` through `setpriv` when the tests run as root, or as the test user itself.
+`nobody` through `setpriv` when the tests run as root, or as the test user itself. It runs
+from a copy of this checkout that user can read (`tests.support.unprivileged`), so the tests
+work from a clone under a folder only root may enter.
 """
 
 from __future__ import annotations
@@ -10,9 +12,8 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -22,28 +23,40 @@ from tests.support.deploy import TEST_KEY
 from tests.support.facts import shard_of, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
 from tests.support.runs import add_turns, berlin_fact, setup_agent
+from tests.support.unprivileged import NOBODY, ReadableCheckout, shared_temp
 
 pytestmark = pytest.mark.slow  # runs as another user in subprocesses
-
-REPO = Path(__file__).parents[2]
-NOBODY = 65534
+Daemon = Callable[..., subprocess.CompletedProcess[str]]
 
 
-def _unprivileged_prefix() -> list[str]:
-    if os.geteuid() != 0:
-        return []
-    if shutil.which("setpriv") is None:
-        pytest.fail("tests run as root and setpriv is missing: cannot drop to an unprivileged user")
-    return ["setpriv", f"--reuid={NOBODY}", f"--regid={NOBODY}", "--clear-groups"]
+@pytest.fixture(scope="module")
+def checkout() -> Iterator[ReadableCheckout]:
+    """This checkout's packages where the unprivileged user can read them (fails naming the folder if it cannot)."""
+    copy = ReadableCheckout.create()
+    try:
+        yield copy
+    finally:
+        copy.remove()
 
 
 @pytest.fixture
 def shared_root() -> Iterator[Path]:
     """A folder an unprivileged user can use (pytest's own temp folder is private to root)."""
-    root = Path(tempfile.mkdtemp(prefix="metaeng-unreadable-"))
+    root = Path(tempfile.mkdtemp(prefix="metaeng-unreadable-", dir=shared_temp()))
     root.chmod(0o755)
     yield root
     shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.fixture
+def daemon(checkout: ReadableCheckout) -> Daemon:
+    """`metaeng-daemon ARGS` with `root`'s config, as the unprivileged user, from the copy."""
+
+    def run(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
+        env = {"HOME": str(root), "TEST_API_KEY": TEST_KEY}
+        return checkout.run(["-m", "daemon", "--config", str(root / "config.yaml"), *args], env)
+
+    return run
 
 
 def hand_over(root: Path) -> None:
@@ -52,20 +65,8 @@ def hand_over(root: Path) -> None:
             os.lchown(path, NOBODY, NOBODY)
 
 
-def daemon(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY}
-    return subprocess.run(
-        [*_unprivileged_prefix(), sys.executable, "-m", "daemon", "--config", str(root / "config.yaml"), *args],
-        cwd=REPO,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-
-
 def test_an_unreadable_managed_file_is_reported_left_out_and_other_work_proceeds(
-    shared_root: Path, fake_model: FakeModelServer
+    shared_root: Path, fake_model: FakeModelServer, daemon: Daemon
 ) -> None:
     root = shared_root
     setup_agent(root, fake_model)
@@ -109,7 +110,7 @@ def test_an_unreadable_managed_file_is_reported_left_out_and_other_work_proceeds
 
 
 def test_a_pass_that_would_write_an_unreadable_file_is_dropped_and_the_file_kept(
-    shared_root: Path, fake_model: FakeModelServer
+    shared_root: Path, fake_model: FakeModelServer, daemon: Daemon
 ) -> None:
     root = shared_root
     config = setup_agent(root, fake_model)
@@ -135,7 +136,7 @@ def test_a_pass_that_would_write_an_unreadable_file_is_dropped_and_the_file_kept
 
 
 def test_an_unreadable_shard_leaves_the_facts_view_to_the_readable_ones(
-    shared_root: Path, fake_model: FakeModelServer
+    shared_root: Path, fake_model: FakeModelServer, daemon: Daemon
 ) -> None:
     """The facts view reads untouched shards through the query index; one it cannot read
     falls back to the view's own reads, which note it and leave it out."""

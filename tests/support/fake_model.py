@@ -6,7 +6,6 @@ and our own validation run in every test. It records every request it receives.
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import socket
@@ -14,7 +13,6 @@ import sys
 import threading
 import time
 import traceback
-import warnings
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -46,7 +44,6 @@ TRICKLE_SECONDS = 0.2
 # How long `stop` waits for the accept loop to end before it fails the test with every
 # thread's stack (socketserver's own `shutdown` would wait forever).
 STOP_SECONDS = 15.0
-HIGH_DESCRIPTOR = 512
 
 
 class _Listener(ThreadingHTTPServer):
@@ -62,8 +59,7 @@ class FakeModelServer:
     _queues: dict[str, deque[Reply]] = field(default_factory=dict)
     _server: _Listener | None = None
     _loop: threading.Thread | None = None
-    _decoy: socket.socket | None = None
-    _decoy_id: tuple[int, int] | None = None
+    _listener_id: tuple[int, int] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
@@ -201,16 +197,8 @@ class FakeModelServer:
         # Non-blocking: the accept loop must never block in accept() (socketserver's own
         # listener blocks, so a second loop on the same descriptor — after something closed
         # ours and the number was reused — would hang the loop, and `stop`, for ever).
-        # The listener lives on a high descriptor number; the number first allocated (the lowest
-        # free one) is kept open as a decoy. Something in the process has been seen closing a
-        # number it no longer owned, which was this server's: a rare refused connection and a
-        # test failing for nothing. `stop` warns, naming the test, if the decoy was hit.
-        first = self._server.socket
-        high = fcntl.fcntl(first.fileno(), fcntl.F_DUPFD_CLOEXEC, HIGH_DESCRIPTOR)
-        self._server.socket = socket.socket(first.family, first.type, first.proto, fileno=high)
         self._server.socket.setblocking(False)
-        self._decoy = first
-        self._decoy_id = _identity(first.fileno())
+        self._listener_id = _identity(self._server.socket.fileno())
         self._loop = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
         )
@@ -225,24 +213,27 @@ class FakeModelServer:
         stopper = threading.Thread(target=server.shutdown, daemon=True)
         stopper.start()
         stopper.join(STOP_SECONDS)
-        server.server_close()
-        decoy, self._decoy = self._decoy, None
+        fileno = server.socket.fileno()
+        ours = _identity(fileno) == self._listener_id
+        # Still listening: a shutdown by number (code acting on a descriptor it no longer owns)
+        # stops a listener without closing it, and refuses every later request just the same.
+        listening = ours and server.socket.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN) == 1
+        if ours:
+            server.server_close()
+        else:
+            server.socket.detach()  # the number is someone else's now: never close it again
         if stopper.is_alive():
             raise AssertionError(
                 f"the scripted model server's accept loop did not stop within {STOP_SECONDS:g}s; "
                 f"every thread's stack:\n{_stacks()}"
             )
-        if decoy is not None:
-            number = decoy.fileno()
-            if _identity(number) == self._decoy_id:
-                decoy.close()
-            else:
-                decoy.detach()  # the number is someone else's now: never close it again
-                warnings.warn(
-                    f"descriptor {number}, which this test's model server had been given first, was "
-                    "closed by something else during the test",
-                    stacklevel=2,
-                )
+        if not listening:
+            # Code in this test acted on a descriptor it did not own, and it was this listener's:
+            # every request to this port after that was refused. Find it; never hide it.
+            raise AssertionError(
+                f"the scripted model server's listening socket (descriptor {fileno}) was "
+                f"{'shut down' if ours else 'closed'} by something else during this test"
+            )
 
 
 def _identity(fileno: int) -> tuple[int, int] | None:

@@ -9,11 +9,14 @@ from typing import Any
 
 from daemon.config import parse_for_check
 from daemon.config.advice import warnings
+from daemon.config.loader import raw_lines
 from daemon.coordination.backends import coordination_for
 from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.config_warnings import setup_warnings
 from daemon.doors.environment import model_access
 from daemon.kernel.errors import DaemonError, InvalidApiKey
 from daemon.model.coordination_protocol import LocalBackend, SharedBackend
+from daemon.wiring.pass_registry import MODEL_PASS_NAMES
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,8 +30,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Validate the config file; print every problem with its key and line, whether the "
             "model API key can be sent as an HTTP header and, with `coordination.url`, whether the "
-            "database answers and its schema version (the daemon migrates it at start); exit 1 if any problem."
+            "database answers and its schema version (the daemon migrates it at start); exit 1 if any problem. "
+            "Warn (key and line) about a likely mistake: a transcript root that does not exist or a "
+            "glob that matches no file, a model pass on while the model's API key is not set, a local "
+            "server with the openai dialect."
         ),
+    )
+    check.add_argument(
+        "--strict", action="store_true", help="treat every warning as an error (exit 1 if there is any)"
     )
     add_json(check)
     check.set_defaults(handler=handle_check)
@@ -44,36 +53,48 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def handle_check(args: argparse.Namespace, context: CliContext) -> int:
     deployment, problems = parse_for_check(Path(context.config_path), context.env)
+    advice: list[str] = []
     if deployment is not None:
+        advice = warnings(deployment.config)
         try:
-            model_access(deployment.model, context.env, deployment.config.redact_env)
+            access = model_access(deployment.model, context.env, deployment.config.redact_env)
         except InvalidApiKey as exc:
             problems = [*problems, str(exc)]
+        else:
+            lines = raw_lines(deployment.path)
+            advice += setup_warnings(deployment, access, context.env, MODEL_PASS_NAMES, lines)
     coordination: LocalBackend | SharedBackend | None = None
     if deployment is not None and not problems:
         try:
             coordination = coordination_for(deployment).describe()
         except DaemonError as exc:
             problems = [*problems, f"coordination.url: {exc}"]
-    advice = warnings(deployment.config) if deployment is not None else []
+    failed = bool(problems) or (args.strict and bool(advice))
     if args.json:
         context.out.json(
             {
-                "ok": not problems,
+                "ok": not failed,
                 "problems": problems,
                 "warnings": advice,
+                "strict": args.strict,
                 "agents": sorted(deployment.agents) if deployment else [],
                 "state_dir": str(deployment.state_dir) if deployment else None,
                 "coordination": coordination.model_dump(mode="json") if coordination else None,
             }
         )
-        return 0 if not problems else 1
+        return 1 if failed else 0
+    label = "error (--strict)" if args.strict else "warning"
     for line in advice:
-        context.err.line(f"warning: {line}")
+        context.err.line(f"{label}: {line}")
     if problems:
         context.err.line(f"error: invalid configuration {context.config_path}:")
         for problem in problems:
             context.err.line(f"  - {problem}")
+        return 1
+    if failed:
+        context.err.line(
+            f"error: {context.config_path}: {len(advice)} warning(s), and --strict makes warnings errors"
+        )
         return 1
     assert deployment is not None
     context.out.line(

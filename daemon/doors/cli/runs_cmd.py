@@ -8,7 +8,7 @@ from daemon.doors.cli.common import CliContext, add_agent, add_json, at_least_on
 from daemon.doors.documents import ChangedFile, RunRow, RunsDocument, ShownRun
 from daemon.run.revert import RunCommit, find_run, locate_run, run_commits, session_index
 from daemon.run.session import has_store, read_session
-from daemon.wiring.undo import undo
+from daemon.wiring.undo import preview, undo
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,11 +41,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Revert a run as a new, itself undoable, run. If a later run or a person changed the "
             "same lines, refuse, name the files and change nothing (exit 1). Transcript cursors "
-            "never move back."
+            "never move back. Says which files it restores and which review proposals it withdraws "
+            "(a proposal the run raised leaves the queue); --dry-run says so without changing anything."
         ),
     )
     undo.add_argument("run_id", metavar="RUN_ID")
     add_agent(undo, required=False)
+    undo.add_argument("--dry-run", action="store_true", help="show what the undo would restore and withdraw; change nothing")
     undo.add_argument(
         "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
@@ -120,21 +122,33 @@ def handle_undo(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = args.agent or locate_run(deployment, args.run_id)
     timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
-    result = undo(deployment, agent, args.run_id, context.clock(), timeout)
+    if args.dry_run:
+        result = preview(deployment, agent, args.run_id)
+    else:
+        result = undo(deployment, agent, args.run_id, context.clock(), timeout)
+    effects = result.proposals
     if args.json:
         context.out.json(
             {
                 "agent": result.agent,
                 "undone": result.undone_run_id,
                 "run_id": result.run_id,
+                "dry_run": args.dry_run,
                 "files_changed": result.files,
+                "proposals_withdrawn": list(effects.withdrawn),
+                "proposals_restored": list(effects.restored),
+                "proposals_set_back": list(effects.reverted),
             }
         )
+        return 0
+    if result.run_id is None:
+        context.out.line(f"undoing run {result.undone_run_id} on agent {result.agent} would change (nothing changed now):")
     else:
         context.out.line(f"run {result.undone_run_id} undone by run {result.run_id} on agent {result.agent}")
-        for path in result.files:
-            context.out.line(f"  {path}")
-        context.out.line(
-            f"undo the undo with: {context.command('undo', result.run_id)}"
-        )
+    for path in result.files:
+        context.out.line(f"  {path}")
+    for line in effects.lines():
+        context.out.line(f"  {line}")
+    if result.run_id is not None:
+        context.out.line(f"undo the undo with: {context.command('undo', result.run_id)}")
     return 0

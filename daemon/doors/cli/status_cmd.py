@@ -7,6 +7,7 @@ import argparse
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.cli.fleet_status import handle_fleet
 from daemon.doors.status import StatusReport, build_status
+from daemon.transcripts.batch import kinds_summary
 from daemon.wiring.pass_registry import PASS_NAMES
 
 
@@ -18,7 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Show, per agent: effective pass toggles and where each came from, next scheduled runs "
             "(from the running daemon, or computed from the cadence and the run log when none runs), "
             "deep passes and spend used today against the caps, pending transcript turns, transcripts "
-            "held and why (not in the configured format, a busy or unreadable database), passes stuck "
+            "held and why (not in the configured format, a busy or unreadable database), lines of "
+            "kinds the transcript adapter does not know, sessions set aside as another project's or "
+            "profile's, passes stuck "
             "failing the same way run after run, "
             "quarantined skills, open proposals, and the last run with its outcome. Reads state only. "
             "With --fleet: every daemon sharing the coordination database, its agents, last runs and health."
@@ -76,6 +79,16 @@ def print_human(context: CliContext, report: StatusReport) -> None:
             out.line(f"  cannot read {unreadable.path}: {unreadable.reason} (left out of every run until fixed)")
         for held in agent.held_transcripts or []:
             out.line(f"  held transcript {held.file}: {held.reason}")
+        if agent.unknown_lines:
+            out.line(
+                f"  lines of kinds the transcript adapter does not know: {kinds_summary(agent.unknown_lines, 5)} "
+                f"(a newer runtime? `transcripts --agent {agent.name}`)"
+            )
+        if agent.set_aside_sessions:
+            out.line(
+                f"  set aside {agent.set_aside_sessions} session(s) of another project or profile "
+                f"(`transcripts --agent {agent.name}` says why)"
+            )
         for name, entry in agent.passes.items():
             stuck = entry.stuck
             if stuck:

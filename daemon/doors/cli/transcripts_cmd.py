@@ -2,7 +2,9 @@
 
 Read-only: the same reader and cursors as distillation (skill learning's if distillation
 is off), nothing moved. Shows, per turn, its reference and messages as the adapter of
-`transcripts.format` normalised them, and what the precision guards skipped.
+`transcripts.format` normalised them, what the precision guards skipped, the lines of kinds
+the adapter does not know (format drift), and the sessions set aside as another project's
+or profile's, with why.
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.doors.documents import MessagePreview, TranscriptsDocument, TurnPreview
+from daemon.doors.documents import MessagePreview, SetAsideSession, TranscriptsDocument, TurnPreview
 from daemon.doors.status import held_transcripts
 from daemon.kernel.paths import StateLayout
 from daemon.transcripts import cursors, guards
+from daemon.transcripts.batch import TurnBatch, kinds_summary
+from daemon.transcripts.binding import by_reason
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import Turn, read_new_turns
 
@@ -29,8 +33,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "distillation is off) in the configured format (agents.NAME.transcripts.format: "
             "jsonl, claude-code, codex, openclaw or hermes) and show each complete turn — its "
             "reference, roles, text and tool summaries — and what the precision guards skipped "
-            "(tool results, injected memory blocks, compaction summaries, ...). Moves no cursor, "
-            "writes nothing."
+            "(tool results, injected memory blocks, compaction summaries, ...), the lines of kinds "
+            "the adapter does not know, counted by kind, and the sessions set aside because they "
+            "belong to another project or profile, with why. Moves no cursor, writes nothing."
         ),
     )
     add_agent(parser)
@@ -78,6 +83,8 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
                 after_cursors_of=consumer,
                 turns=turns,
                 skipped=batch.skipped,
+                unknown_lines=batch.unknown,
+                set_aside=[SetAsideSession(file=a.file, reason=a.reason) for a in batch.set_aside],
                 held=held_transcripts(batch),
                 warnings=warnings,
             )
@@ -93,10 +100,23 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
         for m in turn.messages:
             text = " ".join(m.text.split())
             out.line(f"  {m.role}: {text}")
-    skipped = guards.summary(batch.skipped)
-    if skipped:
-        out.line("")
-        out.line(f"skipped by precision guards: {skipped}")
+    for line in _footer(batch, agent.transcripts.format):
+        out.line(line)
     for warning in warnings:
         out.line(f"warning: {warning}")
     return 0
+
+
+def _footer(batch: TurnBatch, fmt: str) -> list[str]:
+    """What was not read: by precision guard, by unknown kind of line, and whose sessions were set aside."""
+    lines: list[str] = []
+    skipped = guards.summary(batch.skipped)
+    if skipped:
+        lines.append(f"skipped by precision guards: {skipped}")
+    unknown = kinds_summary(batch.unknown)
+    if unknown:
+        lines.append(f"lines of kinds the {fmt} adapter does not know, not analysed: {unknown}")
+    if batch.set_aside:
+        lines.append(f"set aside, not this agent's: {len(batch.set_aside)} session(s)")
+        lines.extend(f"  {n} × {reason}" for reason, n in by_reason(batch.set_aside))
+    return ["", *lines] if lines else []

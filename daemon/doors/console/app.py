@@ -34,6 +34,7 @@ from daemon.kernel.review_queue import ReviewError, list_proposals, shown_change
 from daemon.kernel.view import AgentView
 from daemon.lab.adopt import KIND as ADOPTION_KIND
 from daemon.wiring.pass_registry import default_registry
+from daemon.wiring.undo import preview
 
 HERE = Path(__file__).parent
 TEMPLATES = jinja2.Environment(
@@ -118,7 +119,14 @@ class Console:
             detail = await run_in_threadpool(runs.run_detail, self.deployment(), agent, run_id)
         except (UnknownAgent, UnknownRun) as exc:
             return self.failure(request, exc, 404)
-        return self.render(request, "run.html", detail=detail, agent=agent)
+        # what the undo button would restore and withdraw, for its confirm (None: it would be refused)
+        undoing = None
+        if not detail.row.undone_by:
+            try:
+                undoing = await run_in_threadpool(preview, self.deployment(), agent, run_id)
+            except DaemonError:
+                undoing = None
+        return self.render(request, "run.html", detail=detail, agent=agent, undoing=undoing)
 
     async def review(self, request: Request) -> Response:
         deployment = self.deployment()
@@ -213,7 +221,7 @@ class Console:
             message=f"run {run_id} undone by run {result.run_id} on agent {result.agent}",
             agent=result.agent,
             run_id=result.run_id,
-            files=result.files,
+            files=[*result.files, *result.proposals.lines()],
         )
 
     async def decide(self, request: Request) -> Response:

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.name_patterns import NamePattern
 
 DEFAULT_EXEC = "/opt/metaeng-daemon/venv/bin/metaeng-daemon"
 DEFAULT_CONFIG = "/etc/metaeng-daemon/config.yaml"
@@ -102,16 +103,19 @@ def unit_word(text: str, what: str) -> str:
 # ones: john.doe, svc$, jdoe@corp.example.com), or a numeric id. Never whitespace, a control
 # character, ':' or '/', a leading '-', '.' or '..': a line break would add a directive to the
 # unit. Quotes, backslashes and '%' (a specifier) are refused too, so the name is written as is.
-ACCOUNT_NAME = re.compile(r"(?!-)(?!\.{1,2}$)[^\s\x00-\x1f\x7f:/\\\"'%]{1,256}")
+ACCOUNT_NAME = NamePattern(
+    "user or group name",
+    re.compile(r"(?!-)(?!\.{1,2}\Z)[^\s\x00-\x1f\x7f:/\\\"'%]{1,256}"),
+    "a user or group name systemd accepts (no spaces, control characters, quotes, ':', '/', '\\' or '%', "
+    "not starting with '-', at most 256 characters)",
+    "metaeng",
+)
 
 
 def account_name(text: str) -> str:
     """An argparse type for --user and --group: a name systemd accepts."""
-    if not ACCOUNT_NAME.fullmatch(text):
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not a user or group name systemd accepts (no spaces, control characters, "
-            "quotes, ':', '/', '\\' or '%', not starting with '-', at most 256 characters)"
-        )
+    if not ACCOUNT_NAME.accepts(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not {ACCOUNT_NAME.rule}")
     return text
 
 

@@ -79,3 +79,15 @@ def test_the_breaker_opens_after_the_threshold_and_closes_on_success_or_reset(ba
     breaker.record(False, NOW, "x")
     breaker.record(True, NOW)
     assert breaker.state().opened_at is None and breaker.state().consecutive_failures == 0
+
+
+@pytest.mark.slow
+def test_an_unsent_call_settles_at_zero_and_a_kept_one_keeps_counting(backend: Coordination) -> None:
+    ledger = backend.ledger()
+    unsent, kept, answered = _reserve(backend, 0.3), _reserve(backend, 0.2), _reserve(backend, 0.1)
+    ledger.release(unsent, "connection error: connection refused", NOW)  # type: ignore[arg-type]
+    ledger.keep(kept, "timeout", NOW)  # type: ignore[arg-type]
+    ledger.settle(answered, 0.05, 100, 10, NOW)  # type: ignore[arg-type]
+    totals = ledger.totals(NOW.date().isoformat(), "ada")
+    assert round(totals.agent_usd, 9) == 0.25  # nothing for the unsent call, the whole reservation for the kept one
+    _reserve(backend, 0.35)  # the released reservation no longer holds the budget

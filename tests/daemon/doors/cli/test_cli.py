@@ -204,6 +204,13 @@ def test_status_names_exactly_the_passes_the_registry_runs() -> None:
     assert sorted(default_registry()) == sorted(PASS_NAMES)
 
 
+def test_config_check_knows_exactly_the_passes_that_use_the_model() -> None:
+    """`config check` warns about a missing key from MODEL_PASS_NAMES, without importing the engines."""
+    from daemon.wiring.pass_registry import MODEL_PASS_NAMES, default_registry
+
+    assert {name for name, p in default_registry().items() if p.uses_model} == MODEL_PASS_NAMES
+
+
 @pytest.mark.parametrize("option", ["--conf", "--c", "--config"])
 def test_an_abbreviated_config_option_still_finds_its_command(root: Path, option: str) -> None:
     """argparse accepts `--conf FILE`; the lazy table must not take FILE for the command."""

@@ -11,7 +11,15 @@ import pytest
 from daemon.config import load_deployment
 from daemon.doors import logs
 from daemon.run.model_client import breaker_for
-from tests.daemon.doors.console.helpers import DAYS, NOW, client, open_proposal, post, review_deployment
+from tests.daemon.doors.console.helpers import (
+    DAYS,
+    NOW,
+    client,
+    clock,
+    open_proposal,
+    post,
+    review_deployment,
+)
 from tests.support.deploy import run_cli, tree_snapshot
 
 REVIEW = ".metaeng/review"
@@ -201,3 +209,37 @@ def test_an_action_keeps_the_pages_address_for_htmx(root: Path) -> None:
     pid = open_proposal(config)
     answer = post(client(config), f"/review/ada/{pid}/reject", "/review")
     assert answer.headers["hx-push-url"] == "false"
+
+
+@pytest.mark.slow
+def test_undo_says_which_proposals_it_withdraws_before_and_after_in_the_cli_and_the_console(root: Path) -> None:
+    def raised(config: Path) -> tuple[str, str]:
+        result = run_cli(config, "once", "--agent", "ada", "--pass", "workspace_consolidation", "--json", clock=clock)
+        entry = next(p for p in result.json()["passes"] if p["name"] == "workspace_consolidation")
+        (pid,) = entry["proposals"]
+        return str(result.json()["run_id"]), str(pid)
+
+    a, b = review_deployment(root / "a"), review_deployment(root / "b")
+    (run_a, pid_a), (run_b, pid_b) = raised(a), raised(b)
+    before = tree_snapshot(root / "b" / "ada")
+    runs_before = run_cli(b, "runs", "--json").json()
+
+    dry = run_cli(b, "undo", run_b, "--dry-run", "--json")
+    assert dry.code == 0, dry.err
+    body = dry.json()
+    assert body["run_id"] is None and body["dry_run"] is True
+    assert [p.split(" ")[0] for p in body["proposals_withdrawn"]] == [pid_b]
+    assert f"{REVIEW}/{pid_b}.json" in body["files_changed"]
+    assert tree_snapshot(root / "b" / "ada") == before and run_cli(b, "runs", "--json").json() == runs_before
+
+    undone = run_cli(b, "undo", run_b)
+    assert undone.code == 0, undone.err
+    assert f"withdraws proposal {pid_b} (" in undone.out
+    assert not (root / "b" / "ada" / REVIEW / f"{pid_b}.json").exists()
+
+    browser = client(a)
+    page = browser.get(f"/runs/ada/{run_a}").text
+    assert f"withdraws proposal {pid_a} (" in page and 'id="undo-effects"' in page
+    answer = post(browser, f"/runs/ada/{run_a}/undo", f"/runs/ada/{run_a}")
+    assert answer.status_code == 200, answer.text
+    assert f"withdraws proposal {pid_a} (" in answer.text

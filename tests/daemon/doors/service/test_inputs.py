@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -50,3 +51,39 @@ def test_an_interrupted_run_counts_as_input_so_it_gets_recovered(root: Path) -> 
     state.root.mkdir(parents=True)
     state.journal.write_text("{}")
     assert has_new_input(deployment.agent("ada"), state, CONSUMERS)
+
+
+def test_a_session_of_another_project_is_never_new_input(root: Path) -> None:
+    """It is never read, so it gets no cursor: counted as new, it would wake every cycle."""
+    codex_home = root / "codex-home"
+    config = base_config(root, None)
+    config["agents"]["ada"]["transcripts"] = {"format": "codex", "root": str(codex_home), "glob": "**/rollout-*.jsonl"}
+    deployment = load_deployment(write_config(root, config), {})
+    agent = deployment.agent("ada")
+    state = StateLayout(deployment.state_dir).agent("ada")
+    rollout = codex_home / "sessions" / "rollout-2026-11-03T10-00-00-0199a213-81c0-7800-8aa1-000000000001.jsonl"
+    rollout.parent.mkdir(parents=True)
+    meta = {"timestamp": "2026-11-03T10:00:00Z", "type": "session_meta", "payload": {"id": "x", "cwd": "/srv/beta"}}
+    said = {"timestamp": "2026-11-03T10:00:01Z", "type": "event_msg", "payload": {"type": "user_message", "message": "Hi"}}
+    rollout.write_text(json.dumps(meta) + "\n" + json.dumps(said) + "\n")
+    assert not has_new_input(agent, state, CONSUMERS)
+    meta["payload"]["cwd"] = str(root / "ada")
+    rollout.write_text(json.dumps(meta) + "\n" + json.dumps(said) + "\n")
+    assert has_new_input(agent, state, CONSUMERS)
+
+
+def test_a_codex_rollout_read_to_its_end_is_not_new_input(root: Path) -> None:
+    """Codex cursors are keyed by the session id (`codex-session:<uuid>`), not the path."""
+    codex_home = root / "codex-home"
+    raw = base_config(root, None)
+    raw["agents"]["ada"]["transcripts"] = {"format": "codex", "root": str(codex_home), "glob": "**/rollout-*.jsonl"}
+    config = write_config(root, raw)
+    deployment = load_deployment(config, {})
+    rollout = codex_home / "sessions" / "rollout-2026-11-03T10-00-00-0199a213-81c0-7800-8aa1-000000000001.jsonl"
+    rollout.parent.mkdir(parents=True)
+    meta = {"timestamp": "2026-11-03T10:00:00Z", "type": "session_meta", "payload": {"id": "x", "cwd": str(root / "ada")}}
+    said = {"timestamp": "2026-11-03T10:00:01Z", "type": "event_msg", "payload": {"type": "user_message", "message": "Hi"}}
+    done = {"timestamp": "2026-11-03T10:00:02Z", "type": "event_msg", "payload": {"type": "task_complete"}}
+    rollout.write_text("".join(json.dumps(line) + "\n" for line in (meta, said, done)))
+    assert run_cli(config, "once", "--agent", "ada", "--json", env={"TEST_API_KEY": ""}).code in (0, 1)
+    assert not has_new_input(deployment.agent("ada"), StateLayout(deployment.state_dir).agent("ada"), CONSUMERS)

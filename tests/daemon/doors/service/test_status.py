@@ -73,6 +73,8 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
         "budget_usd": 1.0,
         "pending_turns": 2,
         "held_transcripts": [],
+        "unknown_lines": {},
+        "set_aside_sessions": 0,
         "open_proposals": 1,
         "unreadable": [],
         # The proposal was written by a manual run, which goes through the same applier
