@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from daemon.kernel.json_contract import RawJson
 from daemon.kernel.settings import AgentSettings
-from daemon.text.language import detect
+from daemon.text.language import detect, known
 from daemon.transcripts.lines import Message
 from daemon.transcripts.reader import Turn
 from memory_engine import claim, fact_conflicts, fact_grounding
@@ -26,8 +26,9 @@ from memory_engine.memory import Memory, WriteResult
 from memory_engine.records import FactProposal
 from memory_engine.stated_time import stated_start
 
-# Entity names a model may give the user in any language the quote is not in.
-SELF_ENTITIES = frozenset({"me", "i", "myself", "self", "the_user", "the-user"})
+# Entity names that are identifiers, not words, for the user ("me", "ich", "moi" … are read
+# from every language's `first_person` list).
+SELF_ENTITIES = frozenset({"self", "the_user", "the-user"})
 
 
 class DistilledFact(BaseModel):
@@ -136,8 +137,9 @@ def examine(
     lang = detect([text])
     head = fact.entity.split(".", 1)[0]
     own = frozenset({"user", *([agent.memory.owner.user] if agent.memory.owner.user else [])})
-    # an entity named "me", "ich", "moi" … is the user, and is checked as the user
-    if lang is not None and head.casefold() in lang.words("first_person") | SELF_ENTITIES:
+    # an entity named "me", "ich", "moi" … (in any language with a data file) is the user,
+    # and is checked as the user
+    if head.casefold() in SELF_ENTITIES or any(head.casefold() in known_lang.words("first_person") for known_lang in known().values()):
         own |= {head}
     verdict = fact_grounding.check(fact.entity, fact.value, fact.quote, own, fact.key)
     if not verdict.grounded:
