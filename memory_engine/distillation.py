@@ -199,7 +199,12 @@ class DistillationPass:
             for (fact, _), (_line, result) in zip(collected, outcomes, strict=True)
             if result.status == "stored" and result.record_id
         ]
-        log, promoted = refused.confirmed([*refused.read_log(context.view), *new_refused], written)
+        # the log is read only when this run adds to it or stored something that may confirm it
+        log, promoted = (
+            refused.confirmed([*refused.read_log(context.view), *new_refused], written)
+            if new_refused or written
+            else ([], 0)
+        )
         bookkeeping = [refused.render_log(log)] if new_refused or promoted else []
         if promoted:
             report.append(f"{promoted} tentative statement(s) confirmed by a later turn (memory refused)")
