@@ -113,6 +113,19 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "after the lazy command table (interleaved rounds, medians).",
         ),
         (
+            "The runtime hook as a whole process",
+            ["bench_hook.py", "--facts", "10000" if quick else "100000", "--rounds", "11" if quick else "21"],
+            "`metaeng-daemon hook claude-code` started as Claude Code starts it, on a prompt and at session "
+            "start, against `python -c \"import json, sqlite3\"` (interleaved rounds, medians); the target is "
+            "at most 2x at 100,000 facts. Also: building the delivery index, and a refresh with nothing new.",
+        ),
+        (
+            "Usage signals at 10,000 sessions and 1,000 skills",
+            ["bench_usage.py", "--mb", "16" if quick else "64"],
+            "The usage record loaded, and updated by one run, at 10,000 sessions and 1,000 skills; reading a "
+            "Claude Code transcript with the usage probe against without it.",
+        ),
+        (
             "Meaning checks on the corpus",
             ["bench_meaning.py"],
             "Planted meaning changes (must all be refused) and legitimate merges (at most 10% refused) of "

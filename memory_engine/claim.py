@@ -15,7 +15,7 @@ what the quote does with them, through the text layer, in the quote's language
 | `tentative` | hedges | "maybe", "I think", "not sure" |
 | `past_state` | says the state is over | "I used to run Arch", "no longer" |
 | `reported` | reports someone else's words | "my doctor says I should …" |
-| `joke` | laughs or says it is joking | "lol", "just kidding", "😂" |
+| `joke` | laughs or says it is joking; or gives the person's pet, kind or home as a thing no one has, is or lives on (`claim.impossible`, for the keys of `HAS_OR_IS` and `LIVES`) | "lol", "just kidding", "😂", "Mein Haustier ist ein Drache" |
 | `request` | asks the agent for something | "Can you book a hotel in Lisbon" |
 | `other_subject` | is about someone the user names, not the user | "My uncle lives in Quito" |
 | `not_the_user` | is the assistant's or a tool's words about the user (`distillation`) | "I'll assume you're on London time" |
@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from daemon.text.cldr import language_names
 from daemon.text.language import Language
-from daemon.text.lexicon import phrase_at
+from daemon.text.lexicon import lemma, phrase_at
 from daemon.text.stems import stem
 from daemon.text.unicode_words import segment, spaceless
 
@@ -58,6 +58,12 @@ JOKE_EMOJI = re.compile("[\U0001f602\U0001f923\U0001f61c\U0001f61d\U0001f609\U00
 PASTED_START = re.compile(r"(?m)^[ \t]*(?:[-=_*]{3,}[ \t]*$|(?:dear|hi|hello|liebe[rs]?|sehr geehrte[rs]?|cher|chère|bonjour|estimad[oa]s?|querid[oa]s?|gentile|caro|cara|beste|szanown[aiy]|уважаем\w*|дорог\w*)\b[^\n]{0,60},[ \t]*$)", re.I)
 # Quotation marks around someone's words: "…", “…”, „…“, «…», 「…」, 『…』.
 QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|„[^“”\n]+[“”]|«[^»\n]+»|「[^」]+」|『[^』]+』')
+# The keys of a person's own circumstances, by a part of the key (home_city, pet_type): what
+# they have or are, and where they live. A value there that names a thing no one has, is or
+# lives on (`claim.impossible`) is a joke; an employer, a project, a team or a plan may be named
+# "Phoenix", "Unicorn" or "Mars", and a key naming a name (pet_name) holds one.
+HAS_OR_IS = frozenset({"pet", "pets", "animal", "animals", "species"})
+LIVES = frozenset({"home", "house", "city", "town", "village", "residence", "location", "address", "country", "hometown", "planet", "lives"})
 
 
 @dataclass(frozen=True)
@@ -266,6 +272,51 @@ def _first_person_verb(lang: Language, word: str) -> bool:
     return word in lang.words("first_person_verbs") or (lang.pro_drop and lang.matches("first_person_endings", word))
 
 
+def _circumstance(key: str) -> str | None:
+    """"has_or_is" or "lives" for a key of the person's own circumstances (`HAS_OR_IS`,
+    `LIVES`), else None."""
+    parts = {part for part in re.split(r"[^\w]+|_", key.casefold()) if part}
+    if "name" in parts or "names" in parts:
+        return None
+    if parts & HAS_OR_IS:
+        return "has_or_is"
+    return "lives" if parts & LIVES else None
+
+
+def _impossible(lang: Language, clause_text: str, value: str, lives: bool) -> str | None:
+    """The words of `clause_text` that say the value is a thing no one has, is or lives on
+    (an entry of `claim.impossible`, compared by `lemma`: "ein Drache", "on the moon"), or None.
+
+    The value must be that thing whole: "Moon Street", "Mars Inc." and "Team Unicorn" are
+    other things. A lone listed word written with a capital is a name ("Phoenix", "a pet
+    called Dragon"), which is why German, capitalising every noun, lists its nouns with their article
+    ("ein drache"); and where one lives, a lone word is a place's name whatever its case ("i
+    live in phoenix"): a celestial home is said with its preposition ("on the moon", "auf dem
+    Mond", "na Księżycu")."""
+    wanted = [lemma(w, lang) for w in _words(value) if w not in lang.function_words]
+    if not wanted:
+        return None
+    shown = [w.text for w in segment(clause_text)]
+    said = [lemma(w, lang) for w in _words(clause_text)]
+    for phrase in sorted(lang.claim.get("impossible", frozenset()), key=lambda p: (-len(p), p)):
+        if lives and len(phrase) == 1:
+            continue
+        forms = tuple(lemma(w, lang) for w in phrase)
+        joined = "".join(phrase)
+        if spaceless(joined[0]):
+            # no spaces to segment by: the phrase is found in the text, the value in the phrase
+            if joined in clause_text and all(w in joined for w in wanted):
+                return joined
+            continue
+        if not all(w in forms for w in wanted):
+            continue
+        size = len(phrase)
+        for i in range(len(said) - size + 1):
+            if tuple(said[i : i + size]) == forms and not (size == 1 and shown[i][:1].isupper()):
+                return " ".join(shown[i : i + size])
+    return None
+
+
 def assess(
     quote: str, value: str, message: str, lang: Language | None, about_user: bool, key: str = ""
 ) -> Refusal | None:
@@ -311,4 +362,9 @@ def assess(
         return Refusal("request", f"the quote asks for something (“{found}”)")
     if about_user and (found := _other_subject(lang, clause, key)) is not None:
         return Refusal("other_subject", f"the quote is about someone else (“{found}”)")
+    circumstance = _circumstance(key) if about_user else None
+    if circumstance is not None and (found := _impossible(lang, clause_text, value, circumstance == "lives")) is not None:
+        if circumstance == "lives":
+            return Refusal("joke", f"the value is not a place a person lives in or on (“{found}”)")
+        return Refusal("joke", f"the value is not something a person has or is (“{found}”)")
     return None

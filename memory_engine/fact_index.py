@@ -20,9 +20,10 @@ import hashlib
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from daemon.kernel.errors import CorruptState
 from daemon.kernel.regular_files import NotRegular, read_regular
@@ -32,7 +33,7 @@ from memory_engine.fact_files import Stamp, disk_files
 from memory_engine.fact_shards import parse_shard
 from memory_engine.records import FactRecord
 
-INDEX_SCHEMA = 1
+INDEX_SCHEMA = 2  # 2: facts_id, for the delivery index's lookups by id
 BUSY_TIMEOUT_MS = 30_000
 SETTLE_SECONDS = 10.0
 SETTLE_POLL_SECONDS = 0.05
@@ -49,9 +50,50 @@ CREATE TABLE facts (
 );
 CREATE INDEX facts_owner_entity ON facts (tenant, user, entity, key, valid_from, id);
 CREATE INDEX facts_file ON facts (file);
+CREATE INDEX facts_id ON facts (id);
 """
 
 RACY_NS = 2_000_000_000  # coarser than any file-system clock tick in use (FAT's is 2 s)
+
+
+@dataclass(frozen=True)
+class Look:
+    """What `FactIndex.flag` looks for: one of `forms` at the start of a word (a field's start
+    or after a space), or, `inside`, anywhere (a script written without spaces)."""
+
+    forms: tuple[str, ...]
+    inside: bool = False
+
+
+class Flagged(NamedTuple):
+    """A record that may hold what a search looks for (`FactIndex.flag`)."""
+
+    row: int  # the index's row of it, for `FactIndex.fields` while the index is open
+    id: str
+    valid_from: str
+    looks: int  # bit i set: it may hold what the i-th look looks for
+
+
+class Searchable(NamedTuple):
+    """A record's searchable fields and its stored JSON (`FactIndex.fields`)."""
+
+    id: str
+    valid_from: str
+    entity: str
+    key: str
+    value: str
+    quote: str  # "" when it has none
+    record: str
+
+
+@dataclass(frozen=True)
+class Tally:
+    """How many records an entity, or a key of one, has on a day (`FactIndex.tally`)."""
+
+    name: str  # the entity, or the key
+    keys: int  # distinct keys with a current record (1 for a key)
+    current: int  # records valid on the day
+    superseded: int  # records closed on or before the day
 
 
 @dataclass(frozen=True)
@@ -226,6 +268,23 @@ class FactIndex:
             found.setdefault(record.id, record)
         return list(found.values()), total
 
+    def current_ids(self, day: str) -> set[str]:
+        """The ids of every record, any owner's, not closed on `day` (valid_to unset or
+        later; a future start included): what the delivery index mirrors."""
+        rows = self._db.execute("SELECT DISTINCT id FROM facts WHERE valid_to IS NULL OR valid_to > ?", (day,))
+        return {fact_id for (fact_id,) in rows}
+
+    def stored_json(self, ids: Iterable[str]) -> Iterator[str]:
+        """The stored JSON of the records with these ids, one per id."""
+        seen: set[str] = set()
+        rows = self._db.execute(
+            "SELECT id, record FROM facts WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(sorted(set(ids))),)
+        )
+        for fact_id, raw in rows:
+            if fact_id not in seen:
+                seen.add(fact_id)
+                yield raw
+
     def closed_before(self, day: str) -> tuple[list[FactRecord], set[str]]:
         """Records of any owner closed before `day` (valid_to < day) with a value, in the
         store's order; and which of their values a record not so closed still holds."""
@@ -253,8 +312,81 @@ class FactIndex:
         row = self._db.execute("SELECT count(*) FROM facts WHERE tenant = ? AND user = ?", owner).fetchone()
         return int(row[0])
 
+    def tally(self, owner: tuple[str, str], day: str, entity: str | None = None) -> list[Tally]:
+        """The owner's entities (or, given `entity`, its keys) with a record valid on `day`:
+        how many keys and records are current then, and how many were closed by then
+        (valid_to on or before `day`). Most current records first, then by name."""
+        current = "valid_from <= :day AND (valid_to IS NULL OR :day < valid_to)"
+        name = "entity" if entity is None else "key"
+        rows = self._db.execute(
+            f"SELECT {name}, count(DISTINCT CASE WHEN {current} THEN key END),"
+            f" count(DISTINCT CASE WHEN {current} THEN id END) AS now,"
+            " count(DISTINCT CASE WHEN valid_to <= :day THEN id END)"
+            " FROM facts WHERE tenant = :tenant AND user = :user"
+            + ("" if entity is None else " AND entity = :entity")
+            + f" GROUP BY {name} HAVING now > 0 ORDER BY now DESC, {name}",
+            {"day": day, "tenant": owner[0], "user": owner[1], "entity": entity},
+        )
+        return [Tally(str(n), int(k), int(c), int(s)) for n, k, c, s in rows]
+
+    def flag(self, owner: tuple[str, str], day: str | None, looks: Sequence[Look]) -> list[Flagged]:
+        """The owner's records (valid on `day`, if given) whose entity, key, value or quote may
+        hold what one of `looks` looks for, each with the looks it may hold (bit i: `looks[i]`).
+        One per id, in no particular order; some flagged records do not hold it, none that
+        does is left out (ASCII letters match in either case, others as given).
+
+        A search's prefilter: one pass of LIKE in SQLite, handing Python a few fields of the
+        records that may match; `fields` reads those it checks. Entity and key are their
+        columns; a value or quote starts after its key in the stored line, and a word after
+        a space anywhere in the line is in practice in one of the four (a quote's own
+        `"value":"` is escaped, never taken for a field's start)."""
+        if not looks:
+            return []
+        tests: list[str] = []
+        params: list[str] = []
+        for look in looks:
+            shapes: list[tuple[str, str]] = []
+            for form in map(_literal, look.forms):
+                if look.inside:
+                    shapes += [(column, f"%{form}%") for column in ("entity", "key", "record")]
+                else:
+                    shapes += [(column, f"{lead}{form}%") for column in ("entity", "key") for lead in ("", "% ")]
+                    shapes += [("record", f"%{lead}{form}%") for lead in (" ", 'value":"', 'quote":"')]
+            tests.append("(" + " OR ".join(f"{column} LIKE ? ESCAPE '\\'" for column, _ in shapes) + ")")
+            params += [pattern for _, pattern in shapes]
+        mask = " | ".join(f"({test} << {bit})" for bit, test in enumerate(tests))
+        sql = f"SELECT rowid, id, valid_from, {mask} FROM facts WHERE tenant = ? AND user = ?"
+        where: list[str] = [*owner]
+        if day is not None:
+            sql += " AND valid_from <= ? AND (valid_to IS NULL OR ? < valid_to)"
+            where += [day, day]
+        sql += f" AND ({' OR '.join(tests)})"
+        rows = self._db.execute(sql, [*params, *where, *params]).fetchall()
+        if len({row[1] for row in rows}) < len(rows):  # the same record in a single file and a shard mid-migration
+            rows = list({row[1]: row for row in reversed(rows)}.values())
+        return list(map(Flagged._make, rows))
+
+    def fields(self, rows: Sequence[int]) -> list[Searchable]:
+        """The searchable fields of records `flag` returned (by their `row`), in that order."""
+        found: dict[int, Searchable] = {}
+        for start in range(0, len(rows), 500):  # SQLite's bound on a statement's parameters
+            chunk = rows[start : start + 500]
+            for row, *rest in self._db.execute(
+                "SELECT rowid, id, valid_from, entity, key, json_extract(record, '$.value'),"
+                " ifnull(json_extract(record, '$.quote'), ''), record FROM facts"
+                f" WHERE rowid IN ({', '.join('?' for _ in chunk)})",
+                chunk,
+            ):
+                found[row] = Searchable._make(rest)
+        return [found[row] for row in rows if row in found]
+
     def close(self) -> None:
         self._db.close()
+
+
+def _literal(text: str) -> str:
+    """`text` as a literal in a LIKE pattern with the escape character `\\`."""
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
 def _connect(path: Path | str) -> sqlite3.Connection:

@@ -10,6 +10,13 @@ span (`` ` ``), emphasis (`*`, `_`), strikethrough (`~`), a table cell (`|`), a 
 (`#`) — is backslash-escaped, which CommonMark defines for every ASCII punctuation mark.
 Block markup (headings, lists, fences, quotes) needs a line of its own, which the text
 can no longer start.
+
+The view is read by an agent as plain text, so a backslash that protects nothing is noise
+it copies (`deploy\\_command`). Three characters are left as they are where CommonMark
+gives them no meaning: `_` inside a word (a run of `_` with a letter or digit on both
+sides can neither open nor close emphasis: `deploy_command`), `#` right after a letter or
+digit (`C#`: a heading starts a line) and `\\` before anything but ASCII punctuation
+(`C:\\Users`: only a backslash before punctuation escapes it).
 """
 
 from __future__ import annotations
@@ -22,10 +29,31 @@ from memory_engine.records import FactRecord
 # `@` too: Claude Code reads `@path` in an imported file as an import of that path (a fact
 # value "@../.env" would pull the file into the agent's context).
 ESCAPED = frozenset("\\`*_[]<>#|~@")
+# What a backslash escapes in CommonMark; before anything else it is a plain character.
+_ASCII_PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 ELLIPSIS = "…"
 # Bidirectional embeddings, overrides and isolates can make a line read differently
 # from what it holds.
 _BIDI = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _inert(flat: str, index: int) -> bool:
+    """Whether the markup character at `index` of `flat` means nothing there (see the docstring)."""
+    char = flat[index]
+    before = flat[index - 1] if index else ""
+    if char == "_":
+        start, end = index, index
+        while start and flat[start - 1] == "_":
+            start -= 1
+        while end + 1 < len(flat) and flat[end + 1] == "_":
+            end += 1
+        return start > 0 and end + 1 < len(flat) and flat[start - 1].isalnum() and flat[end + 1].isalnum()
+    if char == "#":
+        return before.isalnum()
+    if char == "\\":
+        after = flat[index + 1] if index + 1 < len(flat) else ""
+        return after != "" and after not in _ASCII_PUNCTUATION
+    return False
 
 
 def one_line(text: str, limit: int) -> str:
@@ -38,7 +66,10 @@ def one_line(text: str, limit: int) -> str:
     flat = " ".join(cleaned.split())
     if len(flat) > limit:
         flat = flat[: max(limit - 1, 0)].rstrip() + ELLIPSIS
-    return "".join("\\" + char if char in ESCAPED else char for char in flat)
+    return "".join(
+        "\\" + char if char in ESCAPED and not _inert(flat, index) else char
+        for index, char in enumerate(flat)
+    )
 
 
 # The facts view is read into an agent's context on every session: it stays short.

@@ -79,6 +79,21 @@ class _Shown:
     rows: list[dict[str, Any]]
 
 
+# The outcomes that say which action the model answered: the report does not repeat it.
+_SAID_BY_OUTCOME = {"created": "create", "updated": "update", "forked": "update", "skipped": "skip"}
+
+
+def report_line(item: CandidateResult) -> str:
+    """One candidate's report line: `created weekly-ops-report: …`, `refused create ../x: …`.
+
+    The action the model answered is named only when the outcome does not already say it.
+    """
+    said = _SAID_BY_OUTCOME.get(item.outcome) == item.action
+    verb = item.outcome if said else f"{item.outcome} {item.action}"
+    cites = f" [cites {', '.join(item.cites)}]" if item.cites else ""
+    return f"{verb} {item.name}: {item.reason}{cites}"
+
+
 def _payload(turns: list[TurnBody], inventory: list[dict[str, Any]]) -> str:
     return untrusted_block({"inventory": inventory, "turns": turns})
 
@@ -164,8 +179,7 @@ class SkillLearningPass:
         counts: dict[str, int] = {}
         for item in results:
             counts[item.outcome] = counts.get(item.outcome, 0) + 1
-            cites = f" [cites {', '.join(item.cites)}]" if item.cites else ""
-            report.append(f"{item.outcome} {item.action} {item.name}: {item.reason}{cites}")
+            report.append(report_line(item))
         scouted = ScoutDetails(
             quarantined=details.quarantined,
             turns=len(backlog.done.turns),

@@ -13,35 +13,44 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from daemon.config.known_keys import did_you_mean
 from daemon.config.models import DeploymentConfig
 from daemon.config.resolve import Deployment, resolve
 from daemon.config.secret_keys import is_quiet
 from daemon.config.yamlmap import MAX_FILE_BYTES, KeyPath, YamlProblem, line_for, load_with_lines
-from daemon.kernel.errors import ConfigError
+from daemon.kernel.errors import ConfigError, ConfigNotFound
 
 
 def _format_loc(loc: KeyPath) -> str:
     return ".".join(str(p) for p in loc) or "(top level)"
 
 
-def _pydantic_problems(exc: ValidationError, lines: dict[KeyPath, int], name: str) -> list[str]:
-    problems: list[str] = []
+def _pydantic_problems(exc: ValidationError, lines: dict[KeyPath, int], name: str) -> list[tuple[int, str]]:
+    """Each validation error as (line, problem); an unknown key with the accepted key it is
+    closest to, if one is close."""
+    problems: list[tuple[int, str]] = []
     for err in exc.errors():
         loc: KeyPath = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
         line = line_for(lines, loc)
         where = f"{name}:{line}" if line else name
         if err["type"] == "extra_forbidden":
-            message = f"unknown key {loc[-1]!r}"
-            loc = loc[:-1]
-            problems.append(f"{_format_loc((*loc, err['loc'][-1]))}: {message} ({where})")
+            key = str(loc[-1])
+            close = did_you_mean(DeploymentConfig, loc[:-1], key)
+            hint = f"; did you mean {close!r}?" if close else ""
+            problems.append((line or 0, f"{_format_loc(loc)}: unknown key {key!r}{hint} ({where})"))
             continue
         message = err["msg"]
         if err["type"] == "missing":
             message = "required key is missing"
         elif "input" in err and not isinstance(err["input"], Mapping | list) and not is_quiet(loc):
             message = f"{message}, got {err['input']!r}"
-        problems.append(f"{_format_loc(loc)}: {message} ({where})")
+        problems.append((line or 0, f"{_format_loc(loc)}: {message} ({where})"))
     return problems
+
+
+def _in_line_order(problems: list[tuple[int, str]]) -> list[str]:
+    """The problems in the order of the file's lines, as a person reads the file."""
+    return [text for _, text in sorted(problems, key=lambda item: item[0])]
 
 
 def load_deployment(path: Path, env: Mapping[str, str]) -> Deployment:
@@ -59,16 +68,18 @@ def load_deployment(path: Path, env: Mapping[str, str]) -> Deployment:
         data, lines, duplicates = load_with_lines(text)
     except YamlProblem as exc:
         raise ConfigError(path, [f"{exc.message} ({path.name}:{exc.line})"]) from None
-    problems = [f"{message} ({path.name}:{line})" for line, message in duplicates]
+    problems = [(line, f"{message} ({path.name}:{line})") for line, message in duplicates]
     if not isinstance(data, dict):
-        raise ConfigError(path, [*problems, "the file must be a YAML mapping with an 'agents' key"])
+        raise ConfigError(
+            path, [text for _, text in problems] + ["the file must be a YAML mapping with an 'agents' key"]
+        )
     try:
         config = DeploymentConfig.model_validate(data)
     except ValidationError as exc:
         problems.extend(_pydantic_problems(exc, lines, path.name))
-        raise ConfigError(path, problems) from None
+        raise ConfigError(path, _in_line_order(problems)) from None
     if problems:
-        raise ConfigError(path, problems)
+        raise ConfigError(path, _in_line_order(problems))
     deployment, resolve_problems = resolve(config, path, lines, env)
     if resolve_problems:
         raise ConfigError(path, resolve_problems)
@@ -84,7 +95,7 @@ def read_config(path: Path) -> str:
         with path.open("rb") as handle:
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise ConfigError(path, ["file not found"]) from None
+        raise ConfigNotFound(path) from None
     except OSError as exc:
         raise ConfigError(path, [f"cannot read: {exc}"]) from None
     if len(data) > MAX_FILE_BYTES:
@@ -99,9 +110,14 @@ def read_config(path: Path) -> str:
 
 
 def parse_for_check(path: Path, env: Mapping[str, str]) -> tuple[Deployment | None, list[str]]:
-    """Like load_deployment, but returns the problems instead of raising (for `config check`)."""
+    """Like load_deployment, but returns the problems instead of raising (for `config check`).
+
+    Raises ConfigNotFound when there is no file at `path`: that is no problem of a file.
+    """
     try:
         return load_deployment(path, env), []
+    except ConfigNotFound:
+        raise
     except ConfigError as exc:
         return None, exc.problems
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from daemon.config.coordination_settings import CoordinationTarget, resolve_coordination
@@ -17,12 +18,15 @@ from daemon.config.roots import relative_inside, root_problems
 from daemon.config.secret_keys import base_url_problem, env_name_problem
 from daemon.config.yamlmap import KeyPath
 from daemon.kernel.cadence import CADENCES
-from daemon.kernel.runtime_files import INSTRUCTION_FILES
+from daemon.kernel.paths import AgentState
+from daemon.kernel.runtime_files import INSTRUCTION_FILES, skill_folder, workspace_roles
 from daemon.kernel.settings import (
     PASS_ORDER,
     AgentSettings,
     Effective,
     ModelSettings,
+    SkillSources,
+    WorkspaceRoles,
     key_preset_for,
 )
 
@@ -36,6 +40,12 @@ class Deployment:
     origins: tuple[Effective, ...] = field(default=(), compare=False)
     # None: budget, caps, breakers and locks in the state folder; else the shared database.
     coordination: CoordinationTarget | None = field(default=None, compare=False)
+    # What is derived from an agent's store after each run it commits (the delivery index):
+    # given by the composition root (`daemon.wiring.delivery.delivering`), called by the
+    # applier with (agent, its state folder, now); each returns a note for the run or None.
+    after_commit: tuple[Callable[[AgentSettings, AgentState, datetime], str | None], ...] = field(
+        default=(), compare=False
+    )
 
     @property
     def model(self) -> ModelSettings | None:
@@ -136,20 +146,24 @@ def _agent(
     )
     fmt = agent.transcripts.format
     memory = agent.memory.with_view_for(fmt)
+    skills, workspace, preset = _runtime_preset(agent, fmt)
     # what the runtime chose where the config is silent (shown as such by `config show`)
     chosen = {
         "memory.allowed_keys": f"{key_preset_for(fmt)} preset for runtime {fmt}",
         "memory.markdown_view": f"the default of runtime {fmt}",
+        **{key: f"the preset of runtime {fmt}" for key in preset},
     }
-    for section in ("transcripts", "skills", "workspace", "memory"):
-        model = memory if section == "memory" else getattr(agent, section)
+    sections = {"transcripts": agent.transcripts, "skills": skills, "workspace": workspace, "memory": memory}
+    given = {"transcripts": set(), "skills": agent.skills.model_fields_set,
+             "workspace": agent.workspace.model_fields_set, "memory": agent.memory.model_fields_set}
+    for section, model in sections.items():
         for key, value in model.model_dump(mode="json").items():
             if isinstance(value, dict):
                 for sub, subvalue in value.items():
                     own(f"{section}.{key}.{sub}", subvalue)
             elif section == "transcripts" and key == "root":
                 own("transcripts.root", str(transcript_root or home))  # shown resolved, like home
-            elif f"{section}.{key}" in chosen and key not in agent.memory.model_fields_set:
+            elif f"{section}.{key}" in chosen and key not in given[section]:
                 origins.append(Effective(f"{section}.{key}", value, chosen[f"{section}.{key}"]))
             else:
                 own(f"{section}.{key}", value)
@@ -164,14 +178,36 @@ def _agent(
         budget_usd=float(budget),
         passes=passes,
         transcripts=agent.transcripts,
-        skills=agent.skills,
+        skills=skills,
         managed_skill_dirs=managed,
         pack_skill_dirs=packs,
-        workspace=agent.workspace,
+        workspace=workspace,
         memory=memory,
         explicit_transcript_root=transcript_root,
         origins=tuple(origins),
     )
+
+
+def _runtime_preset(agent: AgentConfig, fmt: str) -> tuple[SkillSources, WorkspaceRoles, list[str]]:
+    """The agent's skills and workspace sections with the runtime's preset where the config
+    is silent (daemon.kernel.runtime_files), and the keys the preset set."""
+    preset: list[str] = []
+    skills = agent.skills
+    folder = skill_folder(fmt)
+    if folder is not None and "learned" not in skills.model_fields_set:
+        skills = skills.model_copy(update={"learned": folder})
+        preset.append("skills.learned")
+    given = agent.workspace.model_fields_set
+    # a file the config gives a role keeps it: the preset never lists it twice
+    taken = {item for role in given if isinstance(files := getattr(agent.workspace, role), list) for item in files}
+    roles = {
+        role: [item for item in files if item not in taken]
+        for role, files in workspace_roles(fmt).items()
+        if role not in given
+    }
+    workspace = agent.workspace.model_copy(update=roles) if roles else agent.workspace
+    preset += [f"workspace.{role}" for role in roles]
+    return skills, workspace, preset
 
 
 def _path_problems(name: str, settings: AgentSettings, origin: Callable[[KeyPath], str]) -> list[str]:

@@ -77,6 +77,26 @@ def key_warnings(
     ]
 
 
+def preset_warnings(agent: AgentSettings) -> list[str]:
+    """Learned skills left in the daemon's default folder (`skills/`) while the runtime's
+    preset now puts the library where the runtime loads skills (`.claude/skills`,
+    `.agents/skills`): an agent upgraded from before the presets would lose sight of them."""
+    if agent.skills.learned == "skills":
+        return []
+    origin = next((e.origin for e in agent.origins if e.key == "skills.learned"), "")
+    old = agent.home / "skills"
+    if "preset" not in origin or not old.is_dir() or old.is_symlink():
+        return []
+    learned = sorted(p.parent.name for p in old.glob("*/SKILL.md") if (p.parent.parent / f"{p.parent.name}.provenance.json").exists())
+    if not learned:
+        return []
+    return [
+        f"agents.{agent.name}.skills.learned: the {agent.transcripts.format} preset puts the learned library in "
+        f"{agent.skills.learned}, but {old} holds {len(learned)} skill(s) the daemon learned ({', '.join(learned[:3])}"
+        f"{', …' if len(learned) > 3 else ''}); set skills.learned: skills to keep that library, or move them"
+    ]
+
+
 def setup_warnings(
     deployment: Deployment,
     access: ModelAccess,
@@ -93,5 +113,6 @@ def setup_warnings(
         agent = deployment.agents[name]
         if agent.enabled:
             found.extend(transcript_warnings(deployment, agent, lines))
+            found.extend(preset_warnings(agent))
     found.extend(key_warnings(deployment, access, env, model_passes, lines))
     return found

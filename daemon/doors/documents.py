@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, RootModel
 
 from daemon.doors.once_document import OnceDocument
 from daemon.doors.status import HeldTranscript, StatusDocument
-from daemon.kernel.json_contract import Document
+from daemon.kernel.json_contract import Document, Omittable
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.kernel.review_queue import HistoryEntry, Status
 from daemon.lab.verify import VerifyDocument
@@ -119,6 +119,21 @@ class MemoryListing(Document):
     records: list[FactRecord]
 
 
+class SearchMatch(Document):
+    score: float  # the query words the fact holds, each weighed by its rarity (memory_engine/fact_search.py)
+    record: FactRecord
+
+
+class MemorySearchDocument(Document):
+    """What `memory search --json` prints: the facts best matching the query, best first."""
+
+    query: str
+    as_of: str | None  # null with --all
+    words: list[str]  # the query's words looked for (function words left out)
+    matches: list[SearchMatch]
+    more: bool  # more facts matched than --limit
+
+
 class RefusedDocument(RootModel[list[RefusedFact]]):
     """What `memory refused --json` prints: the refused facts, newest first."""
 
@@ -165,6 +180,57 @@ class TranscriptsDocument(Document):
 
 
 # The command of each document, in the order of docs/reference/json.md.
+# -- init ------------------------------------------------------------------------------------
+
+
+class FoundProject(Document):
+    """A runtime's sessions of one project (or OpenClaw agent, or Hermes profile)."""
+
+    number: int
+    runtime: str
+    project: str
+    home: str
+    root: str
+    glob: str
+    sessions: int
+    last: str | None
+    unreadable: int
+
+
+class InitListDocument(Document):
+    """What `init --list --json` prints: every runtime's projects found on this machine."""
+
+    found: list[FoundProject]
+
+
+class AttachedAgent(Document):
+    """One agent `init` attached: its `init` run, and what became of the hook's wiring."""
+
+    agent: str
+    runtime: str
+    home: str
+    run: str | None
+    hook: str | None
+    hook_command: str
+
+
+class ConfigChecked(Document):
+    ok: bool
+    problems: list[str]
+    warnings: list[str]
+
+
+class InitDocument(Document):
+    """What `init --json` (and `init --hooks --json`) prints."""
+
+    config: str
+    written: bool
+    backup: Omittable[str] = None  # the config replaced with --force, kept
+    check: Omittable[ConfigChecked] = None  # left out by `init --hooks`
+    agents: list[AttachedAgent]
+    next: list[str]
+
+
 DOCUMENTS: dict[str, type[BaseModel]] = {
     "once": OnceDocument,
     "status": StatusDocument,
@@ -175,7 +241,10 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "review show": ShownProposal,
     "memory query": MemoryAnswer,
     "memory list": MemoryListing,
+    "memory search": MemorySearchDocument,
     "memory refused": RefusedDocument,
     "transcripts": TranscriptsDocument,
     "lab verify": VerifyDocument,
+    "init": InitDocument,
+    "init --list": InitListDocument,
 }

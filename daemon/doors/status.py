@@ -5,7 +5,8 @@ Sources: the config (effective toggles and where they came from), the spend ledg
 the cursors and transcripts (pending turns, transcripts held as not in the configured
 format, lines of kinds the adapter does not know, sessions set aside as another project's
 or profile's), the review queue (open proposals), the skills engine (quarantined
-skills) and the schedule. `next_run` comes from the running daemon's state file when a
+skills), the usage record (skills used and never used, facts view reads, hook
+deliveries) and the schedule. `next_run` comes from the running daemon's state file when a
 daemon holds the state directory's lock; with no daemon running it is computed from the
 cadence and the run log: the group's last run plus its interval, or now if that is past
 (when a daemon started now would run it, before jitter). It is null when the pass would
@@ -45,10 +46,10 @@ from daemon.kernel.settings import PASS_ORDER, AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.run.model_client import breaker_for
 from daemon.run.store_maintenance import MaintenanceRecord, last_maintenance
-from daemon.transcripts import cursors
+from daemon.transcripts import cursors, usage_record
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import TurnBatch, read_new_turns
-from skills_engine.inventory import quarantined_names
+from skills_engine.inventory import load_inventory, quarantined_names
 
 T = TypeVar("T")
 
@@ -106,6 +107,19 @@ class StoreMaintenance(Document):
     size_after_bytes: int
 
 
+class UsageHeadline(Document):
+    """What the agent used, as the transcripts read so far show (`usage.json`): of its skills,
+    how many it opened at least once and how many never; how many times it opened one, read
+    the facts view and got the hook's context; how many sessions were read."""
+
+    skills_used: int
+    skills_never_used: int
+    skill_opens: int
+    facts_view_reads: int
+    hook_deliveries: int
+    sessions_read: int
+
+
 class AgentStatus(Document):
     """One agent's status; a field whose source cannot be read is null (with a warning)."""
 
@@ -123,6 +137,7 @@ class AgentStatus(Document):
     unknown_lines: dict[str, int] | None
     set_aside_sessions: int | None
     quarantined: list[str] | None
+    usage: UsageHeadline | None
     breaker: BreakerState | None  # null with no model configured
     open_proposals: int | None
     unreadable: list[UnreadablePath] | None
@@ -241,6 +256,21 @@ def _unreadable(agent: AgentSettings) -> list[UnreadablePath]:
     return [UnreadablePath(path=path, reason=why) for path, why in scan.unreadable]
 
 
+def usage_headline(agent: AgentSettings, layout: StateLayout) -> UsageHeadline:
+    """The agent's usage headline: its skills (by name, shadowed copies once) against the usage record."""
+    record = usage_record.load(layout.agent(agent.name).usage)
+    inventory = load_inventory(agent, AgentView(agent.home))
+    opened = {s.name: record.skill(s.name, s.path.name).count for s in inventory.skills}
+    return UsageHeadline(
+        skills_used=sum(1 for n in opened.values() if n),
+        skills_never_used=sum(1 for n in opened.values() if not n),
+        skill_opens=sum(opened.values()),
+        facts_view_reads=record.facts_view.count,
+        hook_deliveries=record.hook_context.count,
+        sessions_read=record.sessions_seen,
+    )
+
+
 def _open_proposals(agent: AgentSettings) -> int:
     view = AgentView(agent.home)
     return sum(1 for p in list_proposals(view) if p.status(view) == "open")
@@ -284,6 +314,7 @@ def agent_status(
         unknown_lines=waiting.unknown if waiting is not None else None,
         set_aside_sessions=len(waiting.set_aside) if waiting is not None else None,
         quarantined=_guard(warnings, lambda: quarantined_skills(agent)),
+        usage=_guard(warnings, lambda: usage_headline(agent, layout)),
         breaker=_guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
         open_proposals=_guard(warnings, lambda: _open_proposals(agent)),
         unreadable=_guard(warnings, lambda: _unreadable(agent)),

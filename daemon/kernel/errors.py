@@ -26,6 +26,13 @@ class ConfigError(DaemonError):
         super().__init__(f"invalid configuration {self.path} ({len(self.problems)} problem(s)):\n{lines}")
 
 
+class ConfigNotFound(ConfigError):
+    """No file at the configuration path; the command line says how that path was chosen."""
+
+    def __init__(self, path: Path | str) -> None:
+        super().__init__(path, ["file not found"])
+
+
 class UnknownAgent(DaemonError):
     def __init__(self, name: str, known: Sequence[str]) -> None:
         self.name = name

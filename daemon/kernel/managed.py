@@ -14,7 +14,7 @@ from pathlib import Path
 from daemon.kernel.atomic import TMP_MARKER
 from daemon.kernel.home_scan import HomeScan, scan_home
 from daemon.kernel.paths import HOME_LOCK, META_DIR
-from daemon.kernel.runtime_files import INSTRUCTION_FILES
+from daemon.kernel.runtime_files import HOOK_FILES, INSTRUCTION_FILES
 from daemon.kernel.settings import AgentSettings
 
 __all__ = ["HomeScan", "ManagedPaths", "managed_paths"]
@@ -72,9 +72,11 @@ def managed_paths(agent: AgentSettings) -> ManagedPaths:
     roles = agent.workspace
     files = {*roles.identity, *roles.behaviour, *roles.instructions, *roles.long_memory}
     dirs = {roles.daily_logs, agent.skills.learned, META_DIR}
-    # The runtime's instruction file: only ever changed by an approved wiring proposal.
+    # The runtime's instruction file and hook settings: only ever changed by an approved
+    # wiring proposal.
     wired = INSTRUCTION_FILES.get(agent.transcripts.format)
-    for extra in (agent.memory.store, agent.memory.markdown_view, wired):
+    hooks = HOOK_FILES.get(agent.transcripts.format)
+    for extra in (agent.memory.store, agent.memory.markdown_view, wired, hooks):
         if extra and not any(extra == d or extra.startswith(d + "/") for d in dirs):
             files.add(extra)
     # The fact store's shard folder (memory_engine.fact_shards.shard_root).

@@ -56,9 +56,20 @@ class AgentState:
         return self.root / "maintenance.json"
 
     @property
+    def usage(self) -> Path:
+        """What the agent used, read from its transcripts (`daemon.transcripts.usage_record`)."""
+        return self.root / "usage.json"
+
+    @property
     def fact_index(self) -> Path:
         """The fact store's query index (SQLite, derived from the shards; safe to delete)."""
         return self.root / "facts-index.sqlite3"
+
+    @property
+    def delivery_index(self) -> Path:
+        """What the delivery hook reads: current facts and skills, searchable (SQLite,
+        derived from the store and the skill folders; safe to delete)."""
+        return self.root / "delivery.sqlite3"
 
     @property
     def scratch(self) -> Path:

@@ -19,6 +19,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.model.deep_tier import DeepTier
 from daemon.transcripts.cursors import CursorFile
+from daemon.transcripts.usage import UsageLog
 
 MemoryLockMode = Literal["none", "try", "wait"]
 
@@ -39,6 +40,8 @@ class PassContext:
     progress: Callable[[str], None] = _quiet
     # The agent's fact query index (state folder), for passes that render the facts view.
     fact_index: Path | None = None
+    # Where the turns the pass reads leave what the agent used in them (the runner records it).
+    usage: UsageLog | None = None
 
 
 class Pass(Protocol):

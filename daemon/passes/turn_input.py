@@ -26,10 +26,18 @@ class TurnsSeen(PassDetails):
 
 
 def new_turns(context: PassContext, consumer: str) -> TurnBatch:
-    """`consumer`'s new complete turns since its cursors."""
-    return read_new_turns(
+    """`consumer`'s new complete turns since its cursors.
+
+    What the agent used in them goes to the run's usage log whatever the pass then does
+    with the turns (even none, under the 4-turn rule): every run that reads turns records
+    usage (docs/explanation/skills.md#usage-signals).
+    """
+    batch = read_new_turns(
         source_of(context.agent), cursors.for_consumer(context.cursors, consumer), consumer, context.now
     )
+    if context.usage is not None:
+        context.usage.add(batch.usage)
+    return batch
 
 
 def too_few(

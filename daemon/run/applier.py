@@ -37,6 +37,7 @@ from daemon.kernel.view import AgentView, ReadLog, confined
 from daemon.run.apply import ApplyFailed, apply_run, describe_os_error
 from daemon.run.crashpoints import crashpoint
 from daemon.run.session import AgentSession, commit_external_edits
+from daemon.run.shared_lines import lay_out, reporters
 from daemon.run.store_index import synced_index
 
 # One wait on the memory lock for every run that needs it (a consolidation may hold it).
@@ -224,7 +225,26 @@ def commit_run(
             log.warning("run.log_not_written", agent=session.agent.name, run_id=run_id, error=detail)
             outcome = replace(outcome, notes=(*outcome.notes, f"the run log was not written — {detail}"))
         outcome = _index(session, outcome, run_id)
+        outcome = _derive(session, outcome, now)
     return outcome
+
+
+def _derive(session: AgentSession, outcome: Outcome, now: datetime) -> Outcome:
+    """Bring what is derived from the store (the delivery index) up to date with this run.
+
+    Derived data only: a failure is logged and noted, the run stands, and the next run
+    tries again.
+    """
+    notes = list(outcome.notes)
+    for derive in session.after_commit:
+        try:
+            note = derive(session.agent, session.state, now)
+        except Exception as exc:  # derived data never fails a committed run
+            log.warning("run.derived_not_updated", agent=session.agent.name, error=f"{type(exc).__name__}: {exc}")
+            note = f"derived data not updated (retried on the next run) — {type(exc).__name__}: {exc}"
+        if note:
+            notes.append(note)
+    return replace(outcome, notes=tuple(notes))
 
 
 def _index(session: AgentSession, outcome: Outcome, run_id: str) -> Outcome:
@@ -375,7 +395,11 @@ def _result(cs: Changeset, files: Sequence[str]) -> PassResult:
 def _message(agent: str, run_id: str, planned: Sequence[Changeset], kind: str | None) -> str:
     changing = [cs.pass_name for cs in planned if cs.status == "changes"] or ["cursors"]
     lines = [f"run {run_id}: {kind or ', '.join(changing)} ({agent})", ""]
+    layout = lay_out([(cs.pass_name, cs.report) for cs in planned])
     for cs in planned:
         lines.append(f"[{cs.pass_name}] {cs.status}: {cs.reason}".rstrip(": "))
-        lines.extend(f"  {line}" for line in cs.report)
+        lines.extend(f"  {line}" for line in layout.own[cs.pass_name])
+    for group in layout.shared:  # the same transcripts' warnings, said once
+        lines.append(f"reported by {reporters(group.passes)}:")
+        lines.extend(f"  {line}" for line in group.lines)
     return "\n".join(lines)

@@ -47,7 +47,8 @@ from daemon.run.applier import (
 from daemon.run.apply import describe_os_error, new_run_id
 from daemon.run.model_client import deep_tier_for
 from daemon.run.session import AgentSession, agent_session
-from daemon.transcripts import cursors
+from daemon.transcripts import cursors, usage_record
+from daemon.transcripts.usage import UsageLog
 
 __all__ = ["PassResult", "RunResult", "run_once", "select_passes"]
 
@@ -249,6 +250,7 @@ def _run_in_session(
     cursor_state = cursors.load(session.state.cursors)
     planned: list[Changeset] = []
     reads: dict[str, ReadLog] = {}
+    usage = UsageLog()
     # One lock object for the whole run: FileLock is re-entrant per object, so a second
     # memory pass in the same run (distillation then consolidation) does not wait on the
     # lock this run already holds; two objects would each flock and the second would block.
@@ -284,12 +286,16 @@ def _run_in_session(
                 run_id,
                 request.progress,
                 session.state.fact_index,
+                usage,
             )
             changeset = _plan_one(impl, context, session)
             planned.append(changeset)
             if changeset.status in ("changes", "nothing"):
                 view = view.with_changes(changeset)
         deep.close()
+        # Before the commit moves the cursors: a crash in between only has the same turns read
+        # again, and the record counts nothing twice.
+        usage_notes = () if dry_run else _record_usage(session, usage, now)
         scopes = {name: registry[name].write_scope(agent) for name in selected if name in registry}
         submission = Submission(
             tuple(planned), reads, scopes, cost_usd=deep.spent_usd, model_calls=len(deep.calls)
@@ -313,8 +319,25 @@ def _run_in_session(
         dry_run=dry_run,
         cost_usd=deep.spent_usd,
         model_calls=tuple(deep.calls),
-        notes=(*session.recovery_notes, *left_out, *result.notes),
+        notes=(*session.recovery_notes, *left_out, *result.notes, *usage_notes),
         preview=result.preview,
         error=result.error,
     )
     return final
+
+
+def _record_usage(session: AgentSession, usage: UsageLog, now: datetime) -> tuple[str, ...]:
+    """Count what the agent used in the turns the passes read into its usage record.
+
+    Usage is an observation, not a change to the agent: a record that cannot be written is
+    logged and noted, and never fails the run.
+    """
+    try:
+        counted = usage_record.record(session.state.usage, usage.reads, now)
+    except (OSError, DaemonError) as exc:
+        detail = describe_os_error(exc) if isinstance(exc, OSError) else str(exc)
+        log.warning("usage.not_recorded", agent=session.agent.name, error=detail)
+        return (f"usage signals not recorded — {detail}",)
+    if counted:
+        log.info("usage.recorded", agent=session.agent.name, uses=counted, sessions=len(usage.reads))
+    return ()

@@ -44,6 +44,8 @@ class AgentSession:
     base: str | None = None  # the commit plans are made against (HEAD after external edits)
     scan: HomeScan | None = None
     grant: RunGrant = field(default_factory=RunGrant)  # the fleet run lock's word on model calls
+    # derived from the store after a commit (`Deployment.after_commit`)
+    after_commit: tuple[Callable[[AgentSettings, AgentState, datetime], str | None], ...] = ()
 
     def left_out(self) -> list[str]:
         """One note per managed file or folder the daemon cannot read (left out of this run)."""
@@ -152,6 +154,7 @@ def agent_session(
                 base=store.head(),
                 scan=scan,
                 grant=grant,
+                after_commit=deployment.after_commit,
             )
 
 

@@ -91,6 +91,9 @@ def erase_state(
         *keep,
     ]
     drop_index(state)
+    # The delivery index's full-text segments keep a deleted fact's terms, split and
+    # prefix-compressed where a byte search cannot see them: dropped whole, always.
+    _drop_sqlite(state.delivery_index)
     changed: list[Path] = []
     for root in (state.root, *shared):
         for path in _files(root, skip):

@@ -43,7 +43,7 @@ PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",
-    "request", "since", "project_deixis", "standing",
+    "request", "since", "project_deixis", "standing", "impossible",
 )
 KEYS = frozenset({"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", *LISTS, *PATTERNS})
 

@@ -13,6 +13,7 @@ from daemon.transcripts.binding import SetAside
 from daemon.transcripts.files import resolve_inside
 from daemon.transcripts.reads import FileRead, Held
 from daemon.transcripts.resume import cursor_at
+from daemon.transcripts.usage import SessionUsage
 from daemon.transcripts.window import Turn
 
 
@@ -31,6 +32,11 @@ class TurnBatch:
     @property
     def advances(self) -> tuple[CursorAdvance, ...]:
         return tuple(f.advance for f in self.files if f.advance is not None)
+
+    @property
+    def usage(self) -> tuple[SessionUsage, ...]:
+        """What the agent used in what this read consumed, per session (`daemon.transcripts.usage`)."""
+        return tuple(u for f in self.files for u in f.usage)
 
     @property
     def skipped(self) -> dict[str, int]:

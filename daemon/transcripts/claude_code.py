@@ -22,7 +22,8 @@ checked against the shapes of Claude Code 2.1.11 to 2.1.132):
   `message.id`) are joined into one message;
 - `summary` and `system` `compact_boundary` lines are compaction; `file-history-snapshot`,
   `queue-operation`, `progress`, `custom-title` and `system` `local_command` lines are
-  the runtime's bookkeeping; any other type (`last-prompt`, `permission-mode`,
+  the runtime's bookkeeping, and so are the `attachment` lines of hooks (`hook_success`,
+  `hook_additional_context` …) and loaded memory files; any other type (`last-prompt`, `permission-mode`,
   `ai-title`, other `system` subtypes and `attachment` types) is counted by kind
   (`Skipped.unknown`); a line without a `type` string is malformed;
 - a subagent's own file (`agent-*.jsonl`, `<session>/subagents/`) has every line marked
@@ -45,6 +46,11 @@ EXPECTED = 'Claude Code session lines, {"type": "user"|"assistant"|..., "message
 # or listed here is counted by kind, so a new kind of line shows in `transcripts` and `status`.
 BOOKKEEPING = frozenset({"file-history-snapshot", "queue-operation", "progress", "custom-title"})
 SYSTEM_BOOKKEEPING = frozenset({"local_command"})
+# Attachments that record what the runtime added around a prompt, never the person's words:
+# what a hook ran and gave (`metaeng-daemon hook` among them), the memory files it loaded.
+ATTACHMENT_BOOKKEEPING = frozenset(
+    {"hook_additional_context", "hook_success", "hook_non_blocking_error", "hook_blocking_error", "instructions", "nested_memory"}
+)
 HUMAN = "human"
 CWD_LOOKUP_BYTES = 1024 * 1024
 
@@ -119,7 +125,7 @@ def _queued(obj: RawJson, offset: int, sidechain: bool) -> Parsed:
     attachment = obj.get("attachment")
     kind = attachment.get("type") if isinstance(attachment, dict) else None
     if not isinstance(attachment, dict) or kind != "queued_command":
-        return Skipped(None, kind_label("attachment", kind))
+        return Skipped(None, None if kind in ATTACHMENT_BOOKKEEPING else kind_label("attachment", kind))
     if obj.get("isSidechain") is True and not sidechain:
         return Skipped(guards.SIDECHAIN)
     mode = attachment.get("commandMode")

@@ -30,6 +30,7 @@ from daemon.kernel.globmatch import Segments, matches, reaches_below, static_fol
 from daemon.kernel.managed import managed_paths
 from daemon.kernel.regular_files import open_regular
 from daemon.kernel.settings import AgentSettings, TranscriptSettings
+from daemon.transcripts.usage import UsageProbe, probe_for
 
 
 class OutsideRoot(OSError):
@@ -42,7 +43,8 @@ class TranscriptSource:
 
     `fenced` holds absolute paths (files or folders) of the agent's managed paths; `agent`
     names the agent in messages (its config key `agents.<agent>.transcripts`); `home` is the
-    agent home, whose sessions are the agent's (`daemon.transcripts.binding`).
+    agent home, whose sessions are the agent's (`daemon.transcripts.binding`); `probe`, if
+    given, finds what the agent used in the lines and rows read (`daemon.transcripts.usage`).
     """
 
     root: Path
@@ -50,13 +52,16 @@ class TranscriptSource:
     fenced: tuple[Path, ...] = ()
     agent: str = ""
     home: Path | None = None
+    probe: UsageProbe | None = None
 
 
 def source_of(agent: AgentSettings) -> TranscriptSource:
-    """The agent's transcript source: its transcript root, glob and managed paths."""
+    """The agent's transcript source: its transcript root, glob and managed paths, and the
+    probe for its uses (which knows its facts view)."""
     managed = managed_paths(agent)
     fenced = tuple(agent.home / rel for rel in sorted(managed.files | managed.dirs))
-    return TranscriptSource(agent.transcript_root, agent.transcripts, fenced, agent.name, agent.home)
+    probe = probe_for(agent.transcripts.format, agent.memory.markdown_view)
+    return TranscriptSource(agent.transcript_root, agent.transcripts, fenced, agent.name, agent.home, probe)
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -42,7 +42,8 @@ from daemon.transcripts.sqlite_common import (
     stop_row,
     table_columns,
 )
-from daemon.transcripts.window import Scan
+from daemon.transcripts.usage import SessionUsage, database_fingerprint, session_usage
+from daemon.transcripts.window import Scan, Turn
 
 RECENT_HASHES = 512
 # The columns a row is read by: one that is not UTF-8 skips the row, naming it.
@@ -160,8 +161,10 @@ def read_hermes(
             continue
         if isinstance(parsed, Skipped):
             session.scan.skip(parsed)
+            _notice(source, session, row_id, row)
             continue
         session.scan.add(parsed)
+        _notice(source, session, row_id, row)
         budget -= len(parsed.content.encode("utf-8"))
         if budget <= 0:
             break
@@ -193,6 +196,7 @@ def read_hermes(
     below = [d for i, d, _ in consumed if i <= stop]
     held = set(pinned)
     hashes = [d for d in (*recent, *below) if d not in held][-RECENT_HASHES:] + pinned
+    usage = tuple(u for name, rows in sessions.items() for u in _usage(source, name, rows, sent, stop, identity))
     return [
         file_read(
             rel,
@@ -208,8 +212,31 @@ def read_hermes(
             anchors,
             moved=why is not None,
             unknown=unknown,
+            usage=usage,
         )
     ]
+
+
+def _notice(source: TranscriptSource, session: SessionRows, row_id: int, row: RawJson) -> None:
+    if source.probe is not None:
+        session.scan.notice(row_id, source.probe.row(row))
+
+
+def _usage(
+    source: TranscriptSource,
+    name: str,
+    session: SessionRows,
+    sent: list[Turn],
+    stop: int,
+    identity: tuple[int, int],
+) -> tuple[SessionUsage, ...]:
+    """What this read consumed of one session: its rows up to the cursor's stop, and the rest
+    of its turns sent whole past it (their rows are skipped as known next time)."""
+    if source.probe is None:
+        return ()
+    turns = [t for t in sent if t.file == name]
+    end = max([stop + 1, *(t.end for t in turns)])
+    return session_usage(name, database_fingerprint(identity), end, session.scan.found, turns)
 
 
 def _anchor(row_id: int, row: RawJson) -> str:

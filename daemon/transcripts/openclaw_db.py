@@ -39,6 +39,7 @@ from daemon.transcripts.sqlite_common import (
     stop_row,
     table_columns,
 )
+from daemon.transcripts.usage import database_fingerprint, session_usage
 from daemon.transcripts.window import Scan
 
 
@@ -209,6 +210,8 @@ def read_openclaw(
             elif isinstance(parsed, Message):
                 session.scan.add(parsed)
                 session.last_seconds = stamp_seconds(parsed.ts)
+            if source.probe is not None and not isinstance(parsed, Malformed):
+                session.scan.notice(seq, source.probe.line(data))
             if budget <= 0:
                 break
         if not read and why is None:
@@ -217,6 +220,8 @@ def read_openclaw(
         stop = stop_row({key: session}, turns, session.last_row)
         skipped = dict(session.scan.skipped)
         turns = guards.without_heartbeats(turns, skipped)
+        fingerprint = database_fingerprint(identity)
+        usage = session_usage(key, fingerprint, stop + 1, session.scan.found, turns) if source.probe else ()
         reads.append(
             file_read(
                 rel,
@@ -232,6 +237,7 @@ def read_openclaw(
                 anchors,
                 why is not None,
                 session.scan.unknown,
+                usage,
             )
         )
     return reads

@@ -53,7 +53,14 @@ from daemon.transcripts.files import (
 from daemon.transcripts.formats import LineFormat, is_database, line_format
 from daemon.transcripts.reads import FileRead, Held
 from daemon.transcripts.resume import cursor_at, start_of
-from daemon.transcripts.window import Turn, scan_window
+from daemon.transcripts.usage import (
+    FIRST_LINE_BYTES,
+    SessionUsage,
+    UsageProbe,
+    line_fingerprint,
+    session_usage,
+)
+from daemon.transcripts.window import Scan, Turn, scan_window
 
 __all__ = [
     "MIN_NEW_TURNS",
@@ -99,12 +106,14 @@ def read_file(
     settings: TranscriptSettings,
     now: datetime,
     agent: str = "",
+    probe: UsageProbe | None = None,
 ) -> FileRead:
     """Read the new complete turns of the transcript `rel` (relative to `root`) after its cursor.
 
     Lines are read in `settings.format` (a runtime's own format counts what its precision
-    guards skip). Raises OutsideRoot if the file is a symlink or resolves outside `root`
-    (nothing is read).
+    guards skip) and, with a `probe`, looked through for what the agent used: the uses in
+    the lines the read consumes are its `usage`. Raises OutsideRoot if the file is a
+    symlink or resolves outside `root` (nothing is read).
     """
     fmt = line_format(settings.format)
     key = fmt.cursor_key(rel)
@@ -149,7 +158,8 @@ def read_file(
             f"{rel}: skipped a line at offset {skipping}: {offset - skipping} bytes, "
             "longer than the read window (max_read_bytes)"
         )
-    scan = scan_window(rel, window, offset, settings.max_line_bytes, fmt.parser(rel, settings.subagents))
+    parse = fmt.parser(rel, settings.subagents)
+    scan = scan_window(rel, window, offset, settings.max_line_bytes, parse, probe)
     held = _held(rel, scan.lines, scan.malformed, agent, settings, fmt)
     if held is not None:
         return FileRead(
@@ -187,6 +197,7 @@ def read_file(
     skipped = dict(scan.skipped)
     if fmt.runtime:
         turns = guards.without_heartbeats(turns, skipped)
+    usage = _usage(path, key, window if offset == 0 else None, stop, scan, turns) if probe is not None else ()
     return FileRead(
         rel,
         tuple(turns),
@@ -199,7 +210,21 @@ def read_file(
         skipped,
         window_cut=window_cut,
         unknown=scan.unknown,
+        usage=usage,
     )
+
+
+def _usage(
+    path: Path, key: str, head: bytes | None, stop: int, scan: Scan, turns: list[Turn]
+) -> tuple[SessionUsage, ...]:
+    """What the agent used in the lines this read consumed (`head`: the file's first bytes, if read)."""
+    if not scan.found and not turns:
+        return ()
+    if head is None:
+        with open_transcript(path) as fh:
+            head = fh.read(FIRST_LINE_BYTES)
+    first = head[: head.find(b"\n") + 1] if b"\n" in head[:FIRST_LINE_BYTES] else head
+    return session_usage(key, line_fingerprint(first), stop, scan.found, turns)
 
 
 def read_new_turns(
@@ -229,7 +254,9 @@ def read_new_turns(
                 continue
             keys.add(key)
             reads.append(
-                read_file(source.root, rel, cursors.get(key), consumer, source.settings, now, source.agent)
+                read_file(
+                    source.root, rel, cursors.get(key), consumer, source.settings, now, source.agent, source.probe
+                )
             )
         except OutsideRoot as exc:
             warnings.append(str(exc))

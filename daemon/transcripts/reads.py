@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from daemon.kernel.changeset import CursorAdvance
+from daemon.transcripts.usage import SessionUsage
 from daemon.transcripts.window import Turn
 
 
@@ -41,3 +42,5 @@ class FileRead:
     window_cut: bool = False
     # Lines of each kind the adapter does not know (Skipped.unknown), read and not analysed.
     unknown: Mapping[str, int] = field(default_factory=dict)
+    # What the agent used in what this read consumed, per session (`daemon.transcripts.usage`).
+    usage: tuple[SessionUsage, ...] = ()

@@ -33,6 +33,7 @@ from typing import Any
 from daemon.kernel.changeset import Cursor, CursorAdvance
 from daemon.kernel.json_contract import RawJson
 from daemon.transcripts.reads import FileRead
+from daemon.transcripts.usage import SessionUsage
 from daemon.transcripts.window import Scan, Turn
 
 BUSY_TIMEOUT_SECONDS = 5.0
@@ -192,10 +193,12 @@ def file_read(
     anchors: Anchors,
     moved: bool = False,
     unknown: Mapping[str, int] | None = None,
+    usage: tuple[SessionUsage, ...] = (),
 ) -> FileRead:
     """The read of one cursor key; `moved` when its cursor must be rewritten even if nothing is read.
 
-    `unknown` counts the rows of each kind the adapter does not know.
+    `unknown` counts the rows of each kind the adapter does not know; `usage` is what the
+    agent used in the rows the read consumed.
     """
 
     def cursor(offset: int, hashes: list[str] | None) -> CursorAdvance:
@@ -218,5 +221,16 @@ def file_read(
 
     advance = cursor(stop, recent) if stop > after or (moved and stop >= 0) else None
     return FileRead(
-        rel, tuple(turns), advance, tuple(warnings), identity, after, None, key, skipped, cut, unknown=unknown or {}
+        rel,
+        tuple(turns),
+        advance,
+        tuple(warnings),
+        identity,
+        after,
+        None,
+        key,
+        skipped,
+        cut,
+        unknown=unknown or {},
+        usage=usage,
     )

@@ -12,10 +12,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from daemon.transcripts.lines import SESSION_END, Malformed, Message, Parsed, Skipped, parse_line
+from daemon.transcripts.usage_signals import Signal
 
 LineParser = Callable[[bytes, int], Parsed]
+
+
+class LineProbe(Protocol):
+    """Finds what the agent used in raw lines (`daemon.transcripts.usage.UsageProbe`)."""
+
+    def marks(self, data: bytes) -> list[int]:
+        """Where in `data` a line that may hold a use is (ascending offsets); no other line holds one."""
+        ...
+
+    def line(self, raw: bytes) -> tuple[Signal, ...]:
+        """The uses the line `raw` shows."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -35,6 +49,15 @@ class Turn:
         return next((m.ts for m in self.messages if m.ts), None)
 
 
+@dataclass(frozen=True)
+class Found:
+    """Uses one line or row shows, where it is (byte offset, row id or seq) and the turn holding it."""
+
+    position: int
+    turn: str
+    signals: tuple[Signal, ...]
+
+
 @dataclass
 class Scan:
     """What one window held. `open_turn` is the turn still open at its end (maybe complete)."""
@@ -51,6 +74,7 @@ class Scan:
     warnings: list[str] = field(default_factory=list)
     skipped: dict[str, int] = field(default_factory=dict)  # precision guard → lines or blocks
     unknown: dict[str, int] = field(default_factory=dict)  # kind of line the adapter does not know → lines
+    found: list[Found] = field(default_factory=list)  # usage signals, in order
 
     def count(self, rule: str, times: int = 1) -> None:
         self.skipped[rule] = self.skipped.get(rule, 0) + times
@@ -79,12 +103,26 @@ class Scan:
             self.session_ended = False
         self.open_turn.append(message)
 
+    def notice(self, position: int, signals: tuple[Signal, ...]) -> None:
+        """Keep the uses the line or row at `position` shows, with the turn holding it (once it is read)."""
+        if signals:
+            turn = self.open_start if self.open_turn else position
+            self.found.append(Found(position, f"{self.file}@{turn}", signals))
+
 
 def scan_window(
-    rel: str, window: bytes, offset: int, max_line_bytes: int, parse: LineParser = parse_line
+    rel: str,
+    window: bytes,
+    offset: int,
+    max_line_bytes: int,
+    parse: LineParser = parse_line,
+    probe: LineProbe | None = None,
 ) -> Scan:
-    """The turns in `window`, the bytes of `rel` from `offset` on (a line start), lines read by `parse`."""
+    """The turns in `window`, the bytes of `rel` from `offset` on (a line start), lines read by `parse`
+    and, when given, looked through by `probe` for uses (`Scan.found`)."""
     scan = Scan(rel, open_start=offset, consumed_end=offset)
+    marks = probe.marks(window) if probe is not None else []
+    next_mark = 0
     position = 0
     while position < len(window):
         newline = window.find(b"\n", position)
@@ -93,6 +131,10 @@ def scan_window(
             break
         line_start = offset + position
         raw = window[position:newline]
+        marked = False
+        while next_mark < len(marks) and marks[next_mark] < newline:
+            marked = marked or marks[next_mark] >= position
+            next_mark += 1
         position = newline + 1
         scan.consumed_end = offset + position
         if len(raw) > max_line_bytes:
@@ -113,4 +155,6 @@ def scan_window(
             scan.session_ended = True
         elif isinstance(parsed, Message):
             scan.add(parsed)
+        if marked and probe is not None:
+            scan.notice(line_start, probe.line(raw))
     return scan

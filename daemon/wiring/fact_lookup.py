@@ -67,14 +67,6 @@ def prefilter(words: list[str]) -> tuple[str, ...]:
     return tuple(w for w in words if w.isascii() and w.isprintable() and '"' not in w and "\\" not in w)
 
 
-def search(state_dir: Path, agent: AgentSettings, words: list[str], as_of: str | None) -> list[FactRecord]:
-    """The agent's facts (valid on `as_of`, if given) whose entity, key or value holds every word."""
-    lowered = [w.lower() for w in words]
-    with fact_index(state_dir, agent) as index:
-        candidates = index.records(agent.owner, None, as_of, prefilter(lowered))
-    return [r for r in candidates if all(w in f"{r.entity} {r.key} {r.value}".lower() for w in lowered)]
-
-
 def history(state_dir: Path, agent: AgentSettings, entity: str, key: str) -> list[FactRecord]:
     """Every stored version of (entity, key), closed ones included, oldest first."""
     with fact_index(state_dir, agent) as index:

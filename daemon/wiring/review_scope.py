@@ -20,10 +20,11 @@ from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.paths import ADOPTED_SETTINGS, FORK_BASES_DIR
 from daemon.kernel.review_decisions import Vetting
 from daemon.kernel.review_queue import Proposal
-from daemon.kernel.runtime_files import INSTRUCTION_FILES
+from daemon.kernel.runtime_files import HOOK_FILES, INSTRUCTION_FILES
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView, check_relative
 from daemon.lab.adopt import KIND as SETTINGS_KIND
+from daemon.wiring.hook_wiring import KIND as HOOK_WIRING_KIND
 from memory_engine import factstore
 from memory_engine.agent_memory import memory_files, memory_folders
 from memory_engine.distillation import MEMORY_PROPOSAL
@@ -59,6 +60,11 @@ def _runtime_instructions(agent: AgentSettings) -> ManagedPaths:
     return ManagedPaths(frozenset({target} if target else ()), frozenset())
 
 
+def _hook_settings(agent: AgentSettings) -> ManagedPaths:
+    target = HOOK_FILES.get(agent.transcripts.format)
+    return ManagedPaths(frozenset({target} if target else ()), frozenset())
+
+
 def _skills(agent: AgentSettings) -> ManagedPaths:
     # A fork also records the pack skill it copied (its base for later upstream merges).
     return ManagedPaths(frozenset(), frozenset({agent.skills.learned, FORK_BASES_DIR}))
@@ -72,6 +78,7 @@ SCOPES: dict[str, Callable[[AgentSettings], ManagedPaths]] = {
     MEMORY_PROPOSAL: _fact_store,  # memory_engine/distillation.py
     SETTINGS_KIND: _settings,  # daemon/lab/adopt.py
     WIRING_KIND: _runtime_instructions,  # memory_engine/facts_wiring.py
+    HOOK_WIRING_KIND: _hook_settings,  # daemon/wiring/hook_wiring.py
     "skill-create": _skills,  # skills_engine/candidates.py
     "skill-update": _skills,  # skills_engine/candidates.py
     "skill-fork": _skills,  # skills_engine/candidates.py

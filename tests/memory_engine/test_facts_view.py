@@ -190,6 +190,26 @@ def test_an_at_sign_in_a_value_is_no_claude_code_import(root: Path) -> None:
     assert not re.search(r"(?:^|\s)@", view)
 
 
+def test_words_stay_plain_in_the_view_and_only_what_could_be_markup_is_escaped(root: Path) -> None:
+    # The agent reads the view as text: `deploy\_command` would teach it a backslash that is
+    # not there. `_` inside a word, `#` after one and `\` before a letter are no markup.
+    config = claude_project(root)
+    write_store(
+        root / "claude-code" / "home",
+        stored_fact(user="coder", id="f-1", entity="staging", key="deploy_command", value="make deploy_prod"),
+        stored_fact(user="coder", id="f-2", key="editor", value="C:\\Tools\\vim_9 for C# and F#"),
+        stored_fact(user="coder", id="f-3", key="code_style", value="_em_, snake__case_, *bold*, \\*, #1"),
+    )
+    once(config)
+    view = (root / "claude-code" / "home" / ".claude" / "metaeng-facts.md").read_text()
+    facts = sorted(line.split(" (since")[0] for line in view.splitlines() if line.startswith("- "))
+    assert facts == [
+        "- staging / deploy_command: make deploy_prod",
+        "- user / code_style: \\_em\\_, snake__case\\_, \\*bold\\*, \\\\\\*, \\#1",
+        "- user / editor: C:\\Tools\\vim_9 for C# and F#",
+    ]
+
+
 @pytest.mark.slow
 def test_a_stale_wiring_proposal_is_made_afresh_and_a_symlinked_claude_md_gets_none(root: Path) -> None:
     config = claude_project(root)

@@ -140,6 +140,32 @@ def test_scout_outcomes_on_disk_and_in_the_report(root: Path, fake_model: FakeMo
         assert f'"name":"{name}"' in prompt
 
 
+def test_the_report_names_the_action_only_where_the_outcome_does_not_say_it(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    # "created create vendor-email" said the verb twice.
+    config = scenario(root, fake_model.url)
+    fake_model.reply({"candidates": SCRIPT}, schema="ScoutResponse")
+
+    result = run_cli(config, "once", "--agent", "ada", "--pass", "skill_learning")
+
+    assert result.code == 0, result.err
+    lines = [line.strip().split(":")[0] for line in result.out.splitlines() if line.startswith("      ")]
+    assert lines == [
+        "skipped web-research",
+        "updated weekly-report",
+        "forked incident-postmortem",
+        "created vendor-email",
+        "stopped-near-duplicate create weekly-reports",
+        "refused create ../../etc/evil",
+        "refused update no-such-skill",
+    ]
+    run_id = result.out.split()[1]
+    shown = run_cli(config, "show", run_id).out
+    assert "    created vendor-email: " in shown and "    skipped web-research: already covered" in shown
+    assert "created create" not in shown and "skipped skip" not in shown
+
+
 @pytest.mark.slow
 def test_undo_of_a_scout_run_removes_created_skills_and_forks(
     root: Path, fake_model: FakeModelServer

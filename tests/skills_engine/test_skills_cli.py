@@ -33,6 +33,9 @@ def test_list_json_follows_the_contract(root: Path) -> None:
             "machine_written": True,
             "status": "active",
             "shadows": str(root / "packs/triage"),
+            "uses": 0,
+            "last_use": None,
+            "sessions_since_last_use": None,
         },
         {
             "name": "triage",
@@ -41,6 +44,9 @@ def test_list_json_follows_the_contract(root: Path) -> None:
             "machine_written": False,
             "status": "shadowed",
             "shadows": None,
+            "uses": 0,
+            "last_use": None,
+            "sessions_since_last_use": None,
         },
         {
             "name": "web-research",
@@ -49,6 +55,9 @@ def test_list_json_follows_the_contract(root: Path) -> None:
             "machine_written": False,
             "status": "active",
             "shadows": None,
+            "uses": 0,
+            "last_use": None,
+            "sessions_since_last_use": None,
         },
     ]
 
@@ -63,7 +72,7 @@ def test_list_shows_drift_and_what_shadows_what(root: Path) -> None:
     result = run_cli(config, "skills", "list", "--agent", "ada")
     assert result.code == 0
     lines = result.out.splitlines()
-    assert lines[0].split() == ["NAME", "SOURCE", "STATUS", "WRITTEN", "BY", "PATH"]
+    assert lines[0].split() == ["NAME", "SOURCE", "STATUS", "WRITTEN", "BY", "USES", "LAST", "USE", "PATH"]
     assert lines[1].split()[:4] == ["triage", "learned", "drifted", "daemon"]
     assert lines[2].split()[:4] == ["triage", "pack", "shadowed", "upstream"]
     assert f"triage: {root / 'ada/skills/triage'} shadows {root / 'packs/triage'}" in lines

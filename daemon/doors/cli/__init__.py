@@ -15,10 +15,13 @@ import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from daemon.doors.argv import command_of
-from daemon.kernel.errors import DaemonError
+from daemon.kernel.errors import ConfigNotFound, DaemonError
+
+if TYPE_CHECKING:
+    from daemon.doors.cli.common import ConfigOrigin
 
 # Every command: its module under daemon/doors/cli and its one-line help, in --help order.
 # A process imports only the module of the command it runs (`--help` imports none): the
@@ -26,6 +29,7 @@ from daemon.kernel.errors import DaemonError
 # ExecStartPre, `status` from scripts. tests/daemon/doors/cli/test_cli.py checks the lines below
 # against what each module registers.
 COMMANDS: dict[str, tuple[str, str]] = {
+    "init": ("init_cmd", "find the agent runtimes on this machine, write a config for the projects you pick"),
     "once": ("once_cmd", "run the agent's enabled passes once, now"),
     "runs": ("runs_cmd", "list runs recorded in the agents' stores"),
     "show": ("runs_cmd", "print a run's report and diff"),
@@ -47,6 +51,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "transcripts": ("transcripts_cmd", "show the transcript turns the passes would read next (read-only)"),
     "mcp": ("mcp_cmd", "serve an agent's facts and skills to its runtime over MCP (stdio, read-only)"),
+    "hook": ("hook_cmd", "answer a runtime's prompt hook with the facts and skills that bear on the prompt"),
     "install-service": (
         "service_cmd",
         "write the systemd unit for this deployment and print the remaining steps",
@@ -71,8 +76,8 @@ def build_parser(env: Mapping[str, str], only: str | None = None) -> argparse.Ar
     )
     parser.add_argument(
         "--config",
-        default=env.get("METAENG_CONFIG", DEFAULT_CONFIG),
-        help=f"deployment YAML file (default: $METAENG_CONFIG or {DEFAULT_CONFIG})",
+        default=None,  # unset: `config_choice` says which path and why
+        help=f"deployment YAML file (default: $METAENG_CONFIG, else {DEFAULT_CONFIG} if it exists, else ~/.config/metaeng-daemon/config.yaml if it exists or you are not root)",
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress (info level) to stderr")
     parser.add_argument("--version", action=_Version, help="show program's version number and exit")
@@ -104,6 +109,28 @@ class _Version(argparse.Action):
             version = "unknown (not installed)"
         parser._print_message(f"metaeng-daemon {version}\n", sys.stdout)
         parser.exit()
+
+
+def user_config(env: Mapping[str, str]) -> str | None:
+    """A person's own config: `$XDG_CONFIG_HOME/metaeng-daemon/config.yaml` (`init` writes it
+    there for a user; `install-service --user` reads it); None without either variable."""
+    base = env.get("XDG_CONFIG_HOME") or (os.path.join(env["HOME"], ".config") if env.get("HOME") else None)
+    return os.path.join(base, "metaeng-daemon", "config.yaml") if base else None
+
+
+def config_choice(option: str | None, env: Mapping[str, str]) -> tuple[str, ConfigOrigin]:
+    """The config path this command line names and how it was chosen: `--config`, else a
+    non-empty $METAENG_CONFIG, else the default: DEFAULT_CONFIG where it exists (a system
+    deployment), else the person's own (`user_config`) where that exists, else DEFAULT_CONFIG
+    for root and the person's own for anyone else."""
+    if option is not None:
+        return option, "option"
+    if env.get("METAENG_CONFIG"):
+        return env["METAENG_CONFIG"], "environment"
+    mine = user_config(env)
+    if mine is None or os.path.exists(DEFAULT_CONFIG) or (not os.path.exists(mine) and os.geteuid() == 0):
+        return DEFAULT_CONFIG, "default"
+    return mine, "default"
 
 
 def program_name(argv0: str, executable: str) -> str:
@@ -143,17 +170,22 @@ def main(
 
     logs.configure(err_stream, level=level)
 
+    config_path, config_origin = config_choice(args.config, environment)
     context = CliContext(
         env=environment,
         out=Output(stdout),
         err=Output(err_stream),
         clock=clock or (lambda: datetime.now(UTC)),
-        config_path=args.config,
+        config_path=config_path,
+        config_origin=config_origin,
         program=program_name(sys.argv[0], sys.executable) if argv is None else "metaeng-daemon",
     )
     try:
         handler: Callable[[argparse.Namespace, CliContext], int] = args.handler
         return handler(args, context)
+    except ConfigNotFound as exc:
+        context.err.line(f"error: {context.missing_config(exc.path)}")
+        return 1
     except DaemonError as exc:
         context.err.line(f"error: {exc}")
         return 1

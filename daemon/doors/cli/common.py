@@ -9,12 +9,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Literal, Protocol
 
 from daemon.config import Deployment, load_deployment
 from daemon.doors.environment import ModelAccess, model_access, register_secrets
 from daemon.doors.output import Output
 from daemon.run.manual import ManualResult
+from daemon.wiring.derived import delivering
+
+# How the config path was chosen: `--config`, $METAENG_CONFIG, or the default path.
+ConfigOrigin = Literal["option", "environment", "default"]
 
 
 class Command(Protocol):
@@ -31,17 +35,36 @@ class CliContext:
     # How this program was started, so a printed command works as shown (a venv's
     # `.venv/bin/metaeng-daemon` is not on PATH).
     program: str = "metaeng-daemon"
+    config_origin: ConfigOrigin = "option"  # how `config_path` was chosen (`config_choice`)
 
     def command(self, *args: str) -> str:
         """A command line that runs this program on this config with `args`, shell-quoted."""
         words = (*shlex.split(self.program), "--config", self.config_path, *args)
         return " ".join(shlex.quote(word) for word in words)
 
+    def missing_config(self, path: Path) -> str:
+        """Why no file at `path` was read — how the path was chosen — and how to get one."""
+        init = self.command("init")
+        if self.config_origin == "option":
+            return (
+                f"no config file at {path} (given with --config); write one there with `{init}`, "
+                "or give --config the path of an existing one"
+            )
+        if self.config_origin == "environment":
+            return (
+                f"no config file at {path} (from $METAENG_CONFIG); write one there with `{init}`, "
+                "or point $METAENG_CONFIG or --config at an existing one"
+            )
+        return (
+            f"no config file at {path} (the default: neither --config nor $METAENG_CONFIG was given); "
+            f"write one there with `{init}`, or name yours with --config PATH or $METAENG_CONFIG"
+        )
+
     def deployment(self) -> Deployment:
         """The loaded deployment; its secrets (API key, `redact_env`) are registered for redaction."""
         deployment = load_deployment(Path(self.config_path), self.env)
         register_secrets(deployment.model, self.env, deployment.config.redact_env)
-        return deployment
+        return delivering(deployment)
 
     def model_access(self, deployment: Deployment) -> ModelAccess:
         """The model key or why there is none; raises InvalidApiKey for a key HTTP cannot carry."""

@@ -7,14 +7,14 @@ import json
 from pathlib import Path
 from typing import Any
 
-from daemon.config import parse_for_check
+from daemon.config import Deployment, parse_for_check
 from daemon.config.advice import warnings
 from daemon.config.loader import raw_lines
 from daemon.coordination.backends import coordination_for
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.config_warnings import setup_warnings
 from daemon.doors.environment import model_access
-from daemon.kernel.errors import DaemonError, InvalidApiKey
+from daemon.kernel.errors import ConfigNotFound, DaemonError, InvalidApiKey
 from daemon.model.coordination_protocol import LocalBackend, SharedBackend
 from daemon.wiring.pass_registry import MODEL_PASS_NAMES
 
@@ -52,7 +52,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def handle_check(args: argparse.Namespace, context: CliContext) -> int:
-    deployment, problems = parse_for_check(Path(context.config_path), context.env)
+    deployment: Deployment | None
+    try:
+        deployment, problems = parse_for_check(Path(context.config_path), context.env)
+    except ConfigNotFound as exc:
+        if not args.json:
+            raise  # the command line's message: the path, how it was chosen, what to do
+        deployment, problems = None, [context.missing_config(exc.path)]
     advice: list[str] = []
     if deployment is not None:
         advice = warnings(deployment.config)

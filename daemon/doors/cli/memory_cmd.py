@@ -1,11 +1,11 @@
-"""`memory query|list|forget|refused|retry`: read and correct an agent's fact memory."""
+"""`memory query|list|search|forget|refused|retry`: read and correct an agent's fact memory."""
 
 from __future__ import annotations
 
 import argparse
 import unicodedata
 
-from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd
+from daemon.doors.cli import memory_purge_cmd, memory_refused_cmd, memory_search_cmd
 from daemon.doors.cli.common import CliContext, add_agent, add_json, print_manual_run, wait_seconds
 from daemon.doors.documents import MemoryAnswer, MemoryListing
 from daemon.kernel.errors import DaemonError
@@ -21,7 +21,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "memory",
         help="query, list or forget facts; see what was refused",
-        description="Query, list or forget an agent's facts; list the facts distillation refused and retry them.",
+        description=(
+            "Query, list, search or forget an agent's facts; list the facts distillation refused and retry them."
+        ),
     )
     actions = parser.add_subparsers(dest="memory_action", metavar="ACTION", required=True)
 
@@ -50,6 +52,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     listing.add_argument("--all", action="store_true", help="every stored version, closed ones included")
     add_json(listing)
     listing.set_defaults(handler=handle_list)
+    memory_search_cmd.register_actions(actions)
 
     forget = actions.add_parser(
         "forget",

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 
+from daemon.config.advice import warnings
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.doors.once_document import once_document
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import PASS_ORDER
 from daemon.run.runner import RunResult, run_once
+from daemon.run.shared_lines import lay_out, reporters
 from daemon.wiring.pass_registry import default_registry
 
 
@@ -60,9 +62,14 @@ def print_human(context: CliContext, result: RunResult) -> None:
     for note in result.notes:
         out.line(f"  note: {note}")
     width = max(len(p.name) for p in result.passes) if result.passes else 10
+    layout = lay_out([(p.name, p.report) for p in result.passes])
     for p in result.passes:
         out.line(f"  {p.name.ljust(width)}  {p.status.ljust(7)}  {p.reason}")
-        for line in p.report:
+        for line in layout.own[p.name]:
+            out.line(f"      {line}")
+    for group in layout.shared:  # the same transcripts' warnings, said once
+        out.line(f"  reported by {reporters(group.passes)}:")
+        for line in group.lines:
             out.line(f"      {line}")
     if result.files_changed:
         out.line("files changed:" if not result.dry_run else "files that would change:")
@@ -81,13 +88,18 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     if args.with_model and not args.dry_run:
         raise DaemonError("--with-model only applies to --dry-run (a real run always uses the model)")
     deployment = context.deployment()
+    access = context.model_access(deployment)
+    # Before the run, not only in `config check`: a local server left at the openai dialect
+    # generates until the timeout, and the person reads why before the run that shows it.
+    for line in warnings(deployment.config):
+        context.err.line(f"warning: {line}")
     if args.dry_run and args.with_model:
         context.err.line("note: --dry-run --with-model calls the model: it spends budget and a daily-cap slot")
     result = run_once(
         deployment,
         args.agent,
         registry=default_registry(),
-        access=context.model_access(deployment),
+        access=access,
         now=context.clock(),
         passes=args.passes,
         dry_run=args.dry_run,

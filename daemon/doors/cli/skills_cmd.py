@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.kernel.errors import DaemonError
+from daemon.kernel.paths import StateLayout
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
+from daemon.transcripts import usage_record
+from daemon.transcripts.usage_record import UsageFile
 from skills_engine.enforce import plan_check
 from skills_engine.inventory import Inventory, Skill, load_inventory
 
@@ -27,7 +32,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="list every skill with its source, status and what it shadows",
         description=(
             "List every skill of the agent: name, source (managed|pack|learned), path, whether the "
-            "daemon wrote it, status (active|shadowed|quarantined|drifted) and the path it shadows. "
+            "daemon wrote it, status (active|shadowed|quarantined|drifted), the path it shadows, and "
+            "how often and when the agent last opened it, as read from its transcripts (by name; "
+            "with --json also the sessions read since). "
             "Malformed skills are reported on stderr and skipped."
         ),
     )
@@ -52,7 +59,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.set_defaults(handler=handle_check)
 
 
-def _row(skill: Skill) -> dict[str, Any]:
+def _row(skill: Skill, usage: UsageFile) -> dict[str, Any]:
+    used = usage.skill(skill.name, skill.path.name)
     return {
         "name": skill.name,
         "source": skill.source,
@@ -60,7 +68,16 @@ def _row(skill: Skill) -> dict[str, Any]:
         "machine_written": skill.machine_written or skill.quarantine is not None,
         "status": skill.status,
         "shadows": str(skill.shadows) if skill.shadows else None,
+        "uses": used.count,
+        "last_use": used.last,
+        "sessions_since_last_use": usage.sessions_since(used),
     }
+
+
+def _last_use(row: dict[str, Any]) -> str:
+    """`2026-11-05 09:05` (UTC), or `never`."""
+    last = row["last_use"]
+    return str(last)[:16].replace("T", " ") if last else "never"
 
 
 def _author(row: dict[str, Any]) -> str:
@@ -69,16 +86,27 @@ def _author(row: dict[str, Any]) -> str:
     return "daemon" if row["machine_written"] else "person"
 
 
+def _usage(context: CliContext, path: Path) -> UsageFile:
+    """The agent's usage record; empty, with a warning, if it cannot be read (the skills still list)."""
+    try:
+        return usage_record.load(path)
+    except DaemonError as exc:
+        context.err.line(f"warning: uses not shown: {exc}")
+        return UsageFile()
+
+
 def _warn(context: CliContext, inventory: Inventory) -> None:
     for problem in inventory.problems:
         context.err.line(f"warning: {problem}")
 
 
 def handle_list(args: argparse.Namespace, context: CliContext) -> int:
-    agent = context.deployment().agent(args.agent)
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
     inventory = load_inventory(agent, AgentView(agent.home))
     _warn(context, inventory)
-    rows = [_row(s) for s in inventory.skills]
+    usage = _usage(context, StateLayout(deployment.state_dir).agent(agent.name).usage)
+    rows = [_row(s, usage) for s in inventory.skills]
     if args.json:
         context.out.json(rows)
         return 0
@@ -86,8 +114,11 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
         context.out.line(f"agent {agent.name} has no skills")
         return 0
     context.out.table(
-        ["NAME", "SOURCE", "STATUS", "WRITTEN BY", "PATH"],
-        [[r["name"], r["source"], r["status"], _author(r), r["path"]] for r in rows],
+        ["NAME", "SOURCE", "STATUS", "WRITTEN BY", "USES", "LAST USE", "PATH"],
+        [
+            [r["name"], r["source"], r["status"], _author(r), str(r["uses"]), _last_use(r), r["path"]]
+            for r in rows
+        ],
     )
     for skill in inventory.skills:
         if skill.shadows:

@@ -6,7 +6,7 @@ import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.cli.fleet_status import handle_fleet
-from daemon.doors.status import StatusReport, build_status
+from daemon.doors.status import StatusReport, UsageHeadline, build_status
 from daemon.transcripts.batch import kinds_summary
 from daemon.wiring.pass_registry import PASS_NAMES
 
@@ -23,7 +23,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "kinds the transcript adapter does not know, sessions set aside as another project's or "
             "profile's, passes stuck "
             "failing the same way run after run, "
-            "quarantined skills, open proposals, and the last run with its outcome. Reads state only. "
+            "quarantined skills, what the agent used (skills opened and never opened, facts view reads, "
+            "hook deliveries, read from its transcripts), open proposals, and the last run with its outcome. "
+            "Reads state only. "
             "With --fleet: every daemon sharing the coordination database, its agents, last runs and health."
         ),
     )
@@ -75,6 +77,7 @@ def print_human(context: CliContext, report: StatusReport) -> None:
             f"  pending turns {_or_unknown(agent.pending_turns)}, open proposals "
             f"{_or_unknown(agent.open_proposals)}, quarantined skills: {quarantined_text}"
         )
+        out.line(f"  usage: {usage_text(agent.usage)}")
         for unreadable in agent.unreadable or []:
             out.line(f"  cannot read {unreadable.path}: {unreadable.reason} (left out of every run until fixed)")
         for held in agent.held_transcripts or []:
@@ -110,6 +113,19 @@ def print_human(context: CliContext, report: StatusReport) -> None:
             size = kept.size_after_bytes / 1024 / 1024
             detail = f" — {kept.detail}" if kept.detail else ""
             out.line(f"  store maintenance: {kept.outcome} at {_when(kept.started_at)}, store {size:.1f} MiB{detail}")
+
+
+def usage_text(usage: UsageHeadline | None) -> str:
+    """`2 of 5 skill(s) used (3 never), 7 opening(s); facts view read 4 time(s); hook context given
+    12 time(s); 9 session(s) read`."""
+    if usage is None:
+        return "unknown"
+    total = usage.skills_used + usage.skills_never_used
+    return (
+        f"{usage.skills_used} of {total} skill(s) used ({usage.skills_never_used} never), "
+        f"{usage.skill_opens} opening(s); facts view read {usage.facts_view_reads} time(s); "
+        f"hook context given {usage.hook_deliveries} time(s); {usage.sessions_read} session(s) read"
+    )
 
 
 def _or_unknown(value: object) -> str:

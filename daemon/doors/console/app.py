@@ -171,7 +171,9 @@ class Console:
         deployment = self.deployment()
         name = request.query_params.get("agent") or next(iter(deployment.agents))
         try:
-            rows, problems = await run_in_threadpool(skills_view.skill_rows, deployment.agent(name))
+            rows, problems = await run_in_threadpool(
+                skills_view.skill_rows, deployment.agent(name), deployment.state_dir
+            )
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)
         return self.render(request, "skills.html", rows=rows, problems=problems, agent=name)

@@ -1,10 +1,13 @@
-"""The MCP server of one agent: five read-only tools over the official `mcp` SDK (2.x).
+"""The MCP server of one agent: seven read-only tools over the official `mcp` SDK (2.x).
 
 stdout is the protocol; logs go to stderr. Each tool reloads the agent's files on every
-call (the daemon may have written since) and returns JSON; an expected failure (an
-unknown skill, a bad date) is a tool error with the one-line message the CLI would print.
-Answers and errors are masked like the CLI's output: the `mcp` command registers the
-deployment's secrets (the API key, the `redact_env` values) as it loads the config.
+call (the daemon may have written since) and returns JSON. Whatever goes wrong answers
+that call with an error result and the server goes on serving: an expected failure (an
+unknown skill, a bad date, an agent the config does not have) carries the one-line
+message the CLI would print, arguments the tool's schema refuses carry the SDK's, and
+anything else a generic one (its traceback goes to the log). Answers and errors are masked
+like the CLI's output: the `mcp` command registers the deployment's secrets (the API key,
+the `redact_env` values) as it loads the config.
 """
 
 from __future__ import annotations
@@ -13,11 +16,12 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
+from pydantic import Field
 
 from daemon.doors.mcp import tools
 from daemon.kernel import redact
@@ -27,6 +31,19 @@ from daemon.kernel.settings import AgentSettings
 READ_ONLY = ToolAnnotations(
     readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
 )
+# The agent to answer for and its state folder; raises DaemonError when there is none to
+# serve (the config does not load, or has no such agent): each call then answers that.
+Target = Callable[[], tuple[AgentSettings, Path]]
+
+
+def server_version() -> str:
+    """The installed package's version, "unknown" when it is not installed (run from a checkout)."""
+    from importlib import metadata
+
+    try:
+        return metadata.version("metaeng-daemon")
+    except metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def _answer(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
@@ -42,42 +59,69 @@ def _answer(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(redact.redact(json.dumps(result))))
 
 
-def build_server(agent: AgentSettings, clock: Callable[[], datetime], state_dir: Path) -> MCPServer:
-    """An MCPServer answering for `agent` only; `clock` gives "today" for as-of defaults;
-    facts come from the agent's query index under `state_dir`."""
+def build_server(name: str, target: Target, clock: Callable[[], datetime]) -> MCPServer:
+    """An MCPServer answering for the agent `name` only, as `target()` gives it; `clock`
+    gives "today" for as-of defaults and what is current."""
     server: MCPServer = MCPServer(
-        name=f"metaeng-daemon ({agent.name})",
+        name=f"metaeng-daemon ({name})",
+        version=server_version(),
         instructions=(
-            f"Facts and skills the metaeng-daemon maintains for agent {agent.name}: look a fact up "
-            "with memory_query or memory_search before asking the user again; skills_list and "
+            f"Facts and skills the metaeng-daemon maintains for agent {name}: look a fact up with "
+            "memory_search (words or a question) or memory_query (entity and key) before asking the "
+            "user again; memory_entities and memory_keys list what is stored; skills_list and "
             "skill_get give the skills learned from past sessions. Read-only."
         ),
         log_level="WARNING",
     )
 
-    @server.tool(annotations=READ_ONLY)
-    def memory_query(entity: str, key: str, as_of: str | None = None) -> dict[str, Any]:
-        """The value of one fact (entity, key) as of a date (YYYY-MM-DD, default today) and its record."""
-        return _answer(lambda: tools.memory_query(state_dir, agent, entity, key, as_of, clock().date()))
+    def answer(call: Callable[[AgentSettings, Path], dict[str, Any]]) -> dict[str, Any]:
+        return _answer(lambda: call(*target()))
 
     @server.tool(annotations=READ_ONLY)
-    def memory_search(text: str) -> dict[str, Any]:
-        """Current facts whose entity, key or value contains every word of `text` (newest first, at most 20)."""
-        return _answer(lambda: tools.memory_search(state_dir, agent, text, clock().date()))
+    def memory_search(
+        text: str,
+        limit: Annotated[int, Field(ge=1, le=100)] = 20,
+        include_superseded: bool = False,
+    ) -> dict[str, Any]:
+        """Facts whose entity, key, value or quote hold words of `text` (words or a question:
+        "where does Jonas live"), best first: more query words, and rarer ones, rank higher.
+        Current facts only unless include_superseded. `more` says whether more matched."""
+        return answer(
+            lambda agent, state: tools.memory_search(state, agent, text, limit, include_superseded, clock().date())
+        )
+
+    @server.tool(annotations=READ_ONLY)
+    def memory_query(entity: str, key: str, as_of: str | None = None) -> dict[str, Any]:
+        """The value of one fact (entity, key) as of a date (YYYY-MM-DD, default today) and the fact."""
+        return answer(lambda agent, state: tools.memory_query(state, agent, entity, key, as_of, clock().date()))
+
+    @server.tool(annotations=READ_ONLY)
+    def memory_entities(
+        limit: Annotated[int, Field(ge=1, le=1000)] = 100, offset: Annotated[int, Field(ge=0)] = 0
+    ) -> dict[str, Any]:
+        """The entities with current facts, most facts first: per entity how many keys and
+        facts it has today and how many facts were superseded; `total` entities in all."""
+        return answer(lambda agent, state: tools.memory_entities(state, agent, limit, offset, clock().date()))
+
+    @server.tool(annotations=READ_ONLY)
+    def memory_keys(entity: str) -> dict[str, Any]:
+        """The keys of one entity with current facts: per key how many facts it has today and
+        how many were superseded."""
+        return answer(lambda agent, state: tools.memory_keys(state, agent, entity, clock().date()))
 
     @server.tool(annotations=READ_ONLY)
     def memory_history(entity: str, key: str) -> dict[str, Any]:
         """Every stored version of one fact (entity, key), oldest first, with validity dates."""
-        return _answer(lambda: tools.memory_history(state_dir, agent, entity, key))
+        return answer(lambda agent, state: tools.memory_history(state, agent, entity, key))
 
     @server.tool(annotations=READ_ONLY)
     def skills_list() -> dict[str, Any]:
         """Every skill of the agent: name, description, source (managed, pack, learned) and status."""
-        return _answer(lambda: tools.skills_list(agent))
+        return answer(lambda agent, _state: tools.skills_list(agent))
 
     @server.tool(annotations=READ_ONLY)
     def skill_get(name: str) -> dict[str, Any]:
         """One skill's description and instructions (the SKILL.md body) by name."""
-        return _answer(lambda: tools.skill_get(agent, name))
+        return answer(lambda agent, _state: tools.skill_get(agent, name))
 
     return server

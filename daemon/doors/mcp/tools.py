@@ -1,9 +1,11 @@
-"""What the MCP tools answer: the same library calls as `memory query|list` and `skills list`.
+"""What the MCP tools answer: the same library calls as `memory query|list|search` and `skills list`.
 
 Facts come from the agent's query index (daemon/wiring/fact_lookup.py), skills through
-AgentView; every function returns plain JSON data;
-none writes anything. Facts are always filtered to the agent's owner (tenant, user), so
-one agent's server never answers with another owner's records kept in a shared store.
+AgentView; every function returns plain JSON data; none writes anything. Facts are
+always filtered to the agent's owner (tenant, user), so one agent's server never answers
+with another owner's records kept in a shared store. A fact is given as an agent uses
+it — id, entity, key, value, valid_from, and valid_to and quote when it has them — without
+the store's own fields (owner, schema version, provenance).
 """
 
 from __future__ import annotations
@@ -16,15 +18,27 @@ from daemon.kernel.errors import DaemonError
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.wiring import fact_lookup
+from memory_engine import fact_search
 from memory_engine.records import FactRecord, canonical_date
 from skills_engine.inventory import load_inventory
 
-SEARCH_LIMIT = 20
-MAX_TEXT = 500
+MAX_TEXT = 500  # characters of a search: a question, not a pasted document
 
 
-def _record(record: FactRecord) -> dict[str, Any]:
-    return record.model_dump(mode="json")
+def fact(record: FactRecord) -> dict[str, str]:
+    """The fields of `record` an agent needs (see the module docstring)."""
+    found = {
+        "id": record.id,
+        "entity": record.entity,
+        "key": record.key,
+        "value": record.value,
+        "valid_from": record.valid_from,
+    }
+    if record.valid_to is not None:
+        found["valid_to"] = record.valid_to
+    if record.quote:
+        found["quote"] = record.quote
+    return found
 
 
 def _day(value: str | None, today: date) -> str:
@@ -39,32 +53,67 @@ def _day(value: str | None, today: date) -> str:
 def memory_query(
     state_dir: Path, agent: AgentSettings, entity: str, key: str, as_of: str | None, today: date
 ) -> dict[str, Any]:
-    """The value of (entity, key) on `as_of` and its record, as `memory query --json` prints it."""
+    """The value of (entity, key) on `as_of` and the fact it comes from, as `memory query` answers."""
     day = _day(as_of, today)
     result = fact_lookup.answer(state_dir, agent, entity, key, day, f"{entity} {key}")
     record = result.answer_record
-    return {"as_of": day, "value": result.answer, "record": None if record is None else _record(record)}
+    return {"as_of": day, "value": result.answer, "fact": None if record is None else fact(record)}
 
 
-def memory_search(state_dir: Path, agent: AgentSettings, text: str, today: date) -> dict[str, Any]:
-    """Current facts whose entity, key or value holds every word of `text` (newest first)."""
-    words = text[:MAX_TEXT].lower().split()
-    if not words:
-        raise DaemonError("text: give at least one word to search for")
-    day = today.isoformat()
-    found = fact_lookup.search(state_dir, agent, words, day)
-    found.sort(key=lambda r: (r.valid_from, r.id), reverse=True)
+def memory_search(
+    state_dir: Path, agent: AgentSettings, text: str, limit: int, include_superseded: bool, today: date
+) -> dict[str, Any]:
+    """The facts best matching `text` (memory_engine/fact_search.py), current ones unless
+    `include_superseded`, best first."""
+    if len(text) > MAX_TEXT:
+        raise DaemonError(f"text: at most {MAX_TEXT} characters, got {len(text)}")
+    query = fact_search.read_query(text)
+    day = None if include_superseded else today.isoformat()
+    with fact_lookup.fact_index(state_dir, agent) as index:
+        found = fact_search.search(index, agent.owner, query, day, limit)
     return {
         "as_of": day,
-        "records": [_record(r) for r in found[:SEARCH_LIMIT]],
-        "more": len(found) > SEARCH_LIMIT,
+        "words": list(query.words),
+        "facts": [fact(hit.record) for hit in found.hits],
+        "more": found.more,
+    }
+
+
+def memory_entities(state_dir: Path, agent: AgentSettings, limit: int, offset: int, today: date) -> dict[str, Any]:
+    """The entities with current facts, most facts first: how many keys and facts each has
+    today, how many of its facts were superseded."""
+    day = today.isoformat()
+    with fact_lookup.fact_index(state_dir, agent) as index:
+        tallies = index.tally(agent.owner, day)
+    return {
+        "as_of": day,
+        "entities": [
+            {"entity": t.name, "keys": t.keys, "facts": t.current, "superseded": t.superseded}
+            for t in tallies[offset : offset + limit]
+        ],
+        "total": len(tallies),
+        "more": offset + limit < len(tallies),
+    }
+
+
+def memory_keys(state_dir: Path, agent: AgentSettings, entity: str, today: date) -> dict[str, Any]:
+    """The keys of `entity` with a current fact: how many facts each has today, how many superseded."""
+    day = today.isoformat()
+    with fact_lookup.fact_index(state_dir, agent) as index:
+        tallies = index.tally(agent.owner, day, entity)
+    if not tallies:
+        raise DaemonError(f"no current fact about entity {entity!r} (memory_entities lists the entities)")
+    return {
+        "as_of": day,
+        "entity": entity,
+        "keys": [{"key": t.name, "facts": t.current, "superseded": t.superseded} for t in tallies],
     }
 
 
 def memory_history(state_dir: Path, agent: AgentSettings, entity: str, key: str) -> dict[str, Any]:
     """Every stored version of (entity, key), oldest first, closed ones included."""
     versions = fact_lookup.history(state_dir, agent, entity, key)
-    return {"entity": entity, "key": key, "records": [_record(r) for r in versions]}
+    return {"entity": entity, "key": key, "facts": [fact(r) for r in versions]}
 
 
 def skills_list(agent: AgentSettings) -> dict[str, Any]:

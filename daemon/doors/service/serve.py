@@ -57,6 +57,7 @@ from daemon.kernel.paths import StateLayout
 from daemon.passes.protocol import Pass
 from daemon.run.session import agent_session
 from daemon.run.store_maintenance import last_maintenance
+from daemon.wiring.derived import delivering
 
 if TYPE_CHECKING:
     from daemon.doors.console.http_server import ConsoleThread
@@ -255,7 +256,7 @@ class Service:
             self.env, "RELOADING=1", f"MONOTONIC_USEC={time.clock_gettime_ns(time.CLOCK_MONOTONIC) // 1000}"
         )
         try:
-            new = load_deployment(self.config_path, self.env)
+            new = delivering(load_deployment(self.config_path, self.env))
             model_access(new.model, self.env, new.config.redact_env)  # a key HTTP cannot carry is invalid too
         except DaemonError as exc:
             log.error("reload.invalid", error=str(exc), note="kept the previous configuration")
@@ -366,7 +367,7 @@ def _serve(
     clock: Callable[[], datetime],
     flags: Flags,
 ) -> Exit:
-    deployment = load_deployment(config_path, env)
+    deployment = delivering(load_deployment(config_path, env))
     # Registers the secrets for every log line from here on; refuses a key HTTP cannot carry.
     model_access(deployment.model, env, deployment.config.redact_env)
     if flags.stop:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import io
+import os
 from pathlib import Path
 
 import pytest
 
+from daemon.doors.cli import DEFAULT_CONFIG, main
 from tests.support.deploy import run_cli
 
 
@@ -75,7 +78,7 @@ def test_overrides_work_in_both_directions_and_show_their_origin(root: Path) -> 
     [
         (
             VALID.replace("  skill_learning: false", "  distilation: false"),
-            "passes.distilation: unknown key 'distilation' (config.yaml:4)",
+            "passes.distilation: unknown key 'distilation'; did you mean 'distillation'? (config.yaml:4)",
         ),
         (
             VALID.replace("state_dir: ./state", "state_dir: ./state\nmode: sometimes"),
@@ -137,9 +140,56 @@ def test_every_problem_is_reported_at_once(root: Path) -> None:
     assert len(result.json()["problems"]) == 2
 
 
-def test_missing_config_file_is_named(root: Path) -> None:
-    result = run_cli(root / "nope.yaml", "config", "check")
-    assert result.code == 1 and "nope.yaml" in result.err and "file not found" in result.err
+def test_unknown_keys_are_listed_in_line_order_each_with_the_key_it_resembles(root: Path) -> None:
+    text = (
+        VALID.replace("version: 1", "version: 1\nbudgt:\n  daily_usd: 1")
+        .replace("  ada:\n    home: ./ada", "  ada:\n    home: ./ada\n    colour: red\n    transcripts:\n      glb: x")
+        .replace("    passes:\n      distillation: false", "    passes:\n      distilation: false")
+    )
+    config = write(root, text)
+
+    result = run_cli(config, "config", "check", "--json")
+
+    assert result.code == 1
+    assert result.json()["problems"] == [
+        "budgt: unknown key 'budgt'; did you mean 'budget'? (config.yaml:2)",
+        "agents.ada.colour: unknown key 'colour' (config.yaml:10)",
+        "agents.ada.transcripts.glb: unknown key 'glb'; did you mean 'glob'? (config.yaml:12)",
+        "agents.ben.passes.distilation: unknown key 'distilation'; did you mean 'distillation'? (config.yaml:18)",
+    ]
+
+
+def _cli(*args: str, env: dict[str, str]) -> tuple[int, str]:
+    """The command line as a shell starts it: `--config` only if given, METAENG_CONFIG from `env`."""
+    stdout, stderr = io.StringIO(), io.StringIO()
+    code = main(list(args), env={"HOME": os.environ["HOME"], **env}, stdout=stdout, stderr=stderr)
+    return code, stderr.getvalue()
+
+
+def test_a_missing_config_file_is_named_with_how_its_path_was_chosen_and_what_to_do(root: Path) -> None:
+    given = run_cli(root / "nope.yaml", "config", "check")
+    assert given.code == 1
+    assert given.err == (
+        f"error: no config file at {root / 'nope.yaml'} (given with --config); write one there with "
+        f"`metaeng-daemon --config {root / 'nope.yaml'} init`, or give --config the path of an existing one\n"
+    )
+    listed = run_cli(root / "nope.yaml", "config", "check", "--json")
+    assert listed.code == 1 and listed.json()["problems"] == [given.err.removeprefix("error: ").rstrip("\n")]
+
+    code, err = _cli("status", env={"METAENG_CONFIG": str(root / "env.yaml")})
+    assert code == 1
+    assert f"error: no config file at {root / 'env.yaml'} (from $METAENG_CONFIG); write one there" in err
+    assert "or point $METAENG_CONFIG or --config at an existing one" in err
+
+    if Path(DEFAULT_CONFIG).exists():
+        pytest.skip(f"{DEFAULT_CONFIG} exists on this machine")
+    code, err = _cli("once", "--agent", "ada", env={})
+    assert code == 1
+    assert err == (
+        f"error: no config file at {DEFAULT_CONFIG} (the default: neither --config nor $METAENG_CONFIG was "
+        f"given); write one there with `metaeng-daemon --config {DEFAULT_CONFIG} init`, or name yours with "
+        "--config PATH or $METAENG_CONFIG\n"
+    )
 
 
 def test_unknown_agent_is_named_with_the_known_ones(root: Path) -> None:

@@ -234,8 +234,9 @@ def test_the_adversarial_replay_of_the_benchmark_corpus_meets_the_targets(
     assert figures["precision"] >= 0.95 and figures["recall"] >= 0.90, figures
     assert figures["unlabelled_stored"] == 0
     over = {c: n for c, n in figures["by_category"].items() if n["junk_rate"] > 0.05}
-    # one unmarked joke ("Mein Haustier ist ein Drache namens Günther") of 11
-    assert over == {"joke": {"traps": 11, "stored": 1, "junk_rate": 0.0909}}
+    assert over == {}
+    # the unmarked joke "Mein Haustier ist ein Drache namens Günther": a pet no one has
+    assert figures["by_category"]["joke"] == {"traps": 11, "stored": 0, "junk_rate": 0.0}
     assert set(figures["by_language"]) >= {"de", "en", "es", "fr", "it", "ja", "pl", "pt", "ru"}
 
 

@@ -61,10 +61,35 @@ def users(data: dict[str, Any]) -> list[str]:
     return [t["messages"][0]["text"] for t in data["turns"]]
 
 
-def consume(config: Path, agent: str) -> dict[str, Any]:
-    """One `once` run (no model key: passes commit offsets under the 4-turn rule or skip)."""
-    result = run_cli(config, "once", "--agent", agent, "--json", env={"TEST_API_KEY": ""})
-    assert result.code in (0, 1), result.err
+LOCAL_MODEL = "http://127.0.0.1:8080/v1"
+
+
+def use_scripted_model(config: Path, model: FakeModelServer) -> None:
+    """Point the example's own model section (a local llama.cpp server) at the scripted server."""
+    text = config.read_text()
+    assert text.count(LOCAL_MODEL) == 1, "the example's model section names the local server once"
+    config.write_text(text.replace(LOCAL_MODEL, model.url))
+
+
+def request_schema(body: dict[str, Any]) -> dict[str, Any]:
+    """The JSON Schema a request asks the answer to follow (json_object or json_schema form)."""
+    form = body["response_format"]
+    schema: dict[str, Any] = form["schema"] if "schema" in form else form["json_schema"]["schema"]
+    return schema
+
+
+def nothing_found(body: dict[str, Any]) -> dict[str, list[Any]]:
+    """The answer that finds nothing, whatever the pass asks: each of its lists empty."""
+    return {name: [] for name in request_schema(body)["required"]}
+
+
+def consume(config: Path, agent: str, model: FakeModelServer) -> dict[str, Any]:
+    """One `once` run on the scripted model, which finds nothing: every pass commits its offsets."""
+    use_scripted_model(config, model)
+    for _ in range(20):
+        model.reply(nothing_found)
+    result = run_cli(config, "once", "--agent", agent, "--json")
+    assert result.code == 0, result.err
     data: dict[str, Any] = result.json()
     return data
 
@@ -82,6 +107,18 @@ def test_claude_code_turns_are_user_turns_only_with_every_guard_counted(root: Pa
         "Releases go out from eu-west-1 only, never us-east-1.",
         "Also tag the release commit with the date.",
         "Keep the changelog in CHANGELOG.md, not in the release notes.",
+        "Before you push, run `make lint`: CI rejects any ruff warning.",
+        "Invoice totals are off by a cent on some orders (issue #212). We test with `pytest -q` from the "
+        "repo root; reproduce it first.",
+        "The dashboard in web/ uses pnpm, not npm: `pnpm install --frozen-lockfile`, then `pnpm test`. "
+        "Never commit a package-lock.json.",
+        "Staging is at https://staging.example.test. After every deploy, smoke-test it: "
+        '`curl -fsS https://staging.example.test/healthz` must answer {"status": "ok"}.',
+        "This is how we cut a release, keep it for next time: bump the version in pyproject.toml, add the "
+        "entry to CHANGELOG.md, open the PR against `release/*`, and once it is merged run `make release` "
+        "and tag the commit `vX.Y.Z-YYYYMMDD`.",
+        "One more thing: commit subjects in the imperative, under 72 characters, like "
+        "`Fix cent rounding in invoice totals`.",
     ]
     first = data["turns"][0]["messages"]
     # One API message split over three lines (thinking, text, tool_use) is one message.
@@ -93,7 +130,7 @@ def test_claude_code_turns_are_user_turns_only_with_every_guard_counted(root: Pa
         "command_wrapper": 2,
         "meta": 1,
         "injected_context": 1,
-        "tool_result": 2,
+        "tool_result": 9,
         "sidechain": 2,
         "injected_memory": 2,
         "interrupted": 1,
@@ -205,7 +242,9 @@ def test_claude_code_blocks_that_are_not_objects_never_show_as_python_reprs(root
     assert turn.messages[1].content == "Done.\nbare string\n[tool: tool: ls 1]"
 
 
-def test_a_generic_jsonl_file_under_claude_code_format_is_held_not_consumed(root: Path) -> None:
+def test_a_generic_jsonl_file_under_claude_code_format_is_held_not_consumed(
+    root: Path, fake_model: FakeModelServer
+) -> None:
     config = example(root, "claude-code")
     folder = root / "claude-code" / "projects" / "-srv-project"
     (folder / "notes.jsonl").write_text(
@@ -222,7 +261,7 @@ def test_a_generic_jsonl_file_under_claude_code_format_is_held_not_consumed(root
         }
     ]
     before = (folder / "notes.jsonl").read_bytes()
-    consume(config, "coder")
+    consume(config, "coder", fake_model)
     assert pending(config, "coder")["held"][0]["file"] == "notes.jsonl"
     assert (folder / "notes.jsonl").read_bytes() == before
     state = root / "claude-code" / "state" / "agents" / "coder" / "cursors.json"
@@ -237,7 +276,15 @@ def test_codex_counts_a_user_message_once_and_skips_subagent_sessions(root: Path
     assert users(data) == [
         "The invoices API now lives at /v2/invoices; update the client.",
         "Use ruff, not flake8, in this repo.",
+        "We run the tests with `uv run pytest -q`; never pip install anything into the system Python.",
+        "Whenever you add an endpoint to the invoices client, document it in docs/api.md and record a "
+        "response fixture under tests/fixtures/invoices/.",
         "Retries on the invoices client must back off exponentially, capped at 30 s.",
+        "Point the integration tests at staging, https://staging.example.test/api, never at production.",
+        "Release the client as 1.8.0. Our release steps: `make check`, bump `__version__` in "
+        "billing/__init__.py, add the CHANGELOG.md entry, then tag `client-v<version>` and push the tag; "
+        "CI publishes to the internal index.",
+        "Style preference for this repo: type hints on every public function and Google-style docstrings.",
     ]
     assert [m["text"] for m in data["turns"][0]["messages"]] == [
         "The invoices API now lives at /v2/invoices; update the client.",
@@ -247,7 +294,7 @@ def test_codex_counts_a_user_message_once_and_skips_subagent_sessions(root: Path
     assert data["skipped"] == {
         "system_prompt": 1,
         "injected_context": 2,
-        "tool_result": 2,
+        "tool_result": 10,
         "compaction_summary": 1,
         "subagent": 1,
         "ide_context": 1,
@@ -258,7 +305,7 @@ def test_codex_task_complete_closes_the_turn_without_the_idle_wait(root: Path) -
     config = example(root, "codex")
     for path in (root / "codex").rglob("*.jsonl"):
         os.utime(path)  # just written
-    assert len(pending(config, "coder")["turns"]) == 3
+    assert len(pending(config, "coder")["turns"]) == 8
 
 
 def test_codex_tool_arguments_nested_too_deep_skip_that_line_not_the_read(root: Path) -> None:
@@ -271,17 +318,20 @@ def test_codex_tool_arguments_nested_too_deep_skip_that_line_not_the_read(root: 
         fh.write(line + "\n")
     os.utime(rollout, (OLD, OLD))
     data = pending(config, "coder")
-    assert len(data["turns"]) == 3
+    assert len(data["turns"]) == 8
     assert any(
         f"skipped a malformed line at offset {offset}: tool call arguments nested deeper than 32" in w
         for w in data["warnings"]
     )
 
 
-def test_codex_archived_rollout_keeps_its_cursor(root: Path) -> None:
+def test_codex_archived_rollout_keeps_its_cursor(root: Path, fake_model: FakeModelServer) -> None:
     config = example(root, "codex")
-    report = consume(config, "coder")
-    assert "skipped by precision guards: 2 injected context blocks" in json.dumps(report)
+    report = consume(config, "coder", fake_model)
+    assert (
+        "skipped by precision guards: 10 tool results, 2 injected context blocks, 1 compaction summaries, "
+        "1 IDE context blocks, 1 subagent sessions, 1 system prompts"
+    ) in json.dumps(report)
     home = root / "codex" / "codex-home"
     rollout = next(home.rglob(f"*{CODEX_SESSION}.jsonl"))
     archived = home / "archived_sessions" / rollout.name
@@ -310,10 +360,14 @@ def test_openclaw_legacy_sessions_skip_heartbeats_tool_results_and_recalled_memo
     assert users(data) == [
         "My dentist appointment moved to Thursday 3pm.",
         "I switched my mobile carrier to Vodafone.",
+        "I moved to Berlin for work, so show my reminders in Berlin time from now on.",
+        "When a parcel tracking email comes in, add the tracking number to my notes under Deliveries and "
+        "remind me the evening before it arrives.",
+        "Please keep replies short, a few lines at most.",
     ]
     assert data["skipped"] == {
         "injected_memory": 1,
-        "tool_result": 1,
+        "tool_result": 2,
         "compaction_summary": 1,
         "heartbeat": 1,
     }
@@ -328,9 +382,14 @@ def test_openclaw_database_reads_events_and_drops_the_memory_flush(root: Path) -
     assert users(data) == [
         "My sister Ana's birthday is on 12 March.",
         "I now take the 8:10 train to work instead of driving.",
+        "Every Friday at 17:00, send me the week's expenses: read ~/finance/expenses.csv, total them by "
+        "category and send me the summary.",
+        "Send reminders like that on Telegram, not by email.",
+        "And write to me in English, even when I forward you emails in Portuguese.",
     ]
     assert data["turns"][0]["ref"] == "agent/openclaw-agent.sqlite#sess-db-1@2"
-    assert data["skipped"] == {"heartbeat": 1}
+    assert data["turns"][2]["messages"][1]["tools"] == ["read: ~/finance/expenses.csv"]
+    assert data["skipped"] == {"heartbeat": 1, "tool_result": 2}
     assert db.read_bytes() == before
 
 
@@ -347,7 +406,7 @@ def test_openclaw_zstd_events_are_decoded(root: Path) -> None:
                 "UPDATE transcript_events SET event_json = NULL, event_zstd = ? WHERE seq = ?", (packed, seq)
             )
     connection.close()
-    assert len(pending(config, "main")["turns"]) == 2
+    assert len(pending(config, "main")["turns"]) == 5
 
 
 def test_a_database_that_is_not_openclaw_is_held_with_the_reason(root: Path) -> None:
@@ -417,14 +476,18 @@ def test_hermes_reads_user_turns_and_skips_system_and_tool_rows(root: Path) -> N
     assert users(data) == [
         "I started a new job at Acme as a data engineer.",
         "Remind me: my passport expires in June 2027.",
+        "Every Monday morning, check last week's failed Airflow DAG runs and send me a short summary: DAG, "
+        "date and a link to the log.",
+        "Send that summary to my Slack DM, not by email.",
+        "My timezone is Europe/Amsterdam, so Monday 08:00 means Amsterdam time.",
     ]
     assert data["turns"][1]["messages"][1]["tools"] == ["memory: add"]
-    assert data["skipped"] == {"system_prompt": 1, "tool_result": 1}
+    assert data["skipped"] == {"system_prompt": 1, "tool_result": 2}
 
 
-def test_hermes_compaction_does_not_reanalyse_old_turns(root: Path) -> None:
+def test_hermes_compaction_does_not_reanalyse_old_turns(root: Path, fake_model: FakeModelServer) -> None:
     config, db = hermes(root)
-    consume(config, "hermes")
+    consume(config, "hermes", fake_model)
     assert pending(config, "hermes")["turns"] == []
     with sqlite3.connect(db) as connection:
         kept = connection.execute(
@@ -433,7 +496,7 @@ def test_hermes_compaction_does_not_reanalyse_old_turns(root: Path) -> None:
         connection.execute("UPDATE messages SET active = 0")
         connection.execute(
             "INSERT INTO messages (session_id, role, content, timestamp) VALUES "
-            "('h1', 'user', '[CONTEXT COMPACTION] Earlier: the user joined Acme.', 1793613800.0)"
+            "('h1', 'user', '[CONTEXT COMPACTION] Earlier: the user joined Acme.', 1793614500.0)"
         )
         connection.executemany(
             "INSERT INTO messages (session_id, role, content, tool_calls, tool_name, timestamp) VALUES (?, ?, ?, ?, ?, ?)",
@@ -441,27 +504,31 @@ def test_hermes_compaction_does_not_reanalyse_old_turns(root: Path) -> None:
         )
         connection.execute(
             "INSERT INTO messages (session_id, role, content, timestamp) VALUES "
-            "('h1', 'user', 'My manager is Priya.', 1793613900.0), ('h1', 'assistant', 'Noted.', 1793613901.0)"
+            "('h1', 'user', 'My manager is Priya.', 1793614600.0), ('h1', 'assistant', 'Noted.', 1793614601.0)"
         )
     connection.close()
     data = pending(config, "hermes")
     assert users(data) == ["My manager is Priya."]
-    assert data["skipped"] == {"reinserted_row": 4, "compaction_summary": 1}
+    assert len(kept) == 12
+    assert data["skipped"] == {"reinserted_row": 12, "compaction_summary": 1}
 
 
-def test_hermes_retry_reinsert_is_recognised_after_the_row_was_deleted(root: Path) -> None:
+def test_hermes_retry_reinsert_is_recognised_after_the_row_was_deleted(
+    root: Path, fake_model: FakeModelServer
+) -> None:
     config, db = hermes(root)
-    consume(config, "hermes")
+    consume(config, "hermes", fake_model)
     with sqlite3.connect(db) as connection:
+        (last,) = connection.execute("SELECT max(id) FROM messages WHERE role = 'user'").fetchone()
         row = connection.execute(
-            "SELECT session_id, role, content, timestamp FROM messages WHERE id = 4"
+            "SELECT session_id, role, content, timestamp FROM messages WHERE id = ?", (last,)
         ).fetchone()
-        connection.execute("DELETE FROM messages WHERE id >= 4")
+        connection.execute("DELETE FROM messages WHERE id >= ?", (last,))  # /retry: the last exchange
         connection.execute(
             "INSERT INTO messages (session_id, role, content, timestamp) VALUES (?, ?, ?, ?)", row
         )
         connection.execute(
-            "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('h1', 'assistant', 'Retried answer.', 1793613990.0)"
+            "INSERT INTO messages (session_id, role, content, timestamp) VALUES ('h1', 'assistant', 'Retried answer.', 1793614410.0)"
         )
     connection.close()
     data = pending(config, "hermes")
@@ -559,7 +626,7 @@ def test_hermes_turn_sent_past_another_sessions_open_turn_is_not_sent_again(root
     assert ["B question one", "B answer part one", "B answer part two"] in sent
     cursors = commit(first)
     later = read_new_turns(
-        TranscriptSource(folder, TranscriptSettings(format="hermes", glob="state.db")),  # type: ignore[arg-type]
+        TranscriptSource(folder, TranscriptSettings(format="hermes", glob="state.db")),
         cursors,
         "distillation",
         NOW + timedelta(hours=1),

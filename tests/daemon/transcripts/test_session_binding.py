@@ -215,7 +215,7 @@ def test_the_claude_code_example_over_every_project_reads_its_project_and_sets_b
     raw["agents"]["coder"]["transcripts"].update(root="./projects", projects=["/srv/project"])
     config.write_text(yaml.safe_dump(raw))
     data = pending(config, "coder")
-    assert len(data["turns"]) == 7 and SAID["beta"] not in json.dumps(data["turns"])
+    assert len(data["turns"]) == 13 and SAID["beta"] not in json.dumps(data["turns"])
     assert [file for file, _ in set_aside(data)] == ["-srv-beta/3c5d9e10-3333-4c4c-8d8d-000000000003.jsonl"]
 
 

@@ -129,6 +129,22 @@ def test_skills_page_lists_sources_and_a_quarantine_with_its_reason(root: Path) 
     assert folders and not any(f.startswith(home) for f in folders)  # the agent's own: relative to its home
 
 
+def test_skills_page_shows_how_often_and_when_each_skill_was_last_opened(root: Path) -> None:
+    from tests.daemon.run.test_usage import deployment, once, two_turns
+    from tests.daemon.transcripts.test_usage import write_session
+
+    config = deployment(root)
+    write_session(root / "projects" / "-srv-project", two_turns())
+    once(config)
+    page = client(config).get("/skills?agent=ada").text
+    release = page[page.index('id="skill-release"') :].split("</tr>")[0]
+    assert '<td class="uses">1</td>' in release
+    assert '<time datetime="2026-11-05T09:02:00+00:00">2026-11-05 09:02</time>' in release
+    assert "0 session(s) since" in release
+    triage = page[page.index('id="skill-triage"') :].split("</tr>")[0]
+    assert '<td class="uses">0</td>' in triage and '<span class="muted">never</span>' in triage
+
+
 @pytest.mark.slow
 def test_lab_page_charts_a_grid_ledger_and_spend(root: Path) -> None:
     config = review_deployment(root, console={"lab_ledgers": ["ledgers"]})

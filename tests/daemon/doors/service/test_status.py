@@ -77,6 +77,15 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
         "set_aside_sessions": 0,
         "open_proposals": 1,
         "unreadable": [],
+        # The run read s1.jsonl (s2.jsonl waits): one session, and nothing in it used a skill.
+        "usage": {
+            "skills_used": 0,
+            "skills_never_used": 0,
+            "skill_opens": 0,
+            "facts_view_reads": 0,
+            "hook_deliveries": 0,
+            "sessions_read": 1,
+        },
         # The proposal was written by a manual run, which goes through the same applier
         # and so is the newest line of the run log.
         "last_run": {
