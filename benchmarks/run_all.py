@@ -126,6 +126,13 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "Claude Code transcript with the usage probe against without it.",
         ),
         (
+            "The skill curator at 3,000 learned skills and 10,000 sessions",
+            ["bench_curator.py", "--repeats", "3" if quick else "5"],
+            "`curator --dry-run --json` and a real `curator --json` (archiving 5% of the library, or nothing) as "
+            "whole processes and in process, at 3,000 learned skills against 300 (ratio), on a usage record of "
+            "10,000 sessions; medians.",
+        ),
+        (
             "Meaning checks on the corpus",
             ["bench_meaning.py"],
             "Planted meaning changes (must all be refused) and legitimate merges (at most 10% refused) of "

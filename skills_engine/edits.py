@@ -15,7 +15,14 @@ from collections.abc import Iterable, Sequence
 from daemon.kernel.changeset import Changeset, CursorAdvance, FileWrite, PassDetails
 from daemon.kernel.errors import PathRefused
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.paths import FORK_BASES_DIR, META_DIR, REVIEW_DIR
+from daemon.kernel.paths import (
+    FORK_BASES_DIR,
+    META_DIR,
+    REVIEW_DIR,
+    SKILL_ARCHIVE_DIR,
+    SKILL_CURATOR,
+    SKILL_PINS,
+)
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView, check_relative
 from skills_engine.quarantine import QUARANTINE_DIR
@@ -26,8 +33,8 @@ LIBRARY_STATE = f"{META_DIR}/skill-library.json"
 def write_scope(agent: AgentSettings) -> ManagedPaths:
     """Where skills passes may write, relative to the agent home."""
     return ManagedPaths(
-        files=frozenset({LIBRARY_STATE}),
-        dirs=frozenset({agent.skills.learned, FORK_BASES_DIR, QUARANTINE_DIR, REVIEW_DIR}),
+        files=frozenset({LIBRARY_STATE, SKILL_CURATOR, SKILL_PINS}),
+        dirs=frozenset({agent.skills.learned, FORK_BASES_DIR, QUARANTINE_DIR, SKILL_ARCHIVE_DIR, REVIEW_DIR}),
     )
 
 

@@ -6,7 +6,8 @@ In order, on one view (so every step sees the previous ones' changes):
 3. identical duplicate learned skills are merged (no model needed: lossless);
 4. near-duplicate groups go to the deep model, which confirms and writes the canonical
    version; groups it judged distinct are remembered and not asked again;
-5. what remains is tidied (`tidy`).
+5. what remains is tidied (`tidy`);
+6. the curator moves learned skills nobody uses to the archive, or proposes it (`curator`).
 
 Only the learned library, the fork bases, the quarantine and the pass's state file can be
 written (`SkillEdits`); originals and managed skills are read-only by construction. All
@@ -21,13 +22,16 @@ being lossless, apply.
 from __future__ import annotations
 
 from daemon.kernel.changeset import Changeset, PassDetails
-from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
+from daemon.kernel.errors import CorruptState, ModelResponseInvalid, ModelUnavailable, StateVersionError
 from daemon.kernel.json_contract import Document
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.settings import AgentSettings
 from daemon.model.deep_tier import DeepTier
 from daemon.passes.protocol import MemoryLockMode, PassContext
+from daemon.transcripts import usage_record
+from daemon.transcripts.usage_record import UsageFile
 from skills_engine import library_state
+from skills_engine.curator import CuratorDetails, curate
 from skills_engine.dedupe import group_fingerprint, merge_identical, merge_near
 from skills_engine.duplicates import eligible, find_groups
 from skills_engine.edits import SkillEdits, write_scope
@@ -75,6 +79,7 @@ class LibraryDetails(PassDetails):
     files_resolved_by_model: int
     quarantined: list[Quarantined]  # forks the preservation guard moved out this run
     model_calls: int
+    curator: CuratorDetails | None = None  # None: the curator could not read the usage record
 
 
 class LibraryMaintenancePass:
@@ -94,6 +99,7 @@ class LibraryMaintenancePass:
         run.upstream_merges()
         run.duplicates()
         run.tidy()
+        run.curate()
         return run.changeset(self.name)
 
 
@@ -113,8 +119,19 @@ class _Run:
         self.merges: list[UpstreamMerge] = []
         self.duplicate_groups: list[DuplicatesOutcome] = []
         self.tidied: list[Tidied] = []
+        self.curator: CuratorDetails | None = None
         self.merged_deterministically = 0
         self.resolved_by_model = 0
+
+    def curate(self) -> None:
+        path = self.context.usage_record
+        try:
+            usage = usage_record.load(path) if path is not None else UsageFile()
+            lines, self.curator = curate(self.agent, self.edits, usage, self.context.now, self.context.run_id)
+        except (CorruptState, StateVersionError) as exc:
+            self.report.append(f"curator not run: {exc}")
+            return
+        self.report.extend(lines)
 
     def deep(self) -> DeepTier | None:
         """The model, if it can be called and this pass's call budget is not spent."""
@@ -298,6 +315,7 @@ class _Run:
             files_resolved_by_model=self.resolved_by_model,
             quarantined=self.quarantined,
             model_calls=len(self.context.deep.calls) - self.calls_at_start,
+            curator=self.curator,
         )
         self.report.extend(f"pending: {item}" for item in self.pending)
         # Pending, failed and refused work is reported, not planned.
@@ -310,6 +328,8 @@ class _Run:
         reason = f"{done} library change(s) planned, {len(self.pending)} pending"
         if self.quarantined:
             reason += f", {len(self.quarantined)} quarantined"
+        if self.curator is not None and self.curator.archived:
+            reason += f", {len(self.curator.archived)} archived"
         if not self.edits and self.pending and self.unavailable:
             return Changeset(
                 pass_name=pass_name,

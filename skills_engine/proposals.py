@@ -54,7 +54,8 @@ def propose(
     view = edits.view
     changes = [make_change(view, w.path, w.content.decode("utf-8")) for w in writes]
     changes += [make_change(view, path, None) for path in deletes if view.exists(path)]
-    changes = [c for c in changes if c.base_sha256 is None or c.diff]
+    # a change without a diff changes nothing, but deleting an empty file does
+    changes = [c for c in changes if c.base_sha256 is None or c.diff or c.new_content is None]
     proposal = new_proposal(
         kind=kind,
         agent=agent.name,

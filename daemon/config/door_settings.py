@@ -16,13 +16,16 @@ from pydantic import Field, field_validator, model_validator
 from daemon.config.secret_keys import webhook_problem
 from daemon.kernel.settings import Frozen
 
-NotifyEvent = Literal["proposal_opened", "run_failed", "skill_quarantined", "breaker_opened", "pass_stuck"]
+NotifyEvent = Literal[
+    "proposal_opened", "run_failed", "skill_quarantined", "breaker_opened", "pass_stuck", "skills_stale"
+]
 NOTIFY_EVENTS: tuple[NotifyEvent, ...] = (
     "proposal_opened",
     "run_failed",
     "skill_quarantined",
     "breaker_opened",
     "pass_stuck",
+    "skills_stale",
 )
 
 

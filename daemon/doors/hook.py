@@ -34,6 +34,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from daemon.kernel.runtime_files import PROMPT_HOOKS
 from daemon.text.search_terms import paired as _paired
 from daemon.text.search_terms import query_terms, stems
 
@@ -42,7 +43,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import TextIO
 
-RUNTIMES = ("claude-code", "codex", "hermes")
+RUNTIMES = PROMPT_HOOKS
 # Claude Code and Codex share the hook contract; Hermes's shell hook runs before each
 # model call and takes {"context": …} back (docs/explanation/delivery-in-runtimes.md).
 EVENTS = ("UserPromptSubmit", "SessionStart", "pre_llm_call")

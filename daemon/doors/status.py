@@ -6,7 +6,8 @@ the cursors and transcripts (pending turns, transcripts held as not in the confi
 format, lines of kinds the adapter does not know, sessions set aside as another project's
 or profile's), the review queue (open proposals), the skills engine (quarantined
 skills), the usage record (skills used and never used, facts view reads, hook
-deliveries) and the schedule. `next_run` comes from the running daemon's state file when a
+deliveries), the curator's verdicts on the same record (library health:
+daemon/doors/skill_health.py) and the schedule. `next_run` comes from the running daemon's state file when a
 daemon holds the state directory's lock; with no daemon running it is computed from the
 cadence and the run log: the group's last run plus its interval, or now if that is past
 (when a daemon started now would run it, before jitter). It is null when the pass would
@@ -37,6 +38,7 @@ from daemon.doors.service.schedule import (
     jitter_seconds,
     why_nothing_scheduled,
 )
+from daemon.doors.skill_health import LibraryHealth, library_health
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.json_contract import Document, RawJson
 from daemon.kernel.managed import managed_paths
@@ -49,7 +51,8 @@ from daemon.run.store_maintenance import MaintenanceRecord, last_maintenance
 from daemon.transcripts import cursors, usage_record
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import TurnBatch, read_new_turns
-from skills_engine.inventory import load_inventory, quarantined_names
+from daemon.transcripts.usage_record import UsageFile
+from skills_engine.inventory import Inventory, load_inventory, quarantined_names
 
 T = TypeVar("T")
 
@@ -138,6 +141,7 @@ class AgentStatus(Document):
     set_aside_sessions: int | None
     quarantined: list[str] | None
     usage: UsageHeadline | None
+    library: LibraryHealth | None  # the skills by the curator's verdicts
     breaker: BreakerState | None  # null with no model configured
     open_proposals: int | None
     unreadable: list[UnreadablePath] | None
@@ -256,10 +260,14 @@ def _unreadable(agent: AgentSettings) -> list[UnreadablePath]:
     return [UnreadablePath(path=path, reason=why) for path, why in scan.unreadable]
 
 
-def usage_headline(agent: AgentSettings, layout: StateLayout) -> UsageHeadline:
-    """The agent's usage headline: its skills (by name, shadowed copies once) against the usage record."""
+def skill_sources(agent: AgentSettings, layout: StateLayout) -> tuple[Inventory, UsageFile]:
+    """The agent's skills and its usage record, read once for the usage headline and the library health."""
     record = usage_record.load(layout.agent(agent.name).usage)
-    inventory = load_inventory(agent, AgentView(agent.home))
+    return load_inventory(agent, AgentView(agent.home)), record
+
+
+def usage_headline(inventory: Inventory, record: UsageFile) -> UsageHeadline:
+    """The agent's usage headline: its skills (by name, shadowed copies once) against the usage record."""
     opened = {s.name: record.skill(s.name, s.path.name).count for s in inventory.skills}
     return UsageHeadline(
         skills_used=sum(1 for n in opened.values() if n),
@@ -301,6 +309,11 @@ def agent_status(
         for name in agent.passes
     }
     waiting = _guard(warnings, lambda: _waiting(agent, layout, now))
+    sources = _guard(warnings, lambda: skill_sources(agent, layout))
+    library = None
+    if sources is not None:
+        inventory, record = sources
+        library = _guard(warnings, lambda: library_health(agent, AgentView(agent.home), inventory, record, now))
     return AgentStatus(
         name=agent.name,
         enabled=deployment.config.enabled and agent.enabled,
@@ -314,7 +327,8 @@ def agent_status(
         unknown_lines=waiting.unknown if waiting is not None else None,
         set_aside_sessions=len(waiting.set_aside) if waiting is not None else None,
         quarantined=_guard(warnings, lambda: quarantined_skills(agent)),
-        usage=_guard(warnings, lambda: usage_headline(agent, layout)),
+        usage=usage_headline(*sources) if sources is not None else None,
+        library=library,
         breaker=_guard(warnings, lambda: _breaker(deployment, agent, layout, now)),
         open_proposals=_guard(warnings, lambda: _open_proposals(agent)),
         unreadable=_guard(warnings, lambda: _unreadable(agent)),

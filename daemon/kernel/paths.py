@@ -9,6 +9,11 @@ from pathlib import Path
 META_DIR = ".metaeng"
 REVIEW_DIR = f"{META_DIR}/review"
 FORK_BASES_DIR = f"{META_DIR}/fork-bases"
+# The curator's (skills_engine/archive.py, skills_engine/curator.py): learned skills moved
+# out of the library, the skills a person pinned, the curator's own record.
+SKILL_ARCHIVE_DIR = f"{META_DIR}/skill-archive"
+SKILL_PINS = f"{META_DIR}/skill-pins.json"
+SKILL_CURATOR = f"{META_DIR}/skill-curator.json"
 ADOPTED_SETTINGS = f"{META_DIR}/memory-settings.json"
 # The home's own run lock: every deployment on the host that names this home finds it
 # here, whatever its state folder. Never tracked by the store.

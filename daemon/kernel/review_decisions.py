@@ -75,12 +75,13 @@ def plan_approval(
     stale = stale_reasons(proposal, view)
     if stale:
         raise ReviewError(f"proposal {proposal_id} is stale: {'; '.join(stale.values())}; nothing changed")
-    # An empty file where none is (a memory proposal whose facts a purge erased since) is no
-    # change: it is not written, as its shown diff (none) says.
+    # An empty file where none is, that had content when proposed (a memory proposal whose
+    # facts a purge erased since), is no change: it is not written, as its shown diff (none)
+    # says. One proposed empty (a skill's `__init__.py` moved to the archive) is written.
     writes = [
         FileWrite(path=c.path, content=c.new_content.encode("utf-8"))
         for c in proposal.changes
-        if c.new_content is not None and (c.new_content or view.read_bytes(c.path) is not None)
+        if c.new_content is not None and (c.new_content or view.read_bytes(c.path) is not None or not c.diff)
     ]
     deletes = tuple(c.path for c in proposal.changes if c.new_content is None)
     return Changeset(

@@ -47,6 +47,9 @@ WORKSPACE_ROLES: dict[str, Mapping[str, list[str]]] = {
 }
 
 
+# The runtimes that run a command before each prompt (`metaeng-daemon hook RUNTIME`): the
+# agents whose delivery index is kept (docs/explanation/delivery.md).
+PROMPT_HOOKS = ("claude-code", "codex", "hermes")
 # The project file where the runtime reads its prompt hooks (`metaeng-daemon hook`); the
 # person's file, so the daemon only ever proposes a change to it. For Claude Code the
 # personal `settings.local.json`, not the `settings.json` a team commits: the hook's command

@@ -182,12 +182,36 @@ class TranscriptSettings(Frozen):
         return value
 
 
+class CuratorSettings(Frozen):
+    """When a learned skill nobody uses goes stale, then to the archive (skills_engine/lifecycle.py).
+
+    Both a count of the agent's sessions and a number of days must have passed since the
+    skill's last use (or since it was learned, if never used): a quiet agent does not lose
+    skills to the calendar, a busy one not within a day.
+    """
+
+    enabled: bool = True
+    stale_after_sessions: int = Field(default=20, ge=1)
+    stale_after_days: int = Field(default=30, ge=0)
+    archive_after_sessions: int = Field(default=60, ge=1)
+    archive_after_days: int = Field(default=90, ge=0)
+    # A run that would archive more than this share of the learned library asks first.
+    consent_share: float = Field(default=0.10, gt=0, le=1)
+
+    @model_validator(mode="after")
+    def _archive_after_stale(self) -> CuratorSettings:
+        if self.archive_after_sessions < self.stale_after_sessions or self.archive_after_days < self.stale_after_days:
+            raise ValueError("archive_after_sessions/days must be at least stale_after_sessions/days: a skill is stale before it is archived")
+        return self
+
+
 class SkillSources(Frozen):
     # Folders holding skill folders; relative paths resolve against the config file.
     managed: list[str] = Field(default_factory=list)
     packs: list[str] = Field(default_factory=list)
     # The learned library, relative to the agent home: the only place skills are written.
     learned: str = "skills"
+    curator: CuratorSettings = Field(default_factory=CuratorSettings)
 
     @field_validator("learned")
     @classmethod

@@ -42,6 +42,8 @@ class PassContext:
     fact_index: Path | None = None
     # Where the turns the pass reads leave what the agent used in them (the runner records it).
     usage: UsageLog | None = None
+    # The agent's usage record as of the run's start (the skill curator reads it).
+    usage_record: Path | None = None
 
 
 class Pass(Protocol):

@@ -287,6 +287,7 @@ def _run_in_session(
                 request.progress,
                 session.state.fact_index,
                 usage,
+                session.state.usage,
             )
             changeset = _plan_one(impl, context, session)
             planned.append(changeset)

@@ -13,14 +13,17 @@ from datetime import datetime
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.paths import AgentState
+from daemon.kernel.runtime_files import PROMPT_HOOKS
 from daemon.kernel.settings import AgentSettings
 
 
 def refresh_delivery(agent: AgentSettings, state: AgentState, now: datetime) -> str | None:
-    """The applier's call after a run (`Deployment.after_commit`): refresh, no note."""
+    """The applier's call after a run (`Deployment.after_commit`): refresh, no note. Only
+    for a runtime with a prompt hook, or an index someone wired by hand (it exists)."""
     from daemon.wiring import delivery  # the engines, only once a run has committed
 
-    if state.root.is_dir():
+    wanted = agent.transcripts.format in PROMPT_HOOKS or state.delivery_index.exists()
+    if wanted and state.root.is_dir():
         delivery.refresh(agent, state, now)
     return None
 

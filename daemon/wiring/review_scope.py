@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 
 from daemon.kernel.errors import CorruptState, PathRefused, StateVersionError
 from daemon.kernel.managed import ManagedPaths
-from daemon.kernel.paths import ADOPTED_SETTINGS, FORK_BASES_DIR
+from daemon.kernel.paths import ADOPTED_SETTINGS, FORK_BASES_DIR, SKILL_ARCHIVE_DIR, SKILL_CURATOR
 from daemon.kernel.review_decisions import Vetting
 from daemon.kernel.review_queue import Proposal
 from daemon.kernel.runtime_files import HOOK_FILES, INSTRUCTION_FILES
@@ -30,6 +30,8 @@ from memory_engine.agent_memory import memory_files, memory_folders
 from memory_engine.distillation import MEMORY_PROPOSAL
 from memory_engine.facts_wiring import KIND as WIRING_KIND
 from memory_engine.forbidden import FORBIDDEN_FILE, forbidden_keys
+from skills_engine.archive import read_pins
+from skills_engine.curator import KIND as ARCHIVE_KIND
 from workspace.contradictions import KIND as CONTRADICTION_KIND
 from workspace.instruction_review import KIND as INSTRUCTION_KIND
 from workspace.roles import role_files
@@ -60,6 +62,10 @@ def _runtime_instructions(agent: AgentSettings) -> ManagedPaths:
     return ManagedPaths(frozenset({target} if target else ()), frozenset())
 
 
+def _skill_archive(agent: AgentSettings) -> ManagedPaths:
+    return ManagedPaths(frozenset({SKILL_CURATOR}), frozenset({agent.skills.learned, SKILL_ARCHIVE_DIR}))
+
+
 def _hook_settings(agent: AgentSettings) -> ManagedPaths:
     target = HOOK_FILES.get(agent.transcripts.format)
     return ManagedPaths(frozenset({target} if target else ()), frozenset())
@@ -84,6 +90,7 @@ SCOPES: dict[str, Callable[[AgentSettings], ManagedPaths]] = {
     "skill-fork": _skills,  # skills_engine/candidates.py
     "skill-upstream-merge": _skills,  # skills_engine/library_maintenance.py
     "skill-merge": _skills,  # skills_engine/library_maintenance.py
+    ARCHIVE_KIND: _skill_archive,  # skills_engine/curator.py
 }
 
 
@@ -121,7 +128,21 @@ def refusals(agent: AgentSettings, proposal: Proposal, view: AgentView) -> list[
             )
     if proposal.kind == MEMORY_PROPOSAL and not problems:
         problems += _forbidden_records(agent, proposal, view)
+    if proposal.kind == ARCHIVE_KIND and not problems:
+        problems += _pinned_since(agent, proposal, view)
     return problems
+
+
+def _pinned_since(agent: AgentSettings, proposal: Proposal, view: AgentView) -> list[str]:
+    """An archive proposal may not move a skill a person pinned after it was made."""
+    try:
+        pinned = set(read_pins(view).pinned)
+    except (CorruptState, StateVersionError) as exc:
+        return [f"the pins cannot be read, so no skill is moved: {exc}"]
+    prefix = agent.skills.learned + "/"
+    moved = {c.path[len(prefix) :].split("/", 1)[0] for c in proposal.changes if c.new_content is None and c.path.startswith(prefix)}
+    return [f"skill {name} was pinned since the archive was proposed: it stays (reject this, the next run proposes anew)"
+            for name in sorted(moved & pinned)]
 
 
 def _forbidden_records(agent: AgentSettings, proposal: Proposal, view: AgentView) -> list[str]:

@@ -25,7 +25,10 @@ def test_list_json_follows_the_contract(root: Path) -> None:
     fork_on_disk(config, "triage")
     result = run_cli(config, "skills", "list", "--agent", "ada", "--json")
     assert result.code == 0 and result.err == ""
-    assert result.json() == [
+    rows = result.json()
+    # a fork, a pack's and a managed skill: never curated (`kept`), each saying why
+    assert [(r.pop("state"), "never archived" in r.pop("why")) for r in rows] == [("kept", True)] * len(rows)
+    assert rows == [
         {
             "name": "triage",
             "source": "learned",
@@ -72,9 +75,9 @@ def test_list_shows_drift_and_what_shadows_what(root: Path) -> None:
     result = run_cli(config, "skills", "list", "--agent", "ada")
     assert result.code == 0
     lines = result.out.splitlines()
-    assert lines[0].split() == ["NAME", "SOURCE", "STATUS", "WRITTEN", "BY", "USES", "LAST", "USE", "PATH"]
-    assert lines[1].split()[:4] == ["triage", "learned", "drifted", "daemon"]
-    assert lines[2].split()[:4] == ["triage", "pack", "shadowed", "upstream"]
+    assert lines[0].split() == ["NAME", "SOURCE", "STATUS", "STATE", "WRITTEN", "BY", "USES", "LAST", "USE", "PATH"]
+    assert lines[1].split()[:5] == ["triage", "learned", "drifted", "kept", "daemon"]
+    assert lines[2].split()[:5] == ["triage", "pack", "shadowed", "kept", "upstream"]
     assert f"triage: {root / 'ada/skills/triage'} shadows {root / 'packs/triage'}" in lines
     assert "triage: drifted, upstream changed SKILL.md" in lines
 

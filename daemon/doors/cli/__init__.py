@@ -37,7 +37,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "config": ("config_cmd", "validate or show the configuration"),
     "memory": ("memory_cmd", "query, list or forget facts; see what was refused"),
     "review": ("review_cmd", "list, show, approve or reject proposals"),
-    "skills": ("skills_cmd", "list an agent's skills or run the preservation guard"),
+    "skills": ("skills_cmd", "list an agent's skills, run the preservation guard, pin, unpin or restore a skill"),
+    "curator": ("curator_cmd", "move learned skills nobody uses to the archive now, or show what would move (--dry-run)"),
     "lab": (
         "lab_cmd",
         "tune the memory settings against fixed scenarios (grid, campaign, distill, verify, propose)",

@@ -7,20 +7,23 @@ from pathlib import Path
 from typing import Any
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
+from daemon.doors.cli.curator_cmd import register_skill_actions, verdict_rows
 from daemon.kernel.errors import DaemonError
-from daemon.kernel.paths import StateLayout
+from daemon.kernel.paths import SKILL_ARCHIVE_DIR, StateLayout
 from daemon.kernel.view import AgentView
 from daemon.run.manual import run_manual
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
+from skills_engine.archive import Archived, read_archive
 from skills_engine.enforce import plan_check
 from skills_engine.inventory import Inventory, Skill, load_inventory
+from skills_engine.lifecycle import Verdict
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "skills",
-        help="list an agent's skills or run the preservation guard",
+        help="list an agent's skills, run the preservation guard, pin, unpin or restore a skill",
         description=(
             "Skills come from managed and pack folders (read-only) and the agent's learned library. "
             "A learned skill shadows an original of the same name unless it is quarantined."
@@ -57,11 +60,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     add_json(check)
     check.set_defaults(handler=handle_check)
+    register_skill_actions(actions)
 
 
-def _row(skill: Skill, usage: UsageFile) -> dict[str, Any]:
+def _row(skill: Skill, usage: UsageFile, place: Verdict | None) -> dict[str, Any]:
     used = usage.skill(skill.name, skill.path.name)
     return {
+        "state": place.state if place else "active",
+        "why": place.why if place else "",
         "name": skill.name,
         "source": skill.source,
         "path": str(skill.path),
@@ -74,6 +80,23 @@ def _row(skill: Skill, usage: UsageFile) -> dict[str, Any]:
     }
 
 
+def _archived_row(found: Archived) -> dict[str, Any]:
+    record = found.record
+    return {
+        "state": "archived",
+        "why": f"{record.why} (archived {record.archived_at[:10]}; `skills restore {record.name}` brings it back)",
+        "name": record.name,
+        "source": "archive",
+        "path": f"{SKILL_ARCHIVE_DIR}/{record.name}",
+        "machine_written": True,
+        "status": "archived",
+        "shadows": None,
+        "uses": record.uses,
+        "last_use": record.last_use,
+        "sessions_since_last_use": record.sessions_since,
+    }
+
+
 def _last_use(row: dict[str, Any]) -> str:
     """`2026-11-05 09:05` (UTC), or `never`."""
     last = row["last_use"]
@@ -81,6 +104,8 @@ def _last_use(row: dict[str, Any]) -> str:
 
 
 def _author(row: dict[str, Any]) -> str:
+    if row["source"] == "archive":
+        return "daemon"  # only the daemon's own learned skills are ever archived
     if row["source"] != "learned":
         return "upstream"
     return "daemon" if row["machine_written"] else "person"
@@ -106,7 +131,12 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
     inventory = load_inventory(agent, AgentView(agent.home))
     _warn(context, inventory)
     usage = _usage(context, StateLayout(deployment.state_dir).agent(agent.name).usage)
-    rows = [_row(s, usage) for s in inventory.skills]
+    places = verdict_rows(deployment, agent, context.clock())
+    rows = [_row(s, usage, places.get(s.name)) for s in inventory.skills]
+    archived, problems = read_archive(AgentView(agent.home))
+    for problem in problems:
+        context.err.line(f"warning: {problem}")
+    rows += [_archived_row(a) for a in archived.values()]
     if args.json:
         context.out.json(rows)
         return 0
@@ -114,12 +144,15 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
         context.out.line(f"agent {agent.name} has no skills")
         return 0
     context.out.table(
-        ["NAME", "SOURCE", "STATUS", "WRITTEN BY", "USES", "LAST USE", "PATH"],
+        ["NAME", "SOURCE", "STATUS", "STATE", "WRITTEN BY", "USES", "LAST USE", "PATH"],
         [
-            [r["name"], r["source"], r["status"], _author(r), str(r["uses"]), _last_use(r), r["path"]]
+            [r["name"], r["source"], r["status"], r["state"], _author(r), str(r["uses"]), _last_use(r), r["path"]]
             for r in rows
         ],
     )
+    for r in rows:
+        if r["state"] in ("stale", "archive", "archived", "pinned"):
+            context.out.line(f"{r['name']}: {r['state']} — {r['why']}")
     for skill in inventory.skills:
         if skill.shadows:
             context.out.line(f"{skill.name}: {skill.path} shadows {skill.shadows}")

@@ -6,6 +6,7 @@ import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.cli.fleet_status import handle_fleet
+from daemon.doors.skill_health import LibraryHealth
 from daemon.doors.status import StatusReport, UsageHeadline, build_status
 from daemon.transcripts.batch import kinds_summary
 from daemon.wiring.pass_registry import PASS_NAMES
@@ -24,7 +25,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "profile's, passes stuck "
             "failing the same way run after run, "
             "quarantined skills, what the agent used (skills opened and never opened, facts view reads, "
-            "hook deliveries, read from its transcripts), open proposals, and the last run with its outcome. "
+            "hook deliveries, read from its transcripts), its library health as the skill curator sees it "
+            "(skills active, stale, due for the archive, archived, pinned, kept, learned and never used), "
+            "open proposals, and the last run with its outcome. "
             "Reads state only. "
             "With --fleet: every daemon sharing the coordination database, its agents, last runs and health."
         ),
@@ -78,6 +81,7 @@ def print_human(context: CliContext, report: StatusReport) -> None:
             f"{_or_unknown(agent.open_proposals)}, quarantined skills: {quarantined_text}"
         )
         out.line(f"  usage: {usage_text(agent.usage)}")
+        out.line(f"  skills: {library_text(agent.library)}")
         for unreadable in agent.unreadable or []:
             out.line(f"  cannot read {unreadable.path}: {unreadable.reason} (left out of every run until fixed)")
         for held in agent.held_transcripts or []:
@@ -126,6 +130,27 @@ def usage_text(usage: UsageHeadline | None) -> str:
         f"{usage.skill_opens} opening(s); facts view read {usage.facts_view_reads} time(s); "
         f"hook context given {usage.hook_deliveries} time(s); {usage.sessions_read} session(s) read"
     )
+
+
+def library_text(library: LibraryHealth | None) -> str:
+    """`5 active, 2 stale, 1 due for the archive, 3 archived, 1 pinned, 4 kept; 2 learned never
+    used since created; stale or due: a, b, c` (counts of zero left out, but `active`)."""
+    if library is None:
+        return "unknown"
+    counts = (
+        (library.stale, "stale"),
+        (library.due_for_archive, "due for the archive"),
+        (library.archived, "archived"),
+        (library.pinned, "pinned"),
+        (library.kept, "kept"),
+    )
+    parts = [f"{library.active} active", *(f"{count} {label}" for count, label in counts if count)]
+    text = ", ".join(parts) + f"; {library.never_used} learned never used since created"
+    if library.stale_skills:
+        text += f"; stale or due: {', '.join(library.stale_skills)}"
+    if not library.curator_enabled:
+        text += " (the curator is off: skills.curator.enabled)"
+    return text
 
 
 def _or_unknown(value: object) -> str:

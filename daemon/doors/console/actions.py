@@ -6,6 +6,8 @@
 | Approve / Reject  | `review approve|reject ID`       | `daemon.wiring.review.decide`         |
 | Reset breaker     | `breaker reset --agent A`        | `breaker_for(...).reset()`            |
 | Restore skill     | `undo RUN_ID` (the quarantine's) | `daemon.wiring.undo.undo`             |
+| Pin / Unpin       | `skills pin|unpin NAME`          | `daemon.wiring.skill_actions.set_pin` |
+| Restore (archive) | `skills restore NAME`            | `daemon.wiring.skill_actions.restore` |
 
 Every action is logged (`console.action`) with the session that asked and what it did;
 those that change files are runs, and so undoable.
@@ -24,6 +26,7 @@ from daemon.doors.console.auth import Session
 from daemon.kernel.errors import DaemonError
 from daemon.run.model_client import breaker_for
 from daemon.run.revert import UndoResult
+from daemon.wiring import skill_actions
 from daemon.wiring.review import decide, locate
 from daemon.wiring.undo import undo
 
@@ -95,3 +98,32 @@ def reset_breaker(deployment: Deployment, agent: str, session: Session) -> Done:
     return Done(
         f"breaker of agent {settings.name} closed (was {before.consecutive_failures} consecutive failure(s))"
     )
+
+
+def pin_skill(deployment: Deployment, agent: str, name: str, pin: bool, now: datetime, session: Session) -> Done:
+    """`skills pin|unpin NAME --agent A`; raises DaemonError (nothing changed)."""
+    settings = deployment.agent(agent)
+    action = "pin" if pin else "unpin"
+    try:
+        result = skill_actions.set_pin(
+            deployment, settings.name, name, pin, now=now, lock_timeout=deployment.config.run_lock_timeout_seconds
+        )
+    except DaemonError as exc:
+        _logged(session, action, agent=settings.name, target=name, outcome="refused", error=str(exc))
+        raise
+    _logged(session, action, agent=settings.name, target=name, outcome="applied", run_id=result.run_id)
+    return Done(result.changeset.reason, result.run_id, result.files)
+
+
+def restore_archived(deployment: Deployment, agent: str, name: str, now: datetime, session: Session) -> Done:
+    """`skills restore NAME --agent A`; raises DaemonError (nothing changed)."""
+    settings = deployment.agent(agent)
+    try:
+        result = skill_actions.restore(
+            deployment, settings.name, name, now=now, lock_timeout=deployment.config.run_lock_timeout_seconds
+        )
+    except DaemonError as exc:
+        _logged(session, "skill-restore", agent=settings.name, target=name, outcome="refused", error=str(exc))
+        raise
+    _logged(session, "skill-restore", agent=settings.name, target=name, outcome="applied", run_id=result.run_id)
+    return Done(result.changeset.reason, result.run_id, result.files)

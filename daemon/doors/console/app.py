@@ -43,6 +43,9 @@ TEMPLATES = jinja2.Environment(
     undefined=jinja2.StrictUndefined,
 )
 
+# Runs a person asks for, by their label, beside the passes in the Runs page's filter.
+MANUAL_RUNS = {"undo", "review-approve", "curator", "skills-pin", "skills-unpin", "skills-restore"}
+
 
 class Console:
     """Request handlers over a deployment provider (the service swaps it on reload)."""
@@ -103,7 +106,7 @@ class Console:
             return self.failure(request, exc, 404)
         pass_name = request.query_params.get("pass") or None
         rows = await run_in_threadpool(runs.list_runs, deployment, names, pass_name)
-        passes = sorted({p for a in deployment.agents.values() for p in a.passes} | {"undo", "review-approve"})
+        passes = sorted({p for a in deployment.agents.values() for p in a.passes} | MANUAL_RUNS)
         return self.render(
             request,
             "runs.html",
@@ -171,12 +174,12 @@ class Console:
         deployment = self.deployment()
         name = request.query_params.get("agent") or next(iter(deployment.agents))
         try:
-            rows, problems = await run_in_threadpool(
-                skills_view.skill_rows, deployment.agent(name), deployment.state_dir
+            page = await run_in_threadpool(
+                skills_view.skills_page, deployment.agent(name), deployment.state_dir, self.clock()
             )
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)
-        return self.render(request, "skills.html", rows=rows, problems=problems, agent=name)
+        return self.render(request, "skills.html", page=page, agent=name)
 
     async def lab(self, request: Request) -> Response:
         deployment = self.deployment()
@@ -269,6 +272,42 @@ class Console:
             return self.failure(request, DaemonError(f"skill {name!r} of agent {agent} is not quarantined by a run"), 404)
         return await self._undo(request, agent, run_id)
 
+    async def pin_skill(self, request: Request) -> Response:
+        """`skills pin|unpin NAME`: the curator never moves a pinned skill."""
+        form = await self._form(request)
+        if isinstance(form, Response):
+            return form
+        verb = request.path_params["verb"]
+        if verb not in ("pin", "unpin"):
+            return self.failure(request, DaemonError("the pin actions are pin and unpin"), 404)
+        agent, name = request.path_params["agent"], request.path_params["name"]
+        deployment, now, session = self.deployment(), self.clock(), request.scope["console_session"]
+        return await self._skill_action(
+            request, agent, lambda: actions.pin_skill(deployment, agent, name, verb == "pin", now, session)
+        )
+
+    async def restore_archived(self, request: Request) -> Response:
+        """`skills restore NAME`: an archived skill back into the learned library."""
+        form = await self._form(request)
+        if isinstance(form, Response):
+            return form
+        agent, name = request.path_params["agent"], request.path_params["name"]
+        deployment, now, session = self.deployment(), self.clock(), request.scope["console_session"]
+        return await self._skill_action(
+            request, agent, lambda: actions.restore_archived(deployment, agent, name, now, session)
+        )
+
+    async def _skill_action(self, request: Request, agent: str, act: Callable[[], actions.Done]) -> Response:
+        try:
+            done = await run_in_threadpool(act)
+        except UnknownAgent as exc:
+            return self.failure(request, exc, 404)
+        except DaemonError as exc:
+            return self.failure(request, exc)
+        return self.render(
+            request, "done.html", message=done.message, agent=agent, run_id=done.run_id, files=list(done.files)
+        )
+
     async def breaker_reset(self, request: Request) -> Response:
         form = await self._form(request)
         if isinstance(form, Response):
@@ -330,6 +369,8 @@ def build_app(
             Route("/memory", console.memory, methods=["GET"]),
             Route("/skills", console.skills, methods=["GET"]),
             Route("/skills/{agent}/{name}/restore", _action(console.restore_skill), methods=["POST"]),
+            Route("/skills/{agent}/{name}/{verb:str}", _action(console.pin_skill), methods=["POST"]),
+            Route("/skills/{agent}/archive/{name}/restore", _action(console.restore_archived), methods=["POST"]),
             Route("/lab", console.lab, methods=["GET"]),
             Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
         ]

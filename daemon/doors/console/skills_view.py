@@ -1,19 +1,24 @@
 """The Skills page's reading: the inventory with source, shadowing, fork provenance, quarantine,
-and how often and when the agent last opened each skill (the usage record)."""
+how often and when the agent last opened each skill (the usage record), each skill's place
+in the curator's lifecycle and why, the library health, and the archived skills."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from daemon.config.roots import relative_inside
+from daemon.doors.skill_health import LibraryHealth, health, places
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
+from skills_engine.archive import Archived, read_archive
 from skills_engine.inventory import Skill, load_inventory
+from skills_engine.lifecycle import Verdict
 
 
 @dataclass(frozen=True)
@@ -29,6 +34,16 @@ class SkillRow:
     uses: int = 0  # times the agent opened it (by name), as its transcripts show
     last_use: str | None = None  # UTC ISO 8601
     sessions_since: int | None = None  # sessions read since its last use
+    state: str = ""  # its place in the curator's lifecycle ("" when unknown)
+    why: str = ""  # why it stands there
+
+
+@dataclass(frozen=True)
+class SkillsPage:
+    rows: list[SkillRow]
+    archived: list[Archived]
+    health: LibraryHealth | None  # None when the pins cannot be read
+    problems: list[str] = field(default_factory=list)
 
 
 def _usage(agent: AgentSettings, state_dir: Path | None, problems: list[str]) -> UsageFile:
@@ -41,35 +56,53 @@ def _usage(agent: AgentSettings, state_dir: Path | None, problems: list[str]) ->
         return UsageFile()
 
 
+def skills_page(agent: AgentSettings, state_dir: Path, now: datetime) -> SkillsPage:
+    """The Skills page of `agent`: every skill with its uses and its place now (the verdicts
+    the curator acts on), the library health, the archive, and every problem met reading them."""
+    view = AgentView(agent.home)
+    inventory = load_inventory(agent, view)
+    problems = list(inventory.problems)
+    usage = _usage(agent, state_dir, problems)
+    archive, archive_problems = read_archive(view)
+    problems += archive_problems
+    try:
+        found = places(agent, view, inventory, usage, now)
+    except DaemonError as exc:
+        problems.append(f"places in the curator's lifecycle not shown: {exc}")
+        rows = [_row(agent, skill, usage, None) for skill in inventory.skills]
+        return SkillsPage(rows, list(archive.values()), None, problems)
+    rows = [_row(agent, skill, usage, place) for skill, place in found]
+    return SkillsPage(rows, list(archive.values()), health(agent, found, sorted(archive)), problems)
+
+
 def skill_rows(agent: AgentSettings, state_dir: Path | None = None) -> tuple[list[SkillRow], list[str]]:
     """Every skill of `agent` as the page shows it, and the inventory's problems; with the
     deployment's `state_dir`, each with its uses."""
     inventory = load_inventory(agent, AgentView(agent.home))
     problems = list(inventory.problems)
     usage = _usage(agent, state_dir, problems)
-    rows = []
-    for skill in inventory.skills:
-        prov = skill.provenance
-        why = skill.quarantine or (skill.guard[0] if skill.guard else None)
-        reason = None
-        if skill.status == "quarantined" and why is not None:
-            reason = f"{why.rule}: {why.detail}"
-        used = usage.skill(skill.name, skill.path.name)
-        rows.append(
-            SkillRow(
-                skill,
-                origin=prov.origin if prov else None,
-                base=(prov.base[:12] if prov and prov.base else None),
-                kind=prov.kind if prov else None,
-                reason=reason,
-                quarantine_run=skill.quarantine.run_id if skill.quarantine else None,
-                where=relative_inside(skill.path, agent.home) or str(skill.path),
-                shadows=(relative_inside(skill.shadows, agent.home) or str(skill.shadows))
-                if skill.shadows
-                else "",
-                uses=used.count,
-                last_use=used.last,
-                sessions_since=usage.sessions_since(used),
-            )
-        )
-    return rows, problems
+    return [_row(agent, skill, usage, None) for skill in inventory.skills], problems
+
+
+def _row(agent: AgentSettings, skill: Skill, usage: UsageFile, place: Verdict | None) -> SkillRow:
+    prov = skill.provenance
+    why = skill.quarantine or (skill.guard[0] if skill.guard else None)
+    reason = None
+    if skill.status == "quarantined" and why is not None:
+        reason = f"{why.rule}: {why.detail}"
+    used = usage.skill(skill.name, skill.path.name)
+    return SkillRow(
+        skill,
+        origin=prov.origin if prov else None,
+        base=(prov.base[:12] if prov and prov.base else None),
+        kind=prov.kind if prov else None,
+        reason=reason,
+        quarantine_run=skill.quarantine.run_id if skill.quarantine else None,
+        where=relative_inside(skill.path, agent.home) or str(skill.path),
+        shadows=(relative_inside(skill.shadows, agent.home) or str(skill.shadows)) if skill.shadows else "",
+        uses=used.count,
+        last_use=used.last,
+        sessions_since=usage.sessions_since(used),
+        state=place.state if place else "",
+        why=place.why if place else "",
+    )

@@ -6,6 +6,10 @@
 - `breaker_opened`: the agent's model breaker is open now and was not before the run.
 - `pass_stuck`: a pass just reached STUCK_RUNS failures in a row with the same reason
   (reported once, when the streak reaches the threshold, not on every later run).
+- `skills_stale`: learned skills the curator (the last step of the library-maintenance
+  pass) found stale since its last run — one event for all of them; the curator keeps
+  which skills are stale, so each goes stale (and is notified) once. A `curator` run
+  started by hand reports them in its own output instead.
 """
 
 from __future__ import annotations
@@ -18,8 +22,11 @@ from daemon.doors.service.notify import Event
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.view import AgentView
+from daemon.run.applier import PassResult
 from daemon.run.runner import RunResult
 from skills_engine import quarantine
+from skills_engine.curator import CuratorDetails
+from skills_engine.library_maintenance import LibraryDetails
 
 
 def _run_page(agent: str, run_id: str | None) -> str:
@@ -66,6 +73,18 @@ def run_events(deployment: Deployment, result: RunResult, breaker_was_open: bool
                         {"skill": q.record.name, "rule": q.record.rule, "run_id": result.run_id},
                     )
                 )
+        stale = newly_stale(result.passes)
+        if stale:
+            events.append(
+                Event(
+                    "skills_stale",
+                    agent.name,
+                    f"{len(stale)} skill(s) of agent {agent.name} went stale (unused): {', '.join(stale)}; "
+                    "they move to the archive if still unused, unless pinned",
+                    f"/skills?agent={quote(agent.name)}",
+                    {"skills": stale, "run_id": result.run_id},
+                )
+            )
     if breaker_open and not breaker_was_open:
         events.append(
             Event(
@@ -89,3 +108,13 @@ def run_events(deployment: Deployment, result: RunResult, breaker_was_open: bool
                 )
             )
     return events
+
+
+def newly_stale(passes: tuple[PassResult, ...]) -> list[str]:
+    """Skills the curator found stale since its last run, in the passes it applied."""
+    found: list[str] = []
+    for p in passes:
+        details = p.details.curator if isinstance(p.details, LibraryDetails) else p.details
+        if p.status == "applied" and isinstance(details, CuratorDetails):
+            found += [name for name in details.newly_stale if name not in found]
+    return found

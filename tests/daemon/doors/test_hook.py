@@ -31,13 +31,21 @@ def _facts() -> list[dict[str, Any]]:
     ]
 
 
+def claude_code_config(root: Path) -> Path:
+    """One agent `ada` reading Claude Code sessions (none yet): a runtime with a prompt hook."""
+    config = base_config(root, None)
+    (root / "sessions").mkdir()
+    config["agents"]["ada"]["transcripts"] = {"format": "claude-code", "root": str(root / "sessions"), "glob": "**/*.jsonl"}
+    return write_config(root, config)
+
+
 @pytest.fixture
 def deployed(tmp_path: Path) -> tuple[Path, Path, Path]:
     """(config, agent home, delivery index) after a first run over a store of five facts and a skill."""
-    config = write_config(tmp_path, base_config(tmp_path, None))
+    config = claude_code_config(tmp_path)
     home = tmp_path / "ada"
     write_store(home, *_facts())
-    skill = home / "skills" / "release-notes"
+    skill = home / ".claude" / "skills" / "release-notes"  # the claude-code preset's skills folder
     skill.mkdir(parents=True)
     (skill / "SKILL.md").write_text(
         "---\nname: release-notes\ndescription: Draft the release notes from merged pull requests. "
@@ -94,7 +102,7 @@ def test_skills_whose_description_fits_the_prompt_are_named(deployed: tuple[Path
     _config, home, index = deployed
     text = context_of(hook(index, prompt(home, "help me draft the release notes for 2.4")))
     assert "Skills that may help" in text and "release-notes: Draft the release notes" in text
-    assert str(home / "skills" / "release-notes") in text
+    assert str(home / ".claude" / "skills" / "release-notes") in text
 
 
 def test_nothing_relevant_gives_nothing(deployed: tuple[Path, Path, Path]) -> None:
@@ -115,7 +123,7 @@ def test_session_start_gives_the_newest_facts_within_the_budget(deployed: tuple[
 
 
 def test_the_budget_holds_whatever_the_facts_say(tmp_path: Path) -> None:
-    config = write_config(tmp_path, base_config(tmp_path, None))
+    config = claude_code_config(tmp_path)
     home = tmp_path / "ada"
     long = "steeped for exactly four minutes in water just off the boil " * 3
     facts = [stored_fact(id=f"f-{i}", key=f"note_{i}", value=f"note {i}", quote=f"I keep note {i}") for i in range(35)]
@@ -243,3 +251,17 @@ def test_the_hook_path_imports_neither_pydantic_nor_the_sdk_nor_the_parser(deplo
 def test_help_describes_the_hook(deployed: tuple[Path, Path, Path]) -> None:
     done = subprocess.run([str(SCRIPT), "hook", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and "UserPromptSubmit" in done.stdout and "fails open" in done.stdout
+
+
+def test_an_agent_of_a_runtime_without_a_hook_gets_an_index_only_when_asked(tmp_path: Path) -> None:
+    config = write_config(tmp_path, base_config(tmp_path, None))  # the daemon's own jsonl format
+    write_store(tmp_path / "ada", *_facts())
+    assert run_cli(config, "once", "--agent", "ada").code == 0
+    index = tmp_path / "state" / "agents" / "ada" / "delivery.sqlite3"
+    assert not index.exists()
+    wired = run_cli(config, "init", "--hooks", "--json")
+    assert wired.code == 0, wired.err
+    assert "has no hook settings file" in wired.json()["agents"][0]["hook"]
+    assert index.is_file()  # built by hand: kept in step from now on
+    assert run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "jonas", "--key", "city").code == 0
+    assert hook(index, prompt(tmp_path / "ada", "where does Jonas live?")).stdout == ""

@@ -39,6 +39,7 @@ from daemon.wiring.purge import Purged
 from memory_engine.distillation import DistillationDetails
 from memory_engine.forget import Forgotten
 from memory_engine.keep import Kept
+from skills_engine.curator import CuratorDetails
 from skills_engine.enforce import GuardDetails
 from tests.support.deploy import CliResult, run_cli
 from tests.support.fake_model import FakeModelServer
@@ -47,7 +48,7 @@ from tests.test_example import copy_example
 
 # Details of a person's action (review, forget, purge, retry, lab proposal, skills check),
 # never of a pass of `once`: printed by their own commands.
-NOT_PASS_DETAILS = {Decided, Forgotten, Kept, Purged, Queued, SettingsProposal, SettingsProposed, GuardDetails}
+NOT_PASS_DETAILS = {Decided, Forgotten, Kept, Purged, Queued, SettingsProposal, SettingsProposed, GuardDetails, CuratorDetails}
 
 
 def printed(model: type[BaseModel], result: CliResult) -> Any:

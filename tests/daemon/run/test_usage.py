@@ -146,11 +146,11 @@ def test_skills_list_shows_uses_and_last_use(root: Path) -> None:
     write_session(root / "projects" / "-srv-project", two_turns())
     once(config)
     lines = run_cli(config, "skills", "list", "--agent", "ada").out.splitlines()
-    assert lines[0].split() == ["NAME", "SOURCE", "STATUS", "WRITTEN", "BY", "USES", "LAST", "USE", "PATH"]
+    assert lines[0].split() == ["NAME", "SOURCE", "STATUS", "STATE", "WRITTEN", "BY", "USES", "LAST", "USE", "PATH"]
     release = next(line.split() for line in lines if line.startswith("release"))
-    assert release[:7] == ["release", "pack", "active", "upstream", "1", "2026-11-05", "09:02"]
+    assert release[:8] == ["release", "pack", "active", "kept", "upstream", "1", "2026-11-05", "09:02"]
     triage = next(line.split() for line in lines if line.startswith("triage"))
-    assert triage[4:6] == ["0", "never"]
+    assert triage[5:7] == ["0", "never"]
 
 
 def test_status_prints_the_usage_headline(root: Path) -> None:

@@ -21,6 +21,7 @@ from tests.daemon.doors.console.helpers import (
     review_deployment,
 )
 from tests.support.deploy import run_cli, tree_snapshot
+from tests.support.skill_library import curated_library, learned
 
 REVIEW = ".metaeng/review"
 
@@ -243,3 +244,95 @@ def test_undo_says_which_proposals_it_withdraws_before_and_after_in_the_cli_and_
     answer = post(browser, f"/runs/ada/{run_a}/undo", f"/runs/ada/{run_a}")
     assert answer.status_code == 200, answer.text
     assert f"withdraws proposal {pid_a} (" in answer.text
+
+
+def _pins(home: Path) -> set[str]:
+    return set(json.loads((home / ".metaeng" / "skill-pins.json").read_text())["pinned"])
+
+
+def test_pin_and_unpin_buttons_pin_like_skills_pin_each_as_a_run_the_undo_button_reverts(root: Path) -> None:
+    config = curated_library(root)
+    home = root / "ada"
+    browser = client(config)
+
+    pinned = post(browser, "/skills/ada/old-report/pin", "/skills?agent=ada")
+
+    assert pinned.status_code == 200, pinned.text
+    assert "pinned old-report" in pinned.text
+    assert _pins(home) == {"pinned-old", "old-report"}
+    (run,) = [r for r in run_cli(config, "runs", "--json").json() if r["status"] == "applied"]
+    assert f'href="/runs/ada/{run["run_id"]}"' in pinned.text
+    assert 'action="/skills/ada/old-report/unpin"' in browser.get("/skills?agent=ada").text
+    dry = run_cli(config, "curator", "--agent", "ada", "--dry-run", "--json", clock=clock).json()
+    assert dry["would_archive"] == []  # the curator reads the same pins
+
+    again = post(browser, "/skills/ada/old-report/pin", "/skills?agent=ada")
+    assert again.status_code == 200 and "old-report is already pinned" in again.text
+    assert 'href="/runs/' not in again.text  # nothing to change: no run
+
+    undone = post(browser, f"/runs/ada/{run['run_id']}/undo", f"/runs/ada/{run['run_id']}")
+    assert undone.status_code == 200, undone.text
+    assert _pins(home) == {"pinned-old"}
+
+    unpinned = post(browser, "/skills/ada/pinned-old/unpin", "/skills?agent=ada")
+    assert unpinned.status_code == 200 and "unpinned pinned-old" in unpinned.text
+    assert _pins(home) == set()
+
+
+def test_pinning_a_skill_the_agent_does_not_have_is_refused_and_changes_nothing(root: Path) -> None:
+    config = curated_library(root)
+    browser = client(config)
+    before = tree_snapshot(root / "ada")
+    missing = post(browser, "/skills/ada/nope/pin", "/skills?agent=ada")
+    assert missing.status_code == 409 and "agent ada has no skill &#39;nope&#39;" in missing.text
+    assert post(browser, "/skills/bob/old-report/pin", "/skills?agent=ada").status_code == 404
+    assert post(browser, "/skills/ada/old-report/delete", "/skills?agent=ada").status_code == 404
+    assert tree_snapshot(root / "ada") == before
+
+
+def test_restore_button_moves_an_archived_skill_back_like_skills_restore(root: Path) -> None:
+    a, b = curated_library(root / "a"), curated_library(root / "b")
+    archived = (root / "a" / "ada" / ".metaeng" / "skill-archive" / "gone-skill" / "skill" / "SKILL.md").read_bytes()
+    browser = client(a)
+
+    answer = post(browser, "/skills/ada/archive/gone-skill/restore", "/skills?agent=ada")
+    cli = run_cli(b, "skills", "restore", "gone-skill", "--agent", "ada", clock=clock)
+
+    assert answer.status_code == 200 and cli.code == 0, answer.text
+    assert "restored gone-skill to skills/gone-skill" in answer.text
+    assert (root / "a" / "ada" / "skills" / "gone-skill" / "SKILL.md").read_bytes() == archived
+    assert not (root / "a" / "ada" / ".metaeng" / "skill-archive" / "gone-skill").exists()
+    assert tree_snapshot(root / "a" / "ada") == tree_snapshot(root / "b" / "ada")
+    page = browser.get("/skills?agent=ada").text
+    assert 'id="skill-gone-skill"' in page and "No archived skills." in page
+
+
+def test_a_refused_restore_says_why_and_changes_nothing(root: Path) -> None:
+    config = curated_library(root)
+    home = root / "ada"
+    browser = client(config)
+    before = tree_snapshot(home)
+    missing = post(browser, "/skills/ada/archive/old-report/restore", "/skills?agent=ada")
+    assert missing.status_code == 409 and "no archived skill &#39;old-report&#39; (archived: gone-skill)" in missing.text
+    assert tree_snapshot(home) == before
+    learned(home, "gone-skill", "2026-11-01T00:00:00+00:00")  # learned again since it was archived
+    before = tree_snapshot(home)
+    clash = post(browser, "/skills/ada/archive/gone-skill/restore", "/skills?agent=ada")
+    assert clash.status_code == 409 and "already holds a skill &#39;gone-skill&#39;" in clash.text
+    assert tree_snapshot(home) == before
+
+
+def test_pin_and_restore_buttons_are_logged_with_the_session(root: Path) -> None:
+    config = curated_library(root)
+    browser = client(config)
+    stream = io.StringIO()
+    logs.configure(stream, level="info", json_lines=True)
+    post(browser, "/skills/ada/old-report/pin", "/skills?agent=ada")
+    post(browser, "/skills/ada/archive/nope/restore", "/skills?agent=ada")
+    entries = [json.loads(line) for line in stream.getvalue().splitlines()]
+    actions = [e for e in entries if e["event"] == "console.action"]
+    assert [(e["action"], e["target"], e["outcome"]) for e in actions] == [
+        ("pin", "old-report", "applied"),
+        ("skill-restore", "nope", "refused"),
+    ]
+    assert all(e["session"].startswith("console:") and e["agent"] == "ada" for e in actions)

@@ -13,6 +13,7 @@ the test with the command that installs it, never a silent skip.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -145,6 +146,50 @@ def test_log_in_approve_undo_and_reject_in_a_real_browser(root: Path, browser: o
             expect(page.locator("h1")).to_have_text(title)  # links are boosted: wait for the swap
             page.screenshot(path=str(shots / f"console-{name}.png"), full_page=True)
         expect(page.locator("svg.chart").first).to_be_visible()
+        assert errors == [], errors  # no CSP violation, no script error
+    finally:
+        console.close()
+
+
+def test_pin_unpin_and_restore_an_archived_skill_in_a_real_browser(root: Path, browser: object) -> None:
+    from playwright.sync_api import Browser, expect
+
+    from tests.support.skill_library import curated_library
+
+    assert isinstance(browser, Browser)
+    config = curated_library(root)
+    home = root / "ada"
+    console = ConsoleProcess(config, root)
+    try:
+        link = console.url()
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        errors: list[str] = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.on("dialog", lambda dialog: dialog.accept())
+        page.goto(link)
+        expect(page.locator("h1")).to_have_text("Agents")
+
+        page.click("header >> text=Skills")
+        expect(page.locator("h1")).to_have_text("Skills of ada")
+        expect(page.locator("#library-health")).to_contain_text("1 archived")
+        page.click("#pin-old-report")  # confirmation dialog accepted
+        expect(page.locator("#result")).to_contain_text("pinned old-report")
+        pins = json.loads((home / ".metaeng" / "skill-pins.json").read_text())["pinned"]
+        assert set(pins) == {"pinned-old", "old-report"}
+
+        page.click("header >> text=Skills")
+        expect(page.locator("#skill-old-report .place")).to_contain_text("pinned")
+        page.click("#unpin-old-report")
+        expect(page.locator("#result")).to_contain_text("unpinned old-report")
+
+        page.click("header >> text=Skills")
+        expect(page.locator("#archived-gone-skill")).to_be_visible()
+        page.click("#restore-gone-skill")
+        expect(page.locator("#result")).to_contain_text("restored gone-skill to skills/gone-skill")
+        assert (home / "skills" / "gone-skill" / "SKILL.md").exists()
+        assert not (home / ".metaeng" / "skill-archive" / "gone-skill").exists()
+        page.click("header >> text=Skills")
+        expect(page.locator("#skill-gone-skill")).to_be_visible()
         assert errors == [], errors  # no CSP violation, no script error
     finally:
         console.close()

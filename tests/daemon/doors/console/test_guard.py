@@ -20,6 +20,7 @@ from tests.daemon.doors.console.helpers import (
     review_deployment,
 )
 from tests.support.deploy import run_cli, tree_snapshot
+from tests.support.skill_library import curated_library
 
 PAGES = ("/agents", "/runs", "/review", "/memory", "/skills", "/lab")
 
@@ -168,3 +169,33 @@ def test_links_and_redirects_built_from_the_path_stay_on_the_console(root: Path)
 )
 def test_local_path_keeps_only_paths_of_this_console(path: str, kept: str) -> None:
     assert local_path(path) == kept
+
+
+@pytest.mark.parametrize(
+    "url", ["/skills/ada/old-report/pin", "/skills/ada/pinned-old/unpin", "/skills/ada/archive/gone-skill/restore"]
+)
+@pytest.mark.parametrize(
+    ("headers", "with_token"),
+    [({"Sec-Fetch-Site": "cross-site"}, True), ({"Origin": "http://evil.example"}, True), ({}, True), (SAME_ORIGIN, False)],
+)
+def test_skill_actions_without_same_origin_and_form_token_are_refused_and_change_nothing(
+    root: Path, url: str, headers: dict[str, str], with_token: bool
+) -> None:
+    config = curated_library(root)
+    browser = client(config)
+    data = {"form_token": form_token(browser)} if with_token else {}
+    before = tree_snapshot(root)
+    answer = browser.post(url, data=data, headers=headers)
+    assert answer.status_code == 403
+    assert tree_snapshot(root) == before
+
+
+@pytest.mark.parametrize(
+    "url", ["/skills/ada/old-report/pin", "/skills/ada/pinned-old/unpin", "/skills/ada/archive/gone-skill/restore"]
+)
+def test_skill_actions_need_a_session_and_are_post_only(root: Path, url: str) -> None:
+    config = curated_library(root)
+    before = tree_snapshot(root)
+    assert client(config, login=False).post(url, headers=SAME_ORIGIN).status_code == 401
+    assert client(config).get(url).status_code == 405
+    assert tree_snapshot(root) == before

@@ -14,6 +14,7 @@ import yaml
 from tests.daemon.doors.console.helpers import DAYS, NOW, client, open_proposal, review_deployment
 from tests.support.deploy import run_cli
 from tests.support.facts import stored_fact, write_store
+from tests.support.skill_library import curated_library
 
 PAGES = ("/agents", "/runs", "/review", "/memory", "/skills", "/lab")
 
@@ -395,3 +396,47 @@ def test_a_run_of_many_files_shows_the_first_fifty_diffs_and_says_where_the_rest
     assert page.count('<pre class="diff">') == 50
     assert f"The diffs of {files - 50} more file(s) are not shown here" in page
     assert f"metaeng-daemon show {run_id}" in page
+
+
+def test_skills_page_shows_the_library_health_each_skills_place_and_why_and_the_archive(root: Path) -> None:
+    config = curated_library(root)
+    page = client(config).get("/skills?agent=ada").text
+
+    health = page[page.index('id="library-health"') :].split("</p>")[0]
+    for count in ("2 active", "1 stale", "1 due for the archive", "1 archived", "1 pinned", "1 kept"):
+        assert count in health, count
+    assert "4 learned skill(s) never used since created" in health
+
+    def row(name: str) -> str:
+        return page[page.index(f'id="skill-{name}"') :].split("</tr>")[0]
+
+    old = row("old-report")
+    assert '<span class="tag life-archive">due for the archive</span>' in old
+    assert "never used since it was learned: 65 session(s) and 182 day(s) since" in old
+    assert 'action="/skills/ada/old-report/pin"' in old and "/unpin" not in old
+    assert '<span class="tag life-stale">stale</span>' in row("quiet-lookup")
+    assert '<span class="tag life-active">active</span>' in row("busy")
+    pinned = row("pinned-old")
+    assert '<span class="tag life-pinned">pinned</span>' in pinned and 'action="/skills/ada/pinned-old/unpin"' in pinned
+    kept = row("by-hand")
+    assert '<span class="tag life-kept">kept</span>' in kept and "/pin" not in kept  # never archived: nothing to pin
+
+    archived = page[page.index('id="archived-gone-skill"') :].split("</tr>")[0]
+    assert "never used since it was learned: 70 session(s) and 120 day(s) since" in archived
+    assert 'action="/skills/ada/archive/gone-skill/restore"' in archived
+
+
+def test_skills_page_with_unreadable_pins_says_so_and_still_lists_the_skills(root: Path) -> None:
+    config = curated_library(root)
+    (root / "ada" / ".metaeng" / "skill-pins.json").write_text("{not json")
+    page = client(config).get("/skills?agent=ada").text
+    assert "places in the curator&#39;s lifecycle not shown" in page and "skill-pins.json" in page
+    assert 'id="skill-old-report"' in page and 'id="library-health"' not in page
+    assert 'id="archived-gone-skill"' in page
+
+
+def test_agents_page_shows_each_agents_library_health(root: Path) -> None:
+    page = client(curated_library(root)).get("/agents").text
+    library = page[page.index('<td class="library">') :].split("</td>")[0]
+    assert '<a href="/skills?agent=ada">2 active</a>' in library
+    assert '<span class="bad">2 stale</span>, 1 archived, 1 pinned' in library

@@ -30,8 +30,10 @@ from daemon.kernel.errors import ConfigError
 from daemon.run.applier import PassResult
 from daemon.run.runner import RunResult
 from daemon.wiring.pass_registry import default_registry
+from skills_engine.curator import CuratorDetails
 from tests.daemon.doors.console.helpers import review_deployment
 from tests.support.deploy import run_cli, write_config
+from tests.support.skill_library import curated_library
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 EVENT = Event("run_failed", "ada", "run R of agent ada failed: boom", "/runs/ada/R", {"run_id": "R"})
@@ -397,3 +399,44 @@ def test_a_bad_webhook_is_refused_naming_key_and_line_without_quoting_the_url(
     assert any(p.startswith(f"notify.webhook: Value error, {message}") for p in as_json.json()["problems"])
     for result in (human, as_json, show):
         assert "WEBHOOKcanary" not in result.out + result.err
+
+
+def _curator(newly_stale: list[str], stale: list[str] | None = None) -> CuratorDetails:
+    return CuratorDetails(archived=[], proposal=None, waiting=None, stale=stale or newly_stale, newly_stale=newly_stale)
+
+
+def test_skills_going_stale_raise_one_event_with_a_link_to_the_skills_page(root: Path) -> None:
+    deployment = load_deployment(review_deployment(root), {})
+    run_id = "20261130T120000Z-abcdef"
+    went = PassResult("curator", "applied", "nothing to archive", details=_curator(["a-skill", "b-skill"]))
+    (event,) = run_events(deployment, _result(run_id=run_id, passes=(went,)), False, False)
+    assert (event.kind, event.page) == ("skills_stale", "/skills?agent=ada")
+    assert event.details == {"skills": ["a-skill", "b-skill"], "run_id": run_id}
+    assert event.summary.startswith("2 skill(s) of agent ada went stale (unused): a-skill, b-skill")
+    already = PassResult("curator", "applied", "nothing to archive", details=_curator([], ["a-skill"]))
+    failed = PassResult("curator", "failed", "boom", details=_curator(["a-skill"]))
+    assert run_events(deployment, _result(run_id=run_id, passes=(already,)), False, False) == []
+    assert [e.kind for e in run_events(deployment, _result(run_id=run_id, passes=(failed,)), False, False)] == [
+        "run_failed"
+    ]
+
+
+@pytest.mark.slow
+def test_a_scheduled_library_pass_notifies_skills_that_went_stale_once(root: Path, receiver: Receiver) -> None:
+    config = curated_library(root)
+    data = yaml.safe_load(config.read_text())
+    data["notify"] = {"webhook": receiver.url, "events": ["skills_stale"]}
+    write_config(root, data)
+    deployment = load_deployment(config, {})
+    runner = JobRunner(deployment, default_registry(), {"HOME": str(root)}, lambda: NOW)
+    runner.notifier = notifier_for(deployment, lambda: NOW)
+    runner.run("ada", "maintenance")
+    runner.run("ada", "maintenance")
+
+    (body,) = receiver.bodies  # the second run finds nothing newly stale
+    assert body["event"] == "skills_stale" and body["agent"] == "ada"
+    # stale, and due for the archive (its first archive waits for consent): both went quiet
+    assert body["details"]["skills"] == ["old-report", "quiet-lookup"]
+    assert body["url"].endswith("/skills?agent=ada")
+    (first, *_) = [r for r in run_cli(config, "runs", "--json").json() if r["run_id"] == body["details"]["run_id"]]
+    assert first["status"] == "applied"

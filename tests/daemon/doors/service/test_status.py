@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import yaml
+
 from daemon.config import load_deployment
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.review_queue import make_change, new_proposal, proposal_write
@@ -15,6 +17,7 @@ from daemon.run.session import AgentSession
 from tests.daemon.doors.service.helpers import FACT_REPLY, add_turns, runs_of
 from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
+from tests.support.skill_library import curated_library
 
 T0 = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
@@ -85,6 +88,17 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
             "facts_view_reads": 0,
             "hook_deliveries": 0,
             "sessions_read": 1,
+        },
+        "library": {
+            "curator_enabled": True,
+            "active": 0,
+            "stale": 0,
+            "due_for_archive": 0,
+            "pinned": 0,
+            "kept": 0,
+            "archived": 0,
+            "never_used": 0,
+            "stale_skills": [],
         },
         # The proposal was written by a manual run, which goes through the same applier
         # and so is the newest line of the run log.
@@ -167,3 +181,48 @@ def test_status_of_an_unknown_agent_exits_1(root: Path) -> None:
     config = write_config(root, base_config(root, None))
     result = run_cli(config, "status", "--agent", "zed")
     assert result.code == 1 and "unknown agent 'zed'" in result.err
+
+
+def test_status_shows_the_library_health_from_the_curators_verdicts(root: Path) -> None:
+    config = curated_library(root)
+    now = datetime(2026, 11, 20, 12, 0, tzinfo=UTC)
+    (ada,) = run_cli(config, "status", "--json", clock=lambda: now).json()["agents"]
+    assert ada["library"] == {
+        "curator_enabled": True,
+        "active": 2,  # busy, fresh-idea
+        "stale": 1,
+        "due_for_archive": 1,
+        "pinned": 1,
+        "kept": 1,  # by-hand
+        "archived": 1,
+        "never_used": 4,  # old-report, quiet-lookup, fresh-idea, pinned-old
+        "stale_skills": ["old-report", "quiet-lookup"],
+    }
+    dry = run_cli(config, "curator", "--agent", "ada", "--dry-run", "--json", clock=lambda: now).json()
+    assert dry["would_archive"] == ["old-report"]  # the curator's own verdicts say the same
+    human = run_cli(config, "status", clock=lambda: now).out
+    assert (
+        "  skills: 2 active, 1 stale, 1 due for the archive, 1 archived, 1 pinned, 1 kept; "
+        "4 learned never used since created; stale or due: old-report, quiet-lookup"
+    ) in human.splitlines()
+
+
+def test_status_with_unreadable_pins_warns_and_still_shows_the_usage(root: Path) -> None:
+    config = curated_library(root)
+    pins = root / "ada" / ".metaeng" / "skill-pins.json"
+    pins.write_text("{not json")
+    result = run_cli(config, "status", "--json")
+    assert result.code == 0 and f"warning: {pins}" in result.err
+    (ada,) = result.json()["agents"]
+    assert ada["library"] is None and ada["usage"]["sessions_read"] == 65
+    assert "  skills: unknown" in run_cli(config, "status").out.splitlines()
+
+
+def test_status_says_when_the_curator_is_off(root: Path) -> None:
+    config = curated_library(root)
+    raw = yaml.safe_load(config.read_text())
+    raw["agents"]["ada"]["skills"]["curator"] = {"enabled": False}
+    config.write_text(yaml.safe_dump(raw))
+    (ada,) = run_cli(config, "status", "--json").json()["agents"]
+    assert ada["library"]["curator_enabled"] is False and ada["library"]["stale_skills"] == []
+    assert "(the curator is off: skills.curator.enabled)" in run_cli(config, "status").out
