@@ -27,6 +27,7 @@ from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView
 from skills_engine.lifecycle import Verdict
 from skills_engine.provenance import sidecar_path
+from skills_engine.quarantine import move_out
 
 ARCHIVE_DIR = SKILL_ARCHIVE_DIR
 PINS_FILE = SKILL_PINS
@@ -101,16 +102,9 @@ def plan_archive(
         run_id=run_id,
         moved_from=f"{learned}/{name}",
     )
-    writes = [FileWrite(path=f"{target}/skill/{rel}", content=data) for rel, data in sorted(files.items())]
-    if sidecar is not None:
-        writes.append(FileWrite(path=f"{target}/provenance.json", content=sidecar))
     body = json.dumps(record.model_dump(mode="json"), indent=1) + "\n"
-    writes.append(FileWrite(path=f"{target}/archive.json", content=body.encode("utf-8")))
-    kept = {w.path for w in writes}
-    deletes = [f"{learned}/{name}/{rel}" for rel in sorted(files)]
-    if sidecar is not None:
-        deletes.append(sidecar_path(learned, name))
-    deletes += [p for p in view.walk(target) if p not in kept]  # an older archive of the name
+    # an older archive of the name is replaced whole
+    writes, deletes = move_out(learned, name, files, sidecar, target, ("archive.json", body.encode("utf-8")), list(view.walk(target)))
     return writes, deletes
 
 

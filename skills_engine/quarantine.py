@@ -81,17 +81,34 @@ def plan_move(
         run_id=run_id,
         moved_from=f"{learned}/{name}",
     )
+    body = json.dumps(record.model_dump(mode="json"), indent=1) + "\n"
+    writes, deletes = move_out(learned, name, files, sidecar, target, ("quarantine.json", body.encode("utf-8")), stale)
+    return writes, deletes, record
+
+
+def move_out(
+    learned: str,
+    name: str,
+    files: Mapping[str, bytes],
+    sidecar: bytes | None,
+    target: str,
+    record: tuple[str, bytes],
+    stale: Sequence[str] = (),
+) -> tuple[list[FileWrite], list[str]]:
+    """The writes and deletes that move the learned skill `name` (its `files` and `sidecar`)
+    to `target` as `skill/…`, `provenance.json` and the record file; `stale`: files already
+    under `target` (an older move of the name), deleted unless written again. Shared by
+    the quarantine and the archive (skills_engine/archive.py)."""
     writes = [FileWrite(path=f"{target}/skill/{rel}", content=data) for rel, data in sorted(files.items())]
     if sidecar is not None:
         writes.append(FileWrite(path=f"{target}/provenance.json", content=sidecar))
-    body = json.dumps(record.model_dump(mode="json"), indent=1) + "\n"
-    writes.append(FileWrite(path=f"{target}/quarantine.json", content=body.encode("utf-8")))
+    writes.append(FileWrite(path=f"{target}/{record[0]}", content=record[1]))
     new_paths = {w.path for w in writes}
     deletes = [f"{learned}/{name}/{rel}" for rel in sorted(files)]
     if sidecar is not None:
         deletes.append(sidecar_path(learned, name))
     deletes += [p for p in stale if p not in new_paths]
-    return writes, deletes, record
+    return writes, deletes
 
 
 def _parse(raw: bytes, label: Path) -> QuarantineRecord:
