@@ -25,7 +25,7 @@ from daemon.kernel.errors import CorruptState
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from memory_engine import factstore
-from memory_engine.fact_index import open_index
+from memory_engine.fact_index_open import open_index
 from memory_engine.fact_shards import (
     Scope,
     by_shard,

@@ -34,6 +34,7 @@ from daemon.kernel.errors import ChangedDuringRun, PathRefused, StoreError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.review_queue import proposal_targets
 from daemon.kernel.view import AgentView, ReadLog, confined
+from daemon.run.after_commit import derived_notes
 from daemon.run.apply import ApplyFailed, apply_run, describe_os_error
 from daemon.run.crashpoints import crashpoint
 from daemon.run.session import AgentSession, commit_external_edits
@@ -225,26 +226,8 @@ def commit_run(
             log.warning("run.log_not_written", agent=session.agent.name, run_id=run_id, error=detail)
             outcome = replace(outcome, notes=(*outcome.notes, f"the run log was not written — {detail}"))
         outcome = _index(session, outcome, run_id)
-        outcome = _derive(session, outcome, now)
+        outcome = replace(outcome, notes=(*outcome.notes, *derived_notes(session, now)))
     return outcome
-
-
-def _derive(session: AgentSession, outcome: Outcome, now: datetime) -> Outcome:
-    """Bring what is derived from the store (the delivery index) up to date with this run.
-
-    Derived data only: a failure is logged and noted, the run stands, and the next run
-    tries again.
-    """
-    notes = list(outcome.notes)
-    for derive in session.after_commit:
-        try:
-            note = derive(session.agent, session.state, now)
-        except Exception as exc:  # derived data never fails a committed run
-            log.warning("run.derived_not_updated", agent=session.agent.name, error=f"{type(exc).__name__}: {exc}")
-            note = f"derived data not updated (retried on the next run) — {type(exc).__name__}: {exc}"
-        if note:
-            notes.append(note)
-    return replace(outcome, notes=tuple(notes))
 
 
 def _index(session: AgentSession, outcome: Outcome, run_id: str) -> Outcome:

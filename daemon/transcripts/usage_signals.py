@@ -23,7 +23,6 @@ at most NAME_CHARS of letters, digits and `.:@+-_`); anything else is no signal.
 from __future__ import annotations
 
 import re
-import shlex
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -31,6 +30,7 @@ from typing import Literal
 
 from daemon.kernel.json_contract import RawJson
 from daemon.transcripts.lines import Malformed, load_nested
+from daemon.transcripts.shell_reads import read_paths
 
 UsageKind = Literal["skill_opened", "facts_view_read", "hook_context"]
 SKILL_OPENED: UsageKind = "skill_opened"
@@ -49,36 +49,14 @@ _CODEX_SKILL = re.compile(r"\s*<skill>\s*<name>([^<\n]+)</name>")
 _HOOK_TAG = "<hook_context>"
 _LEGACY_HOOK = "hook additional context:"
 
-# Tools that read one file (by lower-cased name), the argument keys that name it, tools
-# that run a shell command, and the programs that only read the files they are given.
+# Tools that read one file (by lower-cased name), the argument keys that name it, and tools
+# that run a shell command (which files it reads: daemon/transcripts/shell_reads.py).
 READ_TOOLS = frozenset({"read", "read_file", "readfile", "view", "view_file", "open_file"})
 PATH_KEYS = ("file_path", "path", "filePath", "filename", "file")
 SHELL_TOOLS = frozenset(
     {"bash", "shell", "exec_command", "exec", "terminal", "shell_command", "local_shell", "run_shell_command"}
 )
 COMMAND_KEYS = ("command", "cmd", "script")
-READERS = frozenset(
-    {
-        "cat",
-        "bat",
-        "batcat",
-        "less",
-        "more",
-        "head",
-        "tail",
-        "sed",
-        "nl",
-        "awk",
-        "view",
-        "get-content",
-        "gc",
-        "type",
-    }
-)
-SHELLS = frozenset({"bash", "sh", "zsh", "dash", "ksh", "fish"})
-PREFIXES = frozenset({"sudo", "command", "exec", "time", "nice", "env"})
-_SEGMENTS = re.compile(r"\|\||&&|[;|\n]")
-_WRITES = (">", ">>", "1>", "2>", "&>")
 
 
 @dataclass(frozen=True)
@@ -150,58 +128,6 @@ def skill_of_path(path: object) -> str | None:
 def marked(text: object) -> bool:
     """Whether `text` is context the daemon's hook gave (it starts with MARK, maybe in a `<hook_context>` tag)."""
     return isinstance(text, str) and text.lstrip().removeprefix(_HOOK_TAG).lstrip().startswith(MARK)
-
-
-def _scripts(command: object) -> list[str]:
-    """The shell text of a command given as text or as an argument vector."""
-    if isinstance(command, str):
-        return [command]
-    if isinstance(command, list):
-        words = [w for w in command if isinstance(w, str)]
-        return [shlex.join(words)] if words else []
-    return []
-
-
-def _words(segment: str) -> list[str]:
-    try:
-        return shlex.split(segment, comments=False, posix=True)
-    except ValueError:  # an unbalanced quote: read it word by word
-        return segment.split()
-
-
-def read_paths(command: object, depth: int = 0) -> list[str]:
-    """The files a shell command gives to a program that only reads them (`cat`, `sed -n`, `head` …).
-
-    A write (`> file`, `sed -i`) is no read; `bash -lc "…"` is looked into (twice at most).
-    """
-    found: list[str] = []
-    for script in _scripts(command):
-        for segment in _SEGMENTS.split(script):
-            words = _words(segment)
-            while words and (
-                words[0] in PREFIXES or ("=" in words[0] and not words[0].startswith(("-", "=")))
-            ):
-                words.pop(0)
-            if not words:
-                continue
-            program = words[0].rsplit("/", 1)[-1].lower()
-            if program in SHELLS and len(words) >= 3 and words[1].startswith("-") and "c" in words[1]:
-                if depth < 2:
-                    found += read_paths(words[2], depth + 1)
-                continue
-            if program not in READERS or (
-                program == "sed" and any(w.startswith(("-i", "--in-place")) for w in words)
-            ):
-                continue
-            after_write = False
-            for word in words[1:]:
-                if word in _WRITES:
-                    after_write = True
-                    continue
-                if not after_write and not word.startswith(("-", ">")):
-                    found.append(word)
-                after_write = False
-    return found
 
 
 def _arguments(raw: object) -> object:

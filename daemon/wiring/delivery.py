@@ -32,7 +32,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.text.language import detect, known
 from daemon.text.search_terms import stems, terms
-from memory_engine.fact_index import open_index
+from memory_engine.fact_index_open import open_index
 from skills_engine.inventory import load_inventory
 
 SCHEMA = 1

@@ -15,7 +15,8 @@ from daemon.kernel.paths import StateLayout
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from memory_engine.agent_memory import schema_for, settings_for
-from memory_engine.fact_index import FactIndex, open_index
+from memory_engine.fact_index import FactIndex
+from memory_engine.fact_index_open import open_index
 from memory_engine.memory import Memory, QueryResult
 from memory_engine.records import FactRecord
 

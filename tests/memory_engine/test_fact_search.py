@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from daemon.kernel.errors import DaemonError
-from memory_engine.fact_index import Look, open_index
+from memory_engine.fact_index import Look
+from memory_engine.fact_index_open import open_index
 from memory_engine.fact_search import read_query, search
 from tests.support.facts import stored_fact, write_store
 
