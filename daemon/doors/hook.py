@@ -122,7 +122,7 @@ def _connect(path: str) -> sqlite3.Connection:
 
 
 def _meta(db: sqlite3.Connection) -> dict[str, str]:
-    return dict(db.execute("SELECT key, value FROM meta").fetchall())
+    return dict(db.execute("SELECT key, value FROM meta WHERE key IN ('facts', 'roots', 'stemmers')").fetchall())
 
 
 def _answers_here(meta: dict[str, str], cwd: str) -> bool:

@@ -232,7 +232,7 @@ def _skills_stamp(agent: AgentSettings) -> str:
         except OSError:
             continue
         stamps.append([str(path), st.st_size, st.st_mtime_ns, st.st_ino])
-    return json.dumps(stamps)
+    return hashlib.sha256(json.dumps(stamps).encode()).hexdigest()
 
 
 def _sync_skills(db: sqlite3.Connection, agent: AgentSettings) -> int | None:
