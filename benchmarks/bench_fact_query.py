@@ -11,6 +11,11 @@ shards for this one), then interleaved (before, after) pairs of one whole
 case. The first query after seeding (which builds the SQLite index) is reported apart.
 Writes benchmarks/results/fact_query_processes.json.
 
+`--index-build` (whole processes, this checkout only): for each size a sharded store is
+seeded once, then `--pairs` times the query index file is deleted and one `memory query`
+process builds it again (what the first query after an upgrade, or with a missing index,
+pays): wall time and peak RSS. Writes benchmarks/results/fact_query_index_build.json.
+
 Facts are spread over 100 owners; every query asks for an existing (owner, entity, key).
 "Indexed" uses the daemon's default settings (filter_entity + time_aware, top_k 3): the
 candidate set comes from the (owner, entity) index. "Owner-wide" turns filter_entity off,
@@ -21,6 +26,7 @@ the owner's share of the store, and is reported as such.
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -131,6 +137,53 @@ def whole_processes(before: Path, sizes: list[int], pairs: int) -> None:
     )
 
 
+def index_builds(sizes: list[int], repeats: int) -> None:
+    import tempfile
+
+    from benchmarks.bench_fact_write import daemon, seed, seed_records
+    from tests.support.deploy import base_config, write_config
+
+    here = Path(__file__).resolve().parents[1]
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for n in sizes:
+            root = Path(tmp) / f"after-{n}"
+            root.mkdir()
+            config = write_config(root, base_config(root, None))
+            state = root / "state" / "agents" / "ada"
+            state.mkdir(parents=True)
+            seed(root / "ada", seed_records(n), sharded=True)
+            samples = []
+            for _ in range(repeats):
+                for index in state.glob("facts-index.sqlite3*"):
+                    index.unlink()
+                seconds, rss, out = daemon(here, config, *query_args(n))
+                assert out.strip() and not out.startswith("no answer"), out
+                samples.append({"seconds": seconds, "rss_kib": rss})
+            rows.append(
+                {
+                    "facts": n,
+                    "median_s": statistics.median(s["seconds"] for s in samples),
+                    "peak_rss_kib": max(s["rss_kib"] for s in samples),
+                    "samples": samples,
+                }
+            )
+            print(json.dumps(rows[-1]), flush=True)
+    save_results("fact_query_index_build", rows)
+    print_table(
+        ["facts", "first query, builds the index (median)", "runs", "peak RSS"],
+        (
+            [
+                f"{r['facts']:,}",
+                f"{r['median_s']:.2f} s",
+                " / ".join(f"{s['seconds']:.1f}" for s in r["samples"]),
+                f"{r['peak_rss_kib'] / 1024:.0f} MiB",
+            ]
+            for r in rows
+        ),
+    )
+
+
 def query_args(n: int) -> list[str]:
     """A query for an existing fact of the seeded store (entity in the middle of it)."""
     entity = f"e{(n // 2) // 6}"
@@ -143,7 +196,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=2000)
     parser.add_argument("--before", type=Path, help="whole processes: checkout of the code to compare with")
     parser.add_argument("--pairs", type=int, default=5)
+    parser.add_argument("--index-build", action="store_true", help="whole processes: the index build alone")
     args = parser.parse_args()
+    if args.index_build:
+        index_builds(args.sizes, args.pairs)
+        return
     if args.before is not None:
         whole_processes(args.before, args.sizes, args.pairs)
         return

@@ -12,23 +12,36 @@ low-confidence guesses, useful modest facts, confirmations, deletions, a second 
 with expected answers computed from the story's own ground truth, not from the engine.
 Their confidences come from the published suite's six values, so every suite has the
 same 384-configuration grid and the cost per configuration is comparable.
+
+    .venv/bin/python benchmarks/bench_grid.py --process [--before HEAD] [--reference CMD]
+
+times `lab grid --scenarios builtin:published` as a whole process (start-up included), for
+this checkout and for `--before` (a git revision exported with `git archive`, or a folder),
+interleaved round by round with the reference implementation when `--reference` gives the
+shell command that runs it (the published lab's `scripts/settings_grid.py` in a checkout of
+it; the lab is not part of this repository), and writes benchmarks/results/grid_process.json.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
+import resource
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from benchmarks.report import print_table
+from benchmarks.report import Align, print_table, save_results
 from daemon.lab.grid import run_grid
 from daemon.lab.scenarios import Suite, load_suite, parse_suite
 
@@ -210,14 +223,103 @@ def measure(suite: Suite, repeat: int) -> dict[str, Any]:
     }
 
 
+def _cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _timed(argv: list[str] | str, tree: Path | None, cwd: Path) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user + system, its own children included) of one process.
+
+    CPU time is reported beside wall time because it barely moves with the machine's load,
+    which on a shared two-core machine can double a wall-clock median.
+    """
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)  # ahead of the editable install's finder
+    cpu = _cpu_of_children()
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, shell=isinstance(argv, str))
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"{argv} exited {done.returncode}: {done.stderr.decode()[-400:]}")
+    return elapsed, _cpu_of_children() - cpu
+
+
+def measure_processes(before: str, reference: str | None, rounds: int) -> None:
+    """`lab grid` on the published suite as a whole process: before, after, reference."""
+    repo = Path(__file__).resolve().parents[1]
+    work = Path(tempfile.mkdtemp(prefix="bench-grid-"))
+    try:
+        tree = Path(before).resolve() if Path(before).is_dir() else work / "before"
+        if not tree.is_dir():
+            tree.mkdir()
+            archive = subprocess.run(["git", "-C", str(repo), "archive", before], check=True, capture_output=True)
+            subprocess.run(["tar", "-x", "-C", str(tree)], input=archive.stdout, check=True)
+        grid = [sys.executable, "-m", "daemon", "lab", "grid", "--scenarios", "builtin:published"]
+        runs: dict[str, tuple[list[str] | str, Path | None]] = {"before": (grid, tree), "after": (grid, repo)}
+        if reference:
+            runs["reference"] = (reference, None)
+        samples: dict[str, list[float]] = {name: [] for name in runs}
+        cpu_samples: dict[str, list[float]] = {name: [] for name in runs}
+        load = [os.getloadavg()[0]]
+        for round_no in range(rounds):
+            order = list(runs.items())
+            for name, (argv, where) in order if round_no % 2 == 0 else reversed(order):
+                wall, cpu = _timed(argv, where, work)
+                samples[name].append(wall)
+                cpu_samples[name].append(cpu)
+            print(f"round {round_no + 1}/{rounds}", file=sys.stderr)
+        load.append(os.getloadavg()[0])
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    median = {name: statistics.median(values) for name, values in samples.items()}
+    cpu_median = {name: statistics.median(values) for name, values in cpu_samples.items()}
+    print(f"`lab grid --scenarios builtin:published` as a whole process, median of {rounds}")
+    print(f"load average (1 min) before and after: {load[0]:.2f}, {load[1]:.2f} on {os.cpu_count()} CPU(s)")
+    rows = [[name, f"{median[name]:.3f} s", f"{cpu_median[name]:.3f} s"] for name in median]
+    headers = ["process", "wall", "CPU"]
+    if reference:
+        rows = [
+            [*row, f"{median[row[0]] / median['reference']:.2f}×", f"{cpu_median[row[0]] / cpu_median['reference']:.2f}×"]
+            for row in rows
+        ]
+        headers += ["wall ÷ reference", "CPU ÷ reference"]
+    right: Align = "right"
+    align: list[Align] = ["left", *[right] * (len(headers) - 1)]
+    print_table(headers, rows, align)
+    save_results(
+        "grid_process",
+        {
+            "before": before,
+            "reference": reference,
+            "rounds": rounds,
+            "python": platform.python_version(),
+            "cpus": os.cpu_count(),
+            "load_average_1min_before_after": load,
+            "samples_s": samples,
+            "median_s": median,
+            "cpu_samples_s": cpu_samples,
+            "cpu_median_s": cpu_median,
+        },
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--process", action="store_true", help="time `lab grid` as whole processes instead")
+    parser.add_argument("--before", default="HEAD", help="with --process: git revision or folder to compare with")
+    parser.add_argument("--reference", help="with --process: shell command running the reference implementation")
+    parser.add_argument("--rounds", type=int, default=9, help="with --process: interleaved rounds (median taken)")
     parser.add_argument(
         "--sizes", type=int, nargs="+", default=[1, 10, 100], help="suite sizes as ×20 stories"
     )
     parser.add_argument("--repeat", type=int, default=3, help="grid runs per suite (best time reported)")
     parser.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     args = parser.parse_args()
+    if args.process:
+        measure_processes(args.before, args.reference, args.rounds)
+        return
     rows = []
     for size in args.sizes:
         suite = load_suite("builtin:published") if size == 1 else generated_suite(20 * size)
@@ -231,7 +333,7 @@ def main() -> None:
         return
     print(f"python {platform.python_version()} on {platform.machine()}")
     print_table(
-        ["suite", "stories", "configs", "wall (s)", "configs/s", "ms/config", "µs/scenario run"],
+        ["suite", "stories", "configs", "wall (s)", "configs/s", "ms/config", "µs/config × story"],
         (
             [
                 f"{r['size']} {r['suite']}",

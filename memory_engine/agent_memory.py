@@ -18,7 +18,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView
 from memory_engine import factstore
-from memory_engine.fact_edit import FactStoreEdit
+from memory_engine.fact_edit import FactStoreEdit, TakenIds
 from memory_engine.fact_shards import shard_root
 from memory_engine.memory import Memory
 from memory_engine.records import MemorySchema
@@ -75,7 +75,7 @@ def open_edit(agent: AgentSettings, view: AgentView, index_path: Path | None = N
     but a single-file store (to migrate) is read yet. `index_path`: the agent's fact index,
     so the facts view need not read every shard."""
     settings, _origin = settings_for(agent, view)
-    taken: set[str] = set()
+    taken = TakenIds()
     memory = Memory(settings=settings, schema=schema_for(agent), new_id=factstore.ids_avoiding(taken))
     return FactStoreEdit.open(agent, view, memory, taken, index_path)
 

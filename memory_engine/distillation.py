@@ -23,11 +23,12 @@ from daemon.kernel.view import AgentView
 from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
-from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
+from daemon.passes.turn_input import TurnsSeen, turns_for_model
+from daemon.passes.turn_prompt import data_block
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import Turn
 from daemon.transcripts.reads import FileRead
-from daemon.transcripts.turn_render import TurnBody
+from daemon.transcripts.turn_render import compact_json
 from memory_engine import refused
 from memory_engine.agent_memory import memory_files, memory_folders, open_edit
 from memory_engine.fact_admission import DistilledFact, admit_all
@@ -61,12 +62,12 @@ class DistillationResponse(BaseModel):
     facts: list[DistilledFact] = Field(max_length=50)
 
 
-SYSTEM_PROMPT = """You maintain the long-term fact memory of an AI agent.
-You receive new conversation turns between the agent and its user. Extract durable facts
-worth remembering (a home city, a preferred language, a plan, a timezone, ...).
+TASK = """Maintain the long-term fact memory of the agent: from the turns above, extract the
+durable facts worth remembering (a home city, a preferred language, a plan, a timezone, ...).
 
 Rules:
-- Only facts with one of the allowed keys. Anything else: leave it out.
+- Only facts with one of the allowed keys (listed below with today's date). Anything else:
+  leave it out.
 - Each fact cites the id of the turn it comes from and quotes, verbatim, the words of
   that turn that state it.
 - valid_from is the date (YYYY-MM-DD) from which the fact holds: the date the turn states
@@ -76,8 +77,9 @@ Rules:
 - If nothing durable was said, return {"facts": []}."""
 
 
-def _payload(turns: list[TurnBody], allowed: list[str], now: datetime) -> str:
-    return untrusted_block({"today": now.date().isoformat(), "allowed_keys": allowed, "turns": turns})
+def task_data(allowed: list[str], now: datetime) -> str:
+    """What the task needs beside the turns: today's date and the keys it may store."""
+    return data_block("memory_keys", compact_json({"today": now.date().isoformat(), "allowed_keys": allowed}))
 
 
 def _with_gone(
@@ -154,8 +156,8 @@ class DistillationPass:
             context,
             batch,
             purpose="distillation",
-            system=SYSTEM_PROMPT,
-            user=lambda bodies: _payload(bodies, allowed, context.now),
+            task=TASK,
+            data=lambda: task_data(allowed, context.now),
             response_model=DistillationResponse,
             handle=handle,
         )

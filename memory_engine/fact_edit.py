@@ -7,16 +7,17 @@ rendering differs from what it read, and nothing else. A run adding 10 facts to 
 100k-fact store reads and writes ~10 small files, and its memory does not grow with the
 store.
 
-Migration of a single-file store: the legacy file's records are read at open (it is the
-store as it was written), placed in their shards, and `changes()` deletes the file and
-writes those shards — in the one commit of the run that made the edit, so a crash before
-that commit leaves the single file untouched (the applier rolls back) and `undo` of that
-run brings the single file back.
+Migration of a single-file store: the legacy file is streamed at open into shards
+spooled on disk (`fact_migration`: memory does not grow with the file); the edit loads the
+shards it touches from there like any other, and `changes()` deletes the file and writes
+every shard — the untouched ones as spooled writes — in the one commit of the run that
+made the edit, so a crash before that commit leaves the single file untouched (the
+applier rolls back) and `undo` of that run brings the single file back.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -26,6 +27,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from memory_engine import factstore
 from memory_engine.fact_index_open import open_index
+from memory_engine.fact_migration import Migration
 from memory_engine.fact_shards import (
     Scope,
     by_shard,
@@ -40,50 +42,66 @@ from memory_engine.memory import Memory
 from memory_engine.records import FactRecord
 
 
+class TakenIds(set[str]):
+    """The ids a new record must avoid: those read so far, and every id of a single-file
+    store being migrated (asked of the migration, not held here)."""
+
+    also: Callable[[str], bool] | None = None
+
+    def __contains__(self, record_id: object) -> bool:
+        if super().__contains__(record_id):
+            return True
+        return self.also is not None and isinstance(record_id, str) and self.also(record_id)
+
+    def read(self, record_id: str) -> bool:
+        """True if a record read so far has `record_id` (the migration not asked)."""
+        return super().__contains__(record_id)
+
+
 @dataclass
 class FactStoreEdit:
     agent: AgentSettings
     view: AgentView
     memory: Memory
-    legacy: bytes | None = None
+    legacy: Migration | None = None
     # Shard path → the bytes read from it (None = absent): what `changes()` compares against.
     read: dict[str, bytes | None] = field(default_factory=dict)
     # The query index (memory_engine.fact_index) the facts view may read the untouched
     # shards from; None: the view reads every shard.
     index_path: Path | None = None
-    _taken: set[str] = field(default_factory=set)
+    _taken: TakenIds = field(default_factory=TakenIds)
     _everything: bool = False
 
     @classmethod
     def open(
-        cls, agent: AgentSettings, view: AgentView, memory: Memory, taken: set[str], index_path: Path | None = None
+        cls, agent: AgentSettings, view: AgentView, memory: Memory, taken: TakenIds, index_path: Path | None = None
     ) -> FactStoreEdit:
-        """An edit of `agent`'s store over `view`; `memory` is empty, its id factory avoids `taken`."""
+        """An edit of `agent`'s store over `view`; `memory` is empty, its id factory avoids `taken`.
+
+        A single-file store is migrated here (streamed into spooled shards, see
+        `fact_migration`); the spool goes to a scratch folder beside `index_path` (the
+        agent's state folder), else to the system's temporary folder.
+        """
         edit = cls(agent=agent, view=view, memory=memory, index_path=index_path, _taken=taken)
         store = agent.memory.store
-        edit.legacy = view.read_bytes(store)
-        if edit.legacy is not None:
-            label = edit._label(store)
-            legacy = factstore.parse_numbered(_text(edit.legacy, label), label)
-            for path in sorted({shard_path(store, r.scope) for _n, r in legacy}):
-                edit._load(path)
-            for number, record in legacy:
-                edit._take([record], store, number)
+        source = view.open_bytes(store)
+        if source is not None:
+            spool_parent = index_path.parent / "scratch" if index_path is not None else None
+            edit.legacy = Migration.build(view, store, source, spool_parent)
+            taken.also = edit.legacy.has_id
         return edit
 
-    def _label(self, rel: str) -> str:
-        return str(self.agent.home / rel)
-
-    def _take(self, records: Iterable[FactRecord], path: str, line: int | None = None) -> None:
-        """Add records read from `path` (at `line`, for the single file); CorruptState on a reused id."""
+    def _take(self, records: Iterable[FactRecord], path: str, migrated: bool = False) -> None:
+        """Add records read from `path`; CorruptState on a reused id. `migrated`: the shard
+        as the migration left it, whose records are the single file's own."""
         for record in records:
             known = self.memory.get(record.id)
             if known == record:
-                continue  # the same record in the single file and its shard
-            if known is not None or record.id in self._taken:
-                at = f"line {line}: " if line is not None else ""
+                continue
+            reused = self._taken.read(record.id) if migrated else record.id in self._taken
+            if known is not None or reused:
                 raise CorruptState(
-                    self.agent.home / path, f"{at}record id {record.id!r} is used by another record of the fact store"
+                    self.agent.home / path, f"record id {record.id!r} is used by another record of the fact store"
                 )
             self._taken.add(record.id)
             self.memory.absorb([record])
@@ -93,7 +111,9 @@ class FactStoreEdit:
             return
         content = self.view.read_bytes(path)
         self.read[path] = content
-        if content:
+        if self.legacy is not None and path in self.legacy.shards:
+            self._take(self.legacy.records(path), path, migrated=True)
+        elif content:
             self._take(parse_shard(content, path, self.agent.home / path), path)
 
     def load_scope(self, scope: Scope) -> None:
@@ -103,7 +123,8 @@ class FactStoreEdit:
     def load_all(self) -> None:
         """Read every shard: for a pass that needs the whole store (consolidation, the markdown view)."""
         if not self._everything:
-            for path in shard_files(self.view, self.agent.memory.store):
+            migrated = self.legacy.shards if self.legacy is not None else set()
+            for path in sorted({*shard_files(self.view, self.agent.memory.store), *migrated}):
                 self._load(path)
             self._everything = True
 
@@ -115,6 +136,11 @@ class FactStoreEdit:
         """(writes, deletes) that store `memory`: changed shards, the single file gone, the view."""
         store = self.agent.memory.store
         groups = by_shard(self.memory.records(), store)
+        if self.legacy is not None and not set(groups) <= set(self.read):
+            # A record placed in a migrated shard never loaded: its records join it first.
+            for path in sorted(set(groups) - set(self.read)):
+                self._load(path)
+            groups = by_shard(self.memory.records(), store)
         writes: list[FileWrite] = []
         deletes: list[str] = []
         for path in sorted(set(self.read) | set(groups)):
@@ -126,6 +152,12 @@ class FactStoreEdit:
             elif self.read.get(path) is not None:
                 deletes.append(path)
         if self.legacy is not None:
+            writes += [
+                FileWrite(path=path, spooled=spooled)
+                for path, spooled in sorted(self.legacy.spooled.items())
+                if path not in self.read
+            ]
+            writes.sort(key=lambda w: w.path)
             deletes.append(store)
         view = self.agent.memory.markdown_view
         if view and (writes or deletes):
@@ -138,15 +170,20 @@ class FactStoreEdit:
         With an index: the shards this edit read, and any an earlier pass of the run
         changed, come from the view; of all the others only the VIEW_MAX_FACTS newest
         current records (the only ones that can be shown) come from the index, plus their
-        count. Without one, or with a single-file store mid-migration: every shard.
+        count. Mid-migration: the same, streamed shard by shard from the migration. Without
+        an index: every shard.
         """
         store = self.agent.memory.store
-        if self.index_path is None or self.legacy is not None or self._everything:
+        if self._everything:
             return self._whole_view(today)
         root = shard_root(store)
         for path in sorted(p for p in self.view.overlay if is_shard(store, p)):
             self._load(path)
         self.view.note_folder(root)  # the view depends on every shard, as a walk would record
+        if self.legacy is not None:
+            return self._migrating_view(today, self.legacy)
+        if self.index_path is None:
+            return self._whole_view(today)
         # The single file is absent in this view (else `legacy`), yet may still be on disk
         # (a pending migration proposal deletes it in the overlay only): never from the index.
         skip = {*self.read, store}
@@ -160,13 +197,29 @@ class FactStoreEdit:
         shown = [r for r in others if r.id not in ids]  # an id in two files: the run's copy wins
         return factstore.render_markdown([*own, *shown], today, unseen=total - len(others))
 
+    def _migrating_view(self, today: str, legacy: Migration) -> bytes:
+        """The facts view mid-migration: each shard not loaded is read in turn (from the
+        spool or the home) for its current records, keeping only the newest VIEW_MAX_FACTS."""
+        store = self.agent.memory.store
+        newest: list[FactRecord] = []
+        total = 0
+        for path in sorted({*shard_files(self.view, store), *legacy.shards} - set(self.read)):
+            if path in legacy.shards:
+                records = legacy.records(path)
+            else:
+                records = parse_shard(self.view.read_bytes(path) or b"", path, self.agent.home / path)
+            current = [r for r in records if r.valid_at(today)]
+            total += len(current)
+            newest = _view_order([*newest, *current])[:VIEW_MAX_FACTS]
+        return factstore.render_markdown([*self.records(), *newest], today, unseen=total - len(newest))
+
     def _whole_view(self, today: str) -> bytes:
         self.load_all()
         return factstore.render_markdown(self.records(), today)
 
 
-def _text(content: bytes, label: str) -> str:
-    try:
-        return content.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise CorruptState(Path(label), f"not UTF-8 at byte {exc.start}") from None
+def _view_order(records: list[FactRecord]) -> list[FactRecord]:
+    """`records` in the facts view's order: newest valid_from first, then entity, key, id."""
+    ordered = sorted(records, key=lambda r: (r.entity, r.key, r.id))
+    ordered.sort(key=lambda r: r.valid_from, reverse=True)
+    return ordered

@@ -39,22 +39,7 @@ def parse_numbered(text: str, label: str) -> list[tuple[int, FactRecord]]:
     for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            raw = json.loads(line)
-        except ValueError as exc:
-            raise CorruptState(Path(label), f"line {number}: not JSON ({exc})") from None
-        if (
-            isinstance(raw, dict)
-            and isinstance(raw.get("schema_version"), int)
-            and raw["schema_version"] > SCHEMA_VERSION
-        ):
-            raise StateVersionError(Path(f"{label}:{number}"), raw["schema_version"], SCHEMA_VERSION)
-        try:
-            record = FactRecord.model_validate(raw)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            loc = ".".join(str(p) for p in err["loc"])
-            raise CorruptState(Path(label), f"line {number}: {loc}: {err['msg']}") from None
+        record = parse_line(line, number, label)
         if record.id in seen:
             raise CorruptState(Path(label), f"line {number}: duplicate record id {record.id!r}")
         seen.add(record.id)
@@ -62,11 +47,28 @@ def parse_numbered(text: str, label: str) -> list[tuple[int, FactRecord]]:
     return records
 
 
+def parse_line(line: str | bytes, number: int, label: str) -> FactRecord:
+    """The record on line `number` of a fact-store file; CorruptState (StateVersionError) names the line."""
+    try:
+        raw = json.loads(line)
+    except ValueError as exc:
+        raise CorruptState(Path(label), f"line {number}: not JSON ({exc})") from None
+    if isinstance(raw, dict) and isinstance(raw.get("schema_version"), int) and raw["schema_version"] > SCHEMA_VERSION:
+        raise StateVersionError(Path(f"{label}:{number}"), raw["schema_version"], SCHEMA_VERSION)
+    try:
+        return FactRecord.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        loc = ".".join(str(p) for p in err["loc"])
+        raise CorruptState(Path(label), f"line {number}: {loc}: {err['msg']}") from None
+
+
 def sort_key(record: FactRecord) -> tuple[str, str, str, str, str, str]:
     return (record.tenant, record.user, record.entity, record.key, record.valid_from, record.id)
 
 
-def _line(record: FactRecord) -> str:
+def record_line(record: FactRecord) -> str:
+    """The record as one line of a fact-store file (no newline)."""
     data = record.model_dump(mode="json")
     if data["quote"] is None:
         del data["quote"]  # stores written before quotes were kept stay byte for byte
@@ -74,7 +76,7 @@ def _line(record: FactRecord) -> str:
 
 
 def render(records: Iterable[FactRecord]) -> bytes:
-    lines = [_line(r) for r in sorted(records, key=sort_key)]
+    lines = [record_line(r) for r in sorted(records, key=sort_key)]
     return ("\n".join(lines) + "\n").encode("utf-8") if lines else b""
 
 

@@ -35,7 +35,8 @@ VERSION = 1
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators built on first use: a short command (`status`) imports these and builds few.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class ArchiveRecord(_Model):

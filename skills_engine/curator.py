@@ -48,7 +48,7 @@ VERSION = 1
 
 
 class CuratorState(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # built when first read
 
     version: int = VERSION
     stale: list[str] = []  # stale or due for the archive, as of the last run

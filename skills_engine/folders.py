@@ -18,6 +18,7 @@ from pathlib import Path
 
 from daemon.kernel.atomic import TMP_MARKER
 from daemon.kernel.regular_files import read_regular
+from daemon.kernel.spool import resolved
 from daemon.kernel.view import AgentView, confined
 
 MAX_FILE_BYTES = 8 * 1024 * 1024
@@ -141,5 +142,5 @@ def read_tree(view: AgentView, rel_dir: str) -> dict[str, bytes]:
             if content is None:
                 files.pop(rel[len(prefix) :], None)
             else:
-                files[rel[len(prefix) :]] = content
+                files[rel[len(prefix) :]] = resolved(content)
     return files

@@ -30,7 +30,8 @@ SUFFIX = ".provenance.json"
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators built on first use: a short command (`status`) imports these and builds few.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class FileFact(_Model):

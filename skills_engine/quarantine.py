@@ -37,7 +37,7 @@ VERSION = 1
 
 
 class QuarantineRecord(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)  # built when first read
 
     version: int = VERSION
     name: str

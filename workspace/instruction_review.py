@@ -35,9 +35,10 @@ from daemon.kernel.view import AgentView
 from daemon.model.deep_tier import CallResult
 from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.passes.turn_batches import TurnGroup, work_through
-from daemon.passes.turn_input import TurnsSeen, turns_for_model, untrusted_block
+from daemon.passes.turn_input import TurnsSeen, turns_for_model
+from daemon.passes.turn_prompt import data_block
 from daemon.transcripts.reader import Turn
-from daemon.transcripts.turn_render import TurnBody, compact_json
+from daemon.transcripts.turn_render import compact_json
 from workspace import instruction_guard, regime
 from workspace.proposal_grounding import Edit, Evidence, GroundingRefused, apply_edits, ground
 
@@ -61,10 +62,9 @@ class InstructionReviewResponse(BaseModel):
     proposals: list[InstructionProposal] = Field(max_length=10)
 
 
-SYSTEM_PROMPT = f"""You review how well an AI agent's instruction files served it in recent work.
-You receive the instruction files and new conversation turns. Propose sharper instructions
-only where the turns show a need: the user corrected the agent, asked for the same thing
-again, or stated a standing preference ("from now on ...").
+TASK = f"""Review how well the agent's instruction files (below) served it in the turns above.
+Propose sharper instructions only where the turns show a need: the user corrected the
+agent, asked for the same thing again, or stated a standing preference ("from now on ...").
 
 Each proposal changes one instruction file with small edits: `old` is verbatim text of the
 current file that appears exactly once (or empty to append at the end), `new` replaces it.
@@ -86,15 +86,10 @@ def _shown(text: str, limit: int) -> str:
     return f"{kept}\n[…cut: {len(data) - len(kept.encode('utf-8'))} more bytes of this file not shown]"
 
 
-def _payload(files: dict[str, str | None], turns: list[TurnBody], limit: int) -> str:
-    """The instruction files (each within `limit` bytes: edits must quote what is shown) and the turns."""
+def _files(files: dict[str, str | None], limit: int) -> str:
+    """The instruction files, each within `limit` bytes (edits must quote what is shown)."""
     data_files = [{"path": p, "exists": t is not None, "content": _shown(t or "", limit)} for p, t in files.items()]
-    return (
-        "<instruction_files>\n"
-        + compact_json(data_files)
-        + "\n</instruction_files>\n"
-        + untrusted_block(turns)
-    )
+    return data_block("instruction_files", compact_json(data_files))
 
 
 class TooFewToReview(TurnsSeen):
@@ -167,10 +162,8 @@ class InstructionReviewPass:
             context,
             batch,
             purpose="instruction_review",
-            system=SYSTEM_PROMPT,
-            user=lambda bodies: _payload(
-                {p: current().read_text(p) for p in agent.workspace.instructions}, bodies, limit
-            ),
+            task=TASK,
+            data=lambda: _files({p: current().read_text(p) for p in agent.workspace.instructions}, limit),
             response_model=InstructionReviewResponse,
             handle=handle,
         )

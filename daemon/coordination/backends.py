@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import atexit
 import threading
+from datetime import timedelta
 from typing import TYPE_CHECKING
 
 from daemon.config.resolve import Deployment
 from daemon.coordination.local import LocalCoordination
-from daemon.model.coordination_protocol import Coordination
+from daemon.model.coordination_protocol import AgentBreaker, Coordination
 
 if TYPE_CHECKING:
     from daemon.coordination.postgres import PostgresCoordination
@@ -37,6 +38,19 @@ def coordination_for(deployment: Deployment) -> Coordination:
                 backend.close()
             backend = _shared[key] = PostgresCoordination(target, deployment.path, deployment.state_dir)
         return backend
+
+
+def agent_breaker(deployment: Deployment, agent: str) -> AgentBreaker | None:
+    """The agent's circuit breaker (local or fleet-wide), or None with no model configured.
+
+    Here rather than beside the deep tier so that reading it (`status`) needs no model client.
+    """
+    model = deployment.model
+    if model is None:
+        return None
+    return coordination_for(deployment).breaker(
+        agent, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes)
+    )
 
 
 def close_all() -> None:

@@ -38,11 +38,14 @@ OUTBOX_READS = (1, 2)
 _TOTALS = """
 SELECT coalesce(sum(coalesce(settled_usd, reserved_usd)), 0),
        coalesce(sum(coalesce(settled_usd, reserved_usd)) FILTER (WHERE agent = %(agent)s), 0),
-       (SELECT count(*) FROM metaeng_deep_passes WHERE day = %(day)s AND agent = %(agent)s)
+       (SELECT count(*) FROM metaeng_deep_passes WHERE day = %(day)s AND agent = %(agent)s),
+       coalesce(sum(saved_usd) FILTER (WHERE agent = %(agent)s), 0),
+       coalesce(sum(cached_tokens) FILTER (WHERE agent = %(agent)s), 0)
 FROM metaeng_spend WHERE day = %(day)s
 """
 _SETTLE = """
 UPDATE metaeng_spend SET settled_usd = %(usd)s, input_tokens = %(inp)s, output_tokens = %(out)s,
+       cached_tokens = %(cached)s, saved_usd = %(saved)s,
        settled_at = %(at)s, outcome = %(outcome)s, outcome_detail = %(detail)s
 WHERE call_id = %(call)s AND settled_usd IS NULL
 """
@@ -67,7 +70,7 @@ class SharedLedger:
         with self.db.connection() as conn:
             row = conn.execute(_TOTALS, {"day": day, "agent": agent}).fetchone()
         assert row is not None
-        return DayTotals(float(row[0]), float(row[1]), int(row[2]))
+        return DayTotals(float(row[0]), float(row[1]), int(row[2]), float(row[3]), int(row[4]))
 
     def reserve(
         self,
@@ -109,10 +112,23 @@ class SharedLedger:
         return Reservation(call_id, agent, run_id, usd, day)
 
     def settle(
-        self, reservation: Reservation, usd: float, input_tokens: int, output_tokens: int, now: datetime
+        self,
+        reservation: Reservation,
+        usd: float,
+        input_tokens: int,
+        output_tokens: int,
+        now: datetime,
+        *,
+        cached_tokens: int = 0,
+        saved_usd: float = 0.0,
     ) -> None:
         self._close(
-            reservation, now, {"outcome": ANSWERED, "usd": usd, "inp": input_tokens, "out": output_tokens}
+            reservation,
+            now,
+            {
+                "outcome": ANSWERED, "usd": usd, "inp": input_tokens, "out": output_tokens,
+                "cached": cached_tokens, "saved": saved_usd,
+            },
         )
 
     def release(self, reservation: Reservation, detail: str, now: datetime) -> None:
@@ -146,6 +162,8 @@ class SharedLedger:
                 "usd": _usd(entry["usd"]),
                 "inp": entry["inp"],
                 "out": entry["out"],
+                "cached": entry.get("cached", 0),  # absent from entries queued before schema 3
+                "saved": _usd(entry.get("saved", 0.0)),
                 "at": datetime.fromisoformat(entry["at"]),
                 "outcome": outcome,
                 "detail": entry.get("detail"),

@@ -85,6 +85,15 @@ MIGRATIONS: tuple[tuple[int, str], ...] = (
         ALTER TABLE metaeng_spend ADD COLUMN outcome text, ADD COLUMN outcome_detail text;
         """,
     ),
+    (
+        3,
+        # Of a settled call's input tokens, how many the server reported cached (a prefix it
+        # had processed before), and what that saved against the full input price.
+        """
+        ALTER TABLE metaeng_spend ADD COLUMN cached_tokens bigint,
+            ADD COLUMN saved_usd numeric(24, 12) CHECK (saved_usd >= 0);
+        """,
+    ),
 )
 LATEST = MIGRATIONS[-1][0]
 

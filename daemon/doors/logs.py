@@ -14,10 +14,8 @@ from __future__ import annotations
 
 import logging
 import sys
+from collections.abc import Callable
 from typing import Any, TextIO
-
-import structlog
-from structlog.tracebacks import ExceptionDictTransformer
 
 from daemon.kernel import redact
 
@@ -36,6 +34,9 @@ def configure(
     stream: TextIO | None = None, level: str = "info", json_lines: bool | None = None, journald: bool = False
 ) -> None:
     """Configure structlog once at the edge; `json_lines=None` picks by whether `stream` is a TTY."""
+    import structlog
+    from structlog.tracebacks import ExceptionDictTransformer
+
     target = stream or sys.stderr
     as_json = (not target.isatty()) if json_lines is None else json_lines
     stamping: list[Any] = [
@@ -70,6 +71,8 @@ class _StdlibHandler(logging.StreamHandler):
 
 def _route_stdlib(target: TextIO, stamping: list[Any], rendering: list[Any], level: str) -> None:
     """Render standard-library log records like ours: same format, same redaction."""
+    import structlog
+
     handler = _StdlibHandler(target)
     handler.setFormatter(
         structlog.stdlib.ProcessorFormatter(
@@ -82,3 +85,71 @@ def _route_stdlib(target: TextIO, stamping: list[Any], rendering: list[Any], lev
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(max(logging.WARNING, logging.getLevelName(level.upper())))
+
+
+def configure_when_used(stream: TextIO, level: str) -> None:
+    """`configure(stream, level)`, done when structlog is first imported (at once if it is).
+
+    A short command (`status`, `config check`) may never log: importing structlog (and the
+    asyncio it brings) is then a fifth of its start-up. Until then a standard-library record
+    that reaches the root logger imports structlog itself, so it is rendered and redacted
+    like every other line.
+    """
+
+    def apply() -> None:
+        configure(stream, level=level)
+
+    if "structlog" in sys.modules:
+        apply()
+        return
+    for finder in [f for f in sys.meta_path if isinstance(f, _ConfigureOnImport)]:
+        sys.meta_path.remove(finder)  # a later call wins, as with `configure`
+    sys.meta_path.insert(0, _ConfigureOnImport(apply))
+    root = logging.getLogger()
+    for old in [h for h in root.handlers if isinstance(h, _StdlibHandler)]:
+        root.removeHandler(old)
+    root.addHandler(_PendingHandler())
+    root.setLevel(max(logging.WARNING, logging.getLevelName(level.upper())))
+
+
+class _ConfigureOnImport:
+    """A meta path finder that finds nothing itself: it runs `apply` right after structlog's
+    first import (found by the finders after it), then steps aside."""
+
+    def __init__(self, apply: Callable[[], None]) -> None:
+        self.apply = apply
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if name != "structlog":
+            return None
+        sys.meta_path.remove(self)
+        from importlib.util import find_spec
+
+        spec = find_spec(name)
+        if spec is None or spec.loader is None:
+            return None
+        loader: Any = spec.loader
+        run = loader.exec_module
+        apply = self.apply
+
+        def exec_module(module: Any) -> None:
+            run(module)
+            apply()
+
+        loader.exec_module = exec_module
+        return spec
+
+
+class _PendingHandler(_StdlibHandler):
+    """The root logger's handler until structlog is imported: the first record imports it
+    (which configures logging and replaces this handler) and goes to the real handler."""
+
+    def __init__(self) -> None:
+        super().__init__(sys.stderr)
+
+    def emit(self, record: logging.LogRecord) -> None:
+        import structlog  # noqa: F401  (the import configures logging: `_ConfigureOnImport`)
+
+        for handler in logging.getLogger().handlers:
+            if isinstance(handler, _StdlibHandler) and handler is not self:
+                handler.handle(record)

@@ -24,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Literal, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.backends import coordination_for
+from daemon.coordination.backends import agent_breaker, coordination_for
 from daemon.doors.service import daemon_json, runlog
 from daemon.doors.service.schedule import (
     GROUP_OF,
@@ -46,13 +47,14 @@ from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
 from daemon.kernel.view import AgentView
-from daemon.run.model_client import breaker_for
-from daemon.run.store_maintenance import MaintenanceRecord, last_maintenance
 from daemon.transcripts import cursors, usage_record
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import TurnBatch, read_new_turns
 from daemon.transcripts.usage_record import UsageFile
 from skills_engine.inventory import Inventory, load_inventory, quarantined_names
+
+if TYPE_CHECKING:
+    from daemon.run.store_maintenance import MaintenanceRecord
 
 T = TypeVar("T")
 
@@ -132,6 +134,10 @@ class AgentStatus(Document):
     deep_passes_today: int | None
     deep_cap: int
     spend_today_usd: float | None
+    # What the server's prompt cache saved today (cached input tokens priced at
+    # `model.cached_input_price` instead of the input price), and over how many tokens.
+    cache_saved_today_usd: float | None
+    cached_tokens_today: int | None
     budget_usd: float
     pending_turns: int | None
     held_transcripts: list[HeldTranscript] | None
@@ -163,7 +169,7 @@ def quarantined_skills(agent: AgentSettings) -> list[str]:
 def _breaker(
     deployment: Deployment, agent: AgentSettings, layout: StateLayout, now: datetime
 ) -> BreakerState | None:
-    breaker = breaker_for(deployment, agent.name)
+    breaker = agent_breaker(deployment, agent.name)
     if breaker is None:
         return None
     state = breaker.state()
@@ -321,6 +327,8 @@ def agent_status(
         deep_passes_today=totals.agent_deep_passes if totals else None,
         deep_cap=agent.deep_cap,
         spend_today_usd=round(totals.agent_usd, 6) if totals else None,
+        cache_saved_today_usd=round(totals.agent_saved_usd, 6) if totals else None,
+        cached_tokens_today=totals.agent_cached_tokens if totals else None,
         budget_usd=agent.budget_usd,
         pending_turns=len(waiting.turns) if waiting is not None else None,
         held_transcripts=held_transcripts(waiting) if waiting is not None else None,
@@ -333,8 +341,24 @@ def agent_status(
         open_proposals=_guard(warnings, lambda: _open_proposals(agent)),
         unreadable=_guard(warnings, lambda: _unreadable(agent)),
         last_run=_last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
-        store_maintenance=_maintenance(_guard(warnings, lambda: last_maintenance(layout.agent(agent.name).maintenance))),
+        store_maintenance=_maintenance(_guard(warnings, lambda: _last_maintenance(layout.agent(agent.name).maintenance))),
     )
+
+
+def _last_maintenance(path: Path) -> MaintenanceRecord | None:
+    """The agent's last store maintenance, None if it never ran.
+
+    Its reader lives with the run machinery, imported only when there is a record to read.
+    """
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        pass  # the reader names the file and the fault
+    from daemon.run.store_maintenance import last_maintenance
+
+    return last_maintenance(path)
 
 
 def _maintenance(record: MaintenanceRecord | None) -> StoreMaintenance | None:

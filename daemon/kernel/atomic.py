@@ -15,12 +15,10 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import structlog
-
-from daemon.kernel import faults, redact
+from daemon.kernel import faults, lazy_log, redact
 
 TMP_MARKER = ".metaeng-tmp-"
-log = structlog.get_logger("metaeng.atomic")
+log = lazy_log.get_logger("metaeng.atomic")
 
 
 def _redacted(path: Path, data: bytes) -> bytes:

@@ -16,20 +16,48 @@ from pydantic import (
     SerializeAsAny,
     SerializerFunctionWrapHandler,
     model_serializer,
+    model_validator,
 )
 
 from daemon.kernel.json_contract import Document
+from daemon.kernel.spool import Content, SpooledContent, resolved
 
 PassStatus = Literal["applied", "nothing", "skipped", "failed"]
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators built on first use: a short command (`status`) imports these and builds few.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class FileWrite(_Frozen):
+    """One file to write: its bytes (`content=`), or, for a plan too big to hold in memory,
+    a file spooled on disk (`spooled=`, see `daemon.kernel.spool`). `content` reads a spooled
+    file's bytes on each access; code that walks many writes uses `data` instead."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
     path: str
-    content: bytes
+    inline: bytes | None = Field(default=None, alias="content")
+    spooled: SpooledContent | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> FileWrite:
+        if (self.inline is None) == (self.spooled is None):
+            raise ValueError("a file write has either content or spooled content")
+        return self
+
+    @property
+    def content(self) -> bytes:
+        return resolved(self.data)
+
+    @property
+    def data(self) -> Content:
+        """The bytes, or where they are spooled: what the view and the applier carry."""
+        if self.inline is not None:
+            return self.inline
+        assert self.spooled is not None  # _one_source
+        return self.spooled
 
 
 class Cursor(_Frozen):

@@ -58,7 +58,9 @@ def _left_out(model: type[BaseModel]) -> tuple[str, ...]:
 class Document(BaseModel):
     """A frozen JSON document: unknown keys refused, `Omittable` keys left out when None."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators and serializers are built on first use: a process defines many documents
+    # and uses few (`status` without --json prints none).
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     @model_serializer(mode="wrap")
     def _leave_out_what_does_not_apply(self, handler: SerializerFunctionWrapHandler) -> Any:

@@ -44,7 +44,8 @@ class ReviewError(DaemonError):
 
 
 class ProposedChange(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when first read: `status` counts proposals, most runs have none.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     path: str
     base_sha256: str | None  # the target when the proposal was made; None = it did not exist
@@ -55,7 +56,7 @@ class ProposedChange(BaseModel):
 
 
 class HistoryEntry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     at: str
     action: Literal["created", "updated", "approved", "rejected"]
@@ -65,7 +66,7 @@ class HistoryEntry(BaseModel):
 
 
 class Proposal(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     version: int = VERSION
     id: str

@@ -101,6 +101,9 @@ class ModelSettings(Frozen):
     token_limit_param: Literal["max_completion_tokens", "max_tokens"] | None = None
     price_input_per_million: float = Field(ge=0)
     price_output_per_million: float = Field(ge=0)
+    # USD per million prompt tokens the server reports as cached (`usage.prompt_tokens_details
+    # .cached_tokens`, a prefix it had already processed); unset: priced as other input.
+    cached_input_price: float | None = Field(default=None, ge=0)
     max_output_tokens: int = Field(default=4096, ge=16, le=200_000)
     max_input_bytes: int = Field(default=120_000, ge=1_000, le=10_000_000)
     max_response_bytes: int = Field(default=1_000_000, ge=1_000, le=50_000_000)

@@ -13,15 +13,18 @@ is noted in the log; the runner then refuses any write to it.
 
 from __future__ import annotations
 
+import io
 import os
 import stat
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import BinaryIO
 
 from daemon.kernel.changeset import Changeset
 from daemon.kernel.errors import PathRefused
-from daemon.kernel.regular_files import NotRegular, read_regular
+from daemon.kernel.regular_files import NotRegular, open_regular, read_regular
+from daemon.kernel.spool import Content, resolved
 
 MAX_PATH_LENGTH = 1024
 
@@ -73,7 +76,8 @@ class ReadLog:
 @dataclass(frozen=True)
 class AgentView:
     home: Path
-    overlay: Mapping[str, bytes | None] = field(default_factory=dict)
+    # Planned content by path (None: deleted); a spooled file is read when asked for.
+    overlay: Mapping[str, Content | None] = field(default_factory=dict)
     log: ReadLog | None = field(default=None, compare=False)
 
     def read_bytes(self, rel: str) -> bytes | None:
@@ -82,7 +86,8 @@ class AgentView:
         if self.log is not None:
             self.log.files.add(rel)
         if rel in self.overlay:
-            return self.overlay[rel]
+            planned = self.overlay[rel]
+            return None if planned is None else resolved(planned)
         path = confined(self.home, rel)
         try:
             if not stat.S_ISREG(os.lstat(path).st_mode):
@@ -91,6 +96,23 @@ class AgentView:
             # lstat is refused, never waited on or followed.
             return read_regular(path)
         except (FileNotFoundError, NotRegular):
+            return None
+        except PermissionError as exc:
+            self.note_unreadable(rel, exc.strerror or str(exc))
+            return None
+
+    def open_bytes(self, rel: str) -> BinaryIO | None:
+        """`rel` (with planned changes) opened for reading, to stream a file too big to hold;
+        None where `read_bytes` gives None. The caller closes it."""
+        rel = check_relative(rel)
+        if rel in self.overlay:
+            content = self.read_bytes(rel)
+            return None if content is None else io.BytesIO(content)
+        if self.log is not None:
+            self.log.files.add(rel)
+        try:
+            return open_regular(confined(self.home, rel))
+        except (FileNotFoundError, NotADirectoryError, NotRegular):
             return None
         except PermissionError as exc:
             self.note_unreadable(rel, exc.strerror or str(exc))
@@ -136,12 +158,12 @@ class AgentView:
             if content is not None and rel not in seen and rel.startswith(rel_dir + "/"):
                 yield rel
 
-    def layered(self, changes: Mapping[str, bytes | None]) -> AgentView:
+    def layered(self, changes: Mapping[str, Content | None]) -> AgentView:
         """This view with `changes` planned on top (same read log)."""
         return AgentView(self.home, {**self.overlay, **changes}, self.log)
 
     def with_changes(self, changeset: Changeset) -> AgentView:
-        changes: dict[str, bytes | None] = {w.path: w.content for w in changeset.writes}
+        changes: dict[str, Content | None] = {w.path: w.data for w in changeset.writes}
         changes.update(dict.fromkeys(changeset.deletes))
         return self.layered(changes)
 

@@ -47,8 +47,9 @@ from daemon.lab.experiment_ledger import Ledger
 from daemon.lab.source_hashes import provenance
 from daemon.model.deep_tier import CallRecord, DeepTier, build_request
 from daemon.model.spend import BudgetExhausted, CapReached
-from daemon.passes.turn_batches import TurnGroup
-from memory_engine.distillation import SYSTEM_PROMPT, DistillationResponse
+from daemon.passes.turn_batches import TurnGroup, turn_room
+from daemon.passes.turn_prompt import SYSTEM_PROMPT
+from memory_engine.distillation import TASK, DistillationResponse, task_data
 
 VERSION = 1
 PURPOSE = "lab-distill"
@@ -155,7 +156,8 @@ class DistillBench:
 
     def _session(self, cs: CorpusSession, agent: AgentSettings) -> _Session:
         now = session_now(cs)
-        room = self.deep.room_for(SYSTEM_PROMPT, user_message(None, agent, now), DistillationResponse)
+        data = task_data(list(agent.memory.allowed_keys), now)
+        room = turn_room(self.deep, TASK, data, DistillationResponse)  # as the pass sizes its requests
         planned = groups(cs, room)
         run = _Session({"session": cs.id, "status": "answered", "requests": 0, "invalid_responses": 0})
         for number, group in enumerate(planned, start=1):

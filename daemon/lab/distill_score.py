@@ -35,11 +35,12 @@ from daemon.kernel.settings import (
     WorkspaceRoles,
 )
 from daemon.lab.distill_corpus import Corpus, CorpusSession, Label, same_value
+from daemon.passes import turn_prompt
 from daemon.passes.turn_batches import TurnGroup, split_turns
 from daemon.text.language import detect
 from memory_engine import factstore
 from memory_engine.agent_memory import schema_for
-from memory_engine.distillation import DistillationResponse, _payload
+from memory_engine.distillation import TASK, DistillationResponse, task_data
 from memory_engine.fact_admission import admit_all
 
 BENCH_AGENT = "lab-distill"
@@ -85,7 +86,7 @@ def groups(cs: CorpusSession, room: int) -> list[TurnGroup]:
 def user_message(group: TurnGroup | None, agent: AgentSettings, now: datetime) -> str:
     """The pass's user message around `group`'s turn bodies (None: no turns, to size the room)."""
     bodies = list(group.bodies) if group is not None else []
-    return _payload(bodies, list(agent.memory.allowed_keys), now)
+    return turn_prompt.user_message(bodies, TASK, task_data(list(agent.memory.allowed_keys), now))
 
 
 def first_turn(cs: CorpusSession, group: TurnGroup) -> int:

@@ -29,7 +29,8 @@ from daemon.lab.distill_score import bench_agent, figures, session_now, settle, 
 from daemon.lab.experiment_ledger import LedgerError, check_version, dumps, load_manifest, read_json
 from daemon.model.deep_tier import build_request
 from daemon.passes.turn_batches import TurnGroup, split_turns
-from memory_engine.distillation import SYSTEM_PROMPT, DistillationResponse
+from daemon.passes.turn_prompt import SYSTEM_PROMPT
+from memory_engine.distillation import DistillationResponse
 
 SCORED = ("answered", "invalid_response")
 
@@ -79,7 +80,7 @@ def _setup(root: Path, doc: dict[str, Any], check: DistillCheck) -> tuple[Corpus
     if sha256(system) != (doc.get("prompt") or {}).get("sha256"):
         check.problems.append(f"{PROMPT_FILE}: sha256 differs from the one ledger.json recorded")
     if system != SYSTEM_PROMPT:
-        check.notes.append("the distillation pass's system prompt changed since this run; the recorded one is re-checked")
+        check.notes.append("the passes' shared system prompt changed since this run; the recorded one is re-checked")
     agent = bench_agent(corpus.header.allowed_keys, memory)
     return corpus, model, system, agent
 

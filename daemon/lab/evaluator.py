@@ -64,6 +64,7 @@ class ScenarioRun:
     queries: tuple[QueryStats, ...]
     steps: tuple[dict[str, Any], ...] | None = None
     final_state: tuple[dict[str, Any], ...] | None = None
+    widest_retrieval: int = 0  # the most records one query retrieved (the grid shares runs by it)
 
     @property
     def violations(self) -> int:
@@ -144,6 +145,7 @@ def run_scenario(
     queries: list[QueryStats] = []
     steps: list[dict[str, Any]] = []
     deleted: set[str] = set()
+    widest = 0
     for number, event in enumerate(scenario.events, start=1):
         result: dict[str, Any] = {}
         if isinstance(event, WriteEvent):
@@ -167,6 +169,7 @@ def run_scenario(
         elif isinstance(event, QueryEvent):
             answer = memory.query(event.owner, event.entity, event.key, event.as_of, event.text)
             answers.append(answer.answer)
+            widest = max(widest, len(answer.retrieved))
             strangers = [r.id for r in answer.retrieved if r.owner != event.owner]
             if not owner_t.passes(not strangers):
                 owner_t.violations.append(
@@ -229,6 +232,7 @@ def run_scenario(
         queries=tuple(queries),
         steps=tuple(steps) if trace else None,
         final_state=tuple(state) if trace else None,
+        widest_retrieval=widest,
     )
 
 

@@ -4,8 +4,9 @@ Thresholds come from the suite itself: the sorted distinct confidences of writes
 fact has kind `fact`. A threshold admits scores >= t, so each value t stands for every
 threshold in (previous value, t]: one per interval covers every distinct write behaviour.
 Enumeration order: threshold ascending, then filter_entity, time_aware, deduplicate
-(False before True), then top_k 1..8. Every configuration runs every scenario; results
-are ranked by the selection rule (a stable sort: exact ties keep enumeration order).
+(False before True), then top_k 1..8. Every configuration is scored on every scenario (runs
+that must be identical are shared: `SharedRuns`); results are ranked by the selection rule
+(a stable sort: exact ties keep enumeration order).
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from daemon.kernel.json_contract import LedgerDocument
 from daemon.kernel.memory_settings import BASELINE, TOP_K_MAX, TOP_K_MIN, MemorySettings
-from daemon.lab.evaluator import evaluate
-from daemon.lab.scenarios import Suite
+from daemon.lab.evaluator import Evaluation, ScenarioRun, run_scenario
+from daemon.lab.scenarios import Suite, WriteEvent
 from daemon.lab.selection import rank_key
+
+if TYPE_CHECKING:  # a type name only: `lab grid` does not import the JSON document models
+    from daemon.kernel.json_contract import LedgerDocument
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,59 @@ def configurations(thresholds: tuple[Threshold, ...]) -> list[MemorySettings]:
     ]
 
 
-def score(suite: Suite, settings: MemorySettings) -> GridResult:
-    evaluation = evaluate(suite, settings)
+class SharedRuns:
+    """Scenario runs shared by the configurations that must behave alike on a story.
+
+    A grid runs each story under 384 configurations, but most of them cannot tell apart:
+    - min_confidence acts only through `confidence < min_confidence` on each write (row 5 of
+      memory_engine.memory's decision list), so two thresholds that admit the same writes of
+      a story give the same run of it;
+    - top_k only cuts each query's ranked eligible records (heapq.nlargest), so once top_k
+      is at least the widest retrieval of the story's run at TOP_K_MAX, a larger one
+      changes nothing.
+    So each story runs once per (admitted writes, filter_entity, time_aware, deduplicate) at
+    TOP_K_MAX, and again only for a top_k below that run's widest retrieval. Runs are
+    untraced: a traced run's write details quote the threshold.
+    tests/daemon/lab/test_grid_shared_runs.py checks the result against running every
+    configuration on every story.
+    """
+
+    def __init__(self, suite: Suite) -> None:
+        self.suite = suite
+        self._confidences = [
+            tuple(e.fact.confidence for e in s.events if isinstance(e, WriteEvent)) for s in suite.scenarios
+        ]
+        self._admitted: dict[tuple[int, float], tuple[bool, ...]] = {}
+        self._runs: dict[tuple[object, ...], ScenarioRun] = {}
+
+    def _new(self, key: tuple[object, ...], index: int, settings: MemorySettings) -> ScenarioRun:
+        run = self._runs[key] = run_scenario(self.suite.scenarios[index], settings, self.suite.schema)
+        return run
+
+    def run(self, index: int, settings: MemorySettings) -> ScenarioRun:
+        """The run of story `index` under `settings`, shared where it must be the same."""
+        t = settings.min_confidence
+        admitted = self._admitted.get((index, t))
+        if admitted is None:
+            admitted = self._admitted[index, t] = tuple(not c < t for c in self._confidences[index])
+        alike = (index, admitted, settings.filter_entity, settings.time_aware, settings.deduplicate)
+        widest = self._runs.get(alike) or self._new(
+            alike, index, settings.model_copy(update={"top_k": TOP_K_MAX})
+        )
+        if settings.top_k >= widest.widest_retrieval:
+            return widest
+        key = (*alike, settings.top_k)
+        return self._runs.get(key) or self._new(key, index, settings)
+
+    def evaluate(self, settings: MemorySettings) -> Evaluation:
+        """`evaluator.evaluate(suite, settings)`, from the shared runs."""
+        return Evaluation(
+            settings=settings, runs=tuple(self.run(i, settings) for i in range(len(self.suite.scenarios)))
+        )
+
+
+def score(suite: Suite, settings: MemorySettings, shared: SharedRuns | None = None) -> GridResult:
+    evaluation = (shared or SharedRuns(suite)).evaluate(settings)
     return GridResult(
         settings=settings,
         passed=evaluation.passed,
@@ -114,9 +169,10 @@ def run_grid(suite: Suite, progress: Callable[[int, int], None] | None = None) -
     """Evaluate every configuration of the grid on `suite` and rank the results."""
     thresholds = threshold_classes(suite)
     configs = configurations(thresholds)
+    shared = SharedRuns(suite)
     results = []
     for index, settings in enumerate(configs):
-        results.append(score(suite, settings))
+        results.append(score(suite, settings, shared))
         if progress:
             progress(index + 1, len(configs))
     ranked = sorted(results, key=rank_key)
@@ -125,7 +181,7 @@ def run_grid(suite: Suite, progress: Callable[[int, int], None] | None = None) -
         suite_sha256=suite.sha256,
         thresholds=thresholds,
         results=tuple(ranked),
-        baseline=score(suite, BASELINE),
+        baseline=score(suite, BASELINE, shared),
     )
 
 

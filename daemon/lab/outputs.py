@@ -12,20 +12,22 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import ValidationError
 
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.memory_settings import BASELINE, SETTING_NAMES, MemorySettings
-from daemon.lab import evidence
 from daemon.lab.evaluator import Evaluation, evaluate
-from daemon.lab.experiment_ledger import Ledger
 from daemon.lab.grid import Grid, grouped
 from daemon.lab.ledger_report import evaluate_report, grid_report
 from daemon.lab.scenarios import Suite
 from daemon.lab.selection import Comparison, compare
-from daemon.lab.source_hashes import provenance
+
+# The ledger, the evidence writer and the source hashes are imported by the functions that
+# write a ledger folder: `lab grid` without --output prints its table without them.
+if TYPE_CHECKING:
+    from daemon.lab.experiment_ledger import Ledger
 
 VERSION = 1
 
@@ -93,6 +95,9 @@ def grid_rows(grid: Grid) -> list[list[str]]:
 
 
 def write_grid(ledger: Ledger, suite: Suite, grid: Grid, seconds: float, now: datetime) -> None:
+    from daemon.lab import evidence
+    from daemon.lab.source_hashes import provenance
+
     doc = grid.as_json()
     ledger.write("scenarios.json", suite.raw)
     ledger.write_json("grid.json", doc)
@@ -137,6 +142,9 @@ def write_evaluate(
     outcome: EvaluateOutcome,
     now: datetime,
 ) -> None:
+    from daemon.lab import evidence
+    from daemon.lab.source_hashes import provenance
+
     ledger.write("scenarios.json", suite.raw)
     ledger.write("candidate.json", candidate.raw)
     evidence.write(ledger, "evaluation", outcome.evaluation, suite)

@@ -94,9 +94,18 @@ class Ledger(Protocol):
         ...
 
     def settle(
-        self, reservation: Reservation, usd: float, input_tokens: int, output_tokens: int, now: datetime
+        self,
+        reservation: Reservation,
+        usd: float,
+        input_tokens: int,
+        output_tokens: int,
+        now: datetime,
+        *,
+        cached_tokens: int = 0,
+        saved_usd: float = 0.0,
     ) -> None:
-        """Replace a reservation by the real cost; never loses it (a shared ledger that is down
+        """Replace a reservation by the real cost (`cached_tokens` of the input were priced as
+        cached, which saved `saved_usd`); never loses it (a shared ledger that is down
         keeps the settlement locally and delivers it on reconnection)."""
         ...
 

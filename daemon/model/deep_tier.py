@@ -44,6 +44,7 @@ from daemon.model.coordination_protocol import AgentBreaker, Ledger
 from daemon.model.spend import Reservation
 from daemon.model.strict_schema import flat_schema
 from daemon.model.unsent import never_sent
+from daemon.model.usage_price import priced
 
 T = TypeVar("T", bound=BaseModel)
 REQUEST_OVERHEAD_BYTES = 1024
@@ -65,8 +66,10 @@ def build_request(
         }
     else:
         response_format = {"type": "json_object", "schema": schema}
-        messages[0]["content"] = (
-            f"{system}\n\nAnswer with one JSON object matching this JSON Schema:\n{json.dumps(schema)}"
+        # After the user's content, not in the system message: the requests of a run's
+        # passes then share their system message and turns as one cacheable prefix.
+        messages[1]["content"] = (
+            f"{user}\n\nAnswer with one JSON object matching this JSON Schema:\n{json.dumps(schema, separators=(',', ':'))}"
         )
     request_body = json.dumps({"messages": messages, "response_format": response_format}, ensure_ascii=False)
     return messages, response_format, request_body
@@ -82,6 +85,8 @@ class CallRecord:
     output_tokens: int | None
     prompt_sha256: str
     detail: str = ""
+    cached_tokens: int | None = None  # of input_tokens, as the server reported them
+    saved_usd: float = 0.0  # what the cached tokens cost less than at the input price
 
 
 @dataclass(frozen=True)
@@ -255,39 +260,41 @@ class DeepTier:
         except Exception as exc:
             raise self._failure(purpose, model, reservation, prompt_hash, exc) from exc
 
-        usage = getattr(completion, "usage", None)
-        input_tokens = getattr(usage, "prompt_tokens", None)
-        output_tokens = getattr(usage, "completion_tokens", None)
+        bill = priced(getattr(completion, "usage", None), model)
+        input_tokens = bill.input_tokens if bill else None
+        output_tokens = bill.output_tokens if bill else None
+        cached, saved = (bill.cached_tokens, bill.saved_usd) if bill else (None, 0.0)
         cost: float | None = None
-        if isinstance(input_tokens, int) and isinstance(output_tokens, int):
-            cost = (
-                input_tokens * model.price_input_per_million + output_tokens * model.price_output_per_million
-            ) / 1_000_000
-            self.ledger.settle(reservation, cost, input_tokens, output_tokens, self._time())
+        if bill is not None:
+            cost = bill.usd
+            self.ledger.settle(
+                reservation, cost, bill.input_tokens, bill.output_tokens, self._time(),
+                cached_tokens=bill.cached_tokens, saved_usd=bill.saved_usd,
+            )
         else:
             self.ledger.keep(reservation, "answer without usage", self._time())
         choices = getattr(completion, "choices", None) or []
         if not choices:
             self._record(
-                purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "no choices"
+                purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "no choices", cached, saved
             )
             raise ModelResponseInvalid(f"{purpose}: the model returned no answer")
         choice = choices[0]
         content = getattr(choice.message, "content", None) or ""
         if redact.contains_secret(content):
-            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "tainted")
+            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "tainted", cached, saved)
             raise ModelResponseInvalid(
                 f"{purpose}: answer contains a configured secret (the API key or a `redact_env` value); "
                 "refused as tainted"
             )
         size = len(content.encode("utf-8"))
         if size > model.max_response_bytes:
-            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "too large")
+            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "too large", cached, saved)
             raise ModelResponseInvalid(
                 f"{purpose}: response of {size} bytes exceeds max_response_bytes ({model.max_response_bytes})"
             )
         if choice.finish_reason == "length":
-            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "truncated")
+            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, "truncated", cached, saved)
             raise ModelResponseInvalid(
                 f"{purpose}: response truncated at max_output_tokens ({model.max_output_tokens})"
             )
@@ -295,11 +302,11 @@ class DeepTier:
             value = response_model.model_validate_json(content)
         except ValidationError as exc:
             detail = _summarise(exc)
-            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, detail)
+            self._record(purpose, "invalid", usd, cost, input_tokens, output_tokens, prompt_hash, detail, cached, saved)
             raise ModelResponseInvalid(
                 f"{purpose}: model response does not match the schema: {detail}"
             ) from exc
-        record = self._record(purpose, "ok", usd, cost, input_tokens, output_tokens, prompt_hash)
+        record = self._record(purpose, "ok", usd, cost, input_tokens, output_tokens, prompt_hash, "", cached, saved)
         return CallResult(value=value, raw=content, record=record)
 
     def _failure(
@@ -356,8 +363,12 @@ class DeepTier:
         output_tokens: int | None,
         prompt_hash: str,
         detail: str = "",
+        cached_tokens: int | None = None,
+        saved_usd: float = 0.0,
     ) -> CallRecord:
-        record = CallRecord(purpose, status, reserved, cost, input_tokens, output_tokens, prompt_hash, detail)
+        record = CallRecord(
+            purpose, status, reserved, cost, input_tokens, output_tokens, prompt_hash, detail, cached_tokens, saved_usd
+        )
         self.calls.append(record)
         if self.breaker is not None:
             self.breaker.record(status == "ok", self._time(), f"{purpose}: {status} {detail}".strip())

@@ -40,6 +40,9 @@ class DayTotals:
     deployment_usd: float
     agent_usd: float
     agent_deep_passes: int
+    # What the server's prompt cache saved the agent today, and over how many input tokens.
+    agent_saved_usd: float = 0.0
+    agent_cached_tokens: int = 0
 
 
 @dataclass(frozen=True)
@@ -95,12 +98,17 @@ class SpendLedger:
         reserved: dict[str, tuple[str, float]] = {}
         settled: dict[str, float] = {}
         deep = 0
+        saved = 0.0
+        cached = 0
         for entry in self._entries(day):
             kind = entry.get("kind")
             if kind == "reserve":
                 reserved[str(entry["call"])] = (str(entry["agent"]), float(entry["usd"]))  # type: ignore[arg-type]
             elif kind == "settle":
                 settled[str(entry["call"])] = float(entry["usd"])  # type: ignore[arg-type]
+                if entry.get("agent") == agent:
+                    saved += float(entry.get("saved_usd", 0.0))  # type: ignore[arg-type]
+                    cached += int(entry.get("cached_tokens", 0))  # type: ignore[call-overload]
             elif kind == "deep_pass" and entry.get("agent") == agent:
                 deep += 1
         deployment = 0.0
@@ -110,7 +118,7 @@ class SpendLedger:
             deployment += cost
             if who == agent:
                 mine += cost
-        return DayTotals(deployment, mine, deep)
+        return DayTotals(deployment, mine, deep, saved, cached)
 
     def reserve(
         self,
@@ -157,9 +165,18 @@ class SpendLedger:
             ) from exc
 
     def settle(
-        self, reservation: Reservation, usd: float, input_tokens: int, output_tokens: int, now: datetime
+        self,
+        reservation: Reservation,
+        usd: float,
+        input_tokens: int,
+        output_tokens: int,
+        now: datetime,
+        *,
+        cached_tokens: int = 0,
+        saved_usd: float = 0.0,
     ) -> None:
         """Replace a reservation by the real cost (same day file as the reservation)."""
+        cache = {"cached_tokens": cached_tokens, "saved_usd": saved_usd} if cached_tokens else {}
         self._close(
             reservation,
             now,
@@ -168,6 +185,7 @@ class SpendLedger:
             usd=usd,
             input_tokens=input_tokens,
             output_tokens=output_tokens,
+            **cache,
         )
 
     def release(self, reservation: Reservation, detail: str, now: datetime) -> None:

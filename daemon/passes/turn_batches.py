@@ -16,6 +16,7 @@ refused for its size, so no transcript can stall on it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -23,12 +24,18 @@ from typing import TypeVar
 from pydantic import BaseModel
 
 from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
-from daemon.model.deep_tier import CallResult
+from daemon.model.deep_tier import CallResult, DeepTier
 from daemon.passes.protocol import PassContext
+from daemon.passes.turn_prompt import (
+    SYSTEM_PROMPT,
+    TURN_SHARE_DENOMINATOR,
+    TURN_SHARE_NUMERATOR,
+    user_message,
+)
 from daemon.transcripts.reader import Turn, TurnBatch
 from daemon.transcripts.turn_render import TurnBody, render_turn, wire_bytes
 
-__all__ = ["Backlog", "TurnGroup", "split_turns", "wire_bytes", "work_through"]
+__all__ = ["Backlog", "TurnGroup", "split_turns", "turn_room", "wire_bytes", "work_through"]
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -103,23 +110,38 @@ class Backlog:
         return f"; {self.left} more turn(s) wait for the next cycle ({why})"
 
 
+def turn_room(deep: DeepTier, task: str, data: str, response_model: type[BaseModel]) -> int:
+    """Bytes of turns one request of a pass may carry: what its request leaves once its task,
+    data and schema are in, and never more than the share every pass leaves the turns
+    (`turn_prompt.TURN_SHARE_*`), so that passes whose task fits group the same turns alike
+    and their requests start with the same bytes."""
+    model = deep.model
+    assert model is not None
+    own = deep.room_for(SYSTEM_PROMPT, user_message([], task, data), response_model)
+    frame = [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user_message([], "", "")}]
+    framing = len(json.dumps({"messages": frame}, ensure_ascii=False).encode("utf-8"))
+    shared = model.max_input_bytes * TURN_SHARE_NUMERATOR // TURN_SHARE_DENOMINATOR - framing
+    return min(own, shared)
+
+
 def work_through(
     context: PassContext,
     batch: TurnBatch,
     *,
     purpose: str,
-    system: str,
-    user: Callable[[list[TurnBody]], str],
+    task: str,
+    data: Callable[[], str],
     response_model: type[T],
     handle: Callable[[TurnGroup, CallResult[T]], None],
 ) -> Backlog:
     """Send `batch`'s turns to the model in as many requests as needed and allowed.
 
-    `user(bodies)` builds the user message around the turn bodies (it may change between
-    requests: the pass can fold each answer into what the next request shows); `handle`
-    takes each answer. A failure on the first request propagates (the pass is skipped,
-    its turns kept); a later one stops the work, keeping what earlier requests settled.
-    The returned batch covers exactly the turns whose answers were handled.
+    Each request is the shared layout (`daemon.passes.turn_prompt`): the turns, then `task`
+    and `data()` (which may change between requests: the pass can fold each answer into
+    what the next request shows); `handle` takes each answer. A failure on the first
+    request propagates (the pass is skipped, its turns kept); a later one stops the work,
+    keeping what earlier requests settled. The returned batch covers exactly the turns
+    whose answers were handled.
     """
     deep = context.deep
     model = deep.model
@@ -128,7 +150,8 @@ def work_through(
     done = calls = 0
     stopped: str | None = None
     while done < len(turns) and calls < model.max_calls_per_pass:
-        room = deep.room_for(system, user([]), response_model)
+        shown = data()
+        room = turn_room(deep, task, shown, response_model)
         (group,) = split_turns(turns[done:], room, 1, first_id=done + 1)
         if len(turns) > len(group.turns) or calls:
             context.progress(
@@ -136,7 +159,7 @@ def work_through(
                 f" ({group.wire_bytes:,} bytes of turns)"
             )
         try:
-            answer = deep.call(purpose, system, user(list(group.bodies)), response_model)
+            answer = deep.call(purpose, SYSTEM_PROMPT, user_message(list(group.bodies), task, shown), response_model)
         except (ModelUnavailable, ModelResponseInvalid) as exc:
             if not calls:
                 raise

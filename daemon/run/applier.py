@@ -33,6 +33,7 @@ from daemon.kernel.changeset import Changeset, CursorAdvance, PassDetails, PassS
 from daemon.kernel.errors import ChangedDuringRun, PathRefused, StoreError
 from daemon.kernel.managed import ManagedPaths
 from daemon.kernel.review_queue import proposal_targets
+from daemon.kernel.spool import Content, resolved
 from daemon.kernel.view import AgentView, ReadLog, confined
 from daemon.run.after_commit import derived_notes
 from daemon.run.apply import ApplyFailed, apply_run, describe_os_error
@@ -57,10 +58,11 @@ class PassResult:
     details: PassDetails | None = None
 
 
-def _preview(home_view: AgentView, changes: Mapping[str, bytes | None]) -> str:
+def _preview(home_view: AgentView, changes: Mapping[str, Content | None]) -> str:
     chunks: list[str] = []
-    for path, new in sorted(changes.items()):
+    for path, planned in sorted(changes.items()):
         old = home_view.read_bytes(path)
+        new = None if planned is None else resolved(planned)
         if old == new:
             continue
         try:
@@ -151,12 +153,12 @@ class Outcome:
     error: str | None = None
 
 
-def _overlay(planned: Sequence[Changeset]) -> dict[str, bytes | None]:
+def _overlay(planned: Sequence[Changeset]) -> dict[str, Content | None]:
     """The merged file changes of the passes that ran to a verdict, later passes on top."""
-    changes: dict[str, bytes | None] = {}
+    changes: dict[str, Content | None] = {}
     for cs in planned:
         if cs.status in ("changes", "nothing"):
-            changes.update({w.path: w.content for w in cs.writes})
+            changes.update({w.path: w.data for w in cs.writes})
             changes.update(dict.fromkeys(cs.deletes))
     return changes
 

@@ -12,10 +12,16 @@ recovery uses to roll back; a crash after it leaves a journal whose run id is HE
 and recovery finishes the cursors. An error during apply (disk full, read-only home,
 git failure) rolls back at once; every byte the steps after the commit need is
 allocated before it.
+
+Content may be spooled on disk (`daemon.kernel.spool`, a migration's thousands of shards)
+and files on disk may be big (the single-file fact store it deletes): both are hashed and
+copied in chunks, one file at a time, so a run's memory does not grow with its files.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,12 +32,15 @@ from daemon.kernel import atomic
 from daemon.kernel.changeset import CursorAdvance
 from daemon.kernel.errors import ChangedDuringRun, DaemonError, PathRefused, StoreError
 from daemon.kernel.paths import AgentState
-from daemon.kernel.regular_files import NotRegular, read_regular
+from daemon.kernel.regular_files import NotRegular, open_regular
+from daemon.kernel.spool import Content, SpooledContent, resolved
 from daemon.kernel.view import confined
 from daemon.run import journal
 from daemon.run.crashpoints import crashpoint
-from daemon.run.store import StoreSession, blob_id
+from daemon.run.store import StoreSession
 from daemon.transcripts import cursors
+
+_CHUNK = 1 << 20
 
 
 def describe_os_error(exc: OSError) -> str:
@@ -69,12 +78,36 @@ def new_run_id(now: datetime) -> str:
     return f"{now.strftime('%Y%m%dT%H%M%SZ')}-{secrets.token_hex(3)}"
 
 
-def _current(home: Path, rel: str) -> bytes | None:
+def _identity(home: Path, rel: str) -> tuple[str, str] | None:
+    """(git blob id, sha256) of `rel` on disk, read in chunks; None if absent or not a regular file."""
     try:
         # Only a regular file, never through a symlink nor blocking on a named pipe put there.
-        return read_regular(confined(home, rel))
+        fh = open_regular(confined(home, rel))
     except (FileNotFoundError, NotADirectoryError, NotRegular):
         return None
+    with fh:
+        size = os.fstat(fh.fileno()).st_size
+        blob, sha = hashlib.sha1(b"blob %d\0" % size), hashlib.sha256()
+        while chunk := fh.read(_CHUNK):
+            blob.update(chunk)
+            sha.update(chunk)
+    # A file that grew or shrank while read gets an id its header does not match: it
+    # compares unequal to every blob, as a file being changed should.
+    return blob.hexdigest(), sha.hexdigest()
+
+
+def _blob(home: Path, rel: str) -> str | None:
+    found = _identity(home, rel)
+    return None if found is None else found[0]
+
+
+def _digest(home: Path, rel: str) -> str | None:
+    found = _identity(home, rel)
+    return None if found is None else found[1]
+
+
+def _content_digest(content: Content | None) -> str | None:
+    return content.sha256 if isinstance(content, SpooledContent) else journal.digest(content)
 
 
 def _differences(home: Path, expected: Mapping[str, str | None]) -> dict[str, str]:
@@ -82,7 +115,7 @@ def _differences(home: Path, expected: Mapping[str, str | None]) -> dict[str, st
     changed: dict[str, str] = {}
     for rel, want in sorted(expected.items()):
         try:
-            have = blob_id(_current(home, rel))
+            have = _blob(home, rel)
         except OSError as exc:
             changed[rel] = f"cannot read it: {exc.strerror or exc}; left out of this run"
             continue
@@ -107,7 +140,7 @@ def _prune_empty_parents(home: Path, rel: str, keep: Iterable[str]) -> None:
 
 def write_changes(
     home: Path,
-    entries: Sequence[tuple[str, bytes | None]],
+    entries: Sequence[tuple[str, Content | None]],
     keep_dirs: Iterable[str],
     expect: Mapping[str, str | None] | None = None,
 ) -> None:
@@ -127,9 +160,11 @@ def write_changes(
             atomic.delete(target)
             _prune_empty_parents(home, rel, keep)
         else:
-            atomic.write_bytes(target, content)
+            atomic.write_bytes(target, resolved(content))  # a spooled file: one shard's bytes
         if index == 0:
             crashpoint("mid_write")
+        if index == len(entries) // 2 and isinstance(content, SpooledContent):
+            crashpoint("migration_half_written")
 
 
 def rollback(session: StoreSession, record: journal.Journal) -> list[str]:
@@ -141,7 +176,7 @@ def rollback(session: StoreSession, record: journal.Journal) -> list[str]:
     home = session.home
     for entry in record.files:
         try:
-            now_hash = journal.digest(_current(home, entry.path))
+            now_hash = _digest(home, entry.path)
         except OSError as exc:
             notes.append(f"{entry.path}: cannot read it to roll it back ({describe_os_error(exc)})")
             continue
@@ -177,7 +212,7 @@ def apply_run(
     agent: str,
     run_id: str,
     passes: Sequence[str],
-    changes: Mapping[str, bytes | None],
+    changes: Mapping[str, Content | None],
     cursor_advances: Sequence[CursorAdvance],
     message: str,
     trailers: Mapping[str, str],
@@ -199,14 +234,12 @@ def apply_run(
     if changed:
         raise ChangedDuringRun(changed)
     entries: list[journal.JournalEntry] = []
-    ordered: list[tuple[str, bytes | None]] = []
+    ordered: list[tuple[str, Content | None]] = []
     for rel, content in sorted(changes.items()):
-        before = _current(home, rel)
-        if before == content:
+        before, after = _digest(home, rel), _content_digest(content)
+        if before == after:
             continue
-        entries.append(
-            journal.JournalEntry(path=rel, before=journal.digest(before), after=journal.digest(content))
-        )
+        entries.append(journal.JournalEntry(path=rel, before=before, after=after))
         ordered.append((rel, content))
     try:
         prepared = cursors.prepare(state.cursors, cursor_advances)

@@ -3,8 +3,9 @@
 Armed only by the test-only entry `python -m tests.support.armed` from `METAENG_CRASH_AT`
 (never by the shipped command line); unarmed, a crash point costs one
 comparison. The names are the steps of the commit protocol in `daemon.run.apply`, then the
-applier's run-index update after the commit (`before_index`), then the steps of a history
-rewrite (`daemon.run.history_rewrite`) and of a purge (`daemon.wiring.purge`).
+applier's run-index update after the commit (`before_index`), then two steps of a run
+that migrates a single-file fact store, then the steps of a history rewrite
+(`daemon.run.history_rewrite`) and of a purge (`daemon.wiring.purge`).
 """
 
 from __future__ import annotations
@@ -21,6 +22,9 @@ POINTS = (
     "after_cursors",
     "before_index",
 )
+# The migration of a single-file fact store (memory_engine.fact_migration): every pass
+# planned, its shards spooled, nothing applied; halfway through the spooled shard writes.
+MIGRATION_POINTS = ("after_plan", "migration_half_written")
 REWRITE_POINTS = (
     "purge_after_forget",
     "purge_after_redact",

@@ -34,10 +34,9 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO
 
-import structlog
 from pydantic import BaseModel, ConfigDict
 
-from daemon.kernel import atomic
+from daemon.kernel import atomic, lazy_log
 from daemon.kernel.errors import StoreError
 from daemon.kernel.paths import AgentState
 from daemon.kernel.statefile import read_versioned
@@ -46,7 +45,7 @@ from daemon.run.store import StoreSession, open_store
 from daemon.run.store_git import parse_trailers
 
 VERSION = 1
-log = structlog.get_logger("metaeng.history_rewrite")
+log = lazy_log.get_logger("metaeng.history_rewrite")
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,7 @@ from daemon.run.applier import (
     outcome_of,
 )
 from daemon.run.apply import describe_os_error, new_run_id
+from daemon.run.crashpoints import crashpoint
 from daemon.run.model_client import deep_tier_for
 from daemon.run.session import AgentSession, agent_session
 from daemon.transcripts import cursors, usage_record
@@ -126,7 +127,7 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
         return Changeset(
             pass_name=impl.name, status="failed", reason=f"internal error: {type(exc).__name__}: {exc}"
         )
-    tainted = [w.path for w in changeset.writes if redact.redact_bytes(w.content) != w.content]
+    tainted = [w.path for w in changeset.writes if _carries_secret(w.content)]
     if tainted:
         # A secret (the API key) in planned content: refuse the whole pass rather than let
         # the write door mask it silently; its turns stay unconsumed.
@@ -138,6 +139,11 @@ def _plan_one(impl: Pass, context: PassContext, session: AgentSession) -> Change
     # The applier checks every path again at commit time; checked here too, so that no
     # later pass plans on top of writes that will be refused.
     return checked(session, changeset, impl.write_scope(context.agent))
+
+
+def _carries_secret(content: bytes) -> bool:
+    # One read of a spooled write's bytes (`content` reads its file on each access).
+    return redact.redact_bytes(content) != content
 
 
 def run_once(
@@ -301,6 +307,7 @@ def _run_in_session(
         submission = Submission(
             tuple(planned), reads, scopes, cost_usd=deep.spent_usd, model_calls=len(deep.calls)
         )
+        crashpoint("after_plan")
         result = commit_run(session, submission, now=now, run_id=run_id, dry_run=dry_run, started=started)
     duration = time.monotonic() - started
     unreadable = {path: why for log_ in reads.values() for path, why in log_.unreadable.items()}

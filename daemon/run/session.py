@@ -21,6 +21,7 @@ from filelock import FileLock, Timeout
 
 from daemon.config.resolve import Deployment
 from daemon.coordination.backends import coordination_for
+from daemon.kernel import spool
 from daemon.kernel.errors import AgentBusy, StoreError
 from daemon.kernel.managed import HomeScan, ManagedPaths, managed_paths
 from daemon.kernel.paths import AgentState, StateLayout
@@ -138,6 +139,7 @@ def agent_session(
         rewrite_notes = recover_rewrite(state)
         with open_store(state.git_dir, agent.home, managed, state.scratch, now, clock) as store:
             notes = rewrite_notes + finish_or_roll_back(store, state)
+            spool.remove_stale(state.scratch)  # what a killed run had spooled (the journal is settled)
             first = store.head() is None
             if commit_external:
                 external, scan = commit_external_edits(store, name, first)

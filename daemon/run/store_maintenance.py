@@ -17,17 +17,16 @@ from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
-import structlog
 from pydantic import BaseModel, ConfigDict
 
 from daemon.config.resolve import Deployment
-from daemon.kernel import atomic
+from daemon.kernel import atomic, lazy_log
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.statefile import read_versioned
 from daemon.run.session import agent_session, settled_state
 
 VERSION = 1
-log = structlog.get_logger("metaeng.maintenance")
+log = lazy_log.get_logger("metaeng.maintenance")
 
 
 class NoStore(DaemonError):

@@ -42,7 +42,6 @@ from daemon.kernel.settings import TranscriptSettings
 from daemon.transcripts import guards
 from daemon.transcripts.batch import TurnBatch
 from daemon.transcripts.binding import SetAside, set_aside
-from daemon.transcripts.databases import read_database
 from daemon.transcripts.files import (
     OutsideRoot,
     TranscriptSource,
@@ -246,6 +245,9 @@ def read_new_turns(
                 aside.append(other)
                 continue
             if is_database(source.settings.format, rel):
+                # Imported here: a source of line files never loads sqlite3 and the database readers.
+                from daemon.transcripts.databases import read_database
+
                 reads.extend(read_database(source, rel, cursors, consumer, now))
                 continue
             key = fmt.cursor_key(rel)

@@ -31,15 +31,14 @@ from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import structlog
 from pydantic import BaseModel, ConfigDict
 
-from daemon.kernel import atomic
+from daemon.kernel import atomic, lazy_log
 from daemon.kernel.statefile import read_versioned
 from daemon.transcripts.usage import SessionUsage, UsageEvent
 from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, SKILL_OPENED
 
-log = structlog.get_logger("metaeng.usage")
+log = lazy_log.get_logger("metaeng.usage")
 
 VERSION = 1
 SOURCE_DAYS = 90
@@ -48,7 +47,8 @@ MAX_SKILLS = 10_000
 
 
 class _Frozen(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Validators built on first use: a short command (`status`) imports these and builds few.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
 
 class Tally(_Frozen):

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from daemon.kernel.settings import PASS_ORDER
-from daemon.passes.protocol import Pass
+
+if TYPE_CHECKING:
+    from daemon.passes.protocol import Pass
 
 # The name of every pass `default_registry` holds. Commands that only need to know which
 # passes exist (`status`) take this and skip importing the engines, most of their start-up.

@@ -18,6 +18,7 @@ import pytest
 
 from tests.support.deploy import base_config, conversation, message, run_cli, write_config
 from tests.support.fake_model import FakeModelServer
+from tests.support.request_layout import turns_of
 from tests.support.runs import FOUR_TURNS, OTHER_PASSES
 
 OLD = (1_700_000_000, 1_700_000_000)
@@ -114,7 +115,7 @@ def test_control_characters_are_stripped_and_the_line_is_kept(
     assert result.code == 0, result.err
     entry = distillation(result)
     assert entry["turns"] == 4 and entry["warnings"] == []
-    turns = json.loads(sent_text(fake_model).split("\n", 1)[1].rsplit("\n", 1)[0])["turns"]
+    turns = turns_of(fake_model.requests[-1])
     assert turns[0]["messages"][0][1] == "I live in Berlin. red\ttab"
 
 

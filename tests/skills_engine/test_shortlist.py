@@ -11,6 +11,7 @@ import pytest
 from tests.skills_engine.builders import candidate, make_skill, once, pass_entry, skill_md, skills_config
 from tests.support.deploy import conversation, message, write_transcript
 from tests.support.fake_model import FakeModelServer
+from tests.support.request_layout import data_of
 
 pytestmark = pytest.mark.slow  # libraries of 1,000 and 3,000 skills
 
@@ -54,9 +55,7 @@ def deployment(root: Path, url: str, skills: int, max_input_bytes: int | None = 
 
 
 def inventory_sent(body: dict[str, Any]) -> list[dict[str, Any]]:
-    user = body["messages"][1]["content"]
-    start, end = user.index("\n") + 1, user.rindex("\n")
-    rows: list[dict[str, Any]] = json.loads(user[start:end])["inventory"]
+    rows: list[dict[str, Any]] = data_of(body, "skill_inventory")
     return rows
 
 

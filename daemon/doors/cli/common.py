@@ -9,13 +9,16 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
-from daemon.config import Deployment, load_deployment
-from daemon.doors.environment import ModelAccess, model_access, register_secrets
 from daemon.doors.output import Output
-from daemon.run.manual import ManualResult
-from daemon.wiring.derived import delivering
+
+if TYPE_CHECKING:
+    # Imported where used: a command that reads no config (`lab grid`) or applies no run
+    # (`status`, `config check`) starts without the config models or the run machinery.
+    from daemon.config import Deployment
+    from daemon.doors.environment import ModelAccess
+    from daemon.run.manual import ManualResult
 
 # How the config path was chosen: `--config`, $METAENG_CONFIG, or the default path.
 ConfigOrigin = Literal["option", "environment", "default"]
@@ -62,12 +65,18 @@ class CliContext:
 
     def deployment(self) -> Deployment:
         """The loaded deployment; its secrets (API key, `redact_env`) are registered for redaction."""
+        from daemon.config import load_deployment
+        from daemon.doors.environment import register_secrets
+        from daemon.wiring.derived import delivering
+
         deployment = load_deployment(Path(self.config_path), self.env)
         register_secrets(deployment.model, self.env, deployment.config.redact_env)
         return delivering(deployment)
 
     def model_access(self, deployment: Deployment) -> ModelAccess:
         """The model key or why there is none; raises InvalidApiKey for a key HTTP cannot carry."""
+        from daemon.doors.environment import model_access
+
         return model_access(deployment.model, self.env, deployment.config.redact_env)
 
 

@@ -5,18 +5,19 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daemon.config import Deployment, parse_for_check
 from daemon.config.advice import warnings
 from daemon.config.loader import raw_lines
-from daemon.coordination.backends import coordination_for
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.config_warnings import setup_warnings
 from daemon.doors.environment import model_access
 from daemon.kernel.errors import ConfigNotFound, DaemonError, InvalidApiKey
-from daemon.model.coordination_protocol import LocalBackend, SharedBackend
 from daemon.wiring.pass_registry import MODEL_PASS_NAMES
+
+if TYPE_CHECKING:
+    from daemon.model.coordination_protocol import LocalBackend, SharedBackend
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -70,7 +71,11 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
             lines = raw_lines(deployment.path)
             advice += setup_warnings(deployment, access, context.env, MODEL_PASS_NAMES, lines)
     coordination: LocalBackend | SharedBackend | None = None
-    if deployment is not None and not problems:
+    # Without `coordination:` the description is the local backend's, printed only with
+    # --json: a plain check (systemd's ExecStartPre) does not load the coordination modules.
+    if deployment is not None and not problems and (deployment.coordination is not None or args.json):
+        from daemon.coordination.backends import coordination_for
+
         try:
             coordination = coordination_for(deployment).describe()
         except DaemonError as exc:
@@ -107,12 +112,15 @@ def handle_check(args: argparse.Namespace, context: CliContext) -> int:
         f"ok: {context.config_path} — {len(deployment.agents)} agent(s): {', '.join(sorted(deployment.agents))}; "
         f"state in {deployment.state_dir}"
     )
-    if isinstance(coordination, SharedBackend):
-        context.out.line(
-            f"coordination: PostgreSQL, schema version {coordination.schema_version} "
-            f"(this daemon's: {coordination.schema_expected}), this daemon is {coordination.host_id}, "
-            f"password from {coordination.password_from or 'nowhere (none set)'}"
-        )
+    if coordination is not None:
+        from daemon.model.coordination_protocol import SharedBackend
+
+        if isinstance(coordination, SharedBackend):
+            context.out.line(
+                f"coordination: PostgreSQL, schema version {coordination.schema_version} "
+                f"(this daemon's: {coordination.schema_expected}), this daemon is {coordination.host_id}, "
+                f"password from {coordination.password_from or 'nowhere (none set)'}"
+            )
     if deployment.model is None:
         context.out.line("note: no model configured; model-backed passes will be skipped")
     return 0

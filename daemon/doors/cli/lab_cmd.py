@@ -10,11 +10,11 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from daemon.doors.cli import lab_adoption, lab_distill
+from daemon.doors.cli import lab_distill
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.kernel.memory_settings import BASELINE, MemorySettings
-from daemon.lab.experiment_ledger import Ledger
 from daemon.lab.grid import Grid, run_grid
 from daemon.lab.outputs import (
     evaluate_candidate,
@@ -24,7 +24,9 @@ from daemon.lab.outputs import (
     write_grid,
 )
 from daemon.lab.scenarios import BUILTIN_PREFIX, BUILTIN_SUITES, Suite, load_suite
-from daemon.lab.verify import verify
+
+if TYPE_CHECKING:
+    from daemon.lab.experiment_ledger import Ledger
 
 DEFAULT_SUITE = f"{BUILTIN_PREFIX}metaeng"
 ROW_HEADERS = ["RANK", "MIN_CONF", "STORES", "ENTITY", "TIME", "DEDUP", "TOP_K", "PASSED", "STORED"]
@@ -115,7 +117,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     scenarios(campaign)
     add_json(campaign)
-    campaign.set_defaults(handler=lab_adoption.handle_campaign)
+    campaign.set_defaults(handler=_handle_campaign)
 
     lab_distill.register(actions)
 
@@ -150,7 +152,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
     )
     add_json(propose)
-    propose.set_defaults(handler=lab_adoption.handle_propose)
+    propose.set_defaults(handler=_handle_propose)
 
 
 def _timed_grid(suite: Suite) -> tuple[Grid, float]:
@@ -159,9 +161,18 @@ def _timed_grid(suite: Suite) -> tuple[Grid, float]:
     return grid, time.perf_counter() - started
 
 
+def _ledger(output: Path | None) -> Ledger | None:
+    """A new ledger folder at `output`, or None; the ledger module is imported only when asked for."""
+    if output is None:
+        return None
+    from daemon.lab.experiment_ledger import Ledger
+
+    return Ledger.create(output)
+
+
 def handle_grid(args: argparse.Namespace, context: CliContext) -> int:
     suite = load_suite(args.scenarios)
-    ledger = Ledger.create(args.output) if args.output else None
+    ledger = _ledger(args.output)
     grid, seconds = _timed_grid(suite)
     doc = grid.as_json()
     if ledger:
@@ -224,7 +235,7 @@ def handle_evaluate(args: argparse.Namespace, context: CliContext) -> int:
     suite = load_suite(args.scenarios)
     candidate = load_candidate(args.candidate)
     parent = load_candidate(args.parent) if args.parent else None
-    ledger = Ledger.create(args.output) if args.output else None
+    ledger = _ledger(args.output)
     outcome = evaluate_candidate(suite, candidate, parent.settings if parent else BASELINE)
     label = parent.label if parent else "baseline"
     if ledger:
@@ -261,7 +272,23 @@ def handle_evaluate(args: argparse.Namespace, context: CliContext) -> int:
     return 0
 
 
+def _handle_campaign(args: argparse.Namespace, context: CliContext) -> int:
+    # Imported when run: campaign and propose bring the proposer, the run machinery and the
+    # model client, which `lab grid` and `lab evaluate` do not use.
+    from daemon.doors.cli import lab_adoption
+
+    return lab_adoption.handle_campaign(args, context)
+
+
+def _handle_propose(args: argparse.Namespace, context: CliContext) -> int:
+    from daemon.doors.cli import lab_adoption
+
+    return lab_adoption.handle_propose(args, context)
+
+
 def handle_verify(args: argparse.Namespace, context: CliContext) -> int:
+    from daemon.lab.verify import verify
+
     report = verify(args.ledger)
     if args.json:
         context.out.document(report.document())

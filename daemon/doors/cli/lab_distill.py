@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from daemon.doors.cli.common import CliContext, add_json
 from daemon.kernel.errors import DaemonError
-from daemon.lab.distill_bench import MAX_BUDGET_USD, DistillBench, DistillResult
-from daemon.lab.distill_corpus import load_corpus
-from daemon.lab.distill_report import category_rows, headline
-from daemon.lab.experiment_ledger import Ledger
-from daemon.run.model_client import deep_tier_for
+
+# The benchmark, its corpus reader and the model client are imported when `lab distill` runs:
+# every `lab` command registers this one, and `lab grid` must not pay for them.
+if TYPE_CHECKING:
+    from daemon.lab.distill_bench import DistillResult
+
+# distill_bench.MAX_BUDGET_USD, the limit the benchmark enforces; repeated for the help text so
+# that registering the command imports nothing (tests/daemon/lab/test_grid_process.py checks it).
+MAX_BUDGET_USD = 2.0
 
 
 def register(actions: argparse._SubParsersAction) -> None:
@@ -61,6 +66,11 @@ def handle_distill(args: argparse.Namespace, context: CliContext) -> int:
             "lab distill calls the configured model provider and spends money: add --live to run it "
             "(an API key in the environment never makes a command live); nothing was done"
         )
+    from daemon.lab.distill_bench import DistillBench
+    from daemon.lab.distill_corpus import load_corpus
+    from daemon.lab.experiment_ledger import Ledger
+    from daemon.run.model_client import deep_tier_for
+
     corpus = load_corpus(args.corpus)
     deployment = context.deployment()
     access = context.model_access(deployment)
@@ -82,6 +92,8 @@ def handle_distill(args: argparse.Namespace, context: CliContext) -> int:
 
 
 def _print(context: CliContext, args: argparse.Namespace, name: str, output: Path, result: DistillResult) -> None:
+    from daemon.lab.distill_report import category_rows, headline
+
     figures = result.figures
     if args.json:
         context.out.json(

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.doors.cli.fleet_status import handle_fleet
 from daemon.doors.skill_health import LibraryHealth
 from daemon.doors.status import StatusReport, UsageHeadline, build_status
 from daemon.transcripts.batch import kinds_summary
@@ -73,6 +72,12 @@ def print_human(context: CliContext, report: StatusReport) -> None:
         out.line(
             f"  deep passes today {'?' if deep is None else deep}/{agent.deep_cap}, "
             f"spend today {'?' if spend is None else f'{spend:.4f}'}/{agent.budget_usd:.2f} USD"
+            + (
+                f" ({agent.cache_saved_today_usd:.4f} USD saved by the prompt cache, "
+                f"{agent.cached_tokens_today:,} cached input tokens)"
+                if agent.cached_tokens_today
+                else ""
+            )
         )
         quarantined = agent.quarantined
         quarantined_text = "unknown" if quarantined is None else (", ".join(quarantined) or "none")
@@ -159,6 +164,9 @@ def _or_unknown(value: object) -> str:
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
     if args.fleet:
+        # Its JSON document module holds every command's documents: only for --fleet.
+        from daemon.doors.cli.fleet_status import handle_fleet
+
         return handle_fleet(args.json, context)
     deployment = context.deployment()
     report = build_status(deployment, now=context.clock(), registry=PASS_NAMES, only=args.agent)

@@ -21,7 +21,8 @@ VERSION = 1
 
 
 class JobState(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Built when first read: `status` reads the file only while a daemon runs.
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     id: str
     agent: str
@@ -31,7 +32,7 @@ class JobState(BaseModel):
 
 
 class DaemonState(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
     version: int = VERSION
     pid: int

@@ -17,11 +17,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
 
 from daemon.config.resolve import Deployment
 from daemon.kernel.cadence import interval_for
 from daemon.kernel.settings import PASS_ORDER, AgentSettings
-from daemon.passes.protocol import Pass
+
+if TYPE_CHECKING:
+    # Only named in signatures: `status` computes next runs without the pass machinery.
+    from daemon.passes.protocol import Pass
 
 GROUPS: dict[str, tuple[str, ...]] = {
     "transcripts": ("distillation", "skill_learning"),

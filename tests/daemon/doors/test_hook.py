@@ -265,3 +265,21 @@ def test_an_agent_of_a_runtime_without_a_hook_gets_an_index_only_when_asked(tmp_
     assert index.is_file()  # built by hand: kept in step from now on
     assert run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "jonas", "--key", "city").code == 0
     assert hook(index, prompt(tmp_path / "ada", "where does Jonas live?")).stdout == ""
+
+
+def test_an_index_that_cannot_be_refreshed_leaves_the_run_standing_with_a_note(deployed: tuple[Path, Path, Path]) -> None:
+    config, home, index = deployed
+    index.unlink()
+    index.mkdir()  # the path is taken: sqlite cannot open it
+    done = run_cli(config, "memory", "forget", "--agent", "ada", "--entity", "jonas", "--key", "city")
+    assert done.code == 0, done.err
+    assert "run.derived_not_updated" in done.err and "IsADirectoryError" in done.err
+    once = run_cli(config, "once", "--agent", "ada", "--json")
+    assert once.code == 0, once.err
+    assert "derived data not updated (retried on the next run)" in once.out, once.out
+    listed = run_cli(config, "memory", "list", "--agent", "ada", "--json").out
+    assert "Porto" not in listed  # the run stands
+    index.rmdir()
+    assert run_cli(config, "once", "--agent", "ada").code == 0  # the next run tries again
+    assert hook(index, prompt(home, "where does Jonas live?")).stdout == ""
+    assert "pnpm" in context_of(hook(index, prompt(home, "which package manager?")))

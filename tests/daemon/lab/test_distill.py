@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from daemon.lab.distill_corpus import load_corpus
-from memory_engine.distillation import SYSTEM_PROMPT
+from daemon.passes.turn_prompt import SYSTEM_PROMPT
 from tests.daemon.lab.test_ledger import reseal
 from tests.support import distill_replay
 from tests.support.deploy import TEST_KEY, CliResult, base_config, run_cli, write_config

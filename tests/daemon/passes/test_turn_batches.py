@@ -19,6 +19,7 @@ from tests.skills_engine.builders import candidate, make_skill, skill_md, skills
 from tests.support.deploy import conversation, run_cli, write_transcript
 from tests.support.facts import store_text
 from tests.support.fake_model import FakeModelServer
+from tests.support.request_layout import data_of
 from tests.support.runs import berlin_fact, setup_agent
 
 LIMIT = ModelSettings.model_fields["max_input_bytes"].default
@@ -180,8 +181,7 @@ def test_a_scout_over_two_thousand_skills_fits_and_shows_the_relevant_ones(
     assert result.code == 0, result.err
     (body,) = fake_model.requests
     assert request_bytes(body) <= LIMIT + schema_slack(body)
-    user = body["messages"][1]["content"]
-    inventory = json.loads(user.split("<untrusted_transcript_data>\n", 1)[1].rsplit("\n</", 1)[0])["inventory"]
+    inventory = data_of(body, "skill_inventory")
     assert inventory[0]["name"] == "vendor-invoice" and "steps" in inventory[0]
     assert inventory[-1]["omitted"] > 0
     scout = next(p for p in result.json()["passes"] if p["name"] == "skill_learning")

@@ -19,6 +19,7 @@ from memory_engine.records import FactRecord
 from tests.support.deploy import conversation, run_cli, tree_snapshot
 from tests.support.facts import shard_of, store_records, stored_fact
 from tests.support.fake_model import FakeModelServer
+from tests.support.request_layout import data_of
 from tests.support.runs import add_turns, berlin_fact, setup_agent
 
 pytestmark = pytest.mark.slow  # runs, then a purge and its history rewrite, in every test
@@ -245,7 +246,7 @@ def test_forbid_keeps_new_turns_from_teaching_the_key_again(root: Path, fake_mod
     again = run_cli(config, "once", "--agent", "ada", "--json")
 
     assert again.code == 0, again.err
-    assert fake_model.requests[-1] and "city" not in json.dumps(fake_model.requests[-1]["messages"][-1])
+    assert "city" not in data_of(fake_model.requests[-1], "memory_keys")["allowed_keys"]
     assert hits(root, FIRST, SECOND) == []
     assert FIRST not in facts_text(root)
 

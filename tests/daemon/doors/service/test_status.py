@@ -73,6 +73,8 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
         "deep_passes_today": 1,
         "deep_cap": 12,
         "spend_today_usd": round(totals.agent_usd, 6),
+        "cache_saved_today_usd": 0.0,  # the scripted server reports no cached tokens
+        "cached_tokens_today": 0,
         "budget_usd": 1.0,
         "pending_turns": 2,
         "held_transcripts": [],
