@@ -8,10 +8,6 @@ parsed at once, grouped by shard and rendered (`factstore.parse` + `by_shard` +
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -25,10 +21,10 @@ from memory_engine import factstore
 from memory_engine.agent_memory import open_edit
 from memory_engine.fact_shards import by_shard
 from memory_engine.records import FactRecord
-from tests.support.deploy import TEST_KEY, base_config, run_cli, write_config
+from tests.support.deploy import base_config, run_cli, write_config
 from tests.support.facts import shard_of, store_records, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
-from tests.support.runs import berlin_fact, setup_agent
+from tests.support.runs import berlin_fact, once_killed_at, setup_agent
 
 REPO = Path(__file__).resolve().parents[2]
 STORE = ".metaeng/facts.jsonl"
@@ -196,16 +192,7 @@ def test_a_crash_at_a_migration_point_leaves_the_single_file_and_the_next_run_mi
     legacy = write_store(root / "ada", *varied_records(60))
     original = legacy.read_bytes()
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
-    env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
-    crashed = subprocess.run(
-        [sys.executable, "-m", "tests.support.armed", "--config", str(config), "once", "--agent", "ada"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    once_killed_at(config, root, point, timeout=120)
     state = root / "state" / "agents" / "ada"
     assert list(state.rglob("spool-*"))  # what the killed run had spooled
 

@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
+from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.facts import shard_of, store_records, store_text, stored_fact, write_store
 from tests.support.fake_model import FakeModelServer
-from tests.support.runs import berlin_fact, setup_agent
+from tests.support.runs import berlin_fact, once_killed_at, setup_agent
 
 REPO = Path(__file__).resolve().parents[2]
 STORE = ".metaeng/facts.jsonl"
@@ -102,16 +99,7 @@ def test_a_crash_mid_migration_loses_nothing_and_the_next_run_migrates(
     legacy = write_store(root / "ada", *[stored_fact(id=f"f-{i}", entity=f"thing{i}") for i in range(20)])
     original = legacy.read_bytes()
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
-    env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
-    crashed = subprocess.run(
-        [sys.executable, "-m", "tests.support.armed", "--config", str(config), "once", "--agent", "ada"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    once_killed_at(config, root, point, timeout=120)
 
     # The next start recovers (rolls the uncommitted run back), then reads the turns again.
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")

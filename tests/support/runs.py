@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
-from tests.support.deploy import base_config, conversation, write_config, write_transcript
+from tests.support.deploy import TEST_KEY, base_config, conversation, write_config, write_transcript
 from tests.support.fake_model import FakeModelServer
 
 OTHER_PASSES = (
@@ -63,3 +67,17 @@ def add_turns(root: Path, name: str = "s2.jsonl", count: int = 4, first: str | N
     if first is not None:
         pairs[0] = (first, "Noted.")
     write_transcript(root / "ada", name, conversation(pairs, day="2026-11-03"))
+
+
+def once_killed_at(config: Path, root: Path, point: str, timeout: float = 120) -> None:
+    """`once --agent ada` started through `tests.support.armed`, killed at crash point `point`."""
+    env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
+    crashed = subprocess.run(
+        [sys.executable, "-m", "tests.support.armed", "--config", str(config), "once", "--agent", "ada"],
+        env=env,
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+    assert crashed.returncode == -signal.SIGKILL, crashed.stderr

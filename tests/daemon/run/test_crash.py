@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 import json
-import os
-import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from daemon.run.crashpoints import POINTS
-from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
+from tests.support.deploy import run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
-from tests.support.runs import berlin_fact, setup_agent
+from tests.support.runs import berlin_fact, once_killed_at, setup_agent
 
 pytestmark = pytest.mark.slow  # runs killed with -9 in a subprocess at each step of apply
 
@@ -54,16 +51,7 @@ def test_crash_at_each_step_of_apply_leaves_all_or_nothing(
     after = tree_snapshot(twin / "ada")
 
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse")
-    env = {"PATH": os.environ["PATH"], "HOME": str(root), "TEST_API_KEY": TEST_KEY, "METAENG_CRASH_AT": point}
-    crashed = subprocess.run(
-        [sys.executable, "-m", "tests.support.armed", "--config", str(config), "once", "--agent", "ada"],
-        env=env,
-        cwd=REPO,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert crashed.returncode == -signal.SIGKILL, crashed.stderr
+    once_killed_at(config, root, point, timeout=60)
 
     # Next start: recovery runs first. No reply is scripted, so no new work can be applied.
     recovered = run_cli(config, "once", "--agent", "ada", "--json")
