@@ -3,7 +3,7 @@
 A command prints `model_dump(mode="json")` of its document (`Output.document`), so the
 model is the contract; `DOCUMENTS` names the command of each, and tools/gen_json_docs.py
 writes their JSON Schemas into docs/reference/json.md. The status document is owned by
-`daemon.doors.status`, the one of `once` by `daemon.doors.once_document`; records the
+`daemon.doors.status_documents`, the one of `once` by `daemon.doors.once_document`; records the
 daemon persists (a fact record, a refused fact, a proposal's history) are their own
 models, nested as they are stored.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, RootModel
 
 from daemon.doors.once_document import OnceDocument
-from daemon.doors.status import HeldTranscript, StatusDocument
+from daemon.doors.status_documents import HeldTranscript, StatusDocument
 from daemon.kernel.json_contract import Document, Omittable
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.kernel.review_queue import HistoryEntry, Status

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from daemon.config.resolve import Deployment
 from daemon.coordination.backends import agent_breaker, coordination_for
@@ -39,9 +39,22 @@ from daemon.doors.service.schedule import (
     jitter_seconds,
     why_nothing_scheduled,
 )
-from daemon.doors.skill_health import LibraryHealth, library_health
+from daemon.doors.skill_health import library_health
+from daemon.doors.status_documents import (
+    AgentStatus,
+    BreakerState,
+    DaemonRunning,
+    HeldTranscript,
+    LastRun,
+    PassSchedule,
+    StatusDocument,
+    StoreMaintenance,
+    StuckPass,
+    UnreadablePath,
+    UsageHeadline,
+)
 from daemon.kernel.errors import DaemonError
-from daemon.kernel.json_contract import Document, RawJson
+from daemon.kernel.json_contract import RawJson
 from daemon.kernel.managed import managed_paths
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import list_proposals
@@ -57,108 +70,6 @@ if TYPE_CHECKING:
     from daemon.run.store_maintenance import MaintenanceRecord
 
 T = TypeVar("T")
-
-
-class StuckPass(Document):
-    """A pass whose last `runs` recorded outcomes were the same failure, since `since`."""
-
-    reason: str
-    since: str | None
-    runs: int
-
-
-class PassSchedule(Document):
-    enabled: bool  # the effective toggle
-    origin: str  # where the toggle came from, as in `config show`
-    next_run: str | None  # null when the pass would not run
-    stuck: StuckPass | None
-
-
-class HeldTranscript(Document):
-    """A transcript not consumed, and why (not in the configured format, a busy database…)."""
-
-    file: str
-    reason: str
-
-
-class UnreadablePath(Document):
-    """A managed file or folder the daemon cannot read: left out of every run until fixed."""
-
-    path: str
-    reason: str
-
-
-class BreakerState(Document):
-    open: bool
-    open_until: str | None
-    consecutive_failures: int
-
-
-class LastRun(Document):
-    """The newest line of the run log; `run_id` null when the run committed nothing."""
-
-    run_id: str | None
-    status: str | None
-    finished_at: str | None
-
-
-class StoreMaintenance(Document):
-    """The last git maintenance of the agent's store (`maintenance.json`)."""
-
-    started_at: str
-    duration_s: float
-    outcome: Literal["done", "failed"]
-    detail: str
-    size_after_bytes: int
-
-
-class UsageHeadline(Document):
-    """What the agent used, as the transcripts read so far show (`usage.json`): of its skills,
-    how many it opened at least once and how many never; how many times it opened one, read
-    the facts view and got the hook's context; how many sessions were read."""
-
-    skills_used: int
-    skills_never_used: int
-    skill_opens: int
-    facts_view_reads: int
-    hook_deliveries: int
-    sessions_read: int
-
-
-class AgentStatus(Document):
-    """One agent's status; a field whose source cannot be read is null (with a warning)."""
-
-    name: str
-    enabled: bool  # the master switch and the agent's own switch together
-    passes: dict[str, PassSchedule]
-    deep_passes_today: int | None
-    deep_cap: int
-    spend_today_usd: float | None
-    # What the server's prompt cache saved today (cached input tokens priced at
-    # `model.cached_input_price` instead of the input price), and over how many tokens.
-    cache_saved_today_usd: float | None
-    cached_tokens_today: int | None
-    budget_usd: float
-    pending_turns: int | None
-    held_transcripts: list[HeldTranscript] | None
-    # Lines of kinds the transcript adapter does not know, by kind (format drift), and how
-    # many sessions were set aside as another project's or profile's, in what waits to be read.
-    unknown_lines: dict[str, int] | None
-    set_aside_sessions: int | None
-    quarantined: list[str] | None
-    usage: UsageHeadline | None
-    library: LibraryHealth | None  # the skills by the curator's verdicts
-    breaker: BreakerState | None  # null with no model configured
-    open_proposals: int | None
-    unreadable: list[UnreadablePath] | None
-    last_run: LastRun | None
-    store_maintenance: StoreMaintenance | None  # null if it never ran
-
-
-class StatusDocument(Document):
-    """What `status --json` prints: every agent asked for, in config order."""
-
-    agents: list[AgentStatus]
 
 
 def quarantined_skills(agent: AgentSettings) -> list[str]:
@@ -185,12 +96,16 @@ def _breaker(
 class StatusReport:
     agents: list[AgentStatus]
     daemon: daemon_json.DaemonState | None
+    running: bool  # a daemon holds the state folder's lock (its state file may lag behind)
     warnings: list[str] = field(default_factory=list)
     nothing_scheduled: str | None = None  # why the deployment schedules nothing, if it does not
     missing_passes: tuple[str, ...] = ()  # passes this version does not have
 
     def document(self) -> StatusDocument:
-        return StatusDocument(agents=self.agents)
+        d = self.daemon
+        said = (d.pid, d.started_at, d.config, d.daemon_version) if d is not None else (None, None, None, None)
+        running = DaemonRunning(running=self.running, pid=said[0], started_at=said[1], config=said[2], version=said[3])
+        return StatusDocument(daemon=running, agents=self.agents)
 
 
 def _guard(warnings: list[str], fn: Callable[[], T]) -> T | None:
@@ -380,7 +295,8 @@ def build_status(
     """Status of every agent (or only `only`), in config order."""
     layout = StateLayout(deployment.state_dir)
     warnings: list[str] = []
-    daemon = _guard(warnings, lambda: daemon_json.read(layout)) if daemon_json.daemon_running(layout) else None
+    running = daemon_json.daemon_running(layout)
+    daemon = _guard(warnings, lambda: daemon_json.read(layout)) if running else None
     jobs = {job.id: job for job in daemon.jobs} if daemon is not None else None
     names = [deployment.agent(only).name] if only else list(deployment.agents)
     agents = [
@@ -390,4 +306,4 @@ def build_status(
         for name in names
     ]
     missing = tuple(p for p in PASS_ORDER if p not in registry)
-    return StatusReport(agents, daemon, warnings, why_nothing_scheduled(deployment), missing)
+    return StatusReport(agents, daemon, running, warnings, why_nothing_scheduled(deployment), missing)

@@ -6,7 +6,8 @@ import argparse
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.skill_health import LibraryHealth
-from daemon.doors.status import StatusReport, UsageHeadline, build_status
+from daemon.doors.status import StatusReport, build_status
+from daemon.doors.status_documents import UsageHeadline
 from daemon.transcripts.batch import kinds_summary
 from daemon.wiring.pass_registry import PASS_NAMES
 
@@ -16,9 +17,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "status",
         help="show each agent's toggles, next runs, caps and spend today, pending turns, queue",
         description=(
-            "Show, per agent: effective pass toggles and where each came from, next scheduled runs "
+            "Show whether a daemon runs on this state folder (with --json: its pid, start time, config "
+            "path and version), then, per agent: effective pass toggles and where each came from, next scheduled runs "
             "(from the running daemon, or computed from the cadence and the run log when none runs), "
-            "deep passes and spend used today against the caps, pending transcript turns, transcripts "
+            "deep passes and spend used today against the caps (and what the prompt cache saved), pending transcript turns, transcripts "
             "held and why (not in the configured format, a busy or unreadable database), lines of "
             "kinds the transcript adapter does not know, sessions set aside as another project's or "
             "profile's, passes stuck "
@@ -52,6 +54,8 @@ def print_human(context: CliContext, report: StatusReport) -> None:
         out.line(
             f"daemon: running (pid {d.pid}, since {_when(d.started_at)}; {d.scheduling}, {len(d.jobs)} job(s))"
         )
+    elif report.running:  # the lock is held, the state file not written (yet) or unreadable
+        out.line("daemon: running (its state file says nothing yet; next runs computed from the cadence)")
     else:
         out.line("daemon: not running (next runs computed from the cadence and the run log)")
     if report.nothing_scheduled:

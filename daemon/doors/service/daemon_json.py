@@ -40,6 +40,7 @@ class DaemonState(BaseModel):
     config: str
     scheduling: str  # "scheduled", or why nothing is
     jobs: list[JobState]
+    daemon_version: str | None = None  # the running daemon's version (None: written before it was)
 
 
 def state_path(layout: StateLayout) -> Path:

@@ -10,6 +10,7 @@ from daemon.doors.service import daemon_json
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.schedule import why_nothing_scheduled
 from daemon.doors.service.table import JobTable
+from daemon.doors.version import installed_version
 
 
 def status_text(runner: JobRunner, table: JobTable) -> str:
@@ -44,6 +45,7 @@ def daemon_state(runner: JobRunner, table: JobTable, started_at: datetime, confi
         config=str(config),
         scheduling=why_nothing_scheduled(runner.deployment) or "scheduled",
         jobs=jobs,
+        daemon_version=installed_version("metaeng-daemon"),
     )
 
 

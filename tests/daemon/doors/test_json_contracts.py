@@ -28,7 +28,7 @@ from daemon.doors.documents import (
     TranscriptsDocument,
 )
 from daemon.doors.once_document import ENTRIES, PassEntry, PassHeader, PassOutcome, once_document
-from daemon.doors.status import StatusDocument
+from daemon.doors.status_documents import StatusDocument
 from daemon.kernel.changeset import PassDetails
 from daemon.kernel.review_decisions import Decided
 from daemon.lab.adopt import SettingsProposal, SettingsProposed

@@ -251,3 +251,26 @@ def test_run_serves_the_example_deployment_on_a_short_cadence(
     assert status["pending_turns"] > 0 and status["passes"]["distillation"]["next_run"] is not None
     daemon.send(signal.SIGTERM)
     assert daemon.wait_exit() == 0
+
+
+def test_status_json_says_whether_the_daemon_runs_with_its_pid_start_config_and_version(
+    root: Path, start_daemon: Callable[..., Daemon]
+) -> None:
+    from importlib.metadata import version
+
+    config = write_config(root, service_config(base_config(root, None)))
+    idle = run_cli(config, "status", "--json").json()["daemon"]
+    assert idle == {"running": False, "pid": None, "started_at": None, "config": None, "version": None}
+    daemon = start_daemon(config)
+    daemon.wait_ready()
+    said = run_cli(config, "status", "--json").json()["daemon"]
+    assert said["running"] is True and said["pid"] == daemon.proc.pid
+    assert said["config"] == str(config) and said["version"] == version("metaeng-daemon")
+    assert said["started_at"] and said["started_at"].startswith("20")
+    (root / "state" / "daemon.json").write_text("{torn", encoding="utf-8")  # the lock still says it runs
+    torn = run_cli(config, "status", "--json")
+    assert torn.json()["daemon"]["running"] is True and torn.json()["daemon"]["pid"] is None
+    assert run_cli(config, "status").out.startswith("daemon: running")
+    daemon.send(signal.SIGTERM)
+    assert daemon.wait_exit() == 0
+    assert run_cli(config, "status", "--json").json()["daemon"]["running"] is False

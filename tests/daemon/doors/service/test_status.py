@@ -58,7 +58,8 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
     result = run_cli(config, "status", "--json", clock=lambda: T0 + timedelta(minutes=10))
     assert result.code == 0, result.err
     report = result.json()
-    assert list(report) == ["agents"]
+    assert list(report) == ["daemon", "agents"]
+    assert report["daemon"] == {"running": False, "pid": None, "started_at": None, "config": None, "version": None}
     ada, bob = report["agents"]
     totals = SpendLedger(root / "state" / "spend", root / "state" / "spend.lock").totals("2026-11-30", "ada")
     last = runs_of(root / "state", "ada")[-1]
