@@ -68,6 +68,8 @@ class NotifySettings(Frozen):
     events: list[NotifyEvent] = Field(default_factory=lambda: list(NOTIFY_EVENTS))
     timeout_seconds: float = Field(default=5.0, gt=0, le=60)
     retries: int = Field(default=2, ge=0, le=5)  # extra webhook attempts after a failed one
+    # How often the background sender retries what a job could not deliver within its budget.
+    retry_seconds: float = Field(default=60.0, ge=1, le=86_400)
     # The console's address as people open it (links in the payload); default http://<console.bind>.
     console_url: str | None = None
 

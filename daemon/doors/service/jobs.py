@@ -189,8 +189,8 @@ class JobRunner:
             else:
                 is_open = self._breaker_open(deployment, agent, self.clock())
                 events = run_events(deployment, result, was_open, is_open)
-            for event in events:
-                self.notifier.send(event)
+            # One budget for all of them; a stopping daemon does not wait (they stay in the outbox).
+            self.notifier.deliver(events, self.stopping)
         except Exception:  # a notification problem must not fail the job
             log.exception("notify.crashed", agent=agent)
 

@@ -1,12 +1,20 @@
 """Notifications: to systemd (sd_notify) and to people (`notify:` webhook and/or command).
 
 People: a JSON document (docs/reference/json.md, "notification") POSTed to
-`notify.webhook` — at most `1 + notify.retries` attempts, each taking at most
-`notify.timeout_seconds` in all however slowly the receiver answers (`webhook.post`), a
-4xx answer is not retried — and/or written to the stdin of
-`notify.command` (argv, no shell, same timeout). The payload's `url` opens the console
-page of the event. A failed delivery is logged (the URL masked, whole and its path and
-query alone: webhook URLs carry secrets) and never stops the daemon nor the command.
+`notify.webhook` — each attempt taking at most `notify.timeout_seconds` in all however
+slowly the receiver answers (`webhook.post`), a 4xx answer is not retried — and/or
+written to the stdin of `notify.command` (argv, no shell, same timeout, an environment
+of PATH and the locale alone: never the model key nor a `redact_env` variable).
+
+One budget per run's job: all of a run's notifications together take at most
+`budget_seconds` — `(1 + retries) × timeout_seconds` plus the pauses between attempts.
+Every event is kept in the outbox (`daemon.doors.service.outbox`) before its first
+attempt; what does not fit the budget stays there (`notify.undelivered`, with the event
+ids) for the background sender, which never holds a job. A stopping daemon waits for no
+receiver: the job returns at once (`notify.abandoned`) and the events wait in the outbox
+for the next start. The payload's `url` opens the console page of the event. A failed
+delivery is logged (the URL masked, whole and its path and query alone: webhook URLs
+carry secrets) and never stops the daemon nor the command.
 
 systemd: the notify protocol (sd_notify(3)), owned here instead of a dependency.
 
@@ -20,13 +28,15 @@ from __future__ import annotations
 
 import http.client
 import json
+import secrets
 import socket
 import subprocess
+import threading
 import time
 import urllib.error
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -34,11 +44,13 @@ import structlog
 
 from daemon.config.door_settings import NotifySettings
 from daemon.doors.service import webhook
+from daemon.doors.service.outbox import Letter, Outbox
 from daemon.kernel import redact
 
 log = structlog.get_logger("metaeng.notify")
 PAYLOAD_VERSION = 1
 RETRY_PAUSE_SECONDS = 0.5
+GRACE_SECONDS = 0.5  # a job waits this much past its budget for the last attempt to wind up
 
 
 def notify(env: Mapping[str, str], *lines: str) -> bool:
@@ -80,9 +92,10 @@ class Event:
     details: Mapping[str, Any] = field(default_factory=dict)
 
 
-def payload(event: Event, console_url: str, at: datetime) -> dict[str, Any]:
+def payload(event: Event, console_url: str, at: datetime, event_id: str) -> dict[str, Any]:
     return {
         "version": PAYLOAD_VERSION,
+        "id": event_id,
         "event": event.kind,
         "agent": event.agent,
         "summary": redact.redact(event.summary),
@@ -107,8 +120,24 @@ def register_webhook(url: str | None) -> None:
         redact.register(part)
 
 
+def command_env(env: Mapping[str, str], hidden: Collection[str] = ()) -> dict[str, str]:
+    """The notify command's environment: PATH and the locale (LANG, LC_*) of `env`, nothing else.
+
+    A variable named in `hidden` (the model key's, `redact_env`'s) is left out even then.
+    """
+    return {
+        k: v for k, v in env.items() if (k in ("PATH", "LANG") or k.startswith("LC_")) and k not in hidden
+    }
+
+
+def budget_seconds(settings: NotifySettings) -> float:
+    """The most a run's notifications may hold its job: every attempt of one event, and the pauses."""
+    retries = settings.retries
+    return (1 + retries) * settings.timeout_seconds + RETRY_PAUSE_SECONDS * retries * (retries + 1) / 2
+
+
 class Notifier:
-    """Delivers events to the configured webhook and/or command; never raises."""
+    """Delivers events to the configured webhook and/or command through the outbox; never raises."""
 
     def __init__(
         self,
@@ -116,62 +145,226 @@ class Notifier:
         console_url: str,
         clock: Callable[[], datetime],
         sleep: Callable[[float], None] = time.sleep,
+        env: Mapping[str, str] | None = None,
+        outbox: Outbox | None = None,
+        hidden: Collection[str] = (),
     ) -> None:
         self.settings = settings
         self.console_url = console_url
         self.clock = clock
         self.sleep = sleep
+        self.command_env = command_env(env or {}, hidden)
+        self.outbox = outbox if outbox is not None else Outbox(None)
         register_webhook(settings.webhook)
 
+    def _keep(self, events: Sequence[Event]) -> list[Letter]:
+        """Letters for the wanted `events`, kept in the outbox (claimed) before any attempt."""
+        letters = []
+        for event in events:
+            if event.kind not in self.settings.events:
+                continue
+            at = self.clock()
+            event_id = f"{at.astimezone(UTC):%Y%m%dT%H%M%SZ}-{secrets.token_hex(4)}"
+            targets = tuple(
+                t for t, on in (("webhook", self.settings.webhook), ("command", self.settings.command)) if on
+            )
+            body = payload(event, self.console_url, at, event_id)
+            letters.append(
+                Letter(event_id, event.kind, event.agent, at.astimezone(UTC).isoformat(), body, targets)
+            )
+        if letters:
+            self.outbox.add(letters, self.clock())
+        return letters
+
     def send(self, event: Event) -> bool:
-        """Deliver `event` if its kind is wanted; True if every configured target took it."""
-        if event.kind not in self.settings.events:
-            return True
-        body = json.dumps(payload(event, self.console_url, self.clock()), sort_keys=True).encode("utf-8")
-        ok = True
-        if self.settings.webhook:
-            ok = self._post(self.settings.webhook, body, event) and ok
-        if self.settings.command:
-            ok = self._run(self.settings.command, body, event) and ok
+        """Deliver `event` now, in this thread, within one budget; True if every target took it (or it is not wanted)."""
+        letters = self._keep([event])
+        ok = self._attempts(letters, time.monotonic() + budget_seconds(self.settings))
+        self._report([x.id for x in letters], abandoned=False)
         return ok
 
-    def _post(self, url: str, body: bytes, event: Event) -> bool:
-        attempts = 1 + self.settings.retries
+    def deliver(self, events: Sequence[Event], stopping: threading.Event) -> list[str]:
+        """Deliver a run's wanted `events` within one budget in all; return the ids not delivered.
+
+        The attempts run in a helper thread: the caller returns once they are done, the
+        budget is spent, or `stopping` is set, whichever comes first. What is left stays in
+        the outbox for the background sender (or the next start, when stopping).
+        """
+        letters = self._keep(events)
+        if not letters:
+            return []
+        deadline = time.monotonic() + budget_seconds(self.settings)
+        worker = threading.Thread(
+            target=self._attempts, args=(letters, deadline, stopping), name="notify", daemon=True
+        )
+        worker.start()
+        while worker.is_alive() and not stopping.is_set() and time.monotonic() < deadline + GRACE_SECONDS:
+            worker.join(0.05)
+        return self._report([x.id for x in letters], abandoned=stopping.is_set())
+
+    def _report(self, ids: list[str], abandoned: bool) -> list[str]:
+        left = [x.id for x in self.outbox.pending(ids)]
+        if left and abandoned:
+            log.warning(
+                "notify.abandoned",
+                events=left,
+                note="the daemon is stopping; kept in the outbox for the next start",
+            )
+        elif left:
+            log.warning(
+                "notify.undelivered",
+                events=left,
+                budget_s=budget_seconds(self.settings),
+                note="kept in the outbox; the background sender retries them",
+            )
+        return left
+
+    def _attempts(
+        self, letters: Sequence[Letter], deadline: float, stopping: threading.Event | None = None
+    ) -> bool:
+        """Try every target of `letters` until `deadline`, the commands first; True if all took them.
+
+        The command is local and quick: a slow receiver must not starve it of the budget.
+        Once the webhook failed every attempt for one letter, the others' webhook attempts
+        are left to the background sender: the receiver is down.
+        """
+        ok = True
+        try:
+            for target in ("command", "webhook"):
+                for letter in letters:
+                    if target not in letter.targets:
+                        continue
+                    if stopping is not None and stopping.is_set():
+                        return False
+                    if target == "command":
+                        ok = self._run(letter, deadline) and ok
+                        continue
+                    sent, up = self._post(letter, 1 + self.settings.retries, deadline)
+                    ok = ok and sent
+                    if not up:
+                        return False
+        finally:
+            self.outbox.release(x.id for x in letters)
+        return ok
+
+    def retry_pending(self, stopping: threading.Event) -> None:
+        """One round of the background sender: one attempt per waiting target, the commands first.
+
+        The webhook is left alone for the rest of the round once it fails; a target no longer
+        configured is struck off (logged). Returns early once `stopping` is set.
+        """
+        letters = self.outbox.claim_unclaimed()
+        try:
+            configured = {"webhook": bool(self.settings.webhook), "command": bool(self.settings.command)}
+            for letter in letters:
+                for target in letter.targets:
+                    if not configured.get(target):
+                        log.warning(
+                            "notify.dropped",
+                            events=[letter.id],
+                            target=target,
+                            reason="target no longer configured",
+                        )
+                        self.outbox.delivered(letter.id, target)
+            for letter in letters:
+                if stopping.is_set():
+                    return
+                if "command" in letter.targets and configured["command"]:
+                    self._run(letter, time.monotonic() + self.settings.timeout_seconds)
+            for letter in letters:
+                if stopping.is_set():
+                    return
+                if "webhook" not in letter.targets or not configured["webhook"]:
+                    continue
+                if not self._post(letter, 1, time.monotonic() + self.settings.timeout_seconds)[1]:
+                    return  # the receiver is down: the rest waits for the next round
+        finally:
+            self.outbox.release(x.id for x in letters)
+
+    def _post(self, letter: Letter, attempts: int, deadline: float) -> tuple[bool, bool]:
+        """(taken, receiver up): up is False when every attempt failed without an answer that settles it."""
+        url = self.settings.webhook
+        assert url is not None
         for attempt in range(1, attempts + 1):
+            seconds = min(self.settings.timeout_seconds, deadline - time.monotonic())
+            if seconds <= 0:
+                return False, False
             try:
-                webhook.post(url, body, self.settings.timeout_seconds)
-                log.info("notify.sent", target="webhook", notify_event=event.kind, agent=event.agent)
-                return True
+                webhook.post(url, letter.body(), seconds)
+                log.info(
+                    "notify.sent",
+                    target="webhook",
+                    notify_event=letter.kind,
+                    agent=letter.agent,
+                    id=letter.id,
+                )
+                self.outbox.delivered(letter.id, "webhook")
+                return True, True
             except urllib.error.HTTPError as exc:
                 error = f"HTTP {exc.code}"
                 if 400 <= exc.code < 500 and exc.code not in (408, 429):
-                    attempt = attempts  # the receiver refuses this payload: a retry would too
+                    # The receiver refuses this payload: a retry, now or later, would be refused too.
+                    log.warning(
+                        "notify.failed",
+                        target="webhook",
+                        notify_event=letter.kind,
+                        id=letter.id,
+                        attempt=attempt,
+                        error=error,
+                        note="refused: not retried",
+                    )
+                    self.outbox.delivered(letter.id, "webhook")
+                    return False, True
             except OSError as exc:  # a socket's error (refused, timed out, TLS) names no path
                 error = f"{type(exc).__name__}: {exc}"
             except (ValueError, http.client.HTTPException) as exc:
                 # InvalidURL and its kin quote the path, where the token lives: the type alone.
                 error = type(exc).__name__
             log.warning(
-                "notify.failed", target="webhook", notify_event=event.kind, attempt=attempt, error=error
+                "notify.failed",
+                target="webhook",
+                notify_event=letter.kind,
+                id=letter.id,
+                attempt=attempt,
+                error=error,
             )
-            if attempt >= attempts:
-                return False
-            self.sleep(RETRY_PAUSE_SECONDS * attempt)
-        return False
+            pause = RETRY_PAUSE_SECONDS * attempt
+            if attempt >= attempts or time.monotonic() + pause >= deadline:
+                break  # no attempts left, or no time for one after the pause
+            self.sleep(pause)
+        return False, False
 
-    def _run(self, argv: list[str], body: bytes, event: Event) -> bool:
+    def _run(self, letter: Letter, deadline: float) -> bool:
+        argv = self.settings.command
+        assert argv is not None
+        seconds = min(self.settings.timeout_seconds, deadline - time.monotonic())
+        if seconds <= 0:
+            return False
         try:
             done = subprocess.run(
-                argv, input=body, capture_output=True, timeout=self.settings.timeout_seconds, check=False
+                argv,
+                input=letter.body(),
+                capture_output=True,
+                timeout=seconds,
+                check=False,
+                env=self.command_env,
             )
         except (OSError, subprocess.TimeoutExpired) as exc:
-            log.warning("notify.failed", target="command", notify_event=event.kind, error=str(exc))
+            log.warning(
+                "notify.failed", target="command", notify_event=letter.kind, id=letter.id, error=str(exc)
+            )
             return False
         if done.returncode != 0:
             stderr = done.stderr.decode("utf-8", "replace")[-300:]
             log.warning(
-                "notify.failed", target="command", notify_event=event.kind, exit=done.returncode, stderr=stderr
+                "notify.failed",
+                target="command",
+                notify_event=letter.kind,
+                id=letter.id,
+                exit=done.returncode,
+                stderr=stderr,
             )
             return False
-        log.info("notify.sent", target="command", notify_event=event.kind, agent=event.agent)
+        log.info("notify.sent", target="command", notify_event=letter.kind, agent=letter.agent, id=letter.id)
+        self.outbox.delivered(letter.id, "command")
         return True

@@ -37,7 +37,7 @@ from daemon.doors.service import daemon_json
 from daemon.doors.service.heartbeat import Heartbeat
 from daemon.doors.service.jobs import JobRunner
 from daemon.doors.service.notify import notify, watchdog_seconds
-from daemon.doors.service.people import notifier_for, start_console
+from daemon.doors.service.people import Notices, start_console
 from daemon.doors.service.runlog import last_started
 from daemon.doors.service.schedule import (
     GROUPS,
@@ -116,6 +116,7 @@ class Service:
         self.heartbeat = Heartbeat(lambda: self.runner.deployment, clock)
         self.watch = WatchSlot(self.waker.hint, self.waker.tick)
         self.console: ConsoleThread | None = None  # the web console, when `console:` is set
+        self.notices = Notices(deployment.state_dir, env, clock)  # `notify:`, its outbox and late sender
         self.started_at = clock()
         self.watchdog = watchdog_seconds(env, os.getpid())
         self._last_ping = 0.0
@@ -144,7 +145,7 @@ class Service:
         self._recover(deployment)
         if self.flags.stop:
             return False
-        self.runner.notifier = notifier_for(deployment, self.clock)
+        self.runner.notifier = self.notices.configure(deployment)
         self.console = start_console(lambda: self.runner.deployment, self.env, self.clock)
         counts = self.table.reconcile(job_specs(deployment, self.registry), self._first_run)
         self.watch.follow(deployment, self._transcript_agents())
@@ -282,7 +283,7 @@ class Service:
         if new.config.service.max_parallel_runs != old.config.service.max_parallel_runs:
             log.warning("reload.needs_restart", key="service.max_parallel_runs")
         self.runner.deployment = new
-        self.runner.notifier = notifier_for(new, self.clock)
+        self.runner.notifier = self.notices.configure(new)
         counts = self.table.reconcile(job_specs(new, self.registry), self._first_run)
         self.watch.follow(new, self._transcript_agents())
         self._write_state()
@@ -300,7 +301,8 @@ class Service:
             "STATUS=stopping: waiting for runs in progress",
             f"EXTEND_TIMEOUT_USEC={int((timeout + 10) * 1_000_000)}",
         )
-        self.runner.stopping.set()
+        self.runner.stopping.set()  # a job waiting on its notifications returns at once
+        self.notices.stop()
         if self.table.scheduler.running:
             self.table.pause()
         self.watch.stop()
