@@ -8,7 +8,9 @@ steps). The answer is used only if its name is valid and does not collide with a
 outside the group, the step-union check (`step_union`) proves that no member's step was
 lost or changed in what it says, and that nothing was invented, and the section check
 (`section_union`) proves the same for every other section of the members (a "## Notes" a
-person added): the members' folders are deleted, so what the canonical version drops is gone.
+person added), and no heading, step or sentence that every member holds is left out
+(`daemon.text.kept_units`; the title and the trigger aside, which the canonical version
+chooses): the members' folders are deleted, so what the canonical version drops is gone.
 Other files of the members are unioned; two different files at the same path are both
 kept (the second under a name suffixed with its skill's name).
 """
@@ -26,13 +28,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from daemon.kernel.changeset import FileWrite
 from daemon.model.deep_tier import DeepTier
+from daemon.text import kept_units
 from skills_engine import provenance
-from skills_engine.duplicates import identity_key
+from skills_engine.duplicates import verdict_key
 from skills_engine.inventory import SKILL_FILE, Skill
 from skills_engine.names import NameRefused, near_identical, sanitise
 from skills_engine.provenance import Event, Provenance
 from skills_engine.scout_answer import SectionAddition
-from skills_engine.section_union import check_sections
+from skills_engine.section_union import TRIGGER, check_sections
 from skills_engine.skillfile import SkillParseError, parse, render, render_body
 from skills_engine.step_union import check_group
 
@@ -88,7 +91,7 @@ class DedupeResult:
 
 
 def group_fingerprint(group: Sequence[Skill]) -> str:
-    return hashlib.sha256("\n".join(sorted(identity_key(s) for s in group)).encode()).hexdigest()
+    return hashlib.sha256("\n".join(sorted(verdict_key(s) for s in group)).encode()).hexdigest()
 
 
 def _delete_skill(skill: Skill, learned: str) -> list[str]:
@@ -154,6 +157,24 @@ def _union_files(group: Sequence[Skill], canonical: str) -> dict[str, bytes]:
     return files
 
 
+def _counted(unit: kept_units.Kept) -> bool:
+    """A unit the canonical version must keep when every member has it: not the title (the
+    canonical name is chosen) nor the trigger (the clearest one is chosen)."""
+    if unit.kind == "heading":
+        return unit.level != 1 and unit.key != TRIGGER
+    return unit.section != TRIGGER
+
+
+def _shared_lost(group: Sequence[Skill], canonical_text: str) -> str | None:
+    """Why the canonical `SKILL.md` drops a heading, step or sentence every member holds (None: it
+    does not) — the step and section checks find a member's text by its words, this by its units."""
+    body = parse(canonical_text, SKILL_FILE).body
+    lost = kept_units.dropped([s.doc.body for s in group], body, counts=_counted)
+    if not lost:
+        return None
+    return f"the canonical version drops what every member holds: {kept_units.describe(lost)}"
+
+
 def merge_near(
     group: Sequence[Skill], *, learned: str, all_names: set[str], deep: DeepTier, now: datetime, run_id: str
 ) -> DedupeResult:
@@ -196,7 +217,7 @@ def merge_near(
         parse(text, SKILL_FILE, folder_name=name)
     except (ValueError, SkillParseError) as exc:
         return DedupeResult("refused", f"the canonical version is not a well-formed SKILL.md: {exc}", names)
-    refusal = check_sections(group, text)
+    refusal = check_sections(group, text) or _shared_lost(group, text)
     if refusal:
         return DedupeResult("refused", refusal, names)
     files = {SKILL_FILE: text.encode("utf-8"), **_union_files(group, name)}

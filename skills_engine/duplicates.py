@@ -5,8 +5,9 @@ original's name and are merged with upstream instead; hand-written skills belong
 person). A skill that shadows an original is left out too: deleting it would change
 what serves.
 
-- Identical: SKILL.md equal once the name line and the title heading are set aside and
-  whitespace collapsed, and every other file byte-identical. Merging them loses nothing.
+- Identical: SKILL.md byte-identical once the frontmatter's `name` field and a title heading
+  that is just the name are set aside (nothing else: a body line "name: …" stays), and every
+  other file byte-identical. Merging them loses nothing; anything else goes to the model.
 - Near-duplicate candidates: pairs whose word sets (name, description, trigger, steps:
   `words`, of any script written with spaces) overlap by Jaccard ≥ 0.5; or ≥ 0.2 when
   half the steps of the shorter skill are shared; or ≥ 0.3 when half their name words
@@ -95,8 +96,47 @@ def token_set(skill: Skill) -> frozenset[str]:
     return frozenset(words(text))
 
 
+def _is_name(title: str, name: str) -> bool:
+    """Whether a title heading is just the skill's name ("On-call lookup" for `on-call-lookup`)."""
+    return " ".join(re.split(r"[\s_-]+", title.strip().casefold())) == " ".join(name.split("-"))
+
+
+def without_name(data: bytes, name: str) -> bytes:
+    """A SKILL.md's bytes without the frontmatter's `name` field and, if the first line of the
+    body is a title heading that is just the name, without that line — nothing else changed
+    (a body line "name: …", another heading, a space: all stay)."""
+    text = data.decode("utf-8", "surrogateescape")
+    lines = text.splitlines(keepends=True)
+    if not lines or lines[0].lstrip("\ufeff").rstrip("\r\n") != "---":
+        return data
+    close = next((i for i in range(1, len(lines)) if lines[i].rstrip("\r\n") == "---"), None)
+    if close is None:
+        return data
+    field = next((i for i in range(1, close) if re.match(r"name\s*:", lines[i])), None)
+    body = next((i for i in range(close + 1, len(lines)) if lines[i].strip()), None)
+    title = re.match(r"# (.*\S)\s*\Z", lines[body]) if body is not None else None
+    drop = {field} | ({body} if title and _is_name(title.group(1), name) else set())
+    kept = "".join(line for i, line in enumerate(lines) if i not in drop)
+    return kept.encode("utf-8", "surrogateescape")
+
+
 def identity_key(skill: Skill) -> str:
-    """Equal for skills identical up to their name and title."""
+    """Equal for skills identical up to their name and title: SKILL.md byte for byte without
+    the frontmatter's `name` field and a title that is just the name (`without_name`), every
+    other file byte for byte."""
+    digest = hashlib.sha256(without_name(skill.folder.files[SKILL_FILE], skill.name))
+    for rel, data in sorted(skill.folder.files.items()):
+        if rel != SKILL_FILE:
+            digest.update(b"\0" + rel.encode("utf-8") + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def verdict_key(skill: Skill) -> str:
+    """The key a group's remembered verdict is fingerprinted by (`dedupe.group_fingerprint`):
+    SKILL.md with every `name:` line and the first title set aside, whitespace collapsed.
+
+    Frozen, not for judging identity (`identity_key` does): the library state remembers the
+    groups the model judged distinct by it, so a new key would ask about each of them again."""
     text = skill.folder.files[SKILL_FILE].decode("utf-8", "replace")
     text = re.sub(r"(?m)^name:.*$", "", text)
     text = re.sub(r"(?m)^# .*$", "", text, count=1)

@@ -14,7 +14,7 @@ references are never seen as changes. Each path in base ∪ ours ∪ theirs gets
 | t deleted, o changed                            | ours kept, reported                      | `deleted-upstream-changed-here` |
 | o deleted, t changed                            | theirs restored, reported                | `deleted-here-changed-upstream` |
 | text changed on both sides (or added on both)   | line-level three-way merge (git merge-file) | `text-merged`              |
-| … with a true conflict                          | deep model; answer with no markers that keeps the guard passing and what each side says, else the fork stays pending (nothing merged, retried next pass) | `conflict` |
+| … with a true conflict                          | deep model; answer with no markers that keeps the guard passing and what each side says, dropping nothing both sides hold, else the fork stays pending (nothing merged, retried next pass) | `conflict` |
 | binary changed on both sides                    | ours kept, reported                      | `binary-both-changed`         |
 
 Only `conflict` needs the model; every other row is decided here, deterministically.

@@ -5,7 +5,10 @@ in one call per fork. The answer for each conflicted file is accepted only if it
 contains no conflict markers, does not make the copy fail the preservation guard against
 its current record, and keeps what each side changed (`daemon.text.meaning_compare.compare_three_way`:
 no meaning-carrying token that ours or theirs added is dropped, none that neither side
-has is added, no secret-looking token appears). If any file's answer is refused — or the
+has is added, no secret-looking token appears), and drops nothing both sides hold
+(`daemon.text.kept_units`: a heading, step, sentence or code block that ours and theirs
+both still have — base's, kept by both, or one both added — must stay, as often as each
+has it; of a file that is not markdown, every such line). If any file's answer is refused — or the
 answer is invalid, or the conflict too large to send — nothing is merged: the fork stays
 as it is, reported pending with the reason, its base snapshot and hashes unchanged, so the
 next pass asks again. That is also what happens without a model; a fork without
@@ -30,7 +33,7 @@ from daemon.kernel.errors import ModelResponseInvalid, ModelUnavailable
 from daemon.kernel.textmerge import has_markers
 from daemon.kernel.view import AgentView
 from daemon.model.deep_tier import DeepTier
-from daemon.text import meaning_compare
+from daemon.text import kept_units, meaning_compare
 from skills_engine import preservation_guard, provenance
 from skills_engine.fork import rewrite_all
 from skills_engine.inventory import SKILL_FILE, Skill
@@ -38,6 +41,7 @@ from skills_engine.merge import FileDecision, plan_merge
 from skills_engine.provenance import Event, Provenance
 
 PROMPT_OVERHEAD_BYTES = 6000
+MARKDOWN = (".md", ".markdown", ".txt")  # read as headings, steps and sentences; others as lines
 
 SYSTEM_PROMPT = """You resolve merge conflicts in one skill folder (procedures an AI agent follows).
 For each file you get: base (the common ancestor), ours (the agent's improved copy),
@@ -216,6 +220,9 @@ def _refusal(
     change = meaning_compare.compare_three_way(base, ours, theirs, content)
     if not change.ok:
         return f"the model's answer does not keep what each side says: {change.describe()}"
+    lost = kept_units.dropped([ours, theirs], content, markdown=d.path.lower().endswith(MARKDOWN))
+    if lost:
+        return f"the model's answer drops what both sides kept: {kept_units.describe(lost)}"
     return None
 
 

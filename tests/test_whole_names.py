@@ -194,13 +194,13 @@ def test_an_agent_name_with_a_trailing_newline_beside_the_same_name_is_refused(r
 READS_LINES_OR_TEXT = {
     "daemon.config.secret_keys": "CREDENTIAL_PARAM: a query parameter's name, to mask more, never to accept one",
     "daemon.run.store_git": "TRAILER: one line of a commit message",
+    "daemon.text.markdown_blocks": "HEADING, RULE, BULLET, TABLE_SEPARATOR: one line of a markdown text",
     "daemon.text.meaning": "CLAUSE: a clause break in running text",
     "daemon.text.verbatim": "FLAG: a command-line flag in running text",
     "daemon.text.words": "ORDINAL: one word of a sentence",
     "daemon.transcripts.codex": "_SESSION_ID: the id in a file name the transcript glob matched",
     "skills_engine.skillfile": "HEADING, STEP, TRIGGER_SENTENCE: one line of a SKILL.md",
     "workspace.numbered": "HEADING_MARKS: one line of a workspace file",
-    "workspace.units": "HEADING, RULE, BULLET, TABLE_SEPARATOR: one line of a workspace file",
 }
 _CALLS = ("compile", "match", "search", "fullmatch")
 
