@@ -54,7 +54,13 @@ def _loaded(argv: list[str], cwd: Path, home: Path) -> tuple[subprocess.Complete
     env.pop("METAENG_CONFIG", None)
     done = subprocess.run([sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
     line = next(line for line in done.stderr.splitlines() if line.startswith("MODULES "))
-    return done, set(line.split()[1:])
+    # What the interpreter itself loads in this environment is not the command's: under the
+    # suite's coverage, every subprocess starts coverage (sqlite3, typing, datetime) first.
+    bare = subprocess.run(
+        [sys.executable, "-c", "import sys; print(' '.join(sorted(sys.modules)))"],
+        cwd=cwd, env=env, capture_output=True, text=True, timeout=120, check=True,
+    )
+    return done, set(line.split()[1:]) - set(bare.stdout.split())
 
 
 @pytest.fixture
