@@ -58,3 +58,18 @@ def test_a_busy_maintenance_job_is_not_starved_by_frequent_transcript_jobs(root:
     assert runner.runs == 3
     started = [e for e in events(stream) if e["event"] == "run.start"]
     assert len(started) == 3  # busy attempts were never logged as runs
+
+
+def test_a_job_starts_nothing_while_stopping_or_for_an_agent_a_reload_removed(root: Path) -> None:
+    config = write_config(root, service_config(base_config(root, None)))
+    add_turns(root / "ada", "s1.jsonl", 4, "ada")
+    deployment = load_deployment(config, {"HOME": str(root)})
+    runner = JobRunner(deployment, default_registry(), {"HOME": str(root)}, lambda: NOW)
+    runner.stopping.set()  # queued before SIGTERM: no new work while draining
+    runner.run("ada", "transcripts")
+    runner.stopping.clear()
+    runner.run("bob", "transcripts")  # an agent the last reload removed
+    assert runner.runs == 0
+    assert not (root / "state" / "agents" / "ada" / "runs.jsonl").exists()
+    runner.run("ada", "transcripts")  # the same job, now: it runs
+    assert runner.runs == 1
