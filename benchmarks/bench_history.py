@@ -171,8 +171,8 @@ def history(sizes: Sequence[int], count: int, before: Path | None, before_count:
 def growth(commits: int, every: int, work: Path) -> list[dict]:
     """Store size after `commits` commits of a 1 MiB file changed by one line, with/without gc."""
     from daemon.kernel.managed import ManagedPaths
-    from daemon.run.store import open_store
     from daemon.run.store_maintenance import folder_size
+    from daemon.run.store_open import open_store
 
     results = []
     for label, gc_every in (("no maintenance", 0), (f"`maintenance` every {every} commits", every)):

@@ -41,8 +41,9 @@ from daemon.kernel.errors import StoreError
 from daemon.kernel.paths import AgentState
 from daemon.kernel.statefile import read_versioned
 from daemon.run.crashpoints import crashpoint
-from daemon.run.store import StoreSession, open_store
+from daemon.run.store import StoreSession
 from daemon.run.store_git import parse_trailers
+from daemon.run.store_open import open_store
 
 VERSION = 1
 log = lazy_log.get_logger("metaeng.history_rewrite")

@@ -30,7 +30,8 @@ from daemon.model.coordination_protocol import RunGrant
 from daemon.run.apply import finish_or_roll_back
 from daemon.run.history_rewrite import pending, recover_rewrite
 from daemon.run.homelock import Holder, HomeLock
-from daemon.run.store import StoreSession, open_store
+from daemon.run.store import StoreSession
+from daemon.run.store_open import open_store
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,6 @@ import os
 import stat
 import subprocess
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -27,17 +26,15 @@ from daemon.kernel.errors import StoreError
 from daemon.kernel.managed import HomeScan, ManagedPaths
 from daemon.run.store_git import (
     COMMIT_FORMAT,
-    HERMETIC_CONFIG,
     CommitInfo,
     FileChange,
     git_mode,
-    hermetic_env,
     parse_commit,
     parse_commits_with_files,
     read_regular,
 )
 
-__all__ = ["CommitInfo", "FileChange", "StoreSession", "blob_id", "open_store"]
+__all__ = ["CommitInfo", "FileChange", "StoreSession", "blob_id"]
 
 
 def blob_id(data: bytes | None) -> str | None:
@@ -361,48 +358,3 @@ class StoreSession:
             self._run("reset", "-q")
         else:
             self._run("rm", "-r", "-q", "--cached", "--ignore-unmatch", ".")
-
-
-def git_environment(
-    base: Mapping[str, str], git_dir: Path, home: Path, now: datetime | None
-) -> dict[str, str]:
-    """`base` without any inherited `GIT_*` variable, plus the store's hermetic settings."""
-    kept = {k: v for k, v in base.items() if not k.startswith("GIT_")}
-    return {**kept, **hermetic_env(git_dir, home, now)}
-
-
-@contextmanager
-def open_store(
-    git_dir: Path,
-    home: Path,
-    managed: ManagedPaths,
-    scratch: Path,
-    now: datetime | None = None,
-    clock: Callable[[], datetime] | None = None,
-) -> Iterator[StoreSession]:
-    """Open (creating if needed) the store of `home` kept in `git_dir`."""
-    fresh = not (git_dir / "HEAD").exists()
-    env = git_environment(os.environ, git_dir, home, now)
-    if fresh:
-        git_dir.parent.mkdir(parents=True, exist_ok=True)
-        init_env = {k: v for k, v in env.items() if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")}
-        done = subprocess.run(
-            ["git", "init", "-q", "--bare", str(git_dir)], env=init_env, capture_output=True, check=False
-        )
-        if done.returncode != 0:
-            raise StoreError(
-                f"git init failed for store {git_dir}: {done.stderr.decode('utf-8', 'replace').strip()}"
-            )
-        os.chmod(git_dir, 0o700)
-    session = StoreSession(env, git_dir, home, scratch, managed, clock)
-    config_path = git_dir / "config"
-    current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    stamp = f"hermeticVersion = {HERMETIC_CONFIG['metaeng.hermeticVersion']}"
-    if fresh or stamp not in current or f"worktree = {home}" not in current:
-        for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
-            session._run("config", key, value)
-    exclude = git_dir / "info" / "exclude"
-    rules = managed.exclude_rules()
-    if not exclude.exists() or exclude.read_text(encoding="utf-8") != rules:
-        atomic.write_text(exclude, rules)
-    yield session

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from daemon.kernel.managed import ManagedPaths
-from daemon.run.store import open_store
+from daemon.run.store_open import open_store
 from tests.support.deploy import TEST_KEY, conversation, run_cli, tree_snapshot, usage_error, write_transcript
 from tests.support.facts import shard_of
 from tests.support.fake_model import FakeModelServer
