@@ -8,25 +8,15 @@ deployment's per-agent budget and the cadence's cap.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from daemon.config.resolve import Deployment
-from daemon.coordination.backends import coordination_for
+from daemon.coordination.backends import agent_breaker, coordination_for
 from daemon.kernel.cadence import CADENCES
 from daemon.kernel.settings import AgentSettings
 from daemon.model.access import ModelAccess
-from daemon.model.coordination_protocol import AgentBreaker, RunGrant
+from daemon.model.coordination_protocol import RunGrant
 from daemon.model.deep_tier import DeepTier
-
-
-def breaker_for(deployment: Deployment, agent: str) -> AgentBreaker | None:
-    """The agent's circuit breaker (local or fleet-wide), or None with no model configured."""
-    model = deployment.model
-    if model is None:
-        return None
-    return coordination_for(deployment).breaker(
-        agent, model.breaker_failures, timedelta(minutes=model.breaker_cooldown_minutes)
-    )
 
 
 def deep_tier_for(
@@ -57,7 +47,7 @@ def deep_tier_for(
         agent_budget_usd=agent.budget_usd if agent else config.budget.per_agent_daily_usd,
         deep_cap=agent.deep_cap if agent else CADENCES[config.cadence].deep_passes_per_day,
         unavailable_reason=access.unavailable_reason,
-        breaker=breaker_for(deployment, agent.name) if agent and with_breaker else None,
+        breaker=agent_breaker(deployment, agent.name) if agent and with_breaker else None,
         fleet_refusal=grant.model_refusal if grant is not None else None,
         clock=clock,
     )

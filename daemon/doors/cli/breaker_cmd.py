@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
+from daemon.coordination.backends import agent_breaker
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.kernel.errors import DaemonError
-from daemon.run.model_client import breaker_for
 from daemon.run.session import agent_state
 
 
@@ -34,7 +34,7 @@ def handle(args: argparse.Namespace, context: CliContext) -> int:
     deployment = context.deployment()
     agent = deployment.agent(args.agent)
     agent_state(deployment, agent.name)  # the agent's state folder, private (0700), as a run makes it
-    breaker = breaker_for(deployment, agent.name)
+    breaker = agent_breaker(deployment, agent.name)
     if breaker is None:
         raise DaemonError("no model configured, so there is no circuit breaker")
     now = context.clock()

@@ -4,7 +4,7 @@
 | ----------------- | -------------------------------- | ------------------------------------- |
 | Undo              | `undo RUN_ID`                    | `daemon.wiring.undo.undo`             |
 | Approve / Reject  | `review approve|reject ID`       | `daemon.wiring.review.decide`         |
-| Reset breaker     | `breaker reset --agent A`        | `breaker_for(...).reset()`            |
+| Reset breaker     | `breaker reset --agent A`        | `agent_breaker(...).reset()`            |
 | Restore skill     | `undo RUN_ID` (the quarantine's) | `daemon.wiring.undo.undo`             |
 | Pin / Unpin       | `skills pin|unpin NAME`          | `daemon.wiring.skill_actions.set_pin` |
 | Restore (archive) | `skills restore NAME`            | `daemon.wiring.skill_actions.restore` |
@@ -22,9 +22,9 @@ from typing import Literal
 import structlog
 
 from daemon.config.resolve import Deployment
+from daemon.coordination.backends import agent_breaker
 from daemon.doors.console.auth import Session
 from daemon.kernel.errors import DaemonError
-from daemon.run.model_client import breaker_for
 from daemon.run.revert import UndoResult
 from daemon.wiring import skill_actions
 from daemon.wiring.review import decide, locate
@@ -90,7 +90,7 @@ def decide_proposal(
 def reset_breaker(deployment: Deployment, agent: str, session: Session) -> Done:
     """`breaker reset --agent A`."""
     settings = deployment.agent(agent)
-    breaker = breaker_for(deployment, settings.name)
+    breaker = agent_breaker(deployment, settings.name)
     if breaker is None:
         raise DaemonError("no model configured, so there is no circuit breaker")
     before = breaker.reset()

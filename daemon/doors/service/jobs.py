@@ -20,6 +20,7 @@ from datetime import datetime
 import structlog
 
 from daemon.config.resolve import Deployment
+from daemon.coordination.backends import agent_breaker
 from daemon.doors.environment import model_access
 from daemon.doors.service.events import run_events
 from daemon.doors.service.inputs import has_new_input
@@ -28,7 +29,6 @@ from daemon.doors.service.schedule import STORE_MAINTENANCE, group_passes, why_n
 from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.kernel.paths import StateLayout
 from daemon.passes.protocol import Pass
-from daemon.run.model_client import breaker_for
 from daemon.run.runner import RunResult, run_once
 from daemon.run.store_maintenance import NoStore, maintain_store
 from daemon.wiring.retention import apply_retention
@@ -170,7 +170,7 @@ class JobRunner:
             self.retry(job_id, delay)
 
     def _breaker_open(self, deployment: Deployment, agent: str, now: datetime) -> bool:
-        breaker = breaker_for(deployment, agent)
+        breaker = agent_breaker(deployment, agent)
         return breaker is not None and breaker.open_until(now) is not None
 
     def _notify(

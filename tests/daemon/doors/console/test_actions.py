@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from daemon.config import load_deployment
+from daemon.coordination.backends import agent_breaker
 from daemon.doors import logs
-from daemon.run.model_client import breaker_for
 from tests.daemon.doors.console.helpers import (
     DAYS,
     NOW,
@@ -148,7 +148,7 @@ def test_breaker_reset_button_closes_the_breaker_like_breaker_reset(root: Path) 
     model = {"base_url": "http://127.0.0.1:9", "model": "m", "api_key_env": "K"}
     config = review_deployment(root, model={**model, "price_input_per_million": 1, "price_output_per_million": 1})
     deployment = load_deployment(config, {})
-    breaker = breaker_for(deployment, "ada")
+    breaker = agent_breaker(deployment, "ada")
     assert breaker is not None
     for _ in range(5):
         breaker.record(False, NOW, "HTTP 500")
