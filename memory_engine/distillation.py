@@ -195,11 +195,12 @@ class DistillationPass:
         )
         summary = ", ".join(f"{n} {status}" for status, n in sorted(counts.items())) or "no facts proposed"
         reason = f"{analysed} turn(s) analysed: {summary}{backlog.note()}"
-        # A tentative statement a later turn states again, now stored, is settled as confirmed.
+        # A tentative statement a later turn states again, now stored, is settled as confirmed;
+        # under review the record is only proposed, so the statement stays open for a person.
         written = [
             (fact.entity, fact.key, fact.value, result.record_id)
             for (fact, _), (_line, result) in zip(collected, outcomes, strict=True)
-            if result.status == "stored" and result.record_id
+            if result.status == "stored" and result.record_id and agent.autonomy != "review"
         ]
         # the log is read only when this run adds to it or stored something that may confirm it
         log, promoted = (

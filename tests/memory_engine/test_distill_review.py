@@ -147,3 +147,21 @@ def test_approval_refuses_facts_of_a_key_forbidden_since_and_changes_nothing(
     assert "would store a fact of the forbidden key 'city'" in result.err
     assert tree_snapshot(root, skip=("state",)) == before
     assert store_text(home) == ""
+
+
+def test_under_review_a_proposed_fact_leaves_the_tentative_statement_open(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config, home = _deploy(root, fake_model.url)
+    _talk(home, "a.jsonl", "I might move to Paris.")
+    fake_model.reply({"facts": [_fact("city", "Paris", "I might move to Paris")]}, schema="DistillationResponse")
+    assert _distil(config).json()["passes"][0]["rejected"] == 1
+    _talk(home, "b.jsonl", "I live in Paris.")
+    fake_model.reply({"facts": [_fact("city", "Paris", "I live in Paris")]}, schema="DistillationResponse")
+
+    entry = _distil(config).json()["passes"][0]
+
+    assert entry["stored"] == 1 and entry["proposal"]
+    assert not any("confirmed by a later turn" in line for line in entry.get("report", []))
+    refused = run_cli(config, "memory", "refused", "--agent", "ada", "--open", "--json", clock=clock).json()
+    assert [(e["reason"], e["value"], e["settled"]) for e in refused] == [("tentative", "Paris", None)]
