@@ -22,8 +22,6 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from filelock import FileLock, Timeout
-
 from daemon.kernel import atomic
 from daemon.kernel.errors import DaemonError, ModelUnavailable
 
@@ -133,6 +131,9 @@ class SpendLedger:
         deep_cap: int,
     ) -> Reservation:
         """Check caps and budgets and record the reservation; raises CapReached/BudgetExhausted."""
+        # Imported here: `status` reads the ledger without its lock (appends are whole lines).
+        from filelock import FileLock, Timeout
+
         day = now.date().isoformat()
         try:
             with FileLock(str(self.lock_path), timeout=LOCK_TIMEOUT_SECONDS):

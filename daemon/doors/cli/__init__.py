@@ -85,16 +85,36 @@ def build_parser(env: Mapping[str, str], only: str | None = None) -> argparse.Ar
     parser.add_argument("-v", "--verbose", action="store_true", help="log progress (info level) to stderr")
     parser.add_argument("--version", action=_Version, help="show program's version number and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    wanted = COMMANDS.get(only or "", ("", ""))[0]
-    for name, (module, help_line) in COMMANDS.items():
-        if name in sub.choices:  # registered by its module with an earlier command
-            continue
-        if only is None or module == wanted:
-            importlib.import_module(f"daemon.doors.cli.{module}").register(sub)
-        else:
-            # Listed for --help; never chosen, since `only` names the command being parsed.
-            sub.add_parser(name, help=help_line)
+    if only in COMMANDS:  # the command being run, alone: the others are never chosen
+        importlib.import_module(f"daemon.doors.cli.{COMMANDS[only][0]}").register(sub)
+    elif only is None:
+        for name, (module, _) in COMMANDS.items():
+            if name not in sub.choices:  # else registered by its module with an earlier command
+                importlib.import_module(f"daemon.doors.cli.{module}").register(sub)
+    else:
+        _list_commands(sub)
     return parser
+
+
+def _list_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Every command by name and help line, for `--help` and the "invalid choice" message,
+    without building a parser for each: argparse looks up its translations on disk for every
+    parser it builds (three lookups each, uncached), which cost `--help` more than importing
+    argparse. A command chosen here anyway (`command_of` missed it) parses to no handler,
+    and `main` parses again in full."""
+    unparsed = _Unparsed(add_help=False)
+    for name, (_, help_line) in COMMANDS.items():
+        sub._name_parser_map[name] = unparsed
+        sub._choices_actions.append(sub._ChoicesPseudoAction(name, (), help_line))
+
+
+class _Unparsed(argparse.ArgumentParser):
+    """Stands for every command in the listing: takes the command's words and sets nothing."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        return namespace or argparse.Namespace(), []
 
 
 class _Version(argparse.Action):

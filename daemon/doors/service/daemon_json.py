@@ -7,10 +7,11 @@ this file: a daemon killed with -9 leaves a stale file and a free lock.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 from pathlib import Path
 
-from filelock import FileLock, Timeout
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from daemon.kernel import atomic
@@ -72,15 +73,24 @@ def read(layout: StateLayout) -> DaemonState | None:
 
 
 def daemon_running(layout: StateLayout) -> bool:
-    """True if a daemon holds the state directory's lock (probed without waiting)."""
-    if not layout.daemon_lock.exists():
-        return False
-    probe = FileLock(str(layout.daemon_lock), timeout=0)
+    """True if a daemon holds the state directory's lock (probed without waiting).
+
+    `run` holds it through filelock, an exclusive `flock`; a shared one, tried without
+    waiting, fails exactly while it is held — by another process or by this one (the lock
+    belongs to an open file, so the console inside `run` sees it too). Plain `fcntl`: a
+    short command does not import filelock (and its logging) to ask."""
     try:
-        probe.acquire()
-    except (Timeout, RuntimeError):  # RuntimeError: this very thread holds it
-        return True
+        fd = os.open(layout.daemon_lock, os.O_RDONLY | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return False
     except OSError:
         return False  # not ours to open (another user): treat as unknown, compute from the cadence
-    probe.release()
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        os.close(fd)  # closing the file releases a shared lock taken above
     return False

@@ -159,8 +159,13 @@ def test_the_command_table_matches_what_each_module_registers() -> None:
     helps = {choice.dest: choice.help for choice in registered._choices_actions}
     assert list(helps) == list(TABLE), "the table lists every command, in --help order"
     assert helps == {name: help_line for name, (_, help_line) in TABLE.items()}
-    lean = next(a for a in build_parser({}, only="")._actions if isinstance(a, argparse._SubParsersAction))
+    listing = build_parser({}, only="")
+    lean = next(a for a in listing._actions if isinstance(a, argparse._SubParsersAction))
     assert {c.dest: c.help for c in lean._choices_actions} == helps
+    # a command chosen from the listing parses to no handler, so `main` parses again in full
+    assert not hasattr(listing.parse_args(["status", "--json"]), "handler")
+    alone = next(a for a in build_parser({}, only="status")._actions if isinstance(a, argparse._SubParsersAction))
+    assert list(alone.choices) == ["status"]
 
 
 HEAVY = ("openai", "apscheduler", "watchfiles", "httpx")
