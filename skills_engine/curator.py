@@ -97,20 +97,30 @@ def verdicts(
     usage: UsageFile,
     pinned: set[str],
     now: datetime,
-    restored: Mapping[str, str] | None = None,
+    restored: Mapping[str, str],
 ) -> list[Verdict]:
     """Where every skill of the inventory stands, by name; a skill a person restored counts
-    its quiet time from the restore (`restored`), not from when it was learned."""
+    its quiet time from the restore (`restored`), not from when it was learned or last used
+    before it."""
     today = now.date()
     found = []
     for skill in inventory.skills:
         learned_at = skill.provenance.created_at if skill.provenance else now.isoformat()
-        back = (restored or {}).get(skill.name)
-        if back is not None and _instant(back) > _instant(learned_at):
-            learned_at = back
-        use = use_of(usage, usage.skill(skill.name, skill.doc.name), learned_at, today)
+        back = restored.get(skill.name)
+        if back is not None and _instant(back) <= _instant(learned_at):
+            back = None  # learned again since the restore: its own time counts
+        use = use_of(usage, usage.skill(skill.name, skill.doc.name), learned_at, today, back)
         found.append(verdict(skill.name, use, curated(skill), skill.name in pinned, agent.skills.curator))
     return found
+
+
+def standing(
+    agent: AgentSettings, view: AgentView, inventory: Inventory, usage: UsageFile, now: datetime
+) -> list[Verdict]:
+    """Where every skill of `inventory` stands now, as the curator acts on it: the pins and the
+    restores read from `view`. The one computation `plan`, `status` and the console share.
+    Raises CorruptState or StateVersionError if the pins or the curator's record cannot be read."""
+    return verdicts(agent, inventory, usage, set(read_pins(view).pinned), now, read_state(view).restored)
 
 
 def plan(
@@ -119,8 +129,7 @@ def plan(
     """What the curator does now: the verdicts, the moves and whether they need consent."""
     settings = agent.skills.curator
     state = read_state(view)
-    pinned = set(read_pins(view).pinned)
-    found = verdicts(agent, inventory, usage, pinned, now, state.restored)
+    found = standing(agent, view, inventory, usage, now)
     moves = [v for v in found if v.state == "archive"]
     stale = sorted(v.name for v in found if v.state in ("stale", "archive"))
     newly = [name for name in stale if name not in state.stale]
@@ -153,6 +162,29 @@ def _skill_of(path: str) -> str:
 
 def _instant(stamp: str) -> datetime:
     return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
+@dataclass(frozen=True)
+class Approval:
+    """The approved `skill-archive` proposal that moved an archived skill: its `archive.json`
+    was written when the move was proposed (its `run_id`, `archived_at`: the proposing run's),
+    the files moved by the approval run (`run_id`, the run whose undo brings the skill back)."""
+
+    proposal: str
+    run_id: str | None
+
+
+def approvals(view: AgentView) -> dict[tuple[str, str | None], Approval]:
+    """(archived skill, the run that proposed its move) → the approval that moved it, for every
+    approved archive proposal in the queue. Raises CorruptState if a proposal cannot be read."""
+    found: dict[tuple[str, str | None], Approval] = {}
+    for proposal in list_proposals(view):
+        if proposal.kind != KIND or proposal.decision != "approved":
+            continue
+        for change in proposal.changes:
+            if change.path.startswith(ARCHIVE_DIR + "/") and change.path.endswith("/archive.json"):
+                found[(_skill_of(change.path), proposal.created_by_run)] = Approval(proposal.id, proposal.run_id)
+    return found
 
 
 def restored_write(view: AgentView, name: str, now: datetime) -> FileWrite:

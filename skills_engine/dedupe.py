@@ -1,8 +1,10 @@
 """Merging duplicate learned skills into one canonical skill.
 
-Identical duplicates merge without a model: the earliest-created member survives
-unchanged, the others' folders and sidecars are deleted, and the survivor's sidecar
-records what it absorbed. Near-duplicates need the deep model: it confirms they are the
+Identical duplicates merge without a model: the pinned member (`skills pin`), else the
+earliest-created one, survives unchanged, the others' folders and sidecars are deleted, and
+the survivor's sidecar records what it absorbed. A pinned skill is never deleted or renamed:
+a group with one pinned member merges under its name (a near-duplicate's canonical version
+too), a group with more than one is not merged (`pinned_refusal`). Near-duplicates need the deep model: it confirms they are the
 same capability and writes the canonical version (best name, clearest trigger, union of
 steps). The answer is used only if its name is valid and does not collide with a skill
 outside the group, the step-union check (`step_union`) proves that no member's step was
@@ -19,7 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
@@ -105,9 +107,36 @@ def _history(group: Sequence[Skill]) -> list[Event]:
     return sorted(events, key=lambda e: e.at)
 
 
-def merge_identical(group: Sequence[Skill], learned: str, now: datetime, run_id: str) -> DedupeResult:
-    """Keep the earliest-created member; delete the others (lossless: they are identical)."""
-    ordered = sorted(group, key=lambda s: (s.provenance.created_at if s.provenance else "", s.name))
+def pinned_refusal(group: Sequence[Skill], pinned: Collection[str]) -> DedupeResult | None:
+    """Why `group` is not merged at all: more than one of its members is pinned, and a merge
+    keeps one name (a pinned skill is never deleted or renamed). None: it may be merged."""
+    held = sorted(s.name for s in group if s.name in pinned)
+    if len(held) < 2:
+        return None
+    names = [s.name for s in group]
+    return DedupeResult(
+        "refused",
+        f"{', '.join(names)} not merged: {', '.join(held)} are pinned and a merge keeps one name "
+        "(unpin all but one of them to merge)",
+        names,
+    )
+
+
+def pinned_member(group: Sequence[Skill], pinned: Collection[str]) -> str | None:
+    """The one pinned member of `group`, the canonical name of any merge of it; None if none is."""
+    held = [s.name for s in group if s.name in pinned]
+    return held[0] if len(held) == 1 else None
+
+
+def merge_identical(
+    group: Sequence[Skill], learned: str, now: datetime, run_id: str, pinned: Collection[str] = ()
+) -> DedupeResult:
+    """Keep the pinned member, else the earliest-created one; delete the others (lossless: they
+    are identical). Refused, changing nothing, when more than one member is pinned."""
+    refused = pinned_refusal(group, pinned)
+    if refused is not None:
+        return refused
+    ordered = sorted(group, key=lambda s: (s.name not in pinned, s.provenance.created_at if s.provenance else "", s.name))
     keep, drop = ordered[0], ordered[1:]
     record = keep.provenance
     assert record is not None
@@ -121,9 +150,10 @@ def merge_identical(group: Sequence[Skill], learned: str, now: datetime, run_id:
     new_record = record.model_copy(update={"merged_from": merged_from, "history": [*_history(group), event]})
     deletes = [p for s in drop for p in _delete_skill(s, learned)]
     names = [s.name for s in ordered]
+    kept = " (pinned: its name is kept)" if keep.name in pinned else ""
     return DedupeResult(
         "merged",
-        f"identical skills {', '.join(names)} merged into {keep.name}",
+        f"identical skills {', '.join(names)} merged into {keep.name}{kept}",
         names,
         [provenance.sidecar_write(learned, new_record)],
         deletes,
@@ -131,16 +161,11 @@ def merge_identical(group: Sequence[Skill], learned: str, now: datetime, run_id:
     )
 
 
-def _payload(group: Sequence[Skill]) -> str:
-    return json.dumps(
-        {
-            "skills": [
-                {"name": s.name, "SKILL.md": s.folder.files[SKILL_FILE].decode("utf-8", "replace")}
-                for s in group
-            ]
-        },
-        ensure_ascii=False,
-    )
+def _payload(group: Sequence[Skill], keep: str | None = None) -> str:
+    skills = [{"name": s.name, "SKILL.md": s.folder.files[SKILL_FILE].decode("utf-8", "replace")} for s in group]
+    # A pinned member's name is the canonical one: said to the model, and taken whatever it answers.
+    found: dict[str, object] = {"skills": skills} if keep is None else {"skills": skills, "canonical_name": keep}
+    return json.dumps(found, ensure_ascii=False)
 
 
 def _union_files(group: Sequence[Skill], canonical: str) -> dict[str, bytes]:
@@ -176,11 +201,20 @@ def _shared_lost(group: Sequence[Skill], canonical_text: str) -> str | None:
 
 
 def merge_near(
-    group: Sequence[Skill], *, learned: str, all_names: set[str], deep: DeepTier, now: datetime, run_id: str
+    group: Sequence[Skill],
+    *,
+    learned: str,
+    all_names: set[str],
+    deep: DeepTier,
+    now: datetime,
+    run_id: str,
+    keep: str | None = None,
 ) -> DedupeResult:
-    """Ask the model for the canonical version of `group` and check it (raises ModelUnavailable)."""
+    """Ask the model for the canonical version of `group` and check it (raises ModelUnavailable).
+    `keep`: the name of a pinned member: the canonical version takes it, whatever name the model
+    chose (a pinned skill is never deleted or renamed)."""
     names = [s.name for s in group]
-    answer = deep.call("library_maintenance.duplicates", SYSTEM_PROMPT, _payload(group), CanonicalSkill).value
+    answer = deep.call("library_maintenance.duplicates", SYSTEM_PROMPT, _payload(group, keep), CanonicalSkill).value
     if not answer.duplicates:
         junk = nonconforming_distinct(answer)
         if junk:
@@ -192,7 +226,7 @@ def merge_near(
             "distinct", f"the model judged {', '.join(names)} distinct: {answer.reason}", names
         )
     try:
-        name = sanitise(answer.name)
+        name = keep or sanitise(answer.name)
     except NameRefused as exc:
         return DedupeResult("refused", f"canonical name refused: {exc}", names)
     outside = all_names - set(names)
@@ -242,9 +276,10 @@ def merge_near(
     writes = [FileWrite(path=f"{learned}/{name}/{rel}", content=data) for rel, data in sorted(files.items())]
     writes.append(provenance.sidecar_write(learned, record))
     written = {w.path for w in writes}
+    kept = f" (the name of the pinned {keep} kept)" if keep else ""
     return DedupeResult(
         "merged",
-        f"{', '.join(names)} merged into {name}: {answer.reason}",
+        f"{', '.join(names)} merged into {name}{kept}: {answer.reason}",
         names,
         writes,
         [p for p in deletes if p not in written],

@@ -1,7 +1,9 @@
 """One inventory of every skill an agent has: managed, pack and learned, with shadowing.
 
 Precedence by name: learned > pack > managed. A learned skill shadows an original of the
-same name unless it is quarantined; a pack skill shadows a managed one. At every load:
+same name unless it is quarantined; a pack skill shadows a managed one. A pack skill whose
+name is in the skill archive (and not pinned) is `held`: not served until a person decides
+(`held_why`). At every load:
 - each machine-written fork is checked by the preservation guard, even one whose `SKILL.md`
   is missing or malformed; a failing copy does not shadow (status `quarantined`, "pending"
   until a run moves it into quarantine);
@@ -22,16 +24,18 @@ from pathlib import Path
 from typing import Literal
 
 from daemon.kernel.errors import CorruptState, PathRefused, StateVersionError
+from daemon.kernel.paths import SKILL_ARCHIVE_DIR
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from skills_engine import provenance, quarantine
+from skills_engine.archive import read_pins
 from skills_engine.folders import list_skill_dirs, read_folder, read_tree, sha256
 from skills_engine.preservation_guard import GuardFailure, check_copy
 from skills_engine.provenance import Provenance
 from skills_engine.skillfile import SkillDoc, SkillParseError, parse
 
 Source = Literal["managed", "pack", "learned"]
-Status = Literal["active", "shadowed", "quarantined", "drifted"]
+Status = Literal["active", "shadowed", "quarantined", "drifted", "held"]
 SKILL_FILE = "SKILL.md"
 PRECEDENCE: dict[str, int] = {"managed": 0, "pack": 1, "learned": 2}
 
@@ -102,8 +106,9 @@ class Inventory:
         )
 
     def original(self, name: str) -> Skill | None:
-        """The managed or pack skill that serves `name` when no learned copy does."""
-        candidates = [s for s in self.skills if s.source != "learned" and s.name == name]
+        """The managed or pack skill that serves `name` when no learned copy does (a held one
+        serves nothing, so it is no one's original: `held_why`)."""
+        candidates = [s for s in self.skills if s.source != "learned" and s.name == name and s.status != "held"]
         return max(candidates, key=lambda s: PRECEDENCE[s.source]) if candidates else None
 
     def upstream(self, skill: Skill) -> Skill | None:
@@ -124,6 +129,34 @@ class Inventory:
 
     def learned_skills(self) -> list[Skill]:
         return [s for s in self.skills if s.source == "learned" and s.quarantine is None]
+
+
+def held_why(name: str) -> str:
+    """Why the pack skill `name` is held, and the commands that decide."""
+    return (
+        f"a learned skill {name} is in the archive ({SKILL_ARCHIVE_DIR}/{name}), so the pack's {name} is not served "
+        f"until a person decides: `skills restore {name}` brings the archived one back (it shadows the pack's), "
+        f"`skills pin {name}` serves the pack's (the archived one stays in the archive)"
+    )
+
+
+def _held(view: AgentView, problems: list[str]) -> set[str]:
+    """Names a pack may not bring back silently: in the archive (a folder with its
+    `archive.json`), not pinned by a person."""
+    depth = SKILL_ARCHIVE_DIR.count("/") + 2
+    try:
+        archived = {
+            rel.split("/")[depth - 1]
+            for rel in view.walk(SKILL_ARCHIVE_DIR)
+            if rel.endswith("/archive.json") and rel.count("/") == depth
+        }
+        if not archived:
+            return set()
+        pinned = set(read_pins(view).pinned)
+    except (CorruptState, StateVersionError, PathRefused) as exc:
+        problems.append(f"pack skills of archived names not held back: {exc}")
+        return set()
+    return archived - pinned
 
 
 def _load_doc(files: Mapping[str, bytes], label: Path, name: str) -> SkillDoc:
@@ -315,10 +348,15 @@ def load_inventory(agent: AgentSettings, view: AgentView) -> Inventory:
             )
         skills.append(Skill(folder, doc, record, status, shadows, (), drift, origin_gone=origin_gone))
 
+    # A pack skill whose name a learned skill held before it was archived: not served until a
+    # person decides (a pack update never brings an archived name back silently).
+    held = _held(view, problems) if any(f.source == "pack" for f in top.values()) else set()
     for folder, doc in originals:
         winner = top[folder.name]
         if folder.name in shadowing_learned or folder is not winner:
             skills.append(Skill(folder, doc, status="shadowed"))
+        elif folder.source == "pack" and folder.name in held:
+            skills.append(Skill(folder, doc, status="held"))
         else:
             lower = [f for f in by_name[folder.name] if f is not folder]
             skills.append(Skill(folder, doc, shadows=lower[0].path if lower else None))

@@ -3,7 +3,8 @@
 In order, on one view (so every step sees the previous ones' changes):
 1. the preservation guard quarantines failing forks (a failing copy is never merged);
 2. each drifted fork is re-merged with its changed original (`remerge`);
-3. identical duplicate learned skills are merged (no model needed: lossless);
+3. identical duplicate learned skills are merged (no model needed: lossless); a pinned skill
+   is never merged away (it is the one kept, or the group is not merged: `dedupe`);
 4. near-duplicate groups go to the deep model, which confirms and writes the canonical
    version; groups it judged distinct are remembered and not asked again;
 5. what remains is tidied (`tidy`);
@@ -31,8 +32,9 @@ from daemon.passes.protocol import MemoryLockMode, PassContext
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from skills_engine import library_state
+from skills_engine.archive import read_pins
 from skills_engine.curator import CuratorDetails, curate
-from skills_engine.dedupe import group_fingerprint, merge_identical, merge_near
+from skills_engine.dedupe import group_fingerprint, merge_identical, merge_near, pinned_member, pinned_refusal
 from skills_engine.duplicates import eligible, find_groups
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import Quarantined, enforce_guard
@@ -212,10 +214,15 @@ class _Run:
 
     def duplicates(self) -> None:
         learned = self.agent.skills.learned
+        try:
+            pinned = set(read_pins(self.edits.view).pinned)
+        except (CorruptState, StateVersionError) as exc:
+            self.report.append(f"duplicates not merged: the pins cannot be read, and a pinned skill is never merged away: {exc}")
+            return
         inventory = load_inventory(self.agent, self.edits.view)
         groups = find_groups(eligible(inventory.skills))
         for group in groups.identical:
-            result = merge_identical(group, learned, self.context.now, self.context.run_id)
+            result = merge_identical(group, learned, self.context.now, self.context.run_id, pinned)
             self.edits.apply(result.writes, result.deletes)
             self._record(result.outcome, result.reason, result.names)
         if groups.identical:
@@ -239,6 +246,10 @@ class _Run:
                     f"near-duplicates {', '.join(names)}: a proposal waits in the review queue"
                 )
                 continue
+            refused = pinned_refusal(group, pinned)
+            if refused is not None:
+                self._record(refused.outcome, refused.reason, names)
+                continue
             deep = self.deep()
             if deep is None:
                 self.pending.append(
@@ -253,6 +264,7 @@ class _Run:
                     deep=deep,
                     now=self.context.now,
                     run_id=self.context.run_id,
+                    keep=pinned_member(group, pinned),
                 )
             except ModelUnavailable as exc:
                 self.pending.append(f"near-duplicates {', '.join(names)}: {exc}")

@@ -34,7 +34,8 @@ class Use:
     uses: int
     last: str | None  # the last use (UTC ISO 8601), None if never used
     sessions_since: int  # the agent's sessions since the last use (or since it was learned)
-    days_since: int  # days since the last use (or since it was learned)
+    days_since: int  # days since the last use (or since it was learned, or restored)
+    restored: str | None = None  # when a person restored it, if its quiet time counts from then
 
 
 @dataclass(frozen=True)
@@ -45,22 +46,30 @@ class Verdict:
     use: Use
 
 
+def _instant(stamp: str) -> datetime:
+    return datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+
+
 def _day(stamp: str) -> date:
-    return datetime.fromisoformat(stamp.replace("Z", "+00:00")).date()
+    return _instant(stamp).date()
 
 
-def use_of(usage: UsageFile, tally: Tally, learned_at: str, today: date) -> Use:
-    """`tally` read against the agent's sessions; a skill never used counts from `learned_at`."""
-    if tally.count and tally.last:
+def use_of(usage: UsageFile, tally: Tally, learned_at: str, today: date, restored: str | None = None) -> Use:
+    """`tally` read against the agent's sessions; a skill never used counts from `learned_at`,
+    one a person restored from the archive (`restored`) after its last use, from the restore."""
+    if tally.count and tally.last and not (restored and _instant(restored) > _instant(tally.last)):
         since = usage.sessions_since(tally) or 0
         return Use(tally.count, tally.last, since, max((today - _day(tally.last)).days, 0))
-    start = _day(learned_at)
+    start = _day(restored or learned_at)
     since = sum(n for day, n in usage.sessions_by_day.items() if day >= start.isoformat())
-    return Use(0, None, since, max((today - start).days, 0))
+    return Use(tally.count, tally.last, since, max((today - start).days, 0), restored)
 
 
 def _quiet(use: Use) -> str:
-    what = f"last used {use.last[:10]}" if use.last else "never used since it was learned"
+    if use.restored:
+        what = f"restored from the archive {use.restored[:10]}"
+    else:
+        what = f"last used {use.last[:10]}" if use.last else "never used since it was learned"
     return f"{what}: {use.sessions_since} session(s) and {use.days_since} day(s) since"
 
 
@@ -83,4 +92,4 @@ def verdict(name: str, use: Use, curated: bool, pinned: bool, settings: CuratorS
         return Verdict(
             name, "stale", f"{quiet} (stale after {settings.stale_after_sessions} sessions and {settings.stale_after_days} days)", use
         )
-    return Verdict(name, "active", quiet if use.uses == 0 else f"{use.uses} use(s), {quiet}", use)
+    return Verdict(name, "active", quiet if use.uses == 0 or use.restored else f"{use.uses} use(s), {quiet}", use)

@@ -1,7 +1,7 @@
 """An agent's library health: its skills counted by their place in the curator's lifecycle.
 
-Read from the same verdicts the curator acts on (`skills_engine.curator.verdicts`: the
-inventory, the usage record, the pins, `skills.curator`'s thresholds), so `status`, the
+Read from the same verdicts the curator acts on (`skills_engine.curator.standing`: the
+inventory, the usage record, the pins, the restores, `skills.curator`'s thresholds), so `status`, the
 console and the curator never disagree about a skill. Reads state only; nothing is written.
 Shared by `status` (`AgentStatus.library`) and the console's Skills page.
 """
@@ -16,8 +16,7 @@ from daemon.kernel.paths import SKILL_ARCHIVE_DIR
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.transcripts.usage_record import UsageFile
-from skills_engine.archive import read_pins
-from skills_engine.curator import curated, verdicts
+from skills_engine.curator import curated, standing
 from skills_engine.inventory import Inventory, Skill
 from skills_engine.lifecycle import Verdict
 
@@ -28,7 +27,9 @@ class LibraryHealth(Document):
     `archive_after_*`, moved by the next run or waiting for a person's consent), `pinned`,
     `kept` (never curated: a person's, a fork, a pack's or managed), `archived` (in
     `.metaeng/skill-archive`); `never_used`: the daemon's own learned skills never opened
-    since they were created; `stale_skills`: the names of the stale and due ones."""
+    since they were created; `stale_skills`: the names of the stale and due ones; `held`: pack
+    skills not served because a learned skill of their name is archived, until a person
+    decides (`skills restore NAME` or `skills pin NAME`)."""
 
     curator_enabled: bool  # skills.curator.enabled
     active: int
@@ -39,6 +40,7 @@ class LibraryHealth(Document):
     archived: int
     never_used: int
     stale_skills: list[str]
+    held: list[str]
 
 
 def archived_names(view: AgentView) -> list[str]:
@@ -54,10 +56,10 @@ def archived_names(view: AgentView) -> list[str]:
 def places(
     agent: AgentSettings, view: AgentView, inventory: Inventory, usage: UsageFile, now: datetime
 ) -> list[tuple[Skill, Verdict]]:
-    """Every skill of `inventory` with its verdict, as the curator sees it now (the pins read
-    from `view`). Raises CorruptState or StateVersionError if the pins cannot be read."""
-    pinned = set(read_pins(view).pinned)
-    return list(zip(inventory.skills, verdicts(agent, inventory, usage, pinned, now), strict=True))
+    """Every skill of `inventory` with its verdict, as the curator sees it now
+    (`skills_engine.curator.standing`: the pins and the restores read from `view`). Raises
+    CorruptState or StateVersionError if the pins or the curator's record cannot be read."""
+    return list(zip(inventory.skills, standing(agent, view, inventory, usage, now), strict=True))
 
 
 def by_name(found: Sequence[tuple[Skill, Verdict]]) -> dict[str, tuple[Skill, Verdict]]:
@@ -85,6 +87,7 @@ def health(
         archived=len(archived),
         never_used=sum(1 for skill, place in named if curated(skill) and place.use.uses == 0),
         stale_skills=sorted(place.name for _skill, place in named if place.state in ("stale", "archive")),
+        held=sorted(skill.name for skill, _place in found if skill.status == "held"),
     )
 
 

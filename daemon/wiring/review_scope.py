@@ -36,6 +36,8 @@ from workspace.contradictions import KIND as CONTRADICTION_KIND
 from workspace.instruction_review import KIND as INSTRUCTION_KIND
 from workspace.roles import role_files
 
+MERGE_KIND = "skill-merge"  # a model-written merge of near-duplicates under autonomy: review
+
 
 def _instructions(agent: AgentSettings) -> ManagedPaths:
     return ManagedPaths(frozenset(agent.workspace.instructions), frozenset())
@@ -89,7 +91,7 @@ SCOPES: dict[str, Callable[[AgentSettings], ManagedPaths]] = {
     "skill-update": _skills,  # skills_engine/candidates.py
     "skill-fork": _skills,  # skills_engine/candidates.py
     "skill-upstream-merge": _skills,  # skills_engine/library_maintenance.py
-    "skill-merge": _skills,  # skills_engine/library_maintenance.py
+    MERGE_KIND: _skills,  # skills_engine/library_maintenance.py
     ARCHIVE_KIND: _skill_archive,  # skills_engine/curator.py
 }
 
@@ -128,20 +130,25 @@ def refusals(agent: AgentSettings, proposal: Proposal, view: AgentView) -> list[
             )
     if proposal.kind == MEMORY_PROPOSAL and not problems:
         problems += _forbidden_records(agent, proposal, view)
-    if proposal.kind == ARCHIVE_KIND and not problems:
+    if proposal.kind in (ARCHIVE_KIND, MERGE_KIND) and not problems:
         problems += _pinned_since(agent, proposal, view)
     return problems
 
 
 def _pinned_since(agent: AgentSettings, proposal: Proposal, view: AgentView) -> list[str]:
-    """An archive proposal may not move a skill a person pinned after it was made."""
+    """An archive or merge proposal may not move or delete a skill a person pinned after it was
+    made (an archive moves each file out; a merge deletes a member's SKILL.md)."""
     try:
         pinned = set(read_pins(view).pinned)
     except (CorruptState, StateVersionError) as exc:
         return [f"the pins cannot be read, so no skill is moved: {exc}"]
     prefix = agent.skills.learned + "/"
-    moved = {c.path[len(prefix) :].split("/", 1)[0] for c in proposal.changes if c.new_content is None and c.path.startswith(prefix)}
-    return [f"skill {name} was pinned since the archive was proposed: it stays (reject this, the next run proposes anew)"
+    gone = [c.path[len(prefix) :] for c in proposal.changes if c.new_content is None and c.path.startswith(prefix)]
+    if proposal.kind == MERGE_KIND:
+        gone = [rel for rel in gone if rel.endswith("/SKILL.md") and rel.count("/") == 1]
+    moved = {rel.split("/", 1)[0] for rel in gone}
+    what = "archive" if proposal.kind == ARCHIVE_KIND else "merge"
+    return [f"skill {name} was pinned since the {what} was proposed: it stays (reject this, the next run proposes anew)"
             for name in sorted(moved & pinned)]
 
 

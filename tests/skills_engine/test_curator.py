@@ -202,3 +202,39 @@ def test_a_skill_learned_again_under_an_archived_name_is_proposed_never_written(
     assert not (home / "skills" / "vendor-email").exists()
     (proposal,) = run_cli(config, "review", "list", "--agent", "ada", "--json").json()
     assert proposal["kind"] == "skill-create" and "was archived" in proposal["title"]
+
+
+def test_after_a_restore_status_skills_list_and_the_curator_agree_on_every_place(library: dict[str, Any]) -> None:
+    cli(library, "curator", "--agent", "ada")
+    (proposal,) = [p for p in cli(library, "review", "list", "--agent", "ada", "--json").json() if p["kind"] == "skill-archive"]
+    cli(library, "review", "approve", proposal["id"], "--agent", "ada")
+    cli(library, "skills", "restore", "idle-2", "--agent", "ada")
+    dry = cli(library, "curator", "--agent", "ada", "--dry-run", "--json").json()
+    places = {row["name"]: row["state"] for row in dry["skills"]}
+    assert places["idle-2"] == "active"  # its quiet time counts from the restore
+    (ada,) = cli(library, "status", "--json").json()["agents"]
+    health = ada["library"]
+    assert health["due_for_archive"] == len(dry["would_archive"]) == 0
+    assert health["active"] == sum(1 for state in places.values() if state == "active") == 2  # idle-2, busy
+    assert health["stale_skills"] == sorted(n for n, state in places.items() if state in ("stale", "archive"))
+    listed = {r["name"]: r["state"] for r in cli(library, "skills", "list", "--agent", "ada", "--json").json()}
+    assert listed["idle-2"] == "active"
+
+
+def test_a_restored_skill_used_before_it_was_archived_counts_its_quiet_time_from_the_restore(tmp_path: Path) -> None:
+    config = skills_config(tmp_path, None)
+    home = tmp_path / "ada"
+    for n in range(3):
+        learned(home, f"idle-{n}")
+    usage(tmp_path, 100, {"idle-0": ("2026-06-15T09:00:00+00:00", 5)})  # last used in June, 95 sessions ago
+    lib = {"config": config, "home": home, "root": tmp_path}
+    assert run_cli(config, "once", "--agent", "ada", "--pass", "workspace_consolidation", clock=clock).code == 0
+    cli(lib, "curator", "--agent", "ada")
+    (proposal,) = [p for p in cli(lib, "review", "list", "--agent", "ada", "--json").json() if p["kind"] == "skill-archive"]
+    cli(lib, "review", "approve", proposal["id"], "--agent", "ada")
+    cli(lib, "skills", "restore", "idle-0", "--agent", "ada")
+    dry = cli(lib, "curator", "--agent", "ada", "--dry-run", "--json").json()
+    row = next(r for r in dry["skills"] if r["name"] == "idle-0")
+    assert row["state"] == "active" and row["uses"] == 3 and row["last_use"] == "2026-06-15T09:00:00+00:00"
+    assert row["why"] == "restored from the archive 2026-11-20: 0 session(s) and 0 day(s) since"
+    assert dry["would_archive"] == []

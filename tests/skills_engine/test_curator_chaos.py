@@ -503,6 +503,9 @@ class Chaos:
         curator = entry["curator"]
         assert curator is not None, entry["reason"]
         self.check_curator_moves(before, curator["archived"])
+        # no step of the pass (a merge of duplicates included) deletes or renames a pinned skill
+        gone = (self.pins(before) & set(self.place.library)) - set(self.current()[1].library)
+        assert not gone, f"the library pass removed pinned skills {sorted(gone)}"
         self.tidied = {item["name"] for item in entry["tidied"]}
         self.seen["library_tidied"] += len(self.tidied)
         return (result["run_id"] if result["files_changed"] else None), None

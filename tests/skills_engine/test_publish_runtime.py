@@ -74,6 +74,8 @@ def test_a_learned_skill_lands_in_claude_skills_with_provenance_and_undo(
     assert sidecar["machine_written"] is True
     assert sidecar["history"][0]["cites"][0].startswith("5f0c1a2e-1111-4a4a-8b8b-000000000001.jsonl@")
     listed = run_cli(config, "skills", "list", "--agent", "coder", "--json")
-    assert [(s["name"], s["source"]) for s in listed.json()] == [("billing-release", "learned")]
+    assert [(s["name"], s["source"]) for s in listed.json()] == [
+        ("billing-release", "learned"), ("run-tests", "learned")  # the example's own skill, a person's
+    ]
     assert run_cli(config, "undo", result.json()["run_id"]).code == 0
     assert not skill.exists()

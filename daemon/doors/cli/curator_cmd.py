@@ -25,7 +25,7 @@ from daemon.run.session import AgentSession
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from daemon.wiring.skill_actions import restore, set_pin
-from skills_engine.curator import CuratorDetails, curate, plan
+from skills_engine.curator import CuratorDetails, curate, plan, standing
 from skills_engine.edits import SkillEdits
 from skills_engine.inventory import load_inventory
 from skills_engine.lifecycle import Verdict
@@ -153,4 +153,4 @@ def verdict_rows(deployment: Deployment, agent: AgentSettings, now: datetime) ->
         usage = usage_of(deployment, agent)
     except DaemonError:
         usage = UsageFile()
-    return {v.name: v for v in plan(agent, view, load_inventory(agent, view), usage, now, None).verdicts}
+    return {v.name: v for v in standing(agent, view, load_inventory(agent, view), usage, now)}

@@ -16,7 +16,7 @@ from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from skills_engine.archive import Archived, read_archive
 from skills_engine.enforce import plan_check
-from skills_engine.inventory import Inventory, Skill, load_inventory
+from skills_engine.inventory import Inventory, Skill, held_why, load_inventory
 from skills_engine.lifecycle import Verdict
 
 
@@ -158,6 +158,8 @@ def handle_list(args: argparse.Namespace, context: CliContext) -> int:
             context.out.line(f"{skill.name}: {skill.path} shadows {skill.shadows}")
         if skill.drift:
             context.out.line(f"{skill.name}: drifted, upstream changed {', '.join(skill.drift)}")
+        if skill.status == "held":
+            context.out.line(f"{skill.name}: held — {held_why(skill.name)}")
         if skill.status == "quarantined":
             why = skill.quarantine or (skill.guard[0] if skill.guard else None)
             pending = (

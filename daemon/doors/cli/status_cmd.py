@@ -157,6 +157,11 @@ def library_text(library: LibraryHealth | None) -> str:
     text = ", ".join(parts) + f"; {library.never_used} learned never used since created"
     if library.stale_skills:
         text += f"; stale or due: {', '.join(library.stale_skills)}"
+    if library.held:
+        text += (
+            f"; pack skills held, their name archived: {', '.join(library.held)} "
+            "(`skills restore NAME` or `skills pin NAME` decides)"
+        )
     if not library.curator_enabled:
         text += " (the curator is off: skills.curator.enabled)"
     return text

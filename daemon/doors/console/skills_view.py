@@ -1,6 +1,7 @@
 """The Skills page's reading: the inventory with source, shadowing, fork provenance, quarantine,
 how often and when the agent last opened each skill (the usage record), each skill's place
-in the curator's lifecycle and why, the library health, and the archived skills."""
+in the curator's lifecycle and why, the library health, what the next curator run would move
+(and whether it waits for a person's consent), and the archived skills with the run that moved each."""
 
 from __future__ import annotations
 
@@ -9,14 +10,16 @@ from datetime import datetime
 from pathlib import Path
 
 from daemon.config.roots import relative_inside
-from daemon.doors.skill_health import LibraryHealth, health, places
+from daemon.doors.skill_health import LibraryHealth, health
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
+from daemon.kernel.review_queue import list_proposals
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from skills_engine.archive import Archived, read_archive
+from skills_engine.curator import KIND, Approval, approvals, plan
 from skills_engine.inventory import Skill, load_inventory
 from skills_engine.lifecycle import Verdict
 
@@ -39,11 +42,25 @@ class SkillRow:
 
 
 @dataclass(frozen=True)
+class NextRun:
+    """What the next curator run would move and why (`curator --dry-run`'s plan), and whether
+    the moves wait for a person: `consent` says why, `waiting` names a proposal already open."""
+
+    moves: list[Verdict]
+    consent: str | None
+    waiting: str | None
+
+
+@dataclass(frozen=True)
 class SkillsPage:
     rows: list[SkillRow]
     archived: list[Archived]
     health: LibraryHealth | None  # None when the pins cannot be read
     problems: list[str] = field(default_factory=list)
+    next_run: NextRun | None = None  # None when the curator's plan cannot be read
+    # (archived skill, the run in its archive.json) → the approval that moved it, when the
+    # move went through the review queue: that run proposed it, the approval's run moved it
+    approvals: dict[tuple[str, str | None], Approval] = field(default_factory=dict)
 
 
 def _usage(agent: AgentSettings, state_dir: Path | None, problems: list[str]) -> UsageFile:
@@ -66,13 +83,22 @@ def skills_page(agent: AgentSettings, state_dir: Path, now: datetime) -> SkillsP
     archive, archive_problems = read_archive(view)
     problems += archive_problems
     try:
-        found = places(agent, view, inventory, usage, now)
+        moved_by = approvals(view)
+        waiting = next((p.id for p in list_proposals(view) if p.kind == KIND and p.status(view) == "open"), None)
+    except DaemonError as exc:
+        problems.append(f"the review queue cannot be read: {exc}")
+        moved_by, waiting = {}, None
+    try:
+        # the plan `curator --dry-run` prints: its verdicts are `status`'s (curator.standing)
+        planned = plan(agent, view, inventory, usage, now, None)
     except DaemonError as exc:
         problems.append(f"places in the curator's lifecycle not shown: {exc}")
         rows = [_row(agent, skill, usage, None) for skill in inventory.skills]
-        return SkillsPage(rows, list(archive.values()), None, problems)
+        return SkillsPage(rows, list(archive.values()), None, problems, approvals=moved_by)
+    found = list(zip(inventory.skills, planned.verdicts, strict=True))
     rows = [_row(agent, skill, usage, place) for skill, place in found]
-    return SkillsPage(rows, list(archive.values()), health(agent, found, sorted(archive)), problems)
+    next_run = NextRun(planned.moves, planned.consent, waiting)
+    return SkillsPage(rows, list(archive.values()), health(agent, found, sorted(archive)), problems, next_run, moved_by)
 
 
 def skill_rows(agent: AgentSettings, state_dir: Path | None = None) -> tuple[list[SkillRow], list[str]]:

@@ -102,6 +102,7 @@ def test_status_json_reports_what_the_state_holds(root: Path, fake_model: FakeMo
             "archived": 0,
             "never_used": 0,
             "stale_skills": [],
+            "held": [],
         },
         # The proposal was written by a manual run, which goes through the same applier
         # and so is the newest line of the run log.
@@ -200,6 +201,7 @@ def test_status_shows_the_library_health_from_the_curators_verdicts(root: Path) 
         "archived": 1,
         "never_used": 4,  # old-report, quiet-lookup, fresh-idea, pinned-old
         "stale_skills": ["old-report", "quiet-lookup"],
+        "held": [],
     }
     dry = run_cli(config, "curator", "--agent", "ada", "--dry-run", "--json", clock=lambda: now).json()
     assert dry["would_archive"] == ["old-report"]  # the curator's own verdicts say the same
