@@ -39,19 +39,80 @@ def _step(annotation: Any, part: str | int) -> Any | None:
     return None
 
 
-def keys_at(root: type[BaseModel], path: KeyPath) -> list[str]:
-    """Given the model of the whole file and the key path of a mapping in it, return the
-    keys that mapping accepts (sorted), or [] if `path` leads to no model."""
+def _at(root: type[BaseModel], path: KeyPath) -> Any | None:
+    """The type of the value at `path` in the file, or None if `path` leads to no type."""
     annotation: Any = root
     for part in path:
         annotation = _step(annotation, part)
         if annotation is None:
-            return []
+            return None
+    return annotation
+
+
+def keys_at(root: type[BaseModel], path: KeyPath) -> list[str]:
+    """Given the model of the whole file and the key path of a mapping in it, return the
+    keys that mapping accepts (sorted), or [] if `path` leads to no model."""
+    annotation = _at(root, path)
+    if annotation is None:
+        return []
     models = [m for m in map(_model, _options(annotation)) if m is not None]
     return sorted({name for model in models for name in model.model_fields})
 
 
-def did_you_mean(root: type[BaseModel], path: KeyPath, key: str) -> str | None:
-    """The accepted key at `path` closest to the unknown `key`, if one is close (difflib's 0.6)."""
-    close = difflib.get_close_matches(key, keys_at(root, path), n=1)
-    return close[0] if close else None
+def _shape(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, dict):
+        return "mapping"
+    return "list" if isinstance(value, list) else "scalar"
+
+
+def _shapes(annotation: Any) -> set[str]:
+    """The YAML shapes a value of type `annotation` may have (every shape when unknown)."""
+    shapes: set[str] = set()
+    for option in _options(annotation):
+        origin = get_origin(option)
+        if option is type(None):
+            shapes.add("null")
+        elif _model(option) is not None or origin is dict or option is dict:
+            shapes.add("mapping")
+        elif origin in (list, tuple, set, frozenset) or option in (list, tuple, set, frozenset):
+            shapes.add("list")
+        elif option is Any:
+            shapes.update(("null", "mapping", "list", "scalar"))
+        else:
+            shapes.add("scalar")
+    return shapes
+
+
+def _distance(a: str, b: str) -> int:
+    """Edits from `a` to `b`, a swap of two neighbouring letters counting as one (the
+    optimal string alignment distance): `modle` is one swap from `model`."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[-2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
+
+
+def did_you_mean(root: type[BaseModel], path: KeyPath, key: str, value: Any = None) -> str | None:
+    """The accepted key at `path` closest to the unknown `key`, if one is close (difflib's
+    0.6), preferring a key whose type takes `value` (`modle:` holding a mapping is `model`,
+    not the string `mode`), then the fewest edits, then the same letters."""
+    close = difflib.get_close_matches(key, keys_at(root, path), n=10)
+    if not close:
+        return None
+    here = _at(root, path)
+
+    def rank(candidate: str) -> tuple[bool, int, bool, float]:
+        field = _step(here, candidate)
+        fits = field is None or _shape(value) in _shapes(field)
+        ratio = difflib.SequenceMatcher(None, key, candidate).ratio()
+        return (not fits, _distance(key, candidate), sorted(key) != sorted(candidate), -ratio)
+
+    return min(close, key=rank)

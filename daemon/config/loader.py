@@ -35,7 +35,7 @@ def _pydantic_problems(exc: ValidationError, lines: dict[KeyPath, int], name: st
         where = f"{name}:{line}" if line else name
         if err["type"] == "extra_forbidden":
             key = str(loc[-1])
-            close = did_you_mean(DeploymentConfig, loc[:-1], key)
+            close = did_you_mean(DeploymentConfig, loc[:-1], key, err.get("input"))
             hint = f"; did you mean {close!r}?" if close else ""
             problems.append((line or 0, f"{_format_loc(loc)}: unknown key {key!r}{hint} ({where})"))
             continue

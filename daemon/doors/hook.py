@@ -18,11 +18,12 @@ only in the folders of that agent's sessions (its home, `transcripts.projects`):
 wired for every project by mistake hands nothing to the others.
 
 It fails open: whatever goes wrong (no index yet, a damaged file, bad stdin), it prints
-nothing, exits 0 and appends one line to `hook.log` beside the index (stderr if that
-cannot be written) — a prompt is never blocked by the daemon. It is fast: the standard
-library only (json, sqlite3), no config, no pydantic, no OpenAI SDK; `daemon.launch`
-reaches it before the command line parser is imported. Measured in
-benchmarks/bench_hook.py.
+nothing, exits 0 and appends one line to `hook.log` in the agent's state folder, the
+index's (stderr when that folder holds neither the index nor the agent's store, as for a
+mistyped `--index`, or when the log cannot be written) — a prompt is never blocked by the
+daemon. It is fast: the standard library only (json, sqlite3), no config, no pydantic,
+no OpenAI SDK; `daemon.launch` reaches it before the command line parser is imported.
+Measured in benchmarks/bench_hook.py.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ VALUE_CHARS = 200
 SAID_CHARS = 160
 MIN_LINE = 40  # characters: a fact cut shorter than this says nothing
 LOG_MAX_BYTES = 256 * 1024
+STORE = "store.git"  # daemon.kernel.paths.AgentState.git_dir (not imported: dataclasses cost a prompt)
 BUSY_MS = 500  # a run refreshing the index holds it this long at most before we give up
 # A term found in more facts than COMMON_SHARE of them (and more than COMMON_FLOOR) tells
 # nothing about which facts matter ("user", the entity of most): left out of the query.
@@ -255,11 +257,23 @@ def answer(event: str, context: str) -> dict[str, object]:
     return {"hookSpecificOutput": {"hookEventName": event, "additionalContext": context}}
 
 
+def _state_folder(index: str | None) -> str | None:
+    """The folder of `index` if it is an agent's state folder (it holds the index or the
+    agent's store), else None: a mistyped `--index` never leaves a log in a stranger's folder."""
+    if not index:
+        return None
+    folder = os.path.dirname(os.path.abspath(index))
+    if os.path.isfile(index) or os.path.isdir(os.path.join(folder, STORE)):
+        return folder
+    return None
+
+
 def _log(index: str | None, message: str, stderr: TextIO) -> None:
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     line = f"{stamp} metaeng-daemon hook: {message}\n"
-    if index:
-        log = os.path.join(os.path.dirname(os.path.abspath(index)), "hook.log")
+    folder = _state_folder(index)
+    if folder:
+        log = os.path.join(folder, "hook.log")
         try:
             if os.path.getsize(log) > LOG_MAX_BYTES:
                 os.replace(log, log + ".1")

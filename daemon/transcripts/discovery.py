@@ -6,8 +6,9 @@ Read-only, and only the places each runtime documents:
   project; the folder a session ran in is the `cwd` its lines record.
 - Codex: `$CODEX_HOME/sessions` (default `~/.codex/sessions`), rollouts of every project,
   grouped here by the `cwd` of their `session_meta` (or first `turn_context`).
-- OpenClaw: `~/.openclaw/agents/<id>/` (`sessions/*.jsonl`, or the `agent/openclaw-agent.sqlite`
-  of newer releases), one entry per agent; its workspace is `~/.openclaw/workspace`.
+- OpenClaw: `$OPENCLAW_STATE_DIR` (default `~/.openclaw`) `agents/<id>/` (`sessions/*.jsonl`,
+  or the `agent/openclaw-agent.sqlite` of newer releases), one entry per agent; its home is
+  the agent's own workspace (daemon.transcripts.openclaw_workspaces).
 - Hermes: `$HERMES_HOME` (default `~/.hermes`) `state.db`, and `profiles/<name>/state.db`.
 
 A session file that cannot be read is counted and skipped, never fatal: `init` must work
@@ -22,7 +23,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from daemon.transcripts import claude_code, codex
+from daemon.transcripts import claude_code, codex, openclaw_workspaces
 
 
 @dataclass
@@ -111,25 +112,27 @@ def codex_projects(env: Mapping[str, str]) -> list[Found]:
 
 
 def openclaw_agents(env: Mapping[str, str]) -> list[Found]:
-    base = _home(env) / ".openclaw"
+    base = Path(env["OPENCLAW_STATE_DIR"]) if env.get("OPENCLAW_STATE_DIR") else _home(env) / ".openclaw"
     agents = base / "agents"
     found: list[Found] = []
     if not agents.is_dir():
         return found
-    workspace = base / "workspace"
     for agent in sorted(p for p in agents.iterdir() if p.is_dir()):
         database = agent / "agent" / "openclaw-agent.sqlite"
         if database.is_file():
-            entry = Found("openclaw", agent.name, workspace, agent, "agent/openclaw-agent.sqlite")
+            entry = Found("openclaw", agent.name, base, agent, "agent/openclaw-agent.sqlite")
             entry.seen(database)
         else:
             files = sorted((agent / "sessions").glob("*.jsonl"))
             if not files:
                 continue
-            entry = Found("openclaw", agent.name, workspace, agent, "sessions/*.jsonl")
+            entry = Found("openclaw", agent.name, base, agent, "sessions/*.jsonl")
             for path in files:
                 entry.seen(path)
         found.append(entry)
+    homes = openclaw_workspaces.workspaces(base, _home(env), [entry.project for entry in found])
+    for entry in found:
+        entry.home = homes[entry.project]
     return found
 
 

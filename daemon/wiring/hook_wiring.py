@@ -5,8 +5,8 @@ The file is the person's (permissions, other hooks, their own settings), so the 
 never writes it: `init` puts one proposal of kind `hook-wiring` in the review queue, with
 the file as it is plus two entries — `UserPromptSubmit` and `SessionStart` running
 `metaeng-daemon hook RUNTIME --index …` — and every other key kept as it was. Nothing is
-proposed when the file already runs a `metaeng-daemon hook`, when such a proposal is open,
-approved or rejected (a person who said no is not asked again), or when the file is not
+proposed when the file already runs a `metaeng-daemon hook`, when such a proposal for that
+file is open, approved or rejected (a person who said no is not asked again), or when the file is not
 a JSON object; then the caller prints why, and the entries to add by hand.
 """
 
@@ -107,8 +107,9 @@ def wiring_proposal(
     if new_text is None:
         return None, f"{target} already runs a metaeng-daemon hook"
     for proposal in review_queue.list_proposals(view):
-        if proposal.kind == KIND and proposal.status(view) != "stale":
-            return None, f"the hook was proposed before ({proposal.id}, {proposal.status(view)})"
+        # by file: a folder attached to Claude Code first and to Codex later gets each runtime's own
+        if proposal.kind == KIND and proposal.target == target and proposal.status(view) != "stale":
+            return None, f"the hook was proposed in {target} before ({proposal.id}, {proposal.status(view)})"
     change = review_queue.make_change(view, target, new_text)
     proposal = review_queue.new_proposal(
         kind=KIND,

@@ -137,7 +137,7 @@ def test_the_view_is_bounded_and_says_where_the_rest_is(root: Path) -> None:
 def test_markdown_view_false_writes_no_view_and_proposes_nothing(root: Path) -> None:
     config = claude_project(root, markdown_view="false")
     once(config)
-    assert not (root / "claude-code" / "home" / ".claude").exists()
+    assert not (root / "claude-code" / "home" / ".claude" / "metaeng-facts.md").exists()
     assert proposals(config) == []
 
 

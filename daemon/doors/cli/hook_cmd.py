@@ -26,7 +26,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "prompt, the current facts and skills most relevant to it; at session start, the newest "
             "facts; within --budget characters. It reads only the agent's delivery index (built after "
             "each run) and answers only in the agent's folders. It fails open: on any error it prints "
-            "nothing, exits 0 and appends one line to hook.log beside the index."
+            "nothing, exits 0 and appends one line to hook.log in the agent's state folder (the index's "
+            "folder, when it holds the index or the agent's store; else the line goes to stderr)."
         ),
     )
     parser.add_argument("runtime", choices=hook.RUNTIMES, help="the runtime calling the hook")

@@ -143,17 +143,31 @@ def _matches(entry: Found, wanted: str) -> bool:
 
 
 def _one_per_home(chosen: list[Found]) -> list[Found]:
-    """`chosen`, refused if two runtimes' sessions would share one agent home."""
-    homes: dict[str, list[str]] = {}
+    """`chosen`, refused if two of them would share one agent home: sessions of two runtimes
+    in one folder (`--runtime` picks one), or OpenClaw agents in one workspace (`--project`
+    picks one; OpenClaw gives each its own in its config)."""
+    homes: dict[str, list[Found]] = {}
     for entry in chosen:
-        homes.setdefault(os.path.realpath(entry.home), []).append(entry.runtime)
-    shared = {home: runtimes for home, runtimes in homes.items() if len(runtimes) > 1}
-    if shared:
-        listed = "; ".join(f"{home} ({', '.join(runtimes)})" for home, runtimes in sorted(shared.items()))
-        raise DaemonError(
-            f"one agent reads one runtime, and these folders have sessions of several: {listed}; "
-            "pick one with --runtime (nothing written)"
-        )
+        homes.setdefault(os.path.realpath(entry.home), []).append(entry)
+    problems = []
+    for home, entries in sorted(homes.items()):
+        if len(entries) < 2:
+            continue
+        if {e.runtime for e in entries} == {"openclaw"}:
+            entries = sorted(entries, key=lambda e: e.project)
+            names = ", ".join(e.project for e in entries)
+            state = Path(entries[0].root).parent.parent  # <state folder>/agents/<id>
+            problems.append(
+                f"the OpenClaw agents {names} all work in {home}: OpenClaw gives an agent its own workspace when its "
+                f"entry in {state / 'openclaw.json'} names one (agents.list[].workspace) or a folder "
+                f"{state}/workspace-<id> exists (`openclaw agents add`); or attach one of them alone, as with "
+                f"--project {entries[0].project}"
+            )
+        else:
+            runtimes = ", ".join(e.runtime for e in entries)
+            problems.append(f"{home} has sessions of several runtimes ({runtimes}): pick one with --runtime")
+    if problems:
+        raise DaemonError(f"two agents cannot share one home: {'; '.join(problems)} (nothing written)")
     return chosen
 
 

@@ -159,6 +159,23 @@ def test_unknown_keys_are_listed_in_line_order_each_with_the_key_it_resembles(ro
     ]
 
 
+def test_a_mistyped_key_is_matched_to_the_key_that_takes_its_value_and_a_swap_is_one_edit(root: Path) -> None:
+    section = "modle:\n  base_url: http://127.0.0.1:8080/v1\n  model: local\n"
+    config = write(root, VALID.replace("version: 1\n", f"version: 1\n{section}"))
+    result = run_cli(config, "config", "check", "--json")
+    assert result.code == 1
+    assert result.json()["problems"] == ["modle: unknown key 'modle'; did you mean 'model'? (config.yaml:2)"]
+    config = write(root, VALID.replace("version: 1\n", "version: 1\nmdoe: on_demand\nmodle: on_demand\n"))
+    assert run_cli(config, "config", "check", "--json").json()["problems"] == [
+        "mdoe: unknown key 'mdoe'; did you mean 'mode'? (config.yaml:2)",
+        "modle: unknown key 'modle'; did you mean 'mode'? (config.yaml:3)",  # a word: the mode, not the model section
+    ]
+    config = write(root, VALID.replace("    home: ./ada\n", "    home: ./ada\n    trasncripts:\n      format: claude-code\n"))
+    assert run_cli(config, "config", "check", "--json").json()["problems"][0].startswith(
+        "agents.ada.trasncripts: unknown key 'trasncripts'; did you mean 'transcripts'?"
+    )
+
+
 def _cli(*args: str, env: dict[str, str]) -> tuple[int, str]:
     """The command line as a shell starts it: `--config` only if given, METAENG_CONFIG from `env`."""
     stdout, stderr = io.StringIO(), io.StringIO()

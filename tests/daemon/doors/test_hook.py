@@ -202,6 +202,23 @@ def test_a_missing_or_damaged_index_fails_open(tmp_path: Path, deployed: tuple[P
     assert "Porto" in context_of(hook(index, prompt(home, "where does Jonas live?")))
 
 
+def test_a_wrong_index_path_logs_to_stderr_and_leaves_no_file_in_a_strangers_folder(
+    tmp_path: Path, deployed: tuple[Path, Path, Path]
+) -> None:
+    _config, home, index = deployed
+    stranger = tmp_path / "somewhere"  # a folder that exists but is no agent's state folder
+    stranger.mkdir()
+    done = hook(stranger / "delivery.sqlite3", prompt(home, "where does Jonas live?"))
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "no delivery index" in done.stderr
+    assert list(stranger.iterdir()) == []
+    # the agent's own state folder before its index is built: the line goes to its hook.log
+    index.unlink()
+    done = hook(index, prompt(home, "where does Jonas live?"))
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert "no delivery index" in (index.parent / "hook.log").read_text()
+
+
 def test_bad_arguments_fail_open(deployed: tuple[Path, Path, Path]) -> None:
     _config, home, index = deployed
     for args in (["hook"], ["hook", "cursor"], ["hook", "claude-code"], ["hook", "claude-code", "--index"],

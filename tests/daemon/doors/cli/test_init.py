@@ -99,7 +99,7 @@ def test_init_writes_a_checked_config_imports_builds_the_index_and_proposes_the_
     assert "hooks" not in json.loads((project / ".claude" / "settings.local.json").read_text())
     # not proposed twice
     again = run_cli(machine["config"], "init", "--hooks", "--json", env=machine["env"]).json()
-    assert "proposed before" in again["agents"][0]["hook"]
+    assert "the hook was proposed in .claude/settings.local.json before" in again["agents"][0]["hook"]
 
 
 def test_the_preset_sets_what_the_runtime_reads_and_config_show_says_so(machine: dict[str, Any]) -> None:
@@ -118,6 +118,20 @@ def test_the_preset_sets_what_the_runtime_reads_and_config_show_says_so(machine:
                        ("memory.markdown_view", "metaeng-facts.md")):
         assert json.dumps(key) in text and json.dumps(value) in text
     assert "the preset of runtime codex" in text and "coding preset for runtime codex" in text
+
+
+def test_a_folder_attached_to_claude_code_then_to_codex_gets_the_codex_hook_proposed_too(machine: dict[str, Any]) -> None:
+    project = machine["work"] / "project"
+    first = init(machine, "--project", str(project), "--runtime", "claude-code", "--json")
+    assert first.code == 0, first.err
+    assert "proposed the hook in .claude/settings.local.json" in first.json()["agents"][0]["hook"]
+    then = init(machine, "--project", str(project), "--runtime", "codex", "--force", "--json")
+    assert then.code == 0, then.err
+    assert "proposed the hook in .codex/hooks.json" in then.json()["agents"][0]["hook"]
+    listed = run_cli(machine["config"], "review", "list", "--agent", "project", "--json").json()
+    assert sorted(p["target"] for p in listed) == [".claude/settings.local.json", ".codex/hooks.json"]
+    again = init(machine, "--project", str(project), "--runtime", "codex", "--force", "--json")
+    assert "the hook was proposed in .codex/hooks.json before" in again.json()["agents"][0]["hook"]
 
 
 def test_a_config_key_wins_over_the_preset(tmp_path: Path) -> None:
@@ -151,7 +165,7 @@ def test_an_existing_config_is_kept_unless_forced(machine: dict[str, Any]) -> No
     [
         ((), "choose what to attach"),
         (("--project", "/nowhere/at/all"), "no sessions found for '/nowhere/at/all'"),
-        (("--all",), "one agent reads one runtime"),
+        (("--all",), "has sessions of several runtimes (claude-code, codex): pick one with --runtime"),
         (("--all", "--runtime", "codex", "--model-url", "https://api.example.test/v1", "--model", "m"), "--price-input"),
         (("--all", "--model", "m"), "--model-url and --model go together"),
     ],
