@@ -6,7 +6,11 @@ file the model named, or the one the quote moved to in this run), which gives th
 and line quoted in the proposal. When the model suggests a side and the other side is a
 whole bullet or paragraph, the proposal carries the change that removes it, so approving
 applies the choice; otherwise the proposal only records the conflict for a person to fix.
-A contradiction already open or rejected in the queue is not proposed again.
+Whatever the model suggests, the proposal offers a person three choices (`review approve
+ID --keep a|b|both`): keep the first side (remove the second), keep the second (remove the
+first) — each offered when that side is a whole bullet or paragraph — or keep both as they
+are. A contradiction already open or rejected in the queue, or one a person kept both
+sides of, is not proposed again.
 """
 
 from __future__ import annotations
@@ -16,7 +20,15 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from daemon.kernel.review_queue import Proposal, ProposedChange, make_change, new_proposal
+from daemon.kernel.review_queue import (
+    CHOICES_VERSION,
+    Choice,
+    Proposal,
+    ProposedChange,
+    list_proposals,
+    make_change,
+    new_proposal,
+)
 from daemon.kernel.view import AgentView
 from workspace.consolidate_model import ReportedContradiction, Side
 from workspace.units import fingerprint_key, normalise, parse_blocks
@@ -54,6 +66,24 @@ def _removal(loser: Located, quote: str, files: Mapping[str, str]) -> str | None
             lines = text.split("\n")
             return "\n".join(lines[: block.start - 1] + lines[block.end :])
     return None
+
+
+def _choices(first: Located, second: Located, quotes: tuple[str, str], view: AgentView, files: Mapping[str, str]) -> list[Choice]:
+    """Keep `a` (the first side), `b` (the second) — where the other side can be removed
+    whole — or `both`, which changes nothing."""
+    choices = []
+    for key, winner, loser, quote in (("a", first, second, quotes[1]), ("b", second, first, quotes[0])):
+        removed = _removal(loser, quote, files)
+        if removed is not None:
+            label = f"{winner.file}:{winner.line} (removes {loser.file}:{loser.line})"
+            choices.append(Choice(key=key, label=label, changes=[make_change(view, loser.file, removed)]))
+    choices.append(Choice(key="both", label=f"both {first.file}:{first.line} and {second.file}:{second.line}"))
+    return choices
+
+
+def kept_both(view: AgentView) -> set[str]:
+    """Fingerprints of the contradictions a person approved keeping both sides of."""
+    return {p.fingerprint for p in list_proposals(view) if p.kind == KIND and p.chosen == "both"}
 
 
 def fingerprint(first: str, second: str) -> str:
@@ -141,6 +171,9 @@ def proposals(
             now=now,
             run_id=run_id,
         )
-        made.append(proposal.model_copy(update={"fingerprint": mark}))
+        choices = _choices(first, second, (item.first.quote, item.second.quote), view, files)
+        made.append(
+            proposal.model_copy(update={"fingerprint": mark, "choices": choices, "version": CHOICES_VERSION})
+        )
         report.append(f"contradiction proposed for review: {proposal.title} ({proposal.id})")
     return made, report

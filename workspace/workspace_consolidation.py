@@ -197,7 +197,7 @@ class WorkspaceConsolidationPass:
                 agent=agent.name,
                 view=after,
                 files=files,
-                known=known_fingerprints(view),
+                known=known_fingerprints(view) | contradictions.kept_both(view),
                 now=context.now,
                 run_id=context.run_id,
             )

@@ -57,15 +57,45 @@ class Decided(PassDetails):
     kind: str
 
 
-def plan_approval(
-    view: AgentView, proposal_id: str, *, vet: Vetting, now: datetime, run_id: str, by: str, why: str
-) -> Changeset:
-    """Apply the proposal's changes and mark it approved, as one changeset.
+def _chosen(proposal: Proposal, decided: Proposal, keep: str) -> tuple[Proposal, Proposal, str]:
+    """The proposal as if its changes were those of the choice `keep` (only that choice's
+    targets count for staleness), its decided copy recording the choice, and the choice's label."""
+    choice = next((c for c in proposal.choices if c.key == keep), None)
+    if choice is None:
+        offered = ", ".join(c.key for c in proposal.choices)
+        raise ReviewError(
+            f"proposal {proposal.id} offers no choice {keep!r} "
+            f"({'its choices: ' + offered if offered else 'it offers no choices'}); nothing changed"
+        )
+    update = {"changes": list(choice.changes)}
+    return (
+        proposal.model_copy(update={**update, "choices": []}),
+        decided.model_copy(update={**update, "chosen": keep}),
+        choice.label,
+    )
 
-    Raises ReviewError (nothing changed) if it is decided, changes one file twice, `vet`
-    refuses it, or it is stale — each naming the paths at fault.
+
+def plan_approval(
+    view: AgentView,
+    proposal_id: str,
+    *,
+    vet: Vetting,
+    now: datetime,
+    run_id: str,
+    by: str,
+    why: str,
+    keep: str | None = None,
+) -> Changeset:
+    """Apply the proposal's changes (or those of its choice `keep`) and mark it approved, as
+    one changeset.
+
+    Raises ReviewError (nothing changed) if it is decided, offers no choice `keep`, changes
+    one file twice, `vet` refuses it, or it is stale — each naming the paths at fault.
     """
     proposal, decided = _decide(view, proposal_id, "approved", now=now, run_id=run_id, by=by, why=why)
+    kept: str | None = None
+    if keep is not None:
+        proposal, decided, kept = _chosen(proposal, decided, keep)
     twice = sorted(p for p, n in Counter(c.path for c in proposal.changes).items() if n > 1)
     problems = [f"it changes {p} more than once" for p in twice] + list(vet(proposal, view))
     if problems:
@@ -87,10 +117,10 @@ def plan_approval(
     return Changeset(
         pass_name="review-approve",
         status="changes",
-        reason=f"approved proposal {proposal.id} ({proposal.kind}): {proposal.title}",
+        reason=f"approved proposal {proposal.id} ({proposal.kind}){f', keeping {kept}' if kept else ''}: {proposal.title}",
         writes=(*writes, proposal_write(decided)),
         deletes=deletes,
-        report=tuple(f"applied {c.path}" for c in proposal.changes),
+        report=tuple(f"applied {c.path}" for c in proposal.changes) + ((f"kept {kept}",) if kept else ()),
         details=Decided(proposal=proposal.id, kind=proposal.kind),
     )
 

@@ -12,6 +12,11 @@ The queue lives in the agent home, which the agent's runtime can write: nothing 
 in a proposal but its new content is trusted. What a person is shown is computed from
 the current file and that content (`shown_diff`; the stored `diff` is never shown), and
 approval is vetted by the caller (`plan_approval`'s `vet`: what each kind may change).
+
+A proposal may offer `choices` (a contradiction: keep one side, the other, or both), each
+with its own changes bound like `changes`; a person approves one of them (`review approve
+ID --keep KEY`), and the decided proposal records it in `chosen`. Such a proposal is
+written as version 2, which an older daemon refuses with a sentence rather than misreading.
 """
 
 from __future__ import annotations
@@ -35,7 +40,8 @@ from daemon.kernel.paths import REVIEW_DIR
 from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView, confined
 
-VERSION = 1
+VERSION = 2  # the newest this daemon reads; 2: `choices` and `chosen`
+CHOICES_VERSION = 2
 Status = Literal["open", "approved", "rejected", "stale"]
 
 
@@ -55,6 +61,17 @@ class ProposedChange(BaseModel):
     diff: str
 
 
+class Choice(BaseModel):
+    """One way a person may decide the proposal: `key` names it (`--keep KEY`), `label`
+    says what it keeps, `changes` are what approving it applies (none: only recorded)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
+
+    key: str
+    label: str
+    changes: list[ProposedChange] = Field(default_factory=list)
+
+
 class HistoryEntry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
@@ -68,7 +85,7 @@ class HistoryEntry(BaseModel):
 class Proposal(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, defer_build=True)
 
-    version: int = VERSION
+    version: int = 1  # CHOICES_VERSION when it offers choices
     id: str
     kind: str
     agent: str
@@ -83,6 +100,8 @@ class Proposal(BaseModel):
     decision: Literal["open", "approved", "rejected"] = "open"
     run_id: str | None = None
     history: list[HistoryEntry] = Field(default_factory=list)
+    choices: list[Choice] = Field(default_factory=list)
+    chosen: str | None = None  # the key of the choice a person approved
 
     @property
     def path(self) -> str:
@@ -141,7 +160,9 @@ def _read_target(view: AgentView, path: str) -> tuple[bytes | None, str | None]:
 def stale_reasons(proposal: Proposal, view: AgentView) -> dict[str, str]:
     """Each target of `proposal` that no longer is what it was made against, with why."""
     reasons: dict[str, str] = {}
-    for change in proposal.changes:
+    for change in [*proposal.changes, *(c for choice in proposal.choices for c in choice.changes)]:
+        if change.path in reasons:
+            continue
         content, problem = _read_target(view, change.path)
         if problem is not None:
             reasons[change.path] = problem
@@ -155,8 +176,13 @@ def shown_changes(proposal: Proposal, view: AgentView) -> list[tuple[str, str]]:
     from each target as it is and the proposal's new content — never the diff stored in
     the proposal, which nothing binds to that content. A target that cannot be read is
     named, with why, instead of diffed."""
+    return changes_shown(proposal.changes, view)
+
+
+def changes_shown(changes: Sequence[ProposedChange], view: AgentView) -> list[tuple[str, str]]:
+    """(path, diff) of each of `changes` against the files now (see `shown_changes`)."""
     shown = []
-    for change in proposal.changes:
+    for change in changes:
         current, problem = _read_target(view, change.path)
         if problem is not None:
             shown.append((change.path, f"# {change.path}: not shown: {problem}\n"))
@@ -222,6 +248,7 @@ def proposal_targets(changeset: Changeset) -> set[str]:
             proposal = parse_versioned(write.content, Path(write.path), Proposal, VERSION)
             if proposal.decision == "open":
                 targets.update(change.path for change in proposal.changes)
+                targets.update(change.path for choice in proposal.choices for change in choice.changes)
     return targets
 
 

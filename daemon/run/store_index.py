@@ -89,6 +89,37 @@ class RunIndex:
         )
         return [_row(r) for r in rows]
 
+    def matching_runs(
+        self,
+        limit: int,
+        *,
+        pass_name: str | None = None,
+        path_part: str | None = None,
+        shas: Iterable[str] = (),
+    ) -> list[IndexedCommit]:
+        """The newest `limit` runs, newest first: only those including pass `pass_name` (or of
+        that kind) if given; if `path_part` is given, only those that changed a path containing
+        it (ASCII case-insensitive) or whose commit is one of `shas`."""
+        where = ["run_id IS NOT NULL"]
+        params: list[object] = []
+        if pass_name:
+            where.append(
+                "(instr(',' || COALESCE(json_extract(trailers, '$.Passes'), '') || ',', ',' || ? || ',') > 0"
+                " OR COALESCE(json_extract(trailers, '$.Kind'), 'run') = ?)"
+            )
+            params += [pass_name, pass_name]
+        if path_part is not None:
+            where.append(
+                "(sha IN (SELECT value FROM json_each(?)) OR EXISTS (SELECT 1 FROM touches t"
+                " WHERE t.seq = commits.seq AND instr(lower(CAST(t.path AS TEXT)), ?) > 0))"
+            )
+            params += [json.dumps(list(shas)), path_part.lower()]
+        rows = self._db.execute(
+            f"SELECT {_COLUMNS} FROM commits WHERE {' AND '.join(where)} ORDER BY seq DESC LIMIT ?",
+            (*params, limit),
+        )
+        return [_row(r) for r in rows]
+
     def find(self, run_id: str) -> IndexedCommit | None:
         """The newest commit of run `run_id`, or None."""
         row = self._db.execute(
@@ -127,6 +158,36 @@ class RunIndex:
             if later:
                 found[path] = later
         return found
+
+    def touching(
+        self, paths: Iterable[str], folders: Iterable[str], limit: int
+    ) -> list[tuple[IndexedCommit, list[str]]]:
+        """The newest `limit` commits that changed one of `paths` or a file under one of
+        `folders`, newest first, each with those of its files (a skill's history)."""
+        where: list[str] = []
+        params: list[bytes] = []
+        for path in paths:
+            where.append("path = ?")
+            params.append(_key(path))
+        for folder in folders:
+            low = _key(folder.rstrip("/") + "/")
+            where.append("(path >= ? AND path < ?)")  # BLOBs compare bytewise: the folder's range
+            params += [low, low[:-1] + b"0"]  # "0" is the byte after "/"
+        if not where:
+            return []
+        touched: dict[int, list[str]] = {}
+        rows = self._db.execute(f"SELECT seq, path FROM touches WHERE {' OR '.join(where)} ORDER BY seq DESC", params)
+        for seq, path in rows:
+            if seq not in touched and len(touched) >= limit:
+                break
+            touched.setdefault(int(seq), []).append(_path(path))
+        if not touched:
+            return []
+        marks = ", ".join("?" * len(touched))
+        commits = self._db.execute(
+            f"SELECT {_COLUMNS} FROM commits WHERE seq IN ({marks}) ORDER BY seq DESC", list(touched)
+        )
+        return [(entry, sorted(touched[entry.seq])) for entry in map(_row, commits)]
 
 
 _COLUMNS = "seq, sha, parent, committed_at, subject, trailers, files_changed"

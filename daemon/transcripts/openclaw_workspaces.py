@@ -30,7 +30,7 @@ CONFIG = "openclaw.json"
 # nothing inside one is touched.
 _JSON5 = re.compile(
     r'"(?:\\.|[^"\\])*"|\'(?:\\.|[^\'\\])*\'|//[^\n]*|/\*.*?\*/|,(?=(?:\s|//[^\n]*|/\*.*?\*/)*[}\]])'
-    r"|[A-Za-z_$][\w$]*(?=\s*:)",
+    r"|[A-Za-z_\$][\w\$]*(?=\s*:)",  # `\$` in a class: a literal dollar, as JSON5 names allow
     re.S,
 )
 

@@ -35,8 +35,10 @@ def decide(
     by: str,
     why: str,
     lock_timeout: float,
+    keep: str | None = None,
 ) -> ManualResult:
-    """Approve (apply as a run) or reject `proposal_id` under the agent's run lock.
+    """Approve (apply as a run) or reject `proposal_id` under the agent's run lock; `keep`
+    approves one of the proposal's choices (a contradiction's side `a`, `b`, or `both`).
 
     Approval changes only what the proposal's kind may change (`review_scope`). Raises
     ReviewError (stale, already decided, unknown, outside its kind's scope) or DaemonError;
@@ -45,9 +47,11 @@ def decide(
 
     def plan(session: AgentSession, view: AgentView, run_id: str) -> Changeset:
         if verb == "reject":
+            if keep is not None:
+                raise ReviewError("--keep chooses what an approval keeps; a rejection keeps nothing")
             return plan_rejection(view, proposal_id, now=now, run_id=run_id, by=by, why=why)
         vet = vetting(session.agent)
-        return plan_approval(view, proposal_id, vet=vet, now=now, run_id=run_id, by=by, why=why)
+        return plan_approval(view, proposal_id, vet=vet, now=now, run_id=run_id, by=by, why=why, keep=keep)
 
     return run_manual(
         deployment,

@@ -7,7 +7,14 @@ import getpass
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json, wait_seconds
 from daemon.doors.documents import ProposalRow, ReviewListDocument, ShownProposal
-from daemon.kernel.review_queue import Proposal, find, list_proposals, shown_diff, stale_reasons
+from daemon.kernel.review_queue import (
+    Proposal,
+    changes_shown,
+    find,
+    list_proposals,
+    shown_diff,
+    stale_reasons,
+)
 from daemon.kernel.view import AgentView
 from daemon.wiring.review import decide, locate
 
@@ -53,6 +60,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         action.add_argument(
             "--wait", type=wait_seconds, default=None, metavar="SECONDS", help="wait for a run in progress"
         )
+        if verb == "approve":
+            action.add_argument(
+                "--keep",
+                choices=["a", "b", "both"],
+                help="for a proposal that offers choices (a contradiction): keep side a, side b, or both "
+                "(`review show ID` lists them); without it, approve applies the suggested change",
+            )
         add_json(action)
         action.set_defaults(handler=handle_decide, verb=verb)
 
@@ -134,6 +148,14 @@ def handle_show(args: argparse.Namespace, context: CliContext) -> int:
     if proposal.changes:
         context.out.line("")
         context.out.line(diff.rstrip() or "(no difference between the files now and the proposed content)")
+    if proposal.choices:
+        context.out.line("")
+        context.out.line(f"choices (review approve {proposal.id} --keep KEY):")
+        for choice in proposal.choices:
+            mark = " (chosen)" if choice.key == proposal.chosen else ""
+            context.out.line(_indented(f"{choice.key}: keep {choice.label}{mark}", "  - ", "    "))
+            for _path, text in changes_shown(choice.changes, view):
+                context.out.line(_indented(text.rstrip(), "    ", "    "))
     return 0
 
 
@@ -152,7 +174,15 @@ def handle_decide(args: argparse.Namespace, context: CliContext) -> int:
     by = args.by or context.env.get("USER") or getpass.getuser()
     timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
     result = decide(
-        deployment, name, args.proposal_id, args.verb, now=now, by=by, why=args.why, lock_timeout=timeout
+        deployment,
+        name,
+        args.proposal_id,
+        args.verb,
+        now=now,
+        by=by,
+        why=args.why,
+        lock_timeout=timeout,
+        keep=getattr(args, "keep", None),
     )
     run_id = result.run_id
     if args.json:

@@ -4,10 +4,12 @@
 | ----------------- | -------------------------------- | ------------------------------------- |
 | Undo              | `undo RUN_ID`                    | `daemon.wiring.undo.undo`             |
 | Approve / Reject  | `review approve|reject ID`       | `daemon.wiring.review.decide`         |
+| Keep a / b / both | `review approve ID --keep KEY`   | `daemon.wiring.review.decide`         |
 | Reset breaker     | `breaker reset --agent A`        | `agent_breaker(...).reset()`            |
 | Restore skill     | `undo RUN_ID` (the quarantine's) | `daemon.wiring.undo.undo`             |
 | Pin / Unpin       | `skills pin|unpin NAME`          | `daemon.wiring.skill_actions.set_pin` |
 | Restore (archive) | `skills restore NAME`            | `daemon.wiring.skill_actions.restore` |
+| Run now           | `once --agent A [--pass P]`      | `run_once`, in a thread (`run_now`)   |
 
 Every action is logged (`console.action`) with the session that asked and what it did;
 those that change files are runs, and so undoable.
@@ -65,8 +67,9 @@ def decide_proposal(
     now: datetime,
     session: Session,
     user: str,
+    keep: str | None = None,
 ) -> Done:
-    """`review approve|reject ID --why ...`, decided by `user` through this console session."""
+    """`review approve|reject ID --why ... [--keep KEY]`, decided by `user` through this console session."""
     name, _view = locate(deployment, proposal_id, agent)
     by = f"{user} ({session.label})"
     try:
@@ -79,11 +82,12 @@ def decide_proposal(
             by=by,
             why=why,
             lock_timeout=deployment.config.run_lock_timeout_seconds,
+            keep=keep,
         )
     except DaemonError as exc:
-        _logged(session, verb, agent=name, target=proposal_id, outcome="refused", error=str(exc))
+        _logged(session, verb, agent=name, target=proposal_id, keep=keep, outcome="refused", error=str(exc))
         raise
-    _logged(session, verb, agent=name, target=proposal_id, outcome="applied", run_id=result.run_id)
+    _logged(session, verb, agent=name, target=proposal_id, keep=keep, outcome="applied", run_id=result.run_id)
     return Done(result.changeset.reason, result.run_id, result.files)
 
 

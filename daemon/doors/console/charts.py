@@ -9,6 +9,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 WIDTH, HEIGHT, PAD = 560, 200, 36
+MAX_LABELS = 7  # x-axis labels at most: more would overlap
+LABEL_GAP_PX = 40  # the least room between two x labels (a MM-DD label is about 30 px wide)
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#17becf")
 
 
@@ -35,6 +37,22 @@ class Chart:
         return not any(s.points for s in self.series)
 
 
+def labelled_points(count: int, step: float) -> list[int]:
+    """Which of `count` points, `step` pixels apart, get an x label: evenly spaced, at most
+    MAX_LABELS, and always the first and the last (the newest point is the one looked for);
+    the label before the last is dropped when it would crowd it."""
+    if count == 0:
+        return []
+    every = max(1, -(-count // MAX_LABELS))
+    chosen = list(range(0, count, every))
+    last = count - 1
+    if chosen[-1] != last:
+        if len(chosen) > 1 and (last - chosen[-1]) * step < LABEL_GAP_PX:
+            chosen.pop()
+        chosen.append(last)
+    return chosen
+
+
 def line_chart(title: str, unit: str, x: Sequence[str], lines: Mapping[str, Sequence[float | None]]) -> Chart:
     """One line per entry of `lines` over the labels `x` (None = no point there)."""
     values = [v for series in lines.values() for v in series if v is not None]
@@ -53,7 +71,6 @@ def line_chart(title: str, unit: str, x: Sequence[str], lines: Mapping[str, Sequ
         points = [(px(i), py(v)) for i, v in enumerate(data) if v is not None]
         labelled = [(x[i], v) for i, v in enumerate(data) if v is not None]
         series.append(Series(name, PALETTE[n % len(PALETTE)], points, labelled))
-    every = max(1, -(-len(x) // 7))  # at most 7 labels: they must not overlap
-    x_labels = [(px(i), label) for i, label in enumerate(x) if i % every == 0]
+    x_labels = [(px(i), x[i]) for i in labelled_points(len(x), step)]
     y_ticks = [(py(top * f), f"{top * f:.4g}") for f in (0.0, 0.5, 1.0)]
     return Chart(title, unit, x_labels, y_ticks, series)

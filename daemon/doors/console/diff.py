@@ -21,6 +21,11 @@ class FileDiff:
     cut: int = 0  # lines left out beyond MAX_LINES_PER_FILE
     added: int = 0  # counted over every line, shown or cut
     removed: int = 0
+    status: str = "M"  # A (created), D (deleted) or M, from the file's header
+    binary: bool = False
+
+
+_STATUS = {"new file": "A", "deleted file": "D"}  # `git show` header lines, before " mode 100644"
 
 
 def _kind(line: str, in_hunk: bool) -> str:
@@ -53,6 +58,9 @@ def split_patch(patch: str) -> list[FileDiff]:
             continue
         in_hunk = in_hunk or line.startswith("@@")
         kind = _kind(line, in_hunk)
+        if not in_hunk:
+            current.status = _STATUS.get(line.split(" mode ", 1)[0], current.status)
+            current.binary = current.binary or (line.startswith("Binary files ") and line.endswith(" differ"))
         current.added += kind == "add"
         current.removed += kind == "del"
         if len(current.lines) >= MAX_LINES_PER_FILE:

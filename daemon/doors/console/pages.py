@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from daemon.config.resolve import Deployment
-from daemon.doors.console import actions, runs
+from daemon.doors.console import actions, runs, when
 from daemon.doors.console.auth import Session
 from daemon.kernel import redact
 from daemon.kernel.errors import DaemonError, UndoRefused, UnknownAgent, UnknownRun
@@ -32,6 +32,7 @@ TEMPLATES = jinja2.Environment(
     autoescape=True,
     undefined=jinja2.StrictUndefined,
 )
+TEMPLATES.filters.update(when.FILTERS)  # the <time> macro of templates/time.html
 
 
 class Pages:

@@ -13,8 +13,25 @@ from daemon.doors.console import actions
 from daemon.doors.console.diff import FileDiff, split_patch
 from daemon.doors.console.pages import Pages, action
 from daemon.kernel.errors import DaemonError, UnknownAgent
-from daemon.kernel.review_queue import ReviewError, list_proposals, shown_changes, stale_reasons
+from daemon.kernel.review_queue import (
+    ReviewError,
+    changes_shown,
+    list_proposals,
+    shown_changes,
+    stale_reasons,
+)
 from daemon.kernel.view import AgentView
+
+# What a kind's `evidence` lists: a consolidation cites the merges it made, a contradiction
+# its two sides, the daily-logs tidy the repeats it removed; memory and instruction
+# proposals cite turns of the transcripts.
+EVIDENCE = {
+    "consolidation": "Merges",
+    "contradiction": "The two sides",
+    "daily-logs": "Repeated notes",
+    "memory": "Cited turns",
+    "instruction": "Cited turns",
+}
 
 
 class ReviewPages(Pages):
@@ -35,7 +52,14 @@ class ReviewPages(Pages):
                 # Computed from the files and the content approval writes, never the stored diff.
                 diffs = [_proposal_diff(path, diff) for path, diff in shown_changes(proposal, view)]
                 why = list(stale_reasons(proposal, view).values()) if status == "stale" else []
-                items.append({"agent": name, "p": proposal, "status": status, "diffs": diffs, "why": why})
+                choices = [
+                    (c, [_proposal_diff(path, diff) for path, diff in changes_shown(c.changes, view)])
+                    for c in proposal.choices
+                ]
+                items.append(
+                    {"agent": name, "p": proposal, "status": status, "diffs": diffs, "why": why, "choices": choices,
+                     "evidence": EVIDENCE.get(proposal.kind, "Evidence")}
+                )
         items.sort(key=lambda i: (i["status"] not in ("open", "stale"), str(i["p"].created_at)))
         return self.render(request, "review.html", items=items, status_filter=wanted or "")
 
@@ -58,6 +82,7 @@ class ReviewPages(Pages):
                 self.clock(),
                 request.scope["console_session"],
                 self.user,
+                form.get("keep") or None,
             )
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)

@@ -1,20 +1,20 @@
-"""What the Runs pages read from an agent's store: the list, one run, and who blocks an undo."""
+"""What a run's page reads from an agent's store: the run, and who blocks its undo (the list
+of runs is `run_search`)."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from daemon.config.resolve import Deployment
 from daemon.doors.console.diff import FileDiff, split_patch
+from daemon.doors.console.run_summary import FileSummary, is_internal, summarise
 from daemon.kernel.errors import UnknownRun
 from daemon.run.revert import RunCommit, find_run, session_index
 from daemon.run.session import has_store as session_has_store
 from daemon.run.session import read_session
-from daemon.run.store_index import IndexedCommit, RunIndex
-
-PAGE = 50
+from daemon.run.store_index import IndexedCommit
 
 
 @dataclass(frozen=True)
@@ -36,35 +36,8 @@ class RunRow(RunCommit):
         return self.info.trailers.get("Model-Calls", "0")
 
 
-def _rows(index: RunIndex, agent: str) -> Iterator[RunRow]:
-    """Runs newest first with who undid them, from the run index (never a walk of history)."""
-    for entry in index.runs():  # who undid a run is asked only for the rows a page keeps
-        undone = index.undone_by(entry.info.trailers["Run-Id"])
-        yield RunRow(entry.info, entry.files_changed, undone, entry.seq, agent)
-
-
 def has_store(deployment: Deployment, agent: str) -> bool:
     return session_has_store(deployment, agent)
-
-
-def list_runs(
-    deployment: Deployment, agents: Sequence[str], pass_name: str | None, limit: int = PAGE
-) -> list[RunRow]:
-    """The newest `limit` runs per agent (only those including `pass_name` if given), newest first."""
-    rows: list[RunRow] = []
-    for name in agents:
-        if not has_store(deployment, name):
-            continue
-        with read_session(deployment, name) as session, session_index(session) as index:
-            count = 0
-            for row in _rows(index, name):
-                if pass_name and pass_name not in row.passes and pass_name != row.kind:
-                    continue
-                rows.append(row)
-                count += 1
-                if count >= limit:
-                    break
-    return sorted(rows, key=lambda r: r.info.committed_at, reverse=True)
 
 
 @dataclass(frozen=True)
@@ -80,6 +53,22 @@ class RunDetail:
     report: str
     files: list[FileDiff]
     cited: list[CitedTurn] = field(default_factory=list)
+    summary: list[FileSummary] = field(default_factory=list)
+    fact_store: str = ""
+
+    @property
+    def internal_paths(self) -> set[str]:
+        return {f.path for f in self.files if is_internal(f.path, self.fact_store)}
+
+    @property
+    def person_files(self) -> list[FileDiff]:
+        internal = self.internal_paths
+        return [f for f in self.files if f.path not in internal]
+
+    @property
+    def internal_files(self) -> list[FileDiff]:
+        internal = self.internal_paths
+        return [f for f in self.files if f.path in internal]
 
 
 def cited_turns(files: Iterable[FileDiff]) -> list[CitedTurn]:
@@ -101,8 +90,8 @@ def cited_turns(files: Iterable[FileDiff]) -> list[CitedTurn]:
 
 
 def run_detail(deployment: Deployment, agent: str, run_id: str) -> RunDetail:
-    """One run's report, per-file diff and cited turns; raises UnknownRun."""
-    deployment.agent(agent)
+    """One run's report, per-file diff and summary, and cited turns; raises UnknownRun."""
+    fact_store = deployment.agent(agent).memory.store
     if not has_store(deployment, agent):
         raise UnknownRun(run_id)
     with read_session(deployment, agent) as session, session_index(session) as index:
@@ -110,7 +99,7 @@ def run_detail(deployment: Deployment, agent: str, run_id: str) -> RunDetail:
         info = session.store.commit_info(run.info.sha)  # the index keeps no commit body
         row = RunRow(info, run.files_changed, run.undone_by, run.seq, agent)
         files = split_patch(session.store.show(info.sha))
-        return RunDetail(row, info.report, files, cited_turns(files))
+        return RunDetail(row, info.report, files, cited_turns(files), summarise(files, fact_store), fact_store)
 
 
 @dataclass(frozen=True)

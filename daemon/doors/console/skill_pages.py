@@ -1,5 +1,5 @@
-"""The Skills page (the library's health, each skill's place, the archive) and its buttons:
-restore a quarantined or archived skill, pin and unpin."""
+"""The Skills page (the library's health, each skill's place, the archive), each skill's own
+page (`skill_detail`), and their buttons: restore a quarantined or archived skill, pin and unpin."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from daemon.doors.console import actions, skills_view
+from daemon.doors.console import actions, skill_detail, skills_view
 from daemon.doors.console.pages import Pages, action
 from daemon.kernel.errors import DaemonError, UnknownAgent
 
@@ -26,6 +26,24 @@ class SkillPages(Pages):
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)
         return self.render(request, "skills.html", page=page, agent=name)
+
+    async def skill(self, request: Request) -> Response:
+        """One skill's page; `?file=REL` shows one of its files as text."""
+        return await self._detail(request, skill_detail.skill_detail)
+
+    async def archived_skill(self, request: Request) -> Response:
+        """One archived skill's page, with Restore."""
+        return await self._detail(request, skill_detail.archived_page)
+
+    async def _detail(self, request: Request, read: Callable[..., skill_detail.SkillDetail]) -> Response:
+        agent, name = request.path_params["agent"], request.path_params["name"]
+        try:
+            page = await run_in_threadpool(
+                read, self.deployment(), agent, name, self.clock(), request.query_params.get("file")
+            )
+        except (UnknownAgent, skill_detail.UnknownSkill) as exc:
+            return self.failure(request, exc, 404)
+        return self.render(request, "skill.html", page=page, agent=page.agent)
 
     async def restore_skill(self, request: Request) -> Response:
         """Undo the run that quarantined the skill (`undo RUN_ID`): the copy goes back, as a run."""
@@ -82,6 +100,8 @@ class SkillPages(Pages):
 def routes(pages: SkillPages) -> list[Route]:
     return [
         Route("/skills", pages.skills, methods=["GET"]),
+        Route("/skills/{agent}/{name}", pages.skill, methods=["GET"]),
+        Route("/skills/{agent}/archive/{name}", pages.archived_skill, methods=["GET"]),
         Route("/skills/{agent}/{name}/restore", action(pages.restore_skill), methods=["POST"]),
         Route("/skills/{agent}/{name}/{verb:str}", action(pages.pin_skill), methods=["POST"]),
         Route("/skills/{agent}/archive/{name}/restore", action(pages.restore_archived), methods=["POST"]),

@@ -45,9 +45,13 @@ def open_proposal(config: Path) -> str:
     return str(pid)
 
 
-def client(config: Path, login: bool = True, hostnames: tuple[str, ...] = ()) -> TestClient:
+def client(
+    config: Path, login: bool = True, hostnames: tuple[str, ...] = (), env: dict[str, str] | None = None
+) -> TestClient:
     deployment = load_deployment(config, {})
-    app = build_app(lambda: deployment, Sessions(TOKEN), clock=clock, env={"USER": "alice"}, hostnames=hostnames)
+    app = build_app(
+        lambda: deployment, Sessions(TOKEN), clock=clock, env={"USER": "alice", **(env or {})}, hostnames=hostnames
+    )
     browser = TestClient(app, base_url="http://127.0.0.1:8765", follow_redirects=False)
     if login:
         answer = browser.get(f"/agents?token={TOKEN}")
