@@ -11,7 +11,8 @@ the equivalent CLI process started from scratch (`runs --json`, `show RUN`,
 appended by `git fast-import` (tests.support.run_history; two of them create
 `skills/rare-N` and say "zebra crossing" in their report), then the Runs page's first
 page, a search in the reports' text and a search by file against `metaeng-daemon runs`
-as a whole process. Writes benchmarks/results/console.json (rows of other sizes and
+as a whole process, the newest run's page against `show RUN` and the Agents page against
+`status --json`. Writes benchmarks/results/console.json (rows of other sizes and
 cases already there are kept) and prints a markdown table.
 """
 
@@ -90,11 +91,15 @@ def measure_search(runs: int, repeats: int) -> list[dict[str, object]]:
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         config = many_runs(root, runs, rare={runs // 3, 2 * runs // 3})
-        assert run_cli(config, "runs").code == 0  # the run index, as the applier keeps it in production
+        listed = run_cli(config, "runs", "--json")  # builds the run index, as the applier keeps it in production
+        assert listed.code == 0
+        newest = listed.json()[0]["run_id"]
         pairs = [
             ("/runs", "runs, first page", ["runs"]),
             ("/runs?q=zebra+crossing", "runs, search in report text", ["runs"]),
             ("/runs?q=skills%2Frare-", "runs, search by file", ["runs"]),
+            (f"/runs/ada/{newest}", "run page (newest)", ["show", newest]),
+            ("/agents", "agents", ["status", "--json"]),
         ]
         return _pairs(root, config, runs, pairs, repeats)
 

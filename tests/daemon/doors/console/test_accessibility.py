@@ -28,6 +28,7 @@ from tests.support.deploy import run_cli
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 SEVERE = {"serious", "critical"}
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
+SKILL = "on-call-lookup"  # a skill of the example's agent
 
 
 def _axe_source() -> str:
@@ -47,6 +48,8 @@ def _pages(config: Path) -> dict[str, str]:
         "review": f"/review#proposal-{proposal['id']}",
         "memory": "/memory?agent=ada",
         "skills": "/skills?agent=ada",
+        "skill": f"/skills/ada/{SKILL}",
+        "entity": "/memory/ada/entity/user",
         "lab": "/lab",
     }
 
