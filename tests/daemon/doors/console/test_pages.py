@@ -53,6 +53,8 @@ def test_review_page_shows_rationale_diff_and_marks_a_stale_proposal(root: Path)
     page = browser.get("/review").text
     assert f'id="proposal-{pid}"' in page and '<span class="tag open">open</span>' in page
     assert '<span class="del">-- Reminder: the ticket export lives at exports/tickets.csv.</span>' in page
+    # the proposal's time (ISO text in its file) is a <time> in UTC the viewer's browser rewrites
+    assert re.search(r'created <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">[^<]+ UTC</time>', page)
     (root / "ada" / "memory" / f"{DAYS[1]}.md").write_text("# changed by a person\n")
     stale = browser.get("/review").text
     assert '<span class="tag stale">stale</span>' in stale and "Stale: a target file changed" in stale
