@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from tests.daemon.doors.console.process import ConsoleProcess
-from tests.daemon.doors.console.test_browser import _example, browser  # noqa: F401 (the fixture)
+from tests.daemon.doors.console.test_browser import _example
 from tests.support.deploy import run_cli
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

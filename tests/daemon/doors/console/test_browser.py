@@ -17,7 +17,6 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,33 +27,6 @@ from tests.support.facts import stored_fact, write_store
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]  # chromium and a console in subprocesses
 EXAMPLES = Path(__file__).resolve().parents[4] / "examples"
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-
-
-@pytest.fixture
-def browser(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install -y chromium` (CI's .ci/run does)")
-    from playwright.sync_api import sync_playwright
-
-    # Chromium and Playwright's driver keep caches and config under $HOME: give them their own.
-    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("browser-home")))
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
 def _example(root: Path) -> Path:
     """A copy of examples/ in review autonomy, with a few facts and a lab ledger to show."""
     demo = root / "demo"

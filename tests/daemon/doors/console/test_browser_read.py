@@ -14,7 +14,6 @@ import pytest
 from tests.daemon.doors.console.contradiction import AGENTS, TOOLS, contradiction
 from tests.daemon.doors.console.helpers import open_proposal, review_deployment
 from tests.daemon.doors.console.process import ConsoleProcess
-from tests.daemon.doors.console.test_browser import browser  # noqa: F401  (the fixture)
 from tests.support.deploy import run_cli
 from tests.support.facts import stored_fact, write_store
 from tests.support.skill_library import curated_library
@@ -41,7 +40,7 @@ def _in_browser(config: Path, root: Path, chromium: object, steps: Callable[[obj
         console.close()
 
 
-def test_open_a_skill_page_from_the_skills_page_in_a_real_browser(root: Path, browser: object) -> None:  # noqa: F811
+def test_open_a_skill_page_from_the_skills_page_in_a_real_browser(root: Path, browser: object) -> None:
     from playwright.sync_api import expect
 
     def steps(page: object, _base: str) -> None:
@@ -59,7 +58,7 @@ def test_open_a_skill_page_from_the_skills_page_in_a_real_browser(root: Path, br
     _in_browser(curated_library(root), root, browser, steps)
 
 
-def test_open_a_fact_page_from_the_memory_page_in_a_real_browser(root: Path, browser: object) -> None:  # noqa: F811
+def test_open_a_fact_page_from_the_memory_page_in_a_real_browser(root: Path, browser: object) -> None:
     from playwright.sync_api import expect
 
     config = review_deployment(root)
@@ -83,7 +82,7 @@ def test_open_a_fact_page_from_the_memory_page_in_a_real_browser(root: Path, bro
     _in_browser(config, root, browser, steps)
 
 
-def test_keep_both_sides_of_a_contradiction_in_a_real_browser(root: Path, browser: object) -> None:  # noqa: F811
+def test_keep_both_sides_of_a_contradiction_in_a_real_browser(root: Path, browser: object) -> None:
     from playwright.sync_api import expect
 
     config = review_deployment(root)

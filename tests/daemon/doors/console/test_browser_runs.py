@@ -16,7 +16,6 @@ import pytest
 
 from tests.daemon.doors.console.helpers import open_proposal, review_deployment
 from tests.daemon.doors.console.process import ConsoleProcess
-from tests.daemon.doors.console.test_browser import ARGS, CHROMIUM
 from tests.support.deploy import TEST_KEY, run_cli
 from tests.support.fake_model import FakeModelServer
 from tests.support.run_history import many_runs, run_id
@@ -26,21 +25,17 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]  # chromium and a console i
 
 
 @pytest.fixture
-def page(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+def page(browser: object) -> Iterator[object]:
     """A chromium page that records script errors (CSP violations included) in `page.errors`."""
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install it with `apt-get install -y chromium` (CI's .ci/run does)")
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import Browser
 
-    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("browser-home")))
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        opened = launched.new_page(viewport={"width": 1280, "height": 900}, timezone_id="Europe/Berlin")
-        errors: list[str] = []
-        opened.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-        opened.errors = errors  # type: ignore[attr-defined]
-        yield opened
-        launched.close()
+    assert isinstance(browser, Browser)
+    opened = browser.new_page(viewport={"width": 1280, "height": 900}, timezone_id="Europe/Berlin")
+    errors: list[str] = []
+    opened.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    opened.errors = errors  # type: ignore[attr-defined]
+    yield opened
+    opened.close()
 
 
 def _log_in(page: object, console: ConsoleProcess) -> str:
