@@ -158,6 +158,13 @@ def benchmarks(quick: bool) -> list[tuple[str, list[str], str]]:
             "whole `transcripts` processes; an OpenClaw `transcript_events` table of 1M events with 1,000 new "
             "vs. a table of those 1,000 alone.",
         ),
+        (
+            "Impact: corrections found and matched, the command on 10,000 sessions",
+            ["bench_impact.py", "--sessions", "1000" if quick else "10000"],
+            "Detection (precision, recall per language and kind) and recurrence pairs on the labelled corpus "
+            "`benchmarks/impact_corpus/` (target ≥ 90 %), then `impact --json` as a whole process on the "
+            "corpus's sessions copied to 10,000 with shifted dates.",
+        ),
     ]
 
 

@@ -114,6 +114,22 @@ def _placed(message: str, quote: str) -> Refusal | None:
     return None
 
 
+def apart_spans(message: str) -> list[tuple[int, int, str]]:
+    """(start, end, reason) of every part of `message` (NFC) that is not the person's own
+    words, by the rules `_placed` reads: tag blocks, code fences, block quotes, a pasted
+    e-mail or letter (to the end), quotation marks. Reason: "recalled" or "quoted"."""
+    text = unicodedata.normalize("NFC", message)
+    found = [(m.start(), m.end(), "recalled" if RECALL_TAGS.search(m.group(1)) else "quoted") for m in TAG_BLOCK.finditer(text)]
+    found += [(a, b, "quoted") for pattern in (FENCE, QUOTE_LINE, QUOTED) for a, b in _spans(pattern, text)]
+    found += [(m.start(), len(text), "quoted") for m in (MAIL_HEADER.search(text), PASTED_START.search(text)) if m]
+    return found
+
+
+def reported_by_other(lang: Language, text: str) -> str | None:
+    """The verb of saying in `text` whose speaker is not the user ("my colleague says …"), or None."""
+    return _reported(lang, text, _words(text))
+
+
 def _sentence(message: str, quote: str, with_short_next: bool = False) -> str:
     """The quote and the rest of its sentence in `message` ("I live on the moon lol"); with
     `with_short_next`, also a short sentence after it ("I use Emacs. Kidding.")."""

@@ -1,6 +1,6 @@
 """The import contract: layers a newcomer sees by folder name, and no import against them.
 
-    doors → wiring → lab → engines ∥ run → coordination → passes ∥ config
+    doors → wiring → lab ∥ impact → engines ∥ run → coordination → passes ∥ config
           → text ∥ transcripts ∥ model → kernel
 
 `daemon/kernel` is the core (atomic writes, changesets, errors, paths, settings, the
@@ -37,6 +37,7 @@ RANK = {
     "workspace": 4,
     "run": 4,
     "lab": 5,
+    "impact": 5,
     "wiring": 6,
     "doors": 7,
 }

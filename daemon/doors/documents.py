@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, RootModel
 
 from daemon.doors.once_document import OnceDocument
 from daemon.doors.status_documents import HeldTranscript, StatusDocument
+from daemon.impact.document import ImpactDocument
 from daemon.kernel.json_contract import Document, Omittable
 from daemon.kernel.memory_settings import MemorySettings
 from daemon.kernel.review_queue import HistoryEntry, Status
@@ -244,6 +245,7 @@ DOCUMENTS: dict[str, type[BaseModel]] = {
     "memory search": MemorySearchDocument,
     "memory refused": RefusedDocument,
     "transcripts": TranscriptsDocument,
+    "impact": ImpactDocument,
     "lab verify": VerifyDocument,
     "init": InitDocument,
     "init --list": InitListDocument,

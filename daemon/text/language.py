@@ -45,7 +45,15 @@ CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",
     "request", "since", "project_deixis", "standing", "impossible",
 )
-KEYS = frozenset({"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", *LISTS, *PATTERNS})
+# What the person says to correct the agent or to set a rule (daemon/impact/cues.py): lists
+# under `impact:`. A language without the section has no impact detection.
+IMPACT_LISTS = (
+    "correction_openers", "prohibition_openers", "stop_openers", "contrast", "instead", "reminder",
+    "again", "standing", "preference", "limit", "one_off", "agreement", "lead_ins", "humour",
+)  # fmt: skip
+KEYS = frozenset(
+    {"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+)
 
 
 @dataclass(frozen=True)
@@ -70,6 +78,8 @@ class Language:
     # `claim:` lists, each a set of phrases (a phrase is its words)
     claim: Mapping[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     locale: str = ""  # the ICU locale of its numbers and calendar names (its code)
+    # `impact:` lists, each a set of phrases; empty when the file has no `impact:` section
+    impact: Mapping[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     # `pro_drop: unmarked`: the subject is left unsaid and the verb marks no person (Japanese,
     # Korean, Thai): a statement naming no one else is the speaker's own (memory_engine/first_person.py)
     person_unmarked: bool = False
@@ -172,6 +182,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         name: frozenset(_key(_folded(item, f"{label}: claim.{name}")) for item in claim_data.get(name) or [])
         for name in CLAIM_LISTS
     }
+    impact = _impact(data.get("impact"), label)
     vocabulary = frozenset(concepts) | frozenset(w for k in phrases for w in k) | frozenset(extra_numbers)
     for name in ("stopwords", "connectives", "first_person", "first_person_plural", "first_person_verbs", "openers"):
         vocabulary |= lists[name]
@@ -192,7 +203,26 @@ def parse(code: str, data: Any, label: str) -> Language:
         claim,
         code,
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
+        impact=impact,
     )
+
+
+def _impact(section: Any, label: str) -> dict[str, frozenset[tuple[str, ...]]]:
+    """The `impact:` lists of a data file as phrases ({} without the section)."""
+    if section is None:
+        return {}
+    if not isinstance(section, dict):
+        raise LanguageDataError(f"{label}: impact must be a mapping of lists")
+    unknown = sorted(set(section) - set(IMPACT_LISTS))
+    if unknown:
+        raise LanguageDataError(f"{label}: impact.{unknown[0]} is not a list impact reads ({', '.join(IMPACT_LISTS)})")
+    found: dict[str, frozenset[tuple[str, ...]]] = {}
+    for name in IMPACT_LISTS:
+        items = section.get(name) or []
+        if not isinstance(items, list):
+            raise LanguageDataError(f"{label}: impact.{name} must be a list")
+        found[name] = frozenset(_key(_folded(item, f"{label}: impact.{name}")) for item in items)
+    return found
 
 
 @cache
@@ -352,4 +382,9 @@ def merged(codes: tuple[str, ...]) -> Language:
         {name: frozenset().union(*(p.claim.get(name, frozenset()) for p in parts)) for name in CLAIM_LISTS},
         first.locale,
         person_unmarked=all(p.person_unmarked for p in parts),
+        impact={
+            name: frozenset().union(*(p.impact.get(name, frozenset()) for p in parts))
+            for name in IMPACT_LISTS
+            if any(p.impact for p in parts)
+        },
     )

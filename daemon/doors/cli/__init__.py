@@ -53,6 +53,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "show each agent's toggles, next runs, caps and spend today, pending turns, queue",
     ),
     "transcripts": ("transcripts_cmd", "show the transcript turns the passes would read next (read-only)"),
+    "impact": (
+        "impact_cmd",
+        "show the corrections and standing instructions a person gave, what was learned, and what was said again",
+    ),
     "mcp": ("mcp_cmd", "serve an agent's facts and skills to its runtime over MCP (stdio, read-only)"),
     "hook": ("hook_cmd", "answer a runtime's prompt hook with the facts and skills that bear on the prompt"),
     "install-service": (

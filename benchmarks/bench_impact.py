@@ -1,0 +1,163 @@
+"""Impact (issue 34): detection and recurrence matching on the labelled corpus, and the
+`impact` command as a whole process on 10,000 sessions.
+
+Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N]
+
+1. Every user turn of every session of benchmarks/impact_corpus/ goes through detection
+   (`daemon.impact.statements`), every agent's statements through grouping
+   (`daemon.impact.recurrence`); benchmarks/impact_score.py scores them against the labels:
+   detection precision and recall (overall, per language, per kind), recurrence pair
+   precision and recall (over all labelled pairs, and over the pairs whose two occurrences
+   were both detected), and which look-alikes were taken for statements.
+2. The corpus's sessions, copied with dates shifted by whole weeks until there are N (10,000),
+   are written as plain JSON Lines transcripts of one agent in a temporary deployment, and
+   `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
+   memory, items found.
+
+Writes benchmarks/results/impact.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parents[1]))
+
+from benchmarks.impact_score import Agent, detection, load, lookalike_hits, recurrence
+from benchmarks.report import print_table, save_results
+from daemon.impact.recurrence import group
+from daemon.impact.statements import Statement, detect_statements
+from tests.support.deploy import base_config, write_config
+
+ROOT = Path(__file__).parents[1]
+TARGET = 0.9
+
+
+def detect_corpus(agents: list[Agent]) -> dict[str, list[Statement]]:
+    found: dict[str, list[Statement]] = {}
+    for agent in agents:
+        statements: list[Statement] = []
+        for session in agent.sessions:
+            for index, turn in enumerate(session["transcript"], 1):
+                if turn["role"] == "user":
+                    stamp = f"{session['date']}T09:{index:02d}:00+00:00"
+                    statements += detect_statements(turn["content"], session["id"], index, stamp)
+        found[agent.name] = statements
+    return found
+
+
+def write_sessions(home: Path, agents: list[Agent], count: int) -> None:
+    """`count` plain transcripts: the corpus's sessions in turn, each copy a whole number of
+    8-week periods later than the one before."""
+    folder = home / "transcripts"
+    folder.mkdir(parents=True)
+    sessions = [(a.name, s) for a in agents for s in a.sessions]
+    for n in range(count):
+        agent, session = sessions[n % len(sessions)]
+        day = date.fromisoformat(session["date"]) + timedelta(weeks=8 * (n // len(sessions)))
+        lines = [
+            json.dumps({"role": t["role"], "content": t["content"], "ts": f"{day}T09:{i % 60:02d}:00Z"})
+            for i, t in enumerate(session["transcript"])
+        ]
+        lines.append(json.dumps({"type": "session_end"}))
+        path = folder / f"{n:05d}-{agent}-{session['id']}.jsonl"
+        path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        os.utime(path, (1_700_000_000, 1_700_000_000))
+
+
+def whole_process(agents: list[Agent], count: int) -> dict[str, object]:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        config = write_config(root, base_config(root, None, agents=("bench",)))
+        write_sessions(root / "bench", agents, count)
+        command = [
+            str(ROOT / ".venv" / "bin" / "metaeng-daemon"),
+            "--config",
+            str(config),
+            "impact",
+            "--agent",
+            "bench",
+            "--json",
+        ]
+        started = time.perf_counter()
+        done = subprocess.run(
+            command, capture_output=True, text=True, env={**os.environ, "HOME": tmp}, check=False
+        )
+        seconds = time.perf_counter() - started
+        peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        if done.returncode != 0:
+            raise SystemExit(f"impact exited {done.returncode}: {done.stderr[-2000:]}")
+        document = json.loads(done.stdout)
+    return {
+        "sessions": count,
+        "sessions_read": document["sessions_read"],
+        "seconds": round(seconds, 2),
+        "peak_rss_mib": round(peak, 1),
+        "items": document["figures"]["items"],
+        "repeated_items": document["figures"]["repeated"],
+        "statements": sum(1 + len(i["recurrences"]) for i in document["items"]),
+    }
+
+
+def pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f} %"
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--sessions", type=int, default=10_000, help="sessions for the whole-process run")
+    args = options.parse_args(argv)
+    agents = load()
+    started = time.perf_counter()
+    found = detect_corpus(agents)
+    items = {a.name: group(found[a.name]) for a in agents}
+    corpus_seconds = time.perf_counter() - started
+    detected = detection(agents, found)
+    matched = recurrence(agents, found, items)
+    looks = [h for a in agents for h in lookalike_hits(a, found[a.name])]
+    process = whole_process(agents, args.sessions)
+    figures = detected["figures"]
+    print_table(
+        ["slice", "precision", "recall", "statements", "labelled occurrences"],
+        [
+            [k, pct(v["precision"]), pct(v["recall"]), str(v["statements"]), str(v["occurrences"])]
+            for k, v in figures.items()
+        ],
+    )
+    print(
+        f"recurrence pairs: precision {pct(matched['precision'])}, recall {pct(matched['recall'])} "
+        f"(of pairs both detected: {pct(matched['recall_of_detected'])}); "
+        f"{len(looks)} of {sum(len(a.lookalikes) for a in agents)} look-alikes detected; "
+        f"kind as labelled for {pct(detected['kind_agreement'])} of the statements found on an item"
+    )
+    print(f"whole process: {process}")
+    save_results(
+        "impact",
+        {
+            "target": TARGET,
+            "corpus_seconds": round(corpus_seconds, 2),
+            "detection": figures,
+            "kind_agreement": detected["kind_agreement"],
+            "recurrence": {k: v for k, v in matched.items() if not isinstance(v, list)},
+            "lookalikes_detected": looks,
+            "missed_occurrences": detected["missed"],
+            "false_positives": detected["false_positives"],
+            "wrong_pairs": matched["wrong_pairs"],
+            "missed_pairs": matched["missed_pairs"],
+            "whole_process": process,
+        },
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,127 @@
+"""`metaeng-daemon impact --agent A [--since D] [--json]`: what the person corrected or ruled
+on, what the daemon learned from it, when that reached the agent, and whether the person had
+to say it again (daemon/impact/, docs/explanation/impact.md).
+
+Read-only: the transcripts are read from the start of every session with cursors kept in
+memory (no cursor moves), the facts through the query index like `memory list`.
+"""
+
+from __future__ import annotations
+
+import argparse
+from datetime import date
+
+from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.impact.document import ImpactDocument, ImpactItem, Said
+from daemon.impact.history import read_history
+from daemon.impact.report import report
+from daemon.kernel.errors import DaemonError
+from daemon.transcripts.files import source_of
+from daemon.wiring.fact_lookup import fact_index
+
+QUOTE_CHARS = 120
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    parser = sub.add_parser(
+        "impact",
+        help="show the corrections and standing instructions a person gave, what was learned, and what was said again",
+        description=(
+            "Read every session of the agent's transcripts (read-only: no cursor moves) and find the "
+            "sentences where the person corrects the agent, states a preference or sets a standing "
+            "instruction, in every language whose data file has an `impact:` section. Statements that say "
+            "the same thing are grouped into items; each item shows what the daemon learned from its "
+            "turns (facts citing them), when that first reached the agent (facts view read, hook "
+            "context), and every time the person said it again — after delivery or before. Then the "
+            "corrections never learned, and per week how many statements were repeats."
+        ),
+    )
+    add_agent(parser)
+    parser.add_argument("--since", help="YYYY-MM-DD: only items said (first or again) on or after this day")
+    add_json(parser)
+    parser.set_defaults(handler=handle)
+
+
+def _since(value: str | None) -> str | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise DaemonError(f"--since: {value!r} is not a day (YYYY-MM-DD)") from None
+
+
+def handle(args: argparse.Namespace, context: CliContext) -> int:
+    since = _since(args.since)
+    deployment = context.deployment()
+    agent = deployment.agent(args.agent)
+    history = read_history(source_of(agent), context.clock())
+    with fact_index(deployment.state_dir, agent) as index:
+        facts = index.records(agent.owner, None, None)
+    document = report(agent.name, history, facts, since)
+    if args.json:
+        context.out.document(document)
+        return 0
+    context.out.lines(render(document))
+    return 0
+
+
+def _when(said: Said) -> str:
+    return said.time[:10] if said.time else "no date"
+
+
+def _short(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
+
+
+def _item_lines(item: ImpactItem) -> list[str]:
+    first = item.first
+    lines = [
+        f"{item.id}  {item.kind}  “{_short(first.quote)}”",
+        f"  said {_when(first)} in {first.session} (turn {first.turn})",
+    ]
+    if item.learned:
+        lines += [f"  learned: {f.entity}.{f.key} = {f.value} ({f.id})" for f in item.learned]
+        lines.append(
+            f"  delivered: {item.delivered_at} ({item.delivered_by})"
+            if item.delivered_at
+            else "  delivered: not yet"
+        )
+    else:
+        lines.append("  learned: nothing")
+    for said in item.recurrences:
+        after = {True: "after delivery", False: "before delivery", None: "nothing delivered"}[
+            said.after_delivery
+        ]
+        lines.append(f"  said again {_when(said)} in {said.session} ({after}): “{_short(said.quote)}”")
+    return lines
+
+
+def render(document: ImpactDocument) -> list[str]:
+    """The report as the terminal shows it."""
+    f = document.figures
+    scope = f" since {document.since}" if document.since else ""
+    lines = [
+        f"agent {document.agent}: {f.items} item(s){scope} in {document.sessions_read} session(s); "
+        f"{f.learned} learned, {f.delivered} delivered, {f.repeated} said again, "
+        f"{f.repeated_after_delivery} said again after delivery"
+    ]
+    for item in document.items:
+        lines += ["", *_item_lines(item)]
+    never = [i for i in document.items if i.id in set(document.corrections_never_learned)]
+    lines += ["", f"corrections never learned: {len(never)}"]
+    lines += [f"  {i.id}  {_when(i.first)}  “{_short(i.first.quote)}”" for i in never]
+    if document.trend:
+        lines += ["", "week of      statements  repeated  after delivery"]
+        lines += [
+            f"{w.week}  {w.statements:>10}  {w.repeated:>8}  {w.repeated_after_delivery:>14}"
+            for w in document.trend
+        ]
+    if document.languages_without_cues:
+        lines += [
+            "",
+            f"not read for corrections (no impact cues in their data file): {', '.join(document.languages_without_cues)}",
+        ]
+    lines += [f"warning: {w}" for w in document.warnings]
+    return lines

@@ -1,0 +1,66 @@
+"""What a statement is about: its content words, as stems and as accent-folded trigrams
+(pure, no I/O; shared by detection, which lets a statement with too few of them take in the
+sentence before it, and recurrence, which compares them).
+
+Content words are the words `daemon.text.words` calls content (not a function word of the
+language, a number or three letters or more) that are not cue words of the language's
+`impact:` lists or `claim.standing` (a one-word cue, or a word of a recall): "always" and
+"I told you" say how, not what.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from functools import cache
+
+from daemon.text.language import Language, language
+from daemon.text.unicode_words import words
+from daemon.text.words import is_content, token, tokens
+
+TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
+
+
+@dataclass(frozen=True)
+class Content:
+    stems: frozenset[str]
+    trigrams: frozenset[str]
+
+
+@cache
+def cue_tokens(code: str) -> frozenset[str]:
+    """The cue words of a language as `words.token` makes them, and as written."""
+    lang = language(code)
+    if lang is None:
+        return frozenset()
+    # a cue of one word, and every word of a recall ("i told you"); the words of other
+    # phrases may carry content ("time" of "this time", "next time")
+    phrases = [p for listed in lang.impact.values() for p in listed] + list(lang.claim.get("standing", ()))
+    recalls = [p for name in ("reminder", "again") for p in lang.impact.get(name, ())]
+    plain = {p[0] for p in phrases if len(p) == 1} | {w for p in recalls for w in p}
+    return frozenset(plain | {token(w, lang) for w in plain})
+
+
+def fold(word: str) -> str:
+    """`word` casefolded, without accents (ó is o)."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+
+
+def content(text: str, lang: Language | None) -> Content:
+    """The content words of `text` read as `lang` (see the module docstring)."""
+    cue = cue_tokens(lang.code) if lang is not None else frozenset()
+    stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
+    function = lang.function_words if lang is not None else frozenset()
+    plain = [w.casefold().replace("’", "'") for w in words(text)]
+    grams = frozenset(
+        g
+        for w in plain
+        if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())
+        for g in _trigrams(fold(w))
+    )
+    return Content(stems, grams)
+
+
+def _trigrams(word: str) -> list[str]:
+    padded = f"^{word}$"
+    return [padded[i : i + 3] for i in range(len(padded) - 2)]

@@ -1,0 +1,85 @@
+"""What `impact --json` prints, and what a console page or the status headline may read: the
+items an agent's person corrected or ruled on, what was learned from them, when it reached
+the agent, and whether the person had to say it again (docs/reference/json.md)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from daemon.kernel.json_contract import Document, Omittable
+
+ItemKind = Literal["correction", "preference", "standing_instruction"]
+
+
+class Said(Document):
+    """One statement: where and when the person said it, and the sentence as written."""
+
+    session: str  # the transcript's path under the transcript root
+    turn: int  # the message's position in its session, from 1 (every role counted)
+    time: str | None  # UTC ISO 8601, when the transcript gives one
+    language: str  # the data file the sentence was read with (de, fr, en+nl …)
+    kind: ItemKind
+    quote: str
+    cues: list[str]  # the cue classes and phrases found: "standing:always", "reminder:i told you"
+    # said after the item first reached the agent; left out when nothing was learned or delivered
+    after_delivery: Omittable[bool] = None
+
+
+class LearnedFact(Document):
+    """A fact the daemon stored from a turn of the item (its `source_event_id` is that turn)."""
+
+    id: str
+    entity: str
+    key: str
+    value: str
+    valid_from: str
+    valid_to: str | None
+    quote: str | None
+
+
+class ImpactItem(Document):
+    """Statements that say the same thing: the first, then its recurrences in later sessions."""
+
+    id: str  # item-N, in the order first said; stable only for the same history
+    kind: ItemKind  # the first statement's
+    first: Said
+    recurrences: list[Said]
+    learned: list[LearnedFact]
+    delivered_at: str | None  # the first facts-view read or hook context after it was learned
+    delivered_by: str | None  # facts_view_read | hook_context
+    recurrences_after_delivery: int
+    never_learned: bool  # nothing stored from any of its turns
+
+
+class WeekTrend(Document):
+    """One week (from Monday, UTC) of the history."""
+
+    week: str  # the Monday, YYYY-MM-DD
+    statements: int  # every statement said that week
+    repeated: int  # of them, recurrences of an earlier item
+    repeated_after_delivery: int  # of those, after the item had reached the agent
+
+
+class ImpactFigures(Document):
+    """The headline figures of the items shown."""
+
+    items: int
+    learned: int
+    delivered: int
+    repeated: int  # items said again in a later session
+    repeated_after_delivery: int  # items said again after they had reached the agent
+    corrections_never_learned: int
+
+
+class ImpactDocument(Document):
+    """What `impact --json` prints."""
+
+    agent: str
+    since: str | None  # YYYY-MM-DD: only items said (first or again) on or after it
+    sessions_read: int
+    languages_without_cues: list[str]  # languages of sessions read that have no `impact:` data
+    figures: ImpactFigures
+    items: list[ImpactItem]
+    corrections_never_learned: list[str]  # item ids
+    trend: list[WeekTrend]
+    warnings: list[str]

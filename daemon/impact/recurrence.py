@@ -1,0 +1,168 @@
+"""Statements of one agent grouped into items: the same thing said again (pure, no I/O;
+docs/explanation/impact.md#recurrence).
+
+Statements are taken in time order. Each is compared with every item formed so far whose
+last statement is in an earlier session, or in the same turn (two sentences of one
+message); it joins the item it is closest to when close enough, else it opens an item.
+Closeness is measured on content words — the statement's words without the function words
+of its language (`words.stopwords`) and without the cue words themselves ("always", "I told
+you" say how, not what) — in two ways, the better one counting:
+
+- stems: the weight of the stems the two share over the weight of the smaller side, a stem
+  weighing more the fewer of the agent's statements use it (a rare word says more);
+- trigrams: the same over accent-folded character trigrams of the content words, for a
+  person who switches language ("30 días, no 14" and "30 dni na zwrot, nie 14").
+
+A statement that says it was said before ("I told you", "again") needs less.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from daemon.impact.content import Content, content
+from daemon.impact.statements import Statement
+from daemon.text.language import language
+
+# Share of the smaller side's weight two statements must have in common to say the same
+# thing: two in five, so that a short recurrence ("And no emoji.") joins a longer first
+# statement holding its one content word, and a restatement in new words ("Deploy is make
+# release …" / "it's make release again") keeps its item, while two statements sharing one
+# common word of five do not (weights favour rare words: see `_weights`).
+SAME_STEMS = 0.4
+# Trigrams are shared by chance more often than stems (endings, short names): a higher bar.
+SAME_TRIGRAMS = 0.6
+# "I told you" / "again": the person says it is a recurrence, so the question is only which
+# earlier item it repeats (the closest one wins): under a third of the weight is enough.
+RECALLED = 0.3
+# Two statements must share at least this much weight (one rare word is about 1): one
+# common word is not a topic.
+MIN_SHARED = 0.9
+# Numbers, addresses and file names read the same in every language; one is shared by chance
+# (an hour, a day), two that are all one side holds are the same fact said again.
+UNIVERSAL_SHARED = 2
+# An item's statements a new one is compared with: its first and its last COMPARED (an item
+# said again hundreds of times is still recognised by its recent wording, at a bounded cost).
+COMPARED = 8
+# A trigram in more items than this ("^th", "ion") says nothing about which item: not a candidate.
+COMMON_GRAM = 50
+
+
+@dataclass
+class Item:
+    """Statements that say the same thing, in time order: the first, then its recurrences."""
+
+    statements: list[Statement] = field(default_factory=list)
+
+    @property
+    def first(self) -> Statement:
+        return self.statements[0]
+
+    @property
+    def recurrences(self) -> list[Statement]:
+        """The statements of later sessions than the first's."""
+        return [s for s in self.statements[1:] if s.session != self.first.session]
+
+
+def _content(statement: Statement) -> Content:
+    return content(statement.quote, language(statement.language))
+
+
+def _weights(contents: Sequence[Content]) -> tuple[dict[str, float], dict[str, float]]:
+    """Inverse document frequency of every stem and trigram over the agent's statements."""
+    n = len(contents) + 1
+    stems = Counter(s for c in contents for s in c.stems)
+    grams = Counter(g for c in contents for g in c.trigrams)
+    return (
+        {s: math.log(n / k) + 0.1 for s, k in stems.items()},
+        {g: math.log(n / k) + 0.1 for g, k in grams.items()},
+    )
+
+
+@dataclass(frozen=True)
+class _Weighed:
+    """A statement's content with the total weight of its stems and of its trigrams, and its
+    words that read the same in every language (numbers, addresses, file names, commands)."""
+
+    content: Content
+    stems: float
+    trigrams: float
+    universal: frozenset[str]
+
+
+def _weighed(found: Content, weights: tuple[dict[str, float], dict[str, float]]) -> _Weighed:
+    universal = frozenset(x for x in found.stems if any(c.isdigit() or c in "@./_:" for c in x))
+    return _Weighed(
+        found,
+        sum(weights[0].get(x, 0.0) for x in found.stems),
+        sum(weights[1].get(x, 0.0) for x in found.trigrams),
+        universal,
+    )
+
+
+def similarity(a: _Weighed, b: _Weighed, weights: tuple[dict[str, float], dict[str, float]]) -> float:
+    """How much two statements say the same thing, 0 to 1 (see the module docstring): the
+    weight they share over the smaller side's, by stems (when they share MIN_SHARED) or by
+    trigrams held to their own bar."""
+    stem_score = 0.0
+    shared = sum(weights[0].get(x, 0.0) for x in a.content.stems & b.content.stems)
+    smaller = min(a.stems, b.stems)
+    if shared >= MIN_SHARED and smaller:
+        stem_score = shared / smaller
+    gram_score = 0.0
+    smaller = min(a.trigrams, b.trigrams)
+    if smaller:
+        gram_score = sum(weights[1].get(x, 0.0) for x in a.content.trigrams & b.content.trigrams) / smaller
+    # the same numbers or addresses, whatever the language: "45 Tage, nicht 30", "45 jours, pas 30"
+    common = a.universal & b.universal
+    universal_score = 1.0 if len(common) >= UNIVERSAL_SHARED and common in (a.universal, b.universal) else 0.0
+    # trigrams are held to their own, higher bar: scaled so that SAME_TRIGRAMS reads as SAME_STEMS
+    return max(stem_score, gram_score * SAME_STEMS / SAME_TRIGRAMS, universal_score)
+
+
+def group(statements: Sequence[Statement]) -> list[Item]:
+    """The statements of one agent as items, in the order their first statements were said.
+
+    An item is a candidate for a statement when they share a stem or a trigram rarer than
+    COMMON_GRAM (an inverted index: a history of thousands of sessions is not compared
+    pairwise); a statement is compared with an item's first statement and its last COMPARED."""
+    ordered = sorted(statements, key=lambda s: (s.time or "", s.session, s.turn))
+    found = {id(s): _content(s) for s in ordered}
+    weights = _weights(list(found.values()))
+    contents = {key: _weighed(value, weights) for key, value in found.items()}
+    items: list[Item] = []
+    by_stem: dict[str, set[int]] = defaultdict(set)
+    by_gram: dict[str, set[int]] = defaultdict(set)
+    for statement in ordered:
+        mine = contents[id(statement)]
+        bar = RECALLED if statement.recalls else SAME_STEMS
+        candidates: set[int] = set().union(*(by_stem[x] for x in mine.content.stems if x in by_stem))
+        for gram in mine.content.trigrams:
+            posting = by_gram.get(gram)
+            if posting is not None and len(posting) <= COMMON_GRAM:
+                candidates |= posting
+        best: tuple[float, int] | None = None
+        for index in sorted(candidates):
+            item = items[index]
+            last = item.statements[-1]
+            same_turn = (last.session, last.turn) == (statement.session, statement.turn)
+            if last.session == statement.session and not same_turn:
+                continue
+            compared = [item.statements[0], *item.statements[1:][-COMPARED:]]
+            score = max(similarity(mine, contents[id(s)], weights) for s in compared)
+            if score >= bar and (best is None or score > best[0]):
+                best = (score, index)
+        if best is None:
+            items.append(Item([statement]))
+            index = len(items) - 1
+        else:
+            index = best[1]
+            items[index].statements.append(statement)
+        for x in mine.content.stems:
+            by_stem[x].add(index)
+        for gram in mine.content.trigrams:
+            by_gram[gram].add(index)
+    return items

@@ -1,0 +1,202 @@
+"""From an agent's history and its facts to the impact report (pure, no I/O;
+docs/explanation/impact.md#what-the-figures-mean).
+
+Each item (`recurrence.group`) is linked to what the daemon learned from its turns: a fact
+whose `source_event_id` is the turn of one of its statements and whose quote, when it keeps
+one, shares a content word with that statement. It reached the agent at the first delivery
+after it was learned: the first facts-view read or hook context (`daemon.transcripts.usage`)
+of a later session than the statement it was learned from, later in time. A recurrence
+counts "after delivery" when it was said after that.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from datetime import date, timedelta
+
+from daemon.impact.content import content
+from daemon.impact.document import (
+    ImpactDocument,
+    ImpactFigures,
+    ImpactItem,
+    LearnedFact,
+    Said,
+    WeekTrend,
+)
+from daemon.impact.history import History, Session
+from daemon.impact.recurrence import Item, group
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import detect, language
+from daemon.transcripts.usage import UsageEvent
+from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
+from memory_engine.records import FactRecord
+
+DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
+SAMPLE_CHARS = 1000  # of a session's user text, to tell its language
+
+
+def statements_of(sessions: Sequence[Session]) -> list[Statement]:
+    """Every statement of the person's messages (user turns only), in session order."""
+    found: list[Statement] = []
+    for session in sessions:
+        for said in session.messages:
+            if said.role == "user":
+                found += detect_statements(
+                    said.text, session.id, said.index, utc_stamp(said.ts), said.turn_ref
+                )
+    return found
+
+
+def languages_without_cues(sessions: Sequence[Session]) -> list[str]:
+    """The languages of sessions whose data file has no `impact:` section: nothing is found there."""
+    missing: set[str] = set()
+    for session in sessions:
+        text = " ".join(m.text for m in session.messages if m.role == "user")[:SAMPLE_CHARS]
+        lang = detect([text]) if text.strip() else None
+        if lang is not None and not lang.impact:
+            missing.add(lang.code)
+    return sorted(missing)
+
+
+def _learned(statement: Statement, facts: Sequence[FactRecord]) -> list[FactRecord]:
+    """The facts cited to the statement's turn that are about what it says."""
+    if not facts:
+        return []
+    mine = content(statement.quote, language(statement.language)).stems
+    kept = []
+    for fact in facts:
+        if fact.quote is None:
+            kept.append(fact)
+            continue
+        quote, said = fact.quote.casefold(), statement.quote.casefold()
+        if quote in said or said in quote or mine & content(fact.quote, language(statement.language)).stems:
+            kept.append(fact)
+    return kept
+
+
+def _delivery(after: Statement, deliveries: Sequence[UsageEvent]) -> UsageEvent | None:
+    """The first delivery of a later session than `after`'s, later in time."""
+    if after.time is None:
+        return None
+    later = [
+        e
+        for e in deliveries
+        if e.kind in DELIVERING
+        and e.session != after.session
+        and (stamp := utc_stamp(e.ts))
+        and stamp > after.time
+    ]
+    return min(later, key=lambda e: utc_stamp(e.ts) or "", default=None)
+
+
+def _said(statement: Statement, after: str | None) -> Said:
+    return Said(
+        session=statement.session,
+        turn=statement.turn,
+        time=statement.time,
+        language=statement.language,
+        kind=statement.kind,
+        quote=statement.quote,
+        cues=list(statement.cues),
+        after_delivery=None if after is None else bool(statement.time and statement.time > after),
+    )
+
+
+def _item(
+    number: int, item: Item, by_ref: dict[str, list[FactRecord]], deliveries: Sequence[UsageEvent]
+) -> ImpactItem:
+    learned: list[FactRecord] = []
+    delivered: UsageEvent | None = None
+    for statement in item.statements:
+        found = _learned(statement, by_ref.get(statement.ref, [])) if statement.ref else []
+        if found and not learned:
+            delivered = _delivery(statement, deliveries)
+        learned += [f for f in found if f not in learned]
+    at = utc_stamp(delivered.ts) if delivered is not None else None
+    recurrences = [_said(s, at) for s in item.recurrences]
+    return ImpactItem(
+        id=f"item-{number}",
+        kind=item.first.kind,
+        first=_said(item.first, at),
+        recurrences=recurrences,
+        learned=[
+            LearnedFact(
+                id=f.id,
+                entity=f.entity,
+                key=f.key,
+                value=f.value,
+                valid_from=f.valid_from,
+                valid_to=f.valid_to,
+                quote=f.quote,
+            )
+            for f in learned
+        ],
+        delivered_at=at,
+        delivered_by=delivered.kind if delivered is not None else None,
+        recurrences_after_delivery=sum(1 for r in recurrences if r.after_delivery),
+        never_learned=not learned,
+    )
+
+
+def _monday(stamp: str) -> str:
+    day = date.fromisoformat(stamp[:10])
+    return (day - timedelta(days=day.weekday())).isoformat()
+
+
+def trend(items: Sequence[ImpactItem], since: str | None) -> list[WeekTrend]:
+    """Statements, recurrences and recurrences after delivery, per week (from Monday)."""
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for item in items:
+        for said, repeated in [(item.first, False), *((r, True) for r in item.recurrences)]:
+            if said.time is None or (since is not None and said.time[:10] < since):
+                continue
+            week = counts[_monday(said.time)]
+            week["statements"] += 1
+            week["repeated"] += repeated
+            week["after"] += bool(repeated and said.after_delivery)
+    return [
+        WeekTrend(
+            week=w, statements=c["statements"], repeated=c["repeated"], repeated_after_delivery=c["after"]
+        )
+        for w, c in sorted(counts.items())
+    ]
+
+
+def figures(items: Sequence[ImpactItem]) -> ImpactFigures:
+    """The headline figures of `items` (for `status`, a console page or a review flag)."""
+    return ImpactFigures(
+        items=len(items),
+        learned=sum(1 for i in items if i.learned),
+        delivered=sum(1 for i in items if i.delivered_at),
+        repeated=sum(1 for i in items if i.recurrences),
+        repeated_after_delivery=sum(1 for i in items if i.recurrences_after_delivery),
+        corrections_never_learned=sum(1 for i in items if i.never_learned and i.kind == "correction"),
+    )
+
+
+def report(agent: str, history: History, facts: Sequence[FactRecord], since: str | None) -> ImpactDocument:
+    """The impact report of `agent` from its `history` and its stored `facts` (every version).
+
+    Items are formed over the whole history; with `since` (YYYY-MM-DD) only those said, first
+    or again, on or after that day are shown, and the trend starts that week."""
+    by_ref: dict[str, list[FactRecord]] = defaultdict(list)
+    for fact in facts:
+        by_ref[fact.source_event_id].append(fact)
+    items = [
+        _item(n, item, by_ref, history.deliveries)
+        for n, item in enumerate(group(statements_of(history.sessions)), 1)
+    ]
+    if since is not None:
+        items = [i for i in items if any(s.time and s.time[:10] >= since for s in (i.first, *i.recurrences))]
+    return ImpactDocument(
+        agent=agent,
+        since=since,
+        sessions_read=len(history.sessions),
+        languages_without_cues=languages_without_cues(history.sessions),
+        figures=figures(items),
+        items=items,
+        corrections_never_learned=[i.id for i in items if i.never_learned and i.kind == "correction"],
+        trend=trend(items, since),
+        warnings=list(history.warnings),
+    )

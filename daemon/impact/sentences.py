@@ -1,0 +1,110 @@
+"""A user message cut into sentences, and the parts of it that are not the person's own words
+(pure, no I/O).
+
+Sentences end at `.`, `!`, `?`, `…` (and their full-width forms) followed by a space or the
+end, and at every line break; a full stop after an abbreviation any language lists ("e.g.",
+"z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12").
+
+What is not the person's own words (`apart`): what `memory_engine.claim.apart_spans` finds
+(tag blocks, code fences, block quotes, a pasted e-mail or letter, text in quotation marks);
+text between single quotes ('never deploy on a Friday'); and tool output pasted as is:
+
+- an indented line (two spaces or a tab: linter and compiler output, a pasted listing);
+- a line that starts with a position, `path:12:` or `3:1`;
+- after a line that ends with `:` or `?` ("the ruff output:", "what does this mean?"), the
+  lines up to a blank line, when the first of them looks like output: one of the above, or
+  a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from daemon.text.language import abbreviations
+from memory_engine.claim import apart_spans
+
+# A sentence ends after one of these, then a space, a closing quote or bracket, or the end.
+END = re.compile(r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|\n+")
+SINGLE_QUOTED = re.compile(r"(?<![\w'’])['‘][^'‘’\n]{2,}?['’](?![\w'’])")
+INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
+POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]+:\d+(?::\d+)?:?|\d+:\d+)(?:\s|$).*$")
+# A label opening a line of output: one word (or two joined by a dash) and a colon.
+LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
+INTRO_END = re.compile(r"[:?？]\s*\Z")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str  # as written, without the spaces around it
+    start: int  # offsets into the NFC message
+    end: int
+
+
+def sentences(message: str) -> list[Sentence]:
+    """The sentences of `message` (NFC), in order, with their offsets."""
+    text = unicodedata.normalize("NFC", message)
+    found: list[Sentence] = []
+    start = 0
+    for match in END.finditer(text):
+        if match.group(0)[0] == "." and _abbreviation(text[start : match.start()]):
+            continue
+        _add(found, text, start, match.end())
+        start = match.end()
+    _add(found, text, start, len(text))
+    return found
+
+
+def _abbreviation(before: str) -> bool:
+    last = before.rsplit(None, 1)[-1].casefold() if before.strip() else ""
+    return bool(last) and last in abbreviations()
+
+
+def _add(found: list[Sentence], text: str, start: int, end: int) -> None:
+    piece = text[start:end]
+    lead = len(piece) - len(piece.lstrip())
+    body = piece.strip()
+    if body:
+        found.append(Sentence(body, start + lead, start + lead + len(body)))
+
+
+def apart(message: str) -> list[tuple[int, int]]:
+    """(start, end) offsets into `message` (NFC) of every part that is not the person's own words."""
+    text = unicodedata.normalize("NFC", message)
+    spans = [(a, b) for a, b, _reason in apart_spans(text)]
+    spans += [(m.start(), m.end()) for m in SINGLE_QUOTED.finditer(text)]
+    spans += [(m.start(), m.end()) for pattern in (INDENTED, POSITION) for m in pattern.finditer(text)]
+    spans += _pasted_blocks(text)
+    return spans
+
+
+def _pasted_blocks(text: str) -> list[tuple[int, int]]:
+    """The blocks of output introduced by a line ending in ":" or "?" (see the module docstring)."""
+    found: list[tuple[int, int]] = []
+    lines = text.split("\n")
+    offset = 0
+    starts = []
+    for line in lines:
+        starts.append(offset)
+        offset += len(line) + 1
+    i = 1
+    while i < len(lines):
+        first = lines[i]
+        if INTRO_END.search(lines[i - 1]) and first.strip() and _output_like(first):
+            j = i
+            while j < len(lines) and lines[j].strip():
+                j += 1
+            found.append((starts[i], starts[j - 1] + len(lines[j - 1])))
+            i = j
+        i += 1
+    return found
+
+
+def _output_like(line: str) -> bool:
+    return bool(INDENTED.match(line) or POSITION.match(line) or LABEL.match(line))
+
+
+def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    """Whether [start, end) lies within one of `spans`."""
+    return any(a <= start and end <= b for a, b in spans)

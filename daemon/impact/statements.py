@@ -1,0 +1,215 @@
+"""The sentences of a person's message that correct the agent, state a preference or set a
+standing instruction (pure, no I/O; docs/explanation/impact.md).
+
+A sentence is a statement when it holds a cue of its language (`daemon.impact.cues`) and
+none of what makes it something else:
+
+| left out | because the sentence … | for example |
+| --- | --- | --- |
+| question | asks | "Should we always run the tests first?" |
+| agreement | opens with a "no" that agrees or declines | "No, that's fine", "Non, tu as raison" |
+| one-off | asks for this once | "Use the staging DB this time" |
+| hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
+| joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
+| reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
+| apart | stands in code, a quote, pasted output | "  always use === unless …" |
+
+Each sentence is read in the language `detect` finds for it and in the message's; a
+language whose data file has no `impact:` section finds nothing.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal
+
+from daemon.impact.content import content
+from daemon.impact.cues import Cue, Words, agreement, cues, may_hold_cues, said, words_of
+from daemon.impact.sentences import Sentence, apart, inside, sentences
+from daemon.text.language import Language, detect
+from memory_engine.claim import JOKE_EMOJI, reported_by_other
+
+Kind = Literal["correction", "preference", "standing_instruction"]
+QUESTION_MARKS = ("?", "？", "¿")
+CORRECTING = frozenset({"correction", "contrast", "instead"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit"})
+RECALLING = frozenset({"reminder", "again"})
+# Content words a statement needs to be read alone; with fewer it takes in the sentence before.
+THIN = 2
+
+
+@dataclass(frozen=True)
+class Statement:
+    """One sentence that corrects, prefers or instructs: where it was said and how it reads."""
+
+    kind: Kind
+    quote: str  # the sentence, verbatim
+    session: str
+    turn: int  # the message's position in its session, from 1 (user and assistant alike)
+    language: str
+    time: str | None  # ISO 8601, as the transcript gives it
+    cues: tuple[str, ...]  # "standing:always", "reminder:i told you" …
+    ref: str = ""  # the turn's reference, `<file>@<offset>`: what a fact cites
+
+    @property
+    def recalls(self) -> bool:
+        """Whether the person says it was said before ("I told you", "again")."""
+        return any(c.split(":", 1)[0] in RECALLING for c in self.cues)
+
+
+def _kind(found: list[Cue]) -> Kind:
+    kinds = {c.kind for c in found}
+    if "standing" in kinds:
+        return "standing_instruction"
+    if kinds & CORRECTING:
+        return "correction"
+    if kinds & PREFERRING:
+        return "preference"
+    return "correction"
+
+
+def _excluded(
+    lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]
+) -> bool:
+    """Whether the sentence holding `found` is a question, agreement, one-off, supposition, joke
+    or someone else's words (see the module docstring)."""
+    if text.rstrip().endswith(QUESTION_MARKS[:2]) or text.lstrip().startswith(QUESTION_MARKS[2]):
+        return True
+    if agreement(lang, words) is not None:
+        return True
+    if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
+        return True
+    humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+    if said(lang, words, humour) or JOKE_EMOJI.search(text):
+        return True
+    # "I'd rather" and "je préférerais" are preferences, not suppositions
+    preferred = {
+        i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
+    }
+    for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
+        if not set(range(i, i + len(phrase))) <= preferred:
+            return True
+    return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
+
+
+def _read(lang: Language, text: str, spans: list[tuple[int, int]]) -> tuple[list[Cue], bool]:
+    """(cues, excluded) of the sentence in `lang`."""
+    if not lang.impact:
+        return [], False
+    words = words_of(text)
+    found = cues(lang, text, words, spans)
+    return found, bool(found) and _excluded(lang, text, words, found, spans)
+
+
+def detect_statements(
+    message: str, session: str, turn: int, time: str | None, ref: str = "", language: Language | None = None
+) -> list[Statement]:
+    """The statements of one user message (see the module docstring), in order.
+
+    `language` is the message's (found by `detect` when None); each sentence is also read
+    in the language `detect` finds for it alone, since people switch language."""
+    text = unicodedata.normalize("NFC", message)
+    if not may_hold_cues(words_of(text)):
+        return []
+    whole = language if language is not None else detect([text])
+    spans = apart(text)
+    read: list[tuple[Sentence, Reading]] = []
+    for sentence in sentences(text):
+        if inside(spans, sentence.start, sentence.end):
+            read.append((sentence, Reading(None, [], True)))
+            continue
+        if not may_hold_cues(words_of(sentence.text)):
+            read.append((sentence, Reading(None, [], False)))
+            continue
+        local = [
+            (a - sentence.start, b - sentence.start)
+            for a, b in spans
+            if a < sentence.end and b > sentence.start
+        ]
+        read.append((sentence, _reading(sentence.text, local, whole)))
+    found: list[Statement] = []
+    previous: tuple[Sentence, Reading] | None = None
+    for sentence, reading in read:
+        lang = reading.language
+        if lang is None or reading.excluded or not reading.cues:
+            previous = (sentence, reading)
+            continue
+        first = sentence
+        if (
+            _thin(sentence.text, lang, reading)
+            and previous is not None
+            and _beside(text, previous[0], sentence)
+        ):
+            # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
+            # recalled or ruled on is said in the sentence before
+            before, read_before = previous
+            if found and found[-1].quote.endswith(before.text) and read_before.cues:
+                recall_only = all(c.kind in RECALLING for c in reading.cues)
+                if recall_only or not content(sentence.text, lang).stems:
+                    merged = found.pop()
+                    first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
+                    reading = Reading(lang, [*read_before.cues, *reading.cues], False)
+                # else "… And no emoji.": a rule of its own beside another
+            elif not read_before.excluded:
+                first = before
+        found.append(
+            _statement(text[first.start : sentence.end], lang, reading.cues, (session, turn, time, ref))
+        )
+        previous = (sentence, reading)
+    return found
+
+
+def _statement(
+    quote: str, lang: Language, found: list[Cue], where: tuple[str, int, str | None, str]
+) -> Statement:
+    session, turn, time, ref = where
+    return Statement(
+        kind=_kind(found),
+        quote=quote,
+        session=session,
+        turn=turn,
+        language=lang.code,
+        time=time,
+        cues=tuple(dict.fromkeys(f"{c.kind}:{c.phrase}" for c in found)),
+        ref=ref,
+    )
+
+
+@dataclass(frozen=True)
+class Reading:
+    language: Language | None  # None: no language with a data file fits, or the sentence is apart
+    cues: list[Cue]
+    excluded: bool
+
+
+def _reading(text: str, spans: list[tuple[int, int]], whole: Language | None) -> Reading:
+    """The sentence read in its own language and in the message's: the cues of the first that
+    has some, excluded if either reading excludes it; None if neither language has cues."""
+    own = detect([text])
+    readings = [lang for lang in (own, whole) if lang is not None]
+    if len(readings) == 2 and readings[0].code == readings[1].code:
+        readings = readings[:1]
+    best: Reading | None = None
+    excluded = False
+    for lang in readings:
+        hits, out = _read(lang, text, spans)
+        excluded = excluded or out
+        if hits and best is None:
+            best = Reading(lang, hits, False)
+    if best is None:
+        return Reading(readings[0] if readings else None, [], excluded)
+    return Reading(best.language, best.cues, excluded)
+
+
+def _thin(text: str, lang: Language, reading: Reading) -> bool:
+    """Whether a statement says too little of its own to be read alone: only that it was said
+    before, or fewer than THIN content words ("Always.", "Again.", "Every new function.")."""
+    if all(c.kind in RECALLING for c in reading.cues):
+        return True
+    return len(content(text, lang).stems) < THIN
+
+
+def _beside(text: str, before: Sentence, after: Sentence) -> bool:
+    """Whether two sentences stand in one paragraph (no blank line between them)."""
+    return "\n\n" not in text[before.end : after.start]

@@ -1,0 +1,73 @@
+"""Recurrence: statements that say the same thing in later sessions join one item, across
+languages too; statements about other things, and two sentences of one session, do not."""
+
+from __future__ import annotations
+
+from daemon.impact.recurrence import group
+from daemon.impact.statements import Statement, detect_statements
+
+
+def said(session: int, message: str, day: str) -> list[Statement]:
+    return detect_statements(message, f"s{session}.jsonl", 1, f"{day}T09:00:00+00:00")
+
+
+def quotes(items: list) -> list[list[str]]:  # type: ignore[type-arg]
+    return [[s.quote for s in item.statements] for item in items]
+
+
+def test_the_same_rule_said_again_in_a_later_session_joins_its_item() -> None:
+    statements = [
+        *said(1, "The invoices go to accounting@lumen.example, not to Ruth.", "2026-03-02"),
+        *said(1, "Always attach the timesheet as a PDF.", "2026-03-02"),
+        *said(2, "Invoices go to accounting@lumen.example, I told you.", "2026-03-10"),
+        *said(3, "Stop sending the timesheet as a spreadsheet, a PDF please.", "2026-03-17"),
+    ]
+    items = group(statements)
+    assert quotes(items) == [
+        [
+            "The invoices go to accounting@lumen.example, not to Ruth.",
+            "Invoices go to accounting@lumen.example, I told you.",
+        ],
+        [
+            "Always attach the timesheet as a PDF.",
+            "Stop sending the timesheet as a spreadsheet, a PDF please.",
+        ],
+    ]
+    assert [len(i.recurrences) for i in items] == [1, 1]
+
+
+def test_a_rule_said_again_in_another_language_joins_its_item() -> None:
+    statements = [
+        *said(1, "Die Rückgabefrist beträgt 45 Tage, nicht 30.", "2026-04-01"),
+        *said(2, "Non, 45 jours pour le retour, pas 30 !", "2026-04-08"),
+        *said(3, "Always answer customers in their own language.", "2026-04-15"),
+    ]
+    items = group(statements)
+    assert [len(i.statements) for i in items] == [2, 1]
+    assert items[0].recurrences[0].language == "fr"
+
+
+def test_statements_about_other_things_stay_apart() -> None:
+    statements = [
+        *said(1, "Never push to the release branch on a Friday.", "2026-05-04"),
+        *said(2, "Always write the changelog entry in English.", "2026-05-11"),
+        *said(3, "Keine Meetings vor zehn Uhr.", "2026-05-18"),
+    ]
+    assert [len(i.statements) for i in group(statements)] == [1, 1, 1]
+
+
+def test_a_told_you_cue_lowers_the_bar() -> None:
+    first = said(1, "Use the shared calendar for the team offsites, not personal invites.", "2026-06-01")
+    close = said(2, "Team offsites go in the shared calendar, I keep saying it.", "2026-06-08")
+    assert [len(i.statements) for i in group([*first, *close])] == [2]
+
+
+def test_a_second_sentence_of_the_same_session_is_no_recurrence() -> None:
+    statements = detect_statements(
+        "Always use the staging bucket. Seriously, always the staging bucket.",
+        "s1.jsonl",
+        1,
+        "2026-07-01T09:00:00+00:00",
+    ) + detect_statements("Always the staging bucket!", "s1.jsonl", 5, "2026-07-01T09:10:00+00:00")
+    items = group(statements)
+    assert all(item.recurrences == [] for item in items)

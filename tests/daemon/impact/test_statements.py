@@ -1,0 +1,153 @@
+"""Detection: each cue class finds its statement and each exclusion leaves its sentence out,
+in English, German and French (sentences written for these tests, not the corpus's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
+
+
+def found(message: str) -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120")
+
+
+def kinds(message: str) -> list[tuple[str, str]]:
+    return [(s.kind, s.quote) for s in found(message)]
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "cue"),
+    [
+        # correction openers, a punctuation mark after them
+        ("Nope — the invoices go to finance, the reports to Ruth.", "correction", "correction:nope"),
+        ("Nein, die Besprechung ist am Donnerstag.", "correction", "correction:nein"),
+        ("Faux : le rapport part à Lyon.", "correction", "correction:faux"),
+        # "X, not Y"
+        ("The backup runs at midnight, not at noon.", "correction", "contrast:not"),
+        ("Der Server steht in Frankfurt, nicht in Berlin.", "correction", "contrast:nicht"),
+        ("La réunion est jeudi, pas vendredi.", "correction", "contrast:pas"),
+        # instead
+        ("Put the logs in /var/log/app instead.", "correction", "instead:instead"),
+        ("Nimm stattdessen den grossen Raum.", "correction", "instead:stattdessen"),
+        ("Mets le tableau à la place.", "correction", "instead:à la place"),
+        # said before
+        ("The budget is 4000 euros, I told you.", "correction", "reminder:i told you"),
+        ("Das Budget sind 4000 Euro, hab ich doch gesagt.", "correction", "reminder:hab ich doch gesagt"),
+        ("Le budget, c'est 4000 euros, je te l'ai déjà dit.", "correction", "reminder:je te l'ai déjà dit"),
+        # again, at the start or exclaimed
+        ("Again: the tickets need a priority label.", "correction", "again:again"),
+        ("Schon wieder ohne Betreffzeile!", "correction", "again:schon wieder"),
+        ("Encore une fois : les factures en PDF.", "correction", "again:encore une fois"),
+        # stop / don't
+        ("Stop renaming the branches.", "preference", "stop:stop"),
+        ("Hör auf, die Dateien umzubenennen.", "preference", "stop:hör auf"),
+        ("Arrête de renommer les fichiers.", "preference", "stop:arrête"),
+        # prohibition openers, a word after them
+        ("No capital letters in the slugs.", "preference", "prohibition:no"),
+        ("Keine Grossbuchstaben in den Dateinamen.", "preference", "prohibition:keine"),
+        ("Pas de majuscules dans les noms de fichiers.", "preference", "prohibition:pas de"),
+        # preference verbs
+        ("I'd rather get one summary at the end of the day.", "preference", "preference:i'd rather"),
+        ("Ich bevorzuge kurze Zusammenfassungen.", "preference", "preference:ich bevorzuge"),
+        ("Je préfère un seul résumé le soir.", "preference", "preference:je préfère"),
+        # a limit beside a number
+        ("Summaries of 200 words at most.", "preference", "limit:at most"),
+        ("Höchstens drei Punkte pro Folie.", "preference", "limit:höchstens"),
+        ("Trois points au maximum par diapositive.", "preference", "limit:au maximum"),
+        # always / never / from now on (claim.standing too)
+        ("Always tag the release notes with the sprint number.", "standing_instruction", "standing:always"),
+        ("Niemals Kundendaten in Tickets kopieren.", "standing_instruction", "standing:niemals"),
+        ("Désormais, les comptes rendus vont à Claire.", "standing_instruction", "standing:désormais"),
+        ("From now on, the weekly mail goes out on Monday.", "standing_instruction", "standing:from now on"),
+        ("Ab jetzt geht die Wochenmail am Montag raus.", "standing_instruction", "standing:ab jetzt"),
+        (
+            "À partir de maintenant, on archive tout le vendredi.",
+            "standing_instruction",
+            "standing:à partir de maintenant",
+        ),
+    ],
+)
+def test_each_cue_class_finds_its_statement(message: str, kind: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == kind
+    assert cue in statement.cues
+    assert statement.quote == message
+    assert (statement.session, statement.turn, statement.ref) == ("s1.jsonl", 3, "s1.jsonl@120")
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # questions
+        "Should we always archive the old tickets?",
+        "Sollen wir die Tickets immer archivieren?",
+        "Faut-il toujours archiver les anciens tickets ?",
+        # agreement and polite refusals
+        "No, that's fine, keep the draft as it is.",
+        "No thanks, the current layout works.",
+        "Nein, du hast recht, das passt so.",
+        "Nein danke, die Liste reicht.",
+        "Non, tu as raison, garde la version courte.",
+        "Non merci, le plan actuel suffit.",
+        # one-off requests
+        "Use the backup server this time, the main one is down.",
+        "Nimm diesmal den Ersatzserver, nicht den Hauptserver.",
+        "Pour cette fois, prends le serveur de secours, pas le principal.",
+        # hypotheticals
+        "If I asked you to always use tabs, would that break the linter.",
+        "Wenn ich dir sagen würde, immer Tabs zu nehmen, was dann.",
+        "Si je te disais de toujours mettre des tabulations, ça casserait le linter.",
+        # jokes
+        "Never start a meeting before coffee, haha.",
+        "Nie vor dem Kaffee anfangen, hihi.",
+        "Jamais de réunion avant le café, mdr.",
+        "Never trust a printer 😂",
+        # someone else's words
+        "My manager says we always deploy on Tuesdays.",
+        "Mein Chef sagt, wir deployen immer dienstags.",
+        "Mon chef dit qu'on déploie toujours le mardi.",
+    ],
+)
+def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Here is the linter output:\n  12:4  error  Always use const  prefer-const",
+        "```\n# never commit secrets\nrm -rf build\n```",
+        "> Always reply within a day.\nWhat do you make of this?",
+        "The style guide reads: “Never use passive voice.”",
+        "Ha, 'never deploy on a Friday' was the old motto.",
+        "Die Software meldet:\nWARNUNG: Termine immer bestätigen",
+        "src/app.py:10: error: never call print",
+    ],
+)
+def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str) -> None:
+    assert found(message) == []
+
+
+def test_only_the_statement_sentences_of_a_message_are_quoted() -> None:
+    message = "Thanks for the draft. The deadline is Friday, not Monday. Send it to Ruth when done."
+    assert kinds(message) == [("correction", "The deadline is Friday, not Monday.")]
+
+
+def test_a_sentence_saying_only_that_it_was_said_before_takes_in_the_one_before() -> None:
+    (statement,) = found("The staging host is stage-2. I said that last week.")
+    assert statement.quote == "The staging host is stage-2. I said that last week."
+    assert statement.recalls
+
+
+def test_a_statement_in_another_language_than_the_message_is_read_in_its_own() -> None:
+    message = "Merci pour le brouillon, c'est bien. Ab jetzt bitte alle Entwürfe auf Deutsch."
+    (statement,) = found(message)
+    assert statement.language == "de" and statement.kind == "standing_instruction"
+
+
+def test_a_language_without_an_impact_section_finds_nothing() -> None:
+    italian = language("it")
+    assert italian is not None and not italian.impact
+    assert found("Usa sempre il server di prova, non quello principale.") == []
