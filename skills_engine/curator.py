@@ -2,7 +2,7 @@
 
 Run as the last step of the library-maintenance pass and by `metaeng-daemon curator`
 (`--dry-run` shows what would move and why). Each skill's place comes from the usage
-record (skills_engine/lifecycle.py); a skill due for the archive is **moved**
+record and from what the last `impact` found (skills_engine/lifecycle.py); a skill due for the archive is **moved**
 (skills_engine/archive.py), never deleted, in the pass's one changeset, so one `undo`
 brings every skill of the run back.
 
@@ -25,6 +25,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
@@ -35,6 +36,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.statefile import parse_versioned
 from daemon.kernel.view import AgentView
 from daemon.transcripts.usage_record import UsageFile
+from skills_engine import impact_record
 from skills_engine.archive import ARCHIVE_DIR, plan_archive, read_pins, skill_files
 from skills_engine.edits import SkillEdits
 from skills_engine.folders import is_text
@@ -91,6 +93,14 @@ def curated(skill: Skill) -> bool:
     )
 
 
+def recurring_of(path: Path | None, agent: AgentSettings, now: datetime) -> dict[str, int]:
+    """Skill → times its corrections were said again after it was opened, as the last `impact`
+    wrote at `path` (`skills_engine.impact_record`); empty without one, or when it is older than
+    `skills.curator.impact_max_age_days`. Raises CorruptState or StateVersionError."""
+    found = impact_record.load(path) if path is not None else None
+    return found.recurring(now, agent.skills.curator.impact_max_age_days) if found is not None else {}
+
+
 def verdicts(
     agent: AgentSettings,
     inventory: Inventory,
@@ -98,10 +108,11 @@ def verdicts(
     pinned: set[str],
     now: datetime,
     restored: Mapping[str, str],
+    recurring: Mapping[str, int] | None = None,
 ) -> list[Verdict]:
     """Where every skill of the inventory stands, by name; a skill a person restored counts
     its quiet time from the restore (`restored`), not from when it was learned or last used
-    before it."""
+    before it; `recurring`: what `recurring_of` read."""
     today = now.date()
     found = []
     for skill in inventory.skills:
@@ -110,26 +121,39 @@ def verdicts(
         if back is not None and _instant(back) <= _instant(learned_at):
             back = None  # learned again since the restore: its own time counts
         use = use_of(usage, usage.skill(skill.name, skill.doc.name), learned_at, today, back)
-        found.append(verdict(skill.name, use, curated(skill), skill.name in pinned, agent.skills.curator))
+        again = (recurring or {}).get(skill.name, 0)
+        found.append(verdict(skill.name, use, curated(skill), skill.name in pinned, agent.skills.curator, again))
     return found
 
 
 def standing(
-    agent: AgentSettings, view: AgentView, inventory: Inventory, usage: UsageFile, now: datetime
+    agent: AgentSettings,
+    view: AgentView,
+    inventory: Inventory,
+    usage: UsageFile,
+    now: datetime,
+    recurring: Mapping[str, int],
 ) -> list[Verdict]:
     """Where every skill of `inventory` stands now, as the curator acts on it: the pins and the
-    restores read from `view`. The one computation `plan`, `status` and the console share.
-    Raises CorruptState or StateVersionError if the pins or the curator's record cannot be read."""
-    return verdicts(agent, inventory, usage, set(read_pins(view).pinned), now, read_state(view).restored)
+    restores read from `view`, what `impact` found from `recurring` (`recurring_of`). The one
+    computation `plan`, `status` and the console share. Raises CorruptState or
+    StateVersionError if the pins or the curator's record cannot be read."""
+    return verdicts(agent, inventory, usage, set(read_pins(view).pinned), now, read_state(view).restored, recurring)
 
 
 def plan(
-    agent: AgentSettings, view: AgentView, inventory: Inventory, usage: UsageFile, now: datetime, run_id: str | None
+    agent: AgentSettings,
+    view: AgentView,
+    inventory: Inventory,
+    usage: UsageFile,
+    now: datetime,
+    run_id: str | None,
+    recurring: Mapping[str, int],
 ) -> CuratorPlan:
     """What the curator does now: the verdicts, the moves and whether they need consent."""
     settings = agent.skills.curator
     state = read_state(view)
-    found = standing(agent, view, inventory, usage, now)
+    found = standing(agent, view, inventory, usage, now, recurring)
     moves = [v for v in found if v.state == "archive"]
     stale = sorted(v.name for v in found if v.state in ("stale", "archive"))
     newly = [name for name in stale if name not in state.stale]
@@ -206,11 +230,16 @@ class CuratorDetails(PassDetails):
 
 
 def curate(
-    agent: AgentSettings, edits: SkillEdits, usage: UsageFile, now: datetime, run_id: str
+    agent: AgentSettings,
+    edits: SkillEdits,
+    usage: UsageFile,
+    now: datetime,
+    run_id: str,
+    recurring: Mapping[str, int],
 ) -> tuple[list[str], CuratorDetails]:
     """Plan the curator into `edits` (moves, or one proposal of them); report lines and details."""
     inventory = load_inventory(agent, edits.view)
-    found = plan(agent, edits.view, inventory, usage, now, run_id)
+    found = plan(agent, edits.view, inventory, usage, now, run_id, recurring)
     report = [f"stale: {name} ({next(v.why for v in found.verdicts if v.name == name)})" for name in found.newly_stale]
     details = CuratorDetails(archived=[], proposal=None, waiting=found.consent, stale=found.state.stale, newly_stale=found.newly_stale)
     state_files = [w for w in found.writes if w.path == CURATOR_FILE]

@@ -33,7 +33,7 @@ from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from skills_engine import library_state
 from skills_engine.archive import read_pins
-from skills_engine.curator import CuratorDetails, curate
+from skills_engine.curator import CuratorDetails, curate, recurring_of
 from skills_engine.dedupe import group_fingerprint, merge_identical, merge_near, pinned_member, pinned_refusal
 from skills_engine.duplicates import eligible, find_groups
 from skills_engine.edits import SkillEdits, write_scope
@@ -129,7 +129,10 @@ class _Run:
         path = self.context.usage_record
         try:
             usage = usage_record.load(path) if path is not None else UsageFile()
-            lines, self.curator = curate(self.agent, self.edits, usage, self.context.now, self.context.run_id)
+            recurring = recurring_of(self.context.impact_skills, self.agent, self.context.now)
+            lines, self.curator = curate(
+                self.agent, self.edits, usage, self.context.now, self.context.run_id, recurring
+            )
         except (CorruptState, StateVersionError) as exc:
             self.report.append(f"curator not run: {exc}")
             return

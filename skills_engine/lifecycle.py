@@ -10,6 +10,10 @@ skills: a month without sessions is not a month of disuse. Sessions are those th
 scan read (daemon/transcripts/usage_record.py): a deployment that has just begun counting
 has counted none, so nothing goes stale on an upgrade.
 
+A skill is also **stale** when the corrections linked to it keep coming back after it was
+opened: `impact` found them said again `impact_stale_recurrences` times after it was opened
+(the curator reads what the last `impact` wrote, never computes it; skills_engine/impact_record.py).
+
 Only skills the daemon learned itself are curated: a skill a person wrote (no provenance
 sidecar), a fork of a pack or managed skill, and the pack and managed skills themselves
 are **kept**, whatever their use; a **pinned** skill never moves.
@@ -73,9 +77,12 @@ def _quiet(use: Use) -> str:
     return f"{what}: {use.sessions_since} session(s) and {use.days_since} day(s) since"
 
 
-def verdict(name: str, use: Use, curated: bool, pinned: bool, settings: CuratorSettings) -> Verdict:
+def verdict(
+    name: str, use: Use, curated: bool, pinned: bool, settings: CuratorSettings, recurring: int = 0
+) -> Verdict:
     """Where the skill `name` stands (see the module docstring). `curated`: the daemon
-    learned it (not a person's, not a fork, not a pack's or managed one)."""
+    learned it (not a person's, not a fork, not a pack's or managed one); `recurring`: the
+    times its corrections were said again after it was opened, as the last `impact` found."""
     if pinned:
         return Verdict(name, "pinned", "pinned by a person: never moved", use)
     if not curated:
@@ -91,5 +98,11 @@ def verdict(name: str, use: Use, curated: bool, pinned: bool, settings: CuratorS
     if use.sessions_since >= settings.stale_after_sessions and use.days_since >= settings.stale_after_days:
         return Verdict(
             name, "stale", f"{quiet} (stale after {settings.stale_after_sessions} sessions and {settings.stale_after_days} days)", use
+        )
+    if settings.impact_stale_recurrences and recurring >= settings.impact_stale_recurrences:
+        return Verdict(
+            name, "stale",
+            f"its corrections keep coming back after it was used (impact): said again {recurring} time(s) "
+            f"after it was opened (stale from {settings.impact_stale_recurrences})", use,
         )
     return Verdict(name, "active", quiet if use.uses == 0 or use.restored else f"{use.uses} use(s), {quiet}", use)

@@ -17,7 +17,7 @@ from daemon.config.secret_keys import webhook_problem
 from daemon.kernel.settings import Frozen
 
 NotifyEvent = Literal[
-    "proposal_opened", "run_failed", "skill_quarantined", "breaker_opened", "pass_stuck", "skills_stale"
+    "proposal_opened", "run_failed", "skill_quarantined", "breaker_opened", "pass_stuck", "skills_stale", "impact_flagged"
 ]
 NOTIFY_EVENTS: tuple[NotifyEvent, ...] = (
     "proposal_opened",
@@ -26,6 +26,7 @@ NOTIFY_EVENTS: tuple[NotifyEvent, ...] = (
     "breaker_opened",
     "pass_stuck",
     "skills_stale",
+    "impact_flagged",
 )
 
 

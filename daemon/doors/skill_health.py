@@ -8,7 +8,7 @@ Shared by `status` (`AgentStatus.library`) and the console's Skills page.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from daemon.kernel.json_contract import Document
@@ -54,12 +54,18 @@ def archived_names(view: AgentView) -> list[str]:
 
 
 def places(
-    agent: AgentSettings, view: AgentView, inventory: Inventory, usage: UsageFile, now: datetime
+    agent: AgentSettings,
+    view: AgentView,
+    inventory: Inventory,
+    usage: UsageFile,
+    now: datetime,
+    recurring: Mapping[str, int],
 ) -> list[tuple[Skill, Verdict]]:
     """Every skill of `inventory` with its verdict, as the curator sees it now
-    (`skills_engine.curator.standing`: the pins and the restores read from `view`). Raises
-    CorruptState or StateVersionError if the pins or the curator's record cannot be read."""
-    return list(zip(inventory.skills, standing(agent, view, inventory, usage, now), strict=True))
+    (`skills_engine.curator.standing`: the pins and the restores read from `view`, what the
+    last `impact` found from `recurring`, `curator.recurring_of`). Raises CorruptState or
+    StateVersionError if the pins or the curator's record cannot be read."""
+    return list(zip(inventory.skills, standing(agent, view, inventory, usage, now, recurring), strict=True))
 
 
 def by_name(found: Sequence[tuple[Skill, Verdict]]) -> dict[str, tuple[Skill, Verdict]]:
@@ -92,8 +98,13 @@ def health(
 
 
 def library_health(
-    agent: AgentSettings, view: AgentView, inventory: Inventory, usage: UsageFile, now: datetime
+    agent: AgentSettings,
+    view: AgentView,
+    inventory: Inventory,
+    usage: UsageFile,
+    now: datetime,
+    recurring: Mapping[str, int],
 ) -> LibraryHealth:
-    """The agent's library health now. Raises CorruptState or StateVersionError if the pins
-    cannot be read."""
-    return health(agent, places(agent, view, inventory, usage, now), archived_names(view))
+    """The agent's library health now (`recurring`: see `places`). Raises CorruptState or
+    StateVersionError if the pins cannot be read."""
+    return health(agent, places(agent, view, inventory, usage, now, recurring), archived_names(view))

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from daemon.config.resolve import Deployment
 from daemon.coordination.backends import agent_breaker, coordination_for
+from daemon.doors.impact_headline import headline_path, read_headline
 from daemon.doors.service import daemon_json, runlog
 from daemon.doors.service.schedule import (
     GROUP_OF,
@@ -45,6 +46,7 @@ from daemon.doors.status_documents import (
     BreakerState,
     DaemonRunning,
     HeldTranscript,
+    ImpactHeadline,
     LastRun,
     PassSchedule,
     StatusDocument,
@@ -64,6 +66,7 @@ from daemon.transcripts import cursors, usage_record
 from daemon.transcripts.files import source_of
 from daemon.transcripts.reader import TurnBatch, read_new_turns
 from daemon.transcripts.usage_record import UsageFile
+from skills_engine.curator import recurring_of
 from skills_engine.inventory import Inventory, load_inventory, quarantined_names
 
 if TYPE_CHECKING:
@@ -100,6 +103,7 @@ class StatusReport:
     warnings: list[str] = field(default_factory=list)
     nothing_scheduled: str | None = None  # why the deployment schedules nothing, if it does not
     missing_passes: tuple[str, ...] = ()  # passes this version does not have
+    impact_unreadable: tuple[str, ...] = ()  # agents whose impact headline file could not be read
 
     def document(self) -> StatusDocument:
         d = self.daemon
@@ -200,6 +204,16 @@ def usage_headline(inventory: Inventory, record: UsageFile) -> UsageHeadline:
     )
 
 
+def impact_headline(state_dir: Path, agent: str) -> ImpactHeadline | None:
+    """The agent's impact headline as last computed (never computed here: it reads every session)."""
+    found = read_headline(state_dir, agent)
+    if found is None:
+        return None
+    return ImpactHeadline(
+        computed_at=found.computed_at, since=found.since, sessions_read=found.sessions_read, figures=found.figures
+    )
+
+
 def _open_proposals(agent: AgentSettings) -> int:
     view = AgentView(agent.home)
     return sum(1 for p in list_proposals(view) if p.status(view) == "open")
@@ -234,7 +248,12 @@ def agent_status(
     library = None
     if sources is not None:
         inventory, record = sources
-        library = _guard(warnings, lambda: library_health(agent, AgentView(agent.home), inventory, record, now))
+        library = _guard(
+            warnings,
+            lambda: library_health(
+                agent, AgentView(agent.home), inventory, record, now, recurring_of(layout.agent(agent.name).impact_skills, agent, now)
+            ),
+        )
     return AgentStatus(
         name=agent.name,
         enabled=deployment.config.enabled and agent.enabled,
@@ -257,6 +276,7 @@ def agent_status(
         unreadable=_guard(warnings, lambda: _unreadable(agent)),
         last_run=_last_run(_guard(warnings, lambda: runlog.last_run(layout.agent(agent.name).run_log))),
         store_maintenance=_maintenance(_guard(warnings, lambda: _last_maintenance(layout.agent(agent.name).maintenance))),
+        impact=_guard(warnings, lambda: impact_headline(deployment.state_dir, agent.name)),
     )
 
 
@@ -306,4 +326,7 @@ def build_status(
         for name in names
     ]
     missing = tuple(p for p in PASS_ORDER if p not in registry)
-    return StatusReport(agents, daemon, running, warnings, why_nothing_scheduled(deployment), missing)
+    unreadable = tuple(
+        a.name for a in agents if a.impact is None and headline_path(deployment.state_dir, a.name).exists()
+    )
+    return StatusReport(agents, daemon, running, warnings, why_nothing_scheduled(deployment), missing, unreadable)

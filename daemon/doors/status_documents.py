@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Literal
 
 from daemon.doors.skill_health import LibraryHealth
-from daemon.kernel.json_contract import Document
+from daemon.impact.document import ImpactFigures
+from daemon.kernel.json_contract import Document, Omittable
 
 
 class StuckPass(Document):
@@ -75,6 +76,16 @@ class UsageHeadline(Document):
     sessions_read: int
 
 
+class ImpactHeadline(Document):
+    """The figures the last `impact` (or the console's Impact page) computed for the agent,
+    read from `impact.json`; `status` never computes them (docs/how-to/impact.md)."""
+
+    computed_at: str
+    since: str | None  # the `--since` day they were computed for; null for the whole history
+    sessions_read: int
+    figures: ImpactFigures
+
+
 class AgentStatus(Document):
     """One agent's status; a field whose source cannot be read is null (with a warning)."""
 
@@ -103,6 +114,8 @@ class AgentStatus(Document):
     unreadable: list[UnreadablePath] | None
     last_run: LastRun | None
     store_maintenance: StoreMaintenance | None  # null if it never ran
+    # left out when impact was never computed for the agent, or its file is unreadable (a warning)
+    impact: Omittable[ImpactHeadline] = None
 
 
 class DaemonRunning(Document):

@@ -37,6 +37,16 @@ class LearnedFact(Document):
     quote: str | None
 
 
+class LearnedSkill(Document):
+    """A learned skill the daemon made or changed from a turn of the item, or whose words say
+    what the item says, and when it was first opened after that."""
+
+    name: str
+    linked_by: Literal["cited", "words"]  # the scout cited the item's turn | shared content words
+    learned_at: str | None  # the provenance event citing the turn (None when linked by words)
+    delivered_at: str | None  # the first time the skill was opened after it, in a later session
+
+
 class ImpactItem(Document):
     """Statements that say the same thing: the first, then its recurrences in later sessions."""
 
@@ -45,10 +55,17 @@ class ImpactItem(Document):
     first: Said
     recurrences: list[Said]
     learned: list[LearnedFact]
-    delivered_at: str | None  # the first facts-view read or hook context after it was learned
-    delivered_by: str | None  # facts_view_read | hook_context
+    learned_skills: list[LearnedSkill]
+    # the first delivery after it was learned: facts view read, hook context or a linked skill opened
+    delivered_at: str | None
+    delivered_by: str | None  # facts_view_read | hook_context | skill_opened
+    # when the facts learned from it first reached the agent (facts view read, hook context)
+    facts_delivered_at: str | None
     recurrences_after_delivery: int
-    never_learned: bool  # nothing stored from any of its turns
+    never_learned: bool  # no fact stored from any of its turns, no skill made from them
+    # said again after delivery: what was learned may be wrong, or not reach the agent when it matters
+    flagged: bool
+    flag_reason: str | None  # the why, in words
 
 
 class WeekTrend(Document):
@@ -69,6 +86,16 @@ class ImpactFigures(Document):
     repeated: int  # items said again in a later session
     repeated_after_delivery: int  # items said again after they had reached the agent
     corrections_never_learned: int
+    flagged: int  # items flagged for review (said again after delivery)
+
+
+class SkillRecurrence(Document):
+    """A learned skill linked to items, and how often they were said again after it was opened."""
+
+    name: str
+    items: list[str]  # item ids
+    delivered_at: str | None  # the first time it was opened after it was learned
+    recurrences_after_delivery: int  # of its items, said again after it was opened
 
 
 class ImpactDocument(Document):
@@ -81,5 +108,6 @@ class ImpactDocument(Document):
     figures: ImpactFigures
     items: list[ImpactItem]
     corrections_never_learned: list[str]  # item ids
+    learned_skills: list[SkillRecurrence]  # every learned skill linked to an item shown
     trend: list[WeekTrend]
     warnings: list[str]

@@ -3,10 +3,12 @@ docs/explanation/impact.md#what-the-figures-mean).
 
 Each item (`recurrence.group`) is linked to what the daemon learned from its turns: a fact
 whose `source_event_id` is the turn of one of its statements and whose quote, when it keeps
-one, shares a content word with that statement. It reached the agent at the first delivery
-after it was learned: the first facts-view read or hook context (`daemon.transcripts.usage`)
-of a later session than the statement it was learned from, later in time. A recurrence
-counts "after delivery" when it was said after that.
+one, shares a content word with that statement; and to the learned skills made from its
+turns or saying what it says (`daemon.impact.skills`). It reached the agent at the first
+delivery after it was learned: the first facts-view read or hook context
+(`daemon.transcripts.usage`) of a later session than the statement it was learned from, later
+in time, or the first opening of a linked skill. A recurrence counts "after delivery" when it
+was said after that; an item said again after delivery is flagged for review.
 """
 
 from __future__ import annotations
@@ -21,15 +23,18 @@ from daemon.impact.document import (
     ImpactFigures,
     ImpactItem,
     LearnedFact,
+    LearnedSkill,
     Said,
+    SkillRecurrence,
     WeekTrend,
 )
 from daemon.impact.history import History, Session
 from daemon.impact.recurrence import Item, group
+from daemon.impact.skills import SkillSource, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import detect, language
 from daemon.transcripts.usage import UsageEvent
-from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
+from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, SKILL_OPENED, utc_stamp
 from memory_engine.records import FactRecord
 
 DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
@@ -83,7 +88,7 @@ def _delivery(after: Statement, deliveries: Sequence[UsageEvent]) -> UsageEvent 
         e
         for e in deliveries
         if e.kind in DELIVERING
-        and e.session != after.session
+        and not same_session(e, after)
         and (stamp := utc_stamp(e.ts))
         and stamp > after.time
     ]
@@ -103,8 +108,26 @@ def _said(statement: Statement, after: str | None) -> Said:
     )
 
 
+def _flag(recurrences: int, facts: bool, by_skill: list[str]) -> str:
+    """Why an item said again after delivery is flagged, in words."""
+    if facts and not by_skill:
+        what, may = "its fact", "the fact"
+    elif by_skill and not facts:
+        what, may = f"its skill {', '.join(by_skill)}", "the skill"
+    else:
+        what, may = f"its fact or its skill {', '.join(by_skill)}", "what was learned"
+    return (
+        f"said again {recurrences} time(s) after {what} reached the agent: "
+        f"{may} may be wrong, or not reach the agent when it matters"
+    )
+
+
 def _item(
-    number: int, item: Item, by_ref: dict[str, list[FactRecord]], deliveries: Sequence[UsageEvent]
+    number: int,
+    item: Item,
+    by_ref: dict[str, list[FactRecord]],
+    deliveries: Sequence[UsageEvent],
+    skills: Sequence[SkillSource],
 ) -> ImpactItem:
     learned: list[FactRecord] = []
     delivered: UsageEvent | None = None
@@ -113,8 +136,17 @@ def _item(
         if found and not learned:
             delivered = _delivery(statement, deliveries)
         learned += [f for f in found if f not in learned]
-    at = utc_stamp(delivered.ts) if delivered is not None else None
+    facts_at = utc_stamp(delivered.ts) if delivered is not None else None
+    linked = linked_skills(item.statements, skills, deliveries)
+    opened = [s for s in linked if s.delivered_at]
+    first_skill = min(opened, key=lambda s: s.delivered_at or "", default=None)
+    at, by = facts_at, delivered.kind if delivered is not None else None
+    if first_skill is not None and (at is None or (first_skill.delivered_at or "") < at):
+        at, by = first_skill.delivered_at, SKILL_OPENED
     recurrences = [_said(s, at) for s in item.recurrences]
+    after = sum(1 for r in recurrences if r.after_delivery)
+    reached = [s.name for s in opened if any(r.time and r.time > (s.delivered_at or "") for r in recurrences)]
+    facts_reached = facts_at is not None and any(r.time and r.time > facts_at for r in recurrences)
     return ImpactItem(
         id=f"item-{number}",
         kind=item.first.kind,
@@ -132,10 +164,14 @@ def _item(
             )
             for f in learned
         ],
+        learned_skills=linked,
         delivered_at=at,
-        delivered_by=delivered.kind if delivered is not None else None,
-        recurrences_after_delivery=sum(1 for r in recurrences if r.after_delivery),
-        never_learned=not learned,
+        delivered_by=by,
+        facts_delivered_at=facts_at,
+        recurrences_after_delivery=after,
+        never_learned=not learned and not any(s.linked_by == "cited" for s in linked),
+        flagged=bool(after),
+        flag_reason=_flag(after, facts_reached, reached) if after else None,
     )
 
 
@@ -172,31 +208,69 @@ def figures(items: Sequence[ImpactItem]) -> ImpactFigures:
         repeated=sum(1 for i in items if i.recurrences),
         repeated_after_delivery=sum(1 for i in items if i.recurrences_after_delivery),
         corrections_never_learned=sum(1 for i in items if i.never_learned and i.kind == "correction"),
+        flagged=sum(1 for i in items if i.flagged),
     )
 
 
-def report(agent: str, history: History, facts: Sequence[FactRecord], since: str | None) -> ImpactDocument:
-    """The impact report of `agent` from its `history` and its stored `facts` (every version).
+def _after(said: Said, link: LearnedSkill) -> bool:
+    return bool(said.time and link.delivered_at and said.time > link.delivered_at)
 
-    Items are formed over the whole history; with `since` (YYYY-MM-DD) only those said, first
-    or again, on or after that day are shown, and the trend starts that week."""
+
+def skill_recurrences(items: Sequence[ImpactItem]) -> list[SkillRecurrence]:
+    """Every learned skill linked to `items`, with how often they were said again after it was opened."""
+    by_name: dict[str, SkillRecurrence] = {}
+    for item in items:
+        for link in item.learned_skills:
+            known = by_name.get(link.name)
+            after = sum(1 for r in item.recurrences if _after(r, link))
+            opened = [d for d in (known.delivered_at if known else None, link.delivered_at) if d]
+            by_name[link.name] = SkillRecurrence(
+                name=link.name,
+                items=[*(known.items if known else []), item.id],
+                delivered_at=min(opened, default=None),
+                recurrences_after_delivery=(known.recurrences_after_delivery if known else 0) + after,
+            )
+    return sorted(by_name.values(), key=lambda s: s.name)
+
+
+def impact_items(
+    history: History, facts: Sequence[FactRecord], skills: Sequence[SkillSource] = ()
+) -> list[ImpactItem]:
+    """Every item of the whole history, linked to what was learned from it and delivered."""
     by_ref: dict[str, list[FactRecord]] = defaultdict(list)
     for fact in facts:
         by_ref[fact.source_event_id].append(fact)
-    items = [
-        _item(n, item, by_ref, history.deliveries)
+    return [
+        _item(n, item, by_ref, history.deliveries, skills)
         for n, item in enumerate(group(statements_of(history.sessions)), 1)
     ]
+
+
+def report(
+    agent: str,
+    history: History,
+    facts: Sequence[FactRecord],
+    since: str | None,
+    skills: Sequence[SkillSource] = (),
+    items: Sequence[ImpactItem] | None = None,
+) -> ImpactDocument:
+    """The impact report of `agent` from its `history`, its stored `facts` (every version) and
+    its learned `skills` (or the `items` `impact_items` gave for them).
+
+    Items are formed over the whole history; with `since` (YYYY-MM-DD) only those said, first
+    or again, on or after that day are shown, and the trend starts that week."""
+    shown = list(impact_items(history, facts, skills) if items is None else items)
     if since is not None:
-        items = [i for i in items if any(s.time and s.time[:10] >= since for s in (i.first, *i.recurrences))]
+        shown = [i for i in shown if any(s.time and s.time[:10] >= since for s in (i.first, *i.recurrences))]
     return ImpactDocument(
         agent=agent,
         since=since,
         sessions_read=len(history.sessions),
         languages_without_cues=languages_without_cues(history.sessions),
-        figures=figures(items),
-        items=items,
-        corrections_never_learned=[i.id for i in items if i.never_learned and i.kind == "correction"],
-        trend=trend(items, since),
+        figures=figures(shown),
+        items=shown,
+        corrections_never_learned=[i.id for i in shown if i.never_learned and i.kind == "correction"],
+        learned_skills=skill_recurrences(shown),
+        trend=trend(shown, since),
         warnings=list(history.warnings),
     )

@@ -66,6 +66,22 @@ class AgentState:
         return self.root / "usage.json"
 
     @property
+    def impact_headline(self) -> Path:
+        """The figures the last `impact` computed (`daemon.doors.impact_headline`; `status` reads them)."""
+        return self.root / "impact.json"
+
+    @property
+    def impact_skills(self) -> Path:
+        """What `impact` found of the learned skills: corrections said again after they were
+        opened (`skills_engine.impact_record`; the curator reads it)."""
+        return self.root / "impact-skills.json"
+
+    @property
+    def impact_flags(self) -> Path:
+        """The flagged impact items a notification was sent for (`daemon.doors.impact_flags`)."""
+        return self.root / "impact-flags.json"
+
+    @property
     def fact_index(self) -> Path:
         """The fact store's query index (SQLite, derived from the shards; safe to delete)."""
         return self.root / "facts-index.sqlite3"

@@ -200,6 +200,11 @@ class CuratorSettings(Frozen):
     archive_after_days: int = Field(default=90, ge=0)
     # A run that would archive more than this share of the learned library asks first.
     consent_share: float = Field(default=0.10, gt=0, le=1)
+    # A learned skill whose corrections were said again this many times after it was opened
+    # (what the last `impact` found) is stale, however often it is used; 0: never.
+    impact_stale_recurrences: int = Field(default=2, ge=0)
+    # What `impact` found is ignored once older than this many days.
+    impact_max_age_days: int = Field(default=14, ge=1)
 
     @model_validator(mode="after")
     def _archive_after_stale(self) -> CuratorSettings:

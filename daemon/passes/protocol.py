@@ -44,6 +44,8 @@ class PassContext:
     usage: UsageLog | None = None
     # The agent's usage record as of the run's start (the skill curator reads it).
     usage_record: Path | None = None
+    # What the last `impact` found of the learned skills (the skill curator reads it).
+    impact_skills: Path | None = None
 
 
 class Pass(Protocol):

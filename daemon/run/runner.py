@@ -294,6 +294,7 @@ def _run_in_session(
                 session.state.fact_index,
                 usage,
                 session.state.usage,
+                session.state.impact_skills,
             )
             changeset = _plan_one(impl, context, session)
             planned.append(changeset)

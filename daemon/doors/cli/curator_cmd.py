@@ -25,7 +25,7 @@ from daemon.run.session import AgentSession
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from daemon.wiring.skill_actions import restore, set_pin
-from skills_engine.curator import CuratorDetails, curate, plan, standing
+from skills_engine.curator import CuratorDetails, curate, plan, recurring_of, standing
 from skills_engine.edits import SkillEdits
 from skills_engine.inventory import load_inventory
 from skills_engine.lifecycle import Verdict
@@ -41,7 +41,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "archive_after_sessions and archive_after_days it moves to .metaeng/skill-archive (never deleted). "
             "The first archive of an agent, a run archiving more than consent_share of the library, and any "
             "archive under autonomy: review go to the review queue instead. Pinned, hand-written, forked, "
-            "pack and managed skills never move. --dry-run lists every skill's place and why."
+            "pack and managed skills never move. A learned skill whose corrections the last `impact` found said "
+            "again skills.curator.impact_stale_recurrences times after it was opened is stale too. "
+            "--dry-run lists every skill's place and why."
         ),
     )
     add_agent(parser)
@@ -70,6 +72,11 @@ def usage_of(deployment: Deployment, agent: AgentSettings) -> UsageFile:
     return usage_record.load(StateLayout(deployment.state_dir).agent(agent.name).usage)
 
 
+def recurring(deployment: Deployment, agent: AgentSettings, now: datetime) -> dict[str, int]:
+    """What the last `impact` found of the agent's learned skills (`curator.recurring_of`)."""
+    return recurring_of(StateLayout(deployment.state_dir).agent(agent.name).impact_skills, agent, now)
+
+
 def _row(found: Verdict) -> dict[str, Any]:
     return {
         "name": found.name,
@@ -89,7 +96,7 @@ def handle_curator(args: argparse.Namespace, context: CliContext) -> int:
     now = context.clock()
     if args.dry_run:
         view = AgentView(agent.home)
-        found = plan(agent, view, load_inventory(agent, view), usage, now, None)
+        found = plan(agent, view, load_inventory(agent, view), usage, now, None, recurring(deployment, agent, now))
         rows = [_row(v) for v in found.verdicts]
         if args.json:
             context.out.json({"skills": rows, "would_archive": [v.name for v in found.moves], "consent": found.consent})
@@ -99,10 +106,11 @@ def handle_curator(args: argparse.Namespace, context: CliContext) -> int:
         context.out.line(f"would archive: {moves}" + (f" — as a proposal: {found.consent}" if found.moves and found.consent else ""))
         return 0
     timeout = deployment.config.run_lock_timeout_seconds if args.wait is None else args.wait
+    again = recurring(deployment, agent, now)
 
     def planned(session: AgentSession, view: AgentView, run_id: str) -> Changeset:
         edits = SkillEdits(session.agent, view)
-        lines, details = curate(session.agent, edits, usage, now, run_id)
+        lines, details = curate(session.agent, edits, usage, now, run_id, again)
         reason = _reason(details)
         return edits.changeset("curator", reason, lines, details)
 
@@ -153,4 +161,8 @@ def verdict_rows(deployment: Deployment, agent: AgentSettings, now: datetime) ->
         usage = usage_of(deployment, agent)
     except DaemonError:
         usage = UsageFile()
-    return {v.name: v for v in standing(agent, view, load_inventory(agent, view), usage, now)}
+    try:
+        found = recurring(deployment, agent, now)
+    except DaemonError:
+        found = {}
+    return {v.name: v for v in standing(agent, view, load_inventory(agent, view), usage, now, found)}

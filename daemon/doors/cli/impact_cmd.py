@@ -2,8 +2,11 @@
 on, what the daemon learned from it, when that reached the agent, and whether the person had
 to say it again (daemon/impact/, docs/explanation/impact.md).
 
-Read-only: the transcripts are read from the start of every session with cursors kept in
-memory (no cursor moves), the facts through the query index like `memory list`.
+Nothing of the agent changes: the transcripts are read from the start of every session with
+cursors kept in memory (no cursor moves), the facts through the query index like `memory
+list`, the learned skills from the library. State files are written: the figures as the
+agent's impact headline for `status` (`daemon.doors.impact_headline`), what was found of the
+learned skills for the curator, and the flagged items notified (`daemon.doors.impact_learned`).
 """
 
 from __future__ import annotations
@@ -12,12 +15,9 @@ import argparse
 from datetime import date
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
+from daemon.doors.impact_compute import compute_impact
 from daemon.impact.document import ImpactDocument, ImpactItem, Said
-from daemon.impact.history import read_history
-from daemon.impact.report import report
 from daemon.kernel.errors import DaemonError
-from daemon.transcripts.files import source_of
-from daemon.wiring.fact_lookup import fact_index
 
 QUOTE_CHARS = 120
 
@@ -31,9 +31,12 @@ def register(sub: argparse._SubParsersAction) -> None:
             "sentences where the person corrects the agent, states a preference or sets a standing "
             "instruction, in every language whose data file has an `impact:` section. Statements that say "
             "the same thing are grouped into items; each item shows what the daemon learned from its "
-            "turns (facts citing them), when that first reached the agent (facts view read, hook "
-            "context), and every time the person said it again — after delivery or before. Then the "
-            "corrections never learned, and per week how many statements were repeats."
+            "turns (facts citing them, learned skills made from them or saying the same), when that first "
+            "reached the agent (facts view read, hook context, skill opened), and every time the person said "
+            "it again — after delivery or before. An item said again after delivery is flagged (shown first, "
+            "one impact_flagged notification each). Then the corrections never learned, and per week how many "
+            "statements were repeats. The headline figures are saved for `status`; without --since, what was "
+            "found of the learned skills is saved for the curator (skills.curator.impact_stale_recurrences)."
         ),
     )
     add_agent(parser)
@@ -53,12 +56,11 @@ def _since(value: str | None) -> str | None:
 
 def handle(args: argparse.Namespace, context: CliContext) -> int:
     since = _since(args.since)
-    deployment = context.deployment()
-    agent = deployment.agent(args.agent)
-    history = read_history(source_of(agent), context.clock())
-    with fact_index(deployment.state_dir, agent) as index:
-        facts = index.records(agent.owner, None, None)
-    document = report(agent.name, history, facts, since)
+    computed = compute_impact(context.deployment(), args.agent, context.clock, since, env=context.env)
+    for problem in [computed.headline_error, *computed.problems]:
+        if problem:
+            context.err.line(f"warning: {problem}")
+    document = computed.document
     if args.json:
         context.out.document(document)
         return 0
@@ -88,7 +90,16 @@ def _item_lines(item: ImpactItem) -> list[str]:
             if item.delivered_at
             else "  delivered: not yet"
         )
-    else:
+    lines += [
+        f"  learned skill: {s.name} ({'made from this turn' if s.linked_by == 'cited' else 'same words'}"
+        + (f", opened {s.delivered_at})" if s.delivered_at else ", not opened since)")
+        for s in item.learned_skills
+    ]
+    if item.learned_skills and not item.learned:
+        lines.append(
+            f"  delivered: {item.delivered_at} ({item.delivered_by})" if item.delivered_at else "  delivered: not yet"
+        )
+    if not item.learned and not item.learned_skills:
         lines.append("  learned: nothing")
     for said in item.recurrences:
         after = {True: "after delivery", False: "before delivery", None: "nothing delivered"}[
@@ -105,9 +116,14 @@ def render(document: ImpactDocument) -> list[str]:
     lines = [
         f"agent {document.agent}: {f.items} item(s){scope} in {document.sessions_read} session(s); "
         f"{f.learned} learned, {f.delivered} delivered, {f.repeated} said again, "
-        f"{f.repeated_after_delivery} said again after delivery"
+        f"{f.repeated_after_delivery} said again after delivery, {f.flagged} flagged"
     ]
-    for item in document.items:
+    flagged = [i for i in document.items if i.flagged]
+    if flagged:
+        lines += ["", f"flagged for review: {len(flagged)}"]
+        lines += [f"  {i.id}  “{_short(i.first.quote)}”: {i.flag_reason}" for i in flagged]
+    # flagged items first: they are what a person should look at
+    for item in [*flagged, *(i for i in document.items if not i.flagged)]:
         lines += ["", *_item_lines(item)]
     never = [i for i in document.items if i.id in set(document.corrections_never_learned)]
     lines += ["", f"corrections never learned: {len(never)}"]

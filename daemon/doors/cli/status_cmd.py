@@ -7,7 +7,7 @@ import argparse
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.skill_health import LibraryHealth
 from daemon.doors.status import StatusReport, build_status
-from daemon.doors.status_documents import UsageHeadline
+from daemon.doors.status_documents import ImpactHeadline, UsageHeadline
 from daemon.transcripts.batch import kinds_summary
 from daemon.wiring.pass_registry import PASS_NAMES
 
@@ -28,7 +28,8 @@ def register(sub: argparse._SubParsersAction) -> None:
             "quarantined skills, what the agent used (skills opened and never opened, facts view reads, "
             "hook deliveries, read from its transcripts), its library health as the skill curator sees it "
             "(skills active, stale, due for the archive, archived, pinned, kept, learned and never used), "
-            "open proposals, and the last run with its outcome. "
+            "open proposals, the last run with its outcome, and the impact headline as `impact` last computed it "
+            "(items, learned, said again after delivery; never computed here). "
             "Reads state only. "
             "With --fleet: every daemon sharing the coordination database, its agents, last runs and health."
         ),
@@ -91,6 +92,7 @@ def print_human(context: CliContext, report: StatusReport) -> None:
         )
         out.line(f"  usage: {usage_text(agent.usage)}")
         out.line(f"  skills: {library_text(agent.library)}")
+        out.line(f"  impact: {impact_text(agent.name, agent.impact, agent.name in report.impact_unreadable)}")
         for unreadable in agent.unreadable or []:
             out.line(f"  cannot read {unreadable.path}: {unreadable.reason} (left out of every run until fixed)")
         for held in agent.held_transcripts or []:
@@ -138,6 +140,22 @@ def usage_text(usage: UsageHeadline | None) -> str:
         f"{usage.skills_used} of {total} skill(s) used ({usage.skills_never_used} never), "
         f"{usage.skill_opens} opening(s); facts view read {usage.facts_view_reads} time(s); "
         f"hook context given {usage.hook_deliveries} time(s); {usage.sessions_read} session(s) read"
+    )
+
+
+def impact_text(agent: str, impact: ImpactHeadline | None, unreadable: bool = False) -> str:
+    """`12 items, 9 learned, 3 said again after delivery (as of 2026-12-01; `impact --agent ada`
+    refreshes)`, from the last computed headline only (computing reads every session)."""
+    command = f"`impact --agent {agent}`"
+    if unreadable:
+        return f"unknown (its file is unreadable; {command} writes it again)"
+    if impact is None:
+        return f"not computed yet ({command})"
+    f = impact.figures
+    scope = f"since {impact.since}, " if impact.since else ""
+    return (
+        f"{f.items} items, {f.learned} learned, {f.repeated_after_delivery} said again after delivery "
+        f"({scope}as of {impact.computed_at[:10]}; {command} refreshes)"
     )
 
 

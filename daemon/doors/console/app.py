@@ -2,7 +2,7 @@
 
 GET routes read; POST routes are the buttons (`actions`). The pages of each area live in
 their own module (`agent_pages`, `run_pages`, `review_pages`, `memory_pages`,
-`skill_pages`) over what they share (`pages`).
+`skill_pages`, `impact_pages`) over what they share (`pages`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from daemon.config.resolve import Deployment
-from daemon.doors.console import agent_pages, memory_pages, review_pages, run_pages, skill_pages
+from daemon.doors.console import agent_pages, impact_pages, memory_pages, review_pages, run_pages, skill_pages
 from daemon.doors.console.auth import Sessions
 from daemon.doors.console.pages import HERE
 from daemon.doors.console.request_guard import Guard, allowed_hosts
@@ -40,6 +40,7 @@ def build_app(
             *review_pages.routes(review_pages.ReviewPages(*args)),
             *memory_pages.routes(memory_pages.MemoryPages(*args)),
             *skill_pages.routes(skill_pages.SkillPages(*args)),
+            *impact_pages.routes(impact_pages.ImpactPages(*args)),
             Mount("/static", app=StaticFiles(directory=HERE / "static"), name="static"),
         ]
     )

@@ -9,20 +9,18 @@ and starts nothing.
 
 from __future__ import annotations
 
-import fcntl
-import os
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 
 import structlog
 
 from daemon.config.resolve import Deployment
 from daemon.doors.console.auth import Session
 from daemon.doors.environment import model_access
+from daemon.kernel import lock_probe
 from daemon.kernel.errors import AgentBusy, DaemonError
 from daemon.kernel.settings import PASS_ORDER
 from daemon.run.runner import RunResult, run_once
@@ -50,24 +48,6 @@ class Job:
         return not self.finished.is_set()
 
 
-def lock_held(path: Path) -> bool:
-    """Whether another run holds the run lock at `path` (a shared flock tried without waiting,
-    released at once: it fails exactly while an exclusive one is held, by any process)."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return False  # no run ever took it
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)
-    return False
-
-
 class RunNow:
     """The console's runs in progress and the last one of each agent (in this process)."""
 
@@ -90,7 +70,7 @@ class RunNow:
             going = self._jobs.get(name)
             if going is not None and going.running:
                 raise AgentBusy(name, message=f"agent {name!r} is busy: the run started here at {going.started_at:%H:%M:%S} UTC is still going")
-            if lock_held(agent_state(deployment, name).run_lock):
+            if lock_probe.held(agent_state(deployment, name).run_lock):
                 raise AgentBusy(name, message=f"agent {name!r} is busy: another run holds its run lock; try again when it ends")
             job = Job(name, (pass_name,) if pass_name else (), self._clock())
             self._jobs[name] = job

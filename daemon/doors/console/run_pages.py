@@ -15,7 +15,8 @@ from starlette.routing import Route
 from daemon.config.resolve import Deployment
 from daemon.doors.console import run_search, runs
 from daemon.doors.console.pages import Pages, action
-from daemon.doors.console.run_now import RunNow, lock_held
+from daemon.doors.console.run_now import RunNow
+from daemon.kernel import lock_probe
 from daemon.kernel.errors import AgentBusy, DaemonError, UnknownAgent, UnknownRun
 from daemon.kernel.settings import PASS_ORDER
 from daemon.run.session import agent_state
@@ -114,7 +115,7 @@ class RunPages(Pages):
 
     def _status(self, request: Request, agent: str, status: int, busy: str | None = None) -> Response:
         job = self.now.job(agent)
-        elsewhere = (job is None or not job.running) and lock_held(agent_state(self.deployment(), agent).run_lock)
+        elsewhere = (job is None or not job.running) and lock_probe.held(agent_state(self.deployment(), agent).run_lock)
         polled = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
         return self.render(
             request,

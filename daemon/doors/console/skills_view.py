@@ -19,7 +19,7 @@ from daemon.kernel.view import AgentView
 from daemon.transcripts import usage_record
 from daemon.transcripts.usage_record import UsageFile
 from skills_engine.archive import Archived, read_archive
-from skills_engine.curator import KIND, Approval, approvals, plan
+from skills_engine.curator import KIND, Approval, approvals, plan, recurring_of
 from skills_engine.inventory import Skill, load_inventory
 from skills_engine.lifecycle import Verdict
 
@@ -90,7 +90,8 @@ def skills_page(agent: AgentSettings, state_dir: Path, now: datetime) -> SkillsP
         moved_by, waiting = {}, None
     try:
         # the plan `curator --dry-run` prints: its verdicts are `status`'s (curator.standing)
-        planned = plan(agent, view, inventory, usage, now, None)
+        recurring = recurring_of(StateLayout(state_dir).agent(agent.name).impact_skills, agent, now)
+        planned = plan(agent, view, inventory, usage, now, None, recurring)
     except DaemonError as exc:
         problems.append(f"places in the curator's lifecycle not shown: {exc}")
         rows = [_row(agent, skill, usage, None) for skill in inventory.skills]

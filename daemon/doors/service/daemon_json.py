@@ -7,14 +7,12 @@ this file: a daemon killed with -9 leaves a stale file and a free lock.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from daemon.kernel import atomic
+from daemon.kernel import atomic, lock_probe
 from daemon.kernel.errors import CorruptState, StateVersionError
 from daemon.kernel.paths import StateLayout
 
@@ -73,24 +71,5 @@ def read(layout: StateLayout) -> DaemonState | None:
 
 
 def daemon_running(layout: StateLayout) -> bool:
-    """True if a daemon holds the state directory's lock (probed without waiting).
-
-    `run` holds it through filelock, an exclusive `flock`; a shared one, tried without
-    waiting, fails exactly while it is held — by another process or by this one (the lock
-    belongs to an open file, so the console inside `run` sees it too). Plain `fcntl`: a
-    short command does not import filelock (and its logging) to ask."""
-    try:
-        fd = os.open(layout.daemon_lock, os.O_RDONLY | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return False
-    except OSError:
-        return False  # not ours to open (another user): treat as unknown, compute from the cadence
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    except OSError:
-        return False
-    finally:
-        os.close(fd)  # closing the file releases a shared lock taken above
-    return False
+    """True if a daemon holds the state directory's lock (probed without waiting or taking it)."""
+    return lock_probe.held(layout.daemon_lock)

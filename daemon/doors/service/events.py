@@ -10,6 +10,9 @@
   pass) found stale since its last run — one event for all of them; the curator keeps
   which skills are stale, so each goes stale (and is notified) once. A `curator` run
   started by hand reports them in its own output instead.
+
+`impact_flagged` is not raised here: `impact` (the command or the console's Compute now)
+raises it once per newly flagged item (`daemon.doors.impact_flags`).
 """
 
 from __future__ import annotations

@@ -37,7 +37,6 @@ import urllib.error
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urlsplit
 
 import structlog
@@ -46,6 +45,7 @@ from daemon.config.door_settings import NotifySettings
 from daemon.doors.service import webhook
 from daemon.doors.service.outbox import Letter, Outbox
 from daemon.kernel import redact
+from daemon.kernel.json_contract import RawJson
 
 log = structlog.get_logger("metaeng.notify")
 PAYLOAD_VERSION = 1
@@ -89,10 +89,10 @@ class Event:
     agent: str
     summary: str
     page: str
-    details: Mapping[str, Any] = field(default_factory=dict)
+    details: RawJson = field(default_factory=dict)  # the event's own fields, open by kind
 
 
-def payload(event: Event, console_url: str, at: datetime, event_id: str) -> dict[str, Any]:
+def payload(event: Event, console_url: str, at: datetime, event_id: str) -> RawJson:
     return {
         "version": PAYLOAD_VERSION,
         "id": event_id,

@@ -20,12 +20,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import Any
 
 import structlog
 
 from daemon.kernel import atomic
 from daemon.kernel.errors import CorruptState, StateVersionError
+from daemon.kernel.json_contract import RawJson
 
 log = structlog.get_logger("metaeng.notify")
 VERSION = 1
@@ -42,7 +42,7 @@ class Letter:
     kind: str
     agent: str
     created_at: str  # ISO 8601, UTC
-    payload: dict[str, Any]
+    payload: RawJson  # the webhook's body as `notify.payload` built it
     targets: tuple[str, ...]  # "webhook", "command"
 
     def body(self) -> bytes:

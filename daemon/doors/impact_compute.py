@@ -1,0 +1,61 @@
+"""Computing an agent's impact report, as `metaeng-daemon impact` and the console's Impact page
+both do it: the whole history read (no cursor moves), the stored facts, the report, and its
+headline written for `status` (`daemon.doors.impact_headline`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from daemon.config.resolve import Deployment
+from daemon.doors.impact_headline import write_headline
+from daemon.doors.impact_learned import keep_found, learned_skills
+from daemon.impact.document import ImpactDocument
+from daemon.impact.history import read_history
+from daemon.impact.report import impact_items, report
+from daemon.transcripts.files import source_of
+from daemon.wiring.fact_lookup import fact_index
+
+# The steps a computation goes through, in order, as its progress reports them.
+STEPS = ("reading the transcripts", "reading the stored facts", "finding and matching the statements")
+
+
+@dataclass(frozen=True)
+class Computed:
+    document: ImpactDocument
+    headline_error: str | None  # why the headline file could not be written, if it could not
+    # what else could not be kept: the learned skills' record, the flagged items' notices
+    problems: tuple[str, ...] = ()
+
+
+def compute_impact(
+    deployment: Deployment,
+    agent_name: str,
+    clock: Callable[[], datetime],
+    since: str | None,
+    progress: Callable[[str], None] | None = None,
+    env: Mapping[str, str] | None = None,
+) -> Computed:
+    """The impact report of `agent_name` (raises UnknownAgent), its headline written to the
+    state folder, what it found of the learned skills kept and its newly flagged items
+    notified (`daemon.doors.impact_learned`; `env`: the notify command's PATH and locale); a headline that cannot be written is said in `headline_error`, never raised:
+    the report itself is still right."""
+    say = progress or (lambda _step: None)
+    agent = deployment.agent(agent_name)
+    say(STEPS[0])
+    history = read_history(source_of(agent), clock())
+    say(STEPS[1])
+    with fact_index(deployment.state_dir, agent) as index:
+        facts = index.records(agent.owner, None, None)
+    say(STEPS[2])
+    items = impact_items(history, facts, learned_skills(agent))
+    document = report(agent.name, history, facts, since, items=items)
+    problems = tuple(keep_found(deployment, agent.name, items, since, clock, env))
+    try:
+        write_headline(
+            deployment.state_dir, agent.name, document.figures, document.sessions_read, since, clock()
+        )
+    except OSError as exc:
+        return Computed(document, f"the impact headline was not saved for `status`: {exc}", problems)
+    return Computed(document, None, problems)

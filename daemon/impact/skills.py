@@ -1,0 +1,136 @@
+"""Which learned skills an item is linked to, and when each reached the agent (pure, no I/O;
+docs/explanation/impact.md#learned-and-delivered).
+
+A statement is linked to a learned skill
+
+- **cited**: when the scout created or updated the skill from the statement's turn (a
+  `created`, `updated` or `forked` event of the skill's provenance cites that turn) and the
+  skill's words share at least one content word with the statement; else
+- **words**: when the skill's name, description and body hold most of the statement's
+  content words (SKILL_SHARE of them, and SKILL_WORDS at least): the skill says what the
+  person said, whoever wrote it from which turn.
+
+A skill reaches the agent when it is opened (`skill_opened`, the usage signals): the first
+opening of a later session than the statement, later in time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+
+from daemon.impact.content import content
+from daemon.impact.document import LearnedSkill
+from daemon.impact.statements import Statement
+from daemon.text.language import language
+from daemon.transcripts.usage import UsageEvent
+from daemon.transcripts.usage_signals import SKILL_OPENED, utc_stamp
+from skills_engine.inventory import Skill
+
+# Share of a statement's content words a skill's text must hold to be linked by its words
+# alone: over half, since a skill's body is long and shares a word or two with anything.
+SKILL_SHARE = 0.6
+# ... and at least this many of them: one shared word is not a topic.
+SKILL_WORDS = 2
+LEARNING = ("created", "updated", "forked")
+
+
+@dataclass(frozen=True)
+class SkillSource:
+    """A learned skill as the impact report reads it: its names (the folder's, the document's),
+    its text (name, description, body) and the turns its provenance events cite, with when."""
+
+    name: str
+    names: tuple[str, ...]
+    text: str
+    cites: tuple[tuple[str, str], ...]  # (turn ref, event time)
+
+
+@cache
+def _stems(text: str, code: str) -> frozenset[str]:
+    return content(text, language(code)).stems
+
+
+def _cited(statement: Statement, skill: SkillSource) -> str | None:
+    """When the skill was learned from the statement's turn, if it was and says something of it."""
+    if not statement.ref:
+        return None
+    at = next((when for ref, when in skill.cites if ref == statement.ref), None)
+    if at is None:
+        return None
+    return at if _stems(statement.quote, statement.language) & _stems(skill.text, statement.language) else None
+
+
+def _worded(statement: Statement, skill: SkillSource) -> bool:
+    mine = _stems(statement.quote, statement.language)
+    shared = mine & _stems(skill.text, statement.language)
+    return len(shared) >= SKILL_WORDS and len(shared) >= SKILL_SHARE * len(mine)
+
+
+def same_session(event: UsageEvent, statement: Statement) -> bool | None:
+    """Whether `event` is of the statement's session: both turns' files (`<file>@<offset>`)
+    compared, since an event names its session by id and a statement by its file; None when
+    the statement has no turn reference."""
+    if not statement.ref:
+        return None
+    return event.turn.rsplit("@", 1)[0] == statement.ref.rsplit("@", 1)[0]
+
+
+def _opened(after: Statement, skill: SkillSource, deliveries: Sequence[UsageEvent]) -> str | None:
+    """The first opening of the skill in a later session than `after`'s, later in time."""
+    if after.time is None:
+        return None
+    stamps = [
+        stamp
+        for e in deliveries
+        if e.kind == SKILL_OPENED
+        and e.skill in skill.names
+        and same_session(e, after) is False
+        and (stamp := utc_stamp(e.ts))
+        and stamp > after.time
+    ]
+    return min(stamps, default=None)
+
+
+def linked_skills(
+    statements: Sequence[Statement], skills: Sequence[SkillSource], deliveries: Sequence[UsageEvent]
+) -> list[LearnedSkill]:
+    """The skills linked to an item's `statements`, each once: by citation when any statement's
+    turn is cited, else by words (the first statement that holds them), in the order of `skills`."""
+    found: list[LearnedSkill] = []
+    for skill in skills:
+        link: LearnedSkill | None = None
+        for statement in statements:
+            at = _cited(statement, skill)
+            if at is not None:
+                link = LearnedSkill(
+                    name=skill.name,
+                    linked_by="cited",
+                    learned_at=at,
+                    delivered_at=_opened(statement, skill, deliveries),
+                )
+                break
+        if link is None:
+            worded = next((s for s in statements if _worded(s, skill)), None)
+            if worded is not None:
+                link = LearnedSkill(
+                    name=skill.name,
+                    linked_by="words",
+                    learned_at=None,
+                    delivered_at=_opened(worded, skill, deliveries),
+                )
+        if link is not None:
+            found.append(link)
+    return found
+
+
+def sources_of(skills: Sequence[Skill]) -> list[SkillSource]:
+    """The learned skills as the report reads them: names, text, and the turns their provenance cites."""
+    found = []
+    for skill in skills:
+        events = skill.provenance.history if skill.provenance is not None else []
+        cites = tuple((ref, e.at) for e in events if e.action in LEARNING for ref in e.cites)
+        text = "\n".join((skill.name.replace("-", " "), skill.doc.description, skill.doc.body))
+        found.append(SkillSource(skill.name, tuple(dict.fromkeys((skill.name, skill.doc.name))), text, cites))
+    return found

@@ -1,0 +1,108 @@
+"""`impact` on the session shapes of the runtimes (examples/runtimes/claude-code and codex,
+copied into tmp_path): a correction and its recurrence in a later session, written in the
+runtime's own line format, and the text that is not the person's (tool output, IDE blocks,
+system reminders, environment context) never read as a statement."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from tests.support.deploy import run_cli
+
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples" / "runtimes"
+OLD = (1_700_000_000, 1_700_000_000)  # finished sessions: idle far past turn_idle_seconds
+NOT_THE_PERSON = "Always deploy with the fab script"
+
+
+def copy(example: str, tmp_path: Path) -> Path:
+    target = tmp_path / example
+    shutil.copytree(EXAMPLES / example, target, ignore=shutil.ignore_patterns("lock"))
+    return target / "config.yaml"
+
+
+def write_lines(path: Path, lines: list[dict[str, Any]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    os.utime(path, OLD)
+
+
+def impact(config: Path) -> dict[str, Any]:
+    result = run_cli(config, "impact", "--agent", "coder", "--json")
+    assert result.code == 0, result.err
+    return result.json()
+
+
+def quotes(document: dict[str, Any]) -> list[str]:
+    return [s["quote"] for i in document["items"] for s in (i["first"], *i["recurrences"])]
+
+
+def claude_line(kind: str, uuid: str, at: str, content: object, **extra: Any) -> dict[str, Any]:
+    session = "7b2d4f60-5555-4e4e-9f9f-000000000005"
+    return {"type": kind, "uuid": uuid, "parentUuid": None, "timestamp": at, "isSidechain": False,
+            "sessionId": session, "cwd": "/srv/project", "version": "2.1.0", "userType": "external",
+            "message": {"role": kind, "content": content}, **extra}  # fmt: skip
+
+
+def test_impact_on_a_claude_code_project_finds_the_recurrence_and_not_the_injected_text(tmp_path: Path) -> None:
+    config = copy("claude-code", tmp_path)
+    tool = [{"type": "tool_result", "tool_use_id": "toolu_9", "content": f"{NOT_THE_PERSON}, not make release."}]
+    lines = [
+        claude_line("user", "v1", "2026-11-20T10:00:00Z",
+                    "<system-reminder>\nNever deploy on Fridays, not ever.\n</system-reminder>\n"
+                    "<ide_opened_file>Stop editing deploy.sh, not yours.</ide_opened_file>\n"
+                    "I told you, we deploy the billing service with make release, not the fab script!"),
+        claude_line("assistant", "v2", "2026-11-20T10:00:05Z", [{"type": "text", "text": "Sorry, make release."}]),
+        claude_line("user", "v3", "2026-11-20T10:00:10Z", tool, toolUseResult={"stdout": NOT_THE_PERSON}),
+        claude_line("assistant", "v4", "2026-11-20T10:00:15Z", [{"type": "text", "text": "Done."}]),
+    ]  # fmt: skip
+    write_lines(tmp_path / "claude-code" / "projects" / "-srv-project" / "7b2d4f60-5555-4e4e-9f9f-000000000005.jsonl", lines)
+    document = impact(config)
+    deploy = next(i for i in document["items"] if "make release" in i["first"]["quote"])
+    assert [r["quote"] for r in deploy["recurrences"]] == [
+        "I told you, we deploy the billing service with make release, not the fab script!"
+    ]
+    assert deploy["recurrences"][0]["session"].endswith("7b2d4f60-5555-4e4e-9f9f-000000000005.jsonl")
+    said = " ".join(quotes(document))
+    assert NOT_THE_PERSON not in said and "Fridays" not in said and "deploy.sh" not in said
+    # the example's own system reminder ("always run tests") is not the person's either
+    assert "always run tests" not in said
+
+
+def codex_line(at: str, kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    return {"timestamp": at, "type": kind, "payload": payload}
+
+
+def codex_user(at: str, text: str) -> dict[str, Any]:
+    return codex_line(at, "response_item", {"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+
+
+def test_impact_on_a_codex_session_finds_the_recurrence_and_not_the_tool_output(tmp_path: Path) -> None:
+    config = copy("codex", tmp_path)
+    uuid = "0199a213-81c0-7800-8aa1-bbab2a035d30"
+    lines = [
+        codex_line("2026-11-10T09:00:00.000Z", "session_meta",
+                   {"id": uuid, "timestamp": "2026-11-10T09:00:00Z", "cwd": "/srv/project", "originator": "codex_cli_rs"}),
+        codex_user("2026-11-10T09:00:00.003Z", "<environment_context>\n  <cwd>/srv/project</cwd>\n  Never use pip, not ever.\n</environment_context>"),
+        codex_user("2026-11-10T09:00:01.200Z", "I told you: use ruff, not flake8!"),
+        codex_line("2026-11-10T09:00:01.201Z", "event_msg", {"type": "user_message", "message": "I told you: use ruff, not flake8!", "images": []}),
+        codex_line("2026-11-10T09:00:03.000Z", "response_item",
+                   {"type": "function_call", "name": "shell", "arguments": "{\"command\": [\"cat\", \"setup.cfg\"]}", "call_id": "call_9"}),
+        codex_line("2026-11-10T09:00:04.000Z", "response_item",
+                   {"type": "function_call_output", "call_id": "call_9", "output": f"{NOT_THE_PERSON}, not make release."}),
+        codex_line("2026-11-10T09:00:05.000Z", "response_item",
+                   {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": "Switched to ruff."}]}),
+        codex_line("2026-11-10T09:00:05.100Z", "event_msg", {"type": "task_complete", "last_agent_message": "Switched to ruff."}),
+    ]  # fmt: skip
+    write_lines(tmp_path / "codex" / "codex-home" / "sessions" / "2026" / "11" / "10" / f"rollout-2026-11-10T09-00-00-{uuid}.jsonl", lines)
+    document = impact(config)
+    ruff = next(i for i in document["items"] if "ruff" in i["first"]["quote"])
+    assert ruff["first"]["quote"] == "Use ruff, not flake8, in this repo."
+    assert [r["quote"] for r in ruff["recurrences"]] == ["I told you: use ruff, not flake8!"]
+    said = " ".join(quotes(document))
+    assert NOT_THE_PERSON not in said and "pip, not ever" not in said
+    # the AGENTS.md instructions the runtime injects are not the person's words
+    assert "Run the tests." not in said
