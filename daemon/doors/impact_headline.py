@@ -18,7 +18,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, ConfigDict
 
-from daemon.impact.document import ImpactFigures
+from daemon.impact.figures import ImpactFigures
 from daemon.kernel import atomic
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.statefile import read_versioned

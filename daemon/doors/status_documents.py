@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from daemon.doors.skill_health import LibraryHealth
-from daemon.impact.document import ImpactFigures
+from daemon.impact.figures import ImpactFigures
 from daemon.kernel.json_contract import Document, Omittable
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from daemon.impact.figures import ImpactFigures
 from daemon.kernel.json_contract import Document, Omittable
 
 ItemKind = Literal["correction", "preference", "standing_instruction"]
@@ -75,18 +76,6 @@ class WeekTrend(Document):
     statements: int  # every statement said that week
     repeated: int  # of them, recurrences of an earlier item
     repeated_after_delivery: int  # of those, after the item had reached the agent
-
-
-class ImpactFigures(Document):
-    """The headline figures of the items shown."""
-
-    items: int
-    learned: int
-    delivered: int
-    repeated: int  # items said again in a later session
-    repeated_after_delivery: int  # items said again after they had reached the agent
-    corrections_never_learned: int
-    flagged: int  # items flagged for review (said again after delivery)
 
 
 class SkillRecurrence(Document):

@@ -33,7 +33,7 @@ NOT_FOR_STATUS = (
 # `status` besides: no pass protocol or model client (next runs and the breaker need neither),
 # no run session (the store maintenance record is read only when there is one), no SQLite
 # (the example's transcripts are line files).
-NOT_FOR_STATUS_ONLY = ("daemon.passes.protocol", "daemon.model.deep_tier", "ssl", "daemon.run.session", "sqlite3", "filelock")
+NOT_FOR_STATUS_ONLY = ("daemon.passes.protocol", "daemon.model.deep_tier", "ssl", "daemon.run.session", "sqlite3", "filelock", "daemon.impact.document")
 NOT_FOR_CHECK = (*NOT_FOR_STATUS, "daemon.passes.protocol", "daemon.coordination.local", "filelock")
 NOT_FOR_HELP = ("typing", "datetime", "importlib.metadata", "pydantic", "yaml", "structlog")
 
