@@ -18,7 +18,7 @@ from starlette.routing import Route
 from daemon.config.resolve import Deployment
 from daemon.doors.console.charts import Chart, line_chart
 from daemon.doors.console.impact_now import ImpactNow, ImpactResult
-from daemon.doors.console.pages import Pages, action
+from daemon.doors.console.pages import Pages, action, polled
 from daemon.doors.impact_headline import HeadlineFile, read_headline
 from daemon.impact.document import ImpactDocument, ImpactItem
 from daemon.kernel.errors import AgentBusy, DaemonError, UnknownAgent
@@ -110,10 +110,10 @@ class ImpactPages(Pages):
                 headline = await run_in_threadpool(read_headline, self.deployment().state_dir, agent)
             except DaemonError as exc:
                 problem = str(exc)
-        polled = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+        fragment = polled(request)
         return self.render(
             request,
-            "impact_result.html" if polled else "impact.html",
+            "impact_result.html" if fragment else "impact.html",
             status=status,
             agent=agent,
             job=job,

@@ -118,3 +118,9 @@ def _user() -> str:
         return getpass.getuser()
     except (KeyError, OSError):
         return "unknown"
+
+
+def polled(request: Request) -> bool:
+    """Whether htmx asks for a fragment (a status block polling itself), not a whole page: a
+    boosted navigation sends HX-Request too, with HX-Boosted."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"

@@ -14,7 +14,7 @@ from starlette.routing import Route
 
 from daemon.config.resolve import Deployment
 from daemon.doors.console import run_search, runs
-from daemon.doors.console.pages import Pages, action
+from daemon.doors.console.pages import Pages, action, polled
 from daemon.doors.console.run_now import RunNow
 from daemon.kernel import lock_probe
 from daemon.kernel.errors import AgentBusy, DaemonError, UnknownAgent, UnknownRun
@@ -116,10 +116,10 @@ class RunPages(Pages):
     def _status(self, request: Request, agent: str, status: int, busy: str | None = None) -> Response:
         job = self.now.job(agent)
         elsewhere = (job is None or not job.running) and lock_probe.held(agent_state(self.deployment(), agent).run_lock)
-        polled = request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+        fragment = polled(request)
         return self.render(
             request,
-            "run_now_status.html" if polled else "run_now.html",
+            "run_now_status.html" if fragment else "run_now.html",
             status=status,
             agent=agent,
             job=job,
