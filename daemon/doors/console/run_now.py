@@ -28,6 +28,7 @@ from daemon.run.session import agent_state
 from daemon.wiring.pass_registry import default_registry
 
 log = structlog.get_logger("metaeng.console")
+LOCK_WAIT_SECONDS = 5.0  # how long a started run waits for the run lock
 PROGRESS_LINES = 12  # the newest progress lines a page shows
 
 
@@ -89,6 +90,9 @@ class RunNow:
                 passes=list(job.passes) or None,
                 progress=job.progress.append,
                 clock=self._clock,
+                # `start` found the lock free a moment ago: wait out a page's probe of it (a
+                # shared flock held for microseconds) instead of failing as busy
+                lock_timeout=max(deployment.config.run_lock_timeout_seconds, LOCK_WAIT_SECONDS),
             )
         except DaemonError as exc:
             job.error = str(exc)
