@@ -1,6 +1,7 @@
 """Computing an agent's impact report, as `metaeng-daemon impact` and the console's Impact page
-both do it: the whole history read (no cursor moves), the stored facts, the report, and its
-headline written for `status` (`daemon.doors.impact_headline`)."""
+both do it: the whole history read (no cursor moves), the stored facts, the learned skills,
+the review queue's proposals and the MCP server's answers (`daemon.doors.impact_sources`),
+the report, and its headline written for `status` (`daemon.doors.impact_headline`)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from datetime import datetime
 from daemon.config.resolve import Deployment
 from daemon.doors.impact_headline import write_headline
 from daemon.doors.impact_learned import keep_found, learned_skills
+from daemon.doors.impact_sources import mcp_answers, proposal_sources
 from daemon.impact.document import ImpactDocument
 from daemon.impact.history import read_history
 from daemon.impact.report import impact_items, report
@@ -48,10 +50,14 @@ def compute_impact(
     say(STEPS[1])
     with fact_index(deployment.state_dir, agent) as index:
         facts = index.records(agent.owner, None, None)
+    proposals, unread = proposal_sources(agent)
+    answers, answer_warnings = mcp_answers(deployment.state_dir, agent.name)
     say(STEPS[2])
-    items = impact_items(history, facts, learned_skills(agent))
+    items = impact_items(history, facts, learned_skills(agent), proposals, answers)
     document = report(agent.name, history, facts, since, items=items)
-    problems = tuple(keep_found(deployment, agent.name, items, since, clock, env))
+    if answer_warnings:
+        document = document.model_copy(update={"warnings": [*document.warnings, *answer_warnings]})
+    problems = (*((unread,) if unread else ()), *keep_found(deployment, agent.name, items, since, clock, env))
     try:
         write_headline(
             deployment.state_dir, agent.name, document.figures, document.sessions_read, since, clock()

@@ -45,7 +45,29 @@ class LearnedSkill(Document):
     name: str
     linked_by: Literal["cited", "words"]  # the scout cited the item's turn | shared content words
     learned_at: str | None  # the provenance event citing the turn (None when linked by words)
-    delivered_at: str | None  # the first time the skill was opened after it, in a later session
+    # the first time after it the skill was opened (in a later session) or an MCP answer gave it
+    delivered_at: str | None
+    delivered_by: Literal["skill_opened", "mcp_answer"] | None
+
+
+ProposalStatus = Literal["open", "approved", "rejected", "stale"]
+
+
+class LearnedProposal(Document):
+    """A proposal of the review queue made from a turn of the item (its evidence cites that
+    turn), or an instruction proposal whose proposed text says what the item says, and its fate."""
+
+    id: str
+    kind: str  # instruction, memory, skill-…: the pass that proposed it
+    title: str
+    linked_by: Literal["cited", "words"]  # its evidence cites the item's turn | shared content words
+    status: ProposalStatus  # stale: open, but its target changed since; it can no longer be approved
+    proposed_at: str
+    decided_at: str | None  # when it was approved or rejected
+    decided_by: str | None  # who decided it (a person's --by, or the daemon with the hold lifted)
+    decided_by_run: str | None  # the run that applied the decision
+    # approved, and it changes an instruction file: the agent reads it from then on
+    delivered_at: str | None
 
 
 class ImpactItem(Document):
@@ -57,13 +79,17 @@ class ImpactItem(Document):
     recurrences: list[Said]
     learned: list[LearnedFact]
     learned_skills: list[LearnedSkill]
-    # the first delivery after it was learned: facts view read, hook context or a linked skill opened
+    learned_proposals: list[LearnedProposal]
+    # the first delivery after it was learned: facts view read, hook context, an MCP answer giving
+    # its fact or skill, a linked skill opened, or an instruction proposal approved
     delivered_at: str | None
-    delivered_by: str | None  # facts_view_read | hook_context | skill_opened
-    # when the facts learned from it first reached the agent (facts view read, hook context)
+    # facts_view_read | hook_context | mcp_answer | skill_opened | instruction_approved
+    delivered_by: str | None
+    # when the facts learned from it first reached the agent (facts view read, hook context, MCP answer)
     facts_delivered_at: str | None
     recurrences_after_delivery: int
-    never_learned: bool  # no fact stored from any of its turns, no skill made from them
+    # no fact stored from any of its turns, no skill made from them, no approved proposal citing them
+    never_learned: bool
     # said again after delivery: what was learned may be wrong, or not reach the agent when it matters
     flagged: bool
     flag_reason: str | None  # the why, in words

@@ -10,7 +10,7 @@ class ImpactFigures(Document):
     """The headline figures of the items shown."""
 
     items: int
-    learned: int
+    learned: int  # items learned from: a fact, a skill made from the turn or an approved instruction change
     delivered: int
     repeated: int  # items said again in a later session
     repeated_after_delivery: int  # items said again after they had reached the agent

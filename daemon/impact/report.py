@@ -3,12 +3,15 @@ docs/explanation/impact.md#what-the-figures-mean).
 
 Each item (`recurrence.group`) is linked to what the daemon learned from its turns: a fact
 whose `source_event_id` is the turn of one of its statements and whose quote, when it keeps
-one, shares a content word with that statement; and to the learned skills made from its
-turns or saying what it says (`daemon.impact.skills`). It reached the agent at the first
-delivery after it was learned: the first facts-view read or hook context
+one, shares a content word with that statement; the learned skills made from its turns or
+saying what it says (`daemon.impact.skills`); and the review queue's proposals citing its
+turns or proposing what it says (`daemon.impact.review_links`). It reached the agent at the
+first delivery after it was learned: the first facts-view read or hook context
 (`daemon.transcripts.usage`) of a later session than the statement it was learned from, later
-in time, or the first opening of a linked skill. A recurrence counts "after delivery" when it
-was said after that; an item said again after delivery is flagged for review.
+in time, or an MCP answer giving its fact (`daemon.impact.answers`); the first opening (or MCP
+answer) of a linked skill; or the approval of a linked instruction proposal. A recurrence
+counts "after delivery" when it was said after that; an item said again after delivery is
+flagged for review.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from datetime import date, timedelta
 
+from daemon.impact.answers import MCP_ANSWER, McpAnswer, first_with_facts
 from daemon.impact.content import content
 from daemon.impact.document import (
     ImpactDocument,
@@ -30,11 +34,12 @@ from daemon.impact.document import (
 )
 from daemon.impact.history import History, Session
 from daemon.impact.recurrence import Item, group
+from daemon.impact.review_links import INSTRUCTION_APPROVED, ProposalSource, first_delivered, linked_proposals
 from daemon.impact.skills import SkillSource, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import detect, language
 from daemon.transcripts.usage import UsageEvent
-from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, SKILL_OPENED, utc_stamp
+from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
 from memory_engine.records import FactRecord
 
 DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
@@ -108,45 +113,71 @@ def _said(statement: Statement, after: str | None) -> Said:
     )
 
 
-def _flag(recurrences: int, facts: bool, by_skill: list[str]) -> str:
+def _flag(recurrences: int, facts: bool, by_skill: list[str], by_proposal: list[str]) -> str:
     """Why an item said again after delivery is flagged, in words."""
-    if facts and not by_skill:
-        what, may = "its fact", "the fact"
-    elif by_skill and not facts:
-        what, may = f"its skill {', '.join(by_skill)}", "the skill"
-    else:
-        what, may = f"its fact or its skill {', '.join(by_skill)}", "what was learned"
+    what = [
+        *(["its fact"] if facts else []),
+        *([f"its skill {', '.join(by_skill)}"] if by_skill else []),
+        *([f"its instruction change {', '.join(by_proposal)}"] if by_proposal else []),
+    ]
+    may = {"its fact": "the fact", "its skill": "the skill", "its instruction change": "the instruction"}
+    alone = next((v for k, v in may.items() if len(what) == 1 and what[0].startswith(k)), "what was learned")
     return (
-        f"said again {recurrences} time(s) after {what} reached the agent: "
-        f"{may} may be wrong, or not reach the agent when it matters"
+        f"said again {recurrences} time(s) after {' or '.join(what) or 'what was learned'} reached the agent: "
+        f"{alone} may be wrong, or not reach the agent when it matters"
     )
+
+
+def _facts_delivery(
+    statement: Statement, facts: Sequence[FactRecord], deliveries: Sequence[UsageEvent], answers: Sequence[McpAnswer]
+) -> tuple[str | None, str | None]:
+    """When and how the facts learned from `statement` first reached the agent: a facts view
+    read or hook context of a later session, or an MCP answer giving one of them."""
+    event = _delivery(statement, deliveries)
+    at, by = (utc_stamp(event.ts), event.kind) if event is not None else (None, None)
+    answered = first_with_facts(statement.time, {f.id for f in facts}, answers)
+    if answered is not None and (at is None or answered < at):
+        return answered, MCP_ANSWER
+    return at, by
 
 
 def _item(
     number: int,
     item: Item,
     by_ref: dict[str, list[FactRecord]],
-    deliveries: Sequence[UsageEvent],
+    history: History,
     skills: Sequence[SkillSource],
+    proposals: Sequence[ProposalSource],
+    answers: Sequence[McpAnswer],
 ) -> ImpactItem:
     learned: list[FactRecord] = []
-    delivered: UsageEvent | None = None
+    source: Statement | None = None  # the first statement a fact was learned from
     for statement in item.statements:
         found = _learned(statement, by_ref.get(statement.ref, [])) if statement.ref else []
         if found and not learned:
-            delivered = _delivery(statement, deliveries)
+            source = statement
         learned += [f for f in found if f not in learned]
-    facts_at = utc_stamp(delivered.ts) if delivered is not None else None
-    linked = linked_skills(item.statements, skills, deliveries)
+    facts_at, facts_by = (
+        _facts_delivery(source, learned, history.deliveries, answers) if source is not None else (None, None)
+    )
+    linked = linked_skills(item.statements, skills, history.deliveries, answers)
     opened = [s for s in linked if s.delivered_at]
     first_skill = min(opened, key=lambda s: s.delivered_at or "", default=None)
-    at, by = facts_at, delivered.kind if delivered is not None else None
+    at, by = facts_at, facts_by
     if first_skill is not None and (at is None or (first_skill.delivered_at or "") < at):
-        at, by = first_skill.delivered_at, SKILL_OPENED
+        at, by = first_skill.delivered_at, first_skill.delivered_by
+    changes = linked_proposals(item.statements, proposals)
+    approved = first_delivered(changes)
+    if approved is not None and (at is None or (approved.delivered_at or "") < at):
+        at, by = approved.delivered_at, INSTRUCTION_APPROVED
     recurrences = [_said(s, at) for s in item.recurrences]
     after = sum(1 for r in recurrences if r.after_delivery)
-    reached = [s.name for s in opened if any(r.time and r.time > (s.delivered_at or "") for r in recurrences)]
-    facts_reached = facts_at is not None and any(r.time and r.time > facts_at for r in recurrences)
+
+    def said_after(when: str | None) -> bool:
+        return when is not None and any(r.time and r.time > when for r in recurrences)
+
+    reached = [s.name for s in opened if said_after(s.delivered_at)]
+    instructed = [p.id for p in changes if said_after(p.delivered_at)]
     return ImpactItem(
         id=f"item-{number}",
         kind=item.first.kind,
@@ -165,13 +196,16 @@ def _item(
             for f in learned
         ],
         learned_skills=linked,
+        learned_proposals=changes,
         delivered_at=at,
         delivered_by=by,
         facts_delivered_at=facts_at,
         recurrences_after_delivery=after,
-        never_learned=not learned and not any(s.linked_by == "cited" for s in linked),
+        never_learned=not learned
+        and not any(s.linked_by == "cited" for s in linked)
+        and not any(p.linked_by == "cited" and p.status == "approved" for p in changes),
         flagged=bool(after),
-        flag_reason=_flag(after, facts_reached, reached) if after else None,
+        flag_reason=_flag(after, said_after(facts_at), reached, instructed) if after else None,
     )
 
 
@@ -203,7 +237,7 @@ def figures(items: Sequence[ImpactItem]) -> ImpactFigures:
     """The headline figures of `items` (for `status`, a console page or a review flag)."""
     return ImpactFigures(
         items=len(items),
-        learned=sum(1 for i in items if i.learned),
+        learned=sum(1 for i in items if not i.never_learned),  # a fact, a cited skill or an approved proposal
         delivered=sum(1 for i in items if i.delivered_at),
         repeated=sum(1 for i in items if i.recurrences),
         repeated_after_delivery=sum(1 for i in items if i.recurrences_after_delivery),
@@ -234,14 +268,20 @@ def skill_recurrences(items: Sequence[ImpactItem]) -> list[SkillRecurrence]:
 
 
 def impact_items(
-    history: History, facts: Sequence[FactRecord], skills: Sequence[SkillSource] = ()
+    history: History,
+    facts: Sequence[FactRecord],
+    skills: Sequence[SkillSource] = (),
+    proposals: Sequence[ProposalSource] = (),
+    answers: Sequence[McpAnswer] = (),
 ) -> list[ImpactItem]:
-    """Every item of the whole history, linked to what was learned from it and delivered."""
+    """Every item of the whole history, linked to what was learned from it (facts, learned
+    `skills`, the review queue's `proposals`) and delivered (the history's usage signals, the
+    MCP server's `answers`)."""
     by_ref: dict[str, list[FactRecord]] = defaultdict(list)
     for fact in facts:
         by_ref[fact.source_event_id].append(fact)
     return [
-        _item(n, item, by_ref, history.deliveries, skills)
+        _item(n, item, by_ref, history, skills, proposals, answers)
         for n, item in enumerate(group(statements_of(history.sessions)), 1)
     ]
 

@@ -11,7 +11,8 @@ A statement is linked to a learned skill
   person said, whoever wrote it from which turn.
 
 A skill reaches the agent when it is opened (`skill_opened`, the usage signals): the first
-opening of a later session than the statement, later in time.
+opening of a later session than the statement, later in time; or when the MCP server gives
+it (`skill_get`, `daemon.impact.answers`) later than the statement, if that is sooner.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
+from typing import Literal
 
+from daemon.impact.answers import McpAnswer, first_with_skill
 from daemon.impact.content import content
 from daemon.impact.document import LearnedSkill
 from daemon.impact.statements import Statement
@@ -93,35 +96,46 @@ def _opened(after: Statement, skill: SkillSource, deliveries: Sequence[UsageEven
     return min(stamps, default=None)
 
 
+def _link(
+    skill: SkillSource,
+    statement: Statement,
+    learned_at: str | None,
+    deliveries: Sequence[UsageEvent],
+    answers: Sequence[McpAnswer],
+) -> LearnedSkill:
+    """The link of `skill` through `statement`, delivered at its first opening or MCP answer after it."""
+    opened = _opened(statement, skill, deliveries)
+    answered = first_with_skill(statement.time, skill.names, answers)
+    at: str | None = opened
+    by: Literal["skill_opened", "mcp_answer"] | None = "skill_opened" if opened is not None else None
+    if answered is not None and (opened is None or answered < opened):
+        at, by = answered, "mcp_answer"
+    return LearnedSkill(
+        name=skill.name,
+        linked_by="cited" if learned_at is not None else "words",
+        learned_at=learned_at,
+        delivered_at=at,
+        delivered_by=by,
+    )
+
+
 def linked_skills(
-    statements: Sequence[Statement], skills: Sequence[SkillSource], deliveries: Sequence[UsageEvent]
+    statements: Sequence[Statement],
+    skills: Sequence[SkillSource],
+    deliveries: Sequence[UsageEvent],
+    answers: Sequence[McpAnswer] = (),
 ) -> list[LearnedSkill]:
     """The skills linked to an item's `statements`, each once: by citation when any statement's
     turn is cited, else by words (the first statement that holds them), in the order of `skills`."""
     found: list[LearnedSkill] = []
     for skill in skills:
-        link: LearnedSkill | None = None
-        for statement in statements:
-            at = _cited(statement, skill)
-            if at is not None:
-                link = LearnedSkill(
-                    name=skill.name,
-                    linked_by="cited",
-                    learned_at=at,
-                    delivered_at=_opened(statement, skill, deliveries),
-                )
-                break
-        if link is None:
-            worded = next((s for s in statements if _worded(s, skill)), None)
-            if worded is not None:
-                link = LearnedSkill(
-                    name=skill.name,
-                    linked_by="words",
-                    learned_at=None,
-                    delivered_at=_opened(worded, skill, deliveries),
-                )
-        if link is not None:
-            found.append(link)
+        cited = next(((s, at) for s in statements if (at := _cited(s, skill)) is not None), None)
+        if cited is not None:
+            found.append(_link(skill, cited[0], cited[1], deliveries, answers))
+            continue
+        worded = next((s for s in statements if _worded(s, skill)), None)
+        if worded is not None:
+            found.append(_link(skill, worded, None, deliveries, answers))
     return found
 
 

@@ -82,6 +82,11 @@ class AgentState:
         return self.root / "impact-flags.json"
 
     @property
+    def mcp_answers(self) -> Path:
+        """What the MCP server gave the agent, one line per answer (`daemon.doors.mcp_answers`)."""
+        return self.root / "mcp-answers.jsonl"
+
+    @property
     def fact_index(self) -> Path:
         """The fact store's query index (SQLite, derived from the shards; safe to delete)."""
         return self.root / "facts-index.sqlite3"

@@ -16,7 +16,7 @@ from datetime import date
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
 from daemon.doors.impact_compute import compute_impact
-from daemon.impact.document import ImpactDocument, ImpactItem, Said
+from daemon.impact.document import ImpactDocument, ImpactItem, LearnedProposal, Said
 from daemon.kernel.errors import DaemonError
 
 QUOTE_CHARS = 120
@@ -31,8 +31,9 @@ def register(sub: argparse._SubParsersAction) -> None:
             "sentences where the person corrects the agent, states a preference or sets a standing "
             "instruction, in every language whose data file has an `impact:` section. Statements that say "
             "the same thing are grouped into items; each item shows what the daemon learned from its "
-            "turns (facts citing them, learned skills made from them or saying the same), when that first "
-            "reached the agent (facts view read, hook context, skill opened), and every time the person said "
+            "turns (facts citing them, learned skills made from them or saying the same, review proposals "
+            "citing them and their fate), when that first reached the agent (facts view read, hook context, "
+            "an MCP answer, skill opened, instruction change approved), and every time the person said "
             "it again — after delivery or before. An item said again after delivery is flagged (shown first, "
             "one impact_flagged notification each). Then the corrections never learned, and per week how many "
             "statements were repeats. The headline figures are saved for `status`; without --since, what was "
@@ -77,29 +78,36 @@ def _short(text: str) -> str:
     return flat if len(flat) <= QUOTE_CHARS else flat[: QUOTE_CHARS - 1] + "…"
 
 
+_GIVEN = {"skill_opened": "opened", "mcp_answer": "given by MCP"}
+
+
+def _proposal_line(p: LearnedProposal) -> str:
+    how = "cites this turn" if p.linked_by == "cited" else "same words"
+    fate: str = p.status
+    if p.decided_at:
+        fate += f" {p.decided_at}" + (f" by {p.decided_by}" if p.decided_by else "")
+        fate += f" in run {p.decided_by_run}" if p.decided_by_run else ""
+    return f"  proposal: {p.id} ({p.kind}, {how}): {fate}" + (", in the instructions since" if p.delivered_at else "")
+
+
 def _item_lines(item: ImpactItem) -> list[str]:
     first = item.first
     lines = [
         f"{item.id}  {item.kind}  “{_short(first.quote)}”",
         f"  said {_when(first)} in {first.session} (turn {first.turn})",
     ]
-    if item.learned:
-        lines += [f"  learned: {f.entity}.{f.key} = {f.value} ({f.id})" for f in item.learned]
-        lines.append(
-            f"  delivered: {item.delivered_at} ({item.delivered_by})"
-            if item.delivered_at
-            else "  delivered: not yet"
-        )
+    lines += [f"  learned: {f.entity}.{f.key} = {f.value} ({f.id})" for f in item.learned]
     lines += [
-        f"  learned skill: {s.name} ({'made from this turn' if s.linked_by == 'cited' else 'same words'}"
-        + (f", opened {s.delivered_at})" if s.delivered_at else ", not opened since)")
+        f"  skill: {s.name} ({'learned from this turn' if s.linked_by == 'cited' else 'holds its words; not learned from this turn'}"
+        + (f", {_GIVEN[s.delivered_by]} {s.delivered_at})" if s.delivered_by else ", not opened since)")
         for s in item.learned_skills
     ]
-    if item.learned_skills and not item.learned:
+    lines += [_proposal_line(p) for p in item.learned_proposals]
+    if item.learned or item.learned_skills or item.learned_proposals:
         lines.append(
             f"  delivered: {item.delivered_at} ({item.delivered_by})" if item.delivered_at else "  delivered: not yet"
         )
-    if not item.learned and not item.learned_skills:
+    else:
         lines.append("  learned: nothing")
     for said in item.recurrences:
         after = {True: "after delivery", False: "before delivery", None: "nothing delivered"}[

@@ -8,6 +8,10 @@ message the CLI would print, arguments the tool's schema refuses carry the SDK's
 anything else a generic one (its traceback goes to the log). Answers and errors are masked
 like the CLI's output: the `mcp` command registers the deployment's secrets (the API key,
 the `redact_env` values) as it loads the config.
+
+An answer that gives facts or a skill's instructions is logged for `impact` — when, the tool,
+the fact ids and skill names, nothing else — in the agent's `mcp-answers.jsonl`
+(`daemon.doors.mcp_answers`); a log that cannot be written never fails the answer.
 """
 
 from __future__ import annotations
@@ -18,15 +22,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, cast
 
+import structlog
 from mcp.server import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from daemon.doors.mcp import tools
+from daemon.doors.mcp_answers import append_answer
 from daemon.kernel import redact
 from daemon.kernel.errors import DaemonError
+from daemon.kernel.paths import StateLayout
 from daemon.kernel.settings import AgentSettings
+
+log = structlog.get_logger("metaeng.mcp")
 
 READ_ONLY = ToolAnnotations(
     readOnlyHint=True, destructiveHint=False, idempotentHint=True, openWorldHint=False
@@ -59,6 +68,18 @@ def _answer(call: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     return cast(dict[str, Any], json.loads(redact.redact(json.dumps(result))))
 
 
+def _log_answer(agent: AgentSettings, state: Path, tool: str, result: dict[str, Any], now: datetime) -> None:
+    """Log what `result` gave the agent (`tools.given`) for `impact`; never raises: the answer
+    matters more than its record."""
+    try:
+        facts, skills = tools.given(tool, result)
+        problem = append_answer(StateLayout(state).agent(agent.name).mcp_answers, now, tool, facts, skills)
+    except Exception as exc:  # the answer stands whatever its record does
+        problem = f"{type(exc).__name__}: {exc}"
+    if problem:
+        log.warning("mcp.answer_not_logged", agent=agent.name, tool=tool, error=redact.redact(problem))
+
+
 def build_server(name: str, target: Target, clock: Callable[[], datetime]) -> MCPServer:
     """An MCPServer answering for the agent `name` only, as `target()` gives it; `clock`
     gives "today" for as-of defaults and what is current."""
@@ -74,8 +95,14 @@ def build_server(name: str, target: Target, clock: Callable[[], datetime]) -> MC
         log_level="WARNING",
     )
 
-    def answer(call: Callable[[AgentSettings, Path], dict[str, Any]]) -> dict[str, Any]:
-        return _answer(lambda: call(*target()))
+    def answer(tool: str, call: Callable[[AgentSettings, Path], dict[str, Any]]) -> dict[str, Any]:
+        def served() -> dict[str, Any]:
+            agent, state = target()
+            result = call(agent, state)
+            _log_answer(agent, state, tool, result, clock())
+            return result
+
+        return _answer(served)
 
     @server.tool(annotations=READ_ONLY)
     def memory_search(
@@ -87,13 +114,14 @@ def build_server(name: str, target: Target, clock: Callable[[], datetime]) -> MC
         "where does Jonas live"), best first: more query words, and rarer ones, rank higher.
         Current facts only unless include_superseded. `more` says whether more matched."""
         return answer(
-            lambda agent, state: tools.memory_search(state, agent, text, limit, include_superseded, clock().date())
+            "memory_search",
+            lambda agent, state: tools.memory_search(state, agent, text, limit, include_superseded, clock().date()),
         )
 
     @server.tool(annotations=READ_ONLY)
     def memory_query(entity: str, key: str, as_of: str | None = None) -> dict[str, Any]:
         """The value of one fact (entity, key) as of a date (YYYY-MM-DD, default today) and the fact."""
-        return answer(lambda agent, state: tools.memory_query(state, agent, entity, key, as_of, clock().date()))
+        return answer("memory_query", lambda agent, state: tools.memory_query(state, agent, entity, key, as_of, clock().date()))
 
     @server.tool(annotations=READ_ONLY)
     def memory_entities(
@@ -101,27 +129,27 @@ def build_server(name: str, target: Target, clock: Callable[[], datetime]) -> MC
     ) -> dict[str, Any]:
         """The entities with current facts, most facts first: per entity how many keys and
         facts it has today and how many facts were superseded; `total` entities in all."""
-        return answer(lambda agent, state: tools.memory_entities(state, agent, limit, offset, clock().date()))
+        return answer("memory_entities", lambda agent, state: tools.memory_entities(state, agent, limit, offset, clock().date()))
 
     @server.tool(annotations=READ_ONLY)
     def memory_keys(entity: str) -> dict[str, Any]:
         """The keys of one entity with current facts: per key how many facts it has today and
         how many were superseded."""
-        return answer(lambda agent, state: tools.memory_keys(state, agent, entity, clock().date()))
+        return answer("memory_keys", lambda agent, state: tools.memory_keys(state, agent, entity, clock().date()))
 
     @server.tool(annotations=READ_ONLY)
     def memory_history(entity: str, key: str) -> dict[str, Any]:
         """Every stored version of one fact (entity, key), oldest first, with validity dates."""
-        return answer(lambda agent, state: tools.memory_history(state, agent, entity, key))
+        return answer("memory_history", lambda agent, state: tools.memory_history(state, agent, entity, key))
 
     @server.tool(annotations=READ_ONLY)
     def skills_list() -> dict[str, Any]:
         """Every skill of the agent: name, description, source (managed, pack, learned) and status."""
-        return answer(lambda agent, _state: tools.skills_list(agent))
+        return answer("skills_list", lambda agent, _state: tools.skills_list(agent))
 
     @server.tool(annotations=READ_ONLY)
     def skill_get(name: str) -> dict[str, Any]:
         """One skill's description and instructions (the SKILL.md body) by name."""
-        return answer(lambda agent, _state: tools.skill_get(agent, name))
+        return answer("skill_get", lambda agent, _state: tools.skill_get(agent, name))
 
     return server

@@ -3,7 +3,8 @@
 Facts come from the agent's query index (daemon/wiring/fact_lookup.py), skills through
 AgentView; every function returns plain JSON data; none writes anything. Facts are
 always filtered to the agent's owner (tenant, user), so one agent's server never answers
-with another owner's records kept in a shared store. A fact is given as an agent uses
+with another owner's records kept in a shared store. `given` says which facts and skill an
+answer gave, for the answers' log (`daemon.doors.mcp_answers`). A fact is given as an agent uses
 it — id, entity, key, value, valid_from, and valid_to and quote when it has them — without
 the store's own fields (owner, schema version, provenance).
 """
@@ -147,3 +148,19 @@ def skill_get(agent: AgentSettings, name: str) -> dict[str, Any]:
         "source": active.source,
         "body": active.doc.body.strip() + "\n",
     }
+
+
+# The tools whose answers give facts (under `facts`, or `fact`) or a skill's instructions;
+# `skills_list` gives names and descriptions only, as the runtime's own skill list does.
+GIVING_FACTS = ("memory_search", "memory_query", "memory_history")
+GIVING_SKILL = ("skill_get",)
+
+
+def given(tool: str, answer: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """The fact ids and skill names `tool`'s `answer` gave the agent (none for the other tools)."""
+    if tool in GIVING_FACTS:
+        facts = [*answer.get("facts", []), *([answer["fact"]] if answer.get("fact") else [])]
+        return [str(f["id"]) for f in facts], []
+    if tool in GIVING_SKILL:
+        return [], [str(answer["name"])]
+    return [], []

@@ -33,6 +33,7 @@ def test_impact_links_the_skill_the_scout_made_from_the_correction_turn_and_when
             "linked_by": "cited",
             "learned_at": "2026-11-02T12:00:00+00:00",
             "delivered_at": "2026-11-12T09:00:30+00:00",
+            "delivered_by": "skill_opened",
         }
     ]
     # the facts view was read first (2026-11-10): the item's delivery; the skill's is its own
@@ -41,7 +42,7 @@ def test_impact_links_the_skill_the_scout_made_from_the_correction_turn_and_when
         {"name": SKILL, "items": ["item-1"], "delivered_at": "2026-11-12T09:00:30+00:00", "recurrences_after_delivery": 1}
     ]
     out = run_cli(config, "impact", "--agent", "ada").out
-    assert f"  learned skill: {SKILL} (made from this turn, opened 2026-11-12T09:00:30+00:00)" in out
+    assert f"  skill: {SKILL} (learned from this turn, opened 2026-11-12T09:00:30+00:00)" in out
 
 
 def test_a_skill_cited_to_the_turn_but_about_something_else_is_not_linked(

@@ -119,3 +119,20 @@ def test_an_unknown_agent_is_a_404_naming_it(root: Path) -> None:
     browser = client(config)
     assert browser.get("/impact?agent=nobody").status_code == 404
     assert post(browser, "/impact/nobody/compute", "/impact").status_code == 404
+
+
+def test_the_page_shows_the_instruction_proposal_made_from_the_correction_and_its_fate(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    from tests.daemon.impact.test_impact_proposals import review_deployment
+
+    config, pid = review_deployment(root, fake_model)
+    approved = run_cli(config, "review", "approve", pid, "--by", "jonas", "--json")
+    assert approved.code == 0, approved.err
+    browser = client(config)
+    assert post(browser, "/impact/ada/compute", "/impact").status_code == 202
+    done = _until_done(browser)
+    assert f'<ul class="impact-proposals"><li><a href="/review?agent=ada#proposal-{pid}">Use pnpm, not npm</a>' in done
+    assert '(instruction, cites this turn)</span> <span class="tag approved">approved</span>' in done
+    assert f'by jonas in run <a href="/runs/ada/{approved.json()["run_id"]}">' in done
+    assert "(instruction approved)" in done

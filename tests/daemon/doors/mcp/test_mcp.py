@@ -19,6 +19,7 @@ from mcp.client.stdio import StdioServerParameters
 
 from daemon.config import load_deployment
 from daemon.doors.mcp.mcp_server import build_server
+from daemon.doors.mcp_answers import LOG_MAX_BYTES, read_answers
 from tests.support.deploy import base_config, run_cli, tree_snapshot, write_config
 from tests.support.facts import stored_fact, write_store
 
@@ -322,3 +323,52 @@ def test_mcp_masks_redact_env_values_in_answers_and_errors_like_the_cli(root: Pa
     assert secret not in json.dumps([history, search, query, by_entity, missing, entities])
     listed = run_cli(config, "memory", "list", "--agent", "ada", env={"DB_SECRET": secret})
     assert secret not in listed.out and "***" in listed.out
+
+
+def test_an_answer_is_served_when_its_log_cannot_be_written(root: Path) -> None:
+    config = deployment(root)
+    folder = root / "state" / "agents" / "ada"
+    (folder / "mcp-answers.jsonl").mkdir(parents=True)  # no one, not even root, writes a line there
+    folder.chmod(0o500)
+    try:
+        answer = with_client(config, lambda client: call(client, "memory_search", text="Porto"))
+    finally:
+        folder.chmod(0o700)
+    assert [f["id"] for f in answer["facts"]] == ["f-new"]
+    assert list((folder / "mcp-answers.jsonl").iterdir()) == []
+
+
+def test_answers_giving_facts_or_a_skill_are_logged_with_ids_and_names_only(root: Path) -> None:
+    config = deployment(root)
+    folder = root / "state" / "agents" / "ada"
+    folder.mkdir(parents=True)  # the daemon has run for the agent: its state folder exists
+
+    async def body(client: Client) -> None:
+        await call(client, "memory_query", entity="user", key="city")
+        await call(client, "memory_entities")  # gives no fact: not logged
+        await call(client, "skills_list")  # names and descriptions only: not logged
+        await call(client, "skill_get", name="release-notes")
+        await call(client, "memory_search", text="nothing-matches-this")  # gave nothing: not logged
+
+    with_client(config, body)
+    lines = [json.loads(line) for line in (folder / "mcp-answers.jsonl").read_text().splitlines()]
+    assert [(e["tool"], e["facts"], e["skills"], e["at"]) for e in lines] == [
+        ("memory_query", ["f-new"], [], "2026-11-30T12:00:00+00:00"),
+        ("skill_get", [], ["release-notes"], "2026-11-30T12:00:00+00:00"),
+    ]
+    assert "Porto" not in (folder / "mcp-answers.jsonl").read_text()
+
+
+def test_a_full_answers_log_is_moved_aside_before_the_next_line(root: Path) -> None:
+    config = deployment(root)
+    log = root / "state" / "agents" / "ada" / "mcp-answers.jsonl"
+    log.parent.mkdir(parents=True)
+    full = b'{"v": 1, "at": "2026-11-01T00:00:00+00:00", "tool": "memory_search", "facts": ["f-x"], "skills": []}\n'
+    log.write_bytes(full * (LOG_MAX_BYTES // len(full) + 1))
+
+    with_client(config, lambda client: call(client, "memory_search", text="Porto"))
+    assert log.with_name("mcp-answers.jsonl.1").read_bytes().startswith(full)
+    (line,) = log.read_text().splitlines()
+    assert json.loads(line)["facts"] == ["f-new"]
+    answers, warnings = read_answers(log)
+    assert warnings == [] and answers[-1].facts == ("f-new",) and len(answers) > LOG_MAX_BYTES // len(full)

@@ -1,0 +1,102 @@
+"""Which proposals of the review queue an item is linked to, and their fate (pure, no I/O;
+docs/explanation/impact.md#learned-and-delivered).
+
+A statement is linked to a proposal
+
+- **cited**: when one of the proposal's evidence lines cites the statement's turn (an
+  instruction proposal's evidence is `<file>@<offset> (role, time): “quote”`, a skill
+  candidate's the bare `<file>@<offset>`), whatever its kind; else
+- **words**: when it changes an instruction file and its proposed text (its title and the
+  lines it adds) holds most of the statement's content words, as a learned skill is linked
+  by its words (`daemon.impact.skills.SKILL_SHARE`, `SKILL_WORDS`).
+
+An approved proposal that changes an instruction file reached the agent when it was
+approved, if that was after the statement: the runtime reads the file from then on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from daemon.impact.content import content
+from daemon.impact.document import LearnedProposal, ProposalStatus
+from daemon.impact.skills import SKILL_SHARE, SKILL_WORDS
+from daemon.impact.statements import Statement
+from daemon.text.language import language
+
+INSTRUCTION_APPROVED = "instruction_approved"
+
+
+@dataclass(frozen=True)
+class ProposalSource:
+    """A proposal as the impact report reads it: what it is, its fate, what it cites and says."""
+
+    id: str
+    kind: str
+    title: str
+    status: ProposalStatus
+    proposed_at: str  # UTC ISO 8601
+    decided_at: str | None  # UTC ISO 8601
+    decided_by: str | None
+    decided_by_run: str | None
+    evidence: tuple[str, ...]
+    text: str  # its title and the lines it adds
+    instructs: bool  # it changes one of the agent's instruction files
+
+
+def cites(proposal: ProposalSource, ref: str) -> bool:
+    """Whether an evidence line of `proposal` cites the turn `ref` (`<file>@<offset>`)."""
+    return bool(ref) and any(line == ref or line.startswith(ref + " ") for line in proposal.evidence)
+
+
+def _worded(statement: Statement, proposal: ProposalSource) -> bool:
+    lang = language(statement.language)
+    mine = content(statement.quote, lang).stems
+    shared = mine & content(proposal.text, lang).stems
+    return len(shared) >= SKILL_WORDS and len(shared) >= SKILL_SHARE * len(mine)
+
+
+def _link(proposal: ProposalSource, statement: Statement, linked_by: str) -> LearnedProposal:
+    decided = proposal.decided_at
+    reached = (
+        proposal.status == "approved"
+        and proposal.instructs
+        and decided is not None
+        and statement.time is not None
+        and decided > statement.time
+    )
+    return LearnedProposal(
+        id=proposal.id,
+        kind=proposal.kind,
+        title=proposal.title,
+        linked_by="cited" if linked_by == "cited" else "words",
+        status=proposal.status,
+        proposed_at=proposal.proposed_at,
+        decided_at=decided,
+        decided_by=proposal.decided_by,
+        decided_by_run=proposal.decided_by_run,
+        delivered_at=decided if reached else None,
+    )
+
+
+def linked_proposals(
+    statements: Sequence[Statement], proposals: Sequence[ProposalSource]
+) -> list[LearnedProposal]:
+    """The proposals linked to an item's `statements`, each once: by citation when any
+    statement's turn is cited, else by words, in the order of `proposals` (oldest first)."""
+    found: list[LearnedProposal] = []
+    for proposal in proposals:
+        cited = next((s for s in statements if cites(proposal, s.ref)), None)
+        if cited is not None:
+            found.append(_link(proposal, cited, "cited"))
+            continue
+        worded = next((s for s in statements if proposal.instructs and _worded(s, proposal)), None)
+        if worded is not None:
+            found.append(_link(proposal, worded, "words"))
+    return found
+
+
+def first_delivered(linked: Sequence[LearnedProposal]) -> LearnedProposal | None:
+    """The linked proposal whose approval reached the agent first, if any did."""
+    return min((p for p in linked if p.delivered_at), key=lambda p: p.delivered_at or "", default=None)
