@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from daemon.impact.statements import Statement, detect_statements
-from daemon.text.language import language
+from daemon.text.language import detect
 
 
 def found(message: str) -> list[Statement]:
@@ -147,7 +147,7 @@ def test_a_statement_in_another_language_than_the_message_is_read_in_its_own() -
     assert statement.language == "de" and statement.kind == "standing_instruction"
 
 
-def test_a_language_without_an_impact_section_finds_nothing() -> None:
-    italian = language("it")
-    assert italian is not None and not italian.impact
-    assert found("Usa sempre il server di prova, non quello principale.") == []
+def test_a_language_without_a_data_file_finds_nothing() -> None:
+    said = "Ketik selalu pakai server uji, bukan server utama."  # Indonesian: no data file
+    assert detect([said]) is None
+    assert found(said) == []

@@ -1,0 +1,193 @@
+"""Detection in the languages beyond the corpus's: for each, a correction, a standing
+instruction and a preference or a "told you" are found, and a question, a polite "no" and a
+one-off request are left out (sentences written for these tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+
+
+def found(message: str) -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120")
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "kind", "cue"),
+    [
+        ("it", "No, la riunione è giovedì.", "correction", "correction:no"),
+        (
+            "it",
+            "D'ora in poi esegui sempre i test prima del commit.",
+            "standing_instruction",
+            "standing:sempre",
+        ),
+        ("it", "Te l'ho già detto, usiamo pnpm.", "correction", "reminder:te l'ho già detto"),
+        ("it", "Preferisco risposte brevi, senza elenchi puntati.", "preference", "preference:preferisco"),
+        ("pt", "Não, a reunião é na quinta.", "correction", "correction:não"),
+        (
+            "pt",
+            "Daqui pra frente, sempre rode os testes antes do commit.",
+            "standing_instruction",
+            "standing:sempre",
+        ),
+        ("pt", "Eu já te disse, a gente usa pnpm.", "correction", "reminder:já te disse"),
+        ("pt", "Prefiro respostas curtas, sem listas.", "preference", "preference:prefiro"),
+        ("nl", "Nee, de vergadering is donderdag.", "correction", "correction:nee"),
+        ("nl", "Draai voortaan altijd eerst de tests.", "standing_instruction", "standing:altijd"),
+        (
+            "nl",
+            "Ik heb liever korte antwoorden zonder opsommingen.",
+            "preference",
+            "preference:ik heb liever",
+        ),
+        ("sv", "Nej, mötet är på torsdag.", "correction", "correction:nej"),
+        ("sv", "Kör alltid testerna innan du committar.", "standing_instruction", "standing:alltid"),
+        ("sv", "Jag föredrar korta svar utan punktlistor.", "preference", "preference:jag föredrar"),
+        ("da", "Nej, mødet er på torsdag.", "correction", "correction:nej"),
+        ("da", "Kør fremover altid testene før du committer.", "standing_instruction", "standing:altid"),
+        (
+            "da",
+            "Jeg foretrækker korte svar uden punktopstillinger.",
+            "preference",
+            "preference:jeg foretrækker",
+        ),
+        ("nb", "Nei, møtet er på torsdag.", "correction", "correction:nei"),
+        ("nb", "Kjør alltid testene før du committer.", "standing_instruction", "standing:alltid"),
+        ("nb", "Jeg foretrekker korte svar uten punktlister.", "preference", "preference:jeg foretrekker"),
+        ("cs", "Ne, porada je ve čtvrtek.", "correction", "correction:ne"),
+        ("cs", "Odteď vždycky nejdřív spusť testy.", "standing_instruction", "standing:vždycky"),
+        ("cs", "Už jsem ti říkal, používáme pnpm.", "correction", "reminder:už jsem ti říkal"),
+        ("ru", "Нет, совещание в четверг.", "correction", "correction:нет"),
+        ("ru", "Впредь всегда сначала запускай тесты.", "standing_instruction", "standing:всегда"),
+        ("ru", "Я же говорил, мы используем pnpm.", "correction", "reminder:я же говорил"),
+        ("uk", "Ні, нарада в четвер.", "correction", "correction:ні"),
+        ("uk", "Відтепер завжди спочатку запускай тести.", "standing_instruction", "standing:завжди"),
+        ("uk", "Я ж казав, ми використовуємо pnpm.", "correction", "reminder:я ж казав"),
+        ("el", "Όχι, η σύσκεψη είναι την Πέμπτη.", "correction", "correction:όχι"),
+        ("el", "Από εδώ και πέρα τρέχε πάντα πρώτα τα τεστ.", "standing_instruction", "standing:πάντα"),
+        ("el", "Σου το έχω πει, χρησιμοποιούμε pnpm.", "correction", "reminder:σου το έχω πει"),
+        ("tr", "Hayır, toplantı perşembe günü.", "correction", "correction:hayır"),
+        (
+            "tr",
+            "Bundan sonra testleri her zaman önce çalıştır.",
+            "standing_instruction",
+            "standing:her zaman",
+        ),
+        ("tr", "Commit mesajlarında emoji olmasın.", "preference", "preference:olmasın"),
+        ("ja", "いいえ、会議は木曜日です。", "correction", "correction:いいえ"),
+        ("ja", "これからは必ずテストを先に実行してください。", "standing_instruction", "standing:必ず"),
+        ("ja", "前にも言ったけど、pnpmを使ってください。", "correction", "reminder:前 に も 言 っ"),
+        ("zh", "不对，会议是周四。", "correction", "correction:不对"),
+        ("zh", "以后每次提交前都要先跑测试。", "standing_instruction", "standing:每次"),
+        ("zh", "我说过了，我们用pnpm。", "correction", "reminder:我 说 过"),
+        ("ko", "아니요, 회의는 목요일이에요.", "correction", "correction:아니요"),
+        ("ko", "앞으로는 항상 테스트를 먼저 실행해 주세요.", "standing_instruction", "standing:항상"),
+        ("ko", "pnpm 쓰라고 말했잖아요.", "correction", "reminder:말했잖아요"),
+        ("hi", "नहीं, मीटिंग गुरुवार को है।", "correction", "correction:नहीं"),
+        ("hi", "आगे से हमेशा पहले टेस्ट चलाना।", "standing_instruction", "standing:हमेशा"),
+        ("hi", "मैंने पहले ही कहा था, हम pnpm इस्तेमाल करते हैं।", "correction", "reminder:मैंने पहले ही कहा"),
+        ("ar", "لا، الاجتماع يوم الخميس.", "correction", "correction:لا"),
+        ("ar", "من الآن فصاعدا شغّل الاختبارات دائما قبل الدمج.", "standing_instruction", "standing:دائما"),
+        ("ar", "قلت لك، نحن نستخدم pnpm.", "correction", "reminder:قلت لك"),
+        ("he", "לא, הפגישה ביום חמישי.", "correction", "correction:לא"),
+        ("he", "מעכשיו תמיד תריץ קודם את הבדיקות.", "standing_instruction", "standing:תמיד"),
+        ("he", "אמרתי לך, אנחנו משתמשים ב-pnpm.", "correction", "reminder:אמרתי לך"),
+        ("th", "ไม่ใช่, ประชุมวันพฤหัส", "correction", "correction:ไม่ใช่"),
+        ("th", "ต่อไปนี้ให้รันเทสต์ก่อนทุกครั้ง", "standing_instruction", "standing:ทุก ครั้ง"),
+        ("th", "บอกแล้วไงว่าให้ใช้ pnpm", "correction", "reminder:บอก แล้ว ไง"),
+    ],
+)
+def test_each_language_finds_its_corrections_instructions_and_preferences(
+    code: str, message: str, kind: str, cue: str
+) -> None:
+    (statement,) = found(message)
+    assert code in statement.language.split("+")
+    assert statement.kind == kind
+    assert cue in statement.cues
+    assert statement.quote == message
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("it", "Dobbiamo sempre eseguire i test prima?"),
+        ("it", "No, va bene, lascia la bozza così."),
+        ("it", "Questa volta usa il server di riserva, non quello principale."),
+        ("pt", "Devemos sempre rodar os testes antes?"),
+        ("pt", "Não, obrigado, o layout atual está ótimo."),
+        ("pt", "Desta vez usa o servidor reserva, não o principal."),
+        ("nl", "Moeten we altijd eerst de tests draaien?"),
+        ("nl", "Nee, dank je, de lijst is zo goed."),
+        ("nl", "Gebruik deze keer de reserveserver, niet de hoofdserver."),
+        ("sv", "Ska vi alltid köra testerna först?"),
+        ("sv", "Nej tack, listan räcker som den är."),
+        ("sv", "Använd reservservern den här gången, inte huvudservern."),
+        ("da", "Skal vi altid køre testene først?"),
+        ("da", "Nej tak, listen er fin som den er."),
+        ("da", "Brug reserveserveren denne gang, ikke hovedserveren."),
+        ("nb", "Skal vi alltid kjøre testene først?"),
+        ("nb", "Nei takk, lista holder som den er."),
+        ("nb", "Bruk reserveserveren denne gangen, ikke hovedserveren."),
+        ("cs", "Máme vždycky nejdřív spouštět testy?"),
+        ("cs", "Ne, díky, seznam stačí tak, jak je."),
+        ("cs", "Tentokrát použij záložní server, ne hlavní."),
+        ("ru", "Нам всегда нужно сначала запускать тесты?"),
+        ("ru", "Нет, спасибо, список и так хороший."),
+        ("ru", "На этот раз используй резервный сервер, не основной."),
+        ("uk", "Нам завжди треба спочатку запускати тести?"),
+        ("uk", "Ні, дякую, список і так гарний."),
+        ("uk", "Цього разу візьми резервний сервер, не основний."),
+        ("el", "Πρέπει να τρέχουμε πάντα πρώτα τα τεστ?"),
+        ("el", "Όχι, ευχαριστώ, η λίστα είναι μια χαρά."),
+        ("el", "Αυτή τη φορά χρησιμοποίησε τον εφεδρικό server, όχι τον κύριο."),
+        ("tr", "Testleri her zaman önce mi çalıştırmalıyız?"),
+        ("tr", "Hayır, teşekkürler, liste böyle iyi."),
+        ("tr", "Bu sefer yedek sunucuyu kullan, ana sunucuyu değil."),
+        ("ja", "いつもテストを先に実行すべきですか？"),
+        ("ja", "いいえ、大丈夫です。そのままで結構です。"),
+        ("ja", "今回だけはステージングのDBを使ってください、いつもの本番ではなく。"),
+        ("zh", "我们是不是应该每次都先跑测试？"),
+        ("zh", "不用了，谢谢，现在这样挺好。"),
+        ("zh", "这次用备用服务器，不是主服务器。"),
+        ("ko", "테스트를 항상 먼저 실행해야 하나요?"),
+        ("ko", "아니요, 괜찮아요. 그대로 두세요."),
+        ("ko", "이번에만 백업 서버를 써 주세요, 항상 쓰는 메인 말고요."),
+        ("hi", "क्या हमें हमेशा पहले टेस्ट चलाने चाहिए?"),
+        ("hi", "नहीं, धन्यवाद, सूची ऐसे ही ठीक है।"),
+        ("hi", "इस बार बैकअप सर्वर इस्तेमाल करो, मुख्य सर्वर नहीं।"),
+        ("ar", "هل يجب أن نشغل الاختبارات دائما أولا?"),
+        ("ar", "لا، شكرا، القائمة جيدة هكذا."),
+        ("ar", "هذه المرة استخدم الخادم الاحتياطي، وليس الرئيسي."),
+        ("he", "אנחנו צריכים תמיד להריץ קודם את הבדיקות?"),
+        ("he", "לא תודה, הרשימה טובה כמו שהיא."),
+        ("he", "הפעם תשתמש בשרת הגיבוי, לא בראשי."),
+        ("th", "เราควรรันเทสต์ก่อนทุกครั้งไหม?"),
+        ("th", "ไม่เป็นไรครับ รายการนี้โอเคแล้ว"),
+        ("th", "ครั้งนี้ใช้เซิร์ฟเวอร์สำรองแทนนะ"),
+    ],
+)
+def test_each_language_leaves_out_questions_polite_noes_and_one_off_requests(code: str, message: str) -> None:
+    assert found(message) == [], code
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "هل يجب أن نشغل الاختبارات دائما أولا؟",  # the Arabic question mark
+        "Πρέπει να τρέχουμε πάντα πρώτα τα τεστ;",  # the Greek question mark (;)
+        "เราควรรันเทสต์ก่อนทุกครั้งไหม",  # a Thai question, its particle (ไหม) and no mark
+    ],
+)
+@pytest.mark.xfail(strict=True, reason="a question is told only by ? ？ ¿ (daemon/impact/statements.py)")
+def test_a_question_marked_only_in_its_own_script_is_not_yet_left_out(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.xfail(
+    strict=True, reason="a correction opener needs punctuation after it; Thai marks it with a space"
+)
+def test_a_thai_correction_opener_followed_by_a_space_is_not_yet_found() -> None:
+    (statement,) = found("ไม่ใช่ ใช้ pnpm")
+    assert statement.kind == "correction"
