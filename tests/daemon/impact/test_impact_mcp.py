@@ -59,3 +59,29 @@ def test_an_mcp_answer_giving_the_items_fact_is_logged_without_its_value_and_cou
     assert item["delivered_by"] == "mcp_answer"
     assert item["delivered_at"] == item["facts_delivered_at"] == logged["at"]
     assert document["figures"]["delivered"] == 1
+
+
+def test_lines_of_the_answer_log_that_cannot_be_read_are_left_out_and_said(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = learned_deployment(root, fake_model)
+    folder = root / "state" / "agents" / "ada"
+    lines = [
+        "not json at all",
+        json.dumps(["a", "list"]),
+        json.dumps({"v": 1, "at": 12, "tool": "memory_search", "facts": [], "skills": []}),  # at: no time
+        json.dumps({"v": 1, "at": "2026-11-20T00:00:00+00:00", "tool": "memory_search", "facts": "f-1"}),
+        json.dumps({"v": 9, "at": "2026-11-20T00:00:00+00:00", "tool": "memory_search", "facts": ["f-1"]}),
+        "",
+    ]
+    (folder / "mcp-answers.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    (folder / "mcp-answers.jsonl.1").mkdir()  # the rotated log cannot be read as a file
+
+    document = run_cli(config, "impact", "--agent", "ada", "--json").json()
+
+    (item,) = document["items"]
+    assert item["delivered_by"] != "mcp_answer"
+    said = "\n".join(document["warnings"])
+    assert "mcp-answers.jsonl.1 were not read" in said
+    assert "4 line(s) are not an MCP answer and were left out" in said
+    assert "1 line(s) of a newer version than 1 were left out" in said
