@@ -171,5 +171,5 @@ def read_session(deployment: Deployment, name: str) -> Iterator[AgentSession]:
     agent = deployment.agent(name)
     state = settled_state(deployment, name)
     managed = managed_paths(agent)
-    with open_store(state.git_dir, agent.home, managed, state.scratch) as store:
+    with open_store(state.git_dir, agent.home, managed, state.scratch, writable=False) as store:
         yield AgentSession(agent, state, store, managed, (), None)

@@ -34,10 +34,20 @@ def open_store(
     scratch: Path,
     now: datetime | None = None,
     clock: Callable[[], datetime] | None = None,
+    writable: bool = True,
 ) -> Iterator[StoreSession]:
-    """Open (creating if needed) the store of `home` kept in `git_dir`."""
+    """Open (creating if needed) the store of `home` kept in `git_dir`. Not `writable` (a
+    reader: `runs`, `show`, a console page), it creates nothing and writes neither the
+    config nor the exclude rules: a reader opening the store while an agent's first run
+    creates it must not write the same config beside the run (git's config lock would fail
+    one of them, and the run would not start). Raises StoreError if a reader finds no store."""
     fresh = not (git_dir / "HEAD").exists()
     env = git_environment(os.environ, git_dir, home, now)
+    if fresh and not writable:
+        raise StoreError(f"no store yet at {git_dir}: no run has been recorded")
+    if not writable:
+        yield StoreSession(env, git_dir, home, scratch, managed, clock)
+        return
     if fresh:
         git_dir.parent.mkdir(parents=True, exist_ok=True)
         init_env = {k: v for k, v in env.items() if k not in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE")}

@@ -251,3 +251,26 @@ def test_a_half_built_index_left_by_a_killed_process_is_removed_on_rebuild(
     (state(root) / "run-index.sqlite3").unlink()
     assert [r["run_id"] for r in run_cli(config, "runs", "--json").json()] == [second, first]
     assert not orphan.exists()
+
+
+def test_a_reader_writes_nothing_into_a_store_its_first_run_is_still_creating(root: Path) -> None:
+    """`runs`, `show` and the console's pages read while an agent's first run may be creating
+    its store: a reader that wrote the store's config beside the run made git's config lock
+    fail one of them, and the run did not start (the console's Run now, caught by CI)."""
+    config = setup_agent(root, None)
+    store = state(root) / "store.git"
+    store.parent.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", "--bare", str(store)], check=True, capture_output=True)
+    before = tree_snapshot(store)
+
+    listed = run_cli(config, "runs", "--agent", "ada", "--json")
+    shown = run_cli(config, "show", "r-none", "--agent", "ada")
+
+    assert listed.code == 0 and listed.json() == []
+    assert shown.code == 1 and "r-none" in shown.err
+    assert tree_snapshot(store) == before  # no config, no exclude rules, nothing
+
+    state(root).joinpath("store.git").rename(state(root) / "gone.git")
+    unknown = run_cli(config, "show", "r-none", "--agent", "ada")
+    assert unknown.code == 1 and "no store yet" in unknown.err
+    assert not (state(root) / "store.git").exists()  # a reader creates no store either

@@ -51,14 +51,16 @@ def test_stores_the_daemon_creates_never_auto_gc(root: Path, fake_model: FakeMod
     assert git(root, "config", "--get", "maintenance.auto") == "false"
 
 
-def test_an_existing_store_gets_auto_gc_switched_off_when_opened(root: Path, fake_model: FakeModelServer) -> None:
+def test_an_existing_store_gets_auto_gc_switched_off_by_the_next_run(root: Path, fake_model: FakeModelServer) -> None:
     config = applied(root, fake_model)
     # A store made by an older version: no gc.auto, no stamp.
     git(root, "config", "--unset", "gc.auto")
     git(root, "config", "--unset", "maintenance.auto")
     git(root, "config", "--unset", "metaeng.hermeticVersion")
     assert git(root, "config", "--get", "gc.auto", check=False) == ""
-    assert run_cli(config, "runs").code == 0
+    assert run_cli(config, "runs").code == 0  # a reader writes nothing into the store (it commits nothing either)
+    assert git(root, "config", "--get", "gc.auto", check=False) == ""
+    assert run_cli(config, "once", "--agent", "ada").code == 0
     assert git(root, "config", "--get", "gc.auto") == "0"
     assert git(root, "config", "--get", "maintenance.auto") == "false"
 

@@ -55,6 +55,9 @@ def test_a_second_run_now_while_one_runs_says_so_and_starts_nothing(root: Path, 
     answer = threading.Event()
     fake_model.reply({"facts": [berlin_fact()]}, schema="DistillationResponse", hold=answer)
     assert post(browser, "/runs/ada/now", "/runs").status_code == 202
+    deadline = time.monotonic() + 30
+    while not fake_model.requests and time.monotonic() < deadline:  # the run waits on the model
+        time.sleep(0.02)
     second = post(browser, "/runs/ada/now", "/runs")
     assert second.status_code == 409, browser.get("/runs/ada/now", headers=POLL).text
     assert "agent &#39;ada&#39; is busy: the run started here at" in second.text and "is still going" in second.text
