@@ -21,9 +21,9 @@ from urllib.parse import quote
 from pydantic import BaseModel, ConfigDict
 
 from daemon.config.resolve import Deployment
+from daemon.doors.service.notifier import notifier_for
 from daemon.doors.service.notify import Event
 from daemon.doors.service.outbox import Outbox
-from daemon.doors.service.people import notifier_for
 from daemon.impact.document import ImpactItem
 from daemon.kernel import atomic
 from daemon.kernel.paths import StateLayout

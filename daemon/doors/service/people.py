@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 
 import structlog
 
-from daemon.config.door_settings import ConsoleSettings
 from daemon.config.resolve import Deployment
+from daemon.doors.service.notifier import notifier_for
 from daemon.doors.service.notify import Notifier
 from daemon.doors.service.outbox import Outbox, outbox_path
 from daemon.kernel.errors import DaemonError
@@ -27,31 +27,6 @@ if TYPE_CHECKING:
     from daemon.doors.console.http_server import ConsoleThread
 
 log = structlog.get_logger("metaeng.daemon")
-
-
-def console_url(deployment: Deployment) -> str:
-    """Where people open the console: `notify.console_url`, else http://<console.bind>."""
-    notify = deployment.config.notify
-    if notify is not None and notify.console_url:
-        return notify.console_url
-    settings = deployment.config.console or ConsoleSettings()
-    return f"http://{settings.bind}"
-
-
-def notifier_for(
-    deployment: Deployment,
-    clock: Callable[[], datetime],
-    env: Mapping[str, str] | None = None,
-    outbox: Outbox | None = None,
-) -> Notifier | None:
-    """The notifier of `deployment` (None without `notify:`); its command runs with PATH and the locale of `env` only."""
-    settings = deployment.config.notify
-    if settings is None:
-        return None
-    hidden = [*deployment.config.redact_env, *([deployment.model.api_key_env] if deployment.model else [])]
-    return Notifier(
-        settings, console_url(deployment), clock, env=env, outbox=outbox, hidden=[h for h in hidden if h]
-    )
 
 
 class Notices:
