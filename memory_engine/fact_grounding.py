@@ -32,10 +32,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date
+from importlib import resources
+
+import yaml
 
 from daemon.text.cldr import city_names, language_names
 from daemon.text.language import Language, detect
-from daemon.text.lexicon import lemma
+from daemon.text.lexicon import lemma, says_not
 from daemon.text.stems import same_word
 from daemon.text.unicode_words import segment, uncased
 from daemon.text.words import stopwords, tokens
@@ -74,7 +77,6 @@ def _said(word: str, said: set[str], lang: Language | None) -> bool:
     return algorithm is not None and any(same_word(word, t, algorithm) for t in said)
 
 
-NEGATIONS = frozenset({"negation", "never"})
 SHORT_ENDING_MIN = 5  # letters of a word that a one-letter ending may inflect
 
 
@@ -83,7 +85,7 @@ def _plain(text: str) -> list[str]:
 
 
 def _negation(word: str, lang: Language) -> bool:
-    return bool(NEGATIONS & set(lang.concepts.get(word, ()))) or lang.matches("negation_affixes", word)
+    return says_not(lang.concepts.get(word, ())) or lang.matches("negation_affixes", word)
 
 
 def _said_otherwise(word: str, value: str, quote: str, said: set[str], lang: Language) -> bool:
@@ -111,8 +113,12 @@ def _entity_words(entity: str, lang: Language | None) -> set[str]:
     return {t for t in tokens(entity.replace("-", " ").replace(".", " "), lang) if t not in stopwords(lang)}
 
 
-# The entities that are the agent's project, spoken of as "we" and "our".
-SHARED_ENTITIES = frozenset({"project", "team", "repo", "repository"})
+# The entities that are the agent's project, spoken of as "we" and "our" (the schema's data file).
+SHARED_ENTITIES = frozenset(
+    yaml.safe_load(resources.files("memory_engine").joinpath("fact_schema.yaml").read_text(encoding="utf-8"))[
+        "shared_entities"
+    ]
+)
 
 
 @dataclass(frozen=True)

@@ -9,23 +9,29 @@ enforced by our own validation afterwards, never trusted to the server.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from pydantic import BaseModel
 
 from daemon.kernel.json_contract import JsonSchema
 
-KEPT_KEYWORDS = {
-    "type",
-    "properties",
-    "required",
-    "additionalProperties",
-    "items",
-    "enum",
-    "anyOf",
-    "description",
-    "const",
-}
+
+class StrictNode(TypedDict, total=False):
+    """One node of a schema in the form strict structured output accepts: these keys are kept,
+    every other (`$ref` is inlined, `title`, `default`, `format`…) is dropped."""
+
+    type: str
+    properties: dict[str, Any]
+    required: list[str]
+    additionalProperties: bool
+    items: Any
+    enum: list[Any]
+    anyOf: list[Any]
+    description: str
+    const: Any
+
+
+KEPT_KEYWORDS = frozenset(StrictNode.__annotations__)
 
 
 def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:

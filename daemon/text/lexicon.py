@@ -62,6 +62,15 @@ def concept_tokens(concepts: Sequence[str]) -> list[Pair]:
     return [pair for concept in concepts for pair in CONCEPT_TOKENS[concept]]
 
 
+_OUTRIGHT = {NOT, ("polarity", "always")}
+
+
+def says_not(concepts: Sequence[str]) -> bool:
+    """Whether one of `concepts` says "not" outright ("not", "never"), rather than as part of
+    another meaning ("forbid" is not-allow, "dislike" not-prefer) or in concord."""
+    return any(NOT in CONCEPT_TOKENS[c] and set(CONCEPT_TOKENS[c]) <= _OUTRIGHT for c in concepts)
+
+
 def phrase_at(lang: Language, low: Sequence[str], i: int) -> tuple[tuple[str, ...], int]:
     """(concepts, words used) of the longest listed phrase of `lang` starting at `i`, or ((), 0)."""
     for size in range(min(lang.longest_phrase, len(low) - i), 1, -1):
