@@ -35,6 +35,7 @@ import sys
 import time
 from collections.abc import Sequence
 
+from daemon.kernel import bounded_log
 from daemon.kernel.runtime_files import PROMPT_HOOKS
 from daemon.text.search_terms import paired as _paired
 from daemon.text.search_terms import query_terms, stems
@@ -273,15 +274,8 @@ def _log(index: str | None, message: str, stderr: TextIO) -> None:
     line = f"{stamp} metaeng-daemon hook: {message}\n"
     folder = _state_folder(index)
     if folder:
-        log = os.path.join(folder, "hook.log")
         try:
-            if os.path.getsize(log) > LOG_MAX_BYTES:
-                os.replace(log, log + ".1")
-        except OSError:
-            pass
-        try:
-            with open(log, "a", encoding="utf-8") as handle:
-                handle.write(line)
+            bounded_log.append(os.path.join(folder, "hook.log"), line.encode("utf-8"), LOG_MAX_BYTES)
             return
         except OSError:
             pass

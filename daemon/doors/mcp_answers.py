@@ -14,18 +14,17 @@ returned, for the server's log.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
 from daemon.impact.answers import McpAnswer
-from daemon.kernel import redact
+from daemon.kernel import bounded_log, redact
 
 VERSION = 1
 LOG_MAX_BYTES = 1 << 20  # then moved to `.1`: about 2 MiB kept at most, thousands of answers
 MAX_NAMES = 200  # ids or names on one line: an answer gives at most 100 facts (`memory_search`)
-ROTATED = ".1"
+ROTATED = ".1"  # what daemon.kernel.bounded_log moves a full log to
 
 
 def append_answer(
@@ -46,16 +45,7 @@ def append_answer(
     try:
         if not path.parent.is_dir():
             return None
-        try:
-            if path.stat().st_size >= LOG_MAX_BYTES:
-                os.replace(path, path.with_name(path.name + ROTATED))
-        except FileNotFoundError:
-            pass
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-        try:
-            os.write(fd, data)  # one write: lines of concurrent servers never interleave
-        finally:
-            os.close(fd)
+        bounded_log.append(path, data, LOG_MAX_BYTES)  # one write: concurrent servers' lines never interleave
     except OSError as exc:
         return f"{path}: {exc.strerror or exc}"
     return None
