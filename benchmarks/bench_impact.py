@@ -32,9 +32,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from benchmarks.impact_score import Agent, detection, load, lookalike_hits, recurrence
+from benchmarks.impact_score import CORPUS, Agent, detection, load, lookalike_hits, recurrence
 from benchmarks.report import print_table, save_results
 from daemon.impact.recurrence import group
+from daemon.impact.report import session_language
 from daemon.impact.statements import Statement, detect_statements
 from tests.support.deploy import base_config, write_config
 
@@ -47,10 +48,16 @@ def detect_corpus(agents: list[Agent]) -> dict[str, list[Statement]]:
     for agent in agents:
         statements: list[Statement] = []
         for session in agent.sessions:
+            usual = session_language(t["content"] for t in session["transcript"] if t["role"] == "user")
+            answered = ""
             for index, turn in enumerate(session["transcript"], 1):
                 if turn["role"] == "user":
                     stamp = f"{session['date']}T09:{index:02d}:00+00:00"
-                    statements += detect_statements(turn["content"], session["id"], index, stamp)
+                    statements += detect_statements(
+                        turn["content"], session["id"], index, stamp, answered=answered, usual=usual
+                    )
+                else:
+                    answered = turn["content"]
         found[agent.name] = statements
     return found
 
@@ -115,8 +122,16 @@ def pct(value: float | None) -> str:
 def main(argv: list[str] | None = None) -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--sessions", type=int, default=10_000, help="sessions for the whole-process run")
+    options.add_argument(
+        "--corpus",
+        type=Path,
+        default=CORPUS,
+        help="the labelled corpus (default benchmarks/impact_corpus; the held-out one is "
+        "benchmarks/impact_corpus_unseen, measured only, never tuned on)",
+    )
     args = options.parse_args(argv)
-    agents = load()
+    agents = load(args.corpus)
+    held_out = args.corpus.resolve() != CORPUS.resolve()
     started = time.perf_counter()
     found = detect_corpus(agents)
     items = {a.name: group(found[a.name]) for a in agents}
@@ -124,7 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     detected = detection(agents, found)
     matched = recurrence(agents, found, items)
     looks = [h for a in agents for h in lookalike_hits(a, found[a.name])]
-    process = whole_process(agents, args.sessions)
+    # --sessions 0: the corpus figures only, no whole-process run
+    process = whole_process(agents, args.sessions) if args.sessions else None
     figures = detected["figures"]
     print_table(
         ["slice", "precision", "recall", "statements", "labelled occurrences"],
@@ -139,9 +155,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(looks)} of {sum(len(a.lookalikes) for a in agents)} look-alikes detected; "
         f"kind as labelled for {pct(detected['kind_agreement'])} of the statements found on an item"
     )
-    print(f"whole process: {process}")
+    if process is not None:
+        print(f"whole process: {process}")
     save_results(
-        "impact",
+        "impact-unseen" if held_out else "impact",
         {
             "target": TARGET,
             "corpus_seconds": round(corpus_seconds, 2),

@@ -8,7 +8,9 @@ Standalone: needs only the standard library and PyYAML.
 Checks that every file parses and carries its fields; that every label points at an existing
 session and turn of the right role and quotes that turn verbatim; that ids are unique; that
 recurrences come in later sessions than the first statement and compliance after it; that each
-fate has the evidence it claims; and the corpus-wide minimums. Prints the counts as tables.
+fate has the evidence it claims; and the corpus-wide minimums (built in, or a `minimums:` mapping
+in the validated corpus.yaml, which replaces them). Look-alike categories are those the validated
+corpus.yaml declares. Prints the counts as tables.
 Exits 1 naming file and line on any error.
 """
 
@@ -321,7 +323,15 @@ def main(argv: list[str]) -> int:
         total.update(row)
     got = {"agents": len(per_agent), "items": total["items"], "recurrences": total["recurrences"],
            "lookalikes": total["lookalikes"], **{f: total[f] for f in FATES}}
-    for key, minimum in MINIMUMS.items():
+    # a corpus may carry its own `minimums:` mapping (a smaller held-out corpus); else the built-in ones
+    minimums = MINIMUMS
+    if isinstance(meta.get("minimums"), dict):
+        minimums = {k: v for k, v in meta["minimums"].items() if k != "__line__"}
+        for key, minimum in minimums.items():
+            if key not in got or not isinstance(minimum, int):
+                c.err(meta_path, meta["minimums"]["__line__"], f"minimums: '{key}' must be one of {sorted(got)} with an int")
+        minimums = {k: v for k, v in minimums.items() if k in got and isinstance(v, int)}
+    for key, minimum in minimums.items():
         if got[key] < minimum:
             c.err(meta_path, 1, f"corpus has {got[key]} {key}; at least {minimum} required")
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime
 
 from daemon.config.resolve import Deployment
 from daemon.doors.impact_headline import write_headline
@@ -16,8 +16,21 @@ from daemon.doors.impact_sources import mcp_answers, proposal_sources
 from daemon.impact.document import ImpactDocument
 from daemon.impact.history import read_history
 from daemon.impact.report import impact_items, report
+from daemon.kernel.errors import DaemonError
 from daemon.transcripts.files import source_of
 from daemon.wiring.fact_lookup import fact_index
+
+
+def since_day(value: str | None, name: str = "--since") -> str | None:
+    """`value` as the day YYYY-MM-DD a report starts at (None: the whole history); a value that
+    is not a day is refused with a DaemonError naming `name` (the option or the form field)."""
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value).isoformat()
+    except ValueError:
+        raise DaemonError(f"{name}: {value!r} is not a day (YYYY-MM-DD)") from None
+
 
 # The steps a computation goes through, in order, as its progress reports them.
 STEPS = ("reading the transcripts", "reading the stored facts", "finding and matching the statements")

@@ -5,11 +5,13 @@ sentence before it, and recurrence, which compares them).
 Content words are the words `daemon.text.words` calls content (not a function word of the
 language, a number or three letters or more) that are not cue words of the language's
 `impact:` lists or `claim.standing` (a one-word cue, or a word of a recall): "always" and
-"I told you" say how, not what.
+"I told you" say how, not what. A word in quotation marks is named,
+not used, and counts even when it is a function word ("« Tu », pas « vous »").
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +21,8 @@ from daemon.text.unicode_words import words
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
+# A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
+MENTION = re.compile(r"[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
 
 
 @dataclass(frozen=True)
@@ -34,7 +38,7 @@ def cue_tokens(code: str) -> frozenset[str]:
     if lang is None:
         return frozenset()
     # a cue of one word, and every word of a recall ("i told you"); the words of other
-    # phrases may carry content ("time" of "this time", "next time")
+    # phrases may carry content ("time" of "this time", "next time", "using" of "we stopped using")
     phrases = [p for listed in lang.impact.values() for p in listed] + list(lang.claim.get("standing", ()))
     recalls = [p for name in ("reminder", "again") for p in lang.impact.get(name, ())]
     plain = {p[0] for p in phrases if len(p) == 1} | {w for p in recalls for w in p}
@@ -50,14 +54,12 @@ def content(text: str, lang: Language | None) -> Content:
     """The content words of `text` read as `lang` (see the module docstring)."""
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
     stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
+    # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
+    stems |= frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
     function = lang.function_words if lang is not None else frozenset()
     plain = [w.casefold().replace("’", "'") for w in words(text)]
-    grams = frozenset(
-        g
-        for w in plain
-        if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())
-        for g in _trigrams(fold(w))
-    )
+    kept = [fold(w) for w in plain if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())]
+    grams = frozenset(g for w in kept for g in _trigrams(w))
     return Content(stems, grams)
 
 

@@ -8,12 +8,15 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | class | where it counts | for example |
 | --- | --- | --- |
 | correction_opener | at the start (after `lead_ins`), punctuation after it | "No — use pnpm" |
-| prohibition | at the start, a word after it | "No emojis in commits", "Keine Anglizismen" |
-| stop | at the start | "Stop adding emojis", "Arrête de …" |
-| contrast | after a clause break | "Aisle seat, not window", "Nadia, pas Benoît" |
+| prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
+| stop | at the start of the sentence or of a clause | "Stop adding emojis", "…, don't create merge commits" |
+| contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
-| again | at the start, or in an exclamation | "Again: run …", "Emojis again!" |
+| again | at the start, in an exclamation, in a fragment of FRAGMENT words, or after a `second_person` form | "Again: run …", "Emojis again!", "you added a column … again" |
+| emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
+| condition | a word of the meaning table's `if` opening one clause of two or more | "When you change an endpoint, update openapi.yaml" |
 | limit | anywhere, beside a number | "maximal 300 Wörter" |
+| changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
 """
 
 from __future__ import annotations
@@ -29,7 +32,13 @@ from daemon.text.unicode_words import segment
 
 # What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket.
 CLAUSE_BREAK = re.compile(r"[,;:—–()]|\s-\s|[»”\"']\s*,")
-ANYWHERE = ("instead", "reminder", "standing", "preference")
+# The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
+NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
+# Words (after the lead-ins) a fragment holds at most: "Region again." is about what the agent did.
+FRAGMENT = 3
+# Scripts written without spaces between words: there a space is a pause, like a comma.
+UNSPACED = ("thai", "han", "kana")
+ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 # The lists whose phrases make a sentence a statement (the others only leave sentences out).
 CUE_LISTS = (
     "correction_openers",
@@ -42,6 +51,7 @@ CUE_LISTS = (
     "standing",
     "preference",
     "limit",
+    "changed",
 )
 
 
@@ -82,14 +92,17 @@ def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple
 
 @cache
 def first_words() -> frozenset[str]:
-    """The first word of every cue phrase of every language: a sentence holding none of them
-    holds no cue, whatever its language, and is not read further."""
+    """The first word of every cue phrase of every language, and the words of its meaning
+    table a reading looks for (`if`, `NEGATING`): a sentence holding none of them holds no
+    cue, whatever its language, and is not read further."""
     found: set[str] = set()
     for lang in known().values():
         for name in CUE_LISTS:
             found.update(p[0] for p in lang.impact.get(name, ()) if p)
         if lang.impact:
             found.update(p[0] for p in lang.claim.get("standing", ()) if p)
+            # the readings of the meaning table: a condition, a negation in capitals
+            found.update(w for w, concepts in lang.concepts.items() if {"if", *NEGATING} & set(concepts))
     return frozenset(found)
 
 
@@ -134,34 +147,46 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     low = words.low
     found: list[Cue] = []
     start = body_start(lang, low)
+    clauses = _clause_starts(lang, text, words, start)
     for kind in ("correction_openers", "prohibition_openers", "stop_openers"):
-        for phrase in impact.get(kind, frozenset()):
+        # a correction opens the sentence; a prohibition or a stop may open any clause of it
+        # ("here we squash-merge, don't create merge commits")
+        opens = (start,) if kind == "correction_openers" else clauses
+        for phrase, at in ((p, at) for p in impact.get(kind, frozenset()) for at in opens):
             size = len(phrase)
-            if low[start : start + size] != phrase or not free(start, size):
+            if low[at : at + size] != phrase or not free(at, size):
                 continue
-            after = text[words.spans[start + size - 1][1] :].lstrip()
-            punctuated = not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
+            rest = text[words.spans[at + size - 1][1] :]
+            after = rest.lstrip()
+            # a script that writes no space between words (Thai) marks a pause with one
+            paused = lang.script in UNSPACED and rest[:1].isspace()
+            punctuated = paused or not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
             if kind == "correction_openers" and not punctuated:
                 continue
             if kind == "prohibition_openers" and punctuated:
                 continue
-            found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), start))
+            found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     for i, phrase in find(low, impact.get("contrast", frozenset())):
-        if (
-            i > start
-            and free(i, len(phrase))
-            and CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])
-        ):
+        # after a clause break (not an agreeing "…, no problem"), or between two values: "1.29 not 1.24"
+        between = i > 0 and i + len(phrase) < len(low) and _value(low[i - 1]) and _value(low[i + len(phrase)])
+        if i > start and (i in clauses or between) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
         phrases = impact.get(kind, frozenset())
         if kind == "standing":
             phrases = phrases | lang.claim.get("standing", frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
+    # "again" anywhere when the person exclaims or speaks of what the agent did ("you … again")
     exclaimed = "!" in text or "！" in text
+    you = [i for i, p in find(low, impact.get("second_person", frozenset())) if free(i, len(p))]
+    # a fragment of a few words is said of what the agent just did: "Region again.", "too long again"
+    fragment = len(low) - start <= FRAGMENT
     for i, phrase in find(low, impact.get("again", frozenset())):
-        if (i == start or exclaimed) and free(i, len(phrase)):
+        addressed = any(at < i for at in you)  # "you … again", not "again … you"
+        if (i == start or exclaimed or addressed or fragment) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
+    found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
+    found += [Cue("condition", low[at], at) for at in _rule_conditions(lang, low, clauses) if free(at, 1)]
     if any(_number(lang, low, i) for i in range(len(low))):
         found += [
             Cue("limit", " ".join(p), i)
@@ -182,6 +207,58 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             for o in found
         )
     ]
+
+
+def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:
+    """The sentence's body start and the first word after each clause break, past an agreeing
+    phrase ("…, no problem" opens nothing)."""
+    found = [start]
+    agreeing = lang.impact.get("agreement", frozenset())
+    for i in range(max(start, 1), len(words.low)):
+        if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]) is None:
+            continue
+        if not any(words.low[i : i + len(p)] == p for p in agreeing):
+            found.append(i)
+    return tuple(found)
+
+
+def _rule_conditions(lang: Language, low: tuple[str, ...], clauses: tuple[int, ...]) -> list[int]:
+    """Where a condition (a word of the meaning table's `if`) opens one clause of two or more,
+    the rule in the other: "When you change an endpoint, update openapi.yaml". A condition
+    alone rules nothing ("Auch wenn sie alt ist."), nor one that tells what happened to the
+    speaker ("When I tried it, it failed", "When we deployed yesterday, …": a first-person
+    singular form or a past day in the condition's clause)."""
+    if len(clauses) < 2:
+        return []
+    mine = lang.words("first_person")
+    found = []
+    for n, at in enumerate(clauses):
+        if at >= len(low) or "if" not in lang.concepts.get(low[at], ()):
+            continue
+        clause = low[at : clauses[n + 1] if n + 1 < len(clauses) else len(low)]
+        told = any(w in mine or "yesterday" in lang.concepts.get(w, ()) for w in clause)
+        if not told:
+            found.append(at)
+    return found
+
+
+def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[int, str]]:
+    """A negation written in capitals in a sentence that is not all capitals ("die Glasur ist
+    NICHT spülmaschinenfest"): the person insists, against what was said. Read from the
+    language's meaning table (`NEGATING`), in scripts with case."""
+    if text.upper() == text:
+        return []
+    shouted = []
+    for i, (a, b) in enumerate(words.spans):
+        word = text[a:b]
+        if len(word) >= 2 and word.isupper() and NEGATING & set(lang.concepts.get(words.low[i], ())):
+            shouted.append((i, words.low[i]))
+    return shouted
+
+
+def _value(word: str) -> bool:
+    """A version, an amount or a code: a word holding a digit."""
+    return any(c.isdigit() for c in word)
 
 
 def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:

@@ -27,14 +27,16 @@ MAX_WINDOWS = 10_000
 
 @dataclass(frozen=True)
 class Said:
-    """One message of a session: its position (from 1, every role counted), role, text, time
-    and the reference of the turn holding it (`<file>@<offset>`, what a fact cites)."""
+    """One message of a session: its position (from 1, every role counted), role, text, time,
+    the reference of the turn holding it (`<file>@<offset>`, what a fact cites) and the tools
+    an assistant message called (the runtime adapter's summary)."""
 
     index: int
     role: str
     text: str
     ts: str | None
     turn_ref: str
+    tools: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,9 @@ def read_history(source: TranscriptSource, now: datetime) -> History:
         for turn in batch.turns:
             messages = said[turn.file]
             for message in turn.messages:
-                messages.append(Said(len(messages) + 1, message.role, message.content, message.ts, turn.ref))
+                messages.append(
+                    Said(len(messages) + 1, message.role, message.content, message.ts, turn.ref, message.tools)
+                )
         for usage in batch.usage:
             deliveries.extend(usage.events)
         advances = batch.advances

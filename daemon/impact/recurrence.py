@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from daemon.impact.content import Content, content
@@ -123,12 +123,18 @@ def similarity(a: _Weighed, b: _Weighed, weights: tuple[dict[str, float], dict[s
     return max(stem_score, gram_score * SAME_STEMS / SAME_TRIGRAMS, universal_score)
 
 
-def group(statements: Sequence[Statement]) -> list[Item]:
+def group(
+    statements: Sequence[Statement], subjects: Mapping[Statement, frozenset[str]] | None = None
+) -> list[Item]:
     """The statements of one agent as items, in the order their first statements were said.
 
     An item is a candidate for a statement when they share a stem or a trigram rarer than
     COMMON_GRAM (an inverted index: a history of thousands of sessions is not compared
-    pairwise); a statement is compared with an item's first statement and its last COMPARED."""
+    pairwise); a statement is compared with an item's first statement and its last COMPARED.
+    `subjects` gives what the daemon learned from a statement ("fact:project.package_manager=pnpm",
+    "skill:cut-release"): a statement that shares one with an item is the same thing said
+    again, in whatever words or language."""
+    learned = subjects or {}
     ordered = sorted(statements, key=lambda s: (s.time or "", s.session, s.turn))
     found = {id(s): _content(s) for s in ordered}
     weights = _weights(list(found.values()))
@@ -136,10 +142,14 @@ def group(statements: Sequence[Statement]) -> list[Item]:
     items: list[Item] = []
     by_stem: dict[str, set[int]] = defaultdict(set)
     by_gram: dict[str, set[int]] = defaultdict(set)
+    by_subject: dict[str, set[int]] = defaultdict(set)
+    subject_of: list[frozenset[str]] = []
     for statement in ordered:
         mine = contents[id(statement)]
         bar = RECALLED if statement.recalls else SAME_STEMS
+        about = learned.get(statement, frozenset())
         candidates: set[int] = set().union(*(by_stem[x] for x in mine.content.stems if x in by_stem))
+        candidates |= set().union(*(by_subject[x] for x in about if x in by_subject))
         for gram in mine.content.trigrams:
             posting = by_gram.get(gram)
             if posting is not None and len(posting) <= COMMON_GRAM:
@@ -152,15 +162,22 @@ def group(statements: Sequence[Statement]) -> list[Item]:
             if last.session == statement.session and not same_turn:
                 continue
             compared = [item.statements[0], *item.statements[1:][-COMPARED:]]
-            score = max(similarity(mine, contents[id(s)], weights) for s in compared)
+            if about & subject_of[index]:
+                score = 1.0  # the same fact or skill learned from both
+            else:
+                score = max(similarity(mine, contents[id(s)], weights) for s in compared)
             if score >= bar and (best is None or score > best[0]):
                 best = (score, index)
         if best is None:
             items.append(Item([statement]))
+            subject_of.append(frozenset())
             index = len(items) - 1
         else:
             index = best[1]
             items[index].statements.append(statement)
+        subject_of[index] |= about
+        for x in about:
+            by_subject[x].add(index)
         for x in mine.content.stems:
             by_stem[x].add(index)
         for gram in mine.content.trigrams:

@@ -17,7 +17,7 @@ flagged for review.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 
 from daemon.impact.answers import MCP_ANSWER, McpAnswer, first_with_facts
@@ -35,9 +35,9 @@ from daemon.impact.document import (
 from daemon.impact.history import History, Session
 from daemon.impact.recurrence import Item, group
 from daemon.impact.review_links import INSTRUCTION_APPROVED, ProposalSource, first_delivered, linked_proposals
-from daemon.impact.skills import SkillSource, linked_skills, same_session
+from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
-from daemon.text.language import detect, language
+from daemon.text.language import Language, detect, language
 from daemon.transcripts.usage import UsageEvent
 from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
 from memory_engine.records import FactRecord
@@ -50,20 +50,43 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
     """Every statement of the person's messages (user turns only), in session order."""
     found: list[Statement] = []
     for session in sessions:
+        usual = session_language(m.text for m in session.messages if m.role == "user")
+        # the agent's messages since the person last spoke (a runtime may write one turn as
+        # several): what a change of state may be about
+        answered: list[str] = []
         for said in session.messages:
             if said.role == "user":
                 found += detect_statements(
-                    said.text, session.id, said.index, utc_stamp(said.ts), said.turn_ref
+                    said.text,
+                    session.id,
+                    said.index,
+                    utc_stamp(said.ts),
+                    said.turn_ref,
+                    answered="\n".join(answered),
+                    usual=usual,
                 )
+                answered = []
+            elif said.role == "assistant":
+                answered.append(" ".join((said.text, *said.tools)) if said.tools else said.text)
     return found
+
+
+def session_language(texts: Iterable[str]) -> Language | None:
+    """The language of a session's user messages, told from their first SAMPLE_CHARS."""
+    sample = ""
+    for text in texts:
+        sample += " " + text
+        if len(sample) >= SAMPLE_CHARS:
+            break
+    sample = sample[:SAMPLE_CHARS]
+    return detect([sample]) if sample.strip() else None
 
 
 def languages_without_cues(sessions: Sequence[Session]) -> list[str]:
     """The languages of sessions whose data file has no `impact:` section: nothing is found there."""
     missing: set[str] = set()
     for session in sessions:
-        text = " ".join(m.text for m in session.messages if m.role == "user")[:SAMPLE_CHARS]
-        lang = detect([text]) if text.strip() else None
+        lang = session_language(m.text for m in session.messages if m.role == "user")
         if lang is not None and not lang.impact:
             missing.add(lang.code)
     return sorted(missing)
@@ -280,10 +303,29 @@ def impact_items(
     by_ref: dict[str, list[FactRecord]] = defaultdict(list)
     for fact in facts:
         by_ref[fact.source_event_id].append(fact)
+    skills_by_ref: dict[str, list[SkillSource]] = defaultdict(list)
+    for skill in skills:
+        for ref in dict.fromkeys(ref for ref, _ in skill.cites):
+            skills_by_ref[ref].append(skill)
+    statements = statements_of(history.sessions)
+    subjects = {s: _subjects(s, by_ref, skills_by_ref) for s in statements}
     return [
         _item(n, item, by_ref, history, skills, proposals, answers)
-        for n, item in enumerate(group(statements_of(history.sessions)), 1)
+        for n, item in enumerate(group(statements, subjects), 1)
     ]
+
+
+def _subjects(
+    statement: Statement, by_ref: dict[str, list[FactRecord]], skills: dict[str, list[SkillSource]]
+) -> frozenset[str]:
+    """What the daemon learned from the statement: each fact as its key and value (a new value
+    of the key is a change, not the same thing again) and each skill made or changed from it."""
+    if not statement.ref:
+        return frozenset()
+    facts = _learned(statement, by_ref.get(statement.ref, []))
+    found = {f"fact:{f.entity}.{f.key}={str(f.value).casefold()}" for f in facts}
+    found |= {f"skill:{k.name}" for k in skills.get(statement.ref, []) if cited(statement, k) is not None}
+    return frozenset(found)
 
 
 def report(

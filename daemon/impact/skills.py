@@ -55,7 +55,7 @@ def _stems(text: str, code: str) -> frozenset[str]:
     return content(text, language(code)).stems
 
 
-def _cited(statement: Statement, skill: SkillSource) -> str | None:
+def cited(statement: Statement, skill: SkillSource) -> str | None:
     """When the skill was learned from the statement's turn, if it was and says something of it."""
     if not statement.ref:
         return None
@@ -129,9 +129,9 @@ def linked_skills(
     turn is cited, else by words (the first statement that holds them), in the order of `skills`."""
     found: list[LearnedSkill] = []
     for skill in skills:
-        cited = next(((s, at) for s in statements if (at := _cited(s, skill)) is not None), None)
-        if cited is not None:
-            found.append(_link(skill, cited[0], cited[1], deliveries, answers))
+        source = next(((s, at) for s in statements if (at := cited(s, skill)) is not None), None)
+        if source is not None:
+            found.append(_link(skill, source[0], source[1], deliveries, answers))
             continue
         worded = next((s for s in statements if _worded(s, skill)), None)
         if worded is not None:

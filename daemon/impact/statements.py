@@ -9,7 +9,9 @@ none of what makes it something else:
 | question | asks | "Should we always run the tests first?" |
 | agreement | opens with a "no" that agrees or declines | "No, that's fine", "Non, tu as raison" |
 | one-off | asks for this once | "Use the staging DB this time" |
+| dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
+| past | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`) | "I used to always squash" |
 | joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
@@ -21,22 +23,26 @@ language whose data file has no `impact:` section finds nothing.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, Words, agreement, cues, may_hold_cues, said, words_of
+from daemon.impact.echo import taken_up
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.text.language import Language, detect
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
 QUESTION_MARKS = ("?", "？", "¿")
-CORRECTING = frozenset({"correction", "contrast", "instead"})
+CLOSING = "\"'”’»)]」』 "
+CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit"})
 RECALLING = frozenset({"reminder", "again"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
+# … and a sentence that only says it was said before ("I told you", "again").
+THIN_RECALL = 3
 
 
 @dataclass(frozen=True)
@@ -60,7 +66,7 @@ class Statement:
 
 def _kind(found: list[Cue]) -> Kind:
     kinds = {c.kind for c in found}
-    if "standing" in kinds:
+    if kinds & {"standing", "condition"}:
         return "standing_instruction"
     if kinds & CORRECTING:
         return "correction"
@@ -74,11 +80,16 @@ def _excluded(
 ) -> bool:
     """Whether the sentence holding `found` is a question, agreement, one-off, supposition, joke
     or someone else's words (see the module docstring)."""
-    if text.rstrip().endswith(QUESTION_MARKS[:2]) or text.lstrip().startswith(QUESTION_MARKS[2]):
+    if asks(lang, text, words):
         return True
     if agreement(lang, words) is not None:
         return True
     if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
+        return True
+    if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
+        return True
+    # "always"/"never" about a state that is over is a story ("antigamente nunca abríamos …")
+    if all(c.kind == "standing" for c in found) and said(lang, words, lang.claim.get("past_state", frozenset()), spans):
         return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     if said(lang, words, humour) or JOKE_EMOJI.search(text):
@@ -93,26 +104,55 @@ def _excluded(
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
 
 
-def _read(lang: Language, text: str, spans: list[tuple[int, int]]) -> tuple[list[Cue], bool]:
-    """(cues, excluded) of the sentence in `lang`."""
+def asks(lang: Language, text: str, words: Words) -> bool:
+    """Whether the sentence is a question: it ends with a question mark of any script (Unicode
+    names them; Greek writes its own as ";", which NFC makes a semicolon), opens with "¿", or
+    ends with one of its language's question particles (`impact.question_endings`: Thai ไหม)."""
+    end = text.rstrip().rstrip(CLOSING)
+    if end.endswith(QUESTION_MARKS[:2]) or text.lstrip().startswith(QUESTION_MARKS[2]):
+        return True
+    if end and unicodedata.name(end[-1], "").endswith("QUESTION MARK"):
+        return True
+    if lang.script == "greek" and end.endswith(";"):
+        return True
+    endings = lang.impact.get("question_endings", frozenset())
+    return any(words.low[-len(p) :] == p for p in endings if 0 < len(p) <= len(words.low))
+
+
+def _read(
+    lang: Language, text: str, spans: list[tuple[int, int]], answered: str
+) -> tuple[list[Cue], bool]:
+    """(cues, excluded) of the sentence in `lang`; a change of state counts only about a word
+    of the agent's turn before (`answered`, `daemon.impact.echo`)."""
     if not lang.impact:
         return [], False
     words = words_of(text)
     found = cues(lang, text, words, spans)
+    if any(c.kind == "changed" for c in found) and not taken_up(text, answered, lang):
+        found = [c for c in found if c.kind != "changed"]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
 
 def detect_statements(
-    message: str, session: str, turn: int, time: str | None, ref: str = "", language: Language | None = None
+    message: str,
+    session: str,
+    turn: int,
+    time: str | None,
+    ref: str = "",
+    language: Language | None = None,
+    answered: str = "",
+    usual: Language | None = None,
 ) -> list[Statement]:
     """The statements of one user message (see the module docstring), in order.
 
     `language` is the message's (found by `detect` when None); each sentence is also read
-    in the language `detect` finds for it alone, since people switch language."""
+    in the language `detect` finds for it alone, since people switch language. `answered` is
+    the agent's turn the message answers ("" when none); `usual` the language of the person's
+    session, for a message too short to tell its own ("znowu elaborat. krótko")."""
     text = unicodedata.normalize("NFC", message)
     if not may_hold_cues(words_of(text)):
         return []
-    whole = language if language is not None else detect([text])
+    whole = language if language is not None else detect([text]) or usual
     spans = apart(text)
     read: list[tuple[Sentence, Reading]] = []
     for sentence in sentences(text):
@@ -127,35 +167,45 @@ def detect_statements(
             for a, b in spans
             if a < sentence.end and b > sentence.start
         ]
-        read.append((sentence, _reading(sentence.text, local, whole)))
+        read.append((sentence, _reading(sentence.text, local, whole, answered)))
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
-    for sentence, reading in read:
+    # a thin statement that took in nothing before it: (where its quote starts, its sentence)
+    bare: tuple[int, Sentence] | None = None
+    for k, (sentence, reading) in enumerate(read):
         lang = reading.language
+        if bare is not None and not reading.cues and not reading.excluded and _beside(text, bare[1], sentence):
+            # "Region again. eu-west-1.", "e outra vez 30! são 35 a e-bike": what is said
+            # again follows the recall
+            said = found.pop()
+            found.append(replace(said, quote=text[bare[0] : sentence.end]))
+        bare = None
         if lang is None or reading.excluded or not reading.cues:
             previous = (sentence, reading)
             continue
         first = sentence
-        if (
-            _thin(sentence.text, lang, reading)
-            and previous is not None
-            and _beside(text, previous[0], sentence)
-        ):
+        thin = _thin(sentence.text, lang, reading)
+        if thin and previous is not None and _beside(text, previous[0], sentence):
             # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
             # recalled or ruled on is said in the sentence before
             before, read_before = previous
+            recall_only = all(c.kind in RECALLING for c in reading.cues)
+            mine = content(sentence.text, lang).stems
             if found and found[-1].quote.endswith(before.text) and read_before.cues:
-                recall_only = all(c.kind in RECALLING for c in reading.cues)
-                if recall_only or not content(sentence.text, lang).stems:
+                if recall_only or not mine:
                     merged = found.pop()
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                     reading = Reading(lang, [*read_before.cues, *reading.cues], False)
                 # else "… And no emoji.": a rule of its own beside another
-            elif not read_before.excluded:
+            elif not read_before.excluded and not (recall_only and mine and _continued(text, read, k)):
+                # … unless a recall that says something is continued by the sentence after
+                # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
                 first = before
         found.append(
             _statement(text[first.start : sentence.end], lang, reading.cues, (session, turn, time, ref))
         )
+        if first is sentence and thin:
+            bare = (first.start, sentence)
         previous = (sentence, reading)
     return found
 
@@ -183,7 +233,7 @@ class Reading:
     excluded: bool
 
 
-def _reading(text: str, spans: list[tuple[int, int]], whole: Language | None) -> Reading:
+def _reading(text: str, spans: list[tuple[int, int]], whole: Language | None, answered: str) -> Reading:
     """The sentence read in its own language and in the message's: the cues of the first that
     has some, excluded if either reading excludes it; None if neither language has cues."""
     own = detect([text])
@@ -193,7 +243,7 @@ def _reading(text: str, spans: list[tuple[int, int]], whole: Language | None) ->
     best: Reading | None = None
     excluded = False
     for lang in readings:
-        hits, out = _read(lang, text, spans)
+        hits, out = _read(lang, text, spans, answered)
         excluded = excluded or out
         if hits and best is None:
             best = Reading(lang, hits, False)
@@ -203,11 +253,20 @@ def _reading(text: str, spans: list[tuple[int, int]], whole: Language | None) ->
 
 
 def _thin(text: str, lang: Language, reading: Reading) -> bool:
-    """Whether a statement says too little of its own to be read alone: only that it was said
-    before, or fewer than THIN content words ("Always.", "Again.", "Every new function.")."""
-    if all(c.kind in RECALLING for c in reading.cues):
-        return True
-    return len(content(text, lang).stems) < THIN
+    """Whether a statement says too little of its own to be read alone: fewer than THIN
+    content words ("Always.", "Every new function."), or, when it only recalls, fewer than
+    THIN_RECALL ("I said that last week." recalls the sentence before; "Und schon wieder ein
+    hartkodierter String im Button" says what again)."""
+    needed = THIN_RECALL if all(c.kind in RECALLING for c in reading.cues) else THIN
+    return len(content(text, lang).stems) < needed
+
+
+def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int) -> bool:
+    """Whether the sentence after the `k`th is the person's, holds no cue and stands beside it."""
+    if k + 1 >= len(read):
+        return False
+    after, reading = read[k + 1]
+    return not reading.cues and not reading.excluded and _beside(text, read[k][0], after)
 
 
 def _beside(text: str, before: Sentence, after: Sentence) -> bool:

@@ -49,7 +49,8 @@ CLAIM_LISTS = (
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "instead", "reminder",
-    "again", "standing", "preference", "limit", "one_off", "agreement", "lead_ins", "humour",
+    "again", "standing", "preference", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
+    "question_endings", "second_person", "dismissal",
 )  # fmt: skip
 KEYS = frozenset(
     {"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}

@@ -12,12 +12,10 @@ learned skills for the curator, and the flagged items notified (`daemon.doors.im
 from __future__ import annotations
 
 import argparse
-from datetime import date
 
 from daemon.doors.cli.common import CliContext, add_agent, add_json
-from daemon.doors.impact_compute import compute_impact
+from daemon.doors.impact_compute import compute_impact, since_day
 from daemon.impact.document import ImpactDocument, ImpactItem, LearnedProposal, Said
-from daemon.kernel.errors import DaemonError
 
 QUOTE_CHARS = 120
 
@@ -46,17 +44,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=handle)
 
 
-def _since(value: str | None) -> str | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value).isoformat()
-    except ValueError:
-        raise DaemonError(f"--since: {value!r} is not a day (YYYY-MM-DD)") from None
-
-
 def handle(args: argparse.Namespace, context: CliContext) -> int:
-    since = _since(args.since)
+    since = since_day(args.since)
     computed = compute_impact(context.deployment(), args.agent, context.clock, since, env=context.env)
     for problem in [computed.headline_error, *computed.problems]:
         if problem:

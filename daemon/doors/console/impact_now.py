@@ -36,6 +36,7 @@ class ImpactJob(BackgroundJob):
     """One Compute now: when it started, the step it is at, then its result or error."""
 
     step: str = STEPS[0]
+    since: str | None = None  # YYYY-MM-DD: only items said on or after it, as `impact --since`
 
     @property
     def step_number(self) -> int:
@@ -61,9 +62,9 @@ class ImpactNow:
     def result(self, agent: str) -> ImpactResult | None:
         return self._results.get(agent)
 
-    def start(self, deployment: Deployment, agent: str, session: Session) -> ImpactJob:
-        """Start the computation in a thread; raises UnknownAgent, or AgentBusy if one of the
-        agent's is going (nothing started then)."""
+    def start(self, deployment: Deployment, agent: str, session: Session, since: str | None = None) -> ImpactJob:
+        """Start the computation in a thread, of the items said on or after `since` if given;
+        raises UnknownAgent, or AgentBusy if one of the agent's is going (nothing started then)."""
         name = deployment.agent(agent).name
 
         def busy(going: ImpactJob | None) -> str | None:
@@ -73,13 +74,13 @@ class ImpactNow:
             return f"the impact of agent {name!r} is already being computed (started {going.started_at:%H:%M:%S} UTC)"
 
         return self._jobs.start(
-            name, session, lambda: ImpactJob(name, self._clock()), lambda job: self._run(deployment, job), busy
+            name, session, lambda: ImpactJob(name, self._clock(), since=since), lambda job: self._run(deployment, job), busy
         )
 
     def _run(self, deployment: Deployment, job: ImpactJob) -> Mapping[str, object]:
         def step(name: str) -> None:
             job.step = name
 
-        computed = compute_impact(deployment, job.agent, self._clock, None, step, self._env)
+        computed = compute_impact(deployment, job.agent, self._clock, job.since, step, self._env)
         self._results[job.agent] = ImpactResult(computed.document, self._clock(), computed.headline_error)
         return {"outcome": "done"}

@@ -19,6 +19,7 @@ from daemon.config.resolve import Deployment
 from daemon.doors.console.charts import Chart, line_chart
 from daemon.doors.console.impact_now import ImpactNow, ImpactResult
 from daemon.doors.console.pages import Pages, action, polled
+from daemon.doors.impact_compute import since_day
 from daemon.doors.impact_headline import HeadlineFile, read_headline
 from daemon.impact.document import ImpactDocument, ImpactItem
 from daemon.kernel.errors import AgentBusy, DaemonError, UnknownAgent
@@ -81,8 +82,16 @@ class ImpactPages(Pages):
         form = await self._form(request)
         if isinstance(form, Response):
             return form
+        deployment = self.deployment()
         try:
-            job = self.now.start(self.deployment(), request.path_params["agent"], request.scope["console_session"])
+            name = deployment.agent(request.path_params["agent"]).name
+            since = since_day(form.get("since") or None, "since")
+        except UnknownAgent as exc:
+            return self.failure(request, exc, 404)
+        except DaemonError as exc:  # a day that is not one: nothing started
+            return await self._page(request, name, 400, problem=str(exc))
+        try:
+            job = self.now.start(deployment, name, request.scope["console_session"], since)
         except UnknownAgent as exc:
             return self.failure(request, exc, 404)
         except AgentBusy as exc:
@@ -97,14 +106,15 @@ class ImpactPages(Pages):
             return self.failure(request, exc, 404)
         return await self._page(request, name, 200)
 
-    async def _page(self, request: Request, agent: str, status: int, busy: str | None = None) -> Response:
+    async def _page(
+        self, request: Request, agent: str, status: int, busy: str | None = None, problem: str | None = None
+    ) -> Response:
         job = self.now.job(agent)
         # whether it runs, then the result: a job that ends meanwhile polls once more, and one
         # seen ended has its result stored already (it is stored before the job ends)
         running = job is not None and job.running
         result: ImpactResult | None = self.now.result(agent)
         headline: HeadlineFile | None = None
-        problem: str | None = None
         if result is None:
             try:
                 headline = await run_in_threadpool(read_headline, self.deployment().state_dir, agent)
@@ -123,6 +133,8 @@ class ImpactPages(Pages):
             headline=headline,
             problem=problem,
             busy=busy,
+            # the day the form shows: the running computation's, else the shown result's
+            since=(job.since if running and job is not None else result.document.since if result else None),
         )
 
 

@@ -106,3 +106,25 @@ def test_impact_on_a_codex_session_finds_the_recurrence_and_not_the_tool_output(
     assert NOT_THE_PERSON not in said and "pip, not ever" not in said
     # the AGENTS.md instructions the runtime injects are not the person's words
     assert "Run the tests." not in said
+
+
+def test_a_change_of_state_about_the_command_claude_code_just_ran_is_a_correction(tmp_path: Path) -> None:
+    """The agent only ran a tool (`npx jest`): its tool call, as the adapter summarises it, is
+    what "we dropped jest" is about; the same sentence after an unrelated answer is news."""
+    config = copy("claude-code", tmp_path)
+    session = "7b2d4f60-5555-4e4e-9f9f-000000000006"
+    run = [{"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "npx jest src/dates.test.ts"}}]
+    said = "The tests run with vitest now, we dropped jest in the autumn."
+    lines = [
+        claude_line("user", "w1", "2026-11-21T10:00:00Z", "Fix the date parsing test."),
+        claude_line("assistant", "w2", "2026-11-21T10:00:05Z", run, sessionId=session),
+        claude_line("user", "w3", "2026-11-21T10:00:10Z", said),
+        claude_line("assistant", "w4", "2026-11-21T10:00:15Z", [{"type": "text", "text": "Right, vitest."}]),
+        claude_line("user", "w5", "2026-11-21T10:00:20Z", "Lunch was good, we dropped by the new place."),
+    ]  # fmt: skip
+    lines = [{**line, "sessionId": session} for line in lines]
+    write_lines(tmp_path / "claude-code" / "projects" / "-srv-project" / f"{session}.jsonl", lines)
+    document = impact(config)
+    (item,) = [i for i in document["items"] if "jest" in i["first"]["quote"]]
+    assert item["first"]["kind"] == "correction" and "changed:we dropped" in item["first"]["cues"]
+    assert "new place" not in " ".join(quotes(document))

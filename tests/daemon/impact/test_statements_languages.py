@@ -177,17 +177,30 @@ def test_each_language_leaves_out_questions_polite_noes_and_one_off_requests(cod
     [
         "هل يجب أن نشغل الاختبارات دائما أولا؟",  # the Arabic question mark
         "Πρέπει να τρέχουμε πάντα πρώτα τα τεστ;",  # the Greek question mark (;)
+        "Πρέπει να τρέχουμε πάντα πρώτα τα τεστ\u037e",  # the same, as typed before NFC
         "เราควรรันเทสต์ก่อนทุกครั้งไหม",  # a Thai question, its particle (ไหม) and no mark
+        "เราควรรันเทสต์ก่อนทุกครั้งไหม ",  # … with a space after it
+        "总是先跑测试吗",  # a Chinese question by its particle (吗)
     ],
 )
-@pytest.mark.xfail(strict=True, reason="a question is told only by ? ？ ¿ (daemon/impact/statements.py)")
-def test_a_question_marked_only_in_its_own_script_is_not_yet_left_out(message: str) -> None:
+def test_a_question_marked_only_in_its_own_script_is_left_out(message: str) -> None:
     assert found(message) == []
+    # the same words told, not asked, are a standing instruction
+    told = message.rstrip().rstrip("؟;\u037e").removesuffix("ไหม").removesuffix("吗")
+    assert [s.kind for s in found(told)] == ["standing_instruction"]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="a correction opener needs punctuation after it; Thai marks it with a space"
-)
-def test_a_thai_correction_opener_followed_by_a_space_is_not_yet_found() -> None:
+def test_a_greek_semicolon_asks_only_in_greek() -> None:
+    """An English sentence ending in ";" is not a question: "always" still counts."""
+    (statement,) = found("Always run the tests first;")
+    assert statement.kind == "standing_instruction"
+
+
+def test_a_thai_correction_opener_followed_by_a_space_is_found() -> None:
     (statement,) = found("ไม่ใช่ ใช้ pnpm")
     assert statement.kind == "correction"
+
+
+def test_a_thai_correction_opener_running_into_its_clause_is_a_word_not_a_correction() -> None:
+    """Without the pause "ไม่ใช่" runs into what follows ("is not …"), like "no" before a word."""
+    assert [s.cues for s in found("ไม่ใช่ปัญหาของเรา")] == []

@@ -136,3 +136,34 @@ def test_the_page_shows_the_instruction_proposal_made_from_the_correction_and_it
     assert '(instruction, cites this turn)</span> <span class="tag approved">approved</span>' in done
     assert f'by jonas in run <a href="/runs/ada/{approved.json()["run_id"]}">' in done
     assert "(instruction approved)" in done
+
+
+def test_compute_now_since_a_day_shows_only_the_items_said_from_then(root: Path) -> None:
+    """The page's `since` is the command's --since: items said (first or again) on or after it,
+    the trend from that week; the day stays in the form."""
+    from tests.support.deploy import conversation, write_transcript
+
+    config = setup_agent(root, None)
+    write_transcript(root / "ada", "s8.jsonl", conversation([("Wrong, the standup is at 9:30, not 10.", "Fixed.")], day="2026-11-05"))
+    write_transcript(root / "ada", "s9.jsonl", conversation([("No emojis in commit messages.", "Noted.")], day="2026-11-20"))
+    browser = client(config)
+    assert post(browser, "/impact/ada/compute", "/impact", since="2026-11-16").status_code == 202
+    done = _until_done(browser)
+    assert '<span id="impact-shown-since">2026-11-16</span>' in done
+    assert "“No emojis in commit messages.”" in done and "standup" not in done
+    assert '<td>2026-11-16</td>' in done and '<td>2026-11-02</td>' not in done
+    assert 'id="impact-since" value="2026-11-16"' in browser.get("/impact?agent=ada").text
+    # the whole history again with the field left empty
+    assert post(browser, "/impact/ada/compute", "/impact", since="").status_code == 202
+    assert "standup" in _until_done(browser)
+
+
+def test_a_since_that_is_not_a_day_is_refused_and_starts_nothing(root: Path) -> None:
+    config = setup_agent(root, None)
+    browser = client(config)
+    refused = post(browser, "/impact/ada/compute", "/impact", since="last week")
+    assert refused.status_code == 400
+    assert "since: &#39;last week&#39; is not a day (YYYY-MM-DD)" in refused.text
+    assert "No impact computed here for agent ada yet: press Compute now." in refused.text
+    state = load_deployment(config, {}).state_dir
+    assert read_headline(state, "ada") is None and not headline_path(state, "ada").exists()

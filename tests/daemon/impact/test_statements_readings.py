@@ -1,0 +1,222 @@
+"""The readings beyond a cue phrase (daemon/impact/cues.py, echo.py, statements.py): a change
+of state about what the agent just said, "you … again" anywhere, a negation in capitals, a
+stop or a prohibition opening a later clause, a dismissal, a recall with a clause of its own,
+and recurrence by what was learned from two statements."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.recurrence import group
+from daemon.impact.statements import Statement, detect_statements
+
+
+def found(message: str, answered: str = "") -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=answered)
+
+
+CHANGES = [
+    ("en", "The tests run with vitest, we dropped jest in the autumn.", "Running npx jest src/dates.test.ts."),
+    ("en", "Staging is staging.tidepool.dev now, we left Heroku in December.", "Opening https://app.herokuapp.com"),
+    ("de", "Die mit 33 ist die alte, die neue endet auf 29.", "Tel. 0711 48 33 10"),
+    ("fr", "On a quitté OVH l'an dernier, tout est chez Scaleway.", "Je me connecte à la console OVH."),
+    ("es", "Esa dirección es vieja, ahora vivo en la calle Mayor.", "Envío a tu dirección de Sevilla."),
+    ("pl", "Przeszliśmy na GitLaba, GitHub jest już nieaktualny.", "Otwieram repozytorium na GitHub."),
+    ("it", "Quello è il numero vecchio, abbiamo cambiato operatore.", "Chiamo il numero 02 1234."),
+]
+
+
+@pytest.mark.parametrize(("code", "message", "answered"), CHANGES)
+def test_a_change_of_state_about_the_agents_last_turn_is_a_correction(code: str, message: str, answered: str) -> None:
+    (statement,) = found(message, answered)
+    assert statement.kind == "correction" and statement.language == code
+    assert any(c.startswith("changed:") for c in statement.cues)
+
+
+@pytest.mark.parametrize(("code", "message", "answered"), CHANGES)
+def test_the_same_change_told_about_nothing_the_agent_said_is_news(code: str, message: str, answered: str) -> None:
+    for answered in ("Good morning!", ""):
+        assert all(not c.startswith("changed:") for s in found(message, answered) for c in s.cues)
+
+
+def test_a_word_the_agent_wrote_inside_a_longer_token_is_taken_up() -> None:
+    """Tools write names inside paths and hosts: "heroku" in "…herokuapp.com", "33" in a number."""
+    (statement,) = found("We moved off Heroku.", "curl https://tidepool-staging.herokuapp.com/health")
+    assert statement.cues == ("changed:we moved off",)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "you added a column and didn't bump SCHEMA_VERSION, again.",
+        "du hast wieder Ersatz versprochen ohne Foto.",
+        "the time you gave me is London again.",
+    ],
+)
+def test_again_counts_anywhere_when_the_person_says_the_agent_did_it(message: str) -> None:
+    (statement,) = found(message)
+    assert any(c.startswith("again:") for c in statement.cues) and statement.recalls
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the staging DB was down again this morning, so you may not reach it.",
+        "Thanks again, you saved me.",
+        "Das Wetter ist wieder schlecht.",
+    ],
+)
+def test_again_about_the_world_or_a_thanks_is_not_a_recall(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "word"),
+    [
+        ("die Seladon-Glasur ist NICHT spülmaschinenfest, nur die weißen", "nicht"),
+        ("The invoice does NOT include VAT.", "not"),
+        ("Ce n'est PAS le bon fichier.", "pas"),
+    ],
+)
+def test_a_negation_written_in_capitals_insists_against_what_was_said(message: str, word: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "correction" and f"emphasis:{word}" in statement.cues
+
+
+def test_a_sentence_all_in_capitals_is_not_read_as_insisting() -> None:
+    assert found("THE BUILD IS NOT GREEN.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("here we squash-merge, don't create merge commits on the branch.", "stop:don't"),
+        ("Wir duzen die Kunden, keine Förmlichkeiten.", "prohibition:keine"),
+    ],
+)
+def test_a_stop_or_a_prohibition_may_open_a_later_clause(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert cue in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sure, don't worry about it.",
+        "It works, no problem at all.",
+        "Looks good, no changes needed.",
+        "die Stände kosten dieses Jahr 80 €, nicht 60, aber egal",
+        "CI takes 12 min here, it's fine, not your fault",
+        "Costó 80 €, no 60, pero da igual.",
+    ],
+)
+def test_a_dismissal_or_an_agreeing_clause_is_not_a_correction(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_recall_with_a_clause_of_its_own_stands_alone() -> None:
+    message = "Der Prefix ist /api/v2, nicht /v2/api. Und schon wieder ein hartkodierter String im Button."
+    assert [s.quote for s in found(message)] == [
+        "Der Prefix ist /api/v2, nicht /v2/api.",
+        "Und schon wieder ein hartkodierter String im Button.",
+    ]
+
+
+def test_a_bare_recall_still_takes_in_the_sentence_before() -> None:
+    (statement,) = found("The staging host is stage-2. I said that last week.")
+    assert statement.quote == "The staging host is stage-2. I said that last week." and statement.recalls
+
+
+def test_two_statements_the_same_fact_was_learned_from_are_one_item_in_any_words() -> None:
+    first = detect_statements("No — use pnpm, not npm.", "s1.jsonl", 3, "2026-03-02T09:00:00+00:00")
+    again = detect_statements("Den anderen Paketmanager, nicht den Standard!", "s2.jsonl", 3, "2026-03-09T09:00:00+00:00")
+    other = detect_statements("Keine Emojis in Commits.", "s3.jsonl", 3, "2026-03-10T09:00:00+00:00")
+    statements = [*first, *again, *other]
+    assert len(group(statements)) == 3  # their words share nothing
+    learned = frozenset({"fact:project.package_manager=pnpm"})
+    items = group(statements, {first[0]: learned, again[0]: learned})
+    assert [[s.session for s in i.statements] for i in items] == [["s1.jsonl", "s2.jsonl"], ["s3.jsonl"]]
+    # a new value of the key is a change, not the same thing said again
+    changed = {first[0]: learned, again[0]: frozenset({"fact:project.package_manager=yarn"})}
+    assert len(group(statements, changed)) == 3
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("type hints on every function signature pls", "en"),
+        ("Responde a cada cliente en su idioma.", "es"),
+        ("Jede neue Funktion bekommt einen Test.", "de"),
+        ("Un test pour chaque nouvelle fonction.", "fr"),
+        ("Każda funkcja ma mieć testy.", "pl"),
+        ("Un test per ogni nuova funzione.", "it"),
+    ],
+)
+def test_a_rule_over_each_thing_is_a_standing_instruction(message: str, code: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "standing_instruction" and statement.language == code
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "When you change an endpoint, update openapi.yaml in the same commit.",
+        "If the build fails, ping me on Slack.",
+        "Cuando el cliente escribe en español, se le responde en español.",
+        "Wenn ein Kunde reklamiert, erst ein Foto anfordern.",
+    ],
+)
+def test_a_condition_opening_one_clause_of_two_sets_a_standing_rule(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "standing_instruction" and any(c.startswith("condition:") for c in statement.cues)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "When I tried it, it failed.",  # what happened to the speaker
+        "When we deployed yesterday, the cache broke.",  # a past day
+        "Quand je suis arrivé, c'était fermé.",
+        "Auch wenn sie nur einen Tag alt ist.",  # a condition alone rules nothing
+        "If you have time, look at the PR.",  # a one-off
+    ],
+)
+def test_a_condition_that_tells_what_happened_or_asks_once_is_not_a_rule(message: str) -> None:
+    assert found(message) == []
+
+
+def test_again_in_a_fragment_is_said_of_what_the_agent_just_did_and_takes_in_what_follows() -> None:
+    (statement,) = found("region again. eu-west-1. we have nothing in virginia")
+    assert statement.quote == "region again. eu-west-1." and statement.recalls
+    assert found("The train was late again.") == []
+
+
+def test_a_recall_that_says_something_is_continued_by_the_sentence_after_it() -> None:
+    message = "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
+    assert [s.quote for s in found(message)] == ["e outra vez 30! são 35 a e-bike"]
+    # a recall after a rule still joins that rule
+    (statement,) = found("encore trois points d'exclamation. je t'ai dit, sobre. un point, c'est tout")
+    assert statement.quote == "encore trois points d'exclamation. je t'ai dit, sobre."
+
+
+def test_not_between_two_values_is_a_contrast_without_a_comma() -> None:
+    (statement,) = found("the prod cluster is on 1.29 not 1.24")
+    assert statement.kind == "correction" and statement.cues == ("contrast:not",)
+    assert found("the cluster is not on 1.29") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["I used to always squash my commits.", "antigamente nunca abríamos ao sábado de manhã", "kiedyś zawsze robiłem to w Excelu"],
+)
+def test_always_or_never_about_a_state_that_is_over_is_a_story(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_message_too_short_to_tell_its_language_is_read_in_its_sessions() -> None:
+    from daemon.text.language import language
+
+    assert found("znowu elaborat. krótko") == []
+    polish = language("pl")
+    (statement,) = detect_statements("znowu elaborat. krótko", "s1.jsonl", 3, None, usual=polish)
+    assert statement.language == "pl" and statement.recalls
