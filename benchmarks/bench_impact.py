@@ -1,7 +1,13 @@
 """Impact (issue 34): detection and recurrence matching on the labelled corpus, and the
 `impact` command as a whole process on 10,000 sessions.
 
-Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N]
+Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
+
+Three corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+first, read while the detection was built), impact_corpus_unseen and impact_corpus_final
+(held out: written blind by helpers who never read the detection; the unseen one was read
+after its first measurement, the final one after its first). `--corpus` picks one;
+`--sessions 0` skips the whole-process run.
 
 1. Every user turn of every session of benchmarks/impact_corpus/ goes through detection
    (`daemon.impact.statements`), every agent's statements through grouping
@@ -14,7 +20,7 @@ Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N]
    `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
    memory, items found.
 
-Writes benchmarks/results/impact.json.
+Writes benchmarks/results/impact.json (impact-unseen.json, impact-final.json for the others).
 """
 
 from __future__ import annotations
@@ -34,8 +40,8 @@ sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.impact_score import CORPUS, Agent, detection, load, lookalike_hits, recurrence
 from benchmarks.report import print_table, save_results
+from daemon.impact.history import session_language
 from daemon.impact.recurrence import group
-from daemon.impact.report import session_language
 from daemon.impact.statements import Statement, detect_statements
 from tests.support.deploy import base_config, write_config
 
@@ -158,7 +164,8 @@ def main(argv: list[str] | None = None) -> int:
     if process is not None:
         print(f"whole process: {process}")
     save_results(
-        "impact-unseen" if held_out else "impact",
+        # impact_corpus_unseen → impact-unseen, impact_corpus_final → impact-final
+        "impact-" + args.corpus.resolve().name.removeprefix("impact_corpus_") if held_out else "impact",
         {
             "target": TARGET,
             "corpus_seconds": round(corpus_seconds, 2),

@@ -22,7 +22,7 @@ from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
-MENTION = re.compile(r"[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
+MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
 
 
 @dataclass(frozen=True)

@@ -12,9 +12,8 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | stop | at the start of the sentence or of a clause | "Stop adding emojis", "…, don't create merge commits" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
-| again | at the start, in an exclamation, in a fragment of FRAGMENT words, or after a `second_person` form | "Again: run …", "Emojis again!", "you added a column … again" |
+| again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
-| condition | a word of the meaning table's `if` opening one clause of two or more | "When you change an endpoint, update openapi.yaml" |
 | limit | anywhere, beside a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
 """
@@ -34,8 +33,8 @@ from daemon.text.unicode_words import segment
 CLAUSE_BREAK = re.compile(r"[,;:—–()]|\s-\s|[»”\"']\s*,")
 # The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
 NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
-# Words (after the lead-ins) a fragment holds at most: "Region again." is about what the agent did.
-FRAGMENT = 3
+# Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).
+SHOUTED = 3
 # Scripts written without spaces between words: there a space is a pause, like a comma.
 UNSPACED = ("thai", "han", "kana")
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
@@ -92,17 +91,17 @@ def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple
 
 @cache
 def first_words() -> frozenset[str]:
-    """The first word of every cue phrase of every language, and the words of its meaning
-    table a reading looks for (`if`, `NEGATING`): a sentence holding none of them holds no
-    cue, whatever its language, and is not read further."""
+    """The first word of every cue phrase of every language, and the negations of its meaning
+    table (`NEGATING`, read in capitals): a sentence holding none of them holds no cue,
+    whatever its language, and is not read further."""
     found: set[str] = set()
     for lang in known().values():
         for name in CUE_LISTS:
             found.update(p[0] for p in lang.impact.get(name, ()) if p)
         if lang.impact:
             found.update(p[0] for p in lang.claim.get("standing", ()) if p)
-            # the readings of the meaning table: a condition, a negation in capitals
-            found.update(w for w, concepts in lang.concepts.items() if {"if", *NEGATING} & set(concepts))
+            # the reading of the meaning table: a negation in capitals
+            found.update(w for w, concepts in lang.concepts.items() if NEGATING & set(concepts))
     return frozenset(found)
 
 
@@ -160,8 +159,8 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             after = rest.lstrip()
             # a script that writes no space between words (Thai) marks a pause with one
             paused = lang.script in UNSPACED and rest[:1].isspace()
-            punctuated = paused or not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
-            if kind == "correction_openers" and not punctuated:
+            punctuated = not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
+            if kind == "correction_openers" and not (punctuated or paused):
                 continue
             if kind == "prohibition_openers" and punctuated:
                 continue
@@ -176,17 +175,17 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if kind == "standing":
             phrases = phrases | lang.claim.get("standing", frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
-    # "again" anywhere when the person exclaims or speaks of what the agent did ("you … again")
+    # "again" anywhere when the person exclaims, or speaks of what the agent did: "you" is the
+    # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
+    # not in a request ("Can you send it again") nor further on ("Nice to see you again")
     exclaimed = "!" in text or "！" in text
-    you = [i for i, p in find(low, impact.get("second_person", frozenset())) if free(i, len(p))]
-    # a fragment of a few words is said of what the agent just did: "Region again.", "too long again"
-    fragment = len(low) - start <= FRAGMENT
+    you = find(low, impact.get("second_person", frozenset()))
+    asked = find(low, lang.claim.get("request", frozenset()))
+    addressed = any(at <= start + 1 for at, _ in you) and not asked
     for i, phrase in find(low, impact.get("again", frozenset())):
-        addressed = any(at < i for at in you)  # "you … again", not "again … you"
-        if (i == start or exclaimed or addressed or fragment) and free(i, len(phrase)):
+        if (i == start or exclaimed or addressed) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
-    found += [Cue("condition", low[at], at) for at in _rule_conditions(lang, low, clauses) if free(at, 1)]
     if any(_number(lang, low, i) for i in range(len(low))):
         found += [
             Cue("limit", " ".join(p), i)
@@ -214,7 +213,7 @@ def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple
     phrase ("…, no problem" opens nothing)."""
     found = [start]
     agreeing = lang.impact.get("agreement", frozenset())
-    for i in range(max(start, 1), len(words.low)):
+    for i in range(start + 1, len(words.low)):
         if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]) is None:
             continue
         if not any(words.low[i : i + len(p)] == p for p in agreeing):
@@ -222,36 +221,22 @@ def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple
     return tuple(found)
 
 
-def _rule_conditions(lang: Language, low: tuple[str, ...], clauses: tuple[int, ...]) -> list[int]:
-    """Where a condition (a word of the meaning table's `if`) opens one clause of two or more,
-    the rule in the other: "When you change an endpoint, update openapi.yaml". A condition
-    alone rules nothing ("Auch wenn sie alt ist."), nor one that tells what happened to the
-    speaker ("When I tried it, it failed", "When we deployed yesterday, …": a first-person
-    singular form or a past day in the condition's clause)."""
-    if len(clauses) < 2:
-        return []
-    mine = lang.words("first_person")
-    found = []
-    for n, at in enumerate(clauses):
-        if at >= len(low) or "if" not in lang.concepts.get(low[at], ()):
-            continue
-        clause = low[at : clauses[n + 1] if n + 1 < len(clauses) else len(low)]
-        told = any(w in mine or "yesterday" in lang.concepts.get(w, ()) for w in clause)
-        if not told:
-            found.append(at)
-    return found
-
-
 def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[int, str]]:
     """A negation written in capitals in a sentence that is not all capitals ("die Glasur ist
     NICHT spülmaschinenfest"): the person insists, against what was said. Read from the
-    language's meaning table (`NEGATING`), in scripts with case."""
+    language's meaning table (`NEGATING`), in scripts with case; a word of SHOUTED letters or
+    more ("NO" is a value: "set the flag to NO"), not beside another word in capitals (code:
+    "WHERE deleted_at IS NOT NULL")."""
     if text.upper() == text:
         return []
+    def capitals(i: int) -> bool:
+        word = text[words.spans[i][0] : words.spans[i][1]]
+        return len(word) >= SHOUTED and word.isupper()
+
     shouted = []
-    for i, (a, b) in enumerate(words.spans):
-        word = text[a:b]
-        if len(word) >= 2 and word.isupper() and NEGATING & set(lang.concepts.get(words.low[i], ())):
+    for i in range(len(words.spans)):
+        beside = (i > 0 and capitals(i - 1)) or (i + 1 < len(words.spans) and capitals(i + 1))
+        if capitals(i) and not beside and NEGATING & set(lang.concepts.get(words.low[i], ())):
             shouted.append((i, words.low[i]))
     return shouted
 

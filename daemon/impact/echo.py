@@ -1,35 +1,54 @@
 """What a sentence of the person takes up from the agent's turn just before it (pure, no I/O;
-docs/explanation/impact.md#what-counts).
+docs/explanation/impact.md#the-cues-of-a-language).
 
 A change of state ("we dropped jest", "die mit 33 ist die alte") corrects the agent only
 when it is about something the agent just said or did: the person retires what the agent
 used. Told alone ("we moved the meeting") it is news, not a correction. A word is taken up
 when the agent's turn holds it: the same content stem, or — for names, numbers and paths,
 which tools write inside longer tokens — a word of `LONG_WORD` letters or more, or one
-holding a digit, found inside a word of the turn ("heroku" in
-"tidepool-staging.herokuapp.com", "33" in "0711 48 33 10").
+holding a digit, found inside the turn's text ("heroku" in "tidepool-staging.herokuapp.com",
+"33" in "0711 48 33 10"). The words of the change itself ("changed", "switched") are not
+looked for: an agent that "changed the README" says nothing of "the meeting has changed".
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from daemon.impact.content import content, cue_tokens
 from daemon.text.language import Language
 from daemon.text.unicode_words import words
+from daemon.text.words import token
 
 LONG_WORD = 4
 # Of a long agent turn, the tail the person answers (a pasted log of a megabyte is not read).
 READ_CHARS = 20_000
 
 
-def taken_up(sentence: str, previous: str, lang: Language) -> tuple[str, ...]:
-    """The words of `sentence` the agent's turn `previous` holds (see the module docstring)."""
-    if not previous.strip():
-        return ()
-    previous = previous[-READ_CHARS:]
-    shared = set(content(sentence, lang).stems & content(previous, lang).stems)
-    skip = lang.function_words | cue_tokens(lang.code)
-    theirs = {w.casefold() for w in words(previous)}
-    for word in {w.casefold() for w in words(sentence)} - skip:
-        if (len(word) >= LONG_WORD or any(c.isdigit() for c in word)) and any(word in t for t in theirs):
-            shared.add(word)
-    return tuple(sorted(shared))
+class Answered:
+    """The agent's turn a message answers, read once per language however many of the
+    message's sentences ask about it."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text[-READ_CHARS:]
+        self.folded = self.text.casefold()
+        self._stems: dict[str, frozenset[str]] = {}
+
+    def stems(self, lang: Language) -> frozenset[str]:
+        if lang.code not in self._stems:
+            self._stems[lang.code] = content(self.text, lang).stems
+        return self._stems[lang.code]
+
+    def taken_up(self, sentence: str, lang: Language, cue: Iterable[str] = ()) -> tuple[str, ...]:
+        """The words of `sentence` this turn holds (see the module docstring), leaving out the
+        words of the `cue` phrase that was found."""
+        if not self.text.strip():
+            return ()
+        said = {w.casefold() for w in cue}
+        said |= {token(w, lang) for w in said}
+        shared = set(content(sentence, lang).stems & self.stems(lang)) - said
+        skip = lang.function_words | cue_tokens(lang.code) | said
+        for word in {w.casefold() for w in words(sentence)} - skip:
+            if (len(word) >= LONG_WORD or any(c.isdigit() for c in word)) and word in self.folded:
+                shared.add(word)
+        return tuple(sorted(shared))

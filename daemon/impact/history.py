@@ -11,15 +11,19 @@ view read, the hook's context given, a skill opened (`daemon.transcripts.usage_s
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cached_property
 
 from daemon.kernel.changeset import Cursor
+from daemon.text.language import Language, detect
 from daemon.transcripts.files import TranscriptSource
 from daemon.transcripts.reader import read_new_turns
 from daemon.transcripts.usage import UsageEvent
 
 CONSUMER = "impact"
+SAMPLE_CHARS = 1000  # of a session's user text, to tell its language
 # Windows read per session at most: a bound on one command's work, far beyond any real session
 # (each window is `max_read_bytes`, 4 MiB by default).
 MAX_WINDOWS = 10_000
@@ -48,12 +52,28 @@ class Session:
     def started(self) -> str | None:
         return next((m.ts for m in self.messages if m.ts), None)
 
+    @cached_property
+    def language(self) -> Language | None:
+        """The language of the person's messages (told once, from their first SAMPLE_CHARS)."""
+        return session_language(m.text for m in self.messages if m.role == "user")
+
 
 @dataclass(frozen=True)
 class History:
     sessions: tuple[Session, ...]
     deliveries: tuple[UsageEvent, ...]  # in the order read
     warnings: tuple[str, ...]
+
+
+def session_language(texts: Iterable[str]) -> Language | None:
+    """The language of a session's user messages, told from their first SAMPLE_CHARS."""
+    sample = ""
+    for text in texts:
+        sample += " " + text
+        if len(sample) >= SAMPLE_CHARS:
+            break
+    sample = sample[:SAMPLE_CHARS]
+    return detect([sample]) if sample.strip() else None
 
 
 def read_history(source: TranscriptSource, now: datetime) -> History:

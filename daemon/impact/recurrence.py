@@ -162,8 +162,8 @@ def group(
             if last.session == statement.session and not same_turn:
                 continue
             compared = [item.statements[0], *item.statements[1:][-COMPARED:]]
-            if about & subject_of[index]:
-                score = 1.0  # the same fact or skill learned from both
+            if about & subject_of[index] and not same_turn:
+                score = 1.0  # the same fact or skill learned from both, said in two sessions
             else:
                 score = max(similarity(mine, contents[id(s)], weights) for s in compared)
             if score >= bar and (best is None or score > best[0]):

@@ -17,7 +17,7 @@ flagged for review.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import date, timedelta
 
 from daemon.impact.answers import MCP_ANSWER, McpAnswer, first_with_facts
@@ -37,20 +37,19 @@ from daemon.impact.recurrence import Item, group
 from daemon.impact.review_links import INSTRUCTION_APPROVED, ProposalSource, first_delivered, linked_proposals
 from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
-from daemon.text.language import Language, detect, language
+from daemon.text.language import language
 from daemon.transcripts.usage import UsageEvent
 from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
 from memory_engine.records import FactRecord
 
 DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
-SAMPLE_CHARS = 1000  # of a session's user text, to tell its language
 
 
 def statements_of(sessions: Sequence[Session]) -> list[Statement]:
     """Every statement of the person's messages (user turns only), in session order."""
     found: list[Statement] = []
     for session in sessions:
-        usual = session_language(m.text for m in session.messages if m.role == "user")
+        usual = session.language
         # the agent's messages since the person last spoke (a runtime may write one turn as
         # several): what a change of state may be about
         answered: list[str] = []
@@ -71,22 +70,11 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
     return found
 
 
-def session_language(texts: Iterable[str]) -> Language | None:
-    """The language of a session's user messages, told from their first SAMPLE_CHARS."""
-    sample = ""
-    for text in texts:
-        sample += " " + text
-        if len(sample) >= SAMPLE_CHARS:
-            break
-    sample = sample[:SAMPLE_CHARS]
-    return detect([sample]) if sample.strip() else None
-
-
 def languages_without_cues(sessions: Sequence[Session]) -> list[str]:
     """The languages of sessions whose data file has no `impact:` section: nothing is found there."""
     missing: set[str] = set()
     for session in sessions:
-        lang = session_language(m.text for m in session.messages if m.role == "user")
+        lang = session.language
         if lang is not None and not lang.impact:
             missing.add(lang.code)
     return sorted(missing)
@@ -322,7 +310,8 @@ def _subjects(
     of the key is a change, not the same thing again) and each skill made or changed from it."""
     if not statement.ref:
         return frozenset()
-    facts = _learned(statement, by_ref.get(statement.ref, []))
+    # a fact without a quote (an older or a lab record) says which turn, not which sentence
+    facts = [f for f in _learned(statement, by_ref.get(statement.ref, [])) if f.quote]
     found = {f"fact:{f.entity}.{f.key}={str(f.value).casefold()}" for f in facts}
     found |= {f"skill:{k.name}" for k in skills.get(statement.ref, []) if cited(statement, k) is not None}
     return frozenset(found)

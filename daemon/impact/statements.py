@@ -28,7 +28,7 @@ from typing import Literal
 
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, Words, agreement, cues, may_hold_cues, said, words_of
-from daemon.impact.echo import taken_up
+from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.text.language import Language, detect
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
@@ -43,6 +43,8 @@ RECALLING = frozenset({"reminder", "again"})
 THIN = 2
 # … and a sentence that only says it was said before ("I told you", "again").
 THIN_RECALL = 3
+# Characters of the sentence after a recall it may take in: what is said again, not a letter.
+CONTINUATION = 200
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class Statement:
 
 def _kind(found: list[Cue]) -> Kind:
     kinds = {c.kind for c in found}
-    if kinds & {"standing", "condition"}:
+    if "standing" in kinds:
         return "standing_instruction"
     if kinds & CORRECTING:
         return "correction"
@@ -120,7 +122,7 @@ def asks(lang: Language, text: str, words: Words) -> bool:
 
 
 def _read(
-    lang: Language, text: str, spans: list[tuple[int, int]], answered: str
+    lang: Language, text: str, spans: list[tuple[int, int]], answered: Answered
 ) -> tuple[list[Cue], bool]:
     """(cues, excluded) of the sentence in `lang`; a change of state counts only about a word
     of the agent's turn before (`answered`, `daemon.impact.echo`)."""
@@ -128,7 +130,8 @@ def _read(
         return [], False
     words = words_of(text)
     found = cues(lang, text, words, spans)
-    if any(c.kind == "changed" for c in found) and not taken_up(text, answered, lang):
+    changes = [c for c in found if c.kind == "changed"]
+    if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
@@ -153,6 +156,7 @@ def detect_statements(
     if not may_hold_cues(words_of(text)):
         return []
     whole = language if language is not None else detect([text]) or usual
+    agent_turn = Answered(answered)
     spans = apart(text)
     read: list[tuple[Sentence, Reading]] = []
     for sentence in sentences(text):
@@ -167,14 +171,14 @@ def detect_statements(
             for a, b in spans
             if a < sentence.end and b > sentence.start
         ]
-        read.append((sentence, _reading(sentence.text, local, whole, answered)))
+        read.append((sentence, _reading(sentence.text, local, (whole, usual), agent_turn)))
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
-    # a thin statement that took in nothing before it: (where its quote starts, its sentence)
-    bare: tuple[int, Sentence] | None = None
+    # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
+    bare: tuple[int, Sentence, Language] | None = None
     for k, (sentence, reading) in enumerate(read):
         lang = reading.language
-        if bare is not None and not reading.cues and not reading.excluded and _beside(text, bare[1], sentence):
+        if bare is not None and _continues(text, bare[1], sentence, reading, bare[2]):
             # "Region again. eu-west-1.", "e outra vez 30! são 35 a e-bike": what is said
             # again follows the recall
             said = found.pop()
@@ -197,7 +201,7 @@ def detect_statements(
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                     reading = Reading(lang, [*read_before.cues, *reading.cues], False)
                 # else "… And no emoji.": a rule of its own beside another
-            elif not read_before.excluded and not (recall_only and mine and _continued(text, read, k)):
+            elif not read_before.excluded and not (recall_only and mine and _continued(text, read, k, lang)):
                 # … unless a recall that says something is continued by the sentence after
                 # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
                 first = before
@@ -205,7 +209,7 @@ def detect_statements(
             _statement(text[first.start : sentence.end], lang, reading.cues, (session, turn, time, ref))
         )
         if first is sentence and thin:
-            bare = (first.start, sentence)
+            bare = (first.start, sentence, lang)
         previous = (sentence, reading)
     return found
 
@@ -233,13 +237,18 @@ class Reading:
     excluded: bool
 
 
-def _reading(text: str, spans: list[tuple[int, int]], whole: Language | None, answered: str) -> Reading:
-    """The sentence read in its own language and in the message's: the cues of the first that
-    has some, excluded if either reading excludes it; None if neither language has cues."""
+def _reading(
+    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], answered: Answered
+) -> Reading:
+    """The sentence read in its own language, in the message's and in the session's usual
+    one (`languages`: a short English sentence may look Polish — "We dropped jest."): the
+    cues of the first that has some, excluded if any reading excludes it; None if no
+    language fits."""
     own = detect([text])
-    readings = [lang for lang in (own, whole) if lang is not None]
-    if len(readings) == 2 and readings[0].code == readings[1].code:
-        readings = readings[:1]
+    readings: list[Language] = []
+    for lang in (own, *languages):
+        if lang is not None and all(lang.code != seen.code for seen in readings):
+            readings.append(lang)
     best: Reading | None = None
     excluded = False
     for lang in readings:
@@ -261,12 +270,19 @@ def _thin(text: str, lang: Language, reading: Reading) -> bool:
     return len(content(text, lang).stems) < needed
 
 
-def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int) -> bool:
-    """Whether the sentence after the `k`th is the person's, holds no cue and stands beside it."""
-    if k + 1 >= len(read):
+def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int, lang: Language) -> bool:
+    """Whether the sentence after the `k`th continues it (`_continues`)."""
+    return k + 1 < len(read) and _continues(text, read[k][0], *read[k + 1], lang)
+
+
+def _continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, lang: Language) -> bool:
+    """Whether `after` says what a recall `sentence` (in `lang`) recalls: the person's, with no
+    cue of its own, not dismissing it ("Emojis again! Whatever."), beside it, and short
+    (CONTINUATION)."""
+    if reading.cues or reading.excluded or len(after.text) > CONTINUATION:
         return False
-    after, reading = read[k + 1]
-    return not reading.cues and not reading.excluded and _beside(text, read[k][0], after)
+    dismissal = lang.impact.get("dismissal", frozenset())
+    return not said(lang, words_of(after.text), dismissal) and _beside(text, sentence, after)
 
 
 def _beside(text: str, before: Sentence, after: Sentence) -> bool:

@@ -118,8 +118,8 @@ class ImpactPages(Pages):
         if result is None:
             try:
                 headline = await run_in_threadpool(read_headline, self.deployment().state_dir, agent)
-            except DaemonError as exc:
-                problem = str(exc)
+            except DaemonError as exc:  # said beside the problem of the request, if any
+                problem = f"{problem} {exc}" if problem else str(exc)
         fragment = polled(request)
         return self.render(
             request,
