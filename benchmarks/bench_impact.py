@@ -38,7 +38,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from benchmarks.impact_score import CORPUS, Agent, detection, load, lookalike_hits, recurrence
+from benchmarks.impact_score import CORPUS, Agent, detection, learned_subjects, load, lookalike_hits, recurrence
 from benchmarks.report import print_table, save_results
 from daemon.impact.history import session_language
 from daemon.impact.recurrence import group
@@ -144,6 +144,9 @@ def main(argv: list[str] | None = None) -> int:
     corpus_seconds = time.perf_counter() - started
     detected = detection(agents, found)
     matched = recurrence(agents, found, items)
+    # the same, with the facts and skills the labels say were learned from each turn
+    learned = {a.name: group(found[a.name], learned_subjects(a, found[a.name])) for a in agents}
+    with_learned = recurrence(agents, found, learned)
     looks = [h for a in agents for h in lookalike_hits(a, found[a.name])]
     # --sessions 0: the corpus figures only, no whole-process run
     process = whole_process(agents, args.sessions) if args.sessions else None
@@ -161,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
         f"{len(looks)} of {sum(len(a.lookalikes) for a in agents)} look-alikes detected; "
         f"kind as labelled for {pct(detected['kind_agreement'])} of the statements found on an item"
     )
+    print(
+        f"recurrence pairs with the learned facts and skills: precision {pct(with_learned['precision'])}, "
+        f"recall {pct(with_learned['recall'])} (of pairs both detected: {pct(with_learned['recall_of_detected'])})"
+    )
     if process is not None:
         print(f"whole process: {process}")
     save_results(
@@ -172,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             "detection": figures,
             "kind_agreement": detected["kind_agreement"],
             "recurrence": {k: v for k, v in matched.items() if not isinstance(v, list)},
+            "recurrence_with_learned": {k: v for k, v in with_learned.items() if not isinstance(v, list)},
             "lookalikes_detected": looks,
             "missed_occurrences": detected["missed"],
             "false_positives": detected["false_positives"],

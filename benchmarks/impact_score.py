@@ -33,6 +33,8 @@ class Occurrence:
     turn: int
     quote: str
     language: str
+    subject: str = ""  # fact:<entity>.<key>, skill:<name> or instruction:<slug>
+    learned: bool = False  # its fate is not never_learned
 
 
 @dataclass
@@ -75,6 +77,8 @@ def load(root: Path = CORPUS) -> list[Agent]:
                         occ["turn"],
                         occ["quote"],
                         occ.get("language", languages[sid]),
+                        item["subject"],
+                        item["fate"] != "never_learned",
                     )
                 )
         looks = yaml.safe_load((folder / "lookalikes.yaml").read_text(encoding="utf-8"))["lookalikes"]
@@ -105,6 +109,17 @@ def match(agent: Agent, found: list[Statement]) -> dict[int, Occurrence | None]:
             (o for o in by_turn[(st.session, st.turn)] if _overlaps(content, o.quote, st.quote)), None
         )
     return result
+
+
+def learned_subjects(agent: Agent, found: list[Statement]) -> dict[Statement, frozenset[str]]:
+    """What a distiller that learns every learned item's fact or skill from each turn it is said
+    in would give `group`: the item's labelled subject, for each statement found on it."""
+    matched = match(agent, found)
+    return {
+        st: frozenset({occ.subject})
+        for index, st in enumerate(found)
+        if (occ := matched[index]) is not None and occ.learned and occ.subject.startswith(("fact:", "skill:"))
+    }
 
 
 def lookalike_hits(agent: Agent, found: list[Statement]) -> list[dict[str, Any]]:
