@@ -38,7 +38,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
-from benchmarks.impact_score import CORPUS, Agent, detection, learned_subjects, load, lookalike_hits, recurrence
+from benchmarks.impact_score import (
+    CORPUS,
+    Agent,
+    detection,
+    learned_subjects,
+    load,
+    lookalike_hits,
+    recurrence,
+)
 from benchmarks.report import print_table, save_results
 from daemon.impact.history import session_language
 from daemon.impact.recurrence import group

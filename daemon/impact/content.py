@@ -16,11 +16,18 @@ import unicodedata
 from dataclasses import dataclass
 from functools import cache
 
-from daemon.text.language import Language, language
+from daemon.text.language import MONTHS, WEEKDAYS, Language, language
+from daemon.text.lexicon import calendar_at
 from daemon.text.unicode_words import words
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
+# Concepts of the meaning table that name a thing, the same in every language (the others —
+# not, must, before — say how, and are cues or function words here).
+SHARED_MEANINGS = frozenset(
+    {"staging", "production", "development", "test", "qa", "sandbox", "preprod", "canary", "local"}
+    | set(WEEKDAYS) | set(MONTHS)
+)
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
 
@@ -45,6 +52,21 @@ def cue_tokens(code: str) -> frozenset[str]:
     return frozenset(plain | {token(w, lang) for w in plain})
 
 
+def meanings(text: str, lang: Language) -> frozenset[str]:
+    """What the words of `text` mean in every language, as `@<meaning>`: a weekday or a month
+    (CLDR's names, in any inflection: "vendredi", "freitags" are `@friday`) and the
+    environments of the meaning table ("préprod" is `@preprod`). "Le déploiement, c'est le
+    vendredi" and "we deploy on Fridays" share `@friday`."""
+    found = set()
+    for word in words(text):
+        folded = word.casefold()
+        named = calendar_at(lang, word, folded)
+        if named is not None:
+            found.add(f"@{named}")
+        found.update(f"@{c}" for c in lang.concepts.get(folded, ()) if c in SHARED_MEANINGS)
+    return frozenset(found)
+
+
 def fold(word: str) -> str:
     """`word` casefolded, without accents (ó is o)."""
     return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
@@ -56,6 +78,8 @@ def content(text: str, lang: Language | None) -> Content:
     stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     stems |= frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
+    if lang is not None:
+        stems |= meanings(text, lang)
     function = lang.function_words if lang is not None else frozenset()
     plain = [w.casefold().replace("’", "'") for w in words(text)]
     kept = [fold(w) for w in plain if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())]

@@ -252,3 +252,14 @@ def test_two_sentences_of_one_turn_stay_apart_though_a_fact_of_the_turn_fits_bot
     turn = detect_statements("No emojis in commit messages. And always use pnpm, not npm.", "s1.jsonl", 3, None)
     learned = frozenset({"fact:project.package_manager=pnpm"})
     assert len(group(turn, {s: learned for s in turn})) == 2
+
+
+def test_a_rule_said_again_in_another_language_joins_by_its_weekday_and_environment() -> None:
+    """"vendredi" and "Fridays", "préprod" and "preprod" mean the same in every language."""
+    first = detect_statements("Never deploy to preprod on Fridays.", "s1.jsonl", 3, "2026-03-02T09:00:00+00:00")
+    again = detect_statements(
+        "Je te l'ai dit : jamais de mise en préprod le vendredi !", "s2.jsonl", 3, "2026-03-09T09:00:00+00:00"
+    )
+    other = detect_statements("Never use tabs in YAML.", "s3.jsonl", 3, "2026-03-10T09:00:00+00:00")
+    items = group([*first, *again, *other])
+    assert [[s.session for s in i.statements] for i in items] == [["s1.jsonl", "s2.jsonl"], ["s3.jsonl"]]
