@@ -31,9 +31,6 @@ class StrictNode(TypedDict, total=False):
     const: Any
 
 
-KEPT_KEYWORDS = frozenset(StrictNode.__annotations__)
-
-
 def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
     if depth > 32:
         raise ValueError("schema nests too deeply (recursive model?)")
@@ -52,7 +49,7 @@ def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
     for key, value in node.items():
         if key == "properties":
             out[key] = {name: _inline(sub, defs, depth + 1) for name, sub in value.items()}
-        elif key in KEPT_KEYWORDS:
+        elif key in StrictNode.__optional_keys__:  # the node's own keys (total=False: all optional)
             out[key] = _inline(value, defs, depth + 1)
     if out.get("type") == "object" or "properties" in out:
         out["type"] = "object"
