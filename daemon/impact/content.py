@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -52,13 +53,13 @@ def cue_tokens(code: str) -> frozenset[str]:
     return frozenset(plain | {token(w, lang) for w in plain})
 
 
-def meanings(text: str, lang: Language) -> frozenset[str]:
-    """What the words of `text` mean in every language, as `@<meaning>`: a weekday or a month
+def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
+    """What the words `said` mean in every language, as `@<meaning>`: a weekday or a month
     (CLDR's names, in any inflection: "vendredi", "freitags" are `@friday`) and the
     environments of the meaning table ("préprod" is `@preprod`). "Le déploiement, c'est le
     vendredi" and "we deploy on Fridays" share `@friday`."""
     found = set()
-    for word in words(text):
+    for word in said:
         folded = word.casefold()
         named = calendar_at(lang, word, folded)
         if named is not None:
@@ -78,10 +79,11 @@ def content(text: str, lang: Language | None) -> Content:
     stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     stems |= frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
+    said = words(text)
     if lang is not None:
-        stems |= meanings(text, lang)
+        stems |= meanings(said, lang)
     function = lang.function_words if lang is not None else frozenset()
-    plain = [w.casefold().replace("’", "'") for w in words(text)]
+    plain = [w.casefold().replace("’", "'") for w in said]
     kept = [fold(w) for w in plain if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())]
     grams = frozenset(g for w in kept for g in _trigrams(w))
     return Content(stems, grams)

@@ -60,6 +60,7 @@ class Words:
 
     low: tuple[str, ...]
     spans: tuple[tuple[int, int], ...]
+    capitals: frozenset[str] = frozenset()  # words written in capitals, SHOUTED letters or more, casefolded
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,9 @@ class Cue:
 def words_of(text: str) -> Words:
     found = segment(text)
     return Words(
-        tuple(w.text.casefold().replace("’", "'") for w in found), tuple((w.start, w.end) for w in found)
+        tuple(w.text.casefold().replace("’", "'") for w in found),
+        tuple((w.start, w.end) for w in found),
+        frozenset(w.text.casefold() for w in found if len(w.text) >= SHOUTED and w.text.isupper()),
     )
 
 
@@ -91,23 +94,33 @@ def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple
 
 @cache
 def first_words() -> frozenset[str]:
-    """The first word of every cue phrase of every language, and the negations of its meaning
-    table (`NEGATING`, read in capitals): a sentence holding none of them holds no cue,
-    whatever its language, and is not read further."""
+    """The first word of every cue phrase of every language: a sentence holding none of them
+    (nor a negation in capitals) holds no cue, whatever its language, and is not read further."""
     found: set[str] = set()
     for lang in known().values():
         for name in CUE_LISTS:
             found.update(p[0] for p in lang.impact.get(name, ()) if p)
         if lang.impact:
             found.update(p[0] for p in lang.claim.get("standing", ()) if p)
-            # the reading of the meaning table: a negation in capitals
-            found.update(w for w, concepts in lang.concepts.items() if NEGATING & set(concepts))
     return frozenset(found)
 
 
+@cache
+def negations() -> frozenset[str]:
+    """The words of every language with cues that say "not" (`NEGATING`): read in capitals."""
+    return frozenset(
+        w
+        for lang in known().values()
+        if lang.impact
+        for w, concepts in lang.concepts.items()
+        if NEGATING & set(concepts)
+    )
+
+
 def may_hold_cues(words: Words) -> bool:
-    """Whether some word of the sentence opens a cue phrase of some language (`first_words`)."""
-    return not first_words().isdisjoint(words.low)
+    """Whether some word of the sentence opens a cue phrase of some language (`first_words`),
+    or is a negation written in capitals (`negations`)."""
+    return not first_words().isdisjoint(words.low) or not negations().isdisjoint(words.capitals)
 
 
 def body_start(lang: Language, low: tuple[str, ...]) -> int:
@@ -167,7 +180,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     for i, phrase in find(low, impact.get("contrast", frozenset())):
         # after a clause break (not an agreeing "…, no problem"), or between two values: "1.29 not 1.24"
-        between = i > 0 and i + len(phrase) < len(low) and _value(low[i - 1]) and _value(low[i + len(phrase)])
+        between = i > 0 and i + len(phrase) < len(low) and _number(lang, low, i - 1) and _number(lang, low, i + len(phrase))
         if i > start and (i in clauses or between) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
@@ -179,11 +192,8 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
     # not in a request ("Can you send it again") nor further on ("Nice to see you again")
     exclaimed = "!" in text or "！" in text
-    you = find(low, impact.get("second_person", frozenset()))
-    asked = find(low, lang.claim.get("request", frozenset()))
-    addressed = any(at <= start + 1 for at, _ in you) and not asked
     for i, phrase in find(low, impact.get("again", frozenset())):
-        if (i == start or exclaimed or addressed) and free(i, len(phrase)):
+        if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     if any(_number(lang, low, i) for i in range(len(low))):
@@ -206,6 +216,12 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             for o in found
         )
     ]
+
+
+def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
+    """Whether "you" is the sentence's first or second word and it asks for nothing."""
+    you = find(low, lang.impact.get("second_person", frozenset()))
+    return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
 
 
 def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:
@@ -239,11 +255,6 @@ def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[in
         if capitals(i) and not beside and NEGATING & set(lang.concepts.get(words.low[i], ())):
             shouted.append((i, words.low[i]))
     return shouted
-
-
-def _value(word: str) -> bool:
-    """A version, an amount or a code: a word holding a digit."""
-    return any(c.isdigit() for c in word)
 
 
 def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:

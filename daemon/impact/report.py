@@ -17,7 +17,7 @@ flagged for review.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 
 from daemon.impact.answers import MCP_ANSWER, McpAnswer, first_with_facts
@@ -155,7 +155,7 @@ def _facts_delivery(
 def _item(
     number: int,
     item: Item,
-    by_ref: dict[str, list[FactRecord]],
+    facts_of: Mapping[Statement, list[FactRecord]],
     history: History,
     skills: Sequence[SkillSource],
     proposals: Sequence[ProposalSource],
@@ -164,7 +164,7 @@ def _item(
     learned: list[FactRecord] = []
     source: Statement | None = None  # the first statement a fact was learned from
     for statement in item.statements:
-        found = _learned(statement, by_ref.get(statement.ref, [])) if statement.ref else []
+        found = facts_of[statement]
         if found and not learned:
             source = statement
         learned += [f for f in found if f not in learned]
@@ -296,23 +296,25 @@ def impact_items(
         for ref in dict.fromkeys(ref for ref, _ in skill.cites):
             skills_by_ref[ref].append(skill)
     statements = statements_of(history.sessions)
-    subjects = {s: _subjects(s, by_ref, skills_by_ref) for s in statements}
+    # the facts learned from each statement, read once for grouping and for the links
+    facts_of = {s: _learned(s, by_ref.get(s.ref, [])) if s.ref else [] for s in statements}
+    subjects = {s: _subjects(s, facts_of[s], skills_by_ref) for s in statements}
     return [
-        _item(n, item, by_ref, history, skills, proposals, answers)
+        _item(n, item, facts_of, history, skills, proposals, answers)
         for n, item in enumerate(group(statements, subjects), 1)
     ]
 
 
 def _subjects(
-    statement: Statement, by_ref: dict[str, list[FactRecord]], skills: dict[str, list[SkillSource]]
+    statement: Statement, facts: Sequence[FactRecord], skills: dict[str, list[SkillSource]]
 ) -> frozenset[str]:
-    """What the daemon learned from the statement: each fact as its key and value (a new value
-    of the key is a change, not the same thing again) and each skill made or changed from it."""
+    """What the daemon learned from the statement (its `facts`, its turn's `skills`): each fact
+    as its key and value (a new value of the key is a change, not the same thing again) and
+    each skill made or changed from it. A fact without a quote (an older or a lab record)
+    says which turn, not which sentence: it joins nothing."""
     if not statement.ref:
         return frozenset()
-    # a fact without a quote (an older or a lab record) says which turn, not which sentence
-    facts = [f for f in _learned(statement, by_ref.get(statement.ref, [])) if f.quote]
-    found = {f"fact:{f.entity}.{f.key}={str(f.value).casefold()}" for f in facts}
+    found = {f"fact:{f.entity}.{f.key}={str(f.value).casefold()}" for f in facts if f.quote}
     found |= {f"skill:{k.name}" for k in skills.get(statement.ref, []) if cited(statement, k) is not None}
     return frozenset(found)
 

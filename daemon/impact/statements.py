@@ -34,7 +34,7 @@ from daemon.text.language import Language, detect
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
-QUESTION_MARKS = ("?", "？", "¿")
+OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit"})
@@ -111,9 +111,9 @@ def asks(lang: Language, text: str, words: Words) -> bool:
     names them; Greek writes its own as ";", which NFC makes a semicolon), opens with "¿", or
     ends with one of its language's question particles (`impact.question_endings`: Thai ไหม)."""
     end = text.rstrip().rstrip(CLOSING)
-    if end.endswith(QUESTION_MARKS[:2]) or text.lstrip().startswith(QUESTION_MARKS[2]):
+    if text.lstrip().startswith(OPENING_QUESTION):
         return True
-    if end and unicodedata.name(end[-1], "").endswith("QUESTION MARK"):
+    if end and unicodedata.name(end[-1], "").endswith("QUESTION MARK"):  # ? ？ ؟ …
         return True
     if lang.script == "greek" and end.endswith(";"):
         return True
@@ -188,13 +188,17 @@ def detect_statements(
             previous = (sentence, reading)
             continue
         first = sentence
-        thin = _thin(sentence.text, lang, reading)
+        recall_only = all(c.kind in RECALLING for c in reading.cues)
+        mine = content(sentence.text, lang).stems
+        # too little of its own to be read alone: fewer than THIN content words ("Always.",
+        # "Every new function."), or THIN_RECALL when it only recalls ("I said that last
+        # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
+        # Button" says what again)
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN)
         if thin and previous is not None and _beside(text, previous[0], sentence):
             # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
             # recalled or ruled on is said in the sentence before
             before, read_before = previous
-            recall_only = all(c.kind in RECALLING for c in reading.cues)
-            mine = content(sentence.text, lang).stems
             if found and found[-1].quote.endswith(before.text) and read_before.cues:
                 if recall_only or not mine:
                     merged = found.pop()
@@ -259,15 +263,6 @@ def _reading(
     if best is None:
         return Reading(readings[0] if readings else None, [], excluded)
     return Reading(best.language, best.cues, excluded)
-
-
-def _thin(text: str, lang: Language, reading: Reading) -> bool:
-    """Whether a statement says too little of its own to be read alone: fewer than THIN
-    content words ("Always.", "Every new function."), or, when it only recalls, fewer than
-    THIN_RECALL ("I said that last week." recalls the sentence before; "Und schon wieder ein
-    hartkodierter String im Button" says what again)."""
-    needed = THIN_RECALL if all(c.kind in RECALLING for c in reading.cues) else THIN
-    return len(content(text, lang).stems) < needed
 
 
 def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int, lang: Language) -> bool:
