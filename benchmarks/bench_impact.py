@@ -47,7 +47,7 @@ from benchmarks.impact_score import (
     lookalike_hits,
     recurrence,
 )
-from benchmarks.report import print_table, save_results
+from benchmarks.report import RESULTS, print_table, save_results
 from daemon.impact.history import session_language
 from daemon.impact.recurrence import group
 from daemon.impact.statements import Statement, detect_statements
@@ -129,6 +129,14 @@ def whole_process(agents: list[Agent], count: int) -> dict[str, object]:
     }
 
 
+def _last_whole_process(name: str) -> object:
+    """The whole-process figures of benchmarks/results/<name>.json, if a run wrote some."""
+    try:
+        return json.loads((RESULTS / f"{name}.json").read_text(encoding="utf-8")).get("whole_process")
+    except (OSError, ValueError):
+        return None
+
+
 def pct(value: float | None) -> str:
     return "—" if value is None else f"{100 * value:.1f} %"
 
@@ -152,12 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     corpus_seconds = time.perf_counter() - started
     detected = detection(agents, found)
     matched = recurrence(agents, found, items)
-    # the same, with the facts and skills the labels say were learned from each turn
+    # the same, with what the labels say was learned from each turn: a fact, a skill, an instruction line
     learned = {a.name: group(found[a.name], learned_subjects(a, found[a.name])) for a in agents}
     with_learned = recurrence(agents, found, learned)
     looks = [h for a in agents for h in lookalike_hits(a, found[a.name])]
-    # --sessions 0: the corpus figures only, no whole-process run
-    process = whole_process(agents, args.sessions) if args.sessions else None
+    name = "impact-" + args.corpus.resolve().name.removeprefix("impact_corpus_") if held_out else "impact"
+    # --sessions 0: the corpus figures only; the whole-process figures last measured are kept
+    process = whole_process(agents, args.sessions) if args.sessions else _last_whole_process(name)
     figures = detected["figures"]
     print_table(
         ["slice", "precision", "recall", "statements", "labelled occurrences"],
@@ -173,14 +182,14 @@ def main(argv: list[str] | None = None) -> int:
         f"kind as labelled for {pct(detected['kind_agreement'])} of the statements found on an item"
     )
     print(
-        f"recurrence pairs with the learned facts and skills: precision {pct(with_learned['precision'])}, "
+        f"recurrence pairs with what was learned (facts, skills, instruction lines): precision {pct(with_learned['precision'])}, "
         f"recall {pct(with_learned['recall'])} (of pairs both detected: {pct(with_learned['recall_of_detected'])})"
     )
-    if process is not None:
+    if process is not None and args.sessions:
         print(f"whole process: {process}")
     save_results(
         # impact_corpus_unseen → impact-unseen, impact_corpus_final → impact-final
-        "impact-" + args.corpus.resolve().name.removeprefix("impact_corpus_") if held_out else "impact",
+        name,
         {
             "target": TARGET,
             "corpus_seconds": round(corpus_seconds, 2),

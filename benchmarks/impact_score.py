@@ -112,13 +112,15 @@ def match(agent: Agent, found: list[Statement]) -> dict[int, Occurrence | None]:
 
 
 def learned_subjects(agent: Agent, found: list[Statement]) -> dict[Statement, frozenset[str]]:
-    """What a distiller that learns every learned item's fact or skill from each turn it is said
-    in would give `group`: the item's labelled subject, for each statement found on it."""
+    """What a daemon that learns every learned item from each turn it is said in would give
+    `group`: the item's labelled subject, for each statement found on it — a fact's key and
+    value, a skill, or the line of an instruction file a proposal citing the turn changes
+    (`daemon.impact.review_links.learned_lines`)."""
     matched = match(agent, found)
     return {
         st: frozenset({occ.subject})
         for index, st in enumerate(found)
-        if (occ := matched[index]) is not None and occ.learned and occ.subject.startswith(("fact:", "skill:"))
+        if (occ := matched[index]) is not None and occ.learned
     }
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from daemon.doors.mcp_answers import read_answers
 from daemon.impact.answers import McpAnswer
-from daemon.impact.review_links import ProposalSource
+from daemon.impact.review_links import ProposalSource, instruction_lines
 from daemon.kernel.errors import DaemonError
 from daemon.kernel.paths import StateLayout
 from daemon.kernel.review_queue import Proposal, list_proposals
@@ -17,14 +17,16 @@ from daemon.kernel.view import AgentView
 from daemon.transcripts.usage_signals import utc_stamp
 
 
-def _added(proposal: Proposal) -> list[str]:
-    """The lines the proposal's changes (and choices) add, as its diffs when made say them."""
+def _added(proposal: Proposal, sign: str = "+", paths: frozenset[str] | None = None) -> list[str]:
+    """The lines the proposal's changes (and choices) add (or with `sign` "-", remove), as its
+    diffs when made say them; only those of files in `paths`, when given."""
     changes = [*proposal.changes, *(c for choice in proposal.choices for c in choice.changes)]
     return [
         line[1:]
         for change in changes
+        if paths is None or change.path in paths
         for line in change.diff.splitlines()
-        if line.startswith("+") and not line.startswith("+++")
+        if line.startswith(sign) and not line.startswith(sign * 3)
     ]
 
 
@@ -44,6 +46,7 @@ def source(proposal: Proposal, view: AgentView, instructions: frozenset[str]) ->
         evidence=tuple(proposal.evidence),
         text="\n".join([proposal.title, *_added(proposal)]),
         instructs=bool(targets & instructions),
+        lines=instruction_lines([*_added(proposal, "+", instructions), *_added(proposal, "-", instructions)]),
     )
 
 

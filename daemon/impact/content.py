@@ -4,19 +4,24 @@ sentence before it, and recurrence, which compares them).
 
 Content words are the words `daemon.text.words` calls content (not a function word of the
 language, a number or three letters or more) that are not cue words of the language's
-`impact:` lists or `claim.standing` (a one-word cue, or a word of a recall): "always" and
-"I told you" say how, not what. A word in quotation marks is named,
-not used, and counts even when it is a function word ("« Tu », pas « vous »").
+`impact:` lists or `claim.standing`: a one-word cue anywhere ("always" says how, not what),
+every word of a recall ("one more time": people recall in more words than a list holds), and
+the clause a person says it was said before in, when another clause says something
+("Heroku is gone, I said that weeks ago": "weeks ago" is when it was said, not what). A word
+in quotation marks is named, not used, and counts even when it is a function word
+("« Tu », pas « vous »").
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
+from daemon.impact.cues import CLAUSE_BREAK, find, words_of
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at
 from daemon.text.unicode_words import words
@@ -27,10 +32,15 @@ TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter word
 # not, must, before — say how, and are cues or function words here).
 SHARED_MEANINGS = frozenset(
     {"staging", "production", "development", "test", "qa", "sandbox", "preprod", "canary", "local"}
-    | set(WEEKDAYS) | set(MONTHS)
+    | set(WEEKDAYS)
+    | set(MONTHS)
 )
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
+
+
+# Where a sentence ends inside a statement's quote ("… mille volte. pasillo"): a clause ends too.
+SENTENCE_END = re.compile(r"[.!?…。！？]+\s|\n")
 
 
 @dataclass(frozen=True)
@@ -45,12 +55,61 @@ def cue_tokens(code: str) -> frozenset[str]:
     lang = language(code)
     if lang is None:
         return frozenset()
-    # a cue of one word, and every word of a recall ("i told you"); the words of other
-    # phrases may carry content ("time" of "this time", "next time", "using" of "we stopped using")
+    # a cue of one word, and every word of a recall ("i told you", "zum x-ten mal": a person
+    # recalls in more words than any list holds); the words of other phrases may carry
+    # content ("time" of "this time", "next time", "using" of "we stopped using")
     phrases = [p for listed in lang.impact.values() for p in listed] + list(lang.claim.get("standing", ()))
     recalls = [p for name in ("reminder", "again") for p in lang.impact.get(name, ())]
     plain = {p[0] for p in phrases if len(p) == 1} | {w for p in recalls for w in p}
     return frozenset(plain | {token(w, lang) for w in plain})
+
+
+@cache
+def _recalls(code: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]], frozenset[str]]:
+    """(reminders, agains, first words of both) of a language: its phrases that say it was
+    said before — the saying ("i told you") and the again ("one more time")."""
+    lang = language(code)
+    if lang is None:
+        return frozenset(), frozenset(), frozenset()
+    reminders = lang.impact.get("reminder", frozenset())
+    agains = lang.impact.get("again", frozenset())
+    return reminders, agains, frozenset(p[0] for p in reminders | agains if p)
+
+
+def _unsaid(text: str, lang: Language, cue: frozenset[str]) -> str:
+    """`text` with the recalls it says blanked out (see the module docstring): the words of
+    each, and the clause of a saying ("I told you last week") when the rest holds a content
+    word. "Again" is not a clause of its own: "Emojis again, and in the title" keeps "Emojis"."""
+    reminders, agains, first = _recalls(lang.code)
+    said = words_of(text)
+    if first.isdisjoint(said.low):
+        return text
+    blanks = [
+        (said.spans[i][0], said.spans[i + len(p) - 1][1]) for i, p in find(said.low, reminders | agains)
+    ]
+    breaks = [
+        0,
+        *(m.end() for m in CLAUSE_BREAK.finditer(text)),
+        *(m.end() for m in SENTENCE_END.finditer(text)),
+        len(text),
+    ]
+    breaks.sort()
+    clauses = [
+        (a, b)
+        for a, b in itertools.pairwise(breaks)
+        if any(a <= x < b for x, _ in (said.spans[i] for i, _p in find(said.low, reminders)))
+    ]
+    rest = _blank(text, clauses)
+    if clauses and any(is_content(t, lang) and t not in cue for t in tokens(rest, lang)):
+        return _blank(rest, blanks)
+    return _blank(text, blanks)
+
+
+def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    chars = list(text)
+    for a, b in spans:
+        chars[a:b] = " " * (b - a)
+    return "".join(chars)
 
 
 def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
@@ -76,15 +135,21 @@ def fold(word: str) -> str:
 def content(text: str, lang: Language | None) -> Content:
     """The content words of `text` read as `lang` (see the module docstring)."""
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
-    stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
-    stems |= frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
+    mentioned = frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
+    if lang is not None:
+        text = _unsaid(text, lang, cue)
+    stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue) | mentioned
     said = words(text)
     if lang is not None:
         stems |= meanings(said, lang)
     function = lang.function_words if lang is not None else frozenset()
     plain = [w.casefold().replace("’", "'") for w in said]
-    kept = [fold(w) for w in plain if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())]
+    kept = [
+        fold(w)
+        for w in plain
+        if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())
+    ]
     grams = frozenset(g for w in kept for g in _trigrams(w))
     return Content(stems, grams)
 

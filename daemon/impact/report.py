@@ -34,7 +34,14 @@ from daemon.impact.document import (
 )
 from daemon.impact.history import History, Session
 from daemon.impact.recurrence import Item, group
-from daemon.impact.review_links import INSTRUCTION_APPROVED, ProposalSource, first_delivered, linked_proposals
+from daemon.impact.review_links import (
+    INSTRUCTION_APPROVED,
+    ProposalSource,
+    cited_lines,
+    first_delivered,
+    learned_lines,
+    linked_proposals,
+)
 from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
@@ -140,7 +147,10 @@ def _flag(recurrences: int, facts: bool, by_skill: list[str], by_proposal: list[
 
 
 def _facts_delivery(
-    statement: Statement, facts: Sequence[FactRecord], deliveries: Sequence[UsageEvent], answers: Sequence[McpAnswer]
+    statement: Statement,
+    facts: Sequence[FactRecord],
+    deliveries: Sequence[UsageEvent],
+    answers: Sequence[McpAnswer],
 ) -> tuple[str | None, str | None]:
     """When and how the facts learned from `statement` first reached the agent: a facts view
     read or hook context of a later session, or an MCP answer giving one of them."""
@@ -298,7 +308,13 @@ def impact_items(
     statements = statements_of(history.sessions)
     # the facts learned from each statement, read once for grouping and for the links
     facts_of = {s: _learned(s, by_ref.get(s.ref, [])) if s.ref else [] for s in statements}
-    subjects = {s: _subjects(s, facts_of[s], skills_by_ref) for s in statements}
+    # … and the instruction lines the review queue's proposals citing it change
+    cited = cited_lines(proposals)
+    subjects = {
+        s: _subjects(s, facts_of[s], skills_by_ref)
+        | {f"instruction:{line}" for line in learned_lines(s, cited)}
+        for s in statements
+    }
     return [
         _item(n, item, facts_of, history, skills, proposals, answers)
         for n, item in enumerate(group(statements, subjects), 1)

@@ -12,11 +12,17 @@ A statement is linked to a proposal
 
 An approved proposal that changes an instruction file reached the agent when it was
 approved, if that was after the statement: the runtime reads the file from then on.
+
+What a proposal citing a statement does to the instruction files — the lines it adds or
+removes (`instruction_lines`) — is what was learned from it: two statements of different
+sessions whose proposals touch the same line ("- Always use 'Sie' with customers." added
+from the first, sharpened from the second) are one item, in any words or language.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from daemon.impact.content import content
@@ -26,6 +32,12 @@ from daemon.impact.statements import Statement
 from daemon.text.language import language
 
 INSTRUCTION_APPROVED = "instruction_approved"
+# A list marker or a heading's hashes before an instruction line: "- ", "* ", "1. ", "## ".
+MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)\s+")
+# The turn an evidence line cites, before " (role, time): …" or alone.
+CITED = re.compile(r"(.*?@\d+)(?= \(|\Z)", re.DOTALL)
+# The quote of an evidence line: `<file>@<offset> (role, time): “quote”`.
+EVIDENCE_QUOTE = re.compile(r"“(.*)”\s*\Z", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -43,11 +55,65 @@ class ProposalSource:
     evidence: tuple[str, ...]
     text: str  # its title and the lines it adds
     instructs: bool  # it changes one of the agent's instruction files
+    lines: frozenset[str] = frozenset()  # the instruction lines it adds or removes (`instruction_lines`)
+
+
+def instruction_lines(lines: Iterable[str]) -> frozenset[str]:
+    """Lines of an instruction file as one reads them: without a list marker, casefolded,
+    spaces collapsed; a line with no letter or digit ("---", "") says nothing."""
+    found = set()
+    for line in lines:
+        plain = " ".join(MARKER.sub("", line).split()).casefold()
+        if any(c.isalnum() for c in plain):
+            found.add(plain)
+    return frozenset(found)
+
+
+def evidence_ref(line: str) -> str:
+    """The turn an evidence line cites: its `<file>@<offset>` (a file name may hold spaces)."""
+    cited = CITED.match(line)
+    return cited.group(1) if cited else line
+
+
+def cited_lines(proposals: Sequence[ProposalSource]) -> dict[str, list[tuple[str, frozenset[str]]]]:
+    """Turn ref → (the quote cited from it, the instruction lines changed) of each proposal
+    that changes instruction lines and cites that turn: read once for every statement."""
+    found: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for proposal in proposals:
+        if proposal.instructs and proposal.lines:
+            for line in proposal.evidence:
+                quoted = EVIDENCE_QUOTE.search(line)
+                found.setdefault(evidence_ref(line), []).append(
+                    (quoted.group(1) if quoted else "", proposal.lines)
+                )
+    return found
+
+
+def learned_lines(statement: Statement, cited: dict[str, list[tuple[str, frozenset[str]]]]) -> frozenset[str]:
+    """The instruction lines changed by the proposals that cite the statement's turn with words
+    of the statement (`cited`, from `cited_lines`): an evidence quote holding it or held by
+    it, or sharing a content word. A proposal citing a message for another of its sentences
+    learned nothing from this one."""
+    found: set[str] = set()
+    mine: frozenset[str] | None = None
+    said = statement.quote.casefold()
+    for quote, lines in cited.get(statement.ref, []) if statement.ref else []:
+        if not quote:
+            continue
+        folded = quote.casefold()
+        if folded in said or said in folded:
+            found |= lines
+            continue
+        lang = language(statement.language)
+        mine = content(statement.quote, lang).stems if mine is None else mine
+        if mine & content(quote, lang).stems:
+            found |= lines
+    return frozenset(found)
 
 
 def cites(proposal: ProposalSource, ref: str) -> bool:
     """Whether an evidence line of `proposal` cites the turn `ref` (`<file>@<offset>`)."""
-    return bool(ref) and any(line == ref or line.startswith(ref + " ") for line in proposal.evidence)
+    return bool(ref) and any(evidence_ref(line) == ref for line in proposal.evidence)
 
 
 def _worded(statement: Statement, proposal: ProposalSource) -> bool:

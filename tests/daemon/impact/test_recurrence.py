@@ -3,8 +3,10 @@ languages too; statements about other things, and two sentences of one session, 
 
 from __future__ import annotations
 
+from daemon.impact.content import content
 from daemon.impact.recurrence import group
 from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
 
 
 def said(session: int, message: str, day: str) -> list[Statement]:
@@ -71,3 +73,31 @@ def test_a_second_sentence_of_the_same_session_is_no_recurrence() -> None:
     ) + detect_statements("Always the staging bucket!", "s1.jsonl", 5, "2026-07-01T09:10:00+00:00")
     items = group(statements)
     assert all(item.recurrences == [] for item in items)
+
+
+def test_when_a_person_says_they_said_it_before_is_not_what_they_said() -> None:
+    # "I said that three weeks ago at the standup" is a clause of its own: its words do not
+    # weigh against the match, so the recurrence joins on "Heroku"
+    statements = [
+        *said(1, "Deploys go to staging.tidepool.dev, not to Heroku.", "2026-03-02"),
+        *said(1, "Always tag the release before the deploy.", "2026-03-02"),
+        *said(1, "Never squash the migration commits.", "2026-03-02"),
+        *said(1, "No emojis in the changelog.", "2026-03-02"),
+        *said(2, "Stop pushing to Heroku, I said that three weeks ago at the standup.", "2026-03-30"),
+    ]
+    items = group(statements)
+    assert [len(i.statements) for i in items] == [2, 1, 1, 1]
+    assert items[0].recurrences[0].quote.startswith("Stop pushing to Heroku")
+
+
+def test_content_leaves_out_the_clause_of_a_saying_but_not_an_again_nor_what_follows_it() -> None:
+    en, it = language("en"), language("it")
+    assert content("Heroku is gone, I said that weeks ago.", en).stems == {"heroku", "gone"}
+    # alone, the saying keeps its words: there is nothing else
+    assert "week" in content("I said that weeks ago.", en).stems
+    # "again" qualifies what is said: "Emojis again, and in the title" is about emojis
+    assert {"emoji", "titl"} <= content("Emojis again, and in the title too!", en).stems
+    # a sentence end closes the clause: "pasillo" after the saying is what is said
+    assert "pasill" in content("corridoio, te l'ho già detto mille volte. pasillo", it).stems
+    # a word in quotation marks counts, even in the saying's clause
+    assert "komm" in content("schon wieder 'komm', wie gesagt, wir siezen die Kunden", language("de")).stems
