@@ -3,11 +3,11 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Three corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
-first, read while the detection was built), impact_corpus_unseen and impact_corpus_final
-(held out: written blind by helpers who never read the detection; the unseen one was read
-after its first measurement, the final one after its first). `--corpus` picks one;
-`--sessions 0` skips the whole-process run.
+Four corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+first, read while the detection was built), impact_corpus_unseen, impact_corpus_final and
+impact_corpus_fresh (held out: written blind by helpers who never read the detection; each
+read only after its first measurement). `--corpus` picks one; `--sessions 0` skips the
+whole-process run and keeps the whole-process figures last written.
 
 1. Every user turn of every session of benchmarks/impact_corpus/ goes through detection
    (`daemon.impact.statements`), every agent's statements through grouping
@@ -20,7 +20,7 @@ after its first measurement, the final one after its first). `--corpus` picks on
    `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
    memory, items found.
 
-Writes benchmarks/results/impact.json (impact-unseen.json, impact-final.json for the others).
+Writes benchmarks/results/impact.json (impact-unseen.json, impact-final.json, impact-fresh.json for the others).
 """
 
 from __future__ import annotations
@@ -148,8 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         "--corpus",
         type=Path,
         default=CORPUS,
-        help="the labelled corpus (default benchmarks/impact_corpus; the held-out one is "
-        "benchmarks/impact_corpus_unseen, measured only, never tuned on)",
+        help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
+        "benchmarks/impact_corpus_unseen, _final and _fresh)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)

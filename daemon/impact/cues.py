@@ -80,16 +80,31 @@ def words_of(text: str) -> Words:
 
 
 def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of every one of `phrases` said in `low`."""
+    """(position, phrase) of every one of `phrases` said in `low`; a phrase of several words
+    also as typed without its apostrophes ("no youre right", "ive said that"). A single word
+    is not: "id", "ill", "well" are words of their own, not "i'd", "i'll", "we'll"."""
     hits = []
+    plain: tuple[str, ...] | None = None
     for phrase in phrases:
         size = len(phrase)
         if not size:
             continue
+        bare = _bare(phrase) if size > 1 else phrase
+        if bare is not phrase and plain is None:
+            plain = tuple(w.replace("'", "") for w in low)
         for i in range(len(low) - size + 1):
-            if low[i] == phrase[0] and low[i : i + size] == phrase:
+            exact = low[i] == phrase[0] and low[i : i + size] == phrase
+            if exact or (plain is not None and bare is not phrase and plain[i : i + size] == bare):
                 hits.append((i, phrase))
     return hits
+
+
+@cache
+def _bare(phrase: tuple[str, ...]) -> tuple[str, ...]:
+    """`phrase` without apostrophes, or `phrase` itself when it has none."""
+    if not any("'" in w for w in phrase):
+        return phrase
+    return tuple(w.replace("'", "") for w in phrase)
 
 
 @cache
@@ -140,10 +155,10 @@ def body_start(lang: Language, low: tuple[str, ...]) -> int:
 
 def agreement(lang: Language, words: Words) -> str | None:
     """The agreeing or declining "no" the sentence opens with ("No, that's fine"), or None."""
-    for start in {0, body_start(lang, words.low)}:
-        for phrase in lang.impact.get("agreement", frozenset()):
-            if words.low[start : start + len(phrase)] == phrase:
-                return " ".join(phrase)
+    starts = {0, body_start(lang, words.low)}
+    for at, phrase in find(words.low, lang.impact.get("agreement", frozenset())):
+        if at in starts:
+            return " ".join(phrase)
     return None
 
 

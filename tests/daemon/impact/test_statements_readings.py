@@ -263,3 +263,17 @@ def test_a_rule_said_again_in_another_language_joins_by_its_weekday_and_environm
     other = detect_statements("Never use tabs in YAML.", "s3.jsonl", 3, "2026-03-10T09:00:00+00:00")
     items = group([*first, *again, *other])
     assert [[s.session for s in i.statements] for i in items] == [["s1.jsonl", "s2.jsonl"], ["s3.jsonl"]]
+
+
+def test_a_phrase_of_several_words_is_read_as_typed_without_its_apostrophes() -> None:
+    # "no youre right" agrees as "no, you're right" does; "ive said" recalls as "i've said"
+    assert found("no youre right, thats my macro") == []
+    (said,) = found("Revenue is net of refunds, ive said that before.")
+    assert "reminder:i've said" in said.cues
+
+
+@pytest.mark.parametrize("message", ["Never log the user id in plain text.", "We always ship the ill-formed rows to quarantine."])
+def test_a_single_word_is_not_read_without_its_apostrophe(message: str) -> None:
+    # "id" is not "i'd" (a supposition), "ill" is not "i'll": the rule stands
+    (said,) = found(message)
+    assert said.kind == "standing_instruction"
