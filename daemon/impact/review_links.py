@@ -32,8 +32,11 @@ from daemon.impact.statements import Statement
 from daemon.text.language import language
 
 INSTRUCTION_APPROVED = "instruction_approved"
-# A list marker or a heading's hashes before an instruction line: "- ", "* ", "1. ", "## ".
-MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#+)\s+")
+# A list marker before an instruction line: "- ", "* ", "1. ".
+MARKER = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+")
+# Lines a proposal may change and still say which rule it learned: one that rewrites a section
+# (a reorganisation, a merge) touches many, and no one of them is what the statement said.
+SAYS_WHICH_LINE = 6
 # The turn an evidence line cites, before " (role, time): …" or alone.
 CITED = re.compile(r"(.*?@\d+)(?= \(|\Z)", re.DOTALL)
 # The quote of an evidence line: `<file>@<offset> (role, time): “quote”`.
@@ -60,11 +63,12 @@ class ProposalSource:
 
 def instruction_lines(lines: Iterable[str]) -> frozenset[str]:
     """Lines of an instruction file as one reads them: without a list marker, casefolded,
-    spaces collapsed; a line with no letter or digit ("---", "") says nothing."""
+    spaces collapsed; a line with no letter or digit ("---", "") says nothing, and a heading
+    ("## Customers") names a section many rules share, not a rule."""
     found = set()
     for line in lines:
         plain = " ".join(MARKER.sub("", line).split()).casefold()
-        if any(c.isalnum() for c in plain):
+        if any(c.isalnum() for c in plain) and not plain.startswith("#"):
             found.add(plain)
     return frozenset(found)
 
@@ -77,10 +81,11 @@ def evidence_ref(line: str) -> str:
 
 def cited_lines(proposals: Sequence[ProposalSource]) -> dict[str, list[tuple[str, frozenset[str]]]]:
     """Turn ref → (the quote cited from it, the instruction lines changed) of each proposal
-    that changes instruction lines and cites that turn: read once for every statement."""
+    that changes from one to SAYS_WHICH_LINE instruction lines and cites that turn: read once
+    for every statement."""
     found: dict[str, list[tuple[str, frozenset[str]]]] = {}
     for proposal in proposals:
-        if proposal.instructs and proposal.lines:
+        if proposal.instructs and 0 < len(proposal.lines) <= SAYS_WHICH_LINE:
             for line in proposal.evidence:
                 quoted = EVIDENCE_QUOTE.search(line)
                 found.setdefault(evidence_ref(line), []).append(
