@@ -17,16 +17,16 @@ from daemon.kernel.view import AgentView
 from daemon.transcripts.usage_signals import utc_stamp
 
 
-def _added(proposal: Proposal, sign: str = "+", paths: frozenset[str] | None = None) -> list[str]:
-    """The lines the proposal's changes (and choices) add (or with `sign` "-", remove), as its
-    diffs when made say them; only those of files in `paths`, when given."""
+def _diff_lines(proposal: Proposal, signs: str = "+", paths: frozenset[str] | None = None) -> list[str]:
+    """The lines the proposal's changes (and choices) add ("+"), or add and remove ("+-"), as
+    its diffs when made say them; only those of files in `paths`, when given."""
     changes = [*proposal.changes, *(c for choice in proposal.choices for c in choice.changes)]
     return [
         line[1:]
         for change in changes
         if paths is None or change.path in paths
         for line in change.diff.splitlines()
-        if line.startswith(sign) and not line.startswith(sign * 3)
+        if line[:1] in signs and not line.startswith(("+++", "---"))
     ]
 
 
@@ -44,9 +44,9 @@ def source(proposal: Proposal, view: AgentView, instructions: frozenset[str]) ->
         decided_by=decision.by if decision is not None else None,
         decided_by_run=(decision.run_id or proposal.run_id) if decision is not None else None,
         evidence=tuple(proposal.evidence),
-        text="\n".join([proposal.title, *_added(proposal)]),
+        text="\n".join([proposal.title, *_diff_lines(proposal)]),
         instructs=bool(targets & instructions),
-        lines=instruction_lines([*_added(proposal, "+", instructions), *_added(proposal, "-", instructions)]),
+        lines=instruction_lines(_diff_lines(proposal, "+-", instructions)),
     )
 
 

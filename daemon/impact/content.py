@@ -19,12 +19,11 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
-from daemon.impact.cues import CLAUSE_BREAK, find, words_of
+from daemon.impact.cues import CLAUSE_BREAK, Words, find, words_of
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at
-from daemon.text.unicode_words import words
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
@@ -76,16 +75,17 @@ def _recalls(code: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str
     return reminders, agains, frozenset(p[0] for p in reminders | agains if p)
 
 
-def _unsaid(text: str, lang: Language, cue: frozenset[str]) -> str:
-    """`text` with the recalls it says blanked out (see the module docstring): the words of
-    each, and the clause of a saying ("I told you last week") when the rest holds a content
-    word. "Again" is not a clause of its own: "Emojis again, and in the title" keeps "Emojis"."""
+def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words) -> str:
+    """`text` (its words `said`) with the recalls it says blanked out (see the module
+    docstring): the words of each, and the clause of a saying ("I told you last week") when the
+    rest holds a content word. "Again" is not a clause of its own: "Emojis again, and in the
+    title" keeps "Emojis"."""
     reminders, agains, first = _recalls(lang.code)
-    said = words_of(text)
     if first.isdisjoint(said.low):
         return text
+    sayings = find(said.low, reminders)
     blanks = [
-        (said.spans[i][0], said.spans[i + len(p) - 1][1]) for i, p in find(said.low, reminders | agains)
+        (said.spans[i][0], said.spans[i + len(p) - 1][1]) for i, p in [*sayings, *find(said.low, agains)]
     ]
     breaks = [
         0,
@@ -97,7 +97,7 @@ def _unsaid(text: str, lang: Language, cue: frozenset[str]) -> str:
     clauses = [
         (a, b)
         for a, b in itertools.pairwise(breaks)
-        if any(a <= x < b for x, _ in (said.spans[i] for i, _p in find(said.low, reminders)))
+        if any(a <= said.spans[i][0] < b for i, _ in sayings)
     ]
     rest = _blank(text, clauses)
     if clauses and any(is_content(t, lang) and t not in cue for t in tokens(rest, lang)):
@@ -137,10 +137,13 @@ def content(text: str, lang: Language | None) -> Content:
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     mentioned = frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
+    found = words_of(text)
     if lang is not None:
-        text = _unsaid(text, lang, cue)
+        unsaid = _unsaid(text, lang, cue, found)
+        found = found if unsaid is text else words_of(unsaid)
+        text = unsaid
     stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue) | mentioned
-    said = words(text)
+    said = [text[a:b] for a, b in found.spans]
     if lang is not None:
         stems |= meanings(said, lang)
     function = lang.function_words if lang is not None else frozenset()
@@ -152,6 +155,21 @@ def content(text: str, lang: Language | None) -> Content:
     ]
     grams = frozenset(g for w in kept for g in _trigrams(w))
     return Content(stems, grams)
+
+
+@lru_cache(maxsize=8192)
+def stems_of(text: str, code: str) -> frozenset[str]:
+    """The content stems of `text` read in the language `code`; kept for the texts asked about
+    most (a statement is compared with every fact, skill and proposal citing its turn)."""
+    return content(text, language(code)).stems
+
+
+def about(said: str, quote: str, code: str) -> bool:
+    """Whether `quote` — what a fact or a proposal cites from a turn — is about the sentence
+    `said` of that turn (in the language `code`): one holds the other, or they share a content
+    word. A citation of another sentence of the same message is not."""
+    mine, theirs = said.casefold(), quote.casefold()
+    return bool(theirs) and (theirs in mine or mine in theirs or bool(stems_of(said, code) & stems_of(quote, code)))
 
 
 def _trigrams(word: str) -> list[str]:

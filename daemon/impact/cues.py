@@ -243,11 +243,9 @@ def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple
     """The sentence's body start and the first word after each clause break, past an agreeing
     phrase ("…, no problem" opens nothing)."""
     found = [start]
-    agreeing = lang.impact.get("agreement", frozenset())
+    agreeing = {at for at, _ in find(words.low, lang.impact.get("agreement", frozenset()))}
     for i in range(start + 1, len(words.low)):
-        if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]) is None:
-            continue
-        if not any(words.low[i : i + len(p)] == p for p in agreeing):
+        if i not in agreeing and CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]):
             found.append(i)
     return tuple(found)
 

@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 
 from daemon.impact.answers import MCP_ANSWER, McpAnswer, first_with_facts
-from daemon.impact.content import content
+from daemon.impact.content import about
 from daemon.impact.document import (
     ImpactDocument,
     ImpactFigures,
@@ -44,7 +44,6 @@ from daemon.impact.review_links import (
 )
 from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
-from daemon.text.language import language
 from daemon.transcripts.usage import UsageEvent
 from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
 from memory_engine.records import FactRecord
@@ -91,16 +90,7 @@ def _learned(statement: Statement, facts: Sequence[FactRecord]) -> list[FactReco
     """The facts cited to the statement's turn that are about what it says."""
     if not facts:
         return []
-    mine = content(statement.quote, language(statement.language)).stems
-    kept = []
-    for fact in facts:
-        if fact.quote is None:
-            kept.append(fact)
-            continue
-        quote, said = fact.quote.casefold(), statement.quote.casefold()
-        if quote in said or said in quote or mine & content(fact.quote, language(statement.language)).stems:
-            kept.append(fact)
-    return kept
+    return [f for f in facts if f.quote is None or about(statement.quote, f.quote, statement.language)]
 
 
 def _delivery(after: Statement, deliveries: Sequence[UsageEvent]) -> UsageEvent | None:
@@ -310,11 +300,7 @@ def impact_items(
     facts_of = {s: _learned(s, by_ref.get(s.ref, [])) if s.ref else [] for s in statements}
     # … and the instruction lines the review queue's proposals citing it change
     cited = cited_lines(proposals)
-    subjects = {
-        s: _subjects(s, facts_of[s], skills_by_ref)
-        | {f"instruction:{line}" for line in learned_lines(s, cited)}
-        for s in statements
-    }
+    subjects = {s: _subjects(s, facts_of[s], skills_by_ref, cited) for s in statements}
     return [
         _item(n, item, facts_of, history, skills, proposals, answers)
         for n, item in enumerate(group(statements, subjects), 1)
@@ -322,16 +308,21 @@ def impact_items(
 
 
 def _subjects(
-    statement: Statement, facts: Sequence[FactRecord], skills: dict[str, list[SkillSource]]
+    statement: Statement,
+    facts: Sequence[FactRecord],
+    skills: dict[str, list[SkillSource]],
+    cited_by: dict[str, list[tuple[str, frozenset[str]]]],
 ) -> frozenset[str]:
-    """What the daemon learned from the statement (its `facts`, its turn's `skills`): each fact
-    as its key and value (a new value of the key is a change, not the same thing again) and
-    each skill made or changed from it. A fact without a quote (an older or a lab record)
-    says which turn, not which sentence: it joins nothing."""
+    """What the daemon learned from the statement (its `facts`, its turn's `skills`, the
+    instruction lines of the proposals `cited_by` its turn): each fact as its key and value (a
+    new value of the key is a change, not the same thing again), each skill made or changed
+    from it, each instruction line. A fact without a quote (an older or a lab record) says
+    which turn, not which sentence: it joins nothing."""
     if not statement.ref:
         return frozenset()
     found = {f"fact:{f.entity}.{f.key}={str(f.value).casefold()}" for f in facts if f.quote}
     found |= {f"skill:{k.name}" for k in skills.get(statement.ref, []) if cited(statement, k) is not None}
+    found |= {f"instruction:{line}" for line in learned_lines(statement, cited_by)}
     return frozenset(found)
 
 

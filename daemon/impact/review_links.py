@@ -8,7 +8,7 @@ A statement is linked to a proposal
   candidate's the bare `<file>@<offset>`), whatever its kind; else
 - **words**: when it changes an instruction file and its proposed text (its title and the
   lines it adds) holds most of the statement's content words, as a learned skill is linked
-  by its words (`daemon.impact.skills.SKILL_SHARE`, `SKILL_WORDS`).
+  by its words (`daemon.impact.skills.worded`).
 
 An approved proposal that changes an instruction file reached the agent when it was
 approved, if that was after the statement: the runtime reads the file from then on.
@@ -25,11 +25,10 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from daemon.impact.content import content
+from daemon.impact.content import about
 from daemon.impact.document import LearnedProposal, ProposalStatus
-from daemon.impact.skills import SKILL_SHARE, SKILL_WORDS
+from daemon.impact.skills import worded
 from daemon.impact.statements import Statement
-from daemon.text.language import language
 
 INSTRUCTION_APPROVED = "instruction_approved"
 # A list marker before an instruction line: "- ", "* ", "1. ".
@@ -85,7 +84,7 @@ def cited_lines(proposals: Sequence[ProposalSource]) -> dict[str, list[tuple[str
     for every statement."""
     found: dict[str, list[tuple[str, frozenset[str]]]] = {}
     for proposal in proposals:
-        if proposal.instructs and 0 < len(proposal.lines) <= SAYS_WHICH_LINE:
+        if 0 < len(proposal.lines) <= SAYS_WHICH_LINE:
             for line in proposal.evidence:
                 quoted = EVIDENCE_QUOTE.search(line)
                 found.setdefault(evidence_ref(line), []).append(
@@ -100,18 +99,8 @@ def learned_lines(statement: Statement, cited: dict[str, list[tuple[str, frozens
     it, or sharing a content word. A proposal citing a message for another of its sentences
     learned nothing from this one."""
     found: set[str] = set()
-    mine: frozenset[str] | None = None
-    said = statement.quote.casefold()
     for quote, lines in cited.get(statement.ref, []) if statement.ref else []:
-        if not quote:
-            continue
-        folded = quote.casefold()
-        if folded in said or said in folded:
-            found |= lines
-            continue
-        lang = language(statement.language)
-        mine = content(statement.quote, lang).stems if mine is None else mine
-        if mine & content(quote, lang).stems:
+        if about(statement.quote, quote, statement.language):
             found |= lines
     return frozenset(found)
 
@@ -119,13 +108,6 @@ def learned_lines(statement: Statement, cited: dict[str, list[tuple[str, frozens
 def cites(proposal: ProposalSource, ref: str) -> bool:
     """Whether an evidence line of `proposal` cites the turn `ref` (`<file>@<offset>`)."""
     return bool(ref) and any(evidence_ref(line) == ref for line in proposal.evidence)
-
-
-def _worded(statement: Statement, proposal: ProposalSource) -> bool:
-    lang = language(statement.language)
-    mine = content(statement.quote, lang).stems
-    shared = mine & content(proposal.text, lang).stems
-    return len(shared) >= SKILL_WORDS and len(shared) >= SKILL_SHARE * len(mine)
 
 
 def _link(proposal: ProposalSource, statement: Statement, linked_by: str) -> LearnedProposal:
@@ -162,9 +144,9 @@ def linked_proposals(
         if cited is not None:
             found.append(_link(proposal, cited, "cited"))
             continue
-        worded = next((s for s in statements if proposal.instructs and _worded(s, proposal)), None)
-        if worded is not None:
-            found.append(_link(proposal, worded, "words"))
+        by_words = next((s for s in statements if proposal.instructs and worded(s, proposal.text)), None)
+        if by_words is not None:
+            found.append(_link(proposal, by_words, "words"))
     return found
 
 

@@ -19,14 +19,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import Literal
 
 from daemon.impact.answers import McpAnswer, first_with_skill
-from daemon.impact.content import content
+from daemon.impact.content import stems_of
 from daemon.impact.document import LearnedSkill
 from daemon.impact.statements import Statement
-from daemon.text.language import language
 from daemon.transcripts.usage import UsageEvent
 from daemon.transcripts.usage_signals import SKILL_OPENED, utc_stamp
 from skills_engine.inventory import Skill
@@ -50,11 +48,6 @@ class SkillSource:
     cites: tuple[tuple[str, str], ...]  # (turn ref, event time)
 
 
-@cache
-def _stems(text: str, code: str) -> frozenset[str]:
-    return content(text, language(code)).stems
-
-
 def cited(statement: Statement, skill: SkillSource) -> str | None:
     """When the skill was learned from the statement's turn, if it was and says something of it."""
     if not statement.ref:
@@ -62,12 +55,14 @@ def cited(statement: Statement, skill: SkillSource) -> str | None:
     at = next((when for ref, when in skill.cites if ref == statement.ref), None)
     if at is None:
         return None
-    return at if _stems(statement.quote, statement.language) & _stems(skill.text, statement.language) else None
+    return at if stems_of(statement.quote, statement.language) & stems_of(skill.text, statement.language) else None
 
 
-def _worded(statement: Statement, skill: SkillSource) -> bool:
-    mine = _stems(statement.quote, statement.language)
-    shared = mine & _stems(skill.text, statement.language)
+def worded(statement: Statement, text: str) -> bool:
+    """Whether `text` (a skill's, a proposal's) holds most of the statement's content words:
+    SKILL_WORDS of them at least, and SKILL_SHARE of all."""
+    mine = stems_of(statement.quote, statement.language)
+    shared = mine & stems_of(text, statement.language)
     return len(shared) >= SKILL_WORDS and len(shared) >= SKILL_SHARE * len(mine)
 
 
@@ -133,9 +128,9 @@ def linked_skills(
         if source is not None:
             found.append(_link(skill, source[0], source[1], deliveries, answers))
             continue
-        worded = next((s for s in statements if _worded(s, skill)), None)
-        if worded is not None:
-            found.append(_link(skill, worded, None, deliveries, answers))
+        by_words = next((s for s in statements if worded(s, skill.text)), None)
+        if by_words is not None:
+            found.append(_link(skill, by_words, None, deliveries, answers))
     return found
 
 
