@@ -9,7 +9,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | --- | --- | --- |
 | correction_opener | at the start (after `lead_ins`), punctuation after it | "No — use pnpm" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
-| stop | at the start of the sentence or of a clause | "Stop adding emojis", "…, don't create merge commits" |
+| stop | at the start of the sentence or of a clause | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
@@ -91,12 +91,18 @@ def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple
             continue
         bare = _bare(phrase) if size > 1 else phrase
         if bare is not phrase and plain is None:
-            plain = tuple(w.replace("'", "") for w in low)
+            plain = _plain(low)
         for i in range(len(low) - size + 1):
             exact = low[i] == phrase[0] and low[i : i + size] == phrase
             if exact or (plain is not None and bare is not phrase and plain[i : i + size] == bare):
                 hits.append((i, phrase))
     return hits
+
+
+@lru_cache(maxsize=4096)
+def _plain(low: tuple[str, ...]) -> tuple[str, ...]:
+    """The sentence's words without apostrophes (what `_bare` phrases are compared with)."""
+    return tuple(w.replace("'", "") for w in low)
 
 
 @cache
@@ -153,13 +159,42 @@ def body_start(lang: Language, low: tuple[str, ...]) -> int:
     return i
 
 
-def agreement(lang: Language, words: Words) -> str | None:
-    """The agreeing or declining "no" the sentence opens with ("No, that's fine"), or None."""
-    starts = {0, body_start(lang, words.low)}
-    for at, phrase in find(words.low, lang.impact.get("agreement", frozenset())):
-        if at in starts:
+def agreement(lang: Language, text: str, words: Words) -> str | None:
+    """The agreeing or declining phrase of the sentence, or None: one it opens with ("No,
+    that's fine"), or one that follows an opening "no" as its next clause or closes the
+    sentence ("no no, hai ragione tu", "no, l'assicurazione non serve"). A longer stop it
+    begins is no agreement: "no need to explain each step" asks for less, "no need" declines."""
+    low = words.low
+    start = body_start(lang, low)
+    stops = find(low, lang.impact.get("stop_openers", frozenset()))
+    declined = _after_negation(lang, text, words, start)
+    for at, phrase in find(low, lang.impact.get("agreement", frozenset())):
+        end = at + len(phrase)
+        if any(at <= s < end < s + len(p) for s, p in stops):
+            continue
+        if at in (0, start) or (declined is not None and (at == declined or end == len(low))):
             return " ".join(phrase)
     return None
+
+
+def _after_negation(lang: Language, text: str, words: Words, start: int) -> int | None:
+    """Where the clause after a sentence's opening negation starts ("no no, hai ragione":
+    the position of "hai"), or None when the sentence does not open with one."""
+
+    def negation(i: int) -> bool:
+        return i < len(words.low) and bool(NEGATING & set(lang.concepts.get(words.low[i], ())))
+
+    def broken(i: int) -> bool:
+        return bool(CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]))
+
+    if not negation(start):
+        return None
+    i = start + 1
+    while negation(i) and not broken(i):  # "no no, …", but not the "no" of "no, no hace falta"
+        i += 1
+    if i >= len(words.low) or not broken(i):
+        return None
+    return i
 
 
 def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) -> list[Cue]:
@@ -181,7 +216,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         opens = (start,) if kind == "correction_openers" else clauses
         for phrase, at in ((p, at) for p in impact.get(kind, frozenset()) for at in opens):
             size = len(phrase)
-            if low[at : at + size] != phrase or not free(at, size):
+            if low[at : at + size] != phrase and _plain(low)[at : at + size] != _bare(phrase):
+                continue
+            if not free(at, size):
                 continue
             rest = text[words.spans[at + size - 1][1] :]
             after = rest.lstrip()

@@ -7,7 +7,7 @@ none of what makes it something else:
 | left out | because the sentence … | for example |
 | --- | --- | --- |
 | question | asks | "Should we always run the tests first?" |
-| agreement | opens with a "no" that agrees or declines | "No, that's fine", "Non, tu as raison" |
+| agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
@@ -84,7 +84,7 @@ def _excluded(
     or someone else's words (see the module docstring)."""
     if asks(lang, text, words):
         return True
-    if agreement(lang, words) is not None:
+    if agreement(lang, text, words) is not None:
         return True
     if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
         return True

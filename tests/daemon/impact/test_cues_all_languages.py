@@ -191,5 +191,5 @@ def test_thanks_again_is_gratitude_not_a_repeat(code: str, message: str) -> None
     lang = detect([message])
     assert lang is not None and code in lang.code.split("+")
     assert "again" in {c.kind for c in cues(lang, message, words_of(message), [])}
-    assert agreement(lang, words_of(message)) is not None
+    assert agreement(lang, message, words_of(message)) is not None
     assert found(message) == []

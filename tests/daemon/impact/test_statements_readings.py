@@ -277,3 +277,70 @@ def test_a_single_word_is_not_read_without_its_apostrophe(message: str) -> None:
     # "id" is not "i'd" (a supposition), "ill" is not "i'll": the rule stands
     (said,) = found(message)
     assert said.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "no, il preventivo non serve.",
+        "no, no hace falta, lo reviso yo mañana",
+        "nee, geen bijlage, hoeft niet",
+        "no no, hai ragione tu, la fattura la manda Giulia",
+        "no, no thanks, I'll book it myself",
+    ],
+)
+def test_a_no_that_declines_an_offer_in_its_next_clause_or_at_its_end_is_not_a_correction(message: str) -> None:
+    assert found(message, answered="Shall I add it too?") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["no, the invoice goes to Giulia, not Marco", "No, the region is eu-west-1.", "no, non è Marco, è Giulia"],
+)
+def test_a_no_followed_by_what_is_right_still_corrects(message: str) -> None:
+    (said,) = found(message, answered="Sending it to Marco in us-east-1?")
+    assert said.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("you dont need to explain each query, just send the file", "stop:you don't need to"),
+        ("y no hace falta que me traduzcas los títulos, déjalos en inglés", "stop:no hace falta que"),
+        ("pas besoin de me résumer le ticket, donne-moi le lien", "stop:pas besoin de"),
+        ("inutile de me recopier tout le code, le diff suffit", "stop:inutile de"),
+    ],
+)
+def test_asking_the_agent_to_do_less_is_a_preference_though_it_begins_like_a_decline(message: str, cue: str) -> None:
+    (said,) = found(message)
+    assert cue in said.cues
+    assert said.kind in ("preference", "standing_instruction")
+
+
+@pytest.mark.parametrize("message", ["no need, thanks", "no hace falta, gracias", "non, pas besoin."])
+def test_a_decline_with_nothing_after_it_asks_for_nothing(message: str) -> None:
+    assert found(message, answered="Want me to draft the reply?") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("lowercase table names, we talked about this", "reminder:we talked about this"),
+        ("Kürzer bitte, hatte ich gesagt.", "reminder:hatte ich gesagt"),
+        ("het antwoord max vier zinnen, zei ik", "reminder:zei ik"),
+        ("le date in formato europeo, come d'accordo", "reminder:come d'accordo"),
+    ],
+)
+def test_saying_it_was_said_or_agreed_before_is_a_recall_in_its_own_words(message: str, cue: str) -> None:
+    # "zei ik" is the person's own words, not someone else's reported ones
+    (said,) = found(message)
+    assert cue in said.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["bei jedem neuen Endpunkt einen Test dazu", "ogni nuovo cliente va nel CRM", "chaque nouvelle page passe par la revue"],
+)
+def test_every_new_thing_is_a_standing_rule_in_each_language(message: str) -> None:
+    (said,) = found(message)
+    assert said.kind == "standing_instruction"
