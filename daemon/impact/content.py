@@ -77,9 +77,10 @@ def _recalls(code: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str
 
 def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words) -> str:
     """`text` (its words `said`) with the recalls it says blanked out (see the module
-    docstring): the words of each, and the clause of a saying ("I told you last week") when the
-    rest holds a content word. "Again" is not a clause of its own: "Emojis again, and in the
-    title" keeps "Emojis"."""
+    docstring): the words of each, and the clause of a saying that opens its clause ("…, I
+    told you last week") when the rest holds a content word. What stands before a saying in
+    its clause is what was said: "vijf zinnen max zei ik" keeps "vijf zinnen max".
+    "Again" is not a clause of its own: "Emojis again, and in the title" keeps "Emojis"."""
     reminders, agains, first = _recalls(lang.code)
     if first.isdisjoint(said.low):
         return text
@@ -94,13 +95,17 @@ def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words) -> str:
         len(text),
     ]
     breaks.sort()
+
+    def holds_content(part: str) -> bool:
+        return any(is_content(t, lang) and t not in cue for t in tokens(part, lang))
+
     clauses = [
         (a, b)
         for a, b in itertools.pairwise(breaks)
-        if any(a <= said.spans[i][0] < b for i, _ in sayings)
+        if any(a <= said.spans[i][0] < b and not holds_content(text[a : said.spans[i][0]]) for i, _ in sayings)
     ]
     rest = _blank(text, clauses)
-    if clauses and any(is_content(t, lang) and t not in cue for t in tokens(rest, lang)):
+    if clauses and holds_content(rest):
         return _blank(rest, blanks)
     return _blank(text, blanks)
 

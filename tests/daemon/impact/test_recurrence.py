@@ -101,3 +101,15 @@ def test_content_leaves_out_the_clause_of_a_saying_but_not_an_again_nor_what_fol
     assert "pasill" in content("corridoio, te l'ho già detto mille volte. pasillo", it).stems
     # a word in quotation marks counts, even in the saying's clause
     assert "komm" in content("schon wieder 'komm', wie gesagt, wir siezen die Kunden", language("de")).stems
+
+
+def test_what_stands_before_a_saying_in_its_clause_is_what_was_said() -> None:
+    # "drie punten per samenvatting zei ik": the saying closes the clause of what it says
+    statements = [
+        *said(1, "Samenvattingen altijd in drie punten per samenvatting, geen lappen tekst.", "2026-03-02"),
+        *said(1, "Altijd eerst de tests draaien voor een release.", "2026-03-02"),
+        *said(2, "en korter, drie punten per samenvatting zei ik", "2026-03-16"),
+    ]
+    items = group(statements)
+    assert [len(i.statements) for i in items] == [2, 1]
+    assert items[0].recurrences[0].quote.endswith("zei ik")
