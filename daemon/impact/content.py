@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -24,6 +23,7 @@ from functools import cache, lru_cache
 from daemon.impact.cues import CLAUSE_BREAK, Words, find, words_of
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at
+from daemon.text.stems import unaccented
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
@@ -133,8 +133,8 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
 
 
 def fold(word: str) -> str:
-    """`word` casefolded, without accents (ó is o)."""
-    return "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+    """`word` casefolded, as typed without accents (ó is o, ł is l: `words.unaccented`)."""
+    return unaccented(word.casefold())
 
 
 def content(text: str, lang: Language | None) -> Content:

@@ -9,12 +9,12 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | --- | --- | --- |
 | correction_opener | at the start (after `lead_ins`), punctuation after it | "No — use pnpm" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
-| stop | at the start of the sentence or of a clause | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
+| stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
-| limit | anywhere, beside a number | "maximal 300 Wörter" |
+| limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
 """
 
@@ -27,6 +27,7 @@ from functools import cache, lru_cache
 
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
+from daemon.text.stems import unaccented
 from daemon.text.unicode_words import segment
 
 # What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket.
@@ -37,6 +38,9 @@ NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
 SHOUTED = 3
 # Scripts written without spaces between words: there a space is a pause, like a comma.
 UNSPACED = ("thai", "han", "kana")
+# Words between a limit and its number: "maximal 300 Wörter", "300 words at most", "vijf zinnen max".
+BESIDE = 3
+STRICT = "\0"  # the key of a phrase read only as written: no typed word equals it
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 # The lists whose phrases make a sentence a statement (the others only leave sentences out).
 CUE_LISTS = (
@@ -80,37 +84,62 @@ def words_of(text: str) -> Words:
 
 
 def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of every one of `phrases` said in `low`; a phrase of several words
-    also as typed without its apostrophes ("no youre right", "ive said that"). A single word
-    is not: "id", "ill", "well" are words of their own, not "i'd", "i'll", "we'll"."""
+    """(position, phrase) of every one of `phrases` said in `low`, also as typed without
+    apostrophes or accents (`_typed`) when it has several words: "no youre right", "ive said
+    that", "ja falei". A single word is read as written (`_loose`)."""
     hits = []
-    plain: tuple[str, ...] | None = None
+    typed = _typed(low)
+    n = len(low)
     for phrase in phrases:
         size = len(phrase)
-        if not size:
+        if not size or size > n:
             continue
-        bare = _bare(phrase) if size > 1 else phrase
-        if bare is not phrase and plain is None:
-            plain = _plain(low)
-        for i in range(len(low) - size + 1):
-            exact = low[i] == phrase[0] and low[i : i + size] == phrase
-            if exact or (plain is not None and bare is not phrase and plain[i : i + size] == bare):
+        keyed = _keyed(phrase)
+        first, key = phrase[0], keyed[0] if _loose(phrase) else STRICT
+        for i in range(n - size + 1):
+            if (low[i] == first or typed[i] == key) and all(
+                low[i + k] == phrase[k] or typed[i + k] == keyed[k] for k in range(1, size)
+            ):
                 hits.append((i, phrase))
     return hits
 
 
+def said_at(low: tuple[str, ...], at: int, phrase: tuple[str, ...]) -> bool:
+    """Whether `phrase` is said at position `at` of `low`, as `find` reads it."""
+    size = len(phrase)
+    if at + size > len(low):
+        return False
+    if low[at : at + size] == phrase:
+        return True
+    if not _loose(phrase):
+        return False
+    typed, keyed = _typed(low), _keyed(phrase)
+    return all(low[at + k] == phrase[k] or typed[at + k] == keyed[k] for k in range(size))
+
+
+def typed_key(word: str) -> str:
+    """A word as typed without apostrophes or accents ("you're" → "youre", "não" → "nao")."""
+    return unaccented(word.replace("'", ""))
+
+
 @lru_cache(maxsize=4096)
-def _plain(low: tuple[str, ...]) -> tuple[str, ...]:
-    """The sentence's words without apostrophes (what `_bare` phrases are compared with)."""
-    return tuple(w.replace("'", "") for w in low)
+def _typed(low: tuple[str, ...]) -> tuple[str | None, ...]:
+    """Each word of a sentence that holds neither apostrophe nor accent (it may be a phrase's
+    word typed without them), else None: a word typed with them matches only as written."""
+    return tuple(w if typed_key(w) == w else None for w in low)
 
 
 @cache
-def _bare(phrase: tuple[str, ...]) -> tuple[str, ...]:
-    """`phrase` without apostrophes, or `phrase` itself when it has none."""
-    if not any("'" in w for w in phrase):
-        return phrase
-    return tuple(w.replace("'", "") for w in phrase)
+def _keyed(phrase: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(typed_key(w) for w in phrase)
+
+
+@cache
+def _loose(phrase: tuple[str, ...]) -> bool:
+    """Whether `phrase` may match as typed without its apostrophes or accents: a phrase of
+    several words. A single word is read as written ("id" is not "i'd", "hatte" not "hätte");
+    a language typed without accents lists its single words so too (`Language.impact`)."""
+    return len(phrase) > 1
 
 
 @cache
@@ -123,7 +152,7 @@ def first_words() -> frozenset[str]:
             found.update(p[0] for p in lang.impact.get(name, ()) if p)
         if lang.impact:
             found.update(p[0] for p in lang.claim.get("standing", ()) if p)
-    return frozenset(found)
+    return frozenset(found | {typed_key(w) for w in found})
 
 
 @cache
@@ -152,7 +181,7 @@ def body_start(lang: Language, low: tuple[str, ...]) -> int:
     while moved and i < len(low):
         moved = False
         for phrase in lead_ins:
-            if low[i : i + len(phrase)] == phrase:
+            if said_at(low, i, phrase):
                 i += len(phrase)
                 moved = True
                 break
@@ -216,7 +245,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         opens = (start,) if kind == "correction_openers" else clauses
         for phrase, at in ((p, at) for p in impact.get(kind, frozenset()) for at in opens):
             size = len(phrase)
-            if low[at : at + size] != phrase and _plain(low)[at : at + size] != _bare(phrase):
+            if not said_at(low, at, phrase):
                 continue
             if not free(at, size):
                 continue
@@ -228,6 +257,8 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             if kind == "correction_openers" and not (punctuated or paused):
                 continue
             if kind == "prohibition_openers" and punctuated:
+                continue
+            if kind == "stop_openers" and at + size == len(low):  # "Stopp." alone stops nothing said
                 continue
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     for i, phrase in find(low, impact.get("contrast", frozenset())):
@@ -248,12 +279,12 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
-    if any(_number(lang, low, i) for i in range(len(low))):
-        found += [
-            Cue("limit", " ".join(p), i)
-            for i, p in find(low, impact.get("limit", frozenset()))
-            if free(i, len(p))
-        ]
+    found += [
+        Cue("limit", " ".join(p), i)
+        for i, p in find(low, impact.get("limit", frozenset()))
+        if free(i, len(p))
+        and any(_number(lang, low, j) for j in range(max(0, i - BESIDE), min(len(low), i + len(p) + BESIDE)))
+    ]
     # in the order said; a phrase inside a longer one of the same class ("told you" in "i told you") left out
     found.sort(key=lambda c: (c.at, -len(c.phrase), c.kind))
     return [

@@ -23,7 +23,7 @@ import yaml
 
 from daemon.kernel.errors import LanguageDataError
 from daemon.text import cldr
-from daemon.text.stems import algorithms
+from daemon.text.stems import algorithms, unaccented
 from daemon.text.unicode_words import script, segment, words
 
 SCRIPTS = ("latin", "cyrillic", "greek", "han", "kana", "hangul", "arabic", "hebrew", "devanagari", "thai")
@@ -53,7 +53,7 @@ IMPACT_LISTS = (
     "question_endings", "second_person", "dismissal",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -183,10 +183,15 @@ def parse(code: str, data: Any, label: str) -> Language:
         name: frozenset(_key(_folded(item, f"{label}: claim.{name}")) for item in claim_data.get(name) or [])
         for name in CLAIM_LISTS
     }
-    impact = _impact(data.get("impact"), label)
     vocabulary = frozenset(concepts) | frozenset(w for k in phrases for w in k) | frozenset(extra_numbers)
     for name in ("stopwords", "connectives", "first_person", "first_person_plural", "first_person_verbs", "openers"):
         vocabulary |= lists[name]
+    impact = _impact(data.get("impact"), label)
+    unaccented = str(data.get("typed_without_accents", "false")).lower()
+    if unaccented not in ("true", "false"):
+        raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {unaccented!r}")
+    if unaccented == "true":
+        impact = _typed_plain(impact, vocabulary)
     return Language(
         code,
         str(data.get("name") or code),
@@ -223,6 +228,25 @@ def _impact(section: Any, label: str) -> dict[str, frozenset[tuple[str, ...]]]:
         if not isinstance(items, list):
             raise LanguageDataError(f"{label}: impact.{name} must be a list")
         found[name] = frozenset(_key(_folded(item, f"{label}: impact.{name}")) for item in items)
+    return found
+
+
+# Letters a single word typed without its accents needs to be read as the cue it stands for.
+PLAIN_WORD = 3
+
+
+def _typed_plain(
+    impact: dict[str, frozenset[tuple[str, ...]]], vocabulary: frozenset[str]
+) -> dict[str, frozenset[tuple[str, ...]]]:
+    """The `impact:` lists of a language people often type without its accents, each
+    single-word phrase also as so typed ("mówiłam" as "mowilam", "máximo" as "maximo"),
+    unless that is a word of its own in the language ("sí" is not "si", which is "if") or
+    shorter than PLAIN_WORD letters (Swedish "så" is not "sa", which is "said").
+    Phrases of several words are read so in every language (`daemon.impact.cues.find`)."""
+    found = {}
+    for name, phrases in impact.items():
+        plain = {(unaccented(p[0]),) for p in phrases if len(p) == 1}
+        found[name] = phrases | {p for p in plain if p[0] not in vocabulary and len(p[0]) >= PLAIN_WORD}
     return found
 
 

@@ -344,3 +344,43 @@ def test_saying_it_was_said_or_agreed_before_is_a_recall_in_its_own_words(messag
 def test_every_new_thing_is_a_standing_rule_in_each_language(message: str) -> None:
     (said,) = found(message)
     assert said.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("czynsz to 1200 od maja, mowilam juz", "reminder:mówiłam już"),
+        ("no maximo 3 hashtags por post", "limit:no máximo"),
+        ("pô, de novo o preço antigo, ja falei", "reminder:já falei"),
+        ("na fakturach zawsze NIP, mowilam", "reminder:mowilam"),  # a single word: listed as typed
+    ],
+)
+def test_cues_typed_without_accents_are_read_as_their_phrase(message: str, cue: str) -> None:
+    (said,) = found(message)
+    assert cue in said.cues
+
+
+def test_a_single_german_word_is_read_as_written_hatte_is_no_supposition() -> None:
+    # German marks the supposition by its umlaut: "hätte" supposes, "hatte" recalls
+    (said,) = found("Kürzer bitte, hatte ich gesagt.")
+    assert "reminder:hatte ich gesagt" in said.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["non, c'est voulu, la mairie prévient par téléphone", "no, not yet, after the release", "nej, inte än, vi tar det på torsdag"],
+)
+def test_a_no_that_says_not_yet_or_that_it_is_intended_corrects_nothing(message: str) -> None:
+    assert found(message, answered="Should I change it?") == []
+
+
+def test_a_stop_with_nothing_after_it_is_no_rule_a_stop_that_names_something_is() -> None:
+    assert found("Stop.") == []
+    (said,) = found("Stop adding emojis to the commit messages.")
+    assert "stop:stop" in said.cues
+
+
+def test_a_limit_counts_beside_its_number_not_anywhere_in_the_sentence() -> None:
+    assert found("the pool ran at max all night and fell over twice after 3 hours") == []
+    (said,) = found("Replies at most 5 sentences.")
+    assert "limit:at most" in said.cues

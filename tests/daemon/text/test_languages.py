@@ -25,6 +25,7 @@ def test_every_language_file_loads_with_its_stemmer_and_number_words() -> None:
         ({"script": "latin", "words": {"sarcasm": ["yeah right"]}}, "words.sarcasm is not a concept"),
         ({"script": "latin", "words": {"negation": ["Nicht"]}}, "must be written casefolded"),
         ({"script": "latin", "negation_affixes": ["(unclosed"]}, "is not a regular expression"),
+        ({"script": "latin", "typed_without_accents": "often"}, "typed_without_accents must be true or false"),
     ],
 )
 def test_a_broken_language_file_is_refused_naming_the_file_and_key(data: dict[str, object], problem: str) -> None:
@@ -63,3 +64,18 @@ def test_adding_a_language_is_a_data_file_its_words_then_carry_meaning() -> None
     assert compare(["Lähetä raportti maanantaina."], "Maanantaina lähetä raportti.", finnish).ok
     # Without the file, Finnish is read with the strict rule: every word kept, none added.
     assert not compare(["Lähetä raportti maanantaina."], "Lähetä raportti heti maanantaina.", None).ok
+
+
+def test_a_language_typed_without_accents_reads_its_single_word_cues_so_unless_short_or_a_word_of_its_own() -> None:
+    data = {
+        "script": "latin",
+        "typed_without_accents": "true",
+        "stopwords": ["si"],
+        "impact": {"reminder": ["mówiłam"], "limit": ["máximo"], "again": ["sí", "så"]},
+    }
+    lang = parse("xx", data, "daemon/text/languages/xx.yaml")
+    assert ("mowilam",) in lang.impact["reminder"] and ("maximo",) in lang.impact["limit"]
+    # "si" is a word of the language ("if"), "sa" shorter than a word typed so is read as
+    assert lang.impact["again"] == frozenset({("sí",), ("så",)})
+    strict = parse("xx", {**data, "typed_without_accents": "false"}, "daemon/text/languages/xx.yaml")
+    assert strict.impact["reminder"] == frozenset({("mówiłam",)})
