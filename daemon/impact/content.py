@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from daemon.impact.cues import CLAUSE_BREAK, Words, find, words_of
+from daemon.text.keyboard import unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at
-from daemon.text.stems import unaccented
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)

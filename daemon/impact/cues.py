@@ -25,9 +25,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from daemon.text.keyboard import unaccented
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
-from daemon.text.stems import unaccented
 from daemon.text.unicode_words import segment
 
 # What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket.

@@ -23,7 +23,8 @@ import yaml
 
 from daemon.kernel.errors import LanguageDataError
 from daemon.text import cldr
-from daemon.text.stems import algorithms, unaccented
+from daemon.text.keyboard import typed_plain
+from daemon.text.stems import algorithms
 from daemon.text.unicode_words import script, segment, words
 
 SCRIPTS = ("latin", "cyrillic", "greek", "han", "kana", "hangul", "arabic", "hebrew", "devanagari", "thai")
@@ -191,7 +192,7 @@ def parse(code: str, data: Any, label: str) -> Language:
     if unaccented not in ("true", "false"):
         raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {unaccented!r}")
     if unaccented == "true":
-        impact = _typed_plain(impact, vocabulary)
+        impact = typed_plain(impact, vocabulary)
     return Language(
         code,
         str(data.get("name") or code),
@@ -228,25 +229,6 @@ def _impact(section: Any, label: str) -> dict[str, frozenset[tuple[str, ...]]]:
         if not isinstance(items, list):
             raise LanguageDataError(f"{label}: impact.{name} must be a list")
         found[name] = frozenset(_key(_folded(item, f"{label}: impact.{name}")) for item in items)
-    return found
-
-
-# Letters a single word typed without its accents needs to be read as the cue it stands for.
-PLAIN_WORD = 3
-
-
-def _typed_plain(
-    impact: dict[str, frozenset[tuple[str, ...]]], vocabulary: frozenset[str]
-) -> dict[str, frozenset[tuple[str, ...]]]:
-    """The `impact:` lists of a language people often type without its accents, each
-    single-word phrase also as so typed ("mówiłam" as "mowilam", "máximo" as "maximo"),
-    unless that is a word of its own in the language ("sí" is not "si", which is "if") or
-    shorter than PLAIN_WORD letters (Swedish "så" is not "sa", which is "said").
-    Phrases of several words are read so in every language (`daemon.impact.cues.find`)."""
-    found = {}
-    for name, phrases in impact.items():
-        plain = {(unaccented(p[0]),) for p in phrases if len(p) == 1}
-        found[name] = phrases | {p for p in plain if p[0] not in vocabulary and len(p[0]) >= PLAIN_WORD}
     return found
 
 

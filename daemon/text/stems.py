@@ -46,27 +46,6 @@ def _bare(text: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
-# Letters a keyboard without them makes into others: "mówiłam" is typed "mowilam".
-LATIN_END = "\u0250"  # past Latin Extended-B: the letters whose accents a keyboard may leave out
-TYPED_AS = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D", "ı": "i", "æ": "ae", "œ": "oe"})
-
-
-def unaccented(word: str) -> str:
-    """`word` as typed without the accents of Latin letters and their special letters: "não"
-    is "nao", "mówiłam" is "mowilam", "först" is "forst" (people on a phone or a foreign
-    keyboard type so). Other scripts keep their marks: a Devanagari vowel sign or a Cyrillic
-    "й" is a letter, not an accent."""
-    kept = []
-    base = ""
-    for c in unicodedata.normalize("NFD", word.translate(TYPED_AS)):
-        if not unicodedata.combining(c):
-            base = c
-        elif base < LATIN_END:
-            continue
-        kept.append(c)
-    return "".join(kept)
-
-
 def same_stem(a: str, b: str) -> bool:
     """Whether two stems are of one word: equal, or one the start of the other, of at least
     four letters, accents set aside (German "bekomm" and "bekommt", Polish "krak" and "krakow")."""
