@@ -133,7 +133,7 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
 
 
 def fold(word: str) -> str:
-    """`word` casefolded, as typed without accents (ó is o, ł is l: `words.unaccented`)."""
+    """`word` casefolded, as typed without accents (ó is o, ł is l: `keyboard.unaccented`)."""
     return unaccented(word.casefold())
 
 

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from daemon.text.keyboard import unaccented
+from daemon.text.keyboard import typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
 from daemon.text.unicode_words import segment
@@ -84,42 +84,38 @@ def words_of(text: str) -> Words:
 
 
 def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of every one of `phrases` said in `low`, also as typed without
-    apostrophes or accents (`_typed`) when it has several words: "no youre right", "ive said
-    that", "ja falei". A single word is read as written (`_loose`)."""
+    """(position, phrase) of every one of `phrases` said in `low` (`said_at`)."""
     hits = []
     typed = _typed(low)
-    n = len(low)
     for phrase in phrases:
-        size = len(phrase)
-        if not size or size > n:
+        if not phrase:
             continue
         keyed = _keyed(phrase)
-        first, key = phrase[0], keyed[0] if _loose(phrase) else STRICT
-        for i in range(n - size + 1):
-            if (low[i] == first or typed[i] == key) and all(
-                low[i + k] == phrase[k] or typed[i + k] == keyed[k] for k in range(1, size)
-            ):
+        # the first word compared here, the rest by `_said`: most positions fail at once
+        first, key = phrase[0], keyed[0] if len(phrase) > 1 else STRICT
+        for i in range(len(low) - len(phrase) + 1):
+            if (low[i] == first or typed[i] == key) and _said(low, typed, i, phrase, keyed):
                 hits.append((i, phrase))
     return hits
 
 
 def said_at(low: tuple[str, ...], at: int, phrase: tuple[str, ...]) -> bool:
-    """Whether `phrase` is said at position `at` of `low`, as `find` reads it."""
-    size = len(phrase)
-    if at + size > len(low):
-        return False
-    if low[at : at + size] == phrase:
+    """Whether `phrase` is said at position `at` of `low`: as written, or, when it has several
+    words, with its words typed without apostrophes or accents ("no youre right", "ive said
+    that", "ja falei"). A single word is read as written: "id" is not "i'd", "hatte" is not
+    "hätte" (a language typed without accents lists its single words so too:
+    `daemon.text.keyboard.typed_plain`)."""
+    return 0 <= at <= len(low) - len(phrase) and _said(low, _typed(low), at, phrase, _keyed(phrase))
+
+
+def _said(
+    low: tuple[str, ...], typed: tuple[str | None, ...], at: int, phrase: tuple[str, ...], keyed: tuple[str, ...]
+) -> bool:
+    if low[at : at + len(phrase)] == phrase:
         return True
-    if not _loose(phrase):
-        return False
-    typed, keyed = _typed(low), _keyed(phrase)
-    return all(low[at + k] == phrase[k] or typed[at + k] == keyed[k] for k in range(size))
-
-
-def typed_key(word: str) -> str:
-    """A word as typed without apostrophes or accents ("you're" → "youre", "não" → "nao")."""
-    return unaccented(word.replace("'", ""))
+    return len(phrase) > 1 and all(
+        low[at + k] == phrase[k] or typed[at + k] == keyed[k] for k in range(len(phrase))
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -132,14 +128,6 @@ def _typed(low: tuple[str, ...]) -> tuple[str | None, ...]:
 @cache
 def _keyed(phrase: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(typed_key(w) for w in phrase)
-
-
-@cache
-def _loose(phrase: tuple[str, ...]) -> bool:
-    """Whether `phrase` may match as typed without its apostrophes or accents: a phrase of
-    several words. A single word is read as written ("id" is not "i'd", "hatte" not "hätte");
-    a language typed without accents lists its single words so too (`Language.impact`)."""
-    return len(phrase) > 1
 
 
 @cache
@@ -245,9 +233,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         opens = (start,) if kind == "correction_openers" else clauses
         for phrase, at in ((p, at) for p in impact.get(kind, frozenset()) for at in opens):
             size = len(phrase)
-            if not said_at(low, at, phrase):
-                continue
-            if not free(at, size):
+            if not said_at(low, at, phrase) or not free(at, size):
                 continue
             rest = text[words.spans[at + size - 1][1] :]
             after = rest.lstrip()

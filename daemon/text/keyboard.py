@@ -2,8 +2,8 @@
 "mówiłam", "nao" for "não", "forst" for "först" (pure; docs/explanation/impact.md).
 
 Impact reads a cue phrase of several words so typed in every language
-(`daemon.impact.cues.find`), and the single-word cues of a language whose data file says
-`typed_without_accents: true` (`typed_plain`, when the file is parsed).
+(`daemon.impact.cues.said_at`, through `typed_key`), and the single-word cues of a language
+whose data file says `typed_without_accents: true` (`typed_plain`, when the file is parsed).
 """
 
 from __future__ import annotations
@@ -31,6 +31,11 @@ def unaccented(word: str) -> str:
     return "".join(kept)
 
 
+def typed_key(word: str) -> str:
+    """A word as typed without apostrophes or accents ("you're" is "youre", "não" is "nao")."""
+    return unaccented(word.replace("'", ""))
+
+
 # Letters a single word typed without its accents needs to be read as the cue it stands for.
 PLAIN_WORD = 3
 
@@ -42,7 +47,7 @@ def typed_plain(
     single-word phrase also as so typed ("mówiłam" as "mowilam", "máximo" as "maximo"),
     unless that is a word of its own in the language ("sí" is not "si", which is "if") or
     shorter than PLAIN_WORD letters (Swedish "så" is not "sa", which is "said").
-    Phrases of several words are read so in every language (`daemon.impact.cues.find`)."""
+    Phrases of several words are read so in every language (`daemon.impact.cues.said_at`)."""
     found = {}
     for name, phrases in impact.items():
         plain = {(unaccented(p[0]),) for p in phrases if len(p) == 1}

@@ -188,10 +188,10 @@ def parse(code: str, data: Any, label: str) -> Language:
     for name in ("stopwords", "connectives", "first_person", "first_person_plural", "first_person_verbs", "openers"):
         vocabulary |= lists[name]
     impact = _impact(data.get("impact"), label)
-    unaccented = str(data.get("typed_without_accents", "false")).lower()
-    if unaccented not in ("true", "false"):
-        raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {unaccented!r}")
-    if unaccented == "true":
+    typed = str(data.get("typed_without_accents", "false")).lower()
+    if typed not in ("true", "false"):
+        raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {typed!r}")
+    if typed == "true":
         impact = typed_plain(impact, vocabulary)
     return Language(
         code,
