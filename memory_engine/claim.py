@@ -32,6 +32,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from daemon.text.cldr import language_names
+from daemon.text.keyboard import find
 from daemon.text.language import Language
 from daemon.text.lexicon import lemma, phrase_at
 from daemon.text.stems import stem
@@ -203,15 +204,11 @@ def _reported(lang: Language, text: str, low: list[str]) -> str | None:
     """A verb of saying whose speaker is not the user ("my mum tells everyone …"; "I told
     you, we deploy on Fridays" is the user's own word)."""
     pronouns = lang.claim.get("subject_pronouns", frozenset())
-    for phrase in lang.claim.get("reported", frozenset()):
-        size = len(phrase)
-        for i in range(len(low) - size + 1):
-            if tuple(low[i : i + size]) == phrase and not (i > 0 and (low[i - 1],) in pronouns):
-                return " ".join(phrase)
-        joined = "".join(phrase)
-        if joined and spaceless(joined[0]) and joined in text:
-            return joined
-    return None
+    phrases = lang.claim.get("reported", frozenset())
+    for i, phrase in find(tuple(low), phrases):
+        if not (i > 0 and (low[i - 1],) in pronouns):
+            return " ".join(phrase)
+    return _unspaced(text, phrases)
 
 
 def _words(text: str) -> list[str]:
@@ -219,11 +216,15 @@ def _words(text: str) -> list[str]:
 
 
 def _has(lang: Language, text: str, low: list[str], phrases: frozenset[tuple[str, ...]]) -> str | None:
-    """The first of `phrases` said in `text` (words `low`), as written in the list, or None."""
+    """The first of `phrases` said in `text` (words `low`; typed without accents too:
+    `keyboard.find`), as written in the list, or None."""
+    hits = find(tuple(low), phrases)
+    return " ".join(hits[0][1]) if hits else _unspaced(text, phrases)
+
+
+def _unspaced(text: str, phrases: frozenset[tuple[str, ...]]) -> str | None:
+    """The first of `phrases` of a script written without spaces found in `text`, or None."""
     for phrase in phrases:
-        size = len(phrase)
-        if any(tuple(low[i : i + size]) == phrase for i in range(len(low) - size + 1)):
-            return " ".join(phrase)
         joined = "".join(phrase)
         if joined and spaceless(joined[0]) and joined in text:
             return joined

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from daemon.impact.cues import CLAUSE_BREAK, Words, find, words_of
-from daemon.text.keyboard import unaccented
+from daemon.impact.cues import CLAUSE_BREAK, Words, words_of
+from daemon.text.keyboard import find, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at
 from daemon.text.words import is_content, token, tokens
@@ -150,7 +150,9 @@ def content(text: str, lang: Language | None) -> Content:
     stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue) | mentioned
     said = [text[a:b] for a, b in found.spans]
     if lang is not None:
-        stems |= meanings(said, lang)
+        # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"
+        # read as French and Italian is no month
+        stems |= meanings([w for w in said if w.casefold() not in cue], lang)
     function = lang.function_words if lang is not None else frozenset()
     plain = [w.casefold().replace("’", "'") for w in said]
     kept = [

@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
-from daemon.text.keyboard import typed_key
+from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
 from daemon.text.unicode_words import segment
@@ -40,7 +40,6 @@ SHOUTED = 3
 UNSPACED = ("thai", "han", "kana")
 # Words between a limit and its number: "maximal 300 Wörter", "300 words at most", "vijf zinnen max".
 BESIDE = 3
-STRICT = "\0"  # the key of a phrase read only as written: no typed word equals it
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 # The lists whose phrases make a sentence a statement (the others only leave sentences out).
 CUE_LISTS = (
@@ -81,53 +80,6 @@ def words_of(text: str) -> Words:
         tuple((w.start, w.end) for w in found),
         frozenset(w.text.casefold() for w in found if len(w.text) >= SHOUTED and w.text.isupper()),
     )
-
-
-def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of every one of `phrases` said in `low` (`said_at`)."""
-    hits = []
-    typed = _typed(low)
-    for phrase in phrases:
-        if not phrase:
-            continue
-        keyed = _keyed(phrase)
-        # the first word compared here, the rest by `_said`: most positions fail at once
-        first, key = phrase[0], keyed[0] if len(phrase) > 1 else STRICT
-        for i in range(len(low) - len(phrase) + 1):
-            if (low[i] == first or typed[i] == key) and _said(low, typed, i, phrase, keyed):
-                hits.append((i, phrase))
-    return hits
-
-
-def said_at(low: tuple[str, ...], at: int, phrase: tuple[str, ...]) -> bool:
-    """Whether `phrase` is said at position `at` of `low`: as written, or, when it has several
-    words, with its words typed without apostrophes or accents ("no youre right", "ive said
-    that", "ja falei"). A single word is read as written: "id" is not "i'd", "hatte" is not
-    "hätte" (a language typed without accents lists its single words so too:
-    `daemon.text.keyboard.typed_plain`)."""
-    return 0 <= at <= len(low) - len(phrase) and _said(low, _typed(low), at, phrase, _keyed(phrase))
-
-
-def _said(
-    low: tuple[str, ...], typed: tuple[str | None, ...], at: int, phrase: tuple[str, ...], keyed: tuple[str, ...]
-) -> bool:
-    if low[at : at + len(phrase)] == phrase:
-        return True
-    return len(phrase) > 1 and all(
-        low[at + k] == phrase[k] or typed[at + k] == keyed[k] for k in range(len(phrase))
-    )
-
-
-@lru_cache(maxsize=4096)
-def _typed(low: tuple[str, ...]) -> tuple[str | None, ...]:
-    """Each word of a sentence that holds neither apostrophe nor accent (it may be a phrase's
-    word typed without them), else None: a word typed with them matches only as written."""
-    return tuple(w if typed_key(w) == w else None for w in low)
-
-
-@cache
-def _keyed(phrase: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(typed_key(w) for w in phrase)
 
 
 @cache

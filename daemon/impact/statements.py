@@ -272,12 +272,13 @@ def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int, lang: La
 
 def _continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, lang: Language) -> bool:
     """Whether `after` says what a recall `sentence` (in `lang`) recalls: the person's, with no
-    cue of its own, not dismissing it ("Emojis again! Whatever."), beside it, and short
-    (CONTINUATION)."""
+    cue of its own, not dismissing it ("Emojis again! Whatever."), not asking ("… i gdzie
+    terminy na gorze?" complains of something else), beside it, and short (CONTINUATION)."""
     if reading.cues or reading.excluded or len(after.text) > CONTINUATION:
         return False
+    words = words_of(after.text)
     dismissal = lang.impact.get("dismissal", frozenset())
-    return not said(lang, words_of(after.text), dismissal) and _beside(text, sentence, after)
+    return not said(lang, words, dismissal) and not asks(lang, after.text, words) and _beside(text, sentence, after)
 
 
 def _beside(text: str, before: Sentence, after: Sentence) -> bool:

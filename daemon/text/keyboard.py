@@ -1,14 +1,17 @@
 """Words as people type them on a keyboard that lacks their letters' accents: "mowilam" for
 "mówiłam", "nao" for "não", "forst" for "först" (pure; docs/explanation/impact.md).
 
-Impact reads a cue phrase of several words so typed in every language
-(`daemon.impact.cues.said_at`, through `typed_key`), and the single-word cues of a language
-whose data file says `typed_without_accents: true` (`typed_plain`, when the file is parsed).
+A phrase of several words of a language's lists is read so typed in every language (`find`,
+`said_at`: impact's cues, and the claim check's hypotheticals, reported words, jokes …); a
+single word only in a language whose data file says `typed_without_accents: true`
+(`typed_plain`, when the file is parsed).
 """
 
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
+from functools import cache, lru_cache
 
 # Letters a keyboard without them makes into others: "mówiłam" is typed "mowilam".
 LATIN_END = "\u0250"  # past Latin Extended-B: the letters whose accents a keyboard may leave out
@@ -38,18 +41,66 @@ def typed_key(word: str) -> str:
 
 # Letters a single word typed without its accents needs to be read as the cue it stands for.
 PLAIN_WORD = 3
+STRICT = "\0"  # the key of a phrase read only as written: no typed word equals it
 
 
 def typed_plain(
-    impact: dict[str, frozenset[tuple[str, ...]]], vocabulary: frozenset[str]
+    lists: dict[str, frozenset[tuple[str, ...]]], vocabulary: frozenset[str]
 ) -> dict[str, frozenset[tuple[str, ...]]]:
-    """The `impact:` lists of a language people often type without its accents, each
+    """The `impact:` or `claim:` lists of a language people often type without its accents, each
     single-word phrase also as so typed ("mówiłam" as "mowilam", "máximo" as "maximo"),
     unless that is a word of its own in the language ("sí" is not "si", which is "if") or
     shorter than PLAIN_WORD letters (Swedish "så" is not "sa", which is "said").
-    Phrases of several words are read so in every language (`daemon.impact.cues.said_at`)."""
+    Phrases of several words are read so in every language (`said_at`)."""
     found = {}
-    for name, phrases in impact.items():
+    for name, phrases in lists.items():
         plain = {(unaccented(p[0]),) for p in phrases if len(p) == 1}
         found[name] = phrases | {p for p in plain if p[0] not in vocabulary and len(p[0]) >= PLAIN_WORD}
     return found
+
+
+def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
+    """(position, phrase) of every one of `phrases` said in `low` (`said_at`)."""
+    hits = []
+    typed = _typed(low)
+    for phrase in phrases:
+        if not phrase:
+            continue
+        keyed = _keyed(phrase)
+        # the first word compared here, the rest by `_said`: most positions fail at once
+        first, key = phrase[0], keyed[0] if len(phrase) > 1 else STRICT
+        for i in range(len(low) - len(phrase) + 1):
+            if (low[i] == first or typed[i] == key) and _said(low, typed, i, phrase, keyed):
+                hits.append((i, phrase))
+    return hits
+
+
+def said_at(low: tuple[str, ...], at: int, phrase: tuple[str, ...]) -> bool:
+    """Whether `phrase` is said at position `at` of `low`: as written, or, when it has several
+    words, with its words typed without apostrophes or accents ("no youre right", "ive said
+    that", "ja falei"). A single word is read as written: "id" is not "i'd", "hatte" is not
+    "hätte" (a language typed without accents lists its single words so too:
+    `daemon.text.keyboard.typed_plain`)."""
+    return 0 <= at <= len(low) - len(phrase) and _said(low, _typed(low), at, phrase, _keyed(phrase))
+
+
+def _said(
+    low: tuple[str, ...], typed: tuple[str | None, ...], at: int, phrase: tuple[str, ...], keyed: tuple[str, ...]
+) -> bool:
+    if low[at : at + len(phrase)] == phrase:
+        return True
+    return len(phrase) > 1 and all(
+        low[at + k] == phrase[k] or typed[at + k] == keyed[k] for k in range(len(phrase))
+    )
+
+
+@lru_cache(maxsize=4096)
+def _typed(low: tuple[str, ...]) -> tuple[str | None, ...]:
+    """Each word of a sentence that holds neither apostrophe nor accent (it may be a phrase's
+    word typed without them), else None: a word typed with them matches only as written."""
+    return tuple(w if typed_key(w) == w else None for w in low)
+
+
+@cache
+def _keyed(phrase: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(typed_key(w) for w in phrase)

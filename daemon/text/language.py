@@ -193,6 +193,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {typed!r}")
     if typed == "true":
         impact = typed_plain(impact, vocabulary)
+        claim = typed_plain(claim, vocabulary)
     return Language(
         code,
         str(data.get("name") or code),

@@ -107,6 +107,10 @@ def test_a_true_fact_said_the_hard_way_is_stored(
         ("I miei genitori sono a Berlino.", "I miei genitori sono a Berlino", "Berlino", "other_subject"),
         ("Book me a hotel in Berlin for Friday.", "Book me a hotel in Berlin", "Berlin", "request"),
         ("Ich wohne jetzt auf dem Mond, die Miete ist günstig.", "Ich wohne jetzt auf dem Mond", "Mond", "joke"),
+        # typed without accents: a reported saying of several words in any language, a single
+        # word in a language typed so (its data file's `typed_without_accents`)
+        ("moja mama mowi ze jestem weganka", "moja mama mowi ze jestem weganka", "weganka", "reported"),
+        ("ojala yo viviera en Berlin", "ojala yo viviera en Berlin", "Berlin", "hypothetical"),
     ],
 )
 def test_a_trap_said_the_hard_way_is_refused(

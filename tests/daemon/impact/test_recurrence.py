@@ -113,3 +113,12 @@ def test_what_stands_before_a_saying_in_its_clause_is_what_was_said() -> None:
     items = group(statements)
     assert [len(i.statements) for i in items] == [2, 1]
     assert items[0].recurrences[0].quote.endswith("zei ik")
+
+
+def test_a_cue_word_that_also_names_a_month_is_no_month() -> None:
+    # "mai" is "never" in Italian and May in French: a short Italian sentence read as both
+    # names no month, so two rules that each say "mai" share none
+    both = language("fr+it")
+    assert "@may" not in content("il centrale mai.", both).stems
+    assert "@may" not in content("prima delle 8 non parto. mai.", both).stems
+    assert "@may" in content("on livre en mai", language("fr")).stems

@@ -183,6 +183,17 @@ def test_a_recall_that_says_something_is_continued_by_the_sentence_after_it() ->
     # a recall after a rule still joins that rule
     (statement,) = found("encore trois points d'exclamation. je t'ai dit, sobre. un point, c'est tout")
     assert statement.quote == "encore trois points d'exclamation. je t'ai dit, sobre."
+    # a question after a bare recall asks about something else
+    (statement,) = found("tabelka!! mowilam ze porownania w tabelce. i gdzie terminy na gorze?")
+    assert statement.quote == "tabelka!! mowilam ze porownania w tabelce."
+
+
+def test_someone_elses_words_typed_without_accents_are_not_the_persons_rule() -> None:
+    assert found("tomek mowi ze zawsze trzeba miec trzy pensje odlozone") == []
+    assert found("según mi jefa siempre hay que firmar en azul") == []
+    assert found("segun mi jefa siempre hay que firmar en azul") == []
+    (statement,) = found("zawsze trzeba miec trzy pensje odlozone")
+    assert statement.kind == "standing_instruction"
 
 
 def test_not_between_two_values_is_a_contrast_without_a_comma() -> None:
