@@ -245,6 +245,11 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
 
 
+def clause_at(text: str, words: Words, i: int) -> int:
+    """The clause of the sentence `text` its `i`th word stands in, counted from 0 (CLAUSE_BREAK)."""
+    return sum(1 for k in range(1, i + 1) if CLAUSE_BREAK.search(text[words.spans[k - 1][1] : words.spans[k][0]]))
+
+
 def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:
     """The sentence's body start and the first word after each clause break, past an agreeing
     phrase ("…, no problem" opens nothing)."""

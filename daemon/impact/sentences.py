@@ -22,6 +22,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from daemon.impact.cues import negations
 from daemon.text.language import abbreviations
 from memory_engine.claim import apart_spans
 
@@ -48,7 +49,7 @@ def sentences(message: str) -> list[Sentence]:
     found: list[Sentence] = []
     start = 0
     for match in END.finditer(text):
-        if match.group(0)[0] == "." and _abbreviation(text[start : match.start()]):
+        if match.group(0)[0] == "." and _abbreviation(text[start : match.start()], text[match.end() :]):
             continue
         _add(found, text, start, match.end())
         start = match.end()
@@ -56,9 +57,13 @@ def sentences(message: str) -> list[Sentence]:
     return found
 
 
-def _abbreviation(before: str) -> bool:
+def _abbreviation(before: str, after: str) -> bool:
+    """Whether the full stop after `before` ends an abbreviation, not the sentence. One that is
+    also a negation ("no.": No. 5) is one only before a number: "god no. dont touch it" is two."""
     last = before.rsplit(None, 1)[-1].casefold() if before.strip() else ""
-    return bool(last) and last in abbreviations()
+    if not last or last not in abbreviations():
+        return False
+    return last not in negations() or after.lstrip()[:1].isdigit()
 
 
 def _add(found: list[Sentence], text: str, start: int, end: int) -> None:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, Words, agreement, cues, may_hold_cues, said, words_of
+from daemon.impact.cues import Cue, Words, agreement, clause_at, cues, may_hold_cues, said, words_of
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.text.language import Language, detect
@@ -90,9 +90,12 @@ def _excluded(
         return True
     if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
         return True
-    # "always"/"never" about a state that is over is a story ("antigamente nunca abríamos …")
-    if all(c.kind == "standing" for c in found) and said(lang, words, lang.claim.get("past_state", frozenset()), spans):
-        return True
+    # "always"/"never" about a state that is over is a story ("antigamente nunca abríamos …"),
+    # when said in its clause: in "19 %, always, I'm not exempt anymore" the rule is now
+    if all(c.kind == "standing" for c in found):
+        over = {clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)}
+        if over and all(clause_at(text, words, c.at) in over for c in found):
+            return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     if said(lang, words, humour) or JOKE_EMOJI.search(text):
         return True
@@ -178,6 +181,8 @@ def detect_statements(
     bare: tuple[int, Sentence, Language] | None = None
     for k, (sentence, reading) in enumerate(read):
         lang = reading.language
+        # "No." alone: the correction opener of the statement that follows it, if one does
+        lone = bare if bare is not None and _lone(read[k - 1][1], bare[1], bare[2]) else None
         if bare is not None and _continues(text, bare[1], sentence, reading, bare[2]):
             # "Region again. eu-west-1.", "e outra vez 30! são 35 a e-bike": what is said
             # again follows the recall
@@ -195,7 +200,12 @@ def detect_statements(
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
         thin = len(mine) < (THIN_RECALL if recall_only else THIN)
-        if thin and previous is not None and _beside(text, previous[0], sentence):
+        if lone is not None and _beside(text, lone[1], sentence):
+            # "No. Amounts are integer cents, never floats."
+            found.pop()
+            first = lone[1]
+            reading = Reading(lang, [*read[k - 1][1].cues, *reading.cues], False)
+        elif thin and previous is not None and _beside(text, previous[0], sentence):
             # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
             # recalled or ruled on is said in the sentence before
             before, read_before = previous
@@ -263,6 +273,11 @@ def _reading(
     if best is None:
         return Reading(readings[0] if readings else None, [], excluded)
     return Reading(best.language, best.cues, excluded)
+
+
+def _lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
+    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!")."""
+    return all(c.kind == "correction" for c in reading.cues) and not content(sentence.text, lang).stems
 
 
 def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int, lang: Language) -> bool:

@@ -210,6 +210,47 @@ def test_always_or_never_about_a_state_that_is_over_is_a_story(message: str) -> 
     assert found(message) == []
 
 
+def test_a_state_that_is_over_in_another_clause_leaves_the_rule_standing() -> None:
+    (statement,) = found("19 %, always, I'm not exempt anymore")
+    assert statement.cues == ("standing:always",)
+
+
+def test_a_correction_opener_alone_opens_the_statement_after_it() -> None:
+    (statement,) = found("No. Amounts are integer cents, never floats. Parse at the edge.")
+    assert statement.quote == "No. Amounts are integer cents, never floats."
+    assert statement.cues == ("correction:no", "standing:never")
+    (statement,) = found("No. The region is eu-west-1.")
+    assert statement.quote == "No. The region is eu-west-1."
+    # "no." before a word is no abbreviation of "number": two sentences, the stop read in its own
+    (statement,) = found("god no. dont ever touch the live stripe keys.")
+    assert statement.quote == "dont ever touch the live stripe keys." and statement.cues == ("stop:dont",)
+    assert found("Put it in No. 5 of the list.") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("nee, ich bin kein Kleinunternehmer, ich weise MwSt aus", "correction:nee"),
+        ("Berlin ist Zug, 4 Stunden, ich hab's doch gesagt", "reminder:ich hab's doch gesagt"),
+        ("я же просил. сначала ко мне", "reminder:я же просил"),
+    ],
+)
+def test_colloquial_cues_are_read(message: str, cue: str) -> None:
+    assert [cue] == [c for s in found(message) for c in s.cues if c == cue]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "no that's right, 2am utc is fine for both sides",
+        "нет, всё правильно, так и отправляй",
+        "в следующий раз продаём только то, что никто не возвращает, ха",
+    ],
+)
+def test_colloquial_agreement_and_laughter_are_not_rules(message: str) -> None:
+    assert found(message) == []
+
+
 def test_a_message_too_short_to_tell_its_language_is_read_in_its_sessions() -> None:
     from daemon.text.language import language
 
