@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from daemon.impact.cues import CLAUSE_BREAK, Words, words_of
-from daemon.text.keyboard import find, unaccented
+from daemon.text.keyboard import find, in_latin, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at
 from daemon.text.words import is_content, token, tokens
@@ -133,8 +133,9 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
 
 
 def fold(word: str) -> str:
-    """`word` casefolded, as typed without accents (ó is o, ł is l: `keyboard.unaccented`)."""
-    return unaccented(word.casefold())
+    """`word` casefolded, in Latin letters (`keyboard.in_latin`) typed without accents (ó is o,
+    ł is l: `keyboard.unaccented`)."""
+    return unaccented(in_latin(word.casefold()))
 
 
 def content(text: str, lang: Language | None) -> Content:
@@ -147,7 +148,8 @@ def content(text: str, lang: Language | None) -> Content:
         unsaid = _unsaid(text, lang, cue, found)
         found = found if unsaid is text else words_of(unsaid)
         text = unsaid
-    stems = frozenset(t for t in tokens(text, lang) if is_content(t, lang) and t not in cue) | mentioned
+    stems = frozenset(in_latin(t) for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
+    stems |= {in_latin(t) for t in mentioned}
     said = [text[a:b] for a, b in found.spans]
     if lang is not None:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"

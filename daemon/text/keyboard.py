@@ -9,9 +9,12 @@ single word only in a language whose data file says `typed_without_accents: true
 
 from __future__ import annotations
 
+import threading
 import unicodedata
 from collections.abc import Iterable
 from functools import cache, lru_cache
+
+import icu
 
 # Letters a keyboard without them makes into others: "mówiłam" is typed "mowilam".
 LATIN_END = "\u0250"  # past Latin Extended-B: the letters whose accents a keyboard may leave out
@@ -32,6 +35,27 @@ def unaccented(word: str) -> str:
             continue
         kept.append(c)
     return "".join(kept)
+
+
+# How people write a word of the Cyrillic or Greek alphabet in Latin letters, names above all
+# ("Kazan" for "Казань", "Kriti" for "Κρήτη"): the BGN/PCGN and UN romanizations ICU has.
+ROMANIZATION = "Russian-Latin/BGN; Ukrainian-Latin/BGN; Greek-Latin/UNGEGN; Latin-ASCII"
+ROMANIZED = ("\u0370", "\u052f")  # Greek, Coptic and Cyrillic (with its supplement)
+SIGNS = str.maketrans("", "", "'\"ʹʺ")  # the soft and hard signs, romanized as marks nobody types
+_local = threading.local()
+
+
+@lru_cache(maxsize=65536)
+def in_latin(word: str) -> str:
+    """`word` as written in Latin letters when it holds Cyrillic or Greek ones ("казань" is
+    "kazan", "Κρήτη" is "Kriti"), else unchanged: a person who writes "Kazan. сколько можно"
+    names the city of "склад в Казани"."""
+    if word.isascii() or not any(ROMANIZED[0] <= c <= ROMANIZED[1] for c in word):
+        return word
+    romanize = getattr(_local, "romanize", None)
+    if romanize is None:  # an ICU transliterator is not safe to share between threads
+        romanize = _local.romanize = icu.Transliterator.createInstance(ROMANIZATION)
+    return str(romanize.transliterate(word)).translate(SIGNS)
 
 
 def typed_key(word: str) -> str:

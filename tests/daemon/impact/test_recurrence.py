@@ -122,3 +122,12 @@ def test_a_cue_word_that_also_names_a_month_is_no_month() -> None:
     assert "@may" not in content("il centrale mai.", both).stems
     assert "@may" not in content("prima delle 8 non parto. mai.", both).stems
     assert "@may" in content("on livre en mai", language("fr")).stems
+
+
+def test_a_name_written_in_latin_letters_joins_the_item_that_wrote_it_in_cyrillic() -> None:
+    statements = [
+        *detect_statements("склад у нас в Казани, не в Самаре.", "s1.jsonl", 1, "2026-06-01T09:00:00+00:00"),
+        *detect_statements("сколько можно. Kazan", "s2.jsonl", 1, "2026-06-08T09:00:00+00:00"),
+        *detect_statements("и всегда отвечай клиентам на «вы».", "s3.jsonl", 1, "2026-06-15T09:00:00+00:00"),
+    ]
+    assert [len(i.statements) for i in group(statements)] == [2, 1]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from daemon.kernel.errors import LanguageDataError
+from daemon.text.keyboard import in_latin
 from daemon.text.language import detect, known, parse
 
 
@@ -77,5 +78,14 @@ def test_a_language_typed_without_accents_reads_its_single_word_cues_so_unless_s
     assert ("mowilam",) in lang.impact["reminder"] and ("maximo",) in lang.impact["limit"]
     # "si" is a word of the language ("if"), "sa" shorter than a word typed so is read as
     assert lang.impact["again"] == frozenset({("sí",), ("så",)})
+    # … and its `claim:` lists too: "mowi" is someone else's words
+    claimed = parse("xx", {**data, "claim": {"reported": ["mówi"]}}, "daemon/text/languages/xx.yaml")
+    assert ("mowi",) in claimed.claim["reported"]
     strict = parse("xx", {**data, "typed_without_accents": "false"}, "daemon/text/languages/xx.yaml")
     assert strict.impact["reminder"] == frozenset({("mówiłam",)})
+
+
+def test_a_word_of_the_cyrillic_or_greek_alphabet_is_read_as_written_in_latin_letters() -> None:
+    assert [in_latin(w) for w in ["Казань", "щука", "Κρήτη", "київ"]] == ["Kazan", "shchuka", "Kriti", "kiyiv"]
+    # other scripts and Latin words, accents and all, are left as they are
+    assert [in_latin(w) for w in ["kazan", "ćma", "東京", "חיפה"]] == ["kazan", "ćma", "東京", "חיפה"]
