@@ -1,10 +1,11 @@
-"""Words as people type them on a keyboard that lacks their letters' accents: "mowilam" for
-"mówiłam", "nao" for "não", "forst" for "först" (pure; docs/explanation/impact.md).
+"""Words as people type them on a keyboard that lacks their letters: "mowilam" for "mówiłam",
+"nao" for "não", "forst" for "först", "Kazan" for "Казань" (pure; docs/explanation/impact.md).
 
 A phrase of several words of a language's lists is read so typed in every language (`find`,
 `said_at`: impact's cues, and the claim check's hypotheticals, reported words, jokes …); a
 single word only in a language whose data file says `typed_without_accents: true`
-(`typed_plain`, when the file is parsed).
+(`typed_plain`, when the file is parsed). A word of another alphabet is also written in Latin
+letters, names above all: "Kazan" for "Казань" (`in_latin`, which recurrence compares).
 """
 
 from __future__ import annotations
