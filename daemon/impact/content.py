@@ -29,10 +29,11 @@ from daemon.text.words import is_content, token, tokens
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
 # Concepts of the meaning table that name a thing, the same in every language (the others —
 # not, must, before — say how, and are cues or function words here).
+# The table's "may" is the modal ("pode", "kann"): May the month is CLDR's, read by `calendar_at`.
 SHARED_MEANINGS = frozenset(
     {"staging", "production", "development", "test", "qa", "sandbox", "preprod", "canary", "local"}
     | set(WEEKDAYS)
-    | set(MONTHS)
+    | (set(MONTHS) - {"may"})
 )
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
@@ -121,14 +122,18 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
     """What the words `said` mean in every language, as `@<meaning>`: a weekday or a month
     (CLDR's names, in any inflection: "vendredi", "freitags" are `@friday`) and the
     environments of the meaning table ("préprod" is `@preprod`). "Le déploiement, c'est le
-    vendredi" and "we deploy on Fridays" share `@friday`."""
+    vendredi" and "we deploy on Fridays" share `@friday`. A word in lower case the table reads
+    as how ("you may", Italian "mai": never) names no month."""
     found = set()
     for word in said:
         folded = word.casefold()
+        concepts = lang.concepts.get(folded, ())
+        found.update(f"@{c}" for c in concepts if c in SHARED_MEANINGS)
+        if word.islower() and any(c not in SHARED_MEANINGS for c in concepts):
+            continue
         named = calendar_at(lang, word, folded)
         if named is not None:
             found.add(f"@{named}")
-        found.update(f"@{c}" for c in lang.concepts.get(folded, ()) if c in SHARED_MEANINGS)
     return frozenset(found)
 
 

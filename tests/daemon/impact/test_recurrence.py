@@ -122,6 +122,10 @@ def test_a_cue_word_that_also_names_a_month_is_no_month() -> None:
     assert "@may" not in content("il centrale mai.", both).stems
     assert "@may" not in content("prima delle 8 non parto. mai.", both).stems
     assert "@may" in content("on livre en mai", language("fr")).stems
+    # nor is a modal the meaning table calls "may": "pode", "you may"; "in May" is the month
+    assert "@may" not in content("o texto pode ficar em inglês", language("pt")).stems
+    assert "@may" not in content("you may skip the changelog", language("en")).stems
+    assert "@may" in content("we freeze the release in May", language("en")).stems
 
 
 def test_a_name_written_in_latin_letters_joins_the_item_that_wrote_it_in_cyrillic() -> None:
