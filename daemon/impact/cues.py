@@ -16,6 +16,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
+| asked (`politeness`) | in a sentence whose body opens with a content word none of the language's `openers`, answering the agent | "named exports pls", "Rechnungsnummern bitte im Format 2026-017" |
 """
 
 from __future__ import annotations
@@ -54,6 +55,7 @@ CUE_LISTS = (
     "preference",
     "limit",
     "changed",
+    "politeness",
 )
 
 
@@ -217,6 +219,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
+    found += [Cue("asked", " ".join(p), i) for i, p in _asked(lang, words, start) if free(i, len(p))]
     found += [
         Cue("limit", " ".join(p), i)
         for i, p in find(low, impact.get("limit", frozenset()))
@@ -237,6 +240,23 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             for o in found
         )
     ]
+
+
+def _asked(lang: Language, words: Words, start: int) -> list[tuple[int, tuple[str, ...]]]:
+    """The politeness word of a sentence that asks for a way of doing, not a deed: "lowercase
+    keywords please", "named export pls", "Rechnungsnummern bitte im Format 2026-017". Its
+    body opens with a content word that is none of the language's `openers` (the verbs a
+    request opens with: "send it please" asks once, "the logs please" asks for a thing)."""
+    low = words.low
+    if start >= len(low):
+        return []
+    first = low[start]
+    polite = find(low, lang.impact.get("politeness", frozenset()))
+    if not polite or first in lang.lists.get("openers", frozenset()) or first in lang.function_words:
+        return []
+    if any(at == start for at, _ in polite) or not first.isalpha():
+        return []
+    return polite[:1]
 
 
 def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:

@@ -37,7 +37,7 @@ Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked"})
 RECALLING = frozenset({"reminder", "again"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
@@ -136,6 +136,10 @@ def _read(
     changes = [c for c in found if c.kind == "changed"]
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
+    if not answered.text.strip():
+        # "Hotfix please." opening a session is its task; "polars pls." answering the agent's
+        # turn says how it is to be done
+        found = [c for c in found if c.kind != "asked"]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
 

@@ -436,3 +436,30 @@ def test_a_limit_counts_beside_its_number_not_anywhere_in_the_sentence() -> None
     assert found("the pool ran at max all night and fell over twice after 3 hours") == []
     (said,) = found("Replies at most 5 sentences.")
     assert "limit:at most" in said.cues
+
+
+@pytest.mark.parametrize(
+    ("message", "answered", "cue"),
+    [
+        ("lowercase keywords please, and leading commas.", "SELECT Id, Name FROM couriers", "asked:please"),
+        ("named export pls, same as everything else", "export default function Button()", "asked:pls"),
+        ("Rechnungsnummern bitte im Format 2026-017", "Rechnung RE17 erstellt.", "asked:bitte"),
+        ("dd/mm porfa, como en el otro", "Eje X con fechas 06/23/2026.", "asked:porfa"),
+    ],
+)
+def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message: str, answered: str, cue: str) -> None:
+    (statement,) = found(message, answered)
+    assert statement.kind == "preference" and statement.cues == (cue,)
+
+
+@pytest.mark.parametrize(
+    ("message", "answered"),
+    [
+        ("send it please", "Here is the draft."),  # a verb opens it: a deed asked once
+        ("the logs please", "The job failed at 03:12."),  # a thing asked for
+        ("please check the logs", "The job failed at 03:12."),
+        ("Hotfix please.", ""),  # opening a session: its task
+    ],
+)
+def test_please_after_a_deed_a_thing_or_opening_a_session_is_no_rule(message: str, answered: str) -> None:
+    assert found(message, answered) == []
