@@ -11,7 +11,7 @@ none of what makes it something else:
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
-| past | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`) | "I used to always squash" |
+| past | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), or beside a verb in the past (`past_forms`) | "I used to always squash", "the old box always fell over" |
 | joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, Words, agreement, clause_at, cues, may_hold_cues, said, words_of
+from daemon.impact.cues import NEGATING, Cue, Words, agreement, clause_at, cues, may_hold_cues, said, words_of
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.text.language import Language, detect
@@ -96,6 +96,8 @@ def _excluded(
         over = {clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)}
         if over and all(clause_at(text, words, c.at) in over for c in found):
             return True
+    if all(c.kind == "standing" for c in found) and any(_told(lang, words, c) for c in found):
+        return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     if said(lang, words, humour) or JOKE_EMOJI.search(text):
         return True
@@ -107,6 +109,22 @@ def _excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
+
+
+def _told(lang: Language, words: Words, cue: Cue) -> bool:
+    """Whether an "always"/"never" stands beside a verb in the past (`past_forms`): it tells
+    what was, not what is to be ("the old box always fell over", "pagern ringde aldrig", "era
+    sempre pieno"). A past form after it counts when a content word stands before it, not a
+    word of the language's own ("tests are always required" is no story)."""
+    low = words.low
+    before, after = cue.at - 1, cue.at + len(cue.phrase.split())
+    if before >= 0 and lang.matches("past_forms", low[before]):
+        return True
+    if after < len(low) and NEGATING & set(lang.concepts.get(low[after], ())):
+        after += 1  # "никогда не отвечал", "nigdy nie działało"
+    if after >= len(low) or not lang.matches("past_forms", low[after]):
+        return False
+    return before >= 0 and low[before] not in lang.function_words
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

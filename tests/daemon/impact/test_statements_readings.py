@@ -463,3 +463,34 @@ def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message
 )
 def test_please_after_a_deed_a_thing_or_opening_a_session_is_no_rule(message: str, answered: str) -> None:
     assert found(message, answered) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "the old CI runner always crashed on big builds",
+        "it was always in pounds back then",
+        "mi abuelo siempre escribía con tinta azul",
+        "c'était toujours la même chose avec ce client",
+        "il treno era sempre pieno di turisti",
+        "die Bahn war immer pünktlich",
+        "de trein was altijd vol",
+        "o sistema antigo sempre travou no fim do mês",
+    ],
+)
+def test_always_or_never_beside_a_verb_in_the_past_is_a_story(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "tests are always required before a merge",
+        "Patienten werden gesiezt, immer.",
+        "we always deploy on Fridays",
+        "Always run the tests first.",
+    ],
+)
+def test_a_participle_that_is_no_past_leaves_the_rule_standing(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "standing_instruction"
