@@ -494,3 +494,16 @@ def test_always_or_never_beside_a_verb_in_the_past_is_a_story(message: str) -> N
 def test_a_participle_that_is_no_past_leaves_the_rule_standing(message: str) -> None:
     (statement,) = found(message)
     assert statement.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "nee, Zahlungsziel lass so, 14 Tage passt schon",
+        "nee, lass erstmal, ich überleg mir das noch",
+        "no, the tag is fine",
+        "нет, пусть уж будет, не позориться же",
+    ],
+)
+def test_a_colloquial_no_that_declines_is_not_a_correction(message: str) -> None:
+    assert found(message) == []
