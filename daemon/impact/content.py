@@ -35,6 +35,8 @@ SHARED_MEANINGS = frozenset(
     | set(WEEKDAYS)
     | (set(MONTHS) - {"may"})
 )
+# A month as `words.token` makes it ("month5"): compared by its meaning instead.
+MONTH = re.compile(r"month\d+\Z")
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
 
@@ -124,7 +126,7 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
     environments of the meaning table ("préprod" is `@preprod`). "Le déploiement, c'est le
     vendredi" and "we deploy on Fridays" share `@friday`. A word in lower case the table reads
     as how ("you may", Italian "mai": never) names no month."""
-    found = set()
+    found: set[str] = set()
     for word in said:
         folded = word.casefold()
         concepts = lang.concepts.get(folded, ())
@@ -137,15 +139,16 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
     return frozenset(found)
 
 
-def fold(word: str) -> str:
-    """`word` casefolded, in Latin letters (`keyboard.in_latin`) typed without accents (ó is o,
-    ł is l: `keyboard.unaccented`)."""
-    return unaccented(in_latin(word.casefold()))
+def fold(word: str, code: str = "") -> str:
+    """`word` casefolded, in Latin letters (`keyboard.in_latin`, as the language `code` writes
+    them) typed without accents (ó is o, ł is l: `keyboard.unaccented`)."""
+    return unaccented(in_latin(word.casefold(), code))
 
 
 def content(text: str, lang: Language | None) -> Content:
     """The content words of `text` read as `lang` (see the module docstring)."""
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
+    code = lang.code if lang is not None else ""
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     mentioned = frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
     found = words_of(text)
@@ -153,8 +156,11 @@ def content(text: str, lang: Language | None) -> Content:
         unsaid = _unsaid(text, lang, cue, found)
         found = found if unsaid is text else words_of(unsaid)
         text = unsaid
-    stems = frozenset(in_latin(t) for t in tokens(text, lang) if is_content(t, lang) and t not in cue)
-    stems |= {in_latin(t) for t in mentioned}
+    # a month is compared by its meaning (`meanings`: "@may"), which knows "you may" names none
+    stems = frozenset(
+        in_latin(t, code) for t in tokens(text, lang) if is_content(t, lang) and t not in cue and not MONTH.match(t)
+    )
+    stems |= {in_latin(t, code) for t in mentioned}
     said = [text[a:b] for a, b in found.spans]
     if lang is not None:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"
@@ -163,7 +169,7 @@ def content(text: str, lang: Language | None) -> Content:
     function = lang.function_words if lang is not None else frozenset()
     plain = [w.casefold().replace("’", "'") for w in said]
     kept = [
-        fold(w)
+        fold(w, code)
         for w in plain
         if w not in cue and w not in function and (len(w) >= TRIGRAM_WORD or w.isdigit())
     ]

@@ -22,6 +22,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -115,9 +116,9 @@ def may_hold_cues(words: Words) -> bool:
     return not first_words().isdisjoint(words.low) or not negations().isdisjoint(words.capitals)
 
 
-def body_start(lang: Language, low: tuple[str, ...]) -> int:
-    """The position of the sentence's first word after its lead-ins ("And", "Please", "Ok")."""
-    i = 0
+def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
+    """The position of the first word after the lead-ins ("And", "Please", "Ok") that start at
+    `i` (the sentence's start, or a clause's)."""
     lead_ins = lang.impact.get("lead_ins", frozenset())
     moved = True
     while moved and i < len(low):
@@ -219,7 +220,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
-    found += [Cue("asked", " ".join(p), i) for i, p in _asked(lang, words, start) if free(i, len(p))]
+    found += [Cue("asked", " ".join(p), i) for i, p in _asked(lang, text, words) if free(i, len(p))][:1]
     found += [
         Cue("limit", " ".join(p), i)
         for i, p in find(low, impact.get("limit", frozenset()))
@@ -242,21 +243,30 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     ]
 
 
-def _asked(lang: Language, words: Words, start: int) -> list[tuple[int, tuple[str, ...]]]:
-    """The politeness word of a sentence that asks for a way of doing, not a deed: "lowercase
-    keywords please", "named export pls", "Rechnungsnummern bitte im Format 2026-017". Its
-    body opens with a content word that is none of the language's `openers` (the verbs a
-    request opens with: "send it please" asks once, "the logs please" asks for a thing)."""
+def _asked(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
+    """Each politeness word, in order, that asks for a way of doing, not a deed: "lowercase keywords
+    please", "named export pls, same as everything else", "dd/mm porfa". It closes its clause,
+    whose body opens with a word or number that is no function word and none of the language's `openers` (the verbs a request
+    opens with: "send it please" asks once, "the logs please" asks for a thing, "Great, please
+    continue" goes on). A language that puts its verb last ("Dosyayı sil lütfen") has no such list."""
     low = words.low
-    if start >= len(low):
-        return []
-    first = low[start]
-    polite = find(low, lang.impact.get("politeness", frozenset()))
-    if not polite or first in lang.lists.get("openers", frozenset()) or first in lang.function_words:
-        return []
-    if any(at == start for at, _ in polite) or not first.isalpha():
-        return []
-    return polite[:1]
+    openers = lang.lists.get("openers", frozenset())
+    breaks = _breaks(text, words)
+    hits = []
+    for at, phrase in sorted(find(low, lang.impact.get("politeness", frozenset()))):
+        end = at + len(phrase)
+        if end < len(low) and end not in breaks:
+            continue
+        opens = [0, *(b for b in breaks if b <= at)]
+        begin = body_start(lang, low, opens[-1])
+        if begin >= at and len(opens) > 1:  # ", please" alone: the clause before says what
+            begin = body_start(lang, low, opens[-2])
+        if begin >= at:
+            continue
+        first = low[begin]
+        if first not in openers and first not in lang.function_words and first.isalnum():
+            hits.append((at, phrase))
+    return hits
 
 
 def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
@@ -265,20 +275,21 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
 
 
+def _breaks(text: str, words: Words) -> list[int]:
+    """The positions of the words of the sentence `text` a clause break stands before."""
+    return [i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])]
+
+
 def clause_at(text: str, words: Words, i: int) -> int:
-    """The clause of the sentence `text` its `i`th word stands in, counted from 0 (CLAUSE_BREAK)."""
-    return sum(1 for k in range(1, i + 1) if CLAUSE_BREAK.search(text[words.spans[k - 1][1] : words.spans[k][0]]))
+    """The clause of the sentence `text` its `i`th word stands in, counted from 0."""
+    return bisect_right(_breaks(text, words), i)
 
 
 def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:
     """The sentence's body start and the first word after each clause break, past an agreeing
     phrase ("…, no problem" opens nothing)."""
-    found = [start]
     agreeing = {at for at, _ in find(words.low, lang.impact.get("agreement", frozenset()))}
-    for i in range(start + 1, len(words.low)):
-        if i not in agreeing and CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]):
-            found.append(i)
-    return tuple(found)
+    return (start, *(i for i in _breaks(text, words) if i > start and i not in agreeing))
 
 
 def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[int, str]]:

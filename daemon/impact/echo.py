@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from daemon.impact.content import content, cue_tokens
+from daemon.text.keyboard import in_latin
 from daemon.text.language import Language
 from daemon.text.unicode_words import words
 from daemon.text.words import token
@@ -45,7 +46,7 @@ class Answered:
         if not self.text.strip():
             return ()
         said = {w.casefold() for w in cue}
-        said |= {token(w, lang) for w in said}
+        said |= {in_latin(token(w, lang), lang.code) for w in said}
         shared = set(content(sentence, lang).stems & self.stems(lang)) - said
         skip = lang.function_words | cue_tokens(lang.code) | said
         for word in {w.casefold() for w in words(sentence)} - skip:

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import Literal
 
 from daemon.impact.content import content
-from daemon.impact.cues import NEGATING, Cue, Words, agreement, clause_at, cues, may_hold_cues, said, words_of
+from daemon.impact.cues import Cue, Words, agreement, clause_at, cues, may_hold_cues, said, words_of
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.text.language import Language, detect
@@ -90,13 +90,7 @@ def _excluded(
         return True
     if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
         return True
-    # "always"/"never" about a state that is over is a story ("antigamente nunca abríamos …"),
-    # when said in its clause: in "19 %, always, I'm not exempt anymore" the rule is now
-    if all(c.kind == "standing" for c in found):
-        over = {clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)}
-        if over and all(clause_at(text, words, c.at) in over for c in found):
-            return True
-    if all(c.kind == "standing" for c in found) and any(_told(lang, words, c) for c in found):
+    if all(c.kind == "standing" for c in found) and _story(lang, text, words, found, spans):
         return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     if said(lang, words, humour) or JOKE_EMOJI.search(text):
@@ -111,17 +105,26 @@ def _excluded(
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
 
 
+def _story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
+    """Whether "always"/"never" (all of `found`) tell what was, not what is to be: said about a
+    state that is over, in its clause or a later one ("antigamente nunca abríamos …", "Back
+    then, we always squashed"; in "19 %, always, I'm not exempt anymore" the rule is now), or
+    beside a verb in the past (`_told`)."""
+    over = [clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)]
+    if over and all(clause_at(text, words, c.at) >= min(over) for c in found):
+        return True
+    return any(_told(lang, words, c) for c in found)
+
+
 def _told(lang: Language, words: Words, cue: Cue) -> bool:
-    """Whether an "always"/"never" stands beside a verb in the past (`past_forms`): it tells
-    what was, not what is to be ("the old box always fell over", "pagern ringde aldrig", "era
-    sempre pieno"). A past form after it counts when a content word stands before it, not a
-    word of the language's own ("tests are always required" is no story)."""
+    """Whether an "always"/"never" stands beside a verb in the past (`past_forms`: "it was
+    always in pounds", "the CI box always fell over", "era sempre pieno"). A past form after it
+    counts when a content word stands before it, not a word of the language's own ("tests
+    are always required" is no story)."""
     low = words.low
     before, after = cue.at - 1, cue.at + len(cue.phrase.split())
     if before >= 0 and lang.matches("past_forms", low[before]):
         return True
-    if after < len(low) and NEGATING & set(lang.concepts.get(low[after], ())):
-        after += 1  # "никогда не отвечал", "nigdy nie działało"
     if after >= len(low) or not lang.matches("past_forms", low[after]):
         return False
     return before >= 0 and low[before] not in lang.function_words
@@ -231,13 +234,15 @@ def detect_statements(
             # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
             # recalled or ruled on is said in the sentence before
             before, read_before = previous
-            if found and found[-1].quote.endswith(before.text) and read_before.cues:
+            # a statement already quotes the sentence before ("No. Amounts are cents."): it is not taken twice
+            taken = bool(found) and found[-1].quote.endswith(before.text)
+            if taken and read_before.cues:
                 if recall_only or not mine:
                     merged = found.pop()
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                     reading = Reading(lang, [*read_before.cues, *reading.cues], False)
                 # else "… And no emoji.": a rule of its own beside another
-            elif not read_before.excluded and not (recall_only and mine and _continued(text, read, k, lang)):
+            elif not taken and not read_before.excluded and not (recall_only and mine and _continued(text, read, k, lang)):
                 # … unless a recall that says something is continued by the sentence after
                 # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
                 first = before

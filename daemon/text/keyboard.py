@@ -39,24 +39,31 @@ def unaccented(word: str) -> str:
 
 
 # How people write a word of the Cyrillic or Greek alphabet in Latin letters, names above all
-# ("Kazan" for "Казань", "Kriti" for "Κρήτη"): the BGN/PCGN and UN romanizations ICU has.
+# ("Kazan" for "Казань", "Kriti" for "Κρήτη", "Kyiv" for "Київ"): the BGN/PCGN and UN
+# romanizations ICU has, Ukrainian's own for Ukrainian, Russian's for other Cyrillic.
 ROMANIZATION = "Russian-Latin/BGN; Ukrainian-Latin/BGN; Greek-Latin/UNGEGN; Latin-ASCII"
+ROMANIZATIONS = {"uk": "Ukrainian-Latin/BGN; Latin-ASCII"}
 ROMANIZED = ("\u0370", "\u052f")  # Greek, Coptic and Cyrillic (with its supplement)
 SIGNS = str.maketrans("", "", "'\"ʹʺ")  # the soft and hard signs, romanized as marks nobody types
 _local = threading.local()
 
 
-@lru_cache(maxsize=65536)
-def in_latin(word: str) -> str:
+def in_latin(word: str, code: str = "") -> str:
     """`word` as written in Latin letters when it holds Cyrillic or Greek ones ("казань" is
-    "kazan", "Κρήτη" is "Kriti"), else unchanged: a person who writes "Kazan. сколько можно"
-    names the city of "склад в Казани"."""
+    "kazan", "Κρήτη" is "Kriti"; in Ukrainian, `code` "uk", "київ" is "kyyiv"), else
+    unchanged: a person who writes "Kazan. сколько можно" names the city of "склад в Казани"."""
     if word.isascii() or not any(ROMANIZED[0] <= c <= ROMANIZED[1] for c in word):
         return word
-    romanize = getattr(_local, "romanize", None)
-    if romanize is None:  # an ICU transliterator is not safe to share between threads
-        romanize = _local.romanize = icu.Transliterator.createInstance(ROMANIZATION)
-    return str(romanize.transliterate(word)).translate(SIGNS)
+    return _romanized(word, ROMANIZATIONS.get(code, ROMANIZATION))
+
+
+@lru_cache(maxsize=65536)
+def _romanized(word: str, rules: str) -> str:
+    found: dict[str, icu.Transliterator] = getattr(_local, "romanize", None) or {}
+    _local.romanize = found
+    if rules not in found:  # an ICU transliterator is not safe to share between threads
+        found[rules] = icu.Transliterator.createInstance(rules)
+    return str(found[rules].transliterate(word)).translate(SIGNS)
 
 
 def typed_key(word: str) -> str:

@@ -124,7 +124,7 @@ def test_a_cue_word_that_also_names_a_month_is_no_month() -> None:
     assert "@may" in content("on livre en mai", language("fr")).stems
     # nor is a modal the meaning table calls "may": "pode", "you may"; "in May" is the month
     assert "@may" not in content("o texto pode ficar em inglês", language("pt")).stems
-    assert "@may" not in content("you may skip the changelog", language("en")).stems
+    assert not {"@may", "month5"} & content("you may skip the changelog", language("en")).stems
     assert "@may" in content("we freeze the release in May", language("en")).stems
 
 

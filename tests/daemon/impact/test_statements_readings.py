@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from daemon.impact.recurrence import group
+from daemon.impact.sentences import sentences
 from daemon.impact.statements import Statement, detect_statements
 
 
@@ -204,7 +205,15 @@ def test_not_between_two_values_is_a_contrast_without_a_comma() -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["I used to always squash my commits.", "antigamente nunca abríamos ao sábado de manhã", "kiedyś zawsze robiłem to w Excelu"],
+    [
+        "I used to always squash my commits.",
+        "antigamente nunca abríamos ao sábado de manhã",
+        "kiedyś zawsze robiłem to w Excelu",
+        # the state that is over said in a clause of its own, before the cue
+        "Back then, we always squashed.",
+        "Antigamente, nunca abríamos ao sábado.",
+        "In the past, we never deployed on Fridays.",
+    ],
 )
 def test_always_or_never_about_a_state_that_is_over_is_a_story(message: str) -> None:
     assert found(message) == []
@@ -224,7 +233,9 @@ def test_a_correction_opener_alone_opens_the_statement_after_it() -> None:
     # "no." before a word is no abbreviation of "number": two sentences, the stop read in its own
     (statement,) = found("god no. dont ever touch the live stripe keys.")
     assert statement.quote == "dont ever touch the live stripe keys." and statement.cues == ("stop:dont",)
-    assert found("Put it in No. 5 of the list.") == []
+    assert [s.text for s in sentences("Put it in No. 5 of the list.")] == ["Put it in No. 5 of the list."]
+    # a statement that took in the sentence after its opener is not quoted twice
+    assert [s.quote for s in found("No. Amounts are cents. Never floats.")] == ["No. Amounts are cents.", "Never floats."]
 
 
 @pytest.mark.parametrize(
@@ -443,8 +454,12 @@ def test_a_limit_counts_beside_its_number_not_anywhere_in_the_sentence() -> None
     [
         ("lowercase keywords please, and leading commas.", "SELECT Id, Name FROM couriers", "asked:please"),
         ("named export pls, same as everything else", "export default function Button()", "asked:pls"),
-        ("Rechnungsnummern bitte im Format 2026-017", "Rechnung RE17 erstellt.", "asked:bitte"),
+        ("Rechnungsnummern im Format 2026-017, bitte", "Rechnung RE17 erstellt.", "asked:bitte"),
+        ("British spelling, please.", "I've drafted the color section.", "asked:please"),
         ("dd/mm porfa, como en el otro", "Eje X con fechas 06/23/2026.", "asked:porfa"),
+        ("2 spaces please", "Indented with 4 spaces.", "asked:please"),
+        # the clause the word closes is read, not the sentence's first
+        ("send it please, and lowercase keywords please", "SELECT Id FROM t", "asked:please"),
     ],
 )
 def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message: str, answered: str, cue: str) -> None:
@@ -459,6 +474,10 @@ def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message
         ("the logs please", "The job failed at 03:12."),  # a thing asked for
         ("please check the logs", "The job failed at 03:12."),
         ("Hotfix please.", ""),  # opening a session: its task
+        ("Great, please continue", "Step 1 of 3 done."),  # goes on: "please" before a verb
+        ("Thanks, please proceed with the migration", "The plan is ready."),
+        ("Looks good, bitte weitermachen", "Schritt 1 erledigt."),
+        ("sure please", "Shall I add the tests?"),
     ],
 )
 def test_please_after_a_deed_a_thing_or_opening_a_session_is_no_rule(message: str, answered: str) -> None:
@@ -468,7 +487,7 @@ def test_please_after_a_deed_a_thing_or_opening_a_session_is_no_rule(message: st
 @pytest.mark.parametrize(
     "message",
     [
-        "the old CI runner always crashed on big builds",
+        "the old CI runner always broke on big builds",
         "it was always in pounds back then",
         "mi abuelo siempre escribía con tinta azul",
         "c'était toujours la même chose avec ce client",
@@ -486,6 +505,11 @@ def test_always_or_never_beside_a_verb_in_the_past_is_a_story(message: str) -> N
     "message",
     [
         "tests are always required before a merge",
+        "Secrets never committed to the repo.",
+        "Dates always formatted as ISO 8601.",
+        "On devrait toujours lancer les tests avant de merger.",
+        "Il faudrait toujours relire le diff.",
+        "Estou sempre a usar pnpm, nunca npm.",
         "Patienten werden gesiezt, immer.",
         "we always deploy on Fridays",
         "Always run the tests first.",
@@ -507,3 +531,8 @@ def test_a_participle_that_is_no_past_leaves_the_rule_standing(message: str) -> 
 )
 def test_a_colloquial_no_that_declines_is_not_a_correction(message: str) -> None:
     assert found(message) == []
+
+
+def test_a_change_of_state_in_cyrillic_needs_a_word_of_the_agents_beside_its_own() -> None:
+    """The cue's own verb ("заменили") is no word taken up from the agent's turn, romanized or not."""
+    assert found("Мы заменили jest на vitest.", "Я заменил конфиг линтера.") == []
