@@ -16,7 +16,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
-| asked (`politeness`) | in a sentence whose body opens with a content word none of the language's `openers`, answering the agent | "named exports pls", "Rechnungsnummern bitte im Format 2026-017" |
+| asked (`politeness`) | closing its clause, whose body opens with no function word nor `openers`, in a message answering the agent | "named exports pls", "British spelling, please" |
 """
 
 from __future__ import annotations
