@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from daemon.impact.cues import CLAUSE_BREAK, Words, words_of
+from daemon.impact.clauses import CLAUSE_BREAK, Words, words_of
 from daemon.text.keyboard import find, in_latin, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at

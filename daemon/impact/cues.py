@@ -16,32 +16,31 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
-| asked (`politeness`) | closing its clause, whose body opens with no function word nor `openers`, in a message answering the agent | "named exports pls", "British spelling, please" |
+| contrast opening a sentence | followed by at most NAMED words, one a capitalised name, a number or a name in code | "GBP. Not USD.", "Nicht Brandt." |
+
+The cues read from the shape of a clause (a politeness word, an order of work, every thing of a
+kind, a negated imperative) are `daemon.impact.shapes`'.
 """
 
 from __future__ import annotations
 
-import re
-from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from daemon.impact.clauses import CLAUSE_BREAK, NEGATING, SHOUTED, Words, body_start, negating
+from daemon.impact.clauses import breaks as clause_breaks
+from daemon.impact.shapes import asked, every, forbidden, sequence
 from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
-from daemon.text.unicode_words import segment
 
-# What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket.
-CLAUSE_BREAK = re.compile(r"[,;:—–()]|\s-\s|[»”\"']\s*,")
-# The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
-NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
-# Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).
-SHOUTED = 3
 # Scripts written without spaces between words: there a space is a pause, like a comma.
 UNSPACED = ("thai", "han", "kana")
 # Words between a limit and its number: "maximal 300 Wörter", "300 words at most", "vijf zinnen max".
 BESIDE = 3
+# Words a sentence opening with a contrast may say after it: "Not usd.", "Nicht Brandt."
+NAMED = 3
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 # The lists whose phrases make a sentence a statement (the others only leave sentences out).
 CUE_LISTS = (
@@ -57,16 +56,9 @@ CUE_LISTS = (
     "limit",
     "changed",
     "politeness",
+    "first",
+    "every",
 )
-
-
-@dataclass(frozen=True)
-class Words:
-    """A sentence's words, casefolded (’ as '), with their offsets into the sentence."""
-
-    low: tuple[str, ...]
-    spans: tuple[tuple[int, int], ...]
-    capitals: frozenset[str] = frozenset()  # words written in capitals, SHOUTED letters or more, casefolded
 
 
 @dataclass(frozen=True)
@@ -74,15 +66,6 @@ class Cue:
     kind: str  # one of the classes above
     phrase: str
     at: int  # the word position it starts at
-
-
-def words_of(text: str) -> Words:
-    found = segment(text)
-    return Words(
-        tuple(w.text.casefold().replace("’", "'") for w in found),
-        tuple((w.start, w.end) for w in found),
-        frozenset(w.text.casefold() for w in found if len(w.text) >= SHOUTED and w.text.isupper()),
-    )
 
 
 @cache
@@ -116,21 +99,6 @@ def may_hold_cues(words: Words) -> bool:
     return not first_words().isdisjoint(words.low) or not negations().isdisjoint(words.capitals)
 
 
-def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
-    """The position of the first word after the lead-ins ("And", "Please", "Ok") that start at
-    `i` (the sentence's start, or a clause's)."""
-    lead_ins = lang.impact.get("lead_ins", frozenset())
-    moved = True
-    while moved and i < len(low):
-        moved = False
-        for phrase in lead_ins:
-            if said_at(low, i, phrase):
-                i += len(phrase)
-                moved = True
-                break
-    return i
-
-
 def agreement(lang: Language, text: str, words: Words) -> str | None:
     """The agreeing or declining phrase of the sentence, or None: one it opens with ("No,
     that's fine"), or one that follows an opening "no" as its next clause or closes the
@@ -154,7 +122,7 @@ def _after_negation(lang: Language, text: str, words: Words, start: int) -> int 
     the position of "hai"), or None when the sentence does not open with one."""
 
     def negation(i: int) -> bool:
-        return i < len(words.low) and bool(NEGATING & set(lang.concepts.get(words.low[i], ())))
+        return i < len(words.low) and bool(negating(lang, words.low[i]))
 
     def broken(i: int) -> bool:
         return bool(CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]))
@@ -202,10 +170,14 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             if kind == "stop_openers" and at + size == len(low):  # "Stopp." alone stops nothing said
                 continue
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
+    # a negation before a verb that forbids, anywhere in a clause: "промокоды от себя не раздавай"
+    found += [Cue("prohibition", " ".join(p), i) for i, p in forbidden(lang, words) if free(i, len(p))]
     for i, phrase in find(low, impact.get("contrast", frozenset())):
-        # after a clause break (not an agreeing "…, no problem"), or between two values: "1.29 not 1.24"
-        between = i > 0 and i + len(phrase) < len(low) and _number(lang, low, i - 1) and _number(lang, low, i + len(phrase))
-        if i > start and (i in clauses or between) and free(i, len(phrase)):
+        # after a clause break (not an agreeing "…, no problem"), between two values ("1.29 not
+        # 1.24"), or opening a sentence of a few words that names what is not meant ("GBP. Not USD.")
+        end = i + len(phrase)
+        placed = (i > start and (i in clauses or _between(lang, low, i, end))) or (i == start and _named(lang, text, words, end))
+        if placed and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
         phrases = impact.get(kind, frozenset())
@@ -220,7 +192,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
-    found += [Cue("asked", " ".join(p), i) for i, p in _asked(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("standing", " ".join(p), i) for i, p in every(lang, text, words) if free(i, len(p))][:1]
     found += [
         Cue("limit", " ".join(p), i)
         for i, p in find(low, impact.get("limit", frozenset()))
@@ -243,53 +217,17 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     ]
 
 
-def _asked(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
-    """Each politeness word, in order, that asks for a way of doing, not a deed: "lowercase keywords
-    please", "named export pls, same as everything else", "dd/mm porfa". It closes its clause,
-    whose body opens with a word or number that is no function word and none of the language's `openers` (the verbs a request
-    opens with: "send it please" asks once, "the logs please" asks for a thing, "Great, please
-    continue" goes on). A language that puts its verb last ("Dosyayı sil lütfen") has no such list."""
-    low = words.low
-    openers = lang.lists.get("openers", frozenset())
-    breaks = _breaks(text, words)
-    hits = []
-    for at, phrase in sorted(find(low, lang.impact.get("politeness", frozenset()))):
-        end = at + len(phrase)
-        if end < len(low) and end not in breaks:
-            continue
-        opens = [0, *(b for b in breaks if b <= at)]
-        begin = body_start(lang, low, opens[-1])
-        if begin >= at and len(opens) > 1:  # ", please" alone: the clause before says what
-            begin = body_start(lang, low, opens[-2])
-        if begin >= at:
-            continue
-        first = low[begin]
-        if first not in openers and first not in lang.function_words and first.isalnum():
-            hits.append((at, phrase))
-    return hits
-
-
 def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     """Whether "you" is the sentence's first or second word and it asks for nothing."""
     you = find(low, lang.impact.get("second_person", frozenset()))
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
 
 
-def _breaks(text: str, words: Words) -> list[int]:
-    """The positions of the words of the sentence `text` a clause break stands before."""
-    return [i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])]
-
-
-def clause_at(text: str, words: Words, i: int) -> int:
-    """The clause of the sentence `text` its `i`th word stands in, counted from 0."""
-    return bisect_right(_breaks(text, words), i)
-
-
 def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:
     """The sentence's body start and the first word after each clause break, past an agreeing
     phrase ("…, no problem" opens nothing)."""
     agreeing = {at for at, _ in find(words.low, lang.impact.get("agreement", frozenset()))}
-    return (start, *(i for i in _breaks(text, words) if i > start and i not in agreeing))
+    return (start, *(i for i in clause_breaks(text, words) if i > start and i not in agreeing))
 
 
 def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[int, str]]:
@@ -307,9 +245,43 @@ def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[in
     shouted = []
     for i in range(len(words.spans)):
         beside = (i > 0 and capitals(i - 1)) or (i + 1 < len(words.spans) and capitals(i + 1))
-        if capitals(i) and not beside and NEGATING & set(lang.concepts.get(words.low[i], ())):
+        if capitals(i) and not beside and negating(lang, words.low[i]):
             shouted.append((i, words.low[i]))
     return shouted
+
+
+def _between(lang: Language, low: tuple[str, ...], i: int, end: int) -> bool:
+    """Whether the contrast word(s) at `i`…`end` stand between two values: numbers or names
+    in code ("1.29 not 1.24", "14 maja nie 4", "resa_dev pas reservations" at the sentence's
+    end), or between two phrases that open with the same function word ("w mbanku nie w pko",
+    "in Berlin not in Munich")."""
+    if i == 0 or end >= len(low):
+        return False
+    function_words = lang.function_words
+    if i > 1 and low[i - 2] == low[end] and low[end] in function_words:
+        return True
+    if _value(lang, low, i - 1):
+        return _value(lang, low, end) or (_code(low[i - 1]) and end + 1 == len(low))
+    return i > 1 and _number(lang, low, i - 2) and low[i - 1] not in function_words and _value(lang, low, end)
+
+
+def _named(lang: Language, text: str, words: Words, end: int) -> bool:
+    """Whether a sentence opening with a contrast word goes on with a few words (at most NAMED)
+    that name what is not meant — a name written with a capital, a number or a name in code —
+    and ends: "Not USD.", "Nicht Brandt.", "non Marco." — not "Not yet.", "Not now.", "не знаю"."""
+    rest = range(end, len(words.low))
+    return 0 < len(rest) <= NAMED and any(
+        _value(lang, words.low, i) or text[words.spans[i][0]].isupper() for i in rest
+    )
+
+
+def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:
+    return _number(lang, low, i) or _code(low[i])
+
+
+def _code(word: str) -> bool:
+    """Whether a word is a name in code: it holds a digit or an underscore ("envios_v2")."""
+    return "_" in word or any(c.isdigit() for c in word)
 
 
 def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:

@@ -26,8 +26,9 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from daemon.impact.clauses import Words, clause_at, words_of
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, Words, agreement, clause_at, cues, may_hold_cues, said, words_of
+from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.text.language import Language, detect
@@ -37,7 +38,7 @@ Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence"})
 RECALLING = frozenset({"reminder", "again"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2

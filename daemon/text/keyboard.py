@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cache, lru_cache
 
 import icu
@@ -77,17 +77,31 @@ STRICT = "\0"  # the key of a phrase read only as written: no typed word equals 
 
 
 def typed_plain(
-    lists: dict[str, frozenset[tuple[str, ...]]], vocabulary: frozenset[str]
+    lists: dict[str, frozenset[tuple[str, ...]]],
+    vocabulary: frozenset[str],
+    meanings: Mapping[str, Iterable[str]] | None = None,
 ) -> dict[str, frozenset[tuple[str, ...]]]:
     """The `impact:` or `claim:` lists of a language people often type without its accents, each
     single-word phrase also as so typed ("mówiłam" as "mowilam", "máximo" as "maximo"),
     unless that is a word of its own in the language ("sí" is not "si", which is "if") or
-    shorter than PLAIN_WORD letters (Swedish "så" is not "sa", which is "said").
+    shorter than PLAIN_WORD letters (Swedish "så" is not "sa", which is "said"). A word the
+    meaning table (`meanings`) gives the same meanings as the accented one is that word as
+    typed, not another: Portuguese "nao" is "não".
     Phrases of several words are read so in every language (`said_at`)."""
+    meanings = meanings or {}
+
+    def other_word(accented: str, plain: str) -> bool:
+        if plain not in vocabulary:
+            return False
+        mine = set(meanings.get(plain, ()))
+        return not mine or mine != set(meanings.get(accented, ()))
+
     found = {}
     for name, phrases in lists.items():
-        plain = {(unaccented(p[0]),) for p in phrases if len(p) == 1}
-        found[name] = phrases | {p for p in plain if p[0] not in vocabulary and len(p[0]) >= PLAIN_WORD}
+        plain = {(p[0], unaccented(p[0])) for p in phrases if len(p) == 1}
+        found[name] = phrases | {
+            (typed,) for accented, typed in plain if len(typed) >= PLAIN_WORD and not other_word(accented, typed)
+        }
     return found
 
 

@@ -40,7 +40,7 @@ LISTS = (
     "openers", "not_numbers", "not_calendar", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
     "short_endings",
 )  # fmt: skip
-PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms")
+PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",
@@ -51,7 +51,7 @@ CLAIM_LISTS = (
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "instead", "reminder",
     "again", "standing", "preference", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
-    "question_endings", "second_person", "dismissal", "politeness",
+    "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every",
 )  # fmt: skip
 KEYS = frozenset(
     {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
@@ -192,8 +192,8 @@ def parse(code: str, data: Any, label: str) -> Language:
     if typed not in ("true", "false"):
         raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {typed!r}")
     if typed == "true":
-        impact = typed_plain(impact, vocabulary)
-        claim = typed_plain(claim, vocabulary)
+        impact = typed_plain(impact, vocabulary, concepts)
+        claim = typed_plain(claim, vocabulary, concepts)
     return Language(
         code,
         str(data.get("name") or code),

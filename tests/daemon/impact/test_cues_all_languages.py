@@ -10,7 +10,8 @@ from dataclasses import replace
 
 import pytest
 
-from daemon.impact.cues import agreement, cues, words_of
+from daemon.impact.clauses import words_of
+from daemon.impact.cues import agreement, cues
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import detect
 

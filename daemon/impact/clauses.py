@@ -1,0 +1,67 @@
+"""A sentence's words and its clauses (pure, no I/O): what the cues of
+`daemon.impact.cues` and `daemon.impact.shapes` are read over."""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+
+from daemon.text.keyboard import said_at
+from daemon.text.language import Language
+from daemon.text.unicode_words import segment
+
+# What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket.
+CLAUSE_BREAK = re.compile(r"[,;:—–()]|\s-\s|[»”\"']\s*,")
+# The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
+NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
+# Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).
+SHOUTED = 3
+
+
+@dataclass(frozen=True)
+class Words:
+    """A sentence's words, casefolded (’ as '), with their offsets into the sentence."""
+
+    low: tuple[str, ...]
+    spans: tuple[tuple[int, int], ...]
+    capitals: frozenset[str] = frozenset()  # words written in capitals, SHOUTED letters or more, casefolded
+
+
+def words_of(text: str) -> Words:
+    found = segment(text)
+    return Words(
+        tuple(w.text.casefold().replace("’", "'") for w in found),
+        tuple((w.start, w.end) for w in found),
+        frozenset(w.text.casefold() for w in found if len(w.text) >= SHOUTED and w.text.isupper()),
+    )
+
+
+def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
+    """The position of the first word after the lead-ins ("And", "Please", "Ok") that start at
+    `i` (the sentence's start, or a clause's)."""
+    lead_ins = lang.impact.get("lead_ins", frozenset())
+    moved = True
+    while moved and i < len(low):
+        moved = False
+        for phrase in lead_ins:
+            if said_at(low, i, phrase):
+                i += len(phrase)
+                moved = True
+                break
+    return i
+
+
+def breaks(text: str, words: Words) -> list[int]:
+    """The positions of the words of the sentence `text` a clause break stands before."""
+    return [i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])]
+
+
+def clause_at(text: str, words: Words, i: int) -> int:
+    """The clause of the sentence `text` its `i`th word stands in, counted from 0."""
+    return bisect_right(breaks(text, words), i)
+
+
+def negating(lang: Language, word: str) -> bool:
+    """Whether the meaning table of `lang` reads `word` as "not" (`NEGATING`)."""
+    return bool(NEGATING & set(lang.concepts.get(word, ())))

@@ -1,0 +1,139 @@
+"""Rules over an order of work, over every thing of a kind, a negated imperative anywhere in a
+clause, and what a contrast names (daemon/impact/cues.py), and the negation a language types
+without its accents (daemon/text/keyboard.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+
+AGENT = "Done, I updated the file."
+
+
+def found(message: str, answered: str = AGENT) -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=answered)
+
+
+def cues(message: str, answered: str = AGENT) -> list[str]:
+    return [c for s in found(message, answered) for c in s.cues]
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("tsc first. then tell me its done", "sequence:first"),
+        ("I told you, tests first, then commit.", "sequence:first"),
+        ("kommandot först!! jag scrollar förbi en hel uppsats", "sequence:först"),
+        ("ge mig kommandot först, förklaringen efteråt", "sequence:först"),  # "mig" is no subject
+        ("сначала посмотри остаток в 1С, а потом обещай дату", "sequence:сначала"),
+        ("d'abord les faits, ensuite l'orthographe", "sequence:d'abord"),
+        ("eerst een foto vragen, daarna pas vervangen", "sequence:eerst"),
+    ],
+)
+def test_an_order_of_work_is_a_preference(message: str, cue: str) -> None:
+    assert cue in cues(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "First I'll check the logs, then we decide.",  # the person's own plan
+        "Let me check first.",  # a deed, not a way
+        "ran tflint locally first:",  # a story
+        "The first line is fine, then it breaks.",  # an ordinal
+        "Should we run the tests first, then deploy?",
+    ],
+)
+def test_a_plan_a_deed_a_story_or_an_ordinal_sets_no_order(message: str) -> None:
+    assert not any(c.startswith("sequence:") for c in cues(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("commit messages need the ticket prefix. every commit", "standing:every"),
+        ("jede Rechnung die rausgeht bitte auch in Kopie an meine Lexoffice-Adresse", "standing:jede"),
+        ("и каждый возврат отмечай в амо: сделку в статус «Возврат»", "standing:каждый"),
+        ("em cada confirmação: 50 € por bicicleta", "standing:cada"),
+        ("each migration must have a down step", "standing:each"),
+    ],
+)
+def test_every_thing_of_a_kind_named_or_asked_for_is_a_standing_rule(message: str, cue: str) -> None:
+    statements = found(message)
+    assert any(cue in s.cues for s in statements)
+    assert {s.kind for s in statements} == {"standing_instruction"}
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Danke, jede Datei sieht gut aus.",  # a report
+        "Every test passes now, thanks.",
+        "Every morning I check the mail first thing.",  # the person's habit
+        "Each build was red last week.",  # a story
+        "Thanks, that fixed every test.",  # not opening its clause
+    ],
+)
+def test_every_thing_reported_on_is_no_rule(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("промокоды от себя не раздавай. даже если клиент злой", "prohibition:не раздавай"),
+        ("возвраты больше 5000 без меня не проводи", "prohibition:не проводи"),
+        ("nie wysyłaj tego do klienta bez mojej zgody", "prohibition:nie wysyłaj"),
+        ("клієнтам без мене не надсилай знижки", "prohibition:не надсилай"),
+    ],
+)
+def test_a_negated_imperative_anywhere_in_its_clause_forbids(message: str, cue: str) -> None:
+    assert cue in cues(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "это не деньги, а бонусы клиента",  # a noun after "не"
+        "не волнуйся",  # reflexive: reassures
+        "они не пришли вчера",  # a past plural
+    ],
+)
+def test_a_negation_before_no_imperative_forbids_nothing(message: str) -> None:
+    assert not any(c.startswith("prohibition:") for c in cues(message))
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        ("Fallback for the UK workspace is GBP. Not USD.", "Fallback for the UK workspace is GBP. Not USD."),
+        ("die heißen Brandl & Huber, mit l. Nicht Brandt", "die heißen Brandl & Huber, mit l. Nicht Brandt"),
+        ("kredyt mamy w mbanku nie w pko, pko to tylko konto tomka", None),
+        ("oc konczy sie 14 maja nie 4, przeczytaj sms jeszcze raz", None),
+        ("la base locale c'est resa_dev pas reservations", None),
+    ],
+)
+def test_a_contrast_that_names_what_is_not_meant_corrects(message: str, quote: str | None) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "correction" and any(c.startswith("contrast:") for c in statement.cues)
+    assert statement.quote == (quote or message)
+
+
+@pytest.mark.parametrize("message", ["Not now.", "nicht schlecht", "не знаю", "Not yet, thanks."])
+def test_a_contrast_opening_a_sentence_that_names_nothing_corrects_nothing(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_negation_typed_without_accents_is_read_as_the_meaning_table_gives_it() -> None:
+    # Portuguese "nao" is in the meaning table as "não" is: the same word, typed plain
+    (statement,) = found("o lancamento é dia 18/06, nao 15")
+    assert "contrast:nao" in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["nao, ta certo, é VOLTA10 mesmo.", "nao, melhor nao, eles nao gostam de desculpa antes da hora", "No, better not."],
+)
+def test_a_no_that_agrees_or_declines_in_plain_words_corrects_nothing(message: str) -> None:
+    assert found(message) == []
