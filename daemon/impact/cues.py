@@ -12,7 +12,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
-| again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
+| again | at the start of the sentence or a clause, in an exclamation, when a `second_person` form is the first or second word (not in a `claim.request`), or closing a short clause that names a thing | "Again: run …", "mensch, schon wieder …", "Emojis again!", "you added a column … again", "region again." |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -30,7 +30,7 @@ from functools import cache
 
 from daemon.impact.clauses import CLAUSE_BREAK, NEGATING, SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.shapes import asked, every, forbidden, sequence
+from daemon.impact.shapes import asked, complaint, every, forbidden, sequence
 from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
@@ -187,9 +187,13 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # "again" anywhere when the person exclaims, or speaks of what the agent did: "you" is the
     # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
     # not in a request ("Can you send it again") nor further on ("Nice to see you again")
+    # "again" opening a clause ("mensch, schon wieder der komplette build"), or closing a short
+    # one that names a thing ("region again.", "orthographe britannique, encore une fois")
     exclaimed = "!" in text or "！" in text
+    breaks = clause_breaks(text, words)
     for i, phrase in find(low, impact.get("again", frozenset())):
-        if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
+        placed = i in clauses or exclaimed or _addressed(lang, low, start) or complaint(lang, low, breaks, i, len(phrase))
+        if placed and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]

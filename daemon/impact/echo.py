@@ -7,7 +7,7 @@ used. Told alone ("we moved the meeting") it is news, not a correction. A word i
 when the agent's turn holds it: the same content stem, or — for names, numbers and paths,
 which tools write inside longer tokens — a word of `LONG_WORD` letters or more, or one
 holding a digit, found inside the turn's text ("heroku" in "tidepool-staging.herokuapp.com",
-"33" in "0711 48 33 10"). The words of the change itself ("changed", "switched") are not
+"33" in "0711 48 33 10"), and a name in code by its parts ("envios" of "envios_v2"). The words of the change itself ("changed", "switched") are not
 looked for: an agent that "changed the README" says nothing of "the meeting has changed".
 """
 
@@ -50,6 +50,8 @@ class Answered:
         shared = set(content(sentence, lang).stems & self.stems(lang)) - said
         skip = lang.function_words | cue_tokens(lang.code) | said
         for word in {w.casefold() for w in words(sentence)} - skip:
-            if (len(word) >= LONG_WORD or any(c.isdigit() for c in word)) and word in self.folded:
-                shared.add(word)
+            # a name in code is also looked for by its parts: "envios" of "envios_v2"
+            for part in {word, *word.split("_")} - skip:
+                if (len(part) >= LONG_WORD or any(c.isdigit() for c in part)) and part in self.folded:
+                    shared.add(part)
         return tuple(sorted(shared))

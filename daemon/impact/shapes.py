@@ -21,6 +21,8 @@ from daemon.text.language import Language
 
 # Words a clause may say after its `every` phrase and still only name the kind ("every commit").
 KIND_ONLY = 2
+# Words before an "again" closing its clause that may name what is done wrong again ("region again").
+COMPLAINT = 3
 
 
 def forbidden(lang: Language, words: Words) -> list[tuple[int, tuple[str, ...]]]:
@@ -46,6 +48,14 @@ def asked(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str,
         for at, phrase in sorted(find(words.low, lang.impact.get("politeness", frozenset())))
         if _names_a_way(lang, words.low, breaks, at, len(phrase))
     ]
+
+
+def complaint(lang: Language, low: tuple[str, ...], breaks: list[int], at: int, size: int) -> bool:
+    """Whether an "again" at `at` closes a clause of at most COMPLAINT words that names a thing
+    (`_names_a_way`): "region again.", "orthographe britannique, encore une fois"; not "send it
+    again", "nice to see you again" (too long a clause to be a thing named)."""
+    begin = max([0, *(b for b in breaks if b <= at)])
+    return at - begin <= COMPLAINT and _names_a_way(lang, low, breaks, at, size)
 
 
 def _names_a_way(lang: Language, low: tuple[str, ...], breaks: list[int], at: int, size: int) -> bool:

@@ -137,3 +137,28 @@ def test_a_negation_typed_without_accents_is_read_as_the_meaning_table_gives_it(
 )
 def test_a_no_that_agrees_or_declines_in_plain_words_corrects_nothing(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("region again. eu-west-1. we have nothing in virginia", "again:again"),
+        ("orthographe britannique, encore une fois : organisation, centre", "again:encore une fois"),
+        ("faltou a caução outra vez.", "again:outra vez"),
+        ("mensch, schon wieder der komplette build.", "again:schon wieder"),
+    ],
+)
+def test_again_opening_a_clause_or_closing_a_thing_named_recalls(message: str, cue: str) -> None:
+    assert cue in cues(message)
+
+
+@pytest.mark.parametrize("message", ["Send it again.", "Nice to see you again.", "The train was late again."])
+def test_again_after_a_deed_or_in_a_longer_clause_recalls_nothing(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_change_of_state_about_a_name_in_code_is_taken_up_by_its_parts() -> None:
+    answered = "Armo un notebook con Prophet por almacén. Leo `envios` de 2024 a hoy."
+    (statement,) = found("use envios_v2, the old table is dead since june", answered)
+    assert "changed:is dead" in statement.cues
+    assert found("use envios_v2, the old table is dead since june", "Armo un notebook.") == []
