@@ -30,7 +30,10 @@ from memory_engine.claim import apart_spans
 END = re.compile(r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|\n+")
 SINGLE_QUOTED = re.compile(r"(?<![\w'’])['‘][^'‘’\n]{2,}?['’](?![\w'’])")
 INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
-POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]+:\d+(?::\d+)?:?|\d+:\d+)(?:\s|$).*$")
+# A line opening with a position in a file ("src/a.ts:3:1 - error", "  12:4  error  …"): a
+# bare "line:column" only with the columns or the severity of a tool's output after it (tools
+# print those in English), not a time ("8:30 is school run").
+POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]*[^\W\d][\w./\\-]*:\d+(?::\d+)?:?(?:\s|$)|\d+:\d+(?:\s{2,}|\t|$|\s+(?:error|warning|warn|info|note|hint)\b)).*$")
 # A label opening a line of output: one word (or two joined by a dash) and a colon.
 LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
 INTRO_END = re.compile(r"[:?？]\s*\Z")

@@ -162,3 +162,11 @@ def test_a_change_of_state_about_a_name_in_code_is_taken_up_by_its_parts() -> No
     (statement,) = found("use envios_v2, the old table is dead since june", answered)
     assert "changed:is dead" in statement.cues
     assert found("use envios_v2, the old table is dead since june", "Armo un notebook.") == []
+
+
+def test_a_message_opening_with_a_time_of_day_is_the_persons_words_not_a_tools_output() -> None:
+    (statement,) = found("8:30 is school run. earlier than 10 comes to me, we went through this")
+    assert "reminder:we went through this" in statement.cues
+    # a tool's position, with the columns or the severity of its output after it, is not
+    assert found("3:1 error Always use const") == []
+    assert found("Linter:\n12:4  error  Always use const  prefer-const") == []
