@@ -108,12 +108,21 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     start = body_start(lang, low)
     stops = find(low, lang.impact.get("stop_openers", frozenset()))
     declined = _after_negation(lang, text, words, start)
-    for at, phrase in find(low, lang.impact.get("agreement", frozenset())):
+    phrases = lang.impact.get("agreement", frozenset())
+    for at, phrase in find(low, phrases):
         end = at + len(phrase)
         if any(at <= s < end < s + len(p) for s, p in stops):
             continue
         if at in (0, start) or (declined is not None and (at == declined or end == len(low))):
             return " ".join(phrase)
+    # "nah, leave it" as "no, leave it": another negation or correction opener opens what a
+    # phrase opens with "no"
+    openers = lang.impact.get("correction_openers", frozenset())
+    if start < len(low) and (negating(lang, low[start]) or (low[start],) in openers):
+        for phrase in phrases:
+            other = len(phrase) > 1 and phrase[0] != low[start] and negating(lang, phrase[0])
+            if other and said_at(low, start + 1, phrase[1:]):
+                return " ".join(phrase)
     return None
 
 

@@ -73,7 +73,9 @@ def _names_a_way(lang: Language, low: tuple[str, ...], breaks: list[int], at: in
     if begin >= at:
         return False
     first = low[begin]
-    return first not in lang.lists.get("openers", frozenset()) and first not in lang.function_words and first.isalnum()
+    openers = lang.lists.get("openers", frozenset())
+    # "siobhan's name again": a word with an apostrophe is a word
+    return first not in openers and first not in lang.function_words and first.replace("'", "").isalnum()
 
 
 def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:

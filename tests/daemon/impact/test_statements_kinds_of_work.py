@@ -170,3 +170,25 @@ def test_a_message_opening_with_a_time_of_day_is_the_persons_words_not_a_tools_o
     # a tool's position, with the columns or the severity of its output after it, is not
     assert found("3:1 error Always use const") == []
     assert found("Linter:\n12:4  error  Always use const  prefer-const") == []
+
+
+@pytest.mark.parametrize("message", ["nah, leave it", "nope, keep it", "Nee, passt schon"])
+def test_another_no_before_an_agreeing_phrase_agrees(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_no_of_another_word_before_a_rule_still_corrects() -> None:
+    (statement,) = found("nah, use pnpm")
+    assert statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sarah spørger om vi kan lave hendes momsangivelse fremover, kan du svare hende",
+        "пані Олена пише, що її чоловік ніколи не заряджає батарею до 100%",
+        "The customer writes that they always pay late in January.",
+    ],
+)
+def test_what_someone_else_writes_or_asks_is_their_words(message: str) -> None:
+    assert found(message) == []
