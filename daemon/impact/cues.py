@@ -30,7 +30,7 @@ from functools import cache
 
 from daemon.impact.clauses import CLAUSE_BREAK, NEGATING, SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.shapes import asked, complaint, every, forbidden, sequence
+from daemon.impact.shapes import EQUALS, asked, complaint, defined, every, forbidden, sequence
 from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
@@ -93,10 +93,15 @@ def negations() -> frozenset[str]:
     )
 
 
-def may_hold_cues(words: Words) -> bool:
-    """Whether some word of the sentence opens a cue phrase of some language (`first_words`),
-    or is a negation written in capitals (`negations`)."""
-    return not first_words().isdisjoint(words.low) or not negations().isdisjoint(words.capitals)
+def may_hold_cues(text: str, words: Words) -> bool:
+    """Whether some word of the sentence `text` opens a cue phrase of some language
+    (`first_words`), is a negation written in capitals (`negations`), or a name is defined
+    with " = " (`daemon.impact.shapes.defined`)."""
+    return (
+        not first_words().isdisjoint(words.low)
+        or not negations().isdisjoint(words.capitals)
+        or EQUALS.search(text) is not None
+    )
 
 
 def agreement(lang: Language, text: str, words: Words) -> str | None:
@@ -208,6 +213,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("standing", " ".join(p), i) for i, p in every(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("defined", "=", i) for i, _ in defined(text, words) if free(i, 1)][:1]
     found += [
         Cue("limit", " ".join(p), i)
         for i, p in find(low, impact.get("limit", frozenset()))

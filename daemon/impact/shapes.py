@@ -8,17 +8,23 @@ order of work, a rule over every thing of a kind, a negated imperative anywhere 
 | sequence (`first`, `then`) | a `first` word with a `then` word in a later clause, or closing a clause that names a way; not the person's plan, a story, an ordinal | "tests first, then commit", "tsc first" |
 | standing (`every`) | opening its clause, which names the kind and no more or asks (politeness, "must", an imperative); not the person's habit, a story | "every commit", "jede Rechnung … bitte …", "каждый возврат отмечай" |
 | prohibition (`imperative_forms`) | a negation of the meaning table before an imperative, anywhere | "промокоды от себя не раздавай" |
+| defined (no list) | " = " between a name of at most DEFINED words and words, no number nor name in code on either side | "clientes = sem emojis", "new column = new schema version + changelog line" |
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 
-from daemon.impact.clauses import Words, body_start, negating
+from daemon.impact.clauses import CLAUSE_BREAK, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.text.keyboard import find
 from daemon.text.language import Language
 
+# A sign of equality between spaces: "new column = new schema version".
+EQUALS = re.compile(r"(?<=\s)=(?=\s)")
+# Words a name defined with " = " may have ("new column = …"): more is a sum or code.
+DEFINED = 3
 # Words a clause may say after its `every` phrase and still only name the kind ("every commit").
 KIND_ONLY = 2
 # Words before an "again" closing its clause that may name what is done wrong again ("region again").
@@ -136,4 +142,27 @@ def every(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str,
         )
         if after <= KIND_ONLY or asking:
             hits.append((at, phrase))
+    return hits
+
+
+def defined(text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
+    """The word after each " = " that defines a name in words, not a sum nor code: "clientes =
+    sem emojis", "fatto = analyze pulito + test verdi", "cornetto = cruasán"; not "30 % = 345
+    EUR", "engine_version = 14", "timeout = 30", "x = y + 2". Its clause before the sign is the name: at
+    most DEFINED words, none a number or a name in code; the word after it is no number and no
+    name in code either."""
+    hits: list[tuple[int, tuple[str, ...]]] = []
+    for sign in (m.start() for m in EQUALS.finditer(text)):
+        before = [i for i, (a, b) in enumerate(words.spans) if b <= sign]
+        after = [i for i, (a, b) in enumerate(words.spans) if a > sign]
+        if not before or not after:
+            continue
+        name = [i for i in before if not CLAUSE_BREAK.search(text[words.spans[i][1] : sign])]
+        said = [words.low[i] for i in name]
+        # no number, no name in code, no letter standing for a number ("x = y + 2")
+        plain = all(len(w) > 1 and not any(c.isdigit() or c == "_" for c in w) for w in (*said, words.low[after[0]]))
+        # the sign right after a word (no sum sign, no unit) and a word right after it
+        close = text[words.spans[before[-1]][1] : sign].strip() == "" and text[sign + 1 : words.spans[after[0]][0]].strip() == ""
+        if 0 < len(name) <= DEFINED and plain and close:
+            hits.append((after[0], (words.low[after[0]],)))
     return hits

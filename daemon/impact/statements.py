@@ -38,7 +38,7 @@ Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
 RECALLING = frozenset({"reminder", "again"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
@@ -183,7 +183,7 @@ def detect_statements(
     the agent's turn the message answers ("" when none); `usual` the language of the person's
     session, for a message too short to tell its own ("znowu elaborat. krótko")."""
     text = unicodedata.normalize("NFC", message)
-    if not may_hold_cues(words_of(text)):
+    if not may_hold_cues(text, words_of(text)):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -193,7 +193,7 @@ def detect_statements(
         if inside(spans, sentence.start, sentence.end):
             read.append((sentence, Reading(None, [], True)))
             continue
-        if not may_hold_cues(words_of(sentence.text)):
+        if not may_hold_cues(sentence.text, words_of(sentence.text)):
             read.append((sentence, Reading(None, [], False)))
             continue
         local = [

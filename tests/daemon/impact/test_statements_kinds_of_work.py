@@ -192,3 +192,20 @@ def test_a_no_of_another_word_before_a_rule_still_corrects() -> None:
 )
 def test_what_someone_else_writes_or_asks_is_their_words(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["clientes = sem emojis", "new column = new schema version + changelog line.", "cornetto = cruasán!! no es un helado, es un bollo"],
+)
+def test_a_name_defined_with_an_equals_sign_is_a_preference(message: str) -> None:
+    statements = found(message)
+    assert statements[0].kind == "preference" and "defined:=" in statements[0].cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["30% = 345 EUR", "timeout = 30", "engine_version = foo", "x = y + 2", "Ryczałt 12% od przychodu 18,500.00 zł = 2,220.00 zł"],
+)
+def test_a_sum_or_code_with_an_equals_sign_defines_nothing(message: str) -> None:
+    assert found(message) == []
