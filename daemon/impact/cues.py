@@ -12,7 +12,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
-| again | at the start of the sentence or a clause, in an exclamation, when a `second_person` form is the first or second word (not in a `claim.request`), or closing a short clause that names a thing | "Again: run …", "mensch, schon wieder …", "Emojis again!", "you added a column … again", "region again." |
+| again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -28,9 +28,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
-from daemon.impact.clauses import CLAUSE_BREAK, NEGATING, SHOUTED, Words, body_start, negating
+from daemon.impact.clauses import NEGATING, SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.shapes import EQUALS, asked, complaint, defined, every, forbidden, sequence
+from daemon.impact.shapes import EQUALS, asked, defined, every, forbidden, in_code, sequence
 from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
@@ -120,14 +120,19 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
             continue
         if at in (0, start) or (declined is not None and (at == declined or end == len(low))):
             return " ".join(phrase)
-    # "nah, leave it" as "no, leave it": another negation or correction opener opens what a
-    # phrase opens with "no"
+    # "nah, leave it" as "no, leave it": another negation or correction opener, alone before
+    # a clause break, opens what a phrase opens with "no", and the phrase closes its clause
+    # ("Never leave it running" and "Wrong, leave it as a draft from now on" set rules)
     openers = lang.impact.get("correction_openers", frozenset())
-    if start < len(low) and (negating(lang, low[start]) or (low[start],) in openers):
-        for phrase in phrases:
-            other = len(phrase) > 1 and phrase[0] != low[start] and negating(lang, phrase[0])
-            if other and said_at(low, start + 1, phrase[1:]):
-                return " ".join(phrase)
+    breaks = set(clause_breaks(text, words))
+    if start + 1 not in breaks or not (negating(lang, low[start]) or (low[start],) in openers):
+        return None
+    for phrase in phrases:
+        end = start + len(phrase)
+        closes = end == len(low) or end in breaks
+        other = len(phrase) > 1 and phrase[0] != low[start] and negating(lang, phrase[0])
+        if other and closes and said_at(low, start + 1, phrase[1:]):
+            return " ".join(phrase)
     return None
 
 
@@ -136,10 +141,12 @@ def _after_negation(lang: Language, text: str, words: Words, start: int) -> int 
     the position of "hai"), or None when the sentence does not open with one."""
 
     def negation(i: int) -> bool:
-        return i < len(words.low) and bool(negating(lang, words.low[i]))
+        return i < len(words.low) and negating(lang, words.low[i])
+
+    breaks = set(clause_breaks(text, words))
 
     def broken(i: int) -> bool:
-        return bool(CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]]))
+        return i in breaks
 
     if not negation(start):
         return None
@@ -201,13 +208,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # "again" anywhere when the person exclaims, or speaks of what the agent did: "you" is the
     # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
     # not in a request ("Can you send it again") nor further on ("Nice to see you again")
-    # "again" opening a clause ("mensch, schon wieder der komplette build"), or closing a short
-    # one that names a thing ("region again.", "orthographe britannique, encore une fois")
     exclaimed = "!" in text or "！" in text
-    breaks = clause_breaks(text, words)
     for i, phrase in find(low, impact.get("again", frozenset())):
-        placed = i in clauses or exclaimed or _addressed(lang, low, start) or complaint(lang, low, breaks, i, len(phrase))
-        if placed and free(i, len(phrase)):
+        if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
@@ -271,36 +274,36 @@ def _shouted_negations(lang: Language, text: str, words: Words) -> list[tuple[in
 
 def _between(lang: Language, low: tuple[str, ...], i: int, end: int) -> bool:
     """Whether the contrast word(s) at `i`…`end` stand between two values: numbers or names
-    in code ("1.29 not 1.24", "14 maja nie 4", "resa_dev pas reservations" at the sentence's
-    end), or between two phrases that open with the same function word ("w mbanku nie w pko",
-    "in Berlin not in Munich")."""
+    in code ("1.29 not 1.24", "14 maja nie 4"; not "python3 not found"), or between two phrases
+    that open with the same function word ("w mbanku nie w pko", "in Berlin not in Munich")."""
     if i == 0 or end >= len(low):
         return False
     function_words = lang.function_words
     if i > 1 and low[i - 2] == low[end] and low[end] in function_words:
         return True
     if _value(lang, low, i - 1):
-        return _value(lang, low, end) or (_code(low[i - 1]) and end + 1 == len(low))
+        return _value(lang, low, end)
     return i > 1 and _number(lang, low, i - 2) and low[i - 1] not in function_words and _value(lang, low, end)
 
 
 def _named(lang: Language, text: str, words: Words, end: int) -> bool:
-    """Whether a sentence opening with a contrast word goes on with a few words (at most NAMED)
-    that name what is not meant — a name written with a capital, a number or a name in code —
-    and ends: "Not USD.", "Nicht Brandt.", "non Marco." — not "Not yet.", "Not now.", "не знаю"."""
-    rest = range(end, len(words.low))
-    return 0 < len(rest) <= NAMED and any(
-        _value(lang, words.low, i) or text[words.spans[i][0]].isupper() for i in rest
+    """Whether a sentence opening with a contrast word goes on, to its first clause break, with
+    a few words (at most NAMED) that name what is not meant — a name written with a capital
+    (two letters or more: not "I"), a number or a name in code — and ends there: "Not USD.",
+    "Nicht Brandt.", "non Marco."; not "Not yet.", "Not now, Claude.", "Не знаю, Максим.",
+    "Not sure I follow." (German capitalises its nouns: "Nicht mein Problem." is read as a
+    name)."""
+    breaks = [b for b in clause_breaks(text, words) if b > end]
+    rest = range(end, breaks[0] if breaks else len(words.low))
+    if breaks or not 0 < len(rest) <= NAMED:
+        return False
+    return any(
+        _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1) for i in rest
     )
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:
-    return _number(lang, low, i) or _code(low[i])
-
-
-def _code(word: str) -> bool:
-    """Whether a word is a name in code: it holds a digit or an underscore ("envios_v2")."""
-    return "_" in word or any(c.isdigit() for c in word)
+    return _number(lang, low, i) or in_code(low[i])
 
 
 def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:

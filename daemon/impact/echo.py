@@ -50,8 +50,10 @@ class Answered:
         shared = set(content(sentence, lang).stems & self.stems(lang)) - said
         skip = lang.function_words | cue_tokens(lang.code) | said
         for word in {w.casefold() for w in words(sentence)} - skip:
-            # a name in code is also looked for by its parts: "envios" of "envios_v2"
-            for part in {word, *word.split("_")} - skip:
-                if (len(part) >= LONG_WORD or any(c.isdigit() for c in part)) and part in self.folded:
-                    shared.add(part)
+            if (len(word) >= LONG_WORD or any(c.isdigit() for c in word)) and word in self.folded:
+                shared.add(word)
+            # a name in code is also looked for by its long parts: "envios" of "envios_v2"
+            # (not "2" of "test_2", found in any number of the turn)
+            parts = set(word.split("_")) - skip if "_" in word else set()
+            shared |= {p for p in parts if len(p) >= LONG_WORD and p.isalpha() and p in self.folded}
         return tuple(sorted(shared))

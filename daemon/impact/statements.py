@@ -11,7 +11,7 @@ none of what makes it something else:
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
-| past | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), or beside a verb in the past (`past_forms`) | "I used to always squash", "the old box always fell over" |
+| past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`) | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
@@ -108,12 +108,18 @@ def _excluded(
 
 
 def _story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
-    """Whether "always"/"never" (all of `found`) tell what was, not what is to be: said about a
-    state that is over, in its clause or a later one ("antigamente nunca abríamos …", "Back
-    then, we always squashed"; in "19 %, always, I'm not exempt anymore" the rule is now), or
-    beside a verb in the past (`_told`)."""
+    """Whether "always"/"never" (all of `found`) tell what was or what others do, not what is
+    to be: said about a state that is over, in its clause or a later one ("antigamente nunca
+    abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
+    rule is now), after a third person in its clause (`third_person`: "han betaler altid
+    sent"), or beside a verb in the past (`_told`)."""
     over = [clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)]
     if over and all(clause_at(text, words, c.at) >= min(over) for c in found):
+        return True
+    # said of a third person before it in its clause: "han betaler altid sent", "she never takes
+    # meetings on fridays" tell what they do
+    they = [(clause_at(text, words, i), i) for i, _ in said(lang, words, lang.impact.get("third_person", frozenset()), spans)]
+    if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
 
@@ -160,9 +166,9 @@ def _read(
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
     if not answered.text.strip():
-        # "Hotfix please." opening a session is its task; "polars pls." answering the agent's
-        # turn says how it is to be done
-        found = [c for c in found if c.kind != "asked"]
+        # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
+        # "tsc first" answering the agent's turn says how it is to be done
+        found = [c for c in found if c.kind not in ("asked", "sequence")]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
 

@@ -111,7 +111,6 @@ def test_a_negation_before_no_imperative_forbids_nothing(message: str) -> None:
         ("die heißen Brandl & Huber, mit l. Nicht Brandt", "die heißen Brandl & Huber, mit l. Nicht Brandt"),
         ("kredyt mamy w mbanku nie w pko, pko to tylko konto tomka", None),
         ("oc konczy sie 14 maja nie 4, przeczytaj sms jeszcze raz", None),
-        ("la base locale c'est resa_dev pas reservations", None),
     ],
 )
 def test_a_contrast_that_names_what_is_not_meant_corrects(message: str, quote: str | None) -> None:
@@ -140,20 +139,30 @@ def test_a_no_that_agrees_or_declines_in_plain_words_corrects_nothing(message: s
 
 
 @pytest.mark.parametrize(
-    ("message", "cue"),
+    "message",
     [
-        ("region again. eu-west-1. we have nothing in virginia", "again:again"),
-        ("orthographe britannique, encore une fois : organisation, centre", "again:encore une fois"),
-        ("faltou a caução outra vez.", "again:outra vez"),
-        ("mensch, schon wieder der komplette build.", "again:schon wieder"),
+        "mensch, schon wieder der komplette build.",  # an interjection leads in
+        "Again: run the linter before you push.",
     ],
 )
-def test_again_opening_a_clause_or_closing_a_thing_named_recalls(message: str, cue: str) -> None:
-    assert cue in cues(message)
+def test_again_at_the_start_recalls(message: str) -> None:
+    assert any(c.startswith("again:") for c in cues(message))
 
 
-@pytest.mark.parametrize("message", ["Send it again.", "Nice to see you again.", "The train was late again."])
-def test_again_after_a_deed_or_in_a_longer_clause_recalls_nothing(message: str) -> None:
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Send it again.",
+        "Nice to see you again.",
+        "The train was late again.",
+        "Works again.",  # good news
+        "Tests pass again.",
+        "Funciona otra vez.",
+        "Danke, wieder was gelernt.",
+        "Here's the log again.",
+    ],
+)
+def test_again_in_news_or_a_deed_recalls_nothing(message: str) -> None:
     assert found(message) == []
 
 
@@ -162,6 +171,8 @@ def test_a_change_of_state_about_a_name_in_code_is_taken_up_by_its_parts() -> No
     (statement,) = found("use envios_v2, the old table is dead since june", answered)
     assert "changed:is dead" in statement.cues
     assert found("use envios_v2, the old table is dead since june", "Armo un notebook.") == []
+    # a short part, a digit, is no word taken up: "2" of "test_2" is in "Updated 2 files."
+    assert found("The test_2 fixture is the old one I think.", "Updated 2 files.") == []
 
 
 def test_a_message_opening_with_a_time_of_day_is_the_persons_words_not_a_tools_output() -> None:
@@ -196,7 +207,7 @@ def test_what_someone_else_writes_or_asks_is_their_words(message: str) -> None:
 
 @pytest.mark.parametrize(
     "message",
-    ["clientes = sem emojis", "new column = new schema version + changelog line.", "cornetto = cruasán!! no es un helado, es un bollo"],
+    ["clientes = sem emojis", "new column = new schema version + changelog line.", "ogni commit = un messaggio in inglese"],
 )
 def test_a_name_defined_with_an_equals_sign_is_a_preference(message: str) -> None:
     statements = found(message)
@@ -205,7 +216,102 @@ def test_a_name_defined_with_an_equals_sign_is_a_preference(message: str) -> Non
 
 @pytest.mark.parametrize(
     "message",
-    ["30% = 345 EUR", "timeout = 30", "engine_version = foo", "x = y + 2", "Ryczałt 12% od przychodu 18,500.00 zł = 2,220.00 zł"],
+    [
+        "30% = 345 EUR",
+        "timeout = 30",
+        "engine_version = foo",
+        "x = y + 2",
+        "Ryczałt 12% od przychodu 18,500.00 zł = 2,220.00 zł",
+        "Status = done.",
+        "build = green, tests = green, thanks.",
+    ],
 )
 def test_a_sum_or_code_with_an_equals_sign_defines_nothing(message: str) -> None:
     assert found(message) == []
+
+
+def test_a_name_defined_in_a_long_message_is_read_in_one_pass() -> None:
+    message = " ".join(["the new column = new schema version and"] * 400)
+    assert found(message)  # 2,800 words: linear, not a pass per sign
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Never leave it running overnight.",  # "never" is no "no" of "no, leave it"
+        "Never keep it in the repo, use the vault.",
+        "Wrong, leave it as a draft from now on.",  # the phrase does not close its clause
+        "Not good, never push to main directly.",
+        "It writes logs to /tmp, never write logs there.",  # a program writes: no one's words
+        "Always run the tests, it never hurts.",
+    ],
+)
+def test_a_rule_beside_words_that_look_like_agreement_or_someone_elses_stays_a_rule(message: str) -> None:
+    assert any(s.kind == "standing_instruction" for s in found(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Я не проти, роби як знаєш.",
+        "Спасибо, нет необходимости.",
+        "Нет связи с базой данных.",
+        "Это не наши тесты упали.",
+        "Це не тести, а збірка.",
+        "Zazwyczaj to działa, ale nie dzisiaj.",
+    ],
+)
+def test_a_negation_before_a_noun_adverb_or_infinitive_forbids_nothing(message: str) -> None:
+    assert not any(c.startswith("prohibition:") for c in cues(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "First it compiles, then it crashes.",  # a bug report: a third person does it
+        "Zuerst kommt der Fehler, dann hängt es.",
+        "D'abord ça marche, ensuite ça plante.",
+        "Det virker først nu, så tak.",  # "først nu" is "only now"
+    ],
+)
+def test_an_order_that_tells_what_happens_sets_no_order(message: str) -> None:
+    assert not any(c.startswith("sequence:") for c in cues(message))
+
+
+def test_a_way_first_opening_a_session_is_its_task() -> None:
+    assert found("Safety first!", answered="") == []
+    assert "sequence:first" in cues("tsc first. then tell me its done")
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Every test passes.", "Each step works.", "Merci, chaque test passe.", "Anything is fine.", "Любой вариант подойдёт.", "Vilken bra lösning."],
+)
+def test_every_or_any_with_news_or_agreement_is_no_rule(message: str) -> None:
+    assert not any(s.kind == "standing_instruction" for s in found(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Not bad, Claude!", "Not now, Claude.", "Не знаю, Максим.", "Not sure I follow.", "Hmm, python3 not found.", "Test 3 not passing."],
+)
+def test_a_not_before_a_vocative_a_pronoun_or_news_corrects_nothing(message: str) -> None:
+    assert not any(c.startswith("contrast:") for c in cues(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Henrik ringede i fredags, han betaler altid sent i januar",
+        "siobhan's doing this thing now where she never takes meetings on fridays",
+        "elle ne répond jamais aux mails en novembre",
+        "it always fails on CI",
+    ],
+)
+def test_always_or_never_said_of_a_third_person_tells_what_they_do(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_decline_opening_a_sentence_with_more_after_it_is_a_preference() -> None:
+    assert found("Lieber nicht so viele Kommentare im Code.")
+    assert found("nao, melhor nao, eles nao gostam de desculpa antes da hora") == []
