@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from daemon.impact.clauses import Words, clause_at, words_of
+from daemon.impact.clauses import Words, clause_at, negating, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
@@ -128,14 +128,18 @@ def _told(lang: Language, words: Words, cue: Cue) -> bool:
     """Whether an "always"/"never" stands beside a verb in the past (`past_forms`: "it was
     always in pounds", "the CI box always fell over", "era sempre pieno"). A past form after it
     counts when a content word stands before it, not a word of the language's own ("tests
-    are always required" is no story)."""
+    are always required" is no story), or when a negation stands between them ("никогда не
+    отвечал": no participle follows a negation so)."""
     low = words.low
     before, after = cue.at - 1, cue.at + len(cue.phrase.split())
     if before >= 0 and lang.matches("past_forms", low[before]):
         return True
+    # "никогда не отвечал", "nigdy nie odpisał": past beyond a negation, no participle's
+    negated = after < len(low) - 1 and negating(lang, low[after])
+    after += negated
     if after >= len(low) or not lang.matches("past_forms", low[after]):
         return False
-    return before >= 0 and low[before] not in lang.function_words
+    return negated or (before >= 0 and low[before] not in lang.function_words)
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

@@ -315,3 +315,28 @@ def test_always_or_never_said_of_a_third_person_tells_what_they_do(message: str)
 def test_a_decline_opening_a_sentence_with_more_after_it_is_a_preference() -> None:
     assert found("Lieber nicht so viele Kommentare im Code.")
     assert found("nao, melhor nao, eles nao gostam de desculpa antes da hora") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Рустам никогда не отвечал в субботу",  # never, a negation, a verb in the past
+        "nigdy nie odpisał na maila",
+        "він ніколи не відповідав на листи",
+        "он всегда был на складе до обеда",
+    ],
+)
+def test_always_or_never_beside_a_slavic_past_tells_a_story(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "никогда не пиши клиентам в выходные",  # an imperative, not a past
+        "zawsze odpisuj w ciągu dnia",
+        "завжди, коли клієнт пише, відповідай українською",  # "коли" (when) ends in -ли
+    ],
+)
+def test_always_or_never_beside_a_slavic_imperative_or_adverb_stays_a_rule(message: str) -> None:
+    assert any(s.kind == "standing_instruction" for s in found(message))
