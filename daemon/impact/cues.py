@@ -198,7 +198,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         # 1.24"), or opening a sentence of a few words that names what is not meant ("GBP. Not USD.")
         end = i + len(phrase)
         placed = (i > start and (i in clauses or _between(lang, low, i, end))) or (i == start and _named(lang, text, words, end))
-        if placed and free(i, len(phrase)):
+        # "…, не працює задня фара" reports what does not work: a verb in the present (`present_forms`)
+        reports = end < len(low) and lang.matches("present_forms", low[end])
+        if placed and not reports and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
         phrases = impact.get(kind, frozenset())

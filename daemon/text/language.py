@@ -40,7 +40,7 @@ LISTS = (
     "openers", "not_numbers", "not_calendar", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
     "short_endings",
 )  # fmt: skip
-PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms")
+PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",

@@ -340,3 +340,20 @@ def test_always_or_never_beside_a_slavic_past_tells_a_story(message: str) -> Non
 )
 def test_always_or_never_beside_a_slavic_imperative_or_adverb_stays_a_rule(message: str) -> None:
     assert any(s.kind == "standing_instruction" for s in found(message))
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "і ще гарантійка від Остапа, не працює задня фара",  # reports what does not work
+        "дві заявки: пані Софія — гарантія, не світить дисплей",
+        "Рустам, не отвечает уже неделю",
+    ],
+)
+def test_a_not_before_a_verb_in_the_present_reports_and_corrects_nothing(message: str) -> None:
+    assert not any(c.startswith("contrast:") for c in cues(message))
+
+
+@pytest.mark.parametrize("message", ["используй pnpm, не npm", "пиши на «вы», не на «ты»"])
+def test_a_not_before_what_is_not_meant_still_corrects(message: str) -> None:
+    assert "contrast:не" in cues(message)
