@@ -46,6 +46,8 @@ THIN = 2
 THIN_RECALL = 3
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
 CONTINUATION = 200
+# Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
+OWNER = 2
 
 
 @dataclass(frozen=True)
@@ -112,13 +114,21 @@ def _story(lang: Language, text: str, words: Words, found: list[Cue], spans: lis
     to be: said about a state that is over, in its clause or a later one ("antigamente nunca
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
     rule is now), after a third person in its clause (`third_person`: "han betaler altid
-    sent"), or beside a verb in the past (`_told`)."""
+    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
+    beside a verb in the past (`_told`)."""
     over = [clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)]
     if over and all(clause_at(text, words, c.at) >= min(over) for c in found):
         return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do
     they = [(clause_at(text, words, i), i) for i, _ in said(lang, words, lang.impact.get("third_person", frozenset()), spans)]
+    # … or of someone of the person's ("min gamle chef afstemte aldrig banken", "my boss never")
+    mine = lang.lists.get("first_person", frozenset())
+    they += [
+        (clause_at(text, words, i), i)
+        for i, _ in said(lang, words, lang.claim.get("others", frozenset()), spans)
+        if any(w in mine for w in words.low[max(0, i - OWNER) : i])
+    ]
     if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
         return True
     return any(_told(lang, words, c) for c in found)

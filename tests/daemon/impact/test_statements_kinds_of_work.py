@@ -357,3 +357,15 @@ def test_a_not_before_a_verb_in_the_present_reports_and_corrects_nothing(message
 @pytest.mark.parametrize("message", ["используй pnpm, не npm", "пиши на «вы», не на «ты»"])
 def test_a_not_before_what_is_not_meant_still_corrects(message: str) -> None:
     assert "contrast:не" in cues(message)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["min gamle chef afstemte aldrig banken før den 20.", "my boss never replies before noon", "mio padre non prende mai aerei"],
+)
+def test_always_or_never_said_of_someone_of_the_persons_tells_their_habit(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_rule_that_names_someone_of_the_persons_after_always_stays_a_rule() -> None:
+    assert any(s.kind == "standing_instruction" for s in found("Always cc my boss on invoices."))
