@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from functools import lru_cache
 
 from daemon.text.keyboard import said_at
 from daemon.text.language import Language
@@ -52,9 +53,13 @@ def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
     return i
 
 
-def breaks(text: str, words: Words) -> list[int]:
-    """The positions of the words of the sentence `text` a clause break stands before."""
-    return [i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])]
+@lru_cache(maxsize=1024)
+def breaks(text: str, words: Words) -> tuple[int, ...]:
+    """The positions of the words of the sentence `text` a clause break stands before. Read
+    once per sentence: the cues, their exclusions and each clause's shape all ask."""
+    return tuple(
+        i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])
+    )
 
 
 def clause_at(text: str, words: Words, i: int) -> int:

@@ -16,10 +16,10 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
-| contrast opening a sentence | followed by at most NAMED words, one a capitalised name, a number or a name in code | "GBP. Not USD.", "Nicht Brandt." |
+| contrast opening a sentence | followed to its end by at most NAMED words, one a capitalised name, a number or a name in code | "GBP. Not USD.", "Nicht Brandt." |
 
 The cues read from the shape of a clause (a politeness word, an order of work, every thing of a
-kind, a negated imperative) are `daemon.impact.shapes`'.
+kind, a negated imperative, a name defined with " = ") are in `daemon.impact.shapes`.
 """
 
 from __future__ import annotations

@@ -6,10 +6,10 @@ name defined with " = ".
 | cue | where it counts | for example |
 | --- | --- | --- |
 | asked (`politeness`) | closing its clause, whose body opens with no function word nor `openers`, in a message answering the agent | "named exports pls", "British spelling, please" |
-| sequence (`first`, `then`) | a `first` word with a `then` word in a later clause, or closing a clause that names a way; not the person's plan, a story, an ordinal | "tests first, then commit", "tsc first" |
-| standing (`every`) | opening its clause, which names the kind and no more or asks (politeness, "must", an imperative); not the person's habit, a story | "every commit", "jede Rechnung … bitte …", "каждый возврат отмечай" |
+| sequence (`first`, `then`) | a `first` word opening or closing its clause with a `then` word in a later clause, or closing a clause that names a way; not the person's plan, a third person's doing, a story, an ordinal | "tests first, then commit", "tsc first" |
+| standing (`every`) | opening its clause, which names the kind and KIND_ONLY word more or asks (politeness, "must", an imperative); not when the clause tells (`_tells`) | "every commit", "jede Rechnung … bitte …", "каждый возврат отмечай" |
 | prohibition (`prohibiting`, `imperative_forms`) | the negation of `prohibiting` before an imperative, anywhere | "промокоды от себя не раздавай" |
-| defined (no list) | " = " between a name of at most DEFINED words and words, no number nor name in code on either side | "clientes = sem emojis", "new column = new schema version + changelog line" |
+| defined (no list) | " = " between a name of at most DEFINED words and a definition of two words or more, no number, name in code or single letter in the name nor opening the definition | "clientes = sem emojis", "new column = new schema version + changelog line" |
 """
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def asked(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str,
     ]
 
 
-def _names_a_way(lang: Language, low: tuple[str, ...], breaks: list[int], at: int, size: int) -> bool:
+def _names_a_way(lang: Language, low: tuple[str, ...], breaks: tuple[int, ...], at: int, size: int) -> bool:
     """Whether the phrase at `at` closes its clause, and that clause (the one before, when the
     phrase stands alone after a comma) names a way of doing: its body opens with a word or
     number that is no function word and none of the language's `openers` ("lowercase keywords
@@ -76,7 +76,7 @@ def _names_a_way(lang: Language, low: tuple[str, ...], breaks: list[int], at: in
         return False
     first = low[begin]
     openers = lang.lists.get("openers", frozenset())
-    # "siobhan's name again": a word with an apostrophe is a word
+    # a word with an apostrophe is a word: "siobhan's spelling please"
     return first not in openers and first not in lang.function_words and first.replace("'", "").isalnum()
 
 

@@ -98,10 +98,9 @@ def _excluded(
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     if said(lang, words, humour) or JOKE_EMOJI.search(text):
         return True
-    # "I'd rather" and "je préférerais" are preferences, not suppositions; "window seat, if
-    # possible" asks as "please" does
+    # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {
-        i for c in found if c.kind in ("preference", "asked") for i in range(c.at, c.at + len(c.phrase.split()))
+        i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
     }
     for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
         if not set(range(i, i + len(phrase))) <= preferred:
