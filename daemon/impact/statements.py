@@ -31,13 +31,14 @@ from daemon.impact.content import content
 from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
+from daemon.impact.setright import may_set_right, set_right
 from daemon.text.language import Language, detect
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
-CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis"})
+CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
 RECALLING = frozenset({"reminder", "again"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
@@ -178,6 +179,8 @@ def _read(
     changes = [c for c in found if c.kind == "changed"]
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
+    # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
+    found += [c for c in set_right(lang, text, words, answered) if all(f.at != c.at for f in found)]
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done
@@ -202,7 +205,7 @@ def detect_statements(
     the agent's turn the message answers ("" when none); `usual` the language of the person's
     session, for a message too short to tell its own ("znowu elaborat. krótko")."""
     text = unicodedata.normalize("NFC", message)
-    if not may_hold_cues(text, words_of(text)):
+    if not may_hold_cues(text, words_of(text)) and not (answered.strip() and may_set_right(text)):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -212,7 +215,9 @@ def detect_statements(
         if inside(spans, sentence.start, sentence.end):
             read.append((sentence, Reading(None, [], True)))
             continue
-        if not may_hold_cues(sentence.text, words_of(sentence.text)):
+        if not may_hold_cues(sentence.text, words_of(sentence.text)) and not (
+            agent_turn.text.strip() and may_set_right(sentence.text)
+        ):
             read.append((sentence, Reading(None, [], False)))
             continue
         local = [
