@@ -9,7 +9,7 @@ every word of a recall ("one more time": people recall in more words than a list
 the clause a person says it was said before in, when another clause says something
 ("Heroku is gone, I said that weeks ago": "weeks ago" is when it was said, not what). A word
 in quotation marks is named, not used, and counts even when it is a function word
-("« Tu », pas « vous »").
+("« Tu », pas « vous »"); a name in code counts whole too ("dd/mm", "envios_v2").
 """
 
 from __future__ import annotations
@@ -37,6 +37,9 @@ SHARED_MEANINGS = frozenset(
 )
 # A month as `words.token` makes it ("month5"): compared by its meaning instead.
 MONTH = re.compile(r"month\d+\Z")
+# A name in code, whole: parts joined by "/" or "_" ("dd/mm", "envios_v2"), which the words
+# split into parts too short or too common to tell two statements apart.
+CODE_NAME = re.compile(r"(?<![\w/])[^\W_]+(?:[/_][^\W_]+)+(?![\w/])")
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
 
@@ -161,6 +164,7 @@ def content(text: str, lang: Language | None) -> Content:
         in_latin(t, code) for t in tokens(text, lang) if is_content(t, lang) and t not in cue and not MONTH.match(t)
     )
     stems |= {in_latin(t, code) for t in mentioned}
+    stems |= {m.group().casefold() for m in CODE_NAME.finditer(text)}
     said = [text[a:b] for a, b in found.spans]
     if lang is not None:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"

@@ -135,3 +135,24 @@ def test_a_name_written_in_latin_letters_joins_the_item_that_wrote_it_in_cyrilli
         *detect_statements("и всегда отвечай клиентам на «вы».", "s3.jsonl", 1, "2026-06-15T09:00:00+00:00"),
     ]
     assert [len(i.statements) for i in group(statements)] == [2, 1]
+
+
+def test_a_name_in_code_said_again_joins_its_item_whole() -> None:
+    # "dd/mm" is two words of two letters to the text layer: only whole does it tell the rule
+    assert "dd/mm" in content("dates on the axis as dd/mm please", language("en")).stems
+
+    def answering(session: int, message: str, day: str) -> list[Statement]:
+        chart = "Here is the chart, with dates as 05/04."
+        return detect_statements(message, f"s{session}.jsonl", 3, f"{day}T09:00:00+00:00", answered=chart)
+
+    statements = [
+        *answering(1, "No, the dates on the axis as dd/mm, nobody here reads the month first.", "2026-05-04"),
+        *answering(1, "Always round the totals to whole euros.", "2026-05-04"),
+        *answering(1, "Never send the draft to the client yourself.", "2026-05-04"),
+        *answering(1, "No, the region is Bavaria, not Berlin.", "2026-05-04"),
+        *answering(1, "Stop adding a summary at the end.", "2026-05-04"),
+        *answering(2, "dd/mm pls, like the other one.", "2026-05-12"),
+    ]
+    items = group(statements)
+    assert [len(i.statements) for i in items] == [2, 1, 1, 1, 1]
+    assert items[0].recurrences[0].quote == "dd/mm pls, like the other one."
