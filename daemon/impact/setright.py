@@ -24,6 +24,7 @@ each reading compares the two:
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
@@ -58,11 +59,12 @@ class _Turn:
     """The agent's turn as the readings compare it: its words, numbers and chunks."""
 
     def __init__(self, answered: Answered) -> None:
-        self.answered = answered
+        # the text, not the turn: a value that held its key would keep every turn alive
+        self.text = answered.text
 
     @cached_property
     def words(self) -> Words:
-        return words_of(self.answered.text)
+        return words_of(self.text)
 
     @cached_property
     def said(self) -> frozenset[str]:
@@ -70,7 +72,7 @@ class _Turn:
 
     @cached_property
     def chunks(self) -> frozenset[str]:
-        return frozenset(_chunks(self.answered.text))
+        return frozenset(_chunks(self.text))
 
     @cached_property
     def folded(self) -> frozenset[str]:
@@ -101,7 +103,7 @@ class _Turn:
     @cached_property
     def quoted(self) -> frozenset[tuple[str, ...]]:
         """The parts of each name the agent wrote as code or in quotes ("`ledgerly`")."""
-        return frozenset(_parts(m.group(1)) for m in QUOTED.finditer(self.answered.text))
+        return frozenset(_parts(m.group(1)) for m in QUOTED.finditer(self.text))
 
 
 # one per agent turn, however many sentences and languages read it
@@ -127,21 +129,23 @@ def set_right(lang: Language, text: str, words: Words, answered: Answered) -> li
     if not answered.text.strip():
         return []
     turn = _turn(answered)
+    ends = [b for _, b in words.spans]
     found = [
-        Cue("set_right", f"spelled {m.group()}", _at(words, m.start()))
+        Cue("set_right", f"spelled {m.group()}", _at(ends, m.start()))
         for m in LETTERS_SPELLED.finditer(text)
     ]
     found += _other_values(lang, text, words, turn)
-    found += _variants(text, words, turn)
+    found += _variants(text, ends, turn)
     found += _not_the_agents(lang, text, words, turn)
     return sorted(found, key=lambda c: c.at)[:1]
 
 
 def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[Cue]:
     low = words.low
+    timed = _times(text)
     found = []
     for i, number in enumerate(low):
-        if not _numeric(number) or number in turn.said or _timed(text, words, i):
+        if not _numeric(number) or number in turn.said or words.spans[i][0] in timed:
             continue
         named = next((low[j] for j in range(i - 1, max(-1, i - SLOT), -1) if _named_word(lang, low[j])), None)
         if named is None:
@@ -151,7 +155,7 @@ def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[
     return found
 
 
-def _variants(text: str, words: Words, turn: _Turn) -> list[Cue]:
+def _variants(text: str, ends: list[int], turn: _Turn) -> list[Cue]:
     found = []
     for match in CHUNK.finditer(text):
         chunk = match.group().strip(CHUNK_EDGE)
@@ -163,7 +167,7 @@ def _variants(text: str, words: Words, turn: _Turn) -> list[Cue]:
         if (_coded(chunk) and not turn.coded.isdisjoint(_shapes(mine))) or (
             "-" in chunk and any(_extends(mine, q) for q in turn.quoted)
         ):
-            found.append(Cue("set_right", chunk, _at(words, match.start())))
+            found.append(Cue("set_right", chunk, _at(ends, match.start())))
     return found
 
 
@@ -231,17 +235,21 @@ def _numeric(word: str) -> bool:
     return bool(word) and word[0].isdigit() and all(c.isdigit() or c in ".,:" for c in word)
 
 
-def _timed(text: str, words: Words, i: int) -> bool:
-    """Whether the number at `i` is the hour or the minutes of a time of day ("12" of "12:45")."""
-    at = words.spans[i][0]
-    chunk = next((m.group() for m in CHUNK.finditer(text) if m.start() <= at < m.end()), "")
-    return TIME.fullmatch(chunk.strip(CHUNK_EDGE)) is not None
+def _times(text: str) -> frozenset[int]:
+    """Where the numbers of a time of day start ("12" and "45" of "12:45"), read once per sentence."""
+    return frozenset(
+        m.start() + n.start()
+        for m in CHUNK.finditer(text)
+        if TIME.fullmatch(m.group().strip(CHUNK_EDGE))
+        for n in re.finditer(r"\d+", m.group())
+    )
 
 
 def _named_word(lang: Language, word: str) -> bool:
     return len(word) >= SHORTEST and word.isalpha() and word not in lang.function_words
 
 
-def _at(words: Words, offset: int) -> int:
-    """The position of the word at or after `offset` into the sentence."""
-    return next((i for i, (a, b) in enumerate(words.spans) if b > offset), max(0, len(words.spans) - 1))
+def _at(ends: list[int], offset: int) -> int:
+    """The position of the word at or after `offset` into the sentence (`ends`: where each
+    word ends)."""
+    return min(bisect_right(ends, offset), max(0, len(ends) - 1))

@@ -127,7 +127,15 @@ def said_at(low: tuple[str, ...], at: int, phrase: tuple[str, ...]) -> bool:
     that", "ja falei"). A single word is read as written: "id" is not "i'd", "hatte" is not
     "hätte" (a language typed without accents lists its single words so too:
     `daemon.text.keyboard.typed_plain`)."""
-    return 0 <= at <= len(low) - len(phrase) and _said(low, _typed(low), at, phrase, _keyed(phrase))
+    if not 0 <= at <= len(low) - len(phrase):
+        return False
+    if low[at : at + len(phrase)] == phrase:
+        return True
+    # the phrase's words only, not the sentence's `_typed` (a long sentence's tuple is hashed whole)
+    keyed = _keyed(phrase)
+    return len(phrase) > 1 and all(
+        w == phrase[k] or (w == keyed[k] and typed_key(w) == w) for k, w in enumerate(low[at : at + len(phrase)])
+    )
 
 
 def _said(
