@@ -3,9 +3,9 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Seven corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+Eight corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
 first, read while the detection was built), impact_corpus_unseen, _final, _fresh, _blind,
-_sixth and _seventh (held out: written blind by helpers who never read the detection; each
+_sixth, _seventh and _eighth (held out: written blind by helpers who never read the detection; each
 read only after its first measurement). `--corpus` picks one; `--sessions 0` skips the
 whole-process run and keeps the whole-process figures last written.
 
@@ -20,7 +20,8 @@ whole-process run and keeps the whole-process figures last written.
    `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
    memory, items found.
 
-Writes benchmarks/results/impact.json (impact-unseen, -final, -fresh, -blind, -sixth, -seventh.json for the others).
+Writes benchmarks/results/impact.json (impact-unseen, -final, -fresh, -blind, -sixth, -seventh,
+-eighth.json for the others).
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth and _seventh)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh and _eighth)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)
