@@ -30,7 +30,7 @@ from functools import cache
 
 from daemon.impact.clauses import NEGATING, SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.shapes import EQUALS, asked, defined, every, forbidden, in_code, sequence
+from daemon.impact.shapes import EQUALS, as_before, asked, defined, every, forbidden, in_code, sequence
 from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
 from daemon.text.lexicon import number_at
@@ -58,6 +58,7 @@ CUE_LISTS = (
     "politeness",
     "first",
     "every",
+    "precedent",
 )
 
 
@@ -217,6 +218,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("precedent", " ".join(p), i) for i, p in as_before(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("standing", " ".join(p), i) for i, p in every(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("defined", "=", i) for i, _ in defined(text, words) if free(i, 1)][:1]
     found += [

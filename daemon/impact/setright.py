@@ -52,6 +52,8 @@ SEPARATOR = re.compile(r"[-_/.,:]+")
 QUOTED = re.compile(rf"[`'\"“‘]([^`'\"”’\s]{{{SHORTEST},}})[`'\"”’]")
 # A time of day: a new one is as often a booking ("lunch thursday at 12:45") as a correction.
 TIME = re.compile(r"\d{1,2}[:h]\d{2}(?:[-–]\d{1,2}[:h]\d{2})?")
+# Words a sentence that gives a time alone has at most ("20:00.", "it's 20:00").
+TIME_ALONE = 3
 LETTERS_SPELLED = re.compile(rf"(?<![\w-])(?:[^\W\d_]-){{{SPELLED - 1},}}[^\W\d_](?![\w-])")
 
 
@@ -101,9 +103,16 @@ class _Turn:
         return frozenset(_written(c) for c in self.chunks)
 
     @cached_property
-    def quoted(self) -> frozenset[tuple[str, ...]]:
-        """The parts of each name the agent wrote as code or in quotes ("`ledgerly`")."""
-        return frozenset(_parts(m.group(1)) for m in QUOTED.finditer(self.text))
+    def named(self) -> frozenset[tuple[str, ...]]:
+        """The parts of each name the agent wrote as code or in quotes ("`ledgerly`"), and of
+        each name in code it wrote ("HF-22914")."""
+        quoted = {_parts(m.group(1)) for m in QUOTED.finditer(self.text)}
+        return frozenset(quoted | {_parts(c) for c in self.chunks if _coded(c)})
+
+    @cached_property
+    def times(self) -> frozenset[str]:
+        """The times of day the turn gives, as written ("19:30")."""
+        return frozenset(c for c in self.chunks if TIME.fullmatch(c))
 
 
 # one per agent turn, however many sentences and languages read it
@@ -145,17 +154,20 @@ def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[
     timed = _times(text)
     found = []
     for i, number in enumerate(low):
-        if not _numeric(number) or number in turn.said or words.spans[i][0] in timed:
+        if not _numeric(number) or words.spans[i][0] in timed:
             continue
         named = next((low[j] for j in range(i - 1, max(-1, i - SLOT), -1) if _named_word(lang, low[j])), None)
         if named is None:
             continue
-        if turn.numbers_after.get(named, frozenset()) - {number}:
+        theirs = turn.numbers_after.get(named, frozenset())
+        # "gyokuro ma 50 g" to "Gyokuro Yame 100 g, Jasmínový 50 g": not after that word
+        if theirs and number not in theirs:
             found.append(Cue("set_right", f"{named} {number}", i))
     return found
 
 
 def _variants(text: str, ends: list[int], turn: _Turn) -> list[Cue]:
+    alone = len(ends) <= TIME_ALONE
     found = []
     for match in CHUNK.finditer(text):
         chunk = match.group().strip(CHUNK_EDGE)
@@ -163,10 +175,12 @@ def _variants(text: str, ends: list[int], turn: _Turn) -> list[Cue]:
             continue
         mine = _parts(chunk)
         if TIME.fullmatch(chunk):
+            # a time alone ("20:00." to "aanvang 19:30 uur") sets the agent's right; among
+            # other words it is as often a booking
+            if alone and turn.times and chunk not in turn.times:
+                found.append(Cue("set_right", chunk, _at(ends, match.start())))
             continue
-        if (_coded(chunk) and not turn.coded.isdisjoint(_shapes(mine))) or (
-            "-" in chunk and any(_extends(mine, q) for q in turn.quoted)
-        ):
+        if (_coded(chunk) and not turn.coded.isdisjoint(_shapes(mine))) or _extends(chunk, mine, turn.named):
             found.append(Cue("set_right", chunk, _at(ends, match.start())))
     return found
 
@@ -200,11 +214,12 @@ def _shapes(parts: tuple[str, ...]) -> list[tuple[str, ...]]:
     return shapes
 
 
-def _extends(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
-    """Whether the person's name is the agent's with one part more ("ledgerly-web" / "ledgerly")."""
-    if len(mine) != len(theirs) + 1:
+def _extends(chunk: str, mine: tuple[str, ...], named: frozenset[tuple[str, ...]]) -> bool:
+    """Whether the person's name, joined by a hyphen or a slash, is one of the agent's `named`
+    with one part of letters more ("ledgerly-web" / `ledgerly`, "HF-22914/B" / "HF-22914")."""
+    if len(mine) < 2 or not ("-" in chunk or "/" in chunk):
         return False
-    return (mine[:-1] == theirs and mine[-1].isalpha()) or (mine[1:] == theirs and mine[0].isalpha())
+    return (mine[-1].isalpha() and mine[:-1] in named) or (mine[0].isalpha() and mine[1:] in named)
 
 
 def _chunks(text: str) -> list[str]:

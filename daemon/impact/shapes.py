@@ -107,6 +107,27 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     return hits
 
 
+def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
+    """Each `precedent` phrase ("like last time", "comme d'hab", "jak minule") that closes a
+    clause naming what is to be as before: "et le commit en anglais stp, comme d'hab",
+    "windows-1250 a stredniky, jak minule". Not in a clause that tells (`_tells`: "it broke
+    like last time", "we met as usual"), nor alone ("Like last time?")."""
+    low = words.low
+    breaks = clause_breaks(text, words)
+    bounds = [0, *breaks, len(low)]
+    hits = []
+    for at, phrase in sorted(find(low, lang.impact.get("precedent", frozenset()))):
+        clause = bisect_right(breaks, at)
+        end = at + len(phrase)
+        # the clause it closes, or the one before when it stands alone after a comma ("…, comme d'hab")
+        named = low[bounds[clause] : at] or (low[bounds[clause - 1] : bounds[clause]] if clause else ())
+        if end != bounds[clause + 1] or _tells(lang, named) or _tells(lang, low[bounds[clause] : end]):
+            continue
+        if any(w not in lang.function_words for w in named):
+            hits.append((at, phrase))
+    return hits
+
+
 def _tells(lang: Language, said: tuple[str, ...]) -> bool:
     """Whether a clause tells rather than asks: its subject is the person ("I", "we":
     `claim.subject_pronouns`) or a third person (`third_person`), or it has a verb in the past

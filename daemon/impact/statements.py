@@ -39,8 +39,8 @@ Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
-RECALLING = frozenset({"reminder", "again"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "precedent"})
+RECALLING = frozenset({"reminder", "again", "precedent"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
 # … and a sentence that only says it was said before ("I told you", "again").
@@ -184,7 +184,7 @@ def _read(
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done
-        found = [c for c in found if c.kind not in ("asked", "sequence")]
+        found = [c for c in found if c.kind not in ("asked", "sequence", "precedent")]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
 

@@ -51,7 +51,7 @@ CLAIM_LISTS = (
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "instead", "reminder",
     "again", "standing", "preference", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
-    "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person",
+    "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent",
 )  # fmt: skip
 KEYS = frozenset(
     {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
 
 AGENT = "Done, I updated the file."
 
@@ -369,3 +370,53 @@ def test_always_or_never_said_of_someone_of_the_persons_tells_their_habit(messag
 
 def test_a_rule_that_names_someone_of_the_persons_after_always_stays_a_rule() -> None:
     assert any(s.kind == "standing_instruction" for s in found("Always cc my boss on invoices."))
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("et le commit en anglais stp, comme d'hab.", "fr"),
+        ("windows-1250 a stredniky, jak minule", "cs"),
+        ("tres bullets arriba, como la otra vez", "es"),
+        ("short summary on top, like last time", "en"),
+    ],
+)
+def test_a_way_named_as_before_recalls_a_preference(message: str, code: str) -> None:
+    (statement,) = detect_statements(message, "s1.jsonl", 3, None, language=language(code), answered=AGENT)
+    assert statement.recalls and statement.kind == "preference"
+    assert any(c.startswith("precedent:") for c in statement.cues)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "it broke like last time",  # a third person's doing
+        "we met as usual",  # the person's own doing
+        "Like last time?",  # a question, naming nothing
+        "Like last time.",  # naming nothing
+        "Same as before, thanks!",  # thanks after it: not closing the clause that names a way
+    ],
+)
+def test_a_story_or_a_bare_as_before_recalls_nothing(message: str) -> None:
+    assert not any(c.startswith("precedent:") for c in cues(message))
+
+
+def test_as_before_opening_a_session_is_its_task() -> None:
+    assert found("aanmelden bij de secretaris, zoals vorige keer", answered="") == []
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "cue"),
+    [
+        ("hx-boost på hele body liker jeg ikke", "nb", "preference:liker jeg ikke"),
+        ("die langen Mails mag ich nicht", "de", "preference:mag ich nicht"),
+        ("tohle ne, psal jsem ti to u senchy", "cs", "reminder:psal jsem ti"),
+    ],
+)
+def test_a_dislike_said_with_its_verb_first_and_a_written_reminder(message: str, code: str, cue: str) -> None:
+    statements = detect_statements(message, "s1.jsonl", 3, None, language=language(code), answered=AGENT)
+    assert cue in [c for s in statements for c in s.cues]
+
+
+def test_no_thanks_in_czech_typed_without_accents_declines() -> None:
+    assert detect_statements("ne, dik, anglicky rozumim.", "s1.jsonl", 3, None, language=language("cs"), answered=AGENT) == []

@@ -109,3 +109,25 @@ def test_a_one_off_change_of_value_without_a_one_off_word_is_read_as_a_correctio
     # documented in docs/explanation/impact.md: a one-off is told only by its words
     assert set_right("table for 6 then", "Booked a table for 4 people at 19:00.") == ["set_right:table 6"]
     assert set_right("table for 6 just this once", "Booked a table for 4 people at 19:00.") == []
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "cue"),
+    [
+        # a time alone sets the agent's right; among other words it is as often a booking
+        ("Uitnodiging ALV: dinsdag 17 maart, aanvang 19:30 uur.", "20:00. de zaal gaat eerder open", "set_right:20:00"),
+        # another number after the word, though the number is elsewhere in the turn
+        ("Gyokuro Yame 100 g, Jasmínový perlový 50 g.", "gyokuro ma 50 g!!", "set_right:gyokuro 50"),
+        # a name in code of the agent's with a part of letters more
+        ("Grant reference: HF-22914", "HF-22914/B. the /B matters", "set_right:HF-22914/B"),
+    ],
+)
+def test_a_time_alone_a_number_after_its_word_and_a_suffixed_code_are_set_right(answered: str, message: str, cue: str) -> None:
+    assert set_right(message, answered) == [cue]
+
+
+def test_a_time_among_other_words_or_the_agents_own_time_sets_nothing_right() -> None:
+    answered = "Uitnodiging ALV: dinsdag 17 maart, aanvang 19:30 uur."
+    assert set_right("zet de borrel erna op 21:30 in de agenda", answered) == []
+    assert set_right("19:30.", answered) == []
+    assert set_right("Gyokuro 100 g, yes.", "Gyokuro Yame 100 g, Jasmínový perlový 50 g.") == []
