@@ -64,7 +64,7 @@ def cue_tokens(code: str) -> frozenset[str]:
     # recalls in more words than any list holds); the words of other phrases may carry
     # content ("time" of "this time", "next time", "using" of "we stopped using")
     phrases = [p for listed in lang.impact.values() for p in listed] + list(lang.claim.get("standing", ()))
-    recalls = [p for name in ("reminder", "again", "precedent") for p in lang.impact.get(name, ())]
+    recalls = [p for name in ("reminder", "again") for p in lang.impact.get(name, ())]
     plain = {p[0] for p in phrases if len(p) == 1} | {w for p in recalls for w in p}
     return frozenset(plain | {token(w, lang) for w in plain})
 

@@ -5,60 +5,85 @@ People often correct by stating the right value alone: "діагностика �
 that wrote "Діагностика батареї — всього 250 грн", "Rosario es AR-03." to one that filtered
 on 'AR-01', "fallback for the uk workspace is gbp. not usd" to one that falls back to USD.
 Only the agent's turn just before (`daemon.impact.echo.Answered`) tells these from news, so
-each reading compares the two:
+the readings compare the two:
 
-- **other value**: a number said after a word the agent said a different number after,
-  within SLOT words ("батареї 350" / "батареї — всього 250"), the person's number not in the
-  agent's turn at all;
-- **variant**: a name in code the agent wrote differently — the same parts otherwise ordered
-  or punctuated ("142.310,00 kr." / "142,310.00", "stripe/webhook" / "webhooks/stripe"), one
-  part of several changed ("AR-03" / "AR-01"), or one part added to a name of the agent's
-  ("ledgerly-web" / "ledgerly");
+- **other value**: a number said within SLOT words after a word after which the agent said
+  other numbers, and not that one ("батареї 350" / "батареї — всього 250");
+- **variant**: a name in code the agent wrote otherwise — its parts in another order
+  ("stripe/webhook" / "webhooks/stripe") or one part of several changed, a number or a word
+  spelled nearly alike ("AR-03" / "AR-01"; not "orders.ts" / "users.ts", a sibling),
+  or, closing its clause, one part of letters added to a name of the agent's
+  ("… is ledgerly-web." / `ledgerly`, "HF-22914/B." / "HF-22914"; not "the login-page is
+  broken" / `login`); a time of day only when it stands alone ("20:00." / "19:30");
 - **not the agent's**: a contrast word ("not", "pas", "nie") before a word of the agent's turn
-  in a clause that ends within NAMED words, the word before the contrast (what is meant
-  instead) not the agent's: "resa_dev pas reservations", "gbp. Not usd";
-- **spelled out**: a name spelled letter by letter ("S-I-O-B-H-A-N"), which nobody does
-  but to set a spelling right.
+  at the end of its clause: after a word of the person's own ("resa_dev pas reservations"),
+  or opening the sentence before a name the agent wrote ("gbp. Not usd" / "USD");
+- **spelled out**: a name spelled letter by letter ("S-I-O-B-H-A-N"), which nobody does but
+  to set a spelling right.
+
+A new value is not a correction unless nothing else explains it: the first two readings
+leave out a sentence that asks for work (`_asks_or_adds`: it opens with a request verb, says
+please, "also", "too" or "I"), the same value in another notation ("05" / "5", "1,000" /
+"1000", "６０" / "60"), and the next one ("page 2" / "page 1", "1.2.4" / "1.2.3"). A long
+sentence (over SHORT words: a pasted log line) is not read, and a message with more than
+MANY sentences so read is a pasted table or log: `detect_statements` drops their cues.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
+import unicodedata
 from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Sequence
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import Words, body_start, words_of
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.content import cue_tokens
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.text.keyboard import find
 from daemon.text.language import Language
 
-# Words between the word both name and the agent's number ("батареї — всього 250").
+# Words between the word both name and the number, on either side ("батареї — всього 250").
 SLOT = 3
+# Words a sentence read for a value may have: a longer one is a pasted line or a story.
+SHORT = 15
+# Sentences of one message that may set a value right: more are a pasted table or log.
+MANY = 2
+# Characters a message read for a value may have (a longer one is pasted; its lines repeat).
+LONGEST_MESSAGE = 4000
+# Parts a name in code may have to be compared (a longer one is a hash or a list).
+MOST_PARTS = 8
+# Letters a name spelled out has ("S-I-O-B-H-A-N"; not "A-B" testing), at least and at most.
+SPELLED = (4, 40)
 # Words a clause may say after its contrast word and still only name what is not meant.
 NAMED = 3
-# Letters a name spelled out has at least ("S-I-O-B-H-A-N"; not "A-B" testing).
-SPELLED = 4
+# Letters a part of a name in code may differ by and still be the agent's respelled.
+NEAR = 2
 # A word of the agent's the person sets right is this long at least ("usd"; not "it").
 SHORTEST = 3
+# Words a sentence that gives a time alone has at most ("20:00.": its hours and minutes).
+TIME_ALONE = 2
 # A chunk of text between spaces, without the punctuation around it.
 CHUNK = re.compile(r"(?:[^\s\"'`«»“”‘’()\[\]{}<>,;!?]|(?<=\d),(?=\d))+")
-CHUNK_EDGE = ".:"
-# The separators inside a name in code or a number.
-SEPARATOR = re.compile(r"[-_/.,:]+")
+PART = re.compile(r"[^\W_]+")
 QUOTED = re.compile(rf"[`'\"“‘]([^`'\"”’\s]{{{SHORTEST},}})[`'\"”’]")
 # A time of day: a new one is as often a booking ("lunch thursday at 12:45") as a correction.
-TIME = re.compile(r"\d{1,2}[:h]\d{2}(?:[-–]\d{1,2}[:h]\d{2})?")
-# Words a sentence that gives a time alone has at most ("20:00.", "it's 20:00").
-TIME_ALONE = 3
-LETTERS_SPELLED = re.compile(rf"(?<![\w-])(?:[^\W\d_]-){{{SPELLED - 1},}}[^\W\d_](?![\w-])")
+TIME = re.compile(r"\d{1,2}[:h]\d{2}(?::\d{2})?(?:[-–]\d{1,2}[:h]\d{2})?")
+LETTERS_SPELLED = re.compile(rf"(?<![\w-])(?:[^\W\d_]-){{{SPELLED[0] - 1},{SPELLED[1] - 1}}}[^\W\d_](?![\w-])")
+# A channel or a handle ("#incidents", "@ops"): a name, however written.
+HANDLE = re.compile(r"(?<![\w#@])[#@]([^\W_]+)")
+# A name's first letter after one of these starts a sentence, and says nothing of the name.
+SENTENCE_START = re.compile(r"(?:^|[.!?:\n]\s*)\Z")
+OPEN = "\0open"  # the part of a name in code left open in its shapes
+ANY_ORDER = "\0any order"  # the first of a shape that holds the parts in any order
 
 
 class _Turn:
-    """The agent's turn as the readings compare it: its words, numbers and chunks."""
+    """The agent's turn as the readings compare it: its words, numbers and names in code."""
 
     def __init__(self, answered: Answered) -> None:
         # the text, not the turn: a value that held its key would keep every turn alive
@@ -73,46 +98,58 @@ class _Turn:
         return frozenset(self.words.low)
 
     @cached_property
-    def chunks(self) -> frozenset[str]:
-        return frozenset(_chunks(self.text))
-
-    @cached_property
-    def folded(self) -> frozenset[str]:
-        return frozenset(c.casefold() for c in self.chunks)
+    def names(self) -> frozenset[str]:
+        """The words the turn writes as names: with a capital not opening a sentence, in
+        capitals, in code or quotes, or as a channel or handle ("USD", `reservations`,
+        "#incidents")."""
+        found = {q.casefold() for m in QUOTED.finditer(self.text) for q in PART.findall(m.group(1))}
+        found |= {m.group(1).casefold() for m in HANDLE.finditer(self.text)}
+        for w, (a, b) in zip(self.words.low, self.words.spans, strict=True):
+            said = self.text[a:b]
+            if said[1:] != said[1:].lower() or (said[:1].isupper() and not SENTENCE_START.search(self.text[:a])):
+                found.add(w)
+        return frozenset(found)
 
     @cached_property
     def numbers_after(self) -> dict[str, frozenset[str]]:
         """Each word of the turn, with the numbers said within SLOT words after it."""
         low = self.words.low
-        after: dict[str, set[str]] = {}
+        after: dict[str, set[str]] = defaultdict(set)
         for k, word in enumerate(low):
-            numbers = {w for w in low[k + 1 : k + 1 + SLOT] if _numeric(w)}
-            if numbers:
-                after.setdefault(word, set()).update(numbers)
-        return {word: frozenset(numbers) for word, numbers in after.items()}
+            after[word].update(w for w in low[k + 1 : k + 1 + SLOT] if _numeric(w))
+        return {word: frozenset(numbers) for word, numbers in after.items() if numbers}
 
     @cached_property
-    def coded(self) -> frozenset[tuple[str, ...]]:
-        """Each name in code or number the turn writes, by its parts as `_shapes` gives them:
-        in any order, and with each part of several left open."""
-        return frozenset(shape for c in self.chunks if _coded(c) for shape in _shapes(_parts(c)))
+    def chunks(self) -> list[str]:
+        return [c for c in _chunks(self.text) if len(PART.findall(c)) <= MOST_PARTS]
 
     @cached_property
-    def written(self) -> frozenset[tuple[tuple[str, ...], tuple[str, ...]]]:
-        """Each chunk as its parts without leading zeros and its separators: "08:15" is "8:15"."""
-        return frozenset(_written(c) for c in self.chunks)
+    def written(self) -> frozenset[tuple[str, ...]]:
+        """Each chunk that may be a name in code (`_variants` reads no other) by its parts, in
+        the order written."""
+        return frozenset(_parts(c) for c in self.chunks if _coded(c) or "-" in c or "/" in c)
+
+    @cached_property
+    def shapes(self) -> dict[tuple[str, ...], frozenset[str]]:
+        """Each name in code the turn writes by its `_shapes`, with the parts they leave open."""
+        found: dict[tuple[str, ...], set[str]] = defaultdict(set)
+        for chunk in self.chunks:
+            if _coded(chunk):
+                for shape, part in _shapes(_parts(chunk)):
+                    found[shape].add(part)
+        return {shape: frozenset(parts) for shape, parts in found.items()}
 
     @cached_property
     def named(self) -> frozenset[tuple[str, ...]]:
-        """The parts of each name the agent wrote as code or in quotes ("`ledgerly`"), and of
-        each name in code it wrote ("HF-22914")."""
+        """The parts of each name the agent wrote in code or quotes ("`ledgerly`") or as a
+        name in code ("HF-22914")."""
         quoted = {_parts(m.group(1)) for m in QUOTED.finditer(self.text)}
         return frozenset(quoted | {_parts(c) for c in self.chunks if _coded(c)})
 
     @cached_property
-    def times(self) -> frozenset[str]:
-        """The times of day the turn gives, as written ("19:30")."""
-        return frozenset(c for c in self.chunks if TIME.fullmatch(c))
+    def times(self) -> frozenset[tuple[str, ...]]:
+        """The times of day the turn gives ("19:30")."""
+        return frozenset(_parts(c) for c in self.chunks if TIME.fullmatch(c))
 
 
 # one per agent turn, however many sentences and languages read it
@@ -127,26 +164,65 @@ def _turn(answered: Answered) -> _Turn:
 
 
 def may_set_right(text: str) -> bool:
-    """Whether the sentence `text` holds what a reading looks for besides a cue word: a digit,
-    or a name in code or spelled out (a contrast word is a cue word)."""
-    return any(c.isdigit() or c in "_/-" for c in text)
+    """Whether the message or sentence `text` holds what a reading looks for besides a cue
+    word — a digit, a name in code or spelled out (a contrast word is a cue word) — and is
+    short enough to be the person's words rather than pasted text."""
+    return len(text) <= LONGEST_MESSAGE and any(c.isdigit() or c in "_/-." for c in text)
 
 
-def set_right(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
-    """The cues (kind `set_right`) of the sentence `text` that set a value of the agent's turn
-    right, in the order said (see the module docstring)."""
-    if not answered.text.strip():
+def set_right(
+    lang: Language, text: str, words: Words, answered: Answered, readings: Sequence[Language] = ()
+) -> list[Cue]:
+    """The first cue (kind `set_right`) of the sentence `text` that sets a value of the agent's
+    turn right (see the module docstring). A value counts only when neither `lang` nor any of
+    the other languages the sentence is read in (`readings`) finds it asks or adds: a value
+    reads alike in every language, the words that ask do not ("jetzt bitte Rechnung 2024-018"
+    read as English)."""
+    if not answered.text.strip() or len(words.low) > SHORT:
         return []
     turn = _turn(answered)
     ends = [b for _, b in words.spans]
     found = [
         Cue("set_right", f"spelled {m.group()}", _at(ends, m.start()))
         for m in LETTERS_SPELLED.finditer(text)
+        if not _ascending(m.group()[::2].casefold())
     ]
-    found += _other_values(lang, text, words, turn)
-    found += _variants(text, ends, turn)
+    values = _other_values(lang, text, words, turn) + _variants(text, ends, turn)
+    guards = [lang, *(r for r in readings if r.code != lang.code)]
+    found += [c for c in values if not any(_asks_or_adds(g, text, words, c.at) for g in guards)]
     found += _not_the_agents(lang, text, words, turn)
     return sorted(found, key=lambda c: c.at)[:1]
+
+
+def _asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
+    """Whether the clause holding the value at `at` asks for work or adds to it, so that a new
+    value in it is news ("now merge feature/signup", "add 192.168.1.11 as a second node",
+    "jetzt bitte Rechnung 2024-018", "I have 3.12 locally"): it opens, after its lead-ins, with
+    a request verb (`openers` that are no function word), has the person as subject ("I", not
+    "we": `claim.subject_pronouns`, a name in code's letters left out) or adds
+    ("also", "too": a connective that does not open it), or the sentence says please or asks
+    (`claim.request`)."""
+    # the words of names in code are no words of the language ("eu" of "EU-04" is no "I")
+    coded = [(m.start(), m.end()) for m in CHUNK.finditer(text) if _coded(m.group())]
+    low = tuple(
+        "" if any(a <= start < b for a, b in coded) else w for w, (start, _) in zip(words.low, words.spans, strict=True)
+    )
+    breaks = clause_breaks(text, words)
+    clause = bisect_right(breaks, at)
+    begin, end = ([0, *breaks][clause], [*breaks, len(low)][clause])
+    said = low[begin:end]
+    verbs = lang.lists.get("openers", frozenset()) - lang.function_words
+    opens = body_start(lang, low, begin)
+    if opens < end and low[opens] in verbs:
+        return True
+    plural = lang.lists.get("first_person_plural", frozenset())
+    if any(len(p) == 1 and p[0] in said and p[0] not in plural for p in lang.claim.get("subject_pronouns", ())):
+        return True
+    asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
+    if find(low, asking):
+        return True
+    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())}
+    return any(i > 0 for i, _ in find(said, connectives))
 
 
 def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[Cue]:
@@ -156,61 +232,100 @@ def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[
     for i, number in enumerate(low):
         if not _numeric(number) or words.spans[i][0] in timed:
             continue
-        named = next((low[j] for j in range(i - 1, max(-1, i - SLOT), -1) if _named_word(lang, low[j])), None)
-        if named is None:
-            continue
-        theirs = turn.numbers_after.get(named, frozenset())
+        named = next((low[j] for j in range(i - 1, max(-1, i - SLOT - 1), -1) if _named_word(lang, low[j])), None)
+        theirs = turn.numbers_after.get(named, frozenset()) if named is not None else frozenset()
         # "gyokuro ma 50 g" to "Gyokuro Yame 100 g, Jasmínový 50 g": not after that word
-        if theirs and number not in theirs:
+        if theirs and not any(_same(number, t) for t in theirs):
             found.append(Cue("set_right", f"{named} {number}", i))
     return found
 
 
 def _variants(text: str, ends: list[int], turn: _Turn) -> list[Cue]:
-    alone = len(ends) <= TIME_ALONE
     found = []
     for match in CHUNK.finditer(text):
-        chunk = match.group().strip(CHUNK_EDGE)
-        if len(chunk) < SHORTEST or chunk.casefold() in turn.folded or _written(chunk) in turn.written:
+        chunk = _edged(match.group())
+        # only names in code, times and joined names are read: most words end here, cheaply
+        if len(chunk) < SHORTEST or not (_coded(chunk) or "-" in chunk or "/" in chunk):
             continue
         mine = _parts(chunk)
+        if not 0 < len(mine) <= MOST_PARTS or mine in turn.written:
+            continue
         if TIME.fullmatch(chunk):
             # a time alone ("20:00." to "aanvang 19:30 uur") sets the agent's right; among
             # other words it is as often a booking
-            if alone and turn.times and chunk not in turn.times:
+            if len(ends) <= TIME_ALONE and turn.times and mine not in turn.times:
                 found.append(Cue("set_right", chunk, _at(ends, match.start())))
             continue
-        if (_coded(chunk) and not turn.coded.isdisjoint(_shapes(mine))) or _extends(chunk, mine, turn.named):
+        closes = not text[match.end() :].strip() or text[match.end() :].lstrip()[0] in ".,;:!—–-)"
+        if (_coded(chunk) and _variant(mine, turn)) or (closes and _extends(chunk, mine, turn.named)):
             found.append(Cue("set_right", chunk, _at(ends, match.start())))
     return found
 
 
 def _not_the_agents(lang: Language, text: str, words: Words, turn: _Turn) -> list[Cue]:
     low = words.low
-    skip = lang.function_words | cue_tokens(lang.code)
+    skip = lang.function_words
     breaks = clause_breaks(text, words)
     found = []
     for i, phrase in find(low, lang.impact.get("contrast", frozenset())):
         end = i + len(phrase)
         clause_end = min([b for b in breaks if b > end] or [len(low)])
-        if not 0 < clause_end - end <= NAMED:
+        what = [w for w in low[end:clause_end] if w not in skip]
+        # what is not meant closes its clause within NAMED words: a word of the agent's turn
+        if not what or clause_end - end > NAMED or len(what[0]) < SHORTEST or what[0] not in turn.said:
             continue
-        what = next((w for w in low[end:clause_end] if w not in skip), "")
-        if len(what) < SHORTEST or what not in turn.said:
-            continue
-        # what is meant instead is the person's own, or said in the sentence before ("gbp. Not usd")
-        if i == 0 or (low[i - 1] not in turn.said and low[i - 1] not in skip and i - 1 not in breaks):
-            found.append(Cue("set_right", " ".join((*phrase, what)), i))
+        if i == 0:
+            # "Not usd." after "gbp.": a name the agent wrote ("USD"), not "Not urgent."
+            if what[0] in turn.names:
+                found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
+        elif i not in breaks and low[i - 1] not in turn.said and low[i - 1] not in skip:
+            # "resa_dev pas reservations": the person's own word is what is meant instead
+            found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
     return found
 
 
-def _shapes(parts: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """What a name in code or a number is matched by: its parts in any order ("142.310,00" and
-    "142,310.00", "stripe/webhook" and "webhooks/stripe"), and, of several parts, the parts
-    with one left open ("ar-03" and "ar-01"). The agent's own writing is left out before."""
-    shapes = [("*sorted", *sorted(map(_singular, parts)))]
+def _variant(mine: tuple[str, ...], turn: _Turn) -> bool:
+    """Whether the agent wrote a name in code of the shape of `mine` otherwise: its parts in
+    another order, or one part of several other (not the next: "ar-03" / "ar-02")."""
+    for shape, part in _shapes(mine):
+        theirs = turn.shapes.get(shape, frozenset())
+        if shape[0] == ANY_ORDER and theirs:
+            return True  # the same parts, in another order (the same order is `written`)
+        if any(_near(part, t) and not _same_or_next(part, t) for t in theirs):
+            return True
+    return False
+
+
+def _near(mine: str, theirs: str) -> bool:
+    """Whether a part of a name in code set right is near the agent's: a number, or a word
+    spelled nearly alike ("costos_envios" / "costos_envio"). A wholly other word names a
+    sibling ("src/api/orders.ts" / "src/api/users.ts"), not a respelling."""
+    if mine.isdigit() and theirs.isdigit():
+        return True
+    return min(len(mine), len(theirs)) >= SHORTEST and _distance(mine, theirs) <= NEAR
+
+
+def _distance(a: str, b: str) -> int:
+    """Levenshtein's distance, stopping at NEAR + 1."""
+    if abs(len(a) - len(b)) > NEAR:
+        return NEAR + 1
+    row = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        before, row[0] = row[0], i
+        for j, y in enumerate(b, 1):
+            before, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, before + (x != y))
+        if min(row) > NEAR:
+            return NEAR + 1
+    return row[-1]
+
+
+def _shapes(parts: tuple[str, ...]) -> list[tuple[tuple[str, ...], str]]:
+    """What a name in code is matched by, each with the part it leaves open: its parts in any
+    order ("stripe/webhook" and "webhooks/stripe"), and, of several parts, the parts with one
+    left open ("ar-03" and "ar-01")."""
+    shapes = [((ANY_ORDER, *sorted(map(_singular, parts))), "")]
     if len(parts) >= 2:
-        shapes += [(*parts[:k], "*", *parts[k + 1 :]) for k in range(len(parts))]
+        shapes += [((*parts[:k], OPEN, *parts[k + 1 :]), parts[k]) for k in range(len(parts))]
     return shapes
 
 
@@ -222,28 +337,66 @@ def _extends(chunk: str, mine: tuple[str, ...], named: frozenset[tuple[str, ...]
     return (mine[-1].isalpha() and mine[:-1] in named) or (mine[0].isalpha() and mine[1:] in named)
 
 
+def _same(mine: str, theirs: str) -> bool:
+    """Whether two numbers are one value in two notations ("05" / "5", "1,000" / "1000",
+    "６０" / "60")."""
+    return not _values(mine).isdisjoint(_values(theirs))
+
+
+def _same_or_next(mine: str, theirs: str) -> bool:
+    """Whether two parts of names in code are one value, or the person's is the next after
+    the agent's: "1.2.4" after "1.2.3" is the next release, not the agent's set right."""
+    a, b = _values(mine), _values(theirs)
+    return bool(a & b) or any(x == y + 1 for x in a for y in b if x.is_integer() and y.is_integer())
+
+
+def _values(number: str) -> frozenset[float]:
+    """What a number written with "." or "," may be worth: either may part thousands or
+    decimals ("1,000" is 1000 or 1.0)."""
+    plain = "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number)
+    found = set()
+    for decimal, thousands in ((".", ","), (",", ".")):
+        try:
+            found.add(float(plain.replace(thousands, "").replace(decimal, ".")))
+        except ValueError:
+            continue
+    return frozenset(found)
+
+
 def _chunks(text: str) -> list[str]:
-    return [c for c in (m.group().strip(CHUNK_EDGE) for m in CHUNK.finditer(text)) if c]
+    return [c for c in (_edged(m.group()) for m in CHUNK.finditer(text)) if c]
 
 
-def _written(chunk: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    parts = tuple(p.lstrip("0") or "0" if p.isdigit() else p for p in _parts(chunk))
-    return parts, tuple(SEPARATOR.findall(chunk))
+def _edged(chunk: str) -> str:
+    """A chunk without what may stand before or after a name in code ("./src/", "$19.99")."""
+    return chunk.strip(".:/=$€£¥…")
 
 
 def _parts(chunk: str) -> tuple[str, ...]:
-    return tuple(p for p in SEPARATOR.split(chunk.casefold()) if p)
+    """The parts of a name in code or a number: its letters and digits, digits of any script
+    as ASCII without leading zeros ("08" is "8", "６０" is "60")."""
+    return tuple(_part(p) for p in PART.findall(unicodedata.normalize("NFKC", chunk).casefold()))
+
+
+def _part(part: str) -> str:
+    if not part.isdigit():
+        return part
+    return "".join(str(unicodedata.digit(c)) for c in part).lstrip("0") or "0"
 
 
 def _coded(chunk: str) -> bool:
     """Whether a chunk is a name in code or a number: it holds a digit, an underscore, a slash
-    or a dot between two parts ("AR-03", "resa_dev", "route.ts", "142.310,00"); "follow-up"
-    is none."""
+    or a dot between two parts ("AR-03", "resa_dev", "route.ts"); "follow-up" is none."""
     return any(c.isdigit() or c in "_/." for c in chunk)
 
 
 def _singular(part: str) -> str:
     return part[:-1] if len(part) > SHORTEST and part.endswith("s") else part
+
+
+def _ascending(letters: str) -> bool:
+    """Whether spelled letters run in the alphabet's order ("a-b-c-d" names grades, not a name)."""
+    return all(a < b for a, b in itertools.pairwise(letters))
 
 
 def _numeric(word: str) -> bool:
@@ -255,7 +408,7 @@ def _times(text: str) -> frozenset[int]:
     return frozenset(
         m.start() + n.start()
         for m in CHUNK.finditer(text)
-        if TIME.fullmatch(m.group().strip(CHUNK_EDGE))
+        if TIME.fullmatch(_edged(m.group()))
         for n in re.finditer(r"\d+", m.group())
     )
 

@@ -21,6 +21,7 @@ from daemon.impact.clauses import Words, body_start
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.text.keyboard import find
 from daemon.text.language import Language
+from daemon.text.lexicon import number_at
 
 # A sign of equality between spaces: "new column = new schema version".
 EQUALS = re.compile(r"(?<=\s)=(?=\s)")
@@ -109,9 +110,11 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
 
 def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
     """Each `precedent` phrase ("like last time", "comme d'hab", "jak minule") that closes a
-    clause naming what is to be as before: "et le commit en anglais stp, comme d'hab",
-    "windows-1250 a stredniky, jak minule". Not in a clause that tells (`_tells`: "it broke
-    like last time", "we met as usual"), nor alone ("Like last time?")."""
+    clause naming what is to be as before by a value (a number, a name in code) or asking for
+    it (a politeness word): "et le commit en anglais stp, comme d'hab", "windows-1250 a
+    stredniky, jak minule". Not in a clause that tells (`_tells`: "it broke like last time",
+    "we met as usual"), nor alone ("Like last time?"), nor praise or a report ("Great work as
+    usual", "Works like before")."""
     low = words.low
     breaks = clause_breaks(text, words)
     bounds = [0, *breaks, len(low)]
@@ -123,7 +126,11 @@ def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
         named = low[bounds[clause] : at] or (low[bounds[clause - 1] : bounds[clause]] if clause else ())
         if end != bounds[clause + 1] or _tells(lang, named) or _tells(lang, low[bounds[clause] : end]):
             continue
-        if any(w not in lang.function_words for w in named):
+        # … and names it by a value or asks for it: "windows-1250 a stredniky, jak minule",
+        # "tres bullets arriba, como la otra vez", "… stp, comme d'hab"; not "Great work as
+        # usual", "Funktioniert wie vorher", "Nickel, comme d'hab" (praise and reports)
+        valued = any(in_code(w) or number_at(lang, named, k)[2] for k, w in enumerate(named))
+        if valued or find(low, lang.impact.get("politeness", frozenset())):
             hits.append((at, phrase))
     return hits
 

@@ -31,7 +31,7 @@ from daemon.impact.content import content
 from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
-from daemon.impact.setright import may_set_right, set_right
+from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.text.language import Language, detect
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
@@ -39,7 +39,7 @@ Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "precedent"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
 RECALLING = frozenset({"reminder", "again", "precedent"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
@@ -76,7 +76,8 @@ def _kind(found: list[Cue]) -> Kind:
         return "standing_instruction"
     if kinds & CORRECTING:
         return "correction"
-    if kinds & PREFERRING:
+    # "… stp, comme d'hab" asks for a way as before; "the same mistake, like last time" corrects
+    if kinds & PREFERRING or kinds == {"precedent"}:
         return "preference"
     return "correction"
 
@@ -168,10 +169,11 @@ def asks(lang: Language, text: str, words: Words) -> bool:
 
 
 def _read(
-    lang: Language, text: str, spans: list[tuple[int, int]], answered: Answered
+    lang: Language, text: str, spans: list[tuple[int, int]], answered: Answered, readings: tuple[Language, ...] = ()
 ) -> tuple[list[Cue], bool]:
     """(cues, excluded) of the sentence in `lang`; a change of state counts only about a word
-    of the agent's turn before (`answered`, `daemon.impact.echo`)."""
+    of the agent's turn before (`answered`, `daemon.impact.echo`), a value set right only when
+    no language the sentence is read in (`readings`) finds it asks for work."""
     if not lang.impact:
         return [], False
     words = words_of(text)
@@ -180,7 +182,7 @@ def _read(
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
-    found += [c for c in set_right(lang, text, words, answered) if all(f.at != c.at for f in found)]
+    found += [c for c in set_right(lang, text, words, answered, readings) if all(f.at != c.at for f in found)]
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done
@@ -278,7 +280,9 @@ def detect_statements(
         if first is sentence and thin:
             bare = (first.start, sentence, lang)
         previous = (sentence, reading)
-    return found
+    # a value set right in more than MANY sentences of one message is a pasted table or log
+    valued = [s for s in found if all(c.startswith("set_right:") for c in s.cues)]
+    return [s for s in found if s not in valued] if len(valued) > MANY else found
 
 
 def _statement(
@@ -319,7 +323,7 @@ def _reading(
     best: Reading | None = None
     excluded = False
     for lang in readings:
-        hits, out = _read(lang, text, spans, answered)
+        hits, out = _read(lang, text, spans, answered, tuple(readings))
         excluded = excluded or out
         if hits and best is None:
             best = Reading(lang, hits, False)

@@ -378,7 +378,8 @@ def test_a_rule_that_names_someone_of_the_persons_after_always_stays_a_rule() ->
         ("et le commit en anglais stp, comme d'hab.", "fr"),
         ("windows-1250 a stredniky, jak minule", "cs"),
         ("tres bullets arriba, como la otra vez", "es"),
-        ("short summary on top, like last time", "en"),
+        ("3 bullets on top, like last time", "en"),
+        ("the summary on top please, like last time", "en"),
     ],
 )
 def test_a_way_named_as_before_recalls_a_preference(message: str, code: str) -> None:
@@ -395,6 +396,9 @@ def test_a_way_named_as_before_recalls_a_preference(message: str, code: str) -> 
         "Like last time?",  # a question, naming nothing
         "Like last time.",  # naming nothing
         "Same as before, thanks!",  # thanks after it: not closing the clause that names a way
+        "Great work as usual",  # praise names no way
+        "Still broken, like before.",  # a report
+        "Nickel, comme d'hab",
     ],
 )
 def test_a_story_or_a_bare_as_before_recalls_nothing(message: str) -> None:
@@ -402,7 +406,12 @@ def test_a_story_or_a_bare_as_before_recalls_nothing(message: str) -> None:
 
 
 def test_as_before_opening_a_session_is_its_task() -> None:
-    assert found("aanmelden bij de secretaris, zoals vorige keer", answered="") == []
+    assert found("aanmelden bij de secretaris om 9 uur, zoals vorige keer", answered="") == []
+
+
+def test_the_same_mistake_like_last_time_still_corrects() -> None:
+    (statement,) = detect_statements("Zelfde fout zoals vorige keer.", "s1.jsonl", 3, None, language=language("nl"), answered=AGENT)
+    assert statement.kind == "correction"
 
 
 @pytest.mark.parametrize(

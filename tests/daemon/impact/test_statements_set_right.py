@@ -28,7 +28,7 @@ def set_right(message: str, answered: str, code: str = "en") -> list[str]:
             "uk",
             "set_right:доставка 120",
         ),
-        # a name in code written otherwise: one part changed, reordered, punctuated, one part more
+        # a name in code written otherwise: a number or a near spelling changed, reordered, one part more
         ("I filtered on `EU-02` for the Oslo depot.", "Oslo is EU-04.", "en", "set_right:EU-04"),
         (
             "The handler lives in `lib/api/billing/index.ts`.",
@@ -37,18 +37,13 @@ def set_right(message: str, answered: str, code: str = "en") -> list[str]:
             "set_right:lib/billing/api/index.ts",
         ),
         (
-            "Total: 1,250.00 kr. excl. VAT.",
-            "1.250,00 kr. we write danish amounts",
-            "da",
-            "set_right:1.250,00",
-        ),
-        (
             "Deployed the `atlas` project to production.",
             "the project is atlas-api.",
             "en",
             "set_right:atlas-api",
         ),
-        ("Bumped the image to python 3.11.", "we are on 3.12", "en", "set_right:3.12"),
+        ("Bumped the image to python 3.10.", "we are on 3.12", "en", "set_right:3.12"),
+        ("Leo `public.costos_envio`.", "es public.costos_envios", "es", "set_right:public.costos_envios"),
         # a contrast before a word of the agent's, the person's own word before it
         ("I'll format all amounts in EUR.", "sek. not eur", "en", "set_right:not eur"),
         (
@@ -57,7 +52,7 @@ def set_right(message: str, answered: str, code: str = "en") -> list[str]:
             "fr",
             "set_right:pas reservations",
         ),
-        ("I'll send the contract by email.", "not by email, by post", "en", "set_right:not email"),
+        ("Totals are in USD.", "for the uk workspace, gbp not usd", "en", "set_right:not usd"),
         # a name spelled out
         (
             "Dear Eva, thanks for the quick reply.",
@@ -93,6 +88,33 @@ def test_a_value_of_the_agents_turn_set_right_is_a_correction(
         ),  # the agent's word, not after the contrast
         ("Deployed `atlas` to production.", "and atlas-2 next week"),  # a number added is no name
         ("", "its 3.12, not 3.11"),  # nothing answered: the contrast reading decides alone
+        # the same value in another notation (a formatting rule has words: "we write …")
+        ("Total: 1,250.00 kr. excl. VAT.", "1.250,00 kr. we write danish amounts"),
+        ("Price is $19.99 a month.", "that works for me, 19.99 monthly then"),
+        ("Chapter 05 is drafted.", "chapter 5 looks good"),
+        ("Timeout: 30.0 s", "timeout 30 works"),
+        ("Order total: 60 EUR", "total ６０ ok"),
+        ("Server is AR-01.", "ok, ar_01 it is"),
+        ("See src/components", "great, ./src/components looks clean"),
+        # a follow-up on a sibling: asked for, added, or the next one
+        ("Deployed version 1.2.3.", "great, now release 1.2.4 to prod"),
+        ("Fixed src/api/users.ts", "now do the same for src/api/orders.ts"),  # a sibling, not a respelling
+        ("Branch `feature/login` is merged.", "merge feature/signup next"),
+        ("Released v1.2.3", "great, 1.2.3 looks good"),  # the agent's own, "v" left out
+        ("I used the `login` component.", "the login-page is broken"),  # a new name, not closing its clause
+        ("Server is at 192.168.1.10", "add 192.168.1.11 as a second node"),
+        ("Python 3.11 is installed.", "I have 3.12 locally, fine."),
+        ("Rechnung Nr. 2024-017 ist raus.", "jetzt bitte Rechnung 2024-018"),
+        ("Here is page 1 of the report.", "show page 2"),
+        ("Room 101 is booked.", "Thanks, room 102 for my colleague too"),
+        # saying "not" of a common word of the agent's is no name set right
+        ("That's not a problem for the build, it runs fine.", "Not a problem."),
+        ("This is urgent, I'll do it now.", "Not urgent."),
+        ("I'll send the contract by email.", "not by email, by post"),
+        # letters in the alphabet's order are grades or a test, not a name
+        ("Grading scheme attached.", "Grades go A-B-C-D-F here"),
+        # a time among other words
+        ("Call at 10:00 tomorrow.", "Thanks. 12:45 lunch."),
     ],
 )
 def test_the_agents_own_value_a_new_one_or_a_question_sets_nothing_right(answered: str, message: str) -> None:
@@ -101,8 +123,18 @@ def test_the_agents_own_value_a_new_one_or_a_question_sets_nothing_right(answere
 
 def test_a_long_agent_turn_is_read_once_for_every_sentence() -> None:
     answered = "Totals: " + ", ".join(f"line {n}: {n * 7}.00 kr" for n in range(2000))
-    message = ". ".join(f"line {n} {n * 7 + 1}" for n in range(3)) + "."
-    assert len(set_right(message, answered, "da")) == 3
+    message = ". ".join(f"line {n} {n * 7 + 5}" for n in range(2)) + "."
+    assert len(set_right(message, answered, "da")) == 2
+    # a third is a pasted table, not the person setting values right
+    assert set_right(message + " line 2 24.", answered, "da") == []
+
+
+def test_a_pasted_log_or_table_sets_nothing_right_however_many_lines_differ() -> None:
+    answered = "The worker started at 12:00:05 on node-1, exit 0."
+    log = "\n".join(f"node-{n} exit {n + 10}" for n in range(2, 40))
+    assert set_right(log, answered) == []
+    table = "\n".join(f"| EU-0{n} | {n * 3} |" for n in range(2, 8))
+    assert set_right(table, "Regions: EU-01, US-01.") == []
 
 
 def test_a_one_off_change_of_value_without_a_one_off_word_is_read_as_a_correction_too() -> None:
