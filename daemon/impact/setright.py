@@ -5,7 +5,7 @@ People often correct by stating the right value alone: "діагностика �
 that wrote "Діагностика батареї — всього 250 грн", "Rosario es AR-03." to one that filtered
 on 'AR-01', "fallback for the uk workspace is gbp. not usd" to one that falls back to USD.
 Only the agent's turn just before (`daemon.impact.echo.Answered`) tells these from news, so
-the readings compare the two:
+the readings compare the two (values by their parts and worth: `daemon.impact.values`):
 
 - **other value**: a number said within SLOT words after a word after which the agent said
   other numbers, and not that one ("батареї 350" / "батареї — всього 250");
@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import itertools
 import re
-import unicodedata
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
@@ -44,8 +43,26 @@ from daemon.impact.clauses import Words, body_start, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
+from daemon.impact.values import (
+    ANY_ORDER,
+    CHUNK,
+    PART,
+    SHORTEST,
+    TIME,
+    chunks,
+    coded,
+    edged,
+    near,
+    numeric,
+    parts,
+    same,
+    same_or_next,
+    shapes,
+    times,
+)
 from daemon.text.keyboard import find
 from daemon.text.language import Language
+from daemon.text.verbatim import CHANNEL
 
 # Words between the word both name and the number, on either side ("батареї — всього 250").
 SLOT = 3
@@ -61,25 +78,12 @@ MOST_PARTS = 8
 SPELLED = (4, 40)
 # Words a clause may say after its contrast word and still only name what is not meant.
 NAMED = 3
-# Letters a part of a name in code may differ by and still be the agent's respelled.
-NEAR = 2
-# A word of the agent's the person sets right is this long at least ("usd"; not "it").
-SHORTEST = 3
 # Words a sentence that gives a time alone has at most ("20:00.": its hours and minutes).
 TIME_ALONE = 2
-# A chunk of text between spaces, without the punctuation around it.
-CHUNK = re.compile(r"(?:[^\s\"'`«»“”‘’()\[\]{}<>,;!?]|(?<=\d),(?=\d))+")
-PART = re.compile(r"[^\W_]+")
 QUOTED = re.compile(rf"[`'\"“‘]([^`'\"”’\s]{{{SHORTEST},}})[`'\"”’]")
-# A time of day: a new one is as often a booking ("lunch thursday at 12:45") as a correction.
-TIME = re.compile(r"\d{1,2}[:h]\d{2}(?::\d{2})?(?:[-–]\d{1,2}[:h]\d{2})?")
 LETTERS_SPELLED = re.compile(rf"(?<![\w-])(?:[^\W\d_]-){{{SPELLED[0] - 1},{SPELLED[1] - 1}}}[^\W\d_](?![\w-])")
-# A channel or a handle ("#incidents", "@ops"): a name, however written.
-HANDLE = re.compile(r"(?<![\w#@])[#@]([^\W_]+)")
 # A name's first letter after one of these starts a sentence, and says nothing of the name.
 SENTENCE_START = re.compile(r"(?:^|[.!?:\n]\s*)\Z")
-OPEN = "\0open"  # the part of a name in code left open in its shapes
-ANY_ORDER = "\0any order"  # the first of a shape that holds the parts in any order
 
 
 class _Turn:
@@ -103,7 +107,8 @@ class _Turn:
         capitals, in code or quotes, or as a channel or handle ("USD", `reservations`,
         "#incidents")."""
         found = {q.casefold() for m in QUOTED.finditer(self.text) for q in PART.findall(m.group(1))}
-        found |= {m.group(1).casefold() for m in HANDLE.finditer(self.text)}
+        # a channel or a handle ("#incidents", "@ops") is a name, however written
+        found |= {p.casefold() for m in CHANNEL.finditer(self.text) for p in PART.findall(m.group())}
         for w, (a, b) in zip(self.words.low, self.words.spans, strict=True):
             said = self.text[a:b]
             if said[1:] != said[1:].lower() or (said[:1].isupper() and not SENTENCE_START.search(self.text[:a])):
@@ -116,26 +121,26 @@ class _Turn:
         low = self.words.low
         after: dict[str, set[str]] = defaultdict(set)
         for k, word in enumerate(low):
-            after[word].update(w for w in low[k + 1 : k + 1 + SLOT] if _numeric(w))
+            after[word].update(w for w in low[k + 1 : k + 1 + SLOT] if numeric(w))
         return {word: frozenset(numbers) for word, numbers in after.items() if numbers}
 
     @cached_property
     def chunks(self) -> list[str]:
-        return [c for c in _chunks(self.text) if len(PART.findall(c)) <= MOST_PARTS]
+        return [c for c in chunks(self.text) if len(PART.findall(c)) <= MOST_PARTS]
 
     @cached_property
     def written(self) -> frozenset[tuple[str, ...]]:
         """Each chunk that may be a name in code (`_variants` reads no other) by its parts, in
         the order written."""
-        return frozenset(_parts(c) for c in self.chunks if _coded(c) or "-" in c or "/" in c)
+        return frozenset(parts(c) for c in self.chunks if coded(c) or "-" in c or "/" in c)
 
     @cached_property
     def shapes(self) -> dict[tuple[str, ...], frozenset[str]]:
         """Each name in code the turn writes by its `_shapes`, with the parts they leave open."""
         found: dict[tuple[str, ...], set[str]] = defaultdict(set)
         for chunk in self.chunks:
-            if _coded(chunk):
-                for shape, part in _shapes(_parts(chunk)):
+            if coded(chunk):
+                for shape, part in shapes(parts(chunk)):
                     found[shape].add(part)
         return {shape: frozenset(parts) for shape, parts in found.items()}
 
@@ -143,13 +148,13 @@ class _Turn:
     def named(self) -> frozenset[tuple[str, ...]]:
         """The parts of each name the agent wrote in code or quotes ("`ledgerly`") or as a
         name in code ("HF-22914")."""
-        quoted = {_parts(m.group(1)) for m in QUOTED.finditer(self.text)}
-        return frozenset(quoted | {_parts(c) for c in self.chunks if _coded(c)})
+        quoted = {parts(m.group(1)) for m in QUOTED.finditer(self.text)}
+        return frozenset(quoted | {parts(c) for c in self.chunks if coded(c)})
 
     @cached_property
     def times(self) -> frozenset[tuple[str, ...]]:
         """The times of day the turn gives ("19:30")."""
-        return frozenset(_parts(c) for c in self.chunks if TIME.fullmatch(c))
+        return frozenset(parts(c) for c in self.chunks if TIME.fullmatch(c))
 
 
 # one per agent turn, however many sentences and languages read it
@@ -203,9 +208,9 @@ def _asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     ("also", "too": a connective that does not open it), or the sentence says please or asks
     (`claim.request`)."""
     # the words of names in code are no words of the language ("eu" of "EU-04" is no "I")
-    coded = [(m.start(), m.end()) for m in CHUNK.finditer(text) if _coded(m.group())]
+    names = [(m.start(), m.end()) for m in CHUNK.finditer(text) if coded(m.group())]
     low = tuple(
-        "" if any(a <= start < b for a, b in coded) else w for w, (start, _) in zip(words.low, words.spans, strict=True)
+        "" if any(a <= start < b for a, b in names) else w for w, (start, _) in zip(words.low, words.spans, strict=True)
     )
     breaks = clause_breaks(text, words)
     clause = bisect_right(breaks, at)
@@ -227,15 +232,15 @@ def _asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
 
 def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[Cue]:
     low = words.low
-    timed = _times(text)
+    timed = times(text)
     found = []
     for i, number in enumerate(low):
-        if not _numeric(number) or words.spans[i][0] in timed:
+        if not numeric(number) or words.spans[i][0] in timed:
             continue
         named = next((low[j] for j in range(i - 1, max(-1, i - SLOT - 1), -1) if _named_word(lang, low[j])), None)
         theirs = turn.numbers_after.get(named, frozenset()) if named is not None else frozenset()
         # "gyokuro ma 50 g" to "Gyokuro Yame 100 g, Jasmínový 50 g": not after that word
-        if theirs and not any(_same(number, t) for t in theirs):
+        if theirs and not any(same(number, t) for t in theirs):
             found.append(Cue("set_right", f"{named} {number}", i))
     return found
 
@@ -243,11 +248,11 @@ def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[
 def _variants(text: str, ends: list[int], turn: _Turn) -> list[Cue]:
     found = []
     for match in CHUNK.finditer(text):
-        chunk = _edged(match.group())
+        chunk = edged(match.group())
         # only names in code, times and joined names are read: most words end here, cheaply
-        if len(chunk) < SHORTEST or not (_coded(chunk) or "-" in chunk or "/" in chunk):
+        if len(chunk) < SHORTEST or not (coded(chunk) or "-" in chunk or "/" in chunk):
             continue
-        mine = _parts(chunk)
+        mine = parts(chunk)
         if not 0 < len(mine) <= MOST_PARTS or mine in turn.written:
             continue
         if TIME.fullmatch(chunk):
@@ -257,7 +262,7 @@ def _variants(text: str, ends: list[int], turn: _Turn) -> list[Cue]:
                 found.append(Cue("set_right", chunk, _at(ends, match.start())))
             continue
         closes = not text[match.end() :].strip() or text[match.end() :].lstrip()[0] in ".,;:!—–-)"
-        if (_coded(chunk) and _variant(mine, turn)) or (closes and _extends(chunk, mine, turn.named)):
+        if (coded(chunk) and _variant(mine, turn)) or (closes and _extends(chunk, mine, turn.named)):
             found.append(Cue("set_right", chunk, _at(ends, match.start())))
     return found
 
@@ -287,46 +292,13 @@ def _not_the_agents(lang: Language, text: str, words: Words, turn: _Turn) -> lis
 def _variant(mine: tuple[str, ...], turn: _Turn) -> bool:
     """Whether the agent wrote a name in code of the shape of `mine` otherwise: its parts in
     another order, or one part of several other (not the next: "ar-03" / "ar-02")."""
-    for shape, part in _shapes(mine):
+    for shape, part in shapes(mine):
         theirs = turn.shapes.get(shape, frozenset())
         if shape[0] == ANY_ORDER and theirs:
             return True  # the same parts, in another order (the same order is `written`)
-        if any(_near(part, t) and not _same_or_next(part, t) for t in theirs):
+        if any(near(part, t) and not same_or_next(part, t) for t in theirs):
             return True
     return False
-
-
-def _near(mine: str, theirs: str) -> bool:
-    """Whether a part of a name in code set right is near the agent's: a number, or a word
-    spelled nearly alike ("costos_envios" / "costos_envio"). A wholly other word names a
-    sibling ("src/api/orders.ts" / "src/api/users.ts"), not a respelling."""
-    if mine.isdigit() and theirs.isdigit():
-        return True
-    return min(len(mine), len(theirs)) >= SHORTEST and _distance(mine, theirs) <= NEAR
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein's distance, stopping at NEAR + 1."""
-    if abs(len(a) - len(b)) > NEAR:
-        return NEAR + 1
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        before, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            before, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, before + (x != y))
-        if min(row) > NEAR:
-            return NEAR + 1
-    return row[-1]
-
-
-def _shapes(parts: tuple[str, ...]) -> list[tuple[tuple[str, ...], str]]:
-    """What a name in code is matched by, each with the part it leaves open: its parts in any
-    order ("stripe/webhook" and "webhooks/stripe"), and, of several parts, the parts with one
-    left open ("ar-03" and "ar-01")."""
-    shapes = [((ANY_ORDER, *sorted(map(_singular, parts))), "")]
-    if len(parts) >= 2:
-        shapes += [((*parts[:k], OPEN, *parts[k + 1 :]), parts[k]) for k in range(len(parts))]
-    return shapes
 
 
 def _extends(chunk: str, mine: tuple[str, ...], named: frozenset[tuple[str, ...]]) -> bool:
@@ -337,80 +309,9 @@ def _extends(chunk: str, mine: tuple[str, ...], named: frozenset[tuple[str, ...]
     return (mine[-1].isalpha() and mine[:-1] in named) or (mine[0].isalpha() and mine[1:] in named)
 
 
-def _same(mine: str, theirs: str) -> bool:
-    """Whether two numbers are one value in two notations ("05" / "5", "1,000" / "1000",
-    "６０" / "60")."""
-    return not _values(mine).isdisjoint(_values(theirs))
-
-
-def _same_or_next(mine: str, theirs: str) -> bool:
-    """Whether two parts of names in code are one value, or the person's is the next after
-    the agent's: "1.2.4" after "1.2.3" is the next release, not the agent's set right."""
-    a, b = _values(mine), _values(theirs)
-    return bool(a & b) or any(x == y + 1 for x in a for y in b if x.is_integer() and y.is_integer())
-
-
-def _values(number: str) -> frozenset[float]:
-    """What a number written with "." or "," may be worth: either may part thousands or
-    decimals ("1,000" is 1000 or 1.0)."""
-    plain = "".join(str(unicodedata.digit(c)) if c.isdigit() else c for c in number)
-    found = set()
-    for decimal, thousands in ((".", ","), (",", ".")):
-        try:
-            found.add(float(plain.replace(thousands, "").replace(decimal, ".")))
-        except ValueError:
-            continue
-    return frozenset(found)
-
-
-def _chunks(text: str) -> list[str]:
-    return [c for c in (_edged(m.group()) for m in CHUNK.finditer(text)) if c]
-
-
-def _edged(chunk: str) -> str:
-    """A chunk without what may stand before or after a name in code ("./src/", "$19.99")."""
-    return chunk.strip(".:/=$€£¥…")
-
-
-def _parts(chunk: str) -> tuple[str, ...]:
-    """The parts of a name in code or a number: its letters and digits, digits of any script
-    as ASCII without leading zeros ("08" is "8", "６０" is "60")."""
-    return tuple(_part(p) for p in PART.findall(unicodedata.normalize("NFKC", chunk).casefold()))
-
-
-def _part(part: str) -> str:
-    if not part.isdigit():
-        return part
-    return "".join(str(unicodedata.digit(c)) for c in part).lstrip("0") or "0"
-
-
-def _coded(chunk: str) -> bool:
-    """Whether a chunk is a name in code or a number: it holds a digit, an underscore, a slash
-    or a dot between two parts ("AR-03", "resa_dev", "route.ts"); "follow-up" is none."""
-    return any(c.isdigit() or c in "_/." for c in chunk)
-
-
-def _singular(part: str) -> str:
-    return part[:-1] if len(part) > SHORTEST and part.endswith("s") else part
-
-
 def _ascending(letters: str) -> bool:
     """Whether spelled letters run in the alphabet's order ("a-b-c-d" names grades, not a name)."""
     return all(a < b for a, b in itertools.pairwise(letters))
-
-
-def _numeric(word: str) -> bool:
-    return bool(word) and word[0].isdigit() and all(c.isdigit() or c in ".,:" for c in word)
-
-
-def _times(text: str) -> frozenset[int]:
-    """Where the numbers of a time of day start ("12" and "45" of "12:45"), read once per sentence."""
-    return frozenset(
-        m.start() + n.start()
-        for m in CHUNK.finditer(text)
-        if TIME.fullmatch(_edged(m.group()))
-        for n in re.finditer(r"\d+", m.group())
-    )
 
 
 def _named_word(lang: Language, word: str) -> bool:
