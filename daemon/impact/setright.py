@@ -83,7 +83,7 @@ TIME_ALONE = 2
 QUOTED = re.compile(rf"[`'\"“‘]([^`'\"”’\s]{{{SHORTEST},}})[`'\"”’]")
 LETTERS_SPELLED = re.compile(rf"(?<![\w-])(?:[^\W\d_]-){{{SPELLED[0] - 1},{SPELLED[1] - 1}}}[^\W\d_](?![\w-])")
 # A name's first letter after one of these starts a sentence, and says nothing of the name.
-SENTENCE_START = re.compile(r"(?:^|[.!?:\n]\s*)\Z")
+SENTENCE_ENDS = ".!?:"
 
 
 class _Turn:
@@ -111,7 +111,7 @@ class _Turn:
         found |= {p.casefold() for m in CHANNEL.finditer(self.text) for p in PART.findall(m.group())}
         for w, (a, b) in zip(self.words.low, self.words.spans, strict=True):
             said = self.text[a:b]
-            if said[1:] != said[1:].lower() or (said[:1].isupper() and not SENTENCE_START.search(self.text[:a])):
+            if said[1:] != said[1:].lower() or (said[:1].isupper() and not _opens_sentence(self.text, a)):
                 found.add(w)
         return frozenset(found)
 
@@ -322,3 +322,13 @@ def _at(ends: list[int], offset: int) -> int:
     """The position of the word at or after `offset` into the sentence (`ends`: where each
     word ends)."""
     return min(bisect_right(ends, offset), max(0, len(ends) - 1))
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether the word at `at` opens a sentence: only spaces before it since the text's
+    start, a line break, or a sentence's end (read backwards, not by slicing the text)."""
+    while at > 0 and text[at - 1].isspace():
+        if text[at - 1] == "\n":
+            return True
+        at -= 1
+    return at == 0 or text[at - 1] in SENTENCE_ENDS

@@ -207,7 +207,7 @@ def detect_statements(
     the agent's turn the message answers ("" when none); `usual` the language of the person's
     session, for a message too short to tell its own ("znowu elaborat. krótko")."""
     text = unicodedata.normalize("NFC", message)
-    if not may_hold_cues(text, words_of(text)) and not (answered.strip() and may_set_right(text)):
+    if not _may_hold(text, answered):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -217,9 +217,7 @@ def detect_statements(
         if inside(spans, sentence.start, sentence.end):
             read.append((sentence, Reading(None, [], True)))
             continue
-        if not may_hold_cues(sentence.text, words_of(sentence.text)) and not (
-            agent_turn.text.strip() and may_set_right(sentence.text)
-        ):
+        if not _may_hold(sentence.text, agent_turn.text):
             read.append((sentence, Reading(None, [], False)))
             continue
         local = [
@@ -281,8 +279,14 @@ def detect_statements(
             bare = (first.start, sentence, lang)
         previous = (sentence, reading)
     # a value set right in more than MANY sentences of one message is a pasted table or log
-    valued = [s for s in found if all(c.startswith("set_right:") for c in s.cues)]
-    return [s for s in found if s not in valued] if len(valued) > MANY else found
+    valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
+    return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
+
+
+def _may_hold(text: str, answered: str) -> bool:
+    """Whether a message or sentence may hold a statement: a cue word (`may_hold_cues`), or,
+    answering the agent's turn, a value it may set right (`may_set_right`)."""
+    return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
 
 
 def _statement(

@@ -116,7 +116,7 @@ def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple
         # the first word compared here, the rest by `_said`: most positions fail at once
         first, key = phrase[0], keyed[0] if len(phrase) > 1 else STRICT
         for i in range(len(low) - len(phrase) + 1):
-            if (low[i] == first or typed[i] == key) and _said(low, typed, i, phrase, keyed):
+            if (low[i] == first or typed[i] == key) and _said(low, i, phrase, keyed):
                 hits.append((i, phrase))
     return hits
 
@@ -127,25 +127,16 @@ def said_at(low: tuple[str, ...], at: int, phrase: tuple[str, ...]) -> bool:
     that", "ja falei"). A single word is read as written: "id" is not "i'd", "hatte" is not
     "hätte" (a language typed without accents lists its single words so too:
     `daemon.text.keyboard.typed_plain`)."""
-    if not 0 <= at <= len(low) - len(phrase):
-        return False
-    if low[at : at + len(phrase)] == phrase:
-        return True
-    # the phrase's words only, not the sentence's `_typed` (a long sentence's tuple is hashed whole)
-    keyed = _keyed(phrase)
-    return len(phrase) > 1 and all(
-        w == phrase[k] or (w == keyed[k] and typed_key(w) == w) for k, w in enumerate(low[at : at + len(phrase)])
-    )
+    return 0 <= at <= len(low) - len(phrase) and _said(low, at, phrase, _keyed(phrase))
 
 
-def _said(
-    low: tuple[str, ...], typed: tuple[str | None, ...], at: int, phrase: tuple[str, ...], keyed: tuple[str, ...]
-) -> bool:
-    if low[at : at + len(phrase)] == phrase:
+def _said(low: tuple[str, ...], at: int, phrase: tuple[str, ...], keyed: tuple[str, ...]) -> bool:
+    """Whether `phrase` (typed without accents: `keyed`) is said at `at`; only the phrase's
+    words are looked at, not the sentence's `_typed` (a long sentence's tuple is hashed whole)."""
+    said = low[at : at + len(phrase)]
+    if said == phrase:
         return True
-    return len(phrase) > 1 and all(
-        low[at + k] == phrase[k] or typed[at + k] == keyed[k] for k in range(len(phrase))
-    )
+    return len(phrase) > 1 and all(w == phrase[k] or (w == keyed[k] and typed_key(w) == w) for k, w in enumerate(said))
 
 
 @lru_cache(maxsize=4096)
