@@ -13,7 +13,6 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
-| again_then | anywhere in a sentence of at most SHORT_AGAIN words that opens with no request verb and has no `first_person` word; kept only answering the agent and followed by what is meant (`daemon.impact.statements`) | "region again. eu-west-1", "too long again mate. three lines" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -42,10 +41,6 @@ UNSPACED = ("thai", "han", "kana")
 BESIDE = 3
 # Words a sentence opening with a contrast may say after it: "Not usd.", "Nicht Brandt."
 NAMED = 3
-# Words after its lead-ins a sentence may have for an "again" in it to be said of what the
-# agent did ("region again.", "too long again mate.", "години знову не ті."): `again_then`,
-# which counts only when what follows says what is meant (`daemon.impact.statements`).
-SHORT_AGAIN = 6
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 # The lists whose phrases make a sentence a statement (the others only leave sentences out).
 CUE_LISTS = (
@@ -217,12 +212,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
     # not in a request ("Can you send it again") nor further on ("Nice to see you again")
     exclaimed = "!" in text or "！" in text
-    short = _short_complaint(lang, low, start)
     for i, phrase in find(low, impact.get("again", frozenset())):
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
-        elif short and free(i, len(phrase)):
-            found.append(Cue("again_then", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
@@ -255,17 +247,6 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     """Whether "you" is the sentence's first or second word and it asks for nothing."""
     you = find(low, lang.impact.get("second_person", frozenset()))
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
-
-
-def _short_complaint(lang: Language, low: tuple[str, ...], start: int) -> bool:
-    """Whether a sentence is short enough (SHORT_AGAIN) for an "again" in it to say the agent
-    did it again, and neither asks for a deed ("send it again": a request verb of `openers`
-    opening it) nor tells of the person ("I'm back again": a `first_person` word)."""
-    if not 0 < len(low) - start <= SHORT_AGAIN:
-        return False
-    verbs = lang.lists.get("openers", frozenset()) - lang.function_words
-    mine = lang.lists.get("first_person", frozenset())
-    return low[start] not in verbs and not any(w in mine for w in low)
 
 
 def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:

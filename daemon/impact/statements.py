@@ -32,9 +32,7 @@ from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
-from daemon.impact.values import coded
-from daemon.text.language import Language, detect, language
-from daemon.text.lexicon import number_at
+from daemon.text.language import Language, detect
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
@@ -42,7 +40,7 @@ OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
-RECALLING = frozenset({"reminder", "again", "again_then", "precedent"})
+RECALLING = frozenset({"reminder", "again", "precedent"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
 # … and a sentence that only says it was said before ("I told you", "again").
@@ -188,7 +186,7 @@ def _read(
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done
-        found = [c for c in found if c.kind not in ("asked", "sequence", "precedent", "again_then")]
+        found = [c for c in found if c.kind not in ("asked", "sequence", "precedent")]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
 
@@ -232,8 +230,6 @@ def detect_statements(
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
     bare: tuple[int, Sentence, Language] | None = None
-    # statements that took in no sentence before or after theirs (held, so no id is reused)
-    alone: dict[int, Statement] = {}
     for k, (sentence, reading) in enumerate(read):
         lang = reading.language
         # "No." alone: the correction opener of the statement that follows it, if one does
@@ -243,7 +239,6 @@ def detect_statements(
             # again follows the recall
             said = found.pop()
             found.append(replace(said, quote=text[bare[0] : sentence.end]))
-            alone.pop(id(said), None)
         bare = None
         if lang is None or reading.excluded or not reading.cues:
             previous = (sentence, reading)
@@ -282,31 +277,10 @@ def detect_statements(
         )
         if first is sentence and thin:
             bare = (first.start, sentence, lang)
-        if first is sentence:
-            alone[id(found[-1])] = found[-1]
         previous = (sentence, reading)
-    # "Works again." is news, "region again. eu-west-1." a complaint (`_says_what`)
-    found = [s for s in found if not _again_only(s) or (id(s) not in alone and _says_what(s))]
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
-
-
-def _again_only(statement: Statement) -> bool:
-    return all(c.startswith("again_then:") for c in statement.cues)
-
-
-def _says_what(statement: Statement) -> bool:
-    """Whether a statement holds what is meant, not only that it happened again: a number
-    (in digits or words), a name in code, or a politeness word ("region again. eu-west-1",
-    "too long again mate. three lines", "and its uppercase again. lowercase, pls")."""
-    lang = language(statement.language)
-    if lang is None:  # never: a statement is read in a language with a data file
-        return False
-    words = words_of(statement.quote)
-    if any(coded(w) or number_at(lang, words.low, i)[2] for i, w in enumerate(words.low)):
-        return True
-    return bool(said(lang, words, lang.impact.get("politeness", frozenset())))
 
 
 def _may_hold(text: str, answered: str) -> bool:

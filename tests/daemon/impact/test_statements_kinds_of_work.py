@@ -161,53 +161,18 @@ def test_again_at_the_start_recalls(message: str) -> None:
         "Funciona otra vez.",
         "Danke, wieder was gelernt.",
         "Here's the log again.",
+        # a reading of "again" in any short sentence answering the agent, followed by a value or
+        # a please, was tried and taken out: it read these as corrections
+        "Works again. Deploying v1.4.2 now.",
+        "Läuft wieder. Bitte Ticket schließen.",
+        "Down again. 503 since 9:00.",
+        "Forgot the password again. 3 attempts left.",
+        "Zapomniałem hasła znowu. Zostały 3 próby.",
+        "Het weer is slecht. 12 graden.",
     ],
 )
 def test_again_in_news_or_a_deed_recalls_nothing(message: str) -> None:
     assert found(message) == []
-
-
-REGION = "I set the provider region to us-east-1 and ran the tests."
-
-
-@pytest.mark.parametrize(
-    ("message", "quote"),
-    [
-        ("region again. eu-west-1. we have nothing in virginia", "region again. eu-west-1."),
-        ("too long again mate. three lines — who, why her, what we want", None),
-        ("години знову не ті. 10–19, субота до 16", None),
-        ("faltou a caução outra vez. em todas as confirmações: 50 € por bicicleta", None),
-        ("and the days are UTC again. convert first, for Argentina it's America/Argentina/Buenos_Aires", None),
-    ],
-)
-def test_again_in_a_short_sentence_followed_by_what_is_meant_recalls(message: str, quote: str | None) -> None:
-    (statement,) = found(message, REGION)
-    assert statement.quote == (quote or message)
-    assert statement.recalls
-    assert all(c.startswith("again_then:") for c in statement.cues)
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "region again.",  # nothing follows that says what is meant
-        "region again. we have nothing in virginia",  # no value, name in code or please follows
-        "Works again. Thanks!",
-        "Works again. Great job, merging now.",
-        "Here's the log again:\n  File app.py, line 3\n  KeyError: 'region'",  # what follows is pasted
-        "Send it again. 3 copies.",  # a request verb opens it
-        "I'm back again. 2 questions.",  # the person tells of themself
-        "the vendor sent the file late again, third time this month.",  # longer than SHORT_AGAIN
-        "CI-en er treg igjen i dag, GitHub Actions har visst problemer.",
-    ],
-)
-def test_again_in_news_a_deed_or_with_nothing_meant_after_it_recalls_nothing(message: str) -> None:
-    assert found(message, REGION) == []
-
-
-def test_again_in_a_short_sentence_opening_a_session_recalls_nothing() -> None:
-    # no turn of the agent's before it: nothing it did can have happened again
-    assert found("region again. eu-west-1.", "") == []
 
 
 def test_a_change_of_state_about_a_name_in_code_is_taken_up_by_its_parts() -> None:
