@@ -255,7 +255,7 @@ def detect_statements(
             # "No. Amounts are integer cents, never floats."
             found.pop()
             first = lone[1]
-            reading = Reading(lang, [*read[k - 1][1].cues, *reading.cues], False)
+            reading = Reading(lang, _joined(read[k - 1][1].cues, reading.cues), False)
         elif thin and previous is not None and _beside(text, previous[0], sentence):
             # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
             # recalled or ruled on is said in the sentence before
@@ -266,7 +266,7 @@ def detect_statements(
                 if recall_only or not mine:
                     merged = found.pop()
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
-                    reading = Reading(lang, [*read_before.cues, *reading.cues], False)
+                    reading = Reading(lang, _joined(read_before.cues, reading.cues), False)
                 # else "… And no emoji.": a rule of its own beside another
             elif not taken and not read_before.excluded and not (recall_only and mine and _continued(text, read, k, lang)):
                 # … unless a recall that says something is continued by the sentence after
@@ -281,6 +281,13 @@ def detect_statements(
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
+
+
+def _joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
+    """The cues of two sentences read as one statement, each kind and phrase once: a message of
+    thousands of "Again." is one statement, and its cues do not grow with it."""
+    seen = {(c.kind, c.phrase) for c in before}
+    return [*before, *(c for c in after if (c.kind, c.phrase) not in seen)]
 
 
 def _may_hold(text: str, answered: str) -> bool:

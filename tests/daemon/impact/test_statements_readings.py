@@ -303,6 +303,15 @@ def test_a_recall_takes_in_neither_a_dismissal_nor_a_long_sentence() -> None:
     assert [s.quote for s in found("Again! " + "x" * 300)] == ["Again!"]
 
 
+def test_recalls_read_as_one_statement_hold_each_cue_once() -> None:
+    # each "Again." takes in the one before it; were the cues joined whole, thousands of them
+    # would make the message's reading grow with the square of its length
+    message = " ".join(["Again."] * 2000)
+    (statement,) = found(message)
+    assert statement.quote == message
+    assert statement.cues == ("again:again",)
+
+
 def test_an_apostrophe_inside_words_quotes_nothing() -> None:
     from daemon.impact.content import content
     from daemon.text.language import language
