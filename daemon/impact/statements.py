@@ -41,6 +41,10 @@ CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
 RECALLING = frozenset({"reminder", "again", "precedent"})
+# Cues that say how this one task is to be done: not read in a message answering no turn of
+# the agent's (the first of a session), which states a task. "We deploy with make release now,
+# not fab" opening a session still sets a rule.
+OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2
 # … and a sentence that only says it was said before ("I told you", "again").
@@ -185,8 +189,9 @@ def _read(
     found += [c for c in set_right(lang, text, words, answered, readings) if all(f.at != c.at for f in found)]
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
-        # "tsc first" answering the agent's turn says how it is to be done
-        found = [c for c in found if c.kind not in ("asked", "sequence", "precedent")]
+        # "tsc first" answering the agent's turn says how it is to be done; so does a limit
+        # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
+        found = [c for c in found if c.kind not in OPENING_TASK]
     return found, bool(found) and _excluded(lang, text, words, found, spans)
 
 

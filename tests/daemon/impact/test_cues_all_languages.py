@@ -21,7 +21,12 @@ ANSWERED = "I'll bundle the app with webpack and run the unit tests with jest."
 UNRELATED = "I'll update the README and the changelog."
 
 
-def found(message: str, answered: str = "") -> list[Statement]:
+# A turn that names nothing the person sets right: the message answers the agent (the first
+# message of a session states a task, and a limit, "instead" or "X, not Y" there is part of it).
+NEUTRAL = "Done, I updated the file."
+
+
+def found(message: str, answered: str = NEUTRAL) -> list[Statement]:
     return detect_statements(
         message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120", answered=answered
     )

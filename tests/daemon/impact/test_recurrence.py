@@ -10,7 +10,8 @@ from daemon.text.language import language
 
 
 def said(session: int, message: str, day: str) -> list[Statement]:
-    return detect_statements(message, f"s{session}.jsonl", 1, f"{day}T09:00:00+00:00")
+    # each message answers a turn of the agent's (one opening a session states a task)
+    return detect_statements(message, f"s{session}.jsonl", 3, f"{day}T09:00:00+00:00", answered="Done, I updated the file.")
 
 
 def quotes(items: list) -> list[list[str]]:  # type: ignore[type-arg]
@@ -130,9 +131,9 @@ def test_a_cue_word_that_also_names_a_month_is_no_month() -> None:
 
 def test_a_name_written_in_latin_letters_joins_the_item_that_wrote_it_in_cyrillic() -> None:
     statements = [
-        *detect_statements("склад у нас в Казани, не в Самаре.", "s1.jsonl", 1, "2026-06-01T09:00:00+00:00"),
-        *detect_statements("сколько можно. Kazan", "s2.jsonl", 1, "2026-06-08T09:00:00+00:00"),
-        *detect_statements("и всегда отвечай клиентам на «вы».", "s3.jsonl", 1, "2026-06-15T09:00:00+00:00"),
+        *said(1, "склад у нас в Казани, не в Самаре.", "2026-06-01"),
+        *said(2, "сколько можно. Kazan", "2026-06-08"),
+        *said(3, "и всегда отвечай клиентам на «вы».", "2026-06-15"),
     ]
     assert [len(i.statements) for i in group(statements)] == [2, 1]
 

@@ -8,9 +8,13 @@ import pytest
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import detect
 
+# The agent's turn the person answers: a statement sets right what the agent did, or says how
+# work is to be done; the first message of a session states a task (test_statements_readings).
+AGENT = "Done, I updated the file."
+
 
 def found(message: str) -> list[Statement]:
-    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120")
+    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120", answered=AGENT)
 
 
 def kinds(message: str) -> list[tuple[str, str]]:

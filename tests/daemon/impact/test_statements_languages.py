@@ -8,9 +8,12 @@ import pytest
 
 from daemon.impact.statements import Statement, detect_statements
 
+# The agent's turn the person answers (the first message of a session states a task).
+AGENT = "Done, I updated the file."
+
 
 def found(message: str) -> list[Statement]:
-    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120")
+    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", "s1.jsonl@120", answered=AGENT)
 
 
 @pytest.mark.parametrize(

@@ -11,8 +11,12 @@ from daemon.impact.recurrence import group
 from daemon.impact.sentences import sentences
 from daemon.impact.statements import Statement, detect_statements
 
+# The agent's turn a message answers by default: it names nothing the person sets right (the
+# first message of a session states a task: `answered=""`).
+AGENT = "Done, I updated the file."
 
-def found(message: str, answered: str = "") -> list[Statement]:
+
+def found(message: str, answered: str = AGENT) -> list[Statement]:
     return detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=answered)
 
 
@@ -144,9 +148,9 @@ def test_a_bare_recall_still_takes_in_the_sentence_before() -> None:
 
 
 def test_two_statements_the_same_fact_was_learned_from_are_one_item_in_any_words() -> None:
-    first = detect_statements("No — use pnpm, not npm.", "s1.jsonl", 3, "2026-03-02T09:00:00+00:00")
-    again = detect_statements("Den anderen Paketmanager, nicht den Standard!", "s2.jsonl", 3, "2026-03-09T09:00:00+00:00")
-    other = detect_statements("Keine Emojis in Commits.", "s3.jsonl", 3, "2026-03-10T09:00:00+00:00")
+    first = detect_statements("No — use pnpm, not npm.", "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT)
+    again = detect_statements("Den anderen Paketmanager, nicht den Standard!", "s2.jsonl", 3, "2026-03-09T09:00:00+00:00", answered=AGENT)
+    other = detect_statements("Keine Emojis in Commits.", "s3.jsonl", 3, "2026-03-10T09:00:00+00:00", answered=AGENT)
     statements = [*first, *again, *other]
     assert len(group(statements)) == 3  # their words share nothing
     learned = frozenset({"fact:project.package_manager=pnpm"})
@@ -491,6 +495,34 @@ def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message
 )
 def test_please_after_a_deed_a_thing_or_opening_a_session_is_no_rule(message: str, answered: str) -> None:
     assert found(message, answered) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "nyhetsbrevet för februari: lego-verkstad 21 feb (anmälan, max 25 barn)",
+        "kassereren vil ha CSV-eksport av alle bookinger for 2025, i filer på maks 500 rader",
+        "Draft the launch post, 300 words at most.",
+    ],
+)
+def test_a_limit_in_the_message_that_opens_a_session_is_part_of_its_task(message: str) -> None:
+    assert found(message, answered="") == []
+    # answering the agent, the same limit says how work is to be done
+    assert [s.kind for s in found(message)] == ["preference"]
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("We deploy the billing service with `make release` now, not the old fab script.", "contrast:not"),
+        ("Never push to main, not even for a hotfix.", "standing:never"),
+        ("I told you, the invoices go to finance.", "reminder:i told you"),
+        ("Always keep replies under 100 words, at most.", "standing:always"),
+    ],
+)
+def test_a_rule_in_the_message_that_opens_a_session_still_counts(message: str, cue: str) -> None:
+    (statement,) = found(message, answered="")
+    assert cue in statement.cues
 
 
 @pytest.mark.parametrize(
