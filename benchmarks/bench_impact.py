@@ -3,9 +3,9 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Eight corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+Nine corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
 first, read while the detection was built), impact_corpus_unseen, _final, _fresh, _blind,
-_sixth, _seventh and _eighth (held out: written blind by helpers who never read the detection; each
+_sixth, _seventh, _eighth and _ninth (held out: written blind by helpers who never read the detection; each
 read only after its first measurement). `--corpus` picks one; `--sessions 0` skips the
 whole-process run and keeps the whole-process figures last written.
 
@@ -21,7 +21,7 @@ whole-process run and keeps the whole-process figures last written.
    memory, items found.
 
 Writes benchmarks/results/impact.json (impact-unseen, -final, -fresh, -blind, -sixth, -seventh,
--eighth.json for the others).
+-eighth, -ninth.json for the others).
 """
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh and _eighth)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth and _ninth)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)
