@@ -147,7 +147,7 @@ def _held(view: AgentView, problems: list[str]) -> set[str]:
     try:
         archived = {
             rel.split("/")[depth - 1]
-            for rel in view.walk(SKILL_ARCHIVE_DIR)
+            for rel in view.walk(SKILL_ARCHIVE_DIR, depth=2)  # <name>/archive.json, not the skills' files
             if rel.endswith("/archive.json") and rel.count("/") == depth
         }
         if not archived:

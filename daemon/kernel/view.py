@@ -60,6 +60,31 @@ def confined(home: Path, rel: str) -> Path:
     return home / rel
 
 
+def _regular_files(folder: str, rel: str, depth: int | None = None) -> Iterator[tuple[str, str]]:
+    """(absolute path, relative path) of the regular files under `folder` (`rel` from home), at
+    most `depth` folders down: a folder's files by name, then its subfolders by name; no
+    symlink is followed or listed, and a folder that cannot be listed is passed over. Read from
+    the directory entries (no stat of each file, no Path objects): a curator run walks the
+    library and the archive many times."""
+    if depth is not None and depth < 1:
+        return
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return
+    folders = []
+    for entry in entries:
+        if entry.is_symlink():
+            continue
+        if entry.is_dir(follow_symlinks=False):
+            folders.append(entry)
+        elif entry.is_file(follow_symlinks=False):
+            yield entry.path, f"{rel}/{entry.name}"
+    for entry in folders:
+        yield from _regular_files(entry.path, f"{rel}/{entry.name}", None if depth is None else depth - 1)
+
+
 @dataclass
 class ReadLog:
     """What one pass read through its view: files, folder prefixes, and unreadable files."""
@@ -134,28 +159,24 @@ class AgentView:
     def exists(self, rel: str) -> bool:
         return self.read_bytes(rel) is not None
 
-    def walk(self, rel_dir: str) -> Iterator[str]:
-        """Regular files under `rel_dir` (relative to home), planned changes included; no symlinks."""
+    def walk(self, rel_dir: str, depth: int | None = None) -> Iterator[str]:
+        """Regular files under `rel_dir` (relative to home), planned changes included; no
+        symlinks. With `depth`, only those at most that many folders down (1: its own files)."""
         rel_dir = check_relative(rel_dir)
         self.note_folder(rel_dir)
         root = confined(self.home, rel_dir)
         seen: set[str] = set()
         if root.is_dir() and not root.is_symlink():
-            for folder, dirs, files in os.walk(root, followlinks=False):
-                dirs[:] = sorted(d for d in dirs if not os.path.islink(os.path.join(folder, d)))
-                for name in sorted(files):
-                    full = Path(folder) / name
-                    if full.is_symlink() or not full.is_file():
-                        continue
-                    rel = full.relative_to(self.home).as_posix()
-                    seen.add(rel)
-                    if rel not in self.overlay and not os.access(full, os.R_OK):
-                        self.note_unreadable(rel, "Permission denied")
-                        continue
-                    if self.overlay.get(rel, b"") is not None:
-                        yield rel
+            for full, rel in _regular_files(str(root), rel_dir, depth):
+                seen.add(rel)
+                if rel not in self.overlay and not os.access(full, os.R_OK):
+                    self.note_unreadable(rel, "Permission denied")
+                    continue
+                if self.overlay.get(rel, b"") is not None:
+                    yield rel
         for rel, content in sorted(self.overlay.items()):
-            if content is not None and rel not in seen and rel.startswith(rel_dir + "/"):
+            under = content is not None and rel not in seen and rel.startswith(rel_dir + "/")
+            if under and (depth is None or rel.count("/") - rel_dir.count("/") <= depth):
                 yield rel
 
     def layered(self, changes: Mapping[str, Content | None]) -> AgentView:
