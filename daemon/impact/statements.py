@@ -42,8 +42,9 @@ CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasi
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
 RECALLING = frozenset({"reminder", "again", "precedent"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
-# the agent's (the first of a session), which states a task. "We deploy with make release now,
-# not fab" opening a session still sets a rule.
+# the agent's (the first of a session, or one the person sends right after their own), which
+# states a task. "We deploy with make release now, not fab" there still sets a rule; a limit
+# alone there does not, though it may be one ("Commit messages: 72 characters max.").
 OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 # Content words a statement needs to be read alone; with fewer it takes in the sentence before.
 THIN = 2

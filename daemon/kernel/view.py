@@ -60,29 +60,40 @@ def confined(home: Path, rel: str) -> Path:
     return home / rel
 
 
-def _regular_files(folder: str, rel: str, depth: int | None = None) -> Iterator[tuple[str, str]]:
-    """(absolute path, relative path) of the regular files under `folder` (`rel` from home), at
-    most `depth` folders down: a folder's files by name, then its subfolders by name; no
-    symlink is followed or listed, and a folder that cannot be listed is passed over. Read from
-    the directory entries (no stat of each file, no Path objects): a curator run walks the
-    library and the archive many times."""
-    if depth is not None and depth < 1:
-        return
-    try:
-        with os.scandir(folder) as listing:
-            entries = sorted(listing, key=lambda e: e.name)
-    except OSError:
-        return
-    folders = []
-    for entry in entries:
-        if entry.is_symlink():
+def _regular_files(root: str, rel_root: str, depth: int | None = None) -> Iterator[tuple[str, str]]:
+    """(absolute path, relative path) of the regular files under the folder `root` (`rel_root`
+    from home), at most `depth` folders down: a folder's files by name, then its subfolders by
+    name, each whole; no symlink is followed or listed, and a folder that cannot be listed is
+    passed over. Read from the directory entries (no stat of each file, no Path objects: a
+    curator run walks the library and the archive many times), with a stack of folders, not
+    recursion (a tree thousands of folders deep)."""
+    pending = [(root, rel_root, 1)]  # a folder, its path from home, how deep it is (1: `root`)
+    while pending:
+        folder, rel, level = pending.pop()
+        # a folder made a symlink since its parent was listed is not entered (os.walk's check)
+        if (depth is not None and level > depth) or (level > 1 and os.path.islink(folder)):
             continue
-        if entry.is_dir(follow_symlinks=False):
-            folders.append(entry)
-        elif entry.is_file(follow_symlinks=False):
-            yield entry.path, f"{rel}/{entry.name}"
-    for entry in folders:
-        yield from _regular_files(entry.path, f"{rel}/{entry.name}", None if depth is None else depth - 1)
+        try:
+            with os.scandir(folder) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError:
+            continue
+        folders = []
+        for entry in entries:
+            if entry.is_symlink():
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                folders.append(entry)
+            elif entry.is_file(follow_symlinks=False):
+                yield entry.path, f"{rel}/{entry.name}"
+        pending.extend((e.path, f"{rel}/{e.name}", level + 1) for e in reversed(folders))
+
+
+def _still_regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.lstat(path).st_mode)
+    except OSError:
+        return False
 
 
 @dataclass
@@ -170,7 +181,8 @@ class AgentView:
             for full, rel in _regular_files(str(root), rel_dir, depth):
                 seen.add(rel)
                 if rel not in self.overlay and not os.access(full, os.R_OK):
-                    self.note_unreadable(rel, "Permission denied")
+                    if _still_regular(full):  # not gone or replaced since its folder was listed
+                        self.note_unreadable(rel, "Permission denied")
                     continue
                 if self.overlay.get(rel, b"") is not None:
                     yield rel

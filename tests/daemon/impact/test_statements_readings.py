@@ -307,9 +307,9 @@ def test_a_recall_takes_in_neither_a_dismissal_nor_a_long_sentence() -> None:
     assert [s.quote for s in found("Again! " + "x" * 300)] == ["Again!"]
 
 
-def test_recalls_read_as_one_statement_hold_each_cue_once() -> None:
-    # each "Again." takes in the one before it; were the cues joined whole, thousands of them
-    # would make the message's reading grow with the square of its length
+def test_thousands_of_recalls_in_a_row_are_one_statement_with_one_cue() -> None:
+    # each "Again." takes in the one before it (their cues were joined whole at each step,
+    # which made the reading grow with the square of the message: benchmarks/RESULTS.md)
     message = " ".join(["Again."] * 2000)
     (statement,) = found(message)
     assert statement.quote == message

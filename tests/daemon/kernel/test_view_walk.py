@@ -46,3 +46,42 @@ def test_a_missing_folder_holds_only_what_is_planned_in_it(tmp_path: Path) -> No
     view = AgentView(tmp_path, {"skills/new/SKILL.md": b"# new"})
     assert list(view.walk("skills")) == ["skills/new/SKILL.md"]
     assert list(view.walk("nowhere")) == []
+
+
+def test_a_tree_deeper_than_the_recursion_limit_is_walked(tmp_path: Path) -> None:
+    deep = str(tmp_path / "lib")
+    os.mkdir(deep)
+    for _ in range(1200):  # one at a time: os.makedirs itself recurses a level per folder
+        deep = os.path.join(deep, "d")
+        os.mkdir(deep)
+    Path(deep, "bottom.txt").write_text("x")
+    try:
+        assert list(AgentView(tmp_path).walk("lib")) == ["lib/" + "d/" * 1200 + "bottom.txt"]
+    finally:  # bottom up, one at a time: shutil.rmtree (pytest's clean-up) recurses too
+        os.remove(os.path.join(deep, "bottom.txt"))
+        while deep != str(tmp_path):
+            os.rmdir(deep)
+            deep = os.path.dirname(deep)
+
+
+def test_a_folder_made_a_symlink_during_the_walk_is_not_entered(tmp_path: Path) -> None:
+    _library(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "id_rsa").write_text("secret")
+    walking = AgentView(tmp_path).walk("lib")
+    assert next(walking) == "lib/a.txt"
+    sub = tmp_path / "lib" / "sub"
+    sub.rename(tmp_path / "moved")
+    sub.symlink_to(outside, target_is_directory=True)
+    assert list(walking) == ["lib/b.txt"]
+
+
+def test_a_file_removed_during_the_walk_is_passed_over_without_a_note(tmp_path: Path) -> None:
+    _library(tmp_path)
+    log = ReadLog()
+    walking = AgentView(tmp_path, {}, log).walk("lib")
+    assert next(walking) == "lib/a.txt"
+    (tmp_path / "lib" / "b.txt").unlink()
+    assert list(walking) == ["lib/sub/z.txt", "lib/sub/deeper/x.txt"]
+    assert log.unreadable == {}
