@@ -14,6 +14,7 @@ from typing import Any, Union, get_args, get_origin
 from pydantic import BaseModel
 
 from daemon.config.yamlmap import KeyPath
+from daemon.text.spelling import distance
 
 
 def _options(annotation: Any) -> tuple[Any, ...]:
@@ -85,21 +86,6 @@ def _shapes(annotation: Any) -> set[str]:
     return shapes
 
 
-def _distance(a: str, b: str) -> int:
-    """Edits from `a` to `b`, a swap of two neighbouring letters counting as one (the
-    optimal string alignment distance): `modle` is one swap from `model`."""
-    rows = [list(range(len(b) + 1))]
-    for i in range(1, len(a) + 1):
-        row = [i] + [0] * len(b)
-        for j in range(1, len(b) + 1):
-            cost = a[i - 1] != b[j - 1]
-            row[j] = min(rows[-1][j] + 1, row[j - 1] + 1, rows[-1][j - 1] + cost)
-            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
-                row[j] = min(row[j], rows[-2][j - 2] + 1)
-        rows.append(row)
-    return rows[-1][-1]
-
-
 def did_you_mean(root: type[BaseModel], path: KeyPath, key: str, value: Any = None) -> str | None:
     """The accepted key at `path` closest to the unknown `key`, if one is close (difflib's
     0.6), preferring a key whose type takes `value` (`modle:` holding a mapping is `model`,
@@ -113,6 +99,6 @@ def did_you_mean(root: type[BaseModel], path: KeyPath, key: str, value: Any = No
         field = _step(here, candidate)
         fits = field is None or _shape(value) in _shapes(field)
         ratio = difflib.SequenceMatcher(None, key, candidate).ratio()
-        return (not fits, _distance(key, candidate), sorted(key) != sorted(candidate), -ratio)
+        return (not fits, distance(key, candidate), sorted(key) != sorted(candidate), -ratio)
 
     return min(close, key=rank)

@@ -9,6 +9,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from daemon.text.spelling import distance
+
 # Letters a word part must have for its spelling to be compared ("usd"; not "it").
 SHORTEST = 3
 # A chunk of text between spaces, without the punctuation around it.
@@ -28,21 +30,7 @@ def near(mine: str, theirs: str) -> bool:
     sibling ("src/api/orders.ts" / "src/api/users.ts"), not a respelling."""
     if mine.isdigit() and theirs.isdigit():
         return True
-    return min(len(mine), len(theirs)) >= SHORTEST and _distance(mine, theirs) <= NEAR
-
-
-def _distance(a: str, b: str) -> int:
-    """Levenshtein's distance, stopping at NEAR + 1."""
-    if abs(len(a) - len(b)) > NEAR:
-        return NEAR + 1
-    row = list(range(len(b) + 1))
-    for i, x in enumerate(a, 1):
-        before, row[0] = row[0], i
-        for j, y in enumerate(b, 1):
-            before, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1, before + (x != y))
-        if min(row) > NEAR:
-            return NEAR + 1
-    return row[-1]
+    return min(len(mine), len(theirs)) >= SHORTEST and distance(mine, theirs, NEAR) <= NEAR
 
 
 def shapes(parts: tuple[str, ...]) -> list[tuple[tuple[str, ...], str]]:
