@@ -11,6 +11,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
+| contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after one word or a few that name something, or between two values | "pnpm kullan, npm değil", "1.24 değil 1.29" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
@@ -48,6 +49,7 @@ CUE_LISTS = (
     "prohibition_openers",
     "stop_openers",
     "contrast",
+    "contrast_after",
     "instead",
     "reminder",
     "again",
@@ -203,6 +205,20 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         reports = end < len(low) and lang.matches("present_forms", low[end])
         if placed and not reports and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
+    # Turkish says "not" after what it negates: "pnpm kullan, npm değil" is "use pnpm, not npm"
+    ends = set(clauses[1:]) | {len(low)}
+    for i, phrase in find(low, impact.get("contrast_after", frozenset())):
+        end = i + len(phrase)
+        opened = max(c for c in clauses if c <= i) if any(c <= i for c in clauses) else start
+        # what it negates is one word, or a few that name something ("eski Fabric script değil"):
+        # not a clause of its own ("…, fatura henüz hazır değil" reports the invoice not ready)
+        named = i - opened == 1 or (
+            i - opened <= NAMED
+            and any(_names(lang, text, words, k) for k in range(opened, i))
+        )
+        closing = opened > start and named and end in ends
+        if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
+            found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
         phrases = impact.get(kind, frozenset())
         if kind == "standing":
@@ -301,9 +317,13 @@ def _named(lang: Language, text: str, words: Words, end: int) -> bool:
     rest = range(end, breaks[0] if breaks else len(words.low))
     if breaks or not 0 < len(rest) <= NAMED:
         return False
-    return any(
-        _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1) for i in rest
-    )
+    return any(_names(lang, text, words, i) for i in rest)
+
+
+def _names(lang: Language, text: str, words: Words, i: int) -> bool:
+    """Whether the `i`th word names something: a value, or a name written with a capital (two
+    letters or more: not "I")."""
+    return _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:

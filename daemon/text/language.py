@@ -49,7 +49,7 @@ CLAIM_LISTS = (
 # What the person says to correct the agent or to set a rule (daemon/impact/cues.py): lists
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
-    "correction_openers", "prohibition_openers", "stop_openers", "contrast", "instead", "reminder",
+    "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "instead", "reminder",
     "again", "standing", "preference", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent",
 )  # fmt: skip
@@ -298,8 +298,10 @@ def _calendar(code: str) -> frozenset[str]:
 def detect(texts: Iterable[str]) -> Language | None:
     """The language `texts` (read together) are written in, or None if no data file fits.
 
-    The text's main script decides first: Hangul is Korean, ideographs with kana Japanese,
-    without Chinese; otherwise the main script chooses the candidates and its words vote: each word that is one of a
+    The text's main script decides first, each word counting once for the script of most of
+    its letters (a Chinese sentence with "pnpm" and "npm" in it is Chinese: one ideograph is
+    a word, where a Latin word takes several letters): Hangul is Korean, ideographs with kana
+    Japanese, without Chinese; otherwise the main script chooses the candidates and its words vote: each word that is one of a
     language's listed words (stopwords, connectives, openers, first-person forms and verbs,
     concept words) or one of its CLDR weekday, month or number names counts one, each of its
     distinctive letters (`letters:`) one; a word several languages list is shared among them.
@@ -308,13 +310,16 @@ def detect(texts: Iterable[str]) -> Language | None:
     word as every one of them does — the safe side for a check that refuses changes.
     """
     text = unicodedata.normalize("NFC", " ".join(texts))
-    scripts = Counter(s for c in text if (s := script_of(c)) is not None)
+    written = words(text)
+    scripts = Counter(main for w in written if (main := _main_script(w)) is not None)
     if not scripts:
         return None
     languages = known()
     # Japanese writes kana among its ideographs: the two count as one script here.
     scripts["han"] += scripts.pop("kana", 0) if scripts["kana"] else 0
-    main = scripts.most_common(1)[0][0]
+    # a tie goes to the other script: Latin words among another script's are mostly names
+    # and code ("npm 말고 pnpm 써", "deploy через kubectl apply, не руками")
+    main = max(scripts, key=lambda s: (scripts[s], s != "latin"))
     if main == "han":
         code = "ja" if any(script_of(c) == "kana" for c in text) else "zh"
         return languages.get(code)
@@ -324,7 +329,7 @@ def detect(texts: Iterable[str]) -> Language | None:
     if len(candidates) == 1 and main != "latin":
         return candidates[0]
     # a word with an apostrophe votes with its parts too: I'm, l'homme, c'è
-    folded = [part for w in words(text) for part in _with_parts(w.casefold().replace("’", "'"))]
+    folded = [part for w in written for part in _with_parts(w.casefold().replace("’", "'"))]
     letters = Counter(c for c in text.casefold() if c.isalpha())
     # A word counts 1 / (how many candidates list it): "werden" speaks for German and Dutch
     # half each, "nicht" for German alone.
@@ -348,6 +353,12 @@ def detect(texts: Iterable[str]) -> Language | None:
         return None
     top = max(scores.values())
     return merged(tuple(sorted(code for code, score in scores.items() if score >= CLOSE * top)))
+
+
+def _main_script(word: str) -> str | None:
+    """The script of most of a word's letters (`script_of`), None when it has no letter."""
+    found = Counter(s for c in word if (s := script_of(c)) is not None)
+    return found.most_common(1)[0][0] if found else None
 
 
 def _with_parts(word: str) -> list[str]:

@@ -207,3 +207,54 @@ def test_a_thai_correction_opener_followed_by_a_space_is_found() -> None:
 def test_a_thai_correction_opener_running_into_its_clause_is_a_word_not_a_correction() -> None:
     """Without the pause "ไม่ใช่" runs into what follows ("is not …"), like "no" before a word."""
     assert [s.cues for s in found("ไม่ใช่ปัญหาของเรา")] == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        # a full-width comma or an ideographic one breaks a clause as a comma does
+        ("金额用分存，别用浮点数。", "stop:别用"),
+        ("用pnpm，不是npm。", "contrast:不是"),
+        ("不对，用pnpm，不要用npm。", "stop:不要"),
+        ("又是npm。", "again:又是"),
+    ],
+)
+def test_chinese_with_latin_names_in_it_is_read_as_chinese_with_its_clauses(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "zh" and cue in statement.cues
+
+
+def test_a_chinese_clause_after_a_full_width_comma_that_forbids_nothing_is_no_statement() -> None:
+    assert found("金额用分存，别人会检查。") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "pnpm kullan, npm değil.",  # "use pnpm, not npm": Turkish says "not" after what it negates
+        "pnpm kullan, npm degil.",  # typed without its accents
+        "sürüm 1.24 değil 1.29.",  # between two values
+        "make release ile deploy ediyoruz, eski Fabric script değil.",  # a few words that name something
+    ],
+)
+def test_a_turkish_not_after_what_it_negates_is_a_contrast(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "correction" and any(c.startswith("contrast:") for c in statement.cues)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "siparişler kargoya verildi, fatura henüz hazır değil.",  # reports the invoice not ready
+        "hazır değil, yarın bakarız.",  # in the first clause: says what is, not what is meant
+        "bu sorun değil, devam et.",
+    ],
+)
+def test_a_turkish_not_ending_a_clause_of_its_own_is_no_contrast(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize("message", ["npm이 아니라 pnpm이에요.", "회의는 금요일이 아니고 목요일이에요."])
+def test_a_korean_not_but_is_a_correction(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "ko" and statement.kind == "correction"

@@ -91,3 +91,22 @@ def test_a_word_of_the_cyrillic_or_greek_alphabet_is_read_as_written_in_latin_le
     assert [in_latin(w, "uk") for w in ["Гліб", "київ"]] == ["Hlib", "kyyiv"]
     # other scripts and Latin words, accents and all, are left as they are
     assert [in_latin(w) for w in ["kazan", "ćma", "東京", "חיפה"]] == ["kazan", "ćma", "東京", "חיפה"]
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # one ideograph is a word where a Latin word takes several letters: each word votes once
+        ("不对，用pnpm，不要用npm。", "zh"),
+        ("不要在commit里加emoji。", "zh"),
+        ("PR #41 の review お願いします", "ja"),
+        ("deploy через kubectl apply, не руками", "ru"),
+        ("npm 말고 pnpm 써.", "ko"),
+        # an English sentence naming one city in its own script stays English
+        ("Please book the hotel in 北京 for the whole team next week.", "en"),
+    ],
+)
+def test_a_text_is_in_the_script_most_of_its_words_are_written_in(text: str, code: str) -> None:
+    found = detect([text])
+    # Russian and Ukrainian share many short words: read together when close (`merged`)
+    assert found is not None and code in found.code.split("+")
