@@ -13,6 +13,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after one word or a few that name something, or between two values | "pnpm kullan, npm değil", "1.24 değil 1.29" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
+| closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
@@ -55,6 +56,7 @@ CUE_LISTS = (
     "again",
     "standing",
     "preference",
+    "closing",
     "limit",
     "changed",
     "politeness",
@@ -224,6 +226,12 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if kind == "standing":
             phrases = phrases | lang.claim.get("standing", frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
+    # a "don't" that says "without" inside a sentence: "絵文字使わないで。", not "確認しないで送った"
+    found += [
+        Cue("preference", " ".join(p), i)
+        for i, p in find(low, impact.get("closing", frozenset()))
+        if i + len(p) == len(low) and free(i, len(p))
+    ]
     # "again" anywhere when the person exclaims, or speaks of what the agent did: "you" is the
     # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
     # not in a request ("Can you send it again") nor further on ("Nice to see you again")

@@ -258,3 +258,36 @@ def test_a_turkish_not_ending_a_clause_of_its_own_is_no_contrast(message: str) -
 def test_a_korean_not_but_is_a_correction(message: str) -> None:
     (statement,) = found(message)
     assert statement.language == "ko" and statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("絵文字使わないで。", "preference:ない で"),  # "don't", closing the sentence
+        ("税抜きでお願いします。", "asked:で お願い し ます"),  # "please" after the で that says how
+        ("英語で頼む。", "asked:で 頼む"),
+        ("もう一回言うけど、PDFで。", "reminder:もう 一回 言う"),
+    ],
+)
+def test_japanese_asks_for_a_way_and_forbids_closing_its_sentence(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "ja" and cue in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "確認しないで送っちゃった。",  # "without checking": "ないで" inside the sentence
+        "これでお願いします。",  # "this one, please": agrees
+        "請求書の送付お願いします。",  # asks for a deed, with no で
+    ],
+)
+def test_japanese_without_and_a_request_for_a_deed_are_no_statements(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_greek_told_you_again_and_a_chinese_how_many_times_are_reminders() -> None:
+    (greek,) = found("σου το έχω ξαναπεί, τα τιμολόγια φεύγουν Δευτέρα.")
+    (chinese,) = found("说了多少次了，要用英文写commit。")
+    assert greek.kind == chinese.kind == "correction"
+    assert greek.recalls and chinese.recalls
