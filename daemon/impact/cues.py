@@ -15,6 +15,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
+| repeated (again) | anywhere: a word that only says a deed was done again | Chinese "参数校验又手写了" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -54,6 +55,7 @@ CUE_LISTS = (
     "instead",
     "reminder",
     "again",
+    "repeated",
     "standing",
     "preference",
     "closing",
@@ -239,6 +241,8 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     for i, phrase in find(low, impact.get("again", frozenset())):
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
+    # a word that says a deed was done again, anywhere ("参数校验又手写了"; 再 asks for it again)
+    found += [Cue("again", " ".join(p), i) for i, p in find(low, impact.get("repeated", frozenset())) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]

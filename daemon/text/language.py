@@ -50,7 +50,7 @@ CLAIM_LISTS = (
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "instead", "reminder",
-    "again", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
+    "again", "repeated", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent",
 )  # fmt: skip
 KEYS = frozenset(

@@ -291,3 +291,31 @@ def test_a_greek_told_you_again_and_a_chinese_how_many_times_are_reminders() -> 
     (chinese,) = found("说了多少次了，要用英文写commit。")
     assert greek.kind == chinese.kind == "correction"
     assert greek.recalls and chinese.recalls
+
+
+def test_chinese_and_japanese_sentences_end_at_a_full_stop_with_no_space_after_it() -> None:
+    """"…見せてね。今回はこれでOK" is two sentences: the second's one-off ("今回は", this time)
+    leaves the first, a rule, standing; a full stop inside a quotation ends no sentence."""
+    (rule,) = found("英語のメールは送る前に必ず私に見せてね。今回はこれでOK、送っといて")
+    assert rule.quote == "英語のメールは送る前に必ず私に見せてね。"
+    first, second = found("我们用pnpm，不是npm。还有以后回复我用中文就行")
+    assert first.quote == "我们用pnpm，不是npm。" and second.kind == "standing_instruction"
+    (quoted,) = found("「了解。」だけの返事はやめてください。")
+    assert quoted.quote == "「了解。」だけの返事はやめてください。"
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("参数校验又手写了", "again:又"),  # 又 says it was done again, wherever it stands
+        ("金额别parseFloat，转成分存integer", "preference:别"),  # 别 forbids after the topic
+    ],
+)
+def test_chinese_again_and_dont_count_after_what_is_spoken_of(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert cue in statement.cues
+
+
+@pytest.mark.parametrize("message", ["别的方案也行。", "又快又好，谢谢", "别人会看的。"])
+def test_chinese_words_holding_again_or_dont_are_no_statements(message: str) -> None:
+    assert found(message) == []

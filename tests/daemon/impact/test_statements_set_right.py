@@ -163,3 +163,13 @@ def test_a_time_among_other_words_or_the_agents_own_time_sets_nothing_right() ->
     assert set_right("zet de borrel erna op 21:30 in de agenda", answered) == []
     assert set_right("19:30.", answered) == []
     assert set_right("Gyokuro 100 g, yes.", "Gyokuro Yame 100 g, Jasmínový perlový 50 g.") == []
+
+
+def test_a_turkish_not_after_a_word_of_the_agents_turn_sets_it_right() -> None:
+    """"değil" said after what it negates, closing its clause, even the first: what it negates
+    is the agent's ("Aras Kargo"), so the person contradicts the agent."""
+    answered = "Siparişleri Aras Kargo ile gönderdim."
+    assert set_right("aras degil, yurtici ile calisiyoruz.", answered, "tr") == ["set_right:aras degil"]
+    assert set_right("hazır değil, yarın bakarız.", "Fatura hazır, gönderiyorum.", "tr") == ["set_right:hazır değil"]
+    # not a word of the agent's: the person reports
+    assert set_right("hazır değil, yarın bakarız.", "Siparişleri gönderdim.", "tr") == []
