@@ -36,6 +36,7 @@ from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.shapes import EQUALS, as_before, asked, defined, every, forbidden, in_code, sequence
 from daemon.text.keyboard import find, said_at, typed_key
 from daemon.text.language import Language, known
+from daemon.text.latin_reading import latin_readings
 from daemon.text.lexicon import number_at
 
 # Scripts written without spaces between words: there a space is a pause, like a comma.
@@ -89,6 +90,15 @@ def first_words() -> frozenset[str]:
 
 
 @cache
+def first_words_in_latin() -> tuple[tuple[Language, frozenset[str]], ...]:
+    """The first words of the cue phrases of each reading in Latin letters (`latin_readings`),
+    keyed as it keys the words of a sentence ("ohi" is read as "oxi")."""
+    return tuple(
+        (r, frozenset(p[0] for name in CUE_LISTS for p in r.impact.get(name, ()) if p)) for r in latin_readings()
+    )
+
+
+@cache
 def negations() -> frozenset[str]:
     """The words of every language with cues that say "not" (`NEGATING`): read in capitals."""
     return frozenset(
@@ -108,6 +118,7 @@ def may_hold_cues(text: str, words: Words) -> bool:
         not first_words().isdisjoint(words.low)
         or not negations().isdisjoint(words.capitals)
         or EQUALS.search(text) is not None
+        or any(not first.isdisjoint(r.key(w) for w in words.low) for r, first in first_words_in_latin())
     )
 
 

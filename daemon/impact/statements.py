@@ -181,13 +181,15 @@ def _read(
     no language the sentence is read in (`readings`) finds it asks for work."""
     if not lang.impact:
         return [], False
-    words = words_of(text)
+    said = words_of(text)
+    # a language typed in Latin letters ("Greeklish") is read with its words keyed as its lists are
+    words = replace(said, low=tuple(lang.key(w) for w in said.low)) if lang.keyed else said
     found = cues(lang, text, words, spans)
     changes = [c for c in found if c.kind == "changed"]
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
-    found += [c for c in set_right(lang, text, words, answered, readings) if all(f.at != c.at for f in found)]
+    found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit

@@ -24,6 +24,7 @@ import yaml
 from daemon.kernel.errors import LanguageDataError
 from daemon.text import cldr
 from daemon.text.keyboard import typed_plain
+from daemon.text.latin_letters import Spelling, spelling_of
 from daemon.text.stems import algorithms
 from daemon.text.unicode_words import script, segment, words
 
@@ -54,7 +55,7 @@ IMPACT_LISTS = (
     "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -85,6 +86,15 @@ class Language:
     # `pro_drop: unmarked`: the subject is left unsaid and the verb marks no person (Japanese,
     # Korean, Thai): a statement naming no one else is the speaker's own (memory_engine/first_person.py)
     person_unmarked: bool = False
+    # how it is typed in Latin letters (`typed_in_latin:`, daemon/text/latin_letters.py), and
+    # whether this is that reading (`in_latin_letters`), its words keyed so
+    spelling: Spelling | None = None
+    keyed: bool = False
+
+    def key(self, word: str) -> str:
+        """A word as this language's lists hold it: its one Latin spelling in a reading in
+        Latin letters (`in_latin_letters`), else as it is."""
+        return self.spelling.key(word) if self.keyed and self.spelling is not None else word
 
     def words(self, key: str) -> frozenset[str]:
         return self.lists.get(key, frozenset())
@@ -212,6 +222,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         code,
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
         impact=impact,
+        spelling=spelling_of(data["typed_in_latin"], label) if "typed_in_latin" in data else None,
     )
 
 
@@ -258,7 +269,15 @@ def abbreviations() -> frozenset[str]:
 
 
 def language(code: str) -> Language | None:
-    """The language of `code`, or of codes joined by "+" (`merged`); None if one has no file."""
+    """The language of `code`, or of codes joined by "+" (`merged`), or its reading in Latin
+    letters ("el-latn"); None if one has no file."""
+    from daemon.text.latin_reading import (  # it reads the languages loaded here
+        LATIN_READING,
+        in_latin_letters,
+    )
+
+    if code.endswith(LATIN_READING):
+        return in_latin_letters(code.removesuffix(LATIN_READING))
     codes = tuple(code.split("+"))
     if any(c not in known() for c in codes):
         return None
@@ -349,6 +368,12 @@ def detect(texts: Iterable[str]) -> Language | None:
         score += sum(letters[c] for c in lang.words("letters"))
         if score:
             scores[lang.code] = score
+    if main == "latin":
+        from daemon.text.latin_reading import typed_in_latin  # it reads the languages loaded here
+
+        typed = typed_in_latin(folded, holders, max(scores.values(), default=0.0))
+        if typed is not None:
+            return typed
     if not scores:
         return None
     top = max(scores.values())

@@ -44,6 +44,8 @@ def tokens(text: str, lang: Language | None = None) -> list[str]:
     text = POSSESSIVE.sub("", unicodedata.normalize("NFC", text))
     raw = [w.text for w in segment(text)]
     low = [w.casefold().replace("'", "").replace("’", "") for w in raw]
+    if lang is not None and lang.keyed:  # typed in Latin letters: its lists hold the one spelling
+        low = [lang.key(w) for w in low]
     found: list[str] = []
     i = 0
     while i < len(low):

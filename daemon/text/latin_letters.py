@@ -1,0 +1,72 @@
+"""A language typed in Latin letters, as people do on a keyboard without its script: Greek
+as "Greeklish" ("to eipame", "ohi", "8elw" for "το είπαμε", "όχι", "θέλω") (pure, no I/O;
+docs/how-to/add-a-language.md).
+
+Nobody types it one way: "όχι" is "oxi", "ohi" or "ochi", "θέλω" is "thelw", "thelo" or
+"8elw". So neither side is compared as written: both the language's own words and the words
+typed in Latin letters are brought to one spelling (`Spelling.key`) — the script's letters
+written in Latin ones (`letters`), then the Latin spellings people use made one (`spellings`,
+regular expressions applied in order), doubled letters made single. Both tables are the
+language's, in its data file under `typed_in_latin:`.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from daemon.kernel.errors import LanguageDataError
+
+DOUBLED = re.compile(r"(.)\1+")
+# Words a spelling keeps keyed (a dict read and written whole by each thread: no lock needed).
+KEPT = 200_000
+
+
+@dataclass(frozen=True)
+class Spelling:
+    """How a language's words are typed in Latin letters (see the module docstring)."""
+
+    letters: tuple[tuple[str, str], ...]  # a letter or two of the script → Latin, longest first
+    spellings: tuple[tuple[re.Pattern[str], str], ...]  # a Latin spelling → the one spelling
+    # words already keyed: every sentence of a history is read so, most words again and again
+    known: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def key(self, word: str) -> str:
+        """The one spelling of `word`, in the script or typed in Latin letters."""
+        found = self.known.get(word)
+        if found is None:
+            found = self._spelled(word)
+            if len(self.known) < KEPT:
+                self.known[word] = found
+        return found
+
+    def _spelled(self, word: str) -> str:
+        plain = "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))
+        for letter, latin in self.letters:
+            plain = plain.replace(letter, latin)
+        for pattern, spelled in self.spellings:
+            plain = pattern.sub(spelled, plain)
+        return DOUBLED.sub(r"\1", plain)
+
+
+def spelling_of(data: Any, label: str) -> Spelling:
+    """The `typed_in_latin:` mapping of a data file (`letters:` a mapping, `spellings:` a list
+    of [pattern, replacement] pairs); raises LanguageDataError naming the file and key."""
+    where = f"{label}: typed_in_latin"
+    if not isinstance(data, dict) or set(data) - {"letters", "spellings"}:
+        raise LanguageDataError(f"{where} must be a mapping with `letters` and `spellings`")
+    letters = data.get("letters") or {}
+    if not isinstance(letters, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in letters.items()):
+        raise LanguageDataError(f"{where}.letters must map letters of the script to Latin letters")
+    spellings = []
+    for pair in data.get("spellings") or []:
+        if not (isinstance(pair, list) and len(pair) == 2 and all(isinstance(p, str) for p in pair)):
+            raise LanguageDataError(f"{where}.spellings: {pair!r} is not a [pattern, replacement] pair")
+        try:
+            spellings.append((re.compile(pair[0]), pair[1]))
+        except re.error as exc:
+            raise LanguageDataError(f"{where}.spellings: {pair[0]!r} is not a regular expression ({exc})") from exc
+    ordered = sorted(((str(k), str(v)) for k, v in letters.items()), key=lambda kv: -len(kv[0]))
+    return Spelling(tuple(ordered), tuple(spellings))

@@ -1,0 +1,74 @@
+"""A language read as typed in Latin letters (Greek as "Greeklish"): its lists keyed to the one
+Latin spelling of `daemon.text.latin_letters`, and the votes that tell a text so typed from
+the languages written in Latin letters (pure; docs/how-to/add-a-language.md)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import cache
+
+from daemon.text.language import CLOSE, Language, known
+
+# A reading in Latin letters is its language's code with this after it ("el-latn").
+LATIN_READING = "-latn"
+
+
+@cache
+def in_latin_letters(code: str) -> Language | None:
+    """The language of `code` as typed in Latin letters (Greek as "Greeklish"), every word of
+    its lists, concepts and vocabulary keyed to its one Latin spelling; None without a
+    `typed_in_latin:` table. Its patterns and distinctive letters are the script's: left out."""
+    base = known().get(code)
+    if base is None or base.spelling is None:
+        return None
+    key = base.spelling.key
+
+    def keyed(phrase: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(key(w) for w in phrase)
+
+    concepts: dict[str, tuple[str, ...]] = {}
+    for word, found in base.concepts.items():
+        concepts[key(word)] = tuple(dict.fromkeys((*concepts.get(key(word), ()), *found)))
+    return replace(
+        base,
+        code=code + LATIN_READING,
+        name=f"{base.name} in Latin letters",
+        script="latin",
+        stemmer=None,
+        concepts=concepts,
+        phrases={keyed(p): found for p, found in base.phrases.items()},
+        lists={name: frozenset(key(w) for w in words) for name, words in base.lists.items() if name != "letters"},
+        patterns={},
+        vocabulary=frozenset(key(w) for w in base.vocabulary),
+        affixes={},
+        claim={name: frozenset(keyed(p) for p in phrases) for name, phrases in base.claim.items()},
+        impact={name: frozenset(keyed(p) for p in phrases) for name, phrases in base.impact.items()},
+        keyed=True,
+    )
+
+
+@cache
+def latin_readings() -> tuple[Language, ...]:
+    """The readings in Latin letters of every language whose file has `typed_in_latin:`."""
+    return tuple(r for code in known() if (r := in_latin_letters(code)) is not None)
+
+
+# Letters a word typed in Latin letters needs to vote for a reading so ("den", not "na"), and
+# the votes it needs at least: a reading never wins on one word other languages share.
+LATIN_WORD = 3
+LATIN_VOTES = 1.0
+
+
+def typed_in_latin(folded: list[str], holders: dict[str, list[str]], best: float) -> Language | None:
+    """The reading in Latin letters (`in_latin_letters`) the words vote for, when its votes
+    pass the best Latin language's by more than CLOSE allows (a word another language lists
+    too is shared with it); None otherwise. It is never read together with another."""
+    for reading in latin_readings():
+        score = sum(
+            1 / (1 + len(holders[w]))
+            for w in folded
+            if len(w) >= LATIN_WORD and reading.key(w) in reading.vocabulary
+        )
+        if score >= LATIN_VOTES and best < CLOSE * score:
+            return reading
+    return None
