@@ -11,11 +11,10 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
-| contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after one word or a few that name something, or between two values | "pnpm kullan, npm değil", "1.24 değil 1.29" |
+| contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something, or between two values | "…, eski Fabric script değil", "1.24 değil 1.29" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
-| repeated (again) | anywhere: a word that only says a deed was done again | Chinese "参数校验又手写了" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -27,6 +26,7 @@ kind, a negated imperative, a name defined with " = ") are in `daemon.impact.sha
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -56,7 +56,6 @@ CUE_LISTS = (
     "instead",
     "reminder",
     "again",
-    "repeated",
     "standing",
     "preference",
     "closing",
@@ -220,17 +219,15 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         reports = end < len(low) and lang.matches("present_forms", low[end])
         if placed and not reports and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
-    # Turkish says "not" after what it negates: "pnpm kullan, npm değil" is "use pnpm, not npm"
+    # Turkish says "not" after what it negates: "…, eski Fabric script değil" is "…, not the
+    # old Fabric script"; what it negates names something, else the clause reports ("…, fatura
+    # henüz hazır değil", "Sunucu çalışıyor, veritabanı değil"). Said of the agent's word, it
+    # sets it right (`daemon.impact.setright`).
     ends = set(clauses[1:]) | {len(low)}
     for i, phrase in find(low, impact.get("contrast_after", frozenset())):
         end = i + len(phrase)
-        opened = max(c for c in clauses if c <= i) if any(c <= i for c in clauses) else start
-        # what it negates is one word, or a few that name something ("eski Fabric script değil"):
-        # not a clause of its own ("…, fatura henüz hazır değil" reports the invoice not ready)
-        named = i - opened == 1 or (
-            i - opened <= NAMED
-            and any(_names(lang, text, words, k) for k in range(opened, i))
-        )
+        opened = clauses[bisect_right(clauses, i) - 1] if clauses[0] <= i else start
+        named = 0 < i - opened <= NAMED and any(_names(lang, text, words, k) for k in range(opened, i))
         closing = opened > start and named and end in ends
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
@@ -252,8 +249,6 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     for i, phrase in find(low, impact.get("again", frozenset())):
         if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
-    # a word that says a deed was done again, anywhere ("参数校验又手写了"; 再 asks for it again)
-    found += [Cue("again", " ".join(p), i) for i, p in find(low, impact.get("repeated", frozenset())) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]

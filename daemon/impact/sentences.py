@@ -29,7 +29,7 @@ from memory_engine.claim import apart_spans
 # A sentence ends after one of these, then a space, a closing quote or bracket, or the end;
 # Chinese and Japanese write no space after their full stops ("…見せてね。今回は…"); one inside
 # a quotation ends the words quoted, not the sentence ("「もう送った。」と言った").
-END = re.compile(r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|[。！？｡]+(?![\"'”’»)\]」』）])|\n+")
+END = re.compile(r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|[。！？｡]+(?![。！？｡\"'”’»)\]」』）】〕])|\n+")
 SINGLE_QUOTED = re.compile(r"(?<![\w'’])['‘][^'‘’\n]{2,}?['’](?![\w'’])")
 INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
 # A line opening with a position in a file ("src/a.ts:3:1 - error", "  12:4  error  …"): a

@@ -18,8 +18,8 @@ the readings compare the two (values by their parts and worth: `daemon.impact.va
 - **not the agent's**: a contrast word ("not", "pas", "nie") before a word of the agent's turn
   at the end of its clause: after a word of the person's own ("resa_dev pas reservations"),
   or opening the sentence before a name the agent wrote ("gbp. Not usd" / "USD"); or one said
-  after what it negates (`contrast_after`) closing its clause, after a word of the agent's
-  turn ("aras degil, yurtici ile calisiyoruz" / "Aras Kargo");
+  after what it negates (`contrast_after`) closing its clause right after a word of the
+  agent's turn ("aras degil, yurtici ile calisiyoruz" / "Aras Kargo");
 - **spelled out**: a name spelled letter by letter ("S-I-O-B-H-A-N"), which nobody does but
   to set a spelling right.
 
@@ -288,16 +288,14 @@ def _not_the_agents(lang: Language, text: str, words: Words, turn: _Turn) -> lis
         elif i not in breaks and low[i - 1] not in turn.said and low[i - 1] not in skip:
             # "resa_dev pas reservations": the person's own word is what is meant instead
             found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
-    # a "not" said after what it negates, closing its clause ("aras degil, yurtici ile …" to an
-    # agent that wrote "Aras Kargo"): a word of the agent's turn, within NAMED words before it
+    # a "not" said right after a word of the agent's turn, closing its clause ("aras degil,
+    # yurtici ile …" to an agent that wrote "Aras Kargo"; not "Aras pahalı değil")
     for i, phrase in find(low, lang.impact.get("contrast_after", frozenset())):
         end = i + len(phrase)
         if end < len(low) and end not in breaks:
             continue
-        begin = max([b for b in breaks if b <= i] or [0])
-        what = [w for w in low[begin:i] if w not in skip]
-        if 0 < len(what) <= NAMED and any(len(w) >= SHORTEST and w in turn.said for w in what):
-            found.append(Cue("set_right", " ".join((*what, *phrase)), i))
+        if i > 0 and len(low[i - 1]) >= SHORTEST and low[i - 1] not in skip and low[i - 1] in turn.said:
+            found.append(Cue("set_right", " ".join((low[i - 1], *phrase)), i))
     return found
 
 

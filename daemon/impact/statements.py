@@ -32,7 +32,7 @@ from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
-from daemon.text.language import Language, detect
+from daemon.text.language import Language, detect, in_each_script
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
@@ -330,15 +330,18 @@ class Reading:
 def _reading(
     text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], answered: Answered
 ) -> Reading:
-    """The sentence read in its own language, in the message's and in the session's usual
-    one (`languages`: a short English sentence may look Polish — "We dropped jest."): the
-    cues of the first that has some, excluded if any reading excludes it; None if no
-    language fits."""
-    own = detect([text])
+    """The sentence read in its own language, in that of the words of each script it holds,
+    in the message's and in the session's usual one (`languages`: a short English sentence
+    may look Polish — "We dropped jest."), a reading in Latin letters last: the cues of the
+    first that has some, excluded if any reading excludes it; None if no language fits."""
     readings: list[Language] = []
-    for lang in (own, *languages):
+    # a sentence in two scripts is also read in the language of each ("不要在commit里加emoji。")
+    for lang in (detect([text]), *in_each_script(text), *languages):
         if lang is not None and all(lang.code != seen.code for seen in readings):
             readings.append(lang)
+    # a reading in Latin letters ("el-latn") comes last: a word it keys as its own ("auto",
+    # "pote") is as often a word of the language the person usually writes in
+    readings.sort(key=lambda lang: lang.keyed)
     best: Reading | None = None
     excluded = False
     for lang in readings:

@@ -51,7 +51,7 @@ CLAIM_LISTS = (
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "instead", "reminder",
-    "again", "repeated", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
+    "again", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent",
 )  # fmt: skip
 KEYS = frozenset(
@@ -317,10 +317,8 @@ def _calendar(code: str) -> frozenset[str]:
 def detect(texts: Iterable[str]) -> Language | None:
     """The language `texts` (read together) are written in, or None if no data file fits.
 
-    The text's main script decides first, each word counting once for the script of most of
-    its letters (a Chinese sentence with "pnpm" and "npm" in it is Chinese: one ideograph is
-    a word, where a Latin word takes several letters): Hangul is Korean, ideographs with kana
-    Japanese, without Chinese; otherwise the main script chooses the candidates and its words vote: each word that is one of a
+    The text's main script decides first: Hangul is Korean, ideographs with kana Japanese,
+    without Chinese; otherwise the main script chooses the candidates and its words vote: each word that is one of a
     language's listed words (stopwords, connectives, openers, first-person forms and verbs,
     concept words) or one of its CLDR weekday, month or number names counts one, each of its
     distinctive letters (`letters:`) one; a word several languages list is shared among them.
@@ -329,16 +327,13 @@ def detect(texts: Iterable[str]) -> Language | None:
     word as every one of them does — the safe side for a check that refuses changes.
     """
     text = unicodedata.normalize("NFC", " ".join(texts))
-    written = words(text)
-    scripts = Counter(main for w in written if (main := _main_script(w)) is not None)
+    scripts = Counter(s for c in text if (s := script_of(c)) is not None)
     if not scripts:
         return None
     languages = known()
     # Japanese writes kana among its ideographs: the two count as one script here.
     scripts["han"] += scripts.pop("kana", 0) if scripts["kana"] else 0
-    # a tie goes to the other script: Latin words among another script's are mostly names
-    # and code ("npm 말고 pnpm 써", "deploy через kubectl apply, не руками")
-    main = max(scripts, key=lambda s: (scripts[s], s != "latin"))
+    main = scripts.most_common(1)[0][0]
     if main == "han":
         code = "ja" if any(script_of(c) == "kana" for c in text) else "zh"
         return languages.get(code)
@@ -348,7 +343,7 @@ def detect(texts: Iterable[str]) -> Language | None:
     if len(candidates) == 1 and main != "latin":
         return candidates[0]
     # a word with an apostrophe votes with its parts too: I'm, l'homme, c'è
-    folded = [part for w in written for part in _with_parts(w.casefold().replace("’", "'"))]
+    folded = [part for w in words(text) for part in _with_parts(w.casefold().replace("’", "'"))]
     letters = Counter(c for c in text.casefold() if c.isalpha())
     # A word counts 1 / (how many candidates list it): "werden" speaks for German and Dutch
     # half each, "nicht" for German alone.
@@ -380,10 +375,19 @@ def detect(texts: Iterable[str]) -> Language | None:
     return merged(tuple(sorted(code for code, score in scores.items() if score >= CLOSE * top)))
 
 
-def _main_script(word: str) -> str | None:
-    """The script of most of a word's letters (`script_of`), None when it has no letter."""
-    found = Counter(s for c in word if (s := script_of(c)) is not None)
-    return found.most_common(1)[0][0] if found else None
+def in_each_script(text: str) -> list[Language]:
+    """The language of the words of `text` written in each script it holds, the script of
+    most letters first: "不对，用pnpm，不要用npm。" is Chinese by its ideographs and read so,
+    though its Latin letters are more; "Always cc 王小明 and 李华." is English by its words."""
+    by_script: dict[str, list[str]] = {}
+    for word in words(text):
+        found = Counter(s for c in word if (s := script_of(c)) is not None)
+        if found:
+            by_script.setdefault(found.most_common(1)[0][0], []).append(word)
+    if len(by_script) < 2:
+        return []
+    ordered = sorted(by_script.values(), key=lambda ws: -sum(len(w) for w in ws))
+    return [lang for ws in ordered if (lang := detect([" ".join(ws)])) is not None]
 
 
 def _with_parts(word: str) -> list[str]:

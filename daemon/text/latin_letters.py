@@ -34,7 +34,10 @@ class Spelling:
     known: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def key(self, word: str) -> str:
-        """The one spelling of `word`, in the script or typed in Latin letters."""
+        """The one spelling of `word`, in the script or typed in Latin letters; a number ("8",
+        "3") is left as it is, though "8" and "3" in a word are letters ("8elw", "3ana")."""
+        if not any(c.isalpha() for c in word):
+            return word
         found = self.known.get(word)
         if found is None:
             found = self._spelled(word)

@@ -33,7 +33,6 @@ def in_latin_letters(code: str) -> Language | None:
         base,
         code=code + LATIN_READING,
         name=f"{base.name} in Latin letters",
-        script="latin",
         stemmer=None,
         concepts=concepts,
         phrases={keyed(p): found for p, found in base.phrases.items()},
@@ -54,20 +53,19 @@ def latin_readings() -> tuple[Language, ...]:
 
 
 # Letters a word typed in Latin letters needs to vote for a reading so ("den", not "na"), and
-# the votes it needs at least: a reading never wins on one word other languages share.
+# the words that must so vote: one word keyed alike ("auto", "echo", "pote") is a coincidence.
 LATIN_WORD = 3
-LATIN_VOTES = 1.0
+LATIN_VOTES = 2
 
 
 def typed_in_latin(folded: list[str], holders: dict[str, list[str]], best: float) -> Language | None:
-    """The reading in Latin letters (`in_latin_letters`) the words vote for, when its votes
-    pass the best Latin language's by more than CLOSE allows (a word another language lists
-    too is shared with it); None otherwise. It is never read together with another."""
+    """The reading in Latin letters (`in_latin_letters`) the words vote for: LATIN_VOTES words
+    or more that no language written in Latin letters lists (`holders`) and the reading does,
+    keyed, more than the best Latin language's votes by the margin two languages are read
+    together within (CLOSE); None otherwise. It is never read together with another."""
     for reading in latin_readings():
         score = sum(
-            1 / (1 + len(holders[w]))
-            for w in folded
-            if len(w) >= LATIN_WORD and reading.key(w) in reading.vocabulary
+            1 for w in folded if len(w) >= LATIN_WORD and not holders[w] and reading.key(w) in reading.vocabulary
         )
         if score >= LATIN_VOTES and best < CLOSE * score:
             return reading

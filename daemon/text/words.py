@@ -44,8 +44,6 @@ def tokens(text: str, lang: Language | None = None) -> list[str]:
     text = POSSESSIVE.sub("", unicodedata.normalize("NFC", text))
     raw = [w.text for w in segment(text)]
     low = [w.casefold().replace("'", "").replace("’", "") for w in raw]
-    if lang is not None and lang.keyed:  # typed in Latin letters: its lists hold the one spelling
-        low = [lang.key(w) for w in low]
     found: list[str] = []
     i = 0
     while i < len(low):
@@ -72,6 +70,8 @@ def token(word: str, lang: Language | None = None) -> str:
         return month
     if lang is None:
         return folded
+    if lang.keyed:  # typed in Latin letters ("Greeklish"): its lists hold the one spelling
+        return lang.key(folded)
     if uncased(folded):
         return lemma(folded, lang)  # a Korean particle or an Arabic/Hebrew "and" left out
     return stem(folded, lang.stemmer)

@@ -96,11 +96,10 @@ def test_again_counts_when_the_person_says_the_agent_did_it_again(code: str, mes
     assert statement.kind == "correction"
     assert statement.cues == (cue,)
     assert statement.recalls
-    # without the language's second-person forms the same "again" would not count (Chinese 又
-    # counts anywhere as well, as `repeated`: left out here too)
+    # without the language's second-person forms the same "again" would not count
     lang = detect([message])
     assert lang is not None
-    unaddressed = replace(lang, impact={k: v for k, v in lang.impact.items() if k not in ("second_person", "repeated")})
+    unaddressed = replace(lang, impact={k: v for k, v in lang.impact.items() if k != "second_person"})
     assert cues(unaddressed, message, words_of(message), []) == []
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
 
 # The agent's turn the person answers (the first message of a session states a task).
 AGENT = "Done, I updated the file."
@@ -214,7 +215,7 @@ def test_a_thai_correction_opener_running_into_its_clause_is_a_word_not_a_correc
     [
         # a full-width comma or an ideographic one breaks a clause as a comma does
         ("金额用分存，别用浮点数。", "stop:别用"),
-        ("用pnpm，不是npm。", "contrast:不是"),
+        ("用pnpm，而不是npm。", "contrast:而不是"),
         ("不对，用pnpm，不要用npm。", "stop:不要"),
         ("又是npm。", "again:又是"),
     ],
@@ -231,10 +232,9 @@ def test_a_chinese_clause_after_a_full_width_comma_that_forbids_nothing_is_no_st
 @pytest.mark.parametrize(
     "message",
     [
-        "pnpm kullan, npm değil.",  # "use pnpm, not npm": Turkish says "not" after what it negates
-        "pnpm kullan, npm degil.",  # typed without its accents
         "sürüm 1.24 değil 1.29.",  # between two values
         "make release ile deploy ediyoruz, eski Fabric script değil.",  # a few words that name something
+        "kargoyu yurtici ile gonderiyoruz, eski Aras anlasmasi degil.",  # typed without its accents
     ],
 )
 def test_a_turkish_not_after_what_it_negates_is_a_contrast(message: str) -> None:
@@ -248,16 +248,22 @@ def test_a_turkish_not_after_what_it_negates_is_a_contrast(message: str) -> None
         "siparişler kargoya verildi, fatura henüz hazır değil.",  # reports the invoice not ready
         "hazır değil, yarın bakarız.",  # in the first clause: says what is, not what is meant
         "bu sorun değil, devam et.",
+        # one word that names nothing: the clause reports
+        "Fatura hazır, ödeme değil.",
+        "Müşteri aradı, acil değil.",
+        "Sunucu çalışıyor, veritabanı değil.",
     ],
 )
 def test_a_turkish_not_ending_a_clause_of_its_own_is_no_contrast(message: str) -> None:
     assert found(message) == []
 
 
-@pytest.mark.parametrize("message", ["npm이 아니라 pnpm이에요.", "회의는 금요일이 아니고 목요일이에요."])
-def test_a_korean_not_but_is_a_correction(message: str) -> None:
-    (statement,) = found(message)
+def test_a_korean_not_x_but_y_is_a_correction_not_only_but_also_is_not() -> None:
+    (statement,) = found("npm 말고 pnpm 써.")
     assert statement.language == "ko" and statement.kind == "correction"
+    # "아니라" alone is also "not only … but also": praise and reports
+    assert found("속도뿐만 아니라 안정성도 좋아요.") == []
+    assert found("내 잘못이 아니라 서버 문제였어.") == []
 
 
 @pytest.mark.parametrize(
@@ -298,24 +304,54 @@ def test_chinese_and_japanese_sentences_end_at_a_full_stop_with_no_space_after_i
     leaves the first, a rule, standing; a full stop inside a quotation ends no sentence."""
     (rule,) = found("英語のメールは送る前に必ず私に見せてね。今回はこれでOK、送っといて")
     assert rule.quote == "英語のメールは送る前に必ず私に見せてね。"
-    first, second = found("我们用pnpm，不是npm。还有以后回复我用中文就行")
-    assert first.quote == "我们用pnpm，不是npm。" and second.kind == "standing_instruction"
+    first, second = found("我们用pnpm，而不是npm。还有以后回复我用中文就行")
+    assert first.quote == "我们用pnpm，而不是npm。" and second.kind == "standing_instruction"
     (quoted,) = found("「了解。」だけの返事はやめてください。")
     assert quoted.quote == "「了解。」だけの返事はやめてください。"
 
 
+def test_chinese_dont_counts_after_what_is_spoken_of() -> None:
+    (statement,) = found("金额别parseFloat，转成分存integer")  # 别 forbids after the topic
+    assert "preference:别" in statement.cues
+
+
 @pytest.mark.parametrize(
-    ("message", "cue"),
+    "message",
     [
-        ("参数校验又手写了", "again:又"),  # 又 says it was done again, wherever it stands
-        ("金额别parseFloat，转成分存integer", "preference:别"),  # 别 forbids after the topic
+        "别的方案也行。",
+        "又快又好，谢谢",
+        "别人会看的。",
+        # 又 inside a sentence says as often that the world did a thing again
+        "今天又下雨了。",
+        "CI又挂了，我去看看。",
+        "谢谢，不是很急。",  # "not very urgent": 不是 after a comma is no contrast
     ],
 )
-def test_chinese_again_and_dont_count_after_what_is_spoken_of(message: str, cue: str) -> None:
-    (statement,) = found(message)
-    assert cue in statement.cues
-
-
-@pytest.mark.parametrize("message", ["别的方案也行。", "又快又好，谢谢", "别人会看的。"])
-def test_chinese_words_holding_again_or_dont_are_no_statements(message: str) -> None:
+def test_chinese_words_holding_again_dont_or_not_are_no_statements(message: str) -> None:
     assert found(message) == []
+
+
+def test_a_run_of_full_stops_before_a_closing_quote_ends_no_sentence_inside_it() -> None:
+    (statement,) = found("「了解！？」だけの返事はやめてください。")
+    assert statement.quote == "「了解！？」だけの返事はやめてください。"
+    (bracketed,) = found("【注意。】以后不要用npm。")
+    assert bracketed.quote == "【注意。】以后不要用npm。"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "وصل الطرد، لا يوجد ضرر",  # Arabic negates a present verb: "no damage", after its comma
+        "Status: deployed · not verified",  # a middle dot is no clause break
+        "Dosyaya yazma izni yok.",  # "write permission": a noun, not "don't write"
+        "Okuma ve yazma hızı düştü.",
+    ],
+)
+def test_a_report_with_a_not_after_a_foreign_comma_or_a_verbal_noun_is_no_statement(message: str) -> None:
+    assert found(message) == []
+
+
+def test_a_turkish_dont_closing_its_sentence_is_a_preference() -> None:
+    # in a Turkish session: the sentence alone holds no word only Turkish lists
+    (statement,) = detect_statements("sabunlara organik yazma.", "s1", 3, None, answered=AGENT, usual=language("tr"))
+    assert statement.kind == "preference" and "preference:yazma" in statement.cues

@@ -170,6 +170,8 @@ def test_a_turkish_not_after_a_word_of_the_agents_turn_sets_it_right() -> None:
     is the agent's ("Aras Kargo"), so the person contradicts the agent."""
     answered = "Siparişleri Aras Kargo ile gönderdim."
     assert set_right("aras degil, yurtici ile calisiyoruz.", answered, "tr") == ["set_right:aras degil"]
+    assert set_right("pnpm kullan, npm değil.", "npm install ile kurdum.", "tr") == ["set_right:npm değil"]
     assert set_right("hazır değil, yarın bakarız.", "Fatura hazır, gönderiyorum.", "tr") == ["set_right:hazır değil"]
-    # not a word of the agent's: the person reports
+    # not a word of the agent's, or not the word right before it: the person reports
     assert set_right("hazır değil, yarın bakarız.", "Siparişleri gönderdim.", "tr") == []
+    assert set_right("Aras pahalı değil, tamam.", answered, "tr") == []

@@ -42,7 +42,8 @@ def test_a_text_typed_in_greeklish_is_read_as_greek_in_latin_letters() -> None:
     found = detect(["den exoume stripe, ayto einai apomeinari apo to prwto prototype"])
     assert found is not None and found.code == "el-latn"
     reading = language("el-latn")
-    assert reading is not None and reading.keyed and reading.script == "latin"
+    # its script stays Greek's: a ";" closing a sentence asks there too
+    assert reading is not None and reading.keyed and reading.script == "greek"
 
 
 @pytest.mark.parametrize(
@@ -54,6 +55,10 @@ def test_a_text_typed_in_greeklish_is_read_as_greek_in_latin_letters() -> None:
         "a mesa ta pronta, pode vir",
         "den ligger i prod sedan förra veckan",
         "The meta tag and the auto-save are broken in mono mode on the new build.",
+        # one word keyed as a Greek one is a coincidence
+        "Auto mode, not manual.",
+        "Echo off, not on.",
+        "Mi auto está roto, no lo uses.",
     ],
 )
 def test_a_text_of_another_latin_language_is_not_read_as_greek(text: str) -> None:
@@ -79,3 +84,15 @@ def test_greeklish_corrections_and_rules_are_found_by_the_greek_lists(message: s
 def test_a_greeklish_question_and_one_off_are_left_out_as_in_greek() -> None:
     assert detect_statements("pali npm?? pnpm eipame.", "s1.jsonl", 3, None, answered=AGENT) == []
     assert detect_statements("afti ti fora xwris tests, einai hotfix.", "s1.jsonl", 3, None, answered=AGENT) == []
+
+
+def test_a_word_keyed_as_greek_does_not_take_a_sentence_from_its_own_language() -> None:
+    (english,) = detect_statements("Auto mode, not manual.", "s1.jsonl", 3, None, answered=AGENT)
+    assert english.language.startswith("en") and "contrast:not" in english.cues
+
+
+def test_greeklish_asks_with_a_semicolon_and_keeps_its_numbers() -> None:
+    assert detect_statements("panta me pnpm;", "s1.jsonl", 3, None, answered=AGENT) == []
+    # "8" in a word is θ ("8elw"); alone it is a number, beside a limit
+    (limit,) = detect_statements("max 8 arxeia ana commit", "s1.jsonl", 3, None, answered=AGENT)
+    assert limit.cues == ("limit:max",)
