@@ -3,10 +3,10 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Nine corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+Ten corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
 first, read while the detection was built), impact_corpus_unseen, _final, _fresh, _blind,
-_sixth, _seventh, _eighth and _ninth (held out: written blind by helpers who never read the detection; each
-read only after its first measurement). `--corpus` picks one; `--sessions 0` skips the
+_sixth, _seventh, _eighth, _ninth and _tenth (held out: written blind by helpers who never
+read the detection; each read only after its first measurement). `--corpus` picks one; `--sessions 0` skips the
 whole-process run and keeps the whole-process figures last written.
 
 1. Every user turn of every session of benchmarks/impact_corpus/ goes through detection
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth and _ninth)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth and _tenth)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)
