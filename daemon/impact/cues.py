@@ -246,8 +246,11 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
     # not in a request ("Can you send it again") nor further on ("Nice to see you again")
     exclaimed = "!" in text or "！" in text
-    for i, phrase in find(low, impact.get("again", frozenset())):
-        if (i == start or exclaimed or _addressed(lang, low, start)) and free(i, len(phrase)):
+    agains = find(low, impact.get("again", frozenset()))
+    # read once, not for each "again": a sentence of thousands of them is read in linear time
+    addressed = bool(agains) and not exclaimed and _addressed(lang, low, start)
+    for i, phrase in agains:
+        if (i == start or exclaimed or addressed) and free(i, len(phrase)):
             found.append(Cue("again", " ".join(phrase), i))
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
