@@ -32,7 +32,8 @@ from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
-from daemon.text.language import Language, detect, in_each_script
+from daemon.text.language import Language, detect
+from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from functools import cache
 
-from daemon.text.language import CLOSE, Language, known
+from daemon.text.language_data import Language, known
 
 # A reading in Latin letters is its language's code with this after it ("el-latn").
 LATIN_READING = "-latn"
@@ -58,15 +58,15 @@ LATIN_WORD = 3
 LATIN_VOTES = 2
 
 
-def typed_in_latin(folded: list[str], holders: dict[str, list[str]], best: float) -> Language | None:
+def typed_in_latin(folded: list[str], holders: dict[str, list[str]], best: float, close: float) -> Language | None:
     """The reading in Latin letters (`in_latin_letters`) the words vote for: LATIN_VOTES words
     or more that no language written in Latin letters lists (`holders`) and the reading does,
     keyed, more than the best Latin language's votes by the margin two languages are read
-    together within (CLOSE); None otherwise. It is never read together with another."""
+    together within (`close`); None otherwise. It is never read together with another."""
     for reading in latin_readings():
         score = sum(
             1 for w in folded if len(w) >= LATIN_WORD and not holders[w] and reading.key(w) in reading.vocabulary
         )
-        if score >= LATIN_VOTES and best < CLOSE * score:
+        if score >= LATIN_VOTES and best < close * score:
             return reading
     return None

@@ -6,7 +6,8 @@ import pytest
 
 from daemon.kernel.errors import LanguageDataError
 from daemon.text.keyboard import in_latin
-from daemon.text.language import detect, in_each_script, known, parse
+from daemon.text.language import detect, known, parse
+from daemon.text.mixed_scripts import in_each_script
 
 
 def test_every_language_file_loads_with_its_stemmer_and_number_words() -> None:
