@@ -17,7 +17,8 @@ def in_each_script(text: str) -> list[Language]:
     """The language of the words of `text` written in each script it holds, the script of
     most letters first: "不对，用pnpm，不要用npm。" is Chinese by its ideographs and read so,
     though its Latin letters are more; "Always cc 王小明 and 李华." is English by its words."""
-    if text.isascii():  # one script: most messages, read at once
+    # one script (most sentences): no word is segmented
+    if text.isascii() or len({s for c in text if (s := script_of(c)) is not None}) < 2:
         return []
     by_script: dict[str, list[str]] = {}
     for word in words(text):
