@@ -106,11 +106,13 @@ def plan_undo(
     sha, parent = run.info.sha, run.info.parent
     changes: dict[str, bytes | None] = {}
     conflicts: list[str] = []
-    for change in index.files(run.seq):
-        path = change.path
-        base = store.blob(sha, path)
-        theirs = store.blob(parent, path) if parent else None
-        ours = store.blob("HEAD", path)
+    paths = [change.path for change in index.files(run.seq)]
+    revs = [sha, "HEAD", *([parent] if parent else [])]
+    read = store.blobs((rev, path) for path in paths for rev in revs)
+    for path in paths:
+        base = read[sha, path]
+        theirs = read[parent, path] if parent else None
+        ours = read["HEAD", path]
         if ours == base:
             result = theirs
         elif ours == theirs:

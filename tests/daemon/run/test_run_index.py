@@ -241,6 +241,43 @@ def test_the_store_lists_commits_with_odd_paths_intact(tmp_path: Path) -> None:
     assert listed[-1][0].trailers["Undoes"] == "r0"
 
 
+def test_the_store_reads_many_files_at_many_commits_in_one_batch_as_one_at_a_time(tmp_path: Path) -> None:
+    """An undo reads each file its run touched at three commits: one git process for all of
+    them gives the bytes one `blob` call each gives, whatever the name or the content."""
+    home, git_dir = tmp_path / "home", tmp_path / "store.git"
+    contents: dict[str, bytes] = {
+        "notes/a\nb.md": b"newline in the name\n",
+        "notes/ä ö.md": "ünïcode\n".encode(),
+        "notes/empty.md": b"",
+        "notes/binary.bin": b"\x00\x01\n\n\x00 missing\n",
+        "notes/no-final-newline.md": b"ends here",
+        "notes/header-like.md": b"0123456789abcdef0123456789abcdef01234567 blob 5\n",
+    }
+    (home / "notes" / "dir").mkdir(parents=True)
+    managed = ManagedPaths(files=frozenset(), dirs=frozenset({"notes"}))
+    with open_store(git_dir, home, managed, tmp_path / "scratch") as store:
+        for name, data in contents.items():
+            (home / name).write_bytes(data)
+        (home / "notes/dir/inner.md").write_text("in a folder\n")
+        store.stage_paths([*contents, "notes/dir/inner.md"])
+        first = store.commit("first", {"Run-Id": "r1"})
+        (home / "notes/empty.md").write_bytes(b"now full\n")
+        (home / "notes/binary.bin").unlink()
+        store.stage_paths(["notes/empty.md", "notes/binary.bin"])
+        store.commit("second", {"Run-Id": "r2"})
+        wanted = [
+            (rev, path)
+            for rev in (first, "HEAD", "0" * 40)
+            for path in [*contents, "notes/dir", "notes/absent.md", "notes/dir/inner.md"]
+        ]
+        batch = store.blobs(wanted + wanted[:3])  # asked twice: read once, same answer
+        one_by_one = {key: store.blob(*key) for key in wanted}
+    assert batch == one_by_one
+    assert batch[first, "notes/binary.bin"] == contents["notes/binary.bin"]
+    assert batch["HEAD", "notes/binary.bin"] is None and batch["HEAD", "notes/dir"] is None
+    assert batch[first, "notes/a\nb.md"] == b"newline in the name\n"
+
+
 @pytest.mark.slow
 def test_a_half_built_index_left_by_a_killed_process_is_removed_on_rebuild(
     root: Path, fake_model: FakeModelServer
