@@ -30,6 +30,11 @@ class Spelling:
 
     letters: tuple[tuple[str, str], ...]  # a letter or two of the script → Latin, longest first
     spellings: tuple[tuple[re.Pattern[str], str], ...]  # a Latin spelling → the one spelling
+    # common words as typed in Latin letters, each a vote for the reading ("hai", "tha")
+    typed: frozenset[str] = frozenset()
+    # the fewest letters of a key that votes: a spelling that drops vowels makes short keys
+    # of many words ("oxi", "emoji" are Hindi's "ks", "mj")
+    shortest_key: int = 2
     # words already keyed: every sentence of a history is read so, most words again and again
     known: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -56,10 +61,18 @@ class Spelling:
 
 def spelling_of(data: Any, label: str) -> Spelling:
     """The `typed_in_latin:` mapping of a data file (`letters:` a mapping, `spellings:` a list
-    of [pattern, replacement] pairs); raises LanguageDataError naming the file and key."""
+    of [pattern, replacement] pairs, `words:` common words as typed, `shortest_key:` the
+    fewest letters of a key that votes); raises LanguageDataError
+    naming the file and key."""
     where = f"{label}: typed_in_latin"
-    if not isinstance(data, dict) or set(data) - {"letters", "spellings"}:
-        raise LanguageDataError(f"{where} must be a mapping with `letters` and `spellings`")
+    if not isinstance(data, dict) or set(data) - {"letters", "spellings", "words", "shortest_key"}:
+        raise LanguageDataError(f"{where} must be a mapping with `letters`, `spellings`, `words` and `shortest_key`")
+    shortest = str(data.get("shortest_key", 2))  # the files are read with every value a string
+    if not shortest.isascii() or not shortest.isdigit() or int(shortest) < 1:
+        raise LanguageDataError(f"{where}.shortest_key must be a whole number of letters, 1 or more, not {shortest!r}")
+    typed = data.get("words") or []
+    if not isinstance(typed, list) or not all(isinstance(w, str) and w == w.casefold() for w in typed):
+        raise LanguageDataError(f"{where}.words must be a list of words in small letters")
     letters = data.get("letters") or {}
     if not isinstance(letters, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in letters.items()):
         raise LanguageDataError(f"{where}.letters must map letters of the script to Latin letters")
@@ -72,4 +85,4 @@ def spelling_of(data: Any, label: str) -> Spelling:
         except re.error as exc:
             raise LanguageDataError(f"{where}.spellings: {pair[0]!r} is not a regular expression ({exc})") from exc
     ordered = sorted(((str(k), str(v)) for k, v in letters.items()), key=lambda kv: -len(kv[0]))
-    return Spelling(tuple(ordered), tuple(spellings))
+    return Spelling(tuple(ordered), tuple(spellings), frozenset(typed), int(shortest))

@@ -4,6 +4,7 @@ the languages written in Latin letters (pure; docs/how-to/add-a-language.md)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import cache
 
@@ -40,10 +41,22 @@ def in_latin_letters(code: str) -> Language | None:
         patterns={},
         vocabulary=frozenset(key(w) for w in base.vocabulary),
         affixes={},
-        claim={name: frozenset(keyed(p) for p in phrases) for name, phrases in base.claim.items()},
-        impact={name: frozenset(keyed(p) for p in phrases) for name, phrases in base.impact.items()},
+        claim={name: _keyed_list(name, phrases, keyed) for name, phrases in base.claim.items()},
+        impact={name: _keyed_list(name, phrases, keyed) for name, phrases in base.impact.items()},
         keyed=True,
     )
+
+
+def _keyed_list(
+    name: str, phrases: frozenset[tuple[str, ...]], keyed: Callable[[tuple[str, ...]], tuple[str, ...]]
+) -> frozenset[tuple[str, ...]]:
+    """A phrase list keyed. A laugh is not: keyed, "हाहाहा" is "h" as "है" ("is") is, and a
+    laugh typed in Latin letters ("haha") is the Latin languages' to read. Nor is a phrase
+    keyed to single letters: "आज से" ("from today") and "ji se" are both "j s"."""
+    if name == "humour":
+        return frozenset()
+    keyed_phrases = (keyed(p) for p in phrases)
+    return frozenset(k for k in keyed_phrases if any(len(w) > 1 for w in k))
 
 
 @cache
@@ -62,11 +75,21 @@ def typed_in_latin(folded: list[str], holders: dict[str, list[str]], best: float
     """The reading in Latin letters (`in_latin_letters`) the words vote for: LATIN_VOTES words
     or more that no language written in Latin letters lists (`holders`) and the reading does,
     keyed, more than the best Latin language's votes by the margin two languages are read
-    together within (`close`); None otherwise. It is never read together with another."""
+    together within (`close`), the one with most votes; None otherwise. It is never read
+    together with another."""
+    chosen: Language | None = None
+    most = (LATIN_VOTES - 1, 0)
     for reading in latin_readings():
-        score = sum(
-            1 for w in folded if len(w) >= LATIN_WORD and not holders[w] and reading.key(w) in reading.vocabulary
-        )
-        if score >= LATIN_VOTES and best < close * score:
-            return reading
-    return None
+        assert reading.spelling is not None
+        typed, shortest = reading.spelling.typed, reading.spelling.shortest_key
+        # A word votes if the data file lists it as typed, or if its key is one of the
+        # language's words and long enough (`shortest_key`): to a reading keyed without
+        # vowels (Hindi's), "oxi" and "emoji" are "ks" and "mj", words of the language.
+        # Between two readings (Greeklish, Hinglish), the one more words vote for, then the
+        # one with longer keys.
+        keyed = ((w, reading.key(w)) for w in folded if len(w) >= LATIN_WORD and not holders[w])
+        keys = [k for w, k in keyed if w in typed or (len(k) >= shortest and k in reading.vocabulary)]
+        score = (len(keys), sum(len(k) for k in keys))
+        if score > most and score[0] >= LATIN_VOTES and best < close * score[0]:
+            chosen, most = reading, score
+    return chosen
