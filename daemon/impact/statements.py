@@ -184,8 +184,9 @@ def _read(
         return [], False
     said = words_of(text)
     # a language typed in Latin letters ("Greeklish") is read with its words keyed as its lists
-    # are, but for words in capitals: names ("USD" is not सदा, "always", keyed as "sd")
-    words = replace(said, low=tuple(w if w in said.capitals else lang.key(w) for w in said.low)) if lang.keyed else said
+    # are (`Spelling.typed_key`), but for words in capitals: names ("USD" is not सदा, "sd")
+    spelling = lang.spelling if lang.keyed else None
+    words = replace(said, low=tuple(w if w in said.capitals else spelling.typed_key(w) for w in said.low)) if spelling else said
     found = cues(lang, text, words, spans)
     changes = [c for c in found if c.kind == "changed"]
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):

@@ -32,8 +32,9 @@ class Spelling:
     spellings: tuple[tuple[re.Pattern[str], str], ...]  # a Latin spelling → the one spelling
     # common words as typed in Latin letters, each a vote for the reading ("hai", "tha")
     typed: frozenset[str] = frozenset()
-    # the fewest letters of a key that votes: a spelling that drops vowels makes short keys
-    # of many words ("oxi", "emoji" are Hindi's "ks", "mj")
+    # the fewest letters of a key read in a sentence unless the word is listed as typed: a
+    # spelling that drops vowels makes short keys of many words ("oxi", "emoji" are Hindi's
+    # "ks", "mj"; "side" is सदा)
     shortest_key: int = 2
     # words already keyed: every sentence of a history is read so, most words again and again
     known: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
@@ -49,6 +50,13 @@ class Spelling:
             if len(self.known) < KEPT:
                 self.known[word] = found
         return found
+
+    def typed_key(self, word: str) -> str:
+        """`key` of a word of a sentence typed in Latin letters, if the data file lists it as
+        typed or its key is `shortest_key` letters or more; else the word as it is: keyed
+        without vowels, "side" and "meet" would be सदा ("always") and मत ("don't")."""
+        found = self.key(word)
+        return found if word in self.typed or len(found) >= self.shortest_key else word
 
     def _spelled(self, word: str) -> str:
         plain = "".join(c for c in unicodedata.normalize("NFD", word.casefold()) if not unicodedata.combining(c))

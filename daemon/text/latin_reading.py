@@ -82,13 +82,15 @@ def typed_in_latin(folded: list[str], holders: dict[str, list[str]], best: float
     for reading in latin_readings():
         assert reading.spelling is not None
         typed, shortest = reading.spelling.typed, reading.spelling.shortest_key
-        # A word votes if the data file lists it as typed, or if its key is one of the
-        # language's words and long enough (`shortest_key`): to a reading keyed without
-        # vowels (Hindi's), "oxi" and "emoji" are "ks" and "mj", words of the language.
-        # Between two readings (Greeklish, Hinglish), the one more words vote for, then the
-        # one with longer keys.
+        # A word votes if the data file lists it as typed; a language that lists none (Greek)
+        # is voted for by any word whose key is one of its words and long enough. Keyed
+        # without vowels (Hindi), "better", "parent" and "homes" are Hindi words: such a
+        # language lists the words that vote. Between two readings (Greeklish, Hinglish), the
+        # one more words vote for, then the one with longer keys.
         keyed = ((w, reading.key(w)) for w in folded if len(w) >= LATIN_WORD and not holders[w])
-        keys = [k for w, k in keyed if w in typed or (len(k) >= shortest and k in reading.vocabulary)]
+        keys = [
+            k for w, k in keyed if w in typed or (not typed and len(k) >= shortest and k in reading.vocabulary)
+        ]
         score = (len(keys), sum(len(k) for k in keys))
         if score > most and score[0] >= LATIN_VOTES and best < close * score[0]:
             chosen, most = reading, score

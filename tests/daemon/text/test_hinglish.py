@@ -111,3 +111,25 @@ def test_a_wrong_typed_in_latin_table_is_refused_naming_the_file_and_key(table: 
     with pytest.raises(LanguageDataError, match=r"xx\.yaml: typed_in_latin") as refused:
         spelling_of(table, "xx.yaml")
     assert message in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # keyed without vowels these are Hindi words ("btr", "prnt", "hms", सदा, मत): only the
+        # Hinglish words the data file lists vote, and a short key is read only when listed
+        "Side panel: better padding, bigger font",
+        "Used the parent agent, better results",
+        "Homes page looks better, used flexbox",
+        "Meet the parent agent on main",
+        "Mute the agent, side effects worse",
+        "Used MAIN BETTER PARENT",
+        "Saya sudah ganti versi motor",  # Indonesian, which has no data file to outvote Hindi
+        "Perintah mati setelah ganti versi",
+        "mujhe ye side panel better lagta hai",  # Hinglish, but "side" is not सदा ("always")
+    ],
+)
+def test_words_keyed_like_hindi_cues_neither_make_hinglish_nor_a_statement(text: str) -> None:
+    found = detect([text])
+    assert found is None or "hi-latn" not in found.code or text.startswith("mujhe")
+    assert detect_statements(text, "s1.jsonl", 3, None, answered=AGENT) == []
