@@ -29,7 +29,6 @@ from typing import Literal
 from daemon.impact.clauses import Words, clause_at, negating, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
-from daemon.impact.doubt import DOUBT, doubts, may_doubt, sets_right
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
@@ -242,8 +241,6 @@ def detect_statements(
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
     bare: tuple[int, Sentence, Language] | None = None
-    doubted: tuple[Sentence, Language] | None = None  # a word of the agent's said back in disbelief
-    where = (session, turn, time, ref)
     for k, (sentence, reading) in enumerate(read):
         lang = reading.language
         # "No." alone: the correction opener of the statement that follows it, if one does
@@ -254,14 +251,7 @@ def detect_statements(
             said = found.pop()
             found.append(replace(said, quote=text[bare[0] : sentence.end]))
         bare = None
-        # "Tom ko 60 days credit?? naya buyer hai, 30 advance" (`daemon.impact.doubt`)
-        if doubted and not (reading.cues or reading.excluded) and sets_right(sentence) and _beside(text, doubted[0], sentence):
-            cue = Cue(DOUBT, doubted[0].text.rstrip()[-2:], 0)
-            found.append(_statement(text[doubted[0].start : sentence.end], doubted[1], [cue], where))
-        doubted = None
         if lang is None or reading.excluded or not reading.cues:
-            seen = lang or whole
-            doubted = (sentence, seen) if seen is not None and doubts(sentence, seen, agent_turn) else None
             previous = (sentence, reading)
             continue
         first = sentence
@@ -294,7 +284,7 @@ def detect_statements(
                 # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
                 first = before
         found.append(
-            _statement(text[first.start : sentence.end], lang, reading.cues, where)
+            _statement(text[first.start : sentence.end], lang, reading.cues, (session, turn, time, ref))
         )
         if first is sentence and thin:
             bare = (first.start, sentence, lang)
@@ -313,8 +303,8 @@ def _joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
 
 def _may_hold(text: str, answered: str) -> bool:
     """Whether a message or sentence may hold a statement: a cue word (`may_hold_cues`), or,
-    answering the agent's turn, a value it may set right or a doubt (`daemon.impact.doubt`)."""
-    return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and (may_set_right(text) or may_doubt(text)))
+    answering the agent's turn, a value it may set right (`may_set_right`)."""
+    return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
 
 
 def _statement(
