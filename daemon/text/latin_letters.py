@@ -70,8 +70,8 @@ class Spelling:
 def spelling_of(data: Any, label: str) -> Spelling:
     """The `typed_in_latin:` mapping of a data file (`letters:` a mapping, `spellings:` a list
     of [pattern, replacement] pairs, `words:` common words as typed, `shortest_key:` the
-    fewest letters of a key that votes); raises LanguageDataError
-    naming the file and key."""
+    fewest letters of a key read in a sentence); raises LanguageDataError naming the file
+    and key."""
     where = f"{label}: typed_in_latin"
     if not isinstance(data, dict) or set(data) - {"letters", "spellings", "words", "shortest_key"}:
         raise LanguageDataError(f"{where} must be a mapping with `letters`, `spellings`, `words` and `shortest_key`")

@@ -41,20 +41,15 @@ def in_latin_letters(code: str) -> Language | None:
         patterns={},
         vocabulary=frozenset(key(w) for w in base.vocabulary),
         affixes={},
-        claim={name: _keyed_list(name, phrases, keyed) for name, phrases in base.claim.items()},
-        impact={name: _keyed_list(name, phrases, keyed) for name, phrases in base.impact.items()},
+        claim={name: _keyed_list(phrases, keyed) for name, phrases in base.claim.items()},
+        impact={name: _keyed_list(phrases, keyed) for name, phrases in base.impact.items()},
         keyed=True,
     )
 
 
-def _keyed_list(
-    name: str, phrases: frozenset[tuple[str, ...]], keyed: Callable[[tuple[str, ...]], tuple[str, ...]]
-) -> frozenset[tuple[str, ...]]:
-    """A phrase list keyed. A laugh is not: keyed, "हाहाहा" is "h" as "है" ("is") is, and a
-    laugh typed in Latin letters ("haha") is the Latin languages' to read. Nor is a phrase
-    keyed to single letters: "आज से" ("from today") and "ji se" are both "j s"."""
-    if name == "humour":
-        return frozenset()
+def _keyed_list(phrases: frozenset[tuple[str, ...]], keyed: Callable[[tuple[str, ...]], tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """A phrase list keyed, but for a phrase keyed to single letters: "आज से" ("from today")
+    and "ji se" are both "j s", and a laugh ("हाहाहा") is "h" as "है" ("is") is."""
     keyed_phrases = (keyed(p) for p in phrases)
     return frozenset(k for k in keyed_phrases if any(len(w) > 1 for w in k))
 
