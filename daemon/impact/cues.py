@@ -12,6 +12,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something, or between two values | "…, eski Fabric script değil", "1.24 değil 1.29" |
+| contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
@@ -53,6 +54,7 @@ CUE_LISTS = (
     "stop_openers",
     "contrast",
     "contrast_after",
+    "contrast_before_name",
     "instead",
     "reminder",
     "again",
@@ -231,6 +233,12 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         closing = opened > start and named and end in ends
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
+    # Chinese "不是" says "X, not Y" only before what it names, to its clause's end ("我们用pnpm，
+    # 不是npm", "不是17，是21"); before other words it negates them ("谢谢，不是很急")
+    for i, phrase in find(low, impact.get("contrast_before_name", frozenset())):
+        end = i + len(phrase)
+        if i in clauses and _names_only(lang, text, words, end, ends) and free(i, len(phrase)):
+            found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
         phrases = impact.get(kind, frozenset())
         if kind == "standing":
@@ -341,10 +349,26 @@ def _named(lang: Language, text: str, words: Words, end: int) -> bool:
     return any(_names(lang, text, words, i) for i in rest)
 
 
+def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int]) -> bool:
+    """Whether the words from `end` to the end of their clause are a few (at most NAMED) that
+    each name something or are function words, one at least naming: "…，不是npm", "不是17，…"."""
+    rest = range(end, min(e for e in ends if e > end) if end < len(words.low) else end)
+    named = [k for k in rest if _names(lang, text, words, k)]
+    return 0 < len(rest) <= NAMED and bool(named) and all(
+        k in named or words.low[k] in lang.function_words for k in rest
+    )
+
+
 def _names(lang: Language, text: str, words: Words, i: int) -> bool:
-    """Whether the `i`th word names something: a value, or a name written with a capital (two
-    letters or more: not "I")."""
-    return _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
+    """Whether the `i`th word names something: a value, a name written with a capital (two
+    letters or more: not "I"), or a word in Latin letters in a language written in another
+    script ("pnpm" in "我们用pnpm，不是npm")."""
+    word = words.low[i]
+    return (
+        _value(lang, words.low, i)
+        or (text[words.spans[i][0]].isupper() and len(word) > 1)
+        or (lang.script != "latin" and word.isascii() and any(c.isalpha() for c in word))
+    )
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:

@@ -189,6 +189,9 @@ def _read(
     words = replace(said, low=tuple(w if w in said.capitals else spelling.typed_key(w) for w in said.low)) if spelling else said
     found = cues(lang, text, words, spans)
     changes = [c for c in found if c.kind == "changed"]
+    # a house rule said in a change's words is that change: "Já não usamos o jest"
+    in_change = {i for c in changes for i in range(c.at, c.at + len(c.phrase.split()))}
+    found = [c for c in found if c.kind == "changed" or in_change.isdisjoint(range(c.at, c.at + len(c.phrase.split())))]
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)

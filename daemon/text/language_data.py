@@ -46,7 +46,7 @@ CLAIM_LISTS = (
 # What the person says to correct the agent or to set a rule (daemon/impact/cues.py): lists
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
-    "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "instead", "reminder",
+    "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "contrast_before_name", "instead", "reminder",
     "again", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent",
 )  # fmt: skip

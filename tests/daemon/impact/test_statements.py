@@ -46,6 +46,7 @@ def kinds(message: str) -> list[tuple[str, str]]:
         ("Encore une fois : les factures en PDF.", "correction", "again:encore une fois"),
         # stop / don't
         ("Stop renaming the branches.", "preference", "stop:stop"),
+        ("pls stop adding comments everywhere", "preference", "stop:stop"),  # after a lead-in as typed
         ("Hör auf, die Dateien umzubenennen.", "preference", "stop:hör auf"),
         ("Arrête de renommer les fichiers.", "preference", "stop:arrête"),
         # prohibition openers, a word after them
@@ -65,6 +66,7 @@ def kinds(message: str) -> list[tuple[str, str]]:
         ("Niemals Kundendaten in Tickets kopieren.", "standing_instruction", "standing:niemals"),
         ("Désormais, les comptes rendus vont à Claire.", "standing_instruction", "standing:désormais"),
         ("From now on, the weekly mail goes out on Monday.", "standing_instruction", "standing:from now on"),
+        ("thats not how we do it here, we rebase onto main", "standing_instruction", "standing:not how we do it"),
         ("Ab jetzt geht die Wochenmail am Montag raus.", "standing_instruction", "standing:ab jetzt"),
         (
             "À partir de maintenant, on archive tout le vendredi.",

@@ -266,6 +266,38 @@ def test_a_korean_not_x_but_y_is_a_correction_not_only_but_also_is_not() -> None
     assert found("내 잘못이 아니라 서버 문제였어.") == []
 
 
+@pytest.mark.parametrize("message", ["그리고 17 아니고 21이에요, 21 밑으론 안 떠요.", "버전 3.2 아니라 3.3이에요."])
+def test_a_korean_not_between_two_values_is_a_contrast(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "ko" and any(c.startswith("contrast:") for c in statement.cues)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "我们用pnpm，不是npm，你把package-lock.json删掉。",  # a term in Latin letters names something
+        "切日要按北京时间，不是UTC。",
+        "不是17，是21。",  # opening the sentence, a number to its clause's end
+    ],
+)
+def test_a_chinese_not_before_what_it_names_is_a_contrast(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "zh" and any(c.startswith("contrast:不是") for c in statement.cues)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "谢谢，不是很急。",  # "not very urgent"
+        "这个不是bug。",  # inside its clause: says what something is
+        "不是100%确定，但是可以试试。",  # "not 100% sure": a word after the number
+        "不是我说的，是他说的。",
+    ],
+)
+def test_a_chinese_not_before_other_words_is_no_contrast(message: str) -> None:
+    assert found(message) == []
+
+
 @pytest.mark.parametrize(
     ("message", "cue"),
     [
@@ -355,3 +387,30 @@ def test_a_turkish_dont_closing_its_sentence_is_a_preference() -> None:
     # in a Turkish session: the sentence alone holds no word only Turkish lists
     (statement,) = detect_statements("sabunlara organik yazma.", "s1", 3, None, answered=AGENT, usual=language("tr"))
     assert statement.kind == "preference" and "preference:yazma" in statement.cues
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "we don't use semicolons in this repo"),
+        ("de", "Wir nutzen keine Klassen-Komponenten."),
+        ("fr", "On n'utilise pas jQuery ici."),
+        ("es", "Acá no usamos Redux."),
+        ("pt", "aqui a gente nao usa Redux"),
+        ("it", "Qui non usiamo Redux."),
+        ("nl", "We gebruiken geen Redux."),
+        ("ru", "Мы тут не используем Redux."),
+    ],
+)
+def test_what_we_do_not_use_is_a_house_rule(code: str, message: str) -> None:
+    (statement,) = found(message)
+    # Spanish and Portuguese share many short sentences' words: read together, "es+pt"
+    assert code in statement.language.split("+") and statement.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Why don't we use Redis here?", "If we don't use a cache, the page is slow.", "¿Por qué no usamos Redis?"],
+)
+def test_what_we_do_not_use_asked_or_supposed_is_no_rule(message: str) -> None:
+    assert found(message) == []
