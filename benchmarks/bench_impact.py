@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth and _tenth)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh and _twelfth)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)
