@@ -21,7 +21,8 @@ the readings compare the two (values by their parts and worth: `daemon.impact.va
   after what it negates (`contrast_after`) closing its clause right after a word of the
   agent's turn ("aras degil, yurtici ile calisiyoruz" / "Aras Kargo");
 - **spelled out**: a name spelled letter by letter ("S-I-O-B-H-A-N"), which nobody does but
-  to set a spelling right.
+  to set a spelling right; or by the letter it holds (`spelled_with`: "Kieran with a K",
+  "Thaís com h").
 
 A new value is not a correction unless nothing else explains it: the first two readings
 leave out a sentence that asks for work (`_asks_or_adds`: it opens with a request verb, says
@@ -194,11 +195,31 @@ def set_right(
         for m in LETTERS_SPELLED.finditer(text)
         if not _ascending(m.group()[::2].casefold())
     ]
+    found += _spelled_with(lang, text, words)
     values = _other_values(lang, text, words, turn) + _variants(text, ends, turn)
     guards = [lang, *(r for r in readings if r.code != lang.code)]
     found += [c for c in values if not any(_asks_or_adds(g, text, words, c.at) for g in guards)]
     found += _not_the_agents(lang, text, words, turn)
     return sorted(found, key=lambda c: c.at)[:1]
+
+
+def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
+    """A name's spelling set right by the letter it holds (`spelled_with`, then a single letter
+    that is no word of the language, closing its clause or before "and"): "Kieran with a K,
+    he's funny about it", "Thaís com h e acento", "y es Joaquín, con n"; not "café con y sin
+    azúcar", "a vitamin with a C in the name"."""
+    low = words.low
+    ends = {*clause_breaks(text, words), len(low)}
+    connectives = lang.lists.get("connectives", frozenset())
+    return [
+        Cue("set_right", f"{' '.join(phrase)} {low[end]}", i)
+        for i, phrase in find(low, lang.impact.get("spelled_with", frozenset()))
+        if (end := i + len(phrase)) < len(low)
+        and len(low[end]) == 1
+        and low[end].isalpha()
+        and low[end] not in lang.function_words
+        and (end + 1 in ends or low[end + 1] in connectives)
+    ]
 
 
 def _asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:

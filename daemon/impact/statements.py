@@ -10,8 +10,10 @@ none of what makes it something else:
 | agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
+| own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
+| own answer | opens with "no" only, answering the person's own question (`_answers_own`) | "is it worth it? nah, they just churn." |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
-| past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`) | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
+| past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
@@ -26,12 +28,13 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from daemon.impact.clauses import Words, clause_at, negating, words_of
+from daemon.impact.clauses import Words, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
+from daemon.impact.story import told_as_story
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
@@ -51,10 +54,10 @@ OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 THIN = 2
 # … and a sentence that only says it was said before ("I told you", "again").
 THIN_RECALL = 3
+# Words a question of the person's may have and still challenge the agent ("why npm?", "us-east-1??").
+CHALLENGE = 3
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
 CONTINUATION = 200
-# Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
-OWNER = 2
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,10 @@ def _excluded(
         return True
     if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
         return True
-    if all(c.kind == "standing" for c in found) and _story(lang, text, words, found, spans):
+    # the person sets their own words right ("sorry I said Thursday earlier I meant Friday")
+    if said(lang, words, lang.impact.get("own_slip", frozenset()), spans):
+        return True
+    if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     if said(lang, words, humour) or JOKE_EMOJI.search(text):
@@ -114,49 +120,6 @@ def _excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
-
-
-def _story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
-    """Whether "always"/"never" (all of `found`) tell what was or what others do, not what is
-    to be: said about a state that is over, in its clause or a later one ("antigamente nunca
-    abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
-    rule is now), after a third person in its clause (`third_person`: "han betaler altid
-    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
-    beside a verb in the past (`_told`)."""
-    over = [clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)]
-    if over and all(clause_at(text, words, c.at) >= min(over) for c in found):
-        return True
-    # said of a third person before it in its clause: "han betaler altid sent", "she never takes
-    # meetings on fridays" tell what they do
-    they = [(clause_at(text, words, i), i) for i, _ in said(lang, words, lang.impact.get("third_person", frozenset()), spans)]
-    # … or of someone of the person's ("min gamle chef afstemte aldrig banken", "my boss never")
-    mine = lang.lists.get("first_person", frozenset())
-    they += [
-        (clause_at(text, words, i), i)
-        for i, _ in said(lang, words, lang.claim.get("others", frozenset()), spans)
-        if any(w in mine for w in words.low[max(0, i - OWNER) : i])
-    ]
-    if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
-        return True
-    return any(_told(lang, words, c) for c in found)
-
-
-def _told(lang: Language, words: Words, cue: Cue) -> bool:
-    """Whether an "always"/"never" stands beside a verb in the past (`past_forms`: "it was
-    always in pounds", "the CI box always fell over", "era sempre pieno"). A past form after it
-    counts when a content word stands before it, not a word of the language's own ("tests
-    are always required" is no story), or when a negation stands between them ("никогда не
-    отвечал": no participle follows a negation so)."""
-    low = words.low
-    before, after = cue.at - 1, cue.at + len(cue.phrase.split())
-    if before >= 0 and lang.matches("past_forms", low[before]):
-        return True
-    # "никогда не отвечал", "nigdy nie odpisał": past beyond a negation, no participle's
-    negated = after < len(low) - 1 and negating(lang, low[after])
-    after += negated
-    if after >= len(low) or not lang.matches("past_forms", low[after]):
-        return False
-    return negated or (before >= 0 and low[before] not in lang.function_words)
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:
@@ -254,7 +217,7 @@ def detect_statements(
             said = found.pop()
             found.append(replace(said, quote=text[bare[0] : sentence.end]))
         bare = None
-        if lang is None or reading.excluded or not reading.cues:
+        if lang is None or reading.excluded or not reading.cues or _answers_own(text, previous, sentence, reading, lang):
             previous = (sentence, reading)
             continue
         first = sentence
@@ -379,6 +342,23 @@ def _continues(text: str, sentence: Sentence, after: Sentence, reading: Reading,
     words = words_of(after.text)
     dismissal = lang.impact.get("dismissal", frozenset())
     return not said(lang, words, dismissal) and not asks(lang, after.text, words) and _beside(text, sentence, after)
+
+
+def _answers_own(
+    text: str, previous: tuple[Sentence, Reading] | None, sentence: Sentence, reading: Reading, lang: Language
+) -> bool:
+    """Whether a sentence that only opens with a correction word answers the person's own
+    question just before it, one asking nothing of the agent (no `second_person` word): "is it
+    worth snapshot testing the card? nah, they just churn." ("did you run the tests? no. run
+    them." asks the agent; "why npm? no, pnpm." challenges it)."""
+    if previous is None or any(c.kind != "correction" for c in reading.cues) or not _beside(text, previous[0], sentence):
+        before = None
+    else:
+        before = previous[0].text
+    # a question of a few words challenges what the agent did: "why npm? no, pnpm."
+    if before is None or not asks(lang, before, words := words_of(before)) or len(words.low) <= CHALLENGE:
+        return False
+    return not said(lang, words, lang.impact.get("second_person", frozenset()))
 
 
 def _beside(text: str, before: Sentence, after: Sentence) -> bool:

@@ -1,0 +1,56 @@
+"""Whether the "always" or "never" of a sentence tells what was, or what others do, rather than
+a rule for the agent's work (pure, no I/O; docs/explanation/impact.md#what-is-left-out):
+"I used to always squash", "han betaler altid sent", "the old CI box always fell over".
+"""
+
+from __future__ import annotations
+
+from daemon.impact.clauses import Words, clause_at, negating
+from daemon.impact.cues import Cue, said
+from daemon.text.language import Language
+
+# Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
+OWNER = 2
+
+
+def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
+    """Whether "always"/"never" (all of `found`) tell what was or what others do, not what is
+    to be: said about a state that is over, in its clause or a later one ("antigamente nunca
+    abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
+    rule is now), after a third person in its clause (`third_person`: "han betaler altid
+    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
+    beside a verb in the past (`_told`)."""
+    over = [clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)]
+    if over and all(clause_at(text, words, c.at) >= min(over) for c in found):
+        return True
+    # said of a third person before it in its clause: "han betaler altid sent", "she never takes
+    # meetings on fridays" tell what they do
+    they = [(clause_at(text, words, i), i) for i, _ in said(lang, words, lang.impact.get("third_person", frozenset()), spans)]
+    # … or of someone of the person's ("min gamle chef afstemte aldrig banken", "my boss never")
+    mine = lang.lists.get("first_person", frozenset())
+    they += [
+        (clause_at(text, words, i), i)
+        for i, _ in said(lang, words, lang.claim.get("others", frozenset()), spans)
+        if any(w in mine for w in words.low[max(0, i - OWNER) : i])
+    ]
+    if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
+        return True
+    return any(_told(lang, words, c) for c in found)
+
+
+def _told(lang: Language, words: Words, cue: Cue) -> bool:
+    """Whether an "always"/"never" stands beside a verb in the past (`past_forms`: "it was
+    always in pounds", "the CI box always fell over", "era sempre pieno"). A past form after it
+    counts when a content word stands before it, not a word of the language's own ("tests
+    are always required" is no story), or when a negation stands between them ("никогда не
+    отвечал": no participle follows a negation so)."""
+    low = words.low
+    before, after = cue.at - 1, cue.at + len(cue.phrase.split())
+    if before >= 0 and lang.matches("past_forms", low[before]):
+        return True
+    # "никогда не отвечал", "nigdy nie odpisał": past beyond a negation, no participle's
+    negated = after < len(low) - 1 and negating(lang, low[after])
+    after += negated
+    if after >= len(low) or not lang.matches("past_forms", low[after]):
+        return False
+    return negated or (before >= 0 and low[before] not in lang.function_words)
