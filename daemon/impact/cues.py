@@ -353,22 +353,22 @@ def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int
     """Whether the words from `end` to the end of their clause are a few (at most NAMED) that
     each name something or are function words, one at least naming: "…，不是npm", "不是17，…"."""
     rest = range(end, min(e for e in ends if e > end) if end < len(words.low) else end)
-    named = [k for k in rest if _names(lang, text, words, k)]
+    # a word in Latin letters in a language of another script is a term ("pnpm" in "…，不是npm")
+    latin = lang.script != "latin"
+    named = [k for k in rest if _names(lang, text, words, k) or (latin and _latin(words.low[k]))]
     return 0 < len(rest) <= NAMED and bool(named) and all(
         k in named or words.low[k] in lang.function_words for k in rest
     )
 
 
+def _latin(word: str) -> bool:
+    return word.isascii() and any(c.isalpha() for c in word)
+
+
 def _names(lang: Language, text: str, words: Words, i: int) -> bool:
-    """Whether the `i`th word names something: a value, a name written with a capital (two
-    letters or more: not "I"), or a word in Latin letters in a language written in another
-    script ("pnpm" in "我们用pnpm，不是npm")."""
-    word = words.low[i]
-    return (
-        _value(lang, words.low, i)
-        or (text[words.spans[i][0]].isupper() and len(word) > 1)
-        or (lang.script != "latin" and word.isascii() and any(c.isalpha() for c in word))
-    )
+    """Whether the `i`th word names something: a value, or a name written with a capital (two
+    letters or more: not "I")."""
+    return _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:

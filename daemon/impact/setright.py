@@ -204,10 +204,11 @@ def set_right(
 
 
 def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
-    """A name's spelling set right by the letter it holds (`spelled_with`, then a single letter
-    that is no word of the language, closing its clause or before "and"): "Kieran with a K,
-    he's funny about it", "Thaís com h e acento", "y es Joaquín, con n"; not "café con y sin
-    azúcar", "a vitamin with a C in the name"."""
+    """A name's spelling set right by a letter it holds (`spelled_with`, then a single letter
+    that is no word of the language, is in the word before, and closes its clause or stands
+    before "and"): "Kieran with a K, he's funny about it", "Thaís com h e acento", "y es
+    Joaquín, con n"; not "café con y sin azúcar", "a vitamin with a C in the name", "we go
+    with a B", "marque com x"."""
     low = words.low
     ends = {*clause_breaks(text, words), len(low)}
     connectives = lang.lists.get("connectives", frozenset())
@@ -218,6 +219,8 @@ def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
         and len(low[end]) == 1
         and low[end].isalpha()
         and low[end] not in lang.function_words
+        and i > 0
+        and low[end] in low[i - 1]
         and (end + 1 in ends or low[end + 1] in connectives)
     ]
 

@@ -11,7 +11,6 @@ none of what makes it something else:
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
-| own answer | opens with "no" only, answering the person's own question (`_answers_own`) | "is it worth it? nah, they just churn." |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
@@ -54,8 +53,6 @@ OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 THIN = 2
 # … and a sentence that only says it was said before ("I told you", "again").
 THIN_RECALL = 3
-# Words a question of the person's may have and still challenge the agent ("why npm?", "us-east-1??").
-CHALLENGE = 3
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
 CONTINUATION = 200
 
@@ -104,8 +101,10 @@ def _excluded(
         return True
     if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
         return True
-    # the person sets their own words right ("sorry I said Thursday earlier I meant Friday")
-    if said(lang, words, lang.impact.get("own_slip", frozenset()), spans):
+    # the person sets their own words right ("sorry I said Thursday earlier I meant Friday"); a
+    # rule said with it still stands ("my bad, always use pnpm here")
+    ruled = any(c.kind in ("standing", "preference") for c in found)
+    if not ruled and said(lang, words, lang.impact.get("own_slip", frozenset()), spans):
         return True
     if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
@@ -152,9 +151,6 @@ def _read(
     words = replace(said, low=tuple(w if w in said.capitals else spelling.typed_key(w) for w in said.low)) if spelling else said
     found = cues(lang, text, words, spans)
     changes = [c for c in found if c.kind == "changed"]
-    # a house rule said in a change's words is that change: "Já não usamos o jest"
-    in_change = {i for c in changes for i in range(c.at, c.at + len(c.phrase.split()))}
-    found = [c for c in found if c.kind == "changed" or in_change.isdisjoint(range(c.at, c.at + len(c.phrase.split())))]
     if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
@@ -217,7 +213,7 @@ def detect_statements(
             said = found.pop()
             found.append(replace(said, quote=text[bare[0] : sentence.end]))
         bare = None
-        if lang is None or reading.excluded or not reading.cues or _answers_own(text, previous, sentence, reading, lang):
+        if lang is None or reading.excluded or not reading.cues:
             previous = (sentence, reading)
             continue
         first = sentence
@@ -240,7 +236,8 @@ def detect_statements(
             # a statement already quotes the sentence before ("No. Amounts are cents."): it is not taken twice
             taken = bool(found) and found[-1].quote.endswith(before.text)
             if taken and read_before.cues:
-                if recall_only or not mine:
+                # … or sets right what the value before did ("… Brandl & Huber, mit l. Nicht Brandt")
+                if recall_only or not mine or all(c.kind == "set_right" for c in read_before.cues):
                     merged = found.pop()
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                     reading = Reading(lang, _joined(read_before.cues, reading.cues), False)
@@ -342,23 +339,6 @@ def _continues(text: str, sentence: Sentence, after: Sentence, reading: Reading,
     words = words_of(after.text)
     dismissal = lang.impact.get("dismissal", frozenset())
     return not said(lang, words, dismissal) and not asks(lang, after.text, words) and _beside(text, sentence, after)
-
-
-def _answers_own(
-    text: str, previous: tuple[Sentence, Reading] | None, sentence: Sentence, reading: Reading, lang: Language
-) -> bool:
-    """Whether a sentence that only opens with a correction word answers the person's own
-    question just before it, one asking nothing of the agent (no `second_person` word): "is it
-    worth snapshot testing the card? nah, they just churn." ("did you run the tests? no. run
-    them." asks the agent; "why npm? no, pnpm." challenges it)."""
-    if previous is None or any(c.kind != "correction" for c in reading.cues) or not _beside(text, previous[0], sentence):
-        before = None
-    else:
-        before = previous[0].text
-    # a question of a few words challenges what the agent did: "why npm? no, pnpm."
-    if before is None or not asks(lang, before, words := words_of(before)) or len(words.low) <= CHALLENGE:
-        return False
-    return not said(lang, words, lang.impact.get("second_person", frozenset()))
 
 
 def _beside(text: str, before: Sentence, after: Sentence) -> bool:

@@ -1,7 +1,7 @@
 """Detection of what people type to an agent in English, Spanish and Portuguese: declining in
-more words, setting their own words right, answering their own question, past habits, other
-people's habits and a name's spelling set right by a letter (sentences written for these
-tests, in the shapes the twelfth blind corpus showed)."""
+more words, setting their own words right, only asking, past habits and a name's spelling set
+right by a letter (sentences written for these
+tests, in the shapes the twelfth blind corpus showed, and the inputs its review found)."""
 
 from __future__ import annotations
 
@@ -25,26 +25,25 @@ def found(message: str, code: str = "en", answered: str = "Done, I updated the f
         ("en", "no you're alright, the skip's sorted, I rang them myself"),
         ("en", "nope, that's plenty. thanks"),
         ("es", "no, tenés razón, el select_for_update está bien ahí"),
-        ("es", "no, claro que no, sigue siendo a mano."),
-        ("pt", "nao nao, vc ta certo, é 7 dias uteis mesmo pra manaus."),
+        ("pt", "não, vc tá certo, é 7 dias uteis mesmo pra manaus."),
+        ("en", "pls no rush on this"),  # after a lead-in as typed
         # the person sets their own words right, not the agent's
         ("en", "sorry I said Thursday earlier I meant Friday for the Patel job, Thursday's the tip run"),
         ("es", "perdón, quise decir el endpoint de shipments, no el de payments."),
         ("pt", "foi mal, eu quis dizer sexta, nao quinta"),
-        # answering their own question, one asking nothing of the agent
-        ("en", "is it worth snapshot testing the card? nah, they just churn."),
         # only asking
         ("en", "just asking, we never deploy on a Friday, right"),
         ("es", "pregunto nomás, no hay planes"),
         # a past habit: the imperfect beside "always"
         ("es", "antes siempre deployábamos los viernes, hasta el incidente de diciembre."),
         ("pt", "a gente sempre fazia tudo na mao antes do Bling, era um inferno."),
-        # someone of the person's, by their role
-        ("en", "my accountant always wants the PDFs by the 5th"),
-        ("pt", "minha contadora sempre pede o XML das notas ate dia 5"),
-        # a letter in a name that says nothing of its spelling
+        # a letter that says nothing of a name's spelling
         ("en", "a vitamin with a C in the name"),
         ("es", "café con y sin azúcar"),
+        ("en", "Plan A failed, so we go with a B."),
+        ("en", "Mark each row with an x and we're done"),
+        ("pt", "Marque com x e pronto"),
+        ("es", "me quedo con b"),
     ],
 )
 def test_what_sets_nothing_right_for_the_agent_is_no_statement(code: str, message: str) -> None:
@@ -54,9 +53,17 @@ def test_what_sets_nothing_right_for_the_agent_is_no_statement(code: str, messag
 @pytest.mark.parametrize(
     ("code", "message", "cue"),
     [
-        # a question of a few words challenges what the agent did
-        ("en", "why npm? no, pnpm.", "correction:no"),
+        # "I meant" alone sets the agent's reading right (review helper-58)
+        ("de", "no, ich meinte den anderen Branch, nicht main", "contrast:nicht"),
+        ("it", "No, intendevo venerdì, non giovedì.", "contrast:non"),
+        ("en", "It's not my fault, the port is 5433 not 5432.", "contrast:not"),
         ("en", "did you run the tests? no. run them first, always.", "standing:always"),
+        # a rule about someone of the person's
+        ("en", "my accountant should always be cc'd on invoices", "standing:always"),
+        # the present beside "always", not the imperfect
+        ("pt", "Neste time sempre enviamos o changelog junto.", "standing:sempre"),
+        # "no hay que" is a rule
+        ("es", "El token va en el .env, no hay que commitearlo.", "contrast:no"),
         # the present beside "always" is a rule
         ("es", "siempre deployamos los viernes", "standing:siempre"),
         ("pt", "a gente sempre faz deploy na sexta", "standing:sempre"),
@@ -68,7 +75,9 @@ def test_what_sets_nothing_right_for_the_agent_is_no_statement(code: str, messag
         ("es", "y es Joaquín, con n", "set_right:con n"),
         # as a senior engineer types
         ("en", "lowercase, type prefix, you know the drill", "reminder:you know the drill"),
-        ("en", "and nit: named export", "preference:nit"),
+        # a rule said with an apology still stands
+        ("en", "my bad, always use pnpm here", "standing:always"),
+        ("en", "sorry I said npm earlier, we always use pnpm", "standing:always"),
         ("en", "No, I meant Friday, not Thursday.", "contrast:not"),  # "I meant" alone corrects the agent's reading
     ],
 )
