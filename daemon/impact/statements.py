@@ -7,7 +7,7 @@ none of what makes it something else:
 | left out | because the sentence … | for example |
 | --- | --- | --- |
 | question | asks | "Should we always run the tests first?" |
-| agreement | agrees or declines after an opening "no", and sets nothing after a "but" (`impact.but`) | "No, that's fine", "no, l'assicurazione non serve"; not "No, you're alright, but never push to main" |
+| agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
@@ -95,7 +95,7 @@ def _excluded(
     or someone else's words (see the module docstring)."""
     if asks(lang, text, words):
         return True
-    if agreement(lang, text, words) is not None and not _ruled_after_but(lang, words, found):
+    if agreement(lang, text, words) is not None:
         return True
     if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
         return True
@@ -119,15 +119,6 @@ def _excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
-
-
-def _ruled_after_but(lang: Language, words: Words, found: list[Cue]) -> bool:
-    """Whether a cue stands after a "but" (`impact.but`) past the sentence's first word: an
-    agreeing sentence that goes on to set a rule ("No, you're alright, but never push to main",
-    "tenés razón pero nunca más borres …"); "No, you're right that Ao 26 is better, but
-    Taberna is the safer bet" sets none, nor "No problem, but again, thanks!"."""
-    buts = [i for i, _ in said(lang, words, lang.impact.get("but", frozenset())) if i > 0]
-    return any(c.at > i and c.kind not in RECALLING for c in found for i in buts)
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

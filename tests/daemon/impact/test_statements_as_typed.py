@@ -26,10 +26,6 @@ def found(message: str, code: str = "en", answered: str = "Done, I updated the f
         ("en", "nope, that's plenty. thanks"),
         ("es", "no, tenés razón, el select_for_update está bien ahí"),
         ("pt", "não, vc tá certo, é 7 dias uteis mesmo pra manaus."),
-        ("pt", "nao nao, vc ta certo, é 7 dias uteis mesmo pra manaus."),
-        # … and what follows "but" sets nothing
-        ("en", "No, you're right that Ao 26 is better, but Taberna is the safer bet."),
-        ("en", "No problem, but again, thanks!"),
         ("en", "pls no rush on this"),  # after a lead-in as typed
         # the person sets their own words right, not the agent's
         ("en", "sorry I said Thursday earlier I meant Friday for the Patel job, Thursday's the tip run"),
@@ -57,11 +53,6 @@ def test_what_sets_nothing_right_for_the_agent_is_no_statement(code: str, messag
 @pytest.mark.parametrize(
     ("code", "message", "cue"),
     [
-        # agreeing, then a rule or a value after "but" (review helper-58)
-        ("en", "No, you're alright, but never push to main", "standing:never"),
-        ("es", "tenés razón pero nunca más borres la carpeta de migraciones", "standing:nunca"),
-        ("pt", "Tem razão, mas nunca mais apague a pasta migrations.", "standing:nunca"),
-        ("pt", "vc tá certo, mas sempre usa pnpm aqui", "standing:sempre"),
         # "I meant" alone sets the agent's reading right (review helper-58)
         ("de", "no, ich meinte den anderen Branch, nicht main", "contrast:nicht"),
         ("it", "No, intendevo venerdì, non giovedì.", "contrast:non"),
