@@ -36,7 +36,7 @@ from daemon.impact.clauses import NEGATING, SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.shapes import EQUALS, as_before, asked, defined, every, forbidden, in_code, sequence
 from daemon.text.keyboard import find, said_at, typed_key
-from daemon.text.language import Language, known
+from daemon.text.language import Language, known, script_of
 from daemon.text.latin_reading import latin_readings
 from daemon.text.lexicon import number_at
 
@@ -353,16 +353,16 @@ def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int
     """Whether the words from `end` to the end of their clause are a few (at most NAMED) that
     each name something or are function words, one at least naming: "…，不是npm", "不是17，…"."""
     rest = range(end, min(e for e in ends if e > end) if end < len(words.low) else end)
+    if not 0 < len(rest) <= NAMED:
+        return False
     # a word in Latin letters in a language of another script is a term ("pnpm" in "…，不是npm")
-    latin = lang.script != "latin"
-    named = [k for k in rest if _names(lang, text, words, k) or (latin and _latin(words.low[k]))]
-    return 0 < len(rest) <= NAMED and bool(named) and all(
-        k in named or words.low[k] in lang.function_words for k in rest
-    )
-
-
-def _latin(word: str) -> bool:
-    return word.isascii() and any(c.isalpha() for c in word)
+    other_script = lang.script != "latin"
+    named = {
+        k
+        for k in rest
+        if _names(lang, text, words, k) or (other_script and any(script_of(c) == "latin" for c in words.low[k]))
+    }
+    return bool(named) and all(k in named or words.low[k] in lang.function_words for k in rest)
 
 
 def _names(lang: Language, text: str, words: Words, i: int) -> bool:

@@ -210,18 +210,24 @@ def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
     Joaquín, con n"; not "café con y sin azúcar", "a vitamin with a C in the name", "we go
     with a B", "marque com x"."""
     low = words.low
+    letters = [
+        (i, phrase, end)
+        for i, phrase in find(low, lang.impact.get("spelled_with", frozenset()))
+        if i > 0
+        and (end := i + len(phrase)) < len(low)
+        and len(low[end]) == 1
+        and low[end].isalpha()
+        and low[end] not in lang.function_words
+        and low[end] in low[i - 1]
+    ]
+    if not letters:  # most sentences: no clause read
+        return []
     ends = {*clause_breaks(text, words), len(low)}
     connectives = lang.lists.get("connectives", frozenset())
     return [
         Cue("set_right", f"{' '.join(phrase)} {low[end]}", i)
-        for i, phrase in find(low, lang.impact.get("spelled_with", frozenset()))
-        if (end := i + len(phrase)) < len(low)
-        and len(low[end]) == 1
-        and low[end].isalpha()
-        and low[end] not in lang.function_words
-        and i > 0
-        and low[end] in low[i - 1]
-        and (end + 1 in ends or low[end + 1] in connectives)
+        for i, phrase, end in letters
+        if end + 1 in ends or low[end + 1] in connectives
     ]
 
 

@@ -236,8 +236,7 @@ def detect_statements(
             # a statement already quotes the sentence before ("No. Amounts are cents."): it is not taken twice
             taken = bool(found) and found[-1].quote.endswith(before.text)
             if taken and read_before.cues:
-                # … or sets right what the value before did ("… Brandl & Huber, mit l. Nicht Brandt")
-                if recall_only or not mine or all(c.kind == "set_right" for c in read_before.cues):
+                if recall_only or not mine:
                     merged = found.pop()
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                     reading = Reading(lang, _joined(read_before.cues, reading.cues), False)
