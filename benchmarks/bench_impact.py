@@ -65,11 +65,13 @@ def detect_corpus(agents: list[Agent]) -> dict[str, list[Statement]]:
         for session in agent.sessions:
             usual = session_language(t["content"] for t in session["transcript"] if t["role"] == "user")
             answered = ""
-            for index, turn in enumerate(session["transcript"], 1):
+            transcript = session["transcript"]
+            for index, turn in enumerate(transcript, 1):
                 if turn["role"] == "user":
                     stamp = f"{session['date']}T09:{index:02d}:00+00:00"
+                    reply = transcript[index]["content"] if index < len(transcript) and transcript[index]["role"] == "assistant" else ""
                     statements += detect_statements(
-                        turn["content"], session["id"], index, stamp, answered=answered, usual=usual
+                        turn["content"], session["id"], index, stamp, answered=answered, usual=usual, reply=reply
                     )
                 else:
                     answered = turn["content"]
@@ -150,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh and _twelfth)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth and _thirteenth)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)

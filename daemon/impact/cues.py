@@ -15,7 +15,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
-| again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`) | "Again: run …", "Emojis again!", "you added a column … again" |
+| again | at the start, in an exclamation, when a `second_person` form is the first or second word (not in a `claim.request`), or closing a first clause that names what came back (`daemon.impact.again`) | "Again: run …", "Emojis again!", "you added a column … again", "Inline styles again — …" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -32,6 +32,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
+from daemon.impact.again import recalls
 from daemon.impact.clauses import NEGATING, SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.shapes import EQUALS, as_before, asked, defined, every, forbidden, in_code, sequence
@@ -67,6 +68,7 @@ CUE_LISTS = (
     "first",
     "every",
     "precedent",
+    "excess",
 )
 
 
@@ -250,16 +252,8 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         for i, p in find(low, impact.get("closing", frozenset()))
         if i + len(p) == len(low) and free(i, len(p))
     ]
-    # "again" anywhere when the person exclaims, or speaks of what the agent did: "you" is the
-    # sentence's first or second word ("you added a column …, again", "Přidal jsi … zase"),
-    # not in a request ("Can you send it again") nor further on ("Nice to see you again")
-    exclaimed = "!" in text or "！" in text
-    agains = find(low, impact.get("again", frozenset()))
-    # read once, not for each "again": a sentence of thousands of them is read in linear time
-    addressed = bool(agains) and not exclaimed and _addressed(lang, low, start)
-    for i, phrase in agains:
-        if (i == start or exclaimed or addressed) and free(i, len(phrase)):
-            found.append(Cue("again", " ".join(phrase), i))
+    # "again" where it recalls what the agent did (`daemon.impact.again`)
+    found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start, ends) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
@@ -286,12 +280,6 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             for o in found
         )
     ]
-
-
-def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
-    """Whether "you" is the sentence's first or second word and it asks for nothing."""
-    you = find(low, lang.impact.get("second_person", frozenset()))
-    return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
 
 
 def _clause_starts(lang: Language, text: str, words: Words, start: int) -> tuple[int, ...]:

@@ -33,6 +33,7 @@ from daemon.impact.document import (
     WeekTrend,
 )
 from daemon.impact.history import History, Session
+from daemon.impact.history import Said as Message
 from daemon.impact.recurrence import Item, group
 from daemon.impact.review_links import (
     INSTRUCTION_APPROVED,
@@ -59,7 +60,7 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
         # the agent's messages since the person last spoke (a runtime may write one turn as
         # several): what a change of state may be about
         answered: list[str] = []
-        for said in session.messages:
+        for k, said in enumerate(session.messages):
             if said.role == "user":
                 found += detect_statements(
                     said.text,
@@ -69,11 +70,31 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
                     said.turn_ref,
                     answered="\n".join(answered),
                     usual=usual,
+                    reply=_reply(session.messages[k + 1 :]),
                 )
                 answered = []
             elif said.role == "assistant":
-                answered.append(" ".join((said.text, *said.tools)) if said.tools else said.text)
+                answered.append(_agent_text(said))
     return found
+
+
+def _agent_text(said: Message) -> str:
+    return " ".join((said.text, *said.tools)) if said.tools else said.text
+
+
+def _reply(after: Sequence[Message]) -> str:
+    """The agent's messages after a person's, up to their next one: how it took what was said.
+    What it wrote comes first, what its tools did after: a runtime often writes a tool call
+    before the words ("You're right — …") that open the reply."""
+    texts: list[str] = []
+    tools: list[str] = []
+    for said in after:
+        if said.role == "user":
+            break
+        if said.role == "assistant":
+            texts.append(said.text)
+            tools.extend(said.tools)
+    return "\n".join((*(t for t in texts if t.strip()), *tools))
 
 
 def languages_without_cues(sessions: Sequence[Session]) -> list[str]:

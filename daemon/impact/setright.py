@@ -25,7 +25,7 @@ the readings compare the two (values by their parts and worth: `daemon.impact.va
   "Thaís com h").
 
 A new value is not a correction unless nothing else explains it: the first two readings
-leave out a sentence that asks for work (`_asks_or_adds`: it opens with a request verb, says
+leave out a sentence that asks for work (`asks_or_adds`: it opens with a request verb, says
 please, "also", "too" or "I"), the same value in another notation ("05" / "5", "1,000" /
 "1000", "６０" / "60"), and the next one ("page 2" / "page 1", "1.2.4" / "1.2.3"). A long
 sentence (over SHORT words: a pasted log line) is not read, and a message with more than
@@ -198,7 +198,7 @@ def set_right(
     found += _spelled_with(lang, text, words)
     values = _other_values(lang, text, words, turn) + _variants(text, ends, turn)
     guards = [lang, *(r for r in readings if r.code != lang.code)]
-    found += [c for c in values if not any(_asks_or_adds(g, text, words, c.at) for g in guards)]
+    found += [c for c in values if not any(asks_or_adds(g, text, words, c.at) for g in guards)]
     found += _not_the_agents(lang, text, words, turn)
     return sorted(found, key=lambda c: c.at)[:1]
 
@@ -231,7 +231,7 @@ def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
     ]
 
 
-def _asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
+def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     """Whether the clause holding the value at `at` asks for work or adds to it, so that a new
     value in it is news ("now merge feature/signup", "add 192.168.1.11 as a second node",
     "jetzt bitte Rechnung 2024-018", "I have 3.12 locally"): it opens, after its lead-ins, with

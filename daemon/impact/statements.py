@@ -27,7 +27,10 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from daemon.impact.amends import MANY as MANY_AMENDED
+from daemon.impact.amends import Reply, amended, not_amended
 from daemon.impact.clauses import Words, words_of
+from daemon.impact.complaint import excess
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
@@ -41,9 +44,10 @@ from memory_engine.claim import JOKE_EMOJI, reported_by_other
 Kind = Literal["correction", "preference", "standing_instruction"]
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
-CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined"})
+CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
 RECALLING = frozenset({"reminder", "again", "precedent"})
+SET_RIGHT = frozenset({"set_right"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
 # the agent's (the first of a session, or one the person sends right after their own), which
 # states a task. "We deploy with make release now, not fab" there still sets a rule; a limit
@@ -109,7 +113,8 @@ def _excluded(
     if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
-    if said(lang, words, humour) or JOKE_EMOJI.search(text):
+    # a laugh beside a value set right does not make it a joke: "Elena — E-L-E-N-A, not Elana … lol"
+    if (said(lang, words, humour) or JOKE_EMOJI.search(text)) and not any(c.kind in SET_RIGHT for c in found):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {
@@ -155,6 +160,8 @@ def _read(
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
     found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
+    # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
+    found += excess(lang, text, words, answered)
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
@@ -172,15 +179,21 @@ def detect_statements(
     language: Language | None = None,
     answered: str = "",
     usual: Language | None = None,
+    reply: str = "",
 ) -> list[Statement]:
     """The statements of one user message (see the module docstring), in order.
 
     `language` is the message's (found by `detect` when None); each sentence is also read
     in the language `detect` finds for it alone, since people switch language. `answered` is
     the agent's turn the message answers ("" when none); `usual` the language of the person's
-    session, for a message too short to tell its own ("znowu elaborat. krótko")."""
+    session, for a message too short to tell its own ("znowu elaborat. krótko"); `reply` the
+    agent's turn after it, which may show it took a sentence as a correction
+    (`daemon.impact.amends`)."""
     text = unicodedata.normalize("NFC", message)
-    if not _may_hold(text, answered):
+    amending = Reply(reply) if reply.strip() and answered.strip() else None
+    if amending is not None and not amending.may_amend():
+        amending = None  # most replies: the agent just goes on
+    if amending is None and not _may_hold(text, answered):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -199,6 +212,8 @@ def detect_statements(
             if a < sentence.end and b > sentence.start
         ]
         read.append((sentence, _reading(sentence.text, local, (whole, usual), agent_turn)))
+    if amending is not None:
+        read = _amended(read, agent_turn, amending, spans, (usual, whole))
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -248,12 +263,43 @@ def detect_statements(
         found.append(
             _statement(text[first.start : sentence.end], lang, reading.cues, (session, turn, time, ref))
         )
-        if first is sentence and thin:
+        if first is sentence and (thin or _lone(reading, sentence, lang)):
             bare = (first.start, sentence, lang)
         previous = (sentence, reading)
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
+
+
+def _amended(
+    read: list[tuple[Sentence, Reading]],
+    answered: Answered,
+    reply: Reply,
+    spans: list[tuple[int, int]],
+    languages: tuple[Language | None, Language | None],
+) -> list[tuple[Sentence, Reading]]:
+    """The readings with each sentence of no cue that the reply shows the agent took as a
+    correction (`daemon.impact.amends`), unless more than MANY_AMENDED are: a pasted text.
+    `languages` are the session's usual one and the message's."""
+    found: dict[int, Reading] = {}
+    for k, (sentence, reading) in enumerate(read):
+        # read in the session's language when known: a short sentence with no cue word may look
+        # like another ("grace's is fine." like Italian, "db's on 5433 locally." like French);
+        # else in its own and the message's, and none may read it as something else
+        usual, whole = languages
+        order = (usual,) if usual is not None else (reading.language, whole)
+        langs = [lang for lang in order if lang is not None and not lang.keyed]
+        langs = [lang for n, lang in enumerate(langs) if all(lang.code != o.code for o in langs[:n])]
+        if not langs or reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
+            continue
+        words = words_of(sentence.text)
+        local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
+        cue = next((c for lang in langs if (c := amended(lang, sentence.text, words, answered, reply))), [])
+        if cue and not any(not_amended(lang, sentence.text, words) or _excluded(lang, sentence.text, words, cue, local) for lang in langs):
+            found[k] = Reading(langs[0], cue, False)
+    if len(found) > MANY_AMENDED:
+        return read
+    return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)]
 
 
 def _joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
@@ -320,7 +366,12 @@ def _reading(
 
 
 def _lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
-    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!")."""
+    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!"),
+    or a complaint and nothing else ("trop long.", "Way too much!"): what is wanted follows."""
+    if all(c.kind == "excess" for c in reading.cues):
+        low = words_of(sentence.text).low
+        said = {i for c in reading.cues for i in range(c.at, c.at + len(c.phrase.split()))}
+        return all(i in said or w in lang.function_words for i, w in enumerate(low))
     return all(c.kind == "correction" for c in reading.cues) and not content(sentence.text, lang).stems
 
 

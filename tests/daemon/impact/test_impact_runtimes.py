@@ -128,3 +128,30 @@ def test_a_change_of_state_about_the_command_claude_code_just_ran_is_a_correctio
     (item,) = [i for i in document["items"] if "jest" in i["first"]["quote"]]
     assert item["first"]["kind"] == "correction" and "changed:we dropped" in item["first"]["cues"]
     assert "new place" not in " ".join(quotes(document))
+
+
+def test_a_value_said_alone_is_a_correction_when_claude_code_amends_its_work(tmp_path: Path) -> None:
+    """"db's on 5433 locally." holds no word a list could: the agent's reply tells — it opens
+    amending and writes the value the person gave (after a tool call, as Claude Code does).
+    The same sentence answered by a reply that just goes on is not read as one."""
+    config = copy("claude-code", tmp_path)
+    projects = tmp_path / "claude-code" / "projects" / "-srv-project"
+    plan = [{"type": "text", "text": "Running `psql postgres://rota@localhost:5432/rota` to reproduce the lock."}]
+    edit = [{"type": "tool_use", "id": "toolu_2", "name": "Edit", "input": {"file_path": ".env.local"}}]
+    for session, reply, day in (
+        ("7b2d4f60-5555-4e4e-9f9f-000000000007", "You're right, my mistake: DATABASE_URL now points at 5433.", "21"),
+        ("7b2d4f60-5555-4e4e-9f9f-000000000008", "Looking at the Metabase query next.", "22"),
+    ):
+        lines = [
+            claude_line("user", "a1", f"2026-11-{day}T10:00:00Z", "Reproduce the migration lock locally."),
+            claude_line("assistant", "a2", f"2026-11-{day}T10:00:05Z", plan),
+            claude_line("user", "a3", f"2026-11-{day}T10:00:10Z", "db's on 5433 locally."),
+            claude_line("assistant", "a4", f"2026-11-{day}T10:00:12Z", edit),
+            claude_line("assistant", "a5", f"2026-11-{day}T10:00:15Z", [{"type": "text", "text": reply}]),
+        ]  # fmt: skip
+        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
+    document = impact(config)
+    (item,) = [i for i in document["items"] if "5433" in i["first"]["quote"]]
+    assert item["first"]["session"].endswith("000000000007.jsonl")
+    assert item["first"]["kind"] == "correction" and item["first"]["cues"] == ["amended:you're right"]
+    assert item["recurrences"] == []

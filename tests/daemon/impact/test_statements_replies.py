@@ -1,0 +1,147 @@
+"""Statements read from the turns around the person's: a complaint about the agent's turn
+("way too long"), a correction the agent's reply amends ("db's on 5433 locally." / "You're
+right — 5433"), an "again" closing a first clause that names what came back, and a laugh
+beside a value set right (sentences written for these tests, in the shapes the twelfth and
+thirteenth blind corpora showed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
+
+DRAFT = "Here's the PR description: ## Summary ## Context ## Changes ## Tests ## Risks ## Rollout — six sections."
+PSQL = "Running `psql postgres://rota@localhost:5432/rota -c 'select 1'` to reproduce the lock."
+
+
+def found(message: str, code: str = "en", answered: str = DRAFT, reply: str = "") -> list[Statement]:
+    return detect_statements(
+        message, "s1.jsonl", 3, "2026-12-01T10:00:00+00:00", answered=answered, usual=language(code), reply=reply
+    )
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "these PR descriptions are way too long, nobody reads six headers for a 40 line change."),
+        ("en", "too long again, just the diff + 2 lines pls"),
+        ("en", "bit much that, I just need what broke"),
+        ("es", "me escribiste una novela, dame el diff y dos líneas"),
+        ("pt", "ta muito textao isso, ninguem le no zap."),
+        ("fr", "trop de # encore, 3."),
+        ("pl", "review znowu elaborat. 3-4 punkty"),
+        ("tr", "baslik yine destan olmus. marka urun gramaj"),
+        ("ja", "「させていただきます」多すぎて読みにくい"),
+        ("ru", "простыни я по утрам не читаю"),
+    ],
+)
+def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str) -> None:
+    answered = "お見積もりを送付させていただきます。ご確認させていただきます。" if code == "ja" else DRAFT
+    (statement,) = found(message, code, answered)
+    assert statement.kind == "preference"
+    assert any(c.startswith("excess:") for c in statement.cues)
+
+
+@pytest.mark.parametrize(
+    ("message", "answered"),
+    [
+        ("the meeting was way too long", DRAFT),  # a story: a verb in the past
+        ("the queue at the post office is way too long", DRAFT),  # two things the agent did not write
+        ("is it too long?", DRAFT),  # a question
+        ("too long", ""),  # answering no turn of the agent's: nothing to complain about
+    ],
+)
+def test_what_is_not_a_complaint_about_the_agents_turn(message: str, answered: str) -> None:
+    assert found(message, answered=answered) == []
+
+
+def test_a_complaint_alone_takes_in_what_is_wanted_after_it() -> None:
+    (statement,) = found("trop long. pas besoin de me réexpliquer chaque ligne, je lis le code.", "fr")
+    assert statement.quote == "trop long. pas besoin de me réexpliquer chaque ligne, je lis le code."
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message", "reply"),
+    [
+        ("en", PSQL, "db's on 5433 locally.", "You're right, my mistake: DATABASE_URL now points at 5433."),
+        ("en", "Ran `python -m unittest discover`: 41 tests OK.", "pytest.", "Sorry, switched to pytest: 41 passed."),
+        ("fr", "J'ai lancé les migrations sur `reservations`.", "la base locale c'est resa_dev", "Corrigé : migrations relancées sur resa_dev."),
+        ("es", "Configuré el worker con `acks_late=False`.", "el broker es redis en el 6380", "Perdón, corregido: redis en el 6380."),
+        ("de", "Ich habe die Rechnung an buchhaltung@flink.de geschickt.", "die Belege gehen an belege@lexoffice.de", "Entschuldigung, korrigiert: an belege@lexoffice.de geschickt."),
+        ("ja", "打ち合わせを4月15日(水)に入れました。", "水曜は定休日です。", "失礼しました、水曜の定休日を避けて木曜に変更します。"),
+    ],
+)
+def test_a_correction_the_reply_amends(code: str, answered: str, message: str, reply: str) -> None:
+    (statement,) = found(message, code, answered, reply)
+    assert statement.kind == "correction"
+    assert statement.cues[0].startswith("amended:")
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("db's on 5433 locally.", "Looking at the Metabase query next."),  # the reply goes on
+        ("db's on 5433 locally.", "Understood, 5433."),  # acknowledging news is no amending
+        ("db's on 5433 locally.", "Fixed the lock: the Metabase query was holding it."),  # takes up nothing new
+        ("add the VAT line on 5433 too", "Sorry, added the VAT line on 5433."),  # it asked for work
+        ("the Metabase one on 5433 is fine.", "Sorry — fixed 5433."),  # it approves
+        ("the Metabase report ran on 5433 yesterday.", "Sorry, fixed 5433."),  # a story, in the past
+        ("lint says this about 5433:", "Fixed 5433."),  # it introduces what follows
+        ("Who's on call? Kofi is on 5433. Ama is on 5434. Ben is on 5435.", "Sorry — 5433, 5434 and 5435 now."),  # pasted
+    ],
+)
+def test_what_the_reply_takes_up_but_is_no_correction(message: str, reply: str) -> None:
+    assert [s for s in found(message, answered=PSQL, reply=reply) if s.cues[0].startswith("amended:")] == []
+
+
+def test_no_reply_is_read_for_a_message_that_answers_no_turn() -> None:
+    assert found("db's on 5433 locally.", answered="", reply="You're right, 5433.") == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "Inline styles again — StyleSheet at the bottom of the file, like everywhere else."),
+        ("en", "siobhan's name again, you've got Shivaun in the cc"),
+        ("fr", "orthographe britannique, encore une fois : organisation, centre"),
+    ],
+)
+def test_again_closing_a_first_clause_that_names_what_came_back(code: str, message: str) -> None:
+    statements = found(message, code)
+    assert statements and any(c.startswith("again:") for c in statements[0].cues)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "try again, its up now"),  # a request verb before it
+        ("pt", "a ultradent mandou de novo, parece que vai liberar."),  # a verb in the past
+        ("en", "Works again. Deploying v1.4.2 now."),  # news: the sentence ends with it
+    ],
+)
+def test_again_after_a_verb_recalls_nothing(code: str, message: str) -> None:
+    assert found(message, code) == []
+
+
+def test_a_laugh_beside_a_value_set_right_is_no_joke() -> None:
+    (statement,) = found("Thaís com h e acento, ela odeia Taís kkkk", "pt", answered="Mandei a guia para Taís Andrade.")
+    assert statement.kind == "correction"
+    # a rule with a laugh is still a joke
+    assert found("never schedule anything before coffee, ha") == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "no yeah you're right, monthly til we raise."),
+        ("en", "no that's perfect actually, book it"),
+        ("en", "no, dont bother with a postmortem, its a one liner."),
+        ("en", "No, not needed, Nitin is on call tonight, he will keep an eye."),
+        ("en", "don't book anything, just curious"),
+        ("fr", "Non, t'as raison, c'était du hardcode qui traînait depuis l'été passé."),
+        ("ja", "いや、いらんいらん。森さんはメール本文で十分"),
+    ],
+)
+def test_agreeing_and_only_asking_as_typed(code: str, message: str) -> None:
+    assert found(message, code) == []
