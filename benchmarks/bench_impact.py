@@ -3,14 +3,15 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Ten corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+Thirteen corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
 first, read while the detection was built), impact_corpus_unseen, _final, _fresh, _blind,
-_sixth, _seventh, _eighth, _ninth and _tenth (held out: written blind by helpers who never
-read the detection; each read only after its first measurement). `--corpus` picks one; `--sessions 0` skips the
+_sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth and _thirteenth (held out:
+written blind by helpers who never read the detection; each read only after its first
+measurement). `--corpus` picks one; `--sessions 0` skips the
 whole-process run and keeps the whole-process figures last written.
 
 1. Every user turn of every session of benchmarks/impact_corpus/ goes through detection
-   (`daemon.impact.statements`), every agent's statements through grouping
+   (`daemon.impact.statements`, with the agent's turns before and after it), every agent's statements through grouping
    (`daemon.impact.recurrence`); benchmarks/impact_score.py scores them against the labels:
    detection precision and recall (overall, per language, per kind), recurrence pair
    precision and recall (over all labelled pairs, and over the pairs whose two occurrences
@@ -20,8 +21,8 @@ whole-process run and keeps the whole-process figures last written.
    `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
    memory, items found.
 
-Writes benchmarks/results/impact.json (impact-unseen, -final, -fresh, -blind, -sixth, -seventh,
--eighth, -ninth.json for the others).
+Writes benchmarks/results/impact.json (impact-unseen.json … impact-thirteenth.json for the
+others).
 """
 
 from __future__ import annotations

@@ -3,14 +3,18 @@ docs/explanation/impact.md#a-correction-the-agent-amends).
 
 People correct by stating the right thing alone, with no word a list could hold: "db's on 5433
 locally.", "pytest.", "Hendrikx, met kx.", "ceny mame na cele koruny, takze 190". The agent's
-next turn often tells: it opens amending ("Fixed", "Corrigé", "Sorry", "You're right", "收到，
-已改为" — `impact.amended`, read in the reply's own language and in the sentence's) and writes
-what the person said ("Switched to pytest", "DATABASE_URL … :5433"). A sentence of the message
-with no cue of its own is then a correction when the reply takes up a word of it (`echo.Answered.
-taken_up`: a content stem, a long word, a number) that the agent's turn before did not hold —
-what was new to the agent and is now in its work — and it does not ask for work (a request
-verb, please, "I" as its subject, "also": `setright.asks_or_adds`), which the agent would do
-without being corrected ("add the VAT line" / "Added the VAT line").
+next turn often tells: it opens amending — its first or second word starts a phrase of
+`impact.amended` ("Fixed", "Sorry", "You're right", "Corrigé", "失礼しました"), in the reply's
+own language or in any other (an agent may answer in English) — in a first sentence that
+neither asks nor says "not" ("Sorry, I can't reach 5433", "Not fixed yet", "Sorry — should I
+…?" amend nothing), and it writes what the person said ("Switched to pytest", "DATABASE_URL …
+:5433"). A sentence of the message with no cue of its own is then a correction when the reply
+takes up a word of it (`echo.Answered.taken_up`: a content stem, a long word, a number; the
+amending phrase's own words left out) that the agent's turn before did not hold — what was new
+to the agent and is now in its work — and it is not something else the reply may take up
+(`not_amended`): it introduces what follows, approves, tells a story, or asks for work or adds
+to it as the readings that set a value right see it (`setright.asks_or_adds`: "add the VAT
+line" / "Sorry, added the VAT line"; "I", "also", "and" there tell news as often).
 
 A message with more than MANY such sentences is a pasted text the agent rewrote: none counts.
 """
@@ -22,13 +26,16 @@ from functools import cache, cached_property
 from daemon.impact.clauses import Words, negating, words_of
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
+from daemon.impact.left_out import asks
+from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
 from daemon.text.keyboard import find
 from daemon.text.language import Language, detect, known
 
-# Words of the reply's opening read for an amending phrase ("Sorry, my mistake — fixed.").
-OPENING = 8
-# … of its first characters (a reply may be a megabyte of tool output).
+# Where an amending phrase may start in the reply: its first word, or its second after an
+# interjection ("Oops, fixed", "Ah, sorry").
+OPENS_WITHIN = 2
+# Characters of the reply read for its opening (a reply may be a megabyte of tool output).
 OPENING_CHARS = 400
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
@@ -40,51 +47,68 @@ class Reply:
     """The agent's turn after the message, read once however many sentences ask about it."""
 
     def __init__(self, text: str) -> None:
-        self.taken = Answered(text)
-        self._opens: dict[str, str | None] = {}
-        self.head = text.strip()[:OPENING_CHARS]
-        self.opening = words_of(self.head).low[:OPENING]
+        # the reply as a turn the person's words may be taken up in (`echo.Answered`)
+        self.turn = Answered(text)
+        head = text.strip()[:OPENING_CHARS]
+        first = next(iter(sentences(head)), None)
+        self.first = first.text if first is not None else ""
+        self.opening = words_of(self.first).low
+        # whether the amending phrase only says the work was redone ("Changed", "Ajustado")
+        self.redone = False
 
     @cached_property
     def language(self) -> Language | None:
-        return detect([self.head]) if self.opening else None
+        return detect([self.first]) if self.opening else None
+
+    @cached_property
+    def amending(self) -> tuple[str, ...] | None:
+        """The amending phrase the reply opens with (see the module docstring): read in its own
+        language first, then in each language with the list; None if it opens otherwise."""
+        readings = [r for r in (self.language, *known().values()) if r is not None]
+        for lang in readings:
+            phrases = lang.impact.get("amended", frozenset()) | lang.impact.get("redone", frozenset())
+            hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN]
+            if hits:
+                # the first said, the longest there: the same whatever the set's order
+                at, phrase = min(hits, key=lambda h: (h[0], -len(h[1])))
+                said = self.opening[at + len(phrase) :]
+                if asks(lang, self.first, words_of(self.first)) or any(negating(lang, w) for w in said):
+                    return None
+                self.redone = phrase in lang.impact.get("redone", frozenset())
+                return phrase
+        return None
 
     def may_amend(self) -> bool:
-        """Whether the reply's opening holds the first word of an amending phrase of some
-        language: most replies do not, and no sentence is read for it."""
-        return not _first_words().isdisjoint(self.opening)
+        """Whether the reply opens amending in some language: most replies do not, and no
+        sentence is read for it."""
+        return bool(self.opening) and not _first_words().isdisjoint(self.opening[:OPENS_WITHIN]) and self.amending is not None
 
-    def amends(self, lang: Language | None) -> str | None:
-        """The amending phrase the reply opens with, in its own language or in `lang`."""
-        code = lang.code if lang is not None else ""
-        if code not in self._opens:
-            found = None
-            for reading in (self.language, lang):
-                if reading is not None and found is None:
-                    # the first said, the longest there: the same whatever the set's order
-                    hits = sorted(find(self.opening, reading.impact.get("amended", frozenset())), key=lambda h: (h[0], -len(h[1])))
-                    found = " ".join(hits[0][1]) if hits else None
-            self._opens[code] = found
-        return self._opens[code]
+
+def _asked(text: str) -> bool:
+    """Whether the agent's turn ends asking (its last sentence is a question)."""
+    last = list(sentences(text[-OPENING_CHARS:]))
+    return bool(last) and last[-1].text.rstrip().endswith(("?", "？", "؟"))
 
 
 @cache
 def _first_words() -> frozenset[str]:
-    return frozenset(p[0] for lang in known().values() for p in lang.impact.get("amended", ()) if p)
+    return frozenset(
+        p[0] for lang in known().values() for key in ("amended", "redone") for p in lang.impact.get(key, ()) if p
+    )
 
 
 def amended(lang: Language, text: str, words: Words, answered: Answered, reply: Reply) -> list[Cue]:
     """The cue (kind `amended`) of a sentence with no cue of its own that the reply, opening
     amending, takes up where the agent's turn before did not (see the module docstring)."""
-    if not answered.text.strip() or not 0 < len(words.low) <= LONGEST:
+    phrase = reply.amending
+    if phrase is None or not answered.text.strip() or not 0 < len(words.low) <= LONGEST:
         return []
-    phrase = reply.amends(lang)
-    if phrase is None:
-        return []
-    new = set(reply.taken.taken_up(text, lang)) - set(answered.taken_up(text, lang))
+    if reply.redone and _asked(answered.text):
+        return []  # "5433" to "What port is it on?", answered "Changed DATABASE_URL to 5433"
+    new = set(reply.turn.taken_up(text, lang, phrase)) - set(answered.taken_up(text, lang))
     if not any(w not in lang.function_words and not negating(lang, w) for w in new):
         return []
-    return [Cue("amended", phrase, 0)]
+    return [Cue("amended", " ".join(phrase), 0)]
 
 
 def not_amended(lang: Language, text: str, words: Words) -> bool:

@@ -1,31 +1,32 @@
 """A complaint about the agent's turn that asks, without saying so, for less of what it did
 (pure, no I/O; docs/explanation/impact.md#a-complaint-about-the-agents-turn).
 
-"way too long", "too long again, just the diff + 2 lines pls", "me escribiste una novela",
-"ta muito textao isso", "trop de # encore, 3.", "review znowu elaborat", "「させていただきます」
-多すぎて読みにくい": the person wants shorter, fewer, plainer from now on. A phrase of
-`impact.excess` says so only about the agent's turn it answers, so it counts when the words of
-its clause before it are the language's function words, "you" (`second_person`), lead-ins,
-"again" words and words the agent's turn holds (of two letters or more, but in a script
-written without spaces, where one is a word), with at most OTHER more ("keigo still too
-stiff"; "these PR descriptions are way too long" after a PR description), and the clause tells
-nothing in the past (`past_forms`: "the meeting was way too long", "the last one was too
-formal" is a story). "the queue at the post office is way too long" names two things the agent
-did not write.
+"way too long", "too long again, just the diff + 2 lines pls", "ta muito textao isso", "trop de
+# encore, 3.", "review znowu elaborat", "「させていただきます」多すぎて読みにくい": the person
+wants shorter, fewer, plainer from now on. A phrase of `impact.excess` says so only about the
+agent's turn it answers, so it counts when the other words of its clause are the language's
+function words, "you" (`second_person`), lead-ins, "again" words and whole words of the agent's
+turn, with at most OTHER more ("keigo still too stiff"; "these PR descriptions are way too
+long" after a PR description; not "too many meetings this week": what is too many is no word
+of the agent's), when nothing before it in its clause says "not" ("not too long", "pas trop
+long" praise), no apology comes before it (`amended`: "sorry for the wall of text" is about the
+person's own text) and the clause tells nothing in the past (`past_forms`: "the meeting was way
+too long" is a story).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
+from functools import lru_cache
 
-from daemon.impact.clauses import Words, body_start
+from daemon.impact.clauses import Words, body_start, negating, words_of
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.cues import UNSPACED, Cue
+from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.text.keyboard import find
 from daemon.text.language import Language
 
-# Words of the clause before the phrase that are neither the language's own nor the agent's.
+# Words of the phrase's clause that are neither the language's own nor the agent's.
 OTHER = 1
 
 
@@ -37,21 +38,34 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
         return []
     low = words.low
     breaks = clause_breaks(text, words)
+    theirs = _said(answered.text)
     own = (
         lang.function_words
         | _words(lang, "second_person")
         | _words(lang, "lead_ins")
         | _words(lang, "again")
     )
+    # the person's own apology for length: "sorry for the wall of text", "desculpa o textão"
+    sorry = [i for i, _ in find(low, lang.impact.get("amended", frozenset()))]
     for at, phrase in sorted(found):
-        opens = body_start(lang, low, ([0, *breaks])[bisect_right(breaks, at)])
-        before = low[opens:at]
+        clause = bisect_right(breaks, at)
+        opens = body_start(lang, low, [0, *breaks][clause])
+        said = low[opens:at] + low[at + len(phrase) : [*breaks, len(low)][clause]]
         if any(lang.matches("past_forms", w) for w in low[opens : at + len(phrase)]):
-            continue
-        other = [w for w in before if w not in own and not ((len(w) > 1 or lang.script in UNSPACED) and w in answered.folded)]
+            continue  # a story: "the meeting was way too long"
+        if any(negating(lang, w) for w in low[opens:at]) or any(i < at for i in sorry):
+            continue  # "not too long", "pas trop long": praise; an apology: the person's own text
+        other = [w for w in said if w not in own and w not in theirs]
         if len(other) <= OTHER:
             return [Cue("excess", " ".join(phrase), at)]
     return []
+
+
+@lru_cache(maxsize=64)
+def _said(text: str) -> frozenset[str]:
+    """The words of the agent's turn, casefolded: a word of the clause is the agent's when it is
+    one of them, not when it is inside one ("office" is not in "officer")."""
+    return frozenset(words_of(text).low)
 
 
 def _words(lang: Language, key: str) -> frozenset[str]:

@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from datetime import date, timedelta
 
+from daemon.impact import history
 from daemon.impact.answers import MCP_ANSWER, McpAnswer, first_with_facts
 from daemon.impact.content import about
 from daemon.impact.document import (
@@ -33,7 +34,6 @@ from daemon.impact.document import (
     WeekTrend,
 )
 from daemon.impact.history import History, Session
-from daemon.impact.history import Said as Message
 from daemon.impact.recurrence import Item, group
 from daemon.impact.review_links import (
     INSTRUCTION_APPROVED,
@@ -50,6 +50,8 @@ from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_
 from memory_engine.records import FactRecord
 
 DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
+# How the runtime adapters write a tool call into an agent's message (daemon/transcripts).
+TOOL_LINE = "[tool: "
 
 
 def statements_of(sessions: Sequence[Session]) -> list[Statement]:
@@ -57,6 +59,7 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
     found: list[Statement] = []
     for session in sessions:
         usual = session.language
+        replies = _replies(session.messages)
         # the agent's messages since the person last spoke (a runtime may write one turn as
         # several): what a change of state may be about
         answered: list[str] = []
@@ -70,31 +73,32 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
                     said.turn_ref,
                     answered="\n".join(answered),
                     usual=usual,
-                    reply=_reply(session.messages[k + 1 :]),
+                    reply=replies[k],
                 )
                 answered = []
             elif said.role == "assistant":
-                answered.append(_agent_text(said))
+                answered.append(" ".join((said.text, *said.tools)) if said.tools else said.text)
     return found
 
 
-def _agent_text(said: Message) -> str:
-    return " ".join((said.text, *said.tools)) if said.tools else said.text
-
-
-def _reply(after: Sequence[Message]) -> str:
-    """The agent's messages after a person's, up to their next one: how it took what was said.
-    What it wrote comes first, what its tools did after: a runtime often writes a tool call
-    before the words ("You're right — …") that open the reply."""
-    texts: list[str] = []
-    tools: list[str] = []
-    for said in after:
+def _replies(messages: Sequence[history.Said]) -> list[str]:
+    """For each message, the agent's messages after it up to the person's next one: how the
+    agent took what was said (read backwards once, not once per message). What the agent wrote
+    comes first and the lines the runtime adapters write for its tool calls ("[tool: Bash]")
+    after: a runtime often writes a tool call before the words ("You're right — …") that open
+    the reply."""
+    replies = [""] * len(messages)
+    after: list[str] = []  # the agent's messages after the one read, last first
+    for k in range(len(messages) - 1, -1, -1):
+        said = messages[k]
         if said.role == "user":
-            break
-        if said.role == "assistant":
-            texts.append(said.text)
-            tools.extend(said.tools)
-    return "\n".join((*(t for t in texts if t.strip()), *tools))
+            lines = [line for text in reversed(after) for line in text.splitlines()]
+            wrote = [line for line in lines if line.strip() and not line.startswith(TOOL_LINE)]
+            replies[k] = "\n".join((*wrote, *(line for line in lines if line.startswith(TOOL_LINE))))
+            after = []
+        elif said.role == "assistant":
+            after.append(said.text)
+    return replies
 
 
 def languages_without_cues(sessions: Sequence[Session]) -> list[str]:

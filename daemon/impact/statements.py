@@ -18,7 +18,10 @@ none of what makes it something else:
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
 
 Each sentence is read in the language `detect` finds for it and in the message's; a
-language whose data file has no `impact:` section finds nothing.
+language whose data file has no `impact:` section finds nothing. Beside the cues of its own
+words, a sentence is read against the agent's turns around it: a value of the turn before set
+right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), and a
+sentence with no cue the agent's reply amends (`daemon.impact.amends`).
 """
 
 from __future__ import annotations
@@ -29,25 +32,20 @@ from typing import Literal
 
 from daemon.impact.amends import MANY as MANY_AMENDED
 from daemon.impact.amends import Reply, amended, not_amended
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, agreement, cues, may_hold_cues, said
+from daemon.impact.cues import Cue, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
+from daemon.impact.left_out import RECALLING, asks, excluded
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
-from daemon.impact.story import told_as_story
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
-from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
-OPENING_QUESTION = "¿"  # Spanish opens a question with it
-CLOSING = "\"'”’»)]」』 "
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
-RECALLING = frozenset({"reminder", "again", "precedent"})
-SET_RIGHT = frozenset({"set_right"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
 # the agent's (the first of a session, or one the person sends right after their own), which
 # states a task. "We deploy with make release now, not fab" there still sets a rule; a limit
@@ -59,6 +57,8 @@ THIN = 2
 THIN_RECALL = 3
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
 CONTINUATION = 200
+# Words a sentence needs for the language found for it alone to be trusted over the session's.
+SURE = 6
 
 
 @dataclass(frozen=True)
@@ -92,55 +92,6 @@ def _kind(found: list[Cue]) -> Kind:
     return "correction"
 
 
-def _excluded(
-    lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]
-) -> bool:
-    """Whether the sentence holding `found` is a question, agreement, one-off, supposition, joke
-    or someone else's words (see the module docstring)."""
-    if asks(lang, text, words):
-        return True
-    if agreement(lang, text, words) is not None:
-        return True
-    if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
-        return True
-    if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
-        return True
-    # the person sets their own words right ("sorry I said Thursday earlier I meant Friday"); a
-    # rule said with it still stands ("my bad, always use pnpm here")
-    ruled = any(c.kind in ("standing", "preference") for c in found)
-    if not ruled and said(lang, words, lang.impact.get("own_slip", frozenset()), spans):
-        return True
-    if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
-        return True
-    humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
-    # a laugh beside a value set right does not make it a joke: "Elena — E-L-E-N-A, not Elana … lol"
-    if (said(lang, words, humour) or JOKE_EMOJI.search(text)) and not any(c.kind in SET_RIGHT for c in found):
-        return True
-    # "I'd rather" and "je préférerais" are preferences, not suppositions
-    preferred = {
-        i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
-    }
-    for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
-        if not set(range(i, i + len(phrase))) <= preferred:
-            return True
-    return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
-
-
-def asks(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence is a question: it ends with a question mark of any script (Unicode
-    names them; Greek writes its own as ";", which NFC makes a semicolon), opens with "¿", or
-    ends with one of its language's question particles (`impact.question_endings`: Thai ไหม)."""
-    end = text.rstrip().rstrip(CLOSING)
-    if text.lstrip().startswith(OPENING_QUESTION):
-        return True
-    if end and unicodedata.name(end[-1], "").endswith("QUESTION MARK"):  # ? ？ ؟ …
-        return True
-    if lang.script == "greek" and end.endswith(";"):
-        return True
-    endings = lang.impact.get("question_endings", frozenset())
-    return any(words.low[-len(p) :] == p for p in endings if 0 < len(p) <= len(words.low))
-
-
 def _read(
     lang: Language, text: str, spans: list[tuple[int, int]], answered: Answered, readings: tuple[Language, ...] = ()
 ) -> tuple[list[Cue], bool]:
@@ -167,7 +118,7 @@ def _read(
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
         # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
         found = [c for c in found if c.kind not in OPENING_TASK]
-    return found, bool(found) and _excluded(lang, text, words, found, spans)
+    return found, bool(found) and excluded(lang, text, words, found, spans)
 
 
 def detect_statements(
@@ -238,7 +189,8 @@ def detect_statements(
         # "Every new function."), or THIN_RECALL when it only recalls ("I said that last
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN)
+        # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not all(c.kind == "amended" for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()
@@ -282,20 +234,25 @@ def _amended(
     correction (`daemon.impact.amends`), unless more than MANY_AMENDED are: a pasted text.
     `languages` are the session's usual one and the message's."""
     found: dict[int, Reading] = {}
+    usual, whole = languages
     for k, (sentence, reading) in enumerate(read):
-        # read in the session's language when known: a short sentence with no cue word may look
-        # like another ("grace's is fine." like Italian, "db's on 5433 locally." like French);
-        # else in its own and the message's, and none may read it as something else
-        usual, whole = languages
-        order = (usual,) if usual is not None else (reading.language, whole)
-        langs = [lang for lang in order if lang is not None and not lang.keyed]
-        langs = [lang for n, lang in enumerate(langs) if all(lang.code != o.code for o in langs[:n])]
-        if not langs or reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
+        if reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
             continue
         words = words_of(sentence.text)
+        # read in the session's language when known: a short sentence with no cue word may look
+        # like another ("grace's is fine." like Italian, "db's on 5433 locally." like French);
+        # a longer one in its own too (a person switches), and none may read it as something else
+        own = reading.language if len(words.low) >= SURE or usual is None else None
+        if usual is not None and usual.keyed:
+            continue  # a session typed in Latin letters ("Greeklish") has no reading of its own here
+        order = (usual, own) if usual is not None else (own, whole)
+        langs = [lang for lang in order if lang is not None and not lang.keyed]
+        langs = [lang for n, lang in enumerate(langs) if all(lang.code != o.code for o in langs[:n])]
+        if not langs:
+            continue
         local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
         cue = next((c for lang in langs if (c := amended(lang, sentence.text, words, answered, reply))), [])
-        if cue and not any(not_amended(lang, sentence.text, words) or _excluded(lang, sentence.text, words, cue, local) for lang in langs):
+        if cue and not any(not_amended(lang, sentence.text, words) or excluded(lang, sentence.text, words, cue, local) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
     if len(found) > MANY_AMENDED:
         return read

@@ -1,8 +1,8 @@
 """Statements read from the turns around the person's: a complaint about the agent's turn
 ("way too long"), a correction the agent's reply amends ("db's on 5433 locally." / "You're
-right — 5433"), an "again" closing a first clause that names what came back, and a laugh
-beside a value set right (sentences written for these tests, in the shapes the twelfth and
-thirteenth blind corpora showed)."""
+right — 5433"), an "again" closing a first clause that names what came back (sentences written
+for these tests, in the shapes the twelfth and thirteenth blind corpora showed, and the inputs
+their review found)."""
 
 from __future__ import annotations
 
@@ -27,18 +27,17 @@ def found(message: str, code: str = "en", answered: str = DRAFT, reply: str = ""
         ("en", "these PR descriptions are way too long, nobody reads six headers for a 40 line change."),
         ("en", "too long again, just the diff + 2 lines pls"),
         ("en", "bit much that, I just need what broke"),
-        ("es", "me escribiste una novela, dame el diff y dos líneas"),
+        ("es", "demasiado largo otra vez, dame el diff y dos líneas"),
         ("pt", "ta muito textao isso, ninguem le no zap."),
         ("fr", "trop de # encore, 3."),
         ("pl", "review znowu elaborat. 3-4 punkty"),
-        ("tr", "baslik yine destan olmus. marka urun gramaj"),
-        ("ja", "「させていただきます」多すぎて読みにくい"),
-        ("ru", "простыни я по утрам не читаю"),
+        ("tr", "basliklar fazla uzun, marka urun gramaj yeter"),
+        ("ja", "これ長すぎ"),
+        ("ru", "слишком длинно, три строки"),
     ],
 )
 def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str) -> None:
-    answered = "お見積もりを送付させていただきます。ご確認させていただきます。" if code == "ja" else DRAFT
-    (statement,) = found(message, code, answered)
+    (statement,) = found(message, code)
     assert statement.kind == "preference"
     assert any(c.startswith("excess:") for c in statement.cues)
 
@@ -50,6 +49,13 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
         ("the queue at the post office is way too long", DRAFT),  # two things the agent did not write
         ("is it too long?", DRAFT),  # a question
         ("too long", ""),  # answering no turn of the agent's: nothing to complain about
+        ("too many meetings this week, I'm exhausted", DRAFT),  # what is too many is not the agent's
+        ("too much sugar in that recipe", DRAFT),
+        ("it's not too long, love it", DRAFT),  # "not": praise
+        ("sorry for the wall of text", DRAFT),  # the person's own text
+        ("the queue at the post office is way too long", "Refactored the queueing worker; posts go to the officers' channel."),  # words, not parts of words
+        ("muchas gracias, demasiado bueno", DRAFT),  # an intensifier praise shares is no entry
+        ("купи простыни и полотенца", DRAFT),  # "bedsheets" are no entry
     ],
 )
 def test_what_is_not_a_complaint_about_the_agents_turn(message: str, answered: str) -> None:
@@ -89,10 +95,31 @@ def test_a_correction_the_reply_amends(code: str, answered: str, message: str, r
         ("the Metabase report ran on 5433 yesterday.", "Sorry, fixed 5433."),  # a story, in the past
         ("lint says this about 5433:", "Fixed 5433."),  # it introduces what follows
         ("Who's on call? Kofi is on 5433. Ama is on 5434. Ben is on 5435.", "Sorry — 5433, 5434 and 5435 now."),  # pasted
+        # the reply does not amend: it refuses, asks, says it is not done, or says it later
+        ("db's on 5433 locally.", "Sorry, I can't reach anything on 5433 — connection refused."),
+        ("db's on 5433 locally.", "Sorry — should I point DATABASE_URL at 5433?"),
+        ("db's on 5433 locally.", "Not fixed yet, 5433 refuses connections too."),
+        ("db's on 5433 locally.", "I looked again and you're right about 5433."),
+        ("Thanks!", "Thanks for the correction, 5433 it is."),  # the phrase's own words are no echo
     ],
 )
 def test_what_the_reply_takes_up_but_is_no_correction(message: str, reply: str) -> None:
     assert [s for s in found(message, answered=PSQL, reply=reply) if s.cues[0].startswith("amended:")] == []
+
+
+def test_work_redone_after_the_agent_asked_is_an_answer_not_a_correction() -> None:
+    asked = "Which port is your local Postgres on?"
+    assert found("it's on 5433.", answered=asked, reply="Changed DATABASE_URL to port 5433.") == []
+    # … and a correction when the agent asked nothing
+    (statement,) = found("it's on 5433.", answered=PSQL, reply="Changed DATABASE_URL to port 5433.")
+    assert statement.cues == ("amended:changed",)
+
+
+def test_a_correction_the_reply_amends_stands_alone() -> None:
+    """A sentence the reply amends says what it sets right ("pytest."): it does not take in
+    the praise before it."""
+    statements = found("Nice, the plan reads well. pytest.", answered="Ran `python -m unittest`.", reply="Sorry, switched to pytest.")
+    assert [s.quote for s in statements] == ["pytest."]
 
 
 def test_no_reply_is_read_for_a_message_that_answers_no_turn() -> None:
@@ -124,21 +151,14 @@ def test_again_after_a_verb_recalls_nothing(code: str, message: str) -> None:
     assert found(message, code) == []
 
 
-def test_a_laugh_beside_a_value_set_right_is_no_joke() -> None:
-    (statement,) = found("Thaís com h e acento, ela odeia Taís kkkk", "pt", answered="Mandei a guia para Taís Andrade.")
-    assert statement.kind == "correction"
-    # a rule with a laugh is still a joke
-    assert found("never schedule anything before coffee, ha") == []
-
-
 @pytest.mark.parametrize(
     ("code", "message"),
     [
         ("en", "no yeah you're right, monthly til we raise."),
+        ("en", "no yeah, you're right, monthly is fine"),
         ("en", "no that's perfect actually, book it"),
         ("en", "no, dont bother with a postmortem, its a one liner."),
         ("en", "No, not needed, Nitin is on call tonight, he will keep an eye."),
-        ("en", "don't book anything, just curious"),
         ("fr", "Non, t'as raison, c'était du hardcode qui traînait depuis l'été passé."),
         ("ja", "いや、いらんいらん。森さんはメール本文で十分"),
     ],

@@ -1,0 +1,70 @@
+"""What makes a sentence with a cue something else than a statement (pure, no I/O;
+docs/explanation/impact.md#what-is-left-out): a question, an agreement, a one-off, a dismissal,
+the person's own slip, a story, a joke, a supposition, someone else's words. Read for the cues
+of a sentence (`daemon.impact.statements`) and for a sentence the agent's reply amends
+(`daemon.impact.amends`) alike.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from daemon.impact.clauses import Words
+from daemon.impact.cues import Cue, agreement, said
+from daemon.impact.story import told_as_story
+from daemon.text.language import Language
+from memory_engine.claim import JOKE_EMOJI, reported_by_other
+
+OPENING_QUESTION = "¿"  # Spanish opens a question with it
+CLOSING = "\"'”’»)]」』 "
+RECALLING = frozenset({"reminder", "again", "precedent"})
+
+
+def excluded(
+    lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]
+) -> bool:
+    """Whether the sentence holding `found` is a question, agreement, one-off, supposition, joke
+    or someone else's words (see the module docstring)."""
+    if asks(lang, text, words):
+        return True
+    if agreement(lang, text, words) is not None:
+        return True
+    if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
+        return True
+    if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
+        return True
+    # the person sets their own words right ("sorry I said Thursday earlier I meant Friday"); a
+    # rule said with it still stands ("my bad, always use pnpm here")
+    ruled = any(c.kind in ("standing", "preference") for c in found)
+    if not ruled and said(lang, words, lang.impact.get("own_slip", frozenset()), spans):
+        return True
+    if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
+        return True
+    humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+    if said(lang, words, humour) or JOKE_EMOJI.search(text):
+        return True
+    # "I'd rather" and "je préférerais" are preferences, not suppositions
+    preferred = {
+        i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
+    }
+    for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
+        if not set(range(i, i + len(phrase))) <= preferred:
+            return True
+    return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
+
+
+def asks(lang: Language, text: str, words: Words) -> bool:
+    """Whether the sentence is a question: it ends with a question mark of any script (Unicode
+    names them; Greek writes its own as ";", which NFC makes a semicolon), opens with "¿", or
+    ends with one of its language's question particles (`impact.question_endings`: Thai ไหม)."""
+    end = text.rstrip().rstrip(CLOSING)
+    if text.lstrip().startswith(OPENING_QUESTION):
+        return True
+    if end and unicodedata.name(end[-1], "").endswith("QUESTION MARK"):  # ? ？ ؟ …
+        return True
+    if lang.script == "greek" and end.endswith(";"):
+        return True
+    endings = lang.impact.get("question_endings", frozenset())
+    return any(words.low[-len(p) :] == p for p in endings if 0 < len(p) <= len(words.low))
+
+
