@@ -37,6 +37,8 @@ from daemon.text.language import Language, detect, known
 OPENS_WITHIN = 2
 # Characters of the reply read for its opening (a reply may be a megabyte of tool output).
 OPENING_CHARS = 400
+# … and for the words it takes up.
+READ_CHARS = 4000
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote.
@@ -47,8 +49,9 @@ class Reply:
     """The agent's turn after the message, read once however many sentences ask about it."""
 
     def __init__(self, text: str) -> None:
-        # the reply as a turn the person's words may be taken up in (`echo.Answered`)
-        self.turn = Answered(text)
+        # the reply as a turn the person's words may be taken up in (`echo.Answered`): its
+        # head, where an agent writes what it set right (its tail is tool output)
+        self.turn = Answered(text[:READ_CHARS])
         head = text.strip()[:OPENING_CHARS]
         first = next(iter(sentences(head)), None)
         self.first = first.text if first is not None else ""

@@ -251,8 +251,11 @@ def _amended(
         if not langs:
             continue
         local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
+        # the guards first: finding what the reply takes up stems it
+        if any(not_amended(lang, sentence.text, words) for lang in langs):
+            continue
         cue = next((c for lang in langs if (c := amended(lang, sentence.text, words, answered, reply))), [])
-        if cue and not any(not_amended(lang, sentence.text, words) or excluded(lang, sentence.text, words, cue, local) for lang in langs):
+        if cue and not any(excluded(lang, sentence.text, words, cue, local) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
     if len(found) > MANY_AMENDED:
         return read

@@ -137,7 +137,9 @@ def test_a_value_said_alone_is_a_correction_when_claude_code_amends_its_work(tmp
     config = copy("claude-code", tmp_path)
     projects = tmp_path / "claude-code" / "projects" / "-srv-project"
     plan = [{"type": "text", "text": "Running `psql postgres://rota@localhost:5432/rota` to reproduce the lock."}]
-    edit = [{"type": "tool_use", "id": "toolu_2", "name": "Edit", "input": {"file_path": ".env.local"}}]
+    # a long tool call before the words: the reply still opens with "You're right"
+    edit = [{"type": "tool_use", "id": "toolu_2", "name": "Bash",
+             "input": {"command": "sed -i 's/localhost:5432/localhost:5433/' .env.local && pnpm db:migrate --config drizzle.config.ts"}}]  # fmt: skip
     for session, reply, day in (
         ("7b2d4f60-5555-4e4e-9f9f-000000000007", "You're right, my mistake: DATABASE_URL now points at 5433.", "21"),
         ("7b2d4f60-5555-4e4e-9f9f-000000000008", "Looking at the Metabase query next.", "22"),
