@@ -2,13 +2,12 @@
 docs/explanation/impact.md#the-cues-of-a-language).
 
 "again" says it was said before only where it is about the agent's work: at the sentence's
-start ("Again: run the whole suite"), in an exclamation ("Emojis again!"), when "you" is the
+start ("Again: run the whole suite"), in an exclamation ("Emojis again!"), or when "you" is the
 sentence's first or second word and it asks for nothing ("you added a column …, again",
-"Přidal jsi … zase"; not "Can you send it again", "Nice to see you again"), or closing a first
-clause of at most NAMED words that names what came back, the sentence going on after it
-("Inline styles again — StyleSheet at the bottom", "siobhan's name again, you've got Shivaun
-in the cc"; not "Works again.", "Down again. 503 since 9:00.": news; not "try again, …",
-"a ultradent mandou de novo, …": a request verb or a verb in the past there asks or tells).
+"Přidal jsi … zase"; not "Can you send it again", "Nice to see you again"). Closing a short
+first clause ("Inline styles again — StyleSheet at the bottom") it names what came back as
+often as news ("Works again, thanks", "Down again — 503 since 9:00"): a reading of it was
+tried and taken out.
 """
 
 from __future__ import annotations
@@ -17,15 +16,10 @@ from daemon.impact.clauses import Words
 from daemon.text.keyboard import find
 from daemon.text.language import Language
 
-# Words a first clause may say before its "again" and still only name what came back.
-NAMED = 3
 
-
-def recalls(
-    lang: Language, text: str, words: Words, start: int, ends: set[int]
-) -> list[tuple[int, tuple[str, ...]]]:
+def recalls(lang: Language, text: str, words: Words, start: int) -> list[tuple[int, tuple[str, ...]]]:
     """Each "again" phrase of the sentence that recalls (see the module docstring); `start` is
-    where its body starts (after lead-ins), `ends` where its clauses end."""
+    where its body starts (after lead-ins)."""
     low = words.low
     agains = find(low, lang.impact.get("again", frozenset()))
     if not agains:
@@ -36,7 +30,7 @@ def recalls(
     return [
         (i, phrase)
         for i, phrase in agains
-        if i == start or exclaimed or addressed or _names_what_came_back(lang, low, start, i, i + len(phrase), ends)
+        if i == start or exclaimed or addressed
     ]
 
 
@@ -44,10 +38,3 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     """Whether "you" is the sentence's first or second word and it asks for nothing."""
     you = find(low, lang.impact.get("second_person", frozenset()))
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
-
-
-def _names_what_came_back(lang: Language, low: tuple[str, ...], start: int, at: int, end: int, ends: set[int]) -> bool:
-    if not (start < at <= start + NAMED and end in ends and end < len(low)):
-        return False
-    verbs = lang.lists.get("openers", frozenset()) - lang.function_words
-    return not any(w in verbs or lang.matches("past_forms", w) for w in low[start:at])

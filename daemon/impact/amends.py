@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 
-from daemon.impact.clauses import Words, negating, words_of
+from daemon.impact.clauses import Words, negating, says_not, words_of
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import asks
@@ -73,10 +73,9 @@ class Reply:
             hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN]
             if hits:
                 # the first said, the longest there: the same whatever the set's order
-                at, phrase = min(hits, key=lambda h: (h[0], -len(h[1])))
-                said = self.opening[at + len(phrase) :]
-                if asks(lang, self.first, words_of(self.first)) or any(negating(lang, w) for w in said):
-                    return None
+                _, phrase = min(hits, key=lambda h: (h[0], -len(h[1])))
+                if asks(lang, self.first, words_of(self.first)) or any(says_not(lang, w) for w in self.opening):
+                    return None  # "Sorry, I can't reach 5433", "Not fixed yet", "Sorry — should I …?"
                 self.redone = phrase in lang.impact.get("redone", frozenset())
                 return phrase
         return None
@@ -88,9 +87,10 @@ class Reply:
 
 
 def _asked(text: str) -> bool:
-    """Whether the agent's turn ends asking (its last sentence is a question)."""
-    last = list(sentences(text[-OPENING_CHARS:]))
-    return bool(last) and last[-1].text.rstrip().endswith(("?", "？", "؟"))
+    """Whether the agent's turn asks near its end (a question mark in its last OPENING_CHARS:
+    "Which port? Once you tell me I'll update .env.local.", "**Which port?**", a question
+    before a list of choices or the tools it then called)."""
+    return any(mark in text[-OPENING_CHARS:] for mark in ("?", "？", "؟"))
 
 
 @cache

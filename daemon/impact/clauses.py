@@ -73,3 +73,9 @@ def clause_at(text: str, words: Words, i: int) -> int:
 def negating(lang: Language, word: str) -> bool:
     """Whether the meaning table of `lang` reads `word` as "not" (`NEGATING`)."""
     return bool(NEGATING & set(lang.concepts.get(word, ())))
+
+
+def says_not(lang: Language, word: str) -> bool:
+    """Whether `word` says "not" in any form: by the meaning table, or by an ending the
+    language writes it with (`negation_affixes`: "can't", Turkish "bağlanamıyorum")."""
+    return negating(lang, word) or lang.matches("negation_affixes", word.replace("’", "'"))

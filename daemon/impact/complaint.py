@@ -2,16 +2,17 @@
 (pure, no I/O; docs/explanation/impact.md#a-complaint-about-the-agents-turn).
 
 "way too long", "too long again, just the diff + 2 lines pls", "ta muito textao isso", "trop de
-# encore, 3.", "review znowu elaborat", "「させていただきます」多すぎて読みにくい": the person
+# encore, 3.", "これ長すぎ": the person
 wants shorter, fewer, plainer from now on. A phrase of `impact.excess` says so only about the
 agent's turn it answers, so it counts when the other words of its clause are the language's
 function words, "you" (`second_person`), lead-ins, "again" words and whole words of the agent's
 turn, with at most OTHER more ("keigo still too stiff"; "these PR descriptions are way too
 long" after a PR description; not "too many meetings this week": what is too many is no word
-of the agent's), when nothing before it in its clause says "not" ("not too long", "pas trop
-long" praise), no apology comes before it (`amended`: "sorry for the wall of text" is about the
-person's own text) and the clause tells nothing in the past (`past_forms`: "the meeting was way
-too long" is a story).
+of the agent's), when nothing in its clause says "not" in any form ("not too long", "it isn't
+too long", "fazla uzun değil" praise), no apology comes before it in its clause (`amended`:
+"sorry for the wall of text" is about the person's own text; "sorry, but way too long" is a
+complaint) and the clause tells nothing in the past (`past_forms`: "the meeting was way too
+long" is a story).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from functools import lru_cache
 
-from daemon.impact.clauses import Words, body_start, negating, words_of
+from daemon.impact.clauses import Words, body_start, says_not, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -28,6 +29,8 @@ from daemon.text.language import Language
 
 # Words of the phrase's clause that are neither the language's own nor the agent's.
 OTHER = 1
+# Phrases of one sentence read at most.
+READ = 3
 
 
 def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
@@ -45,16 +48,18 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
         | _words(lang, "lead_ins")
         | _words(lang, "again")
     )
-    # the person's own apology for length: "sorry for the wall of text", "desculpa o textão"
+    # the person's own apology for length, in the same clause: "sorry for the wall of text"
     sorry = [i for i, _ in find(low, lang.impact.get("amended", frozenset()))]
-    for at, phrase in sorted(found):
+    # the first few found: a sentence of thousands of them is read in linear time
+    for at, phrase in sorted(found)[:READ]:
         clause = bisect_right(breaks, at)
-        opens = body_start(lang, low, [0, *breaks][clause])
-        said = low[opens:at] + low[at + len(phrase) : [*breaks, len(low)][clause]]
+        begins, closes = [0, *breaks][clause], [*breaks, len(low)][clause]
+        opens = body_start(lang, low, begins)
+        said = low[opens:at] + low[at + len(phrase) : closes]
         if any(lang.matches("past_forms", w) for w in low[opens : at + len(phrase)]):
             continue  # a story: "the meeting was way too long"
-        if any(negating(lang, w) for w in low[opens:at]) or any(i < at for i in sorry):
-            continue  # "not too long", "pas trop long": praise; an apology: the person's own text
+        if any(says_not(lang, w) for w in low[opens:closes]) or any(begins <= i < at for i in sorry):
+            continue  # "not too long", "fazla uzun değil": praise; "sorry for …": the person's own text
         other = [w for w in said if w not in own and w not in theirs]
         if len(other) <= OTHER:
             return [Cue("excess", " ".join(phrase), at)]

@@ -15,7 +15,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
-| again | at the start, in an exclamation, when a `second_person` form is the first or second word (not in a `claim.request`), or closing a first clause that names what came back (`daemon.impact.again`) | "Again: run …", "Emojis again!", "you added a column … again", "Inline styles again — …" |
+| again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`): `daemon.impact.again` | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
 | changed | anywhere, about a word of the agent's turn before (`daemon.impact.echo`) | "we dropped jest", "die mit 33 ist die alte" |
@@ -253,7 +253,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if i + len(p) == len(low) and free(i, len(p))
     ]
     # "again" where it recalls what the agent did (`daemon.impact.again`)
-    found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start, ends) if free(i, len(p))]
+    found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
     found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]

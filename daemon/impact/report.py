@@ -94,7 +94,9 @@ def _replies(messages: Sequence[history.Said]) -> list[str]:
         if said.role == "user":
             lines = [line for text in reversed(after) for line in text.splitlines()]
             wrote = [line for line in lines if line.strip() and not line.startswith(TOOL_LINE)]
-            replies[k] = "\n".join((*wrote, *(line for line in lines if line.startswith(TOOL_LINE))))
+            # a tool call by what it ran, not by the adapter's marker ("tool" is no word of the agent's)
+            tools = (line.removeprefix(TOOL_LINE).removesuffix("]") for line in lines if line.startswith(TOOL_LINE))
+            replies[k] = "\n".join((*wrote, *tools))
             after = []
         elif said.role == "assistant":
             after.append(said.text)

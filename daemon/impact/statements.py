@@ -30,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from daemon.impact.amends import LONGEST as LONGEST_AMENDED
 from daemon.impact.amends import MANY as MANY_AMENDED
 from daemon.impact.amends import Reply, amended, not_amended
 from daemon.impact.clauses import words_of
@@ -239,20 +240,20 @@ def _amended(
         if reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
             continue
         words = words_of(sentence.text)
-        # read in the session's language when known: a short sentence with no cue word may look
-        # like another ("grace's is fine." like Italian, "db's on 5433 locally." like French);
-        # a longer one in its own too (a person switches), and none may read it as something else
-        own = reading.language if len(words.low) >= SURE or usual is None else None
+        # a short sentence with no cue word may look like another language ("grace's is fine."
+        # like Italian, "db's on 5433 locally." like French): read in the session's; a longer one
+        # in its own (a person switches); with neither known, in its own and the message's
         if usual is not None and usual.keyed:
             continue  # a session typed in Latin letters ("Greeklish") has no reading of its own here
-        order = (usual, own) if usual is not None else (own, whole)
+        own = reading.language if len(words.low) >= SURE or usual is None else None
+        order = (own,) if own is not None and usual is not None else (usual,) if usual is not None else (own, whole)
         langs = [lang for lang in order if lang is not None and not lang.keyed]
         langs = [lang for n, lang in enumerate(langs) if all(lang.code != o.code for o in langs[:n])]
         if not langs:
             continue
         local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
-        # the guards first: finding what the reply takes up stems it
-        if any(not_amended(lang, sentence.text, words) for lang in langs):
+        # the guards first, the shortest first: finding what the reply takes up stems it
+        if not 0 < len(words.low) <= LONGEST_AMENDED or any(not_amended(lang, sentence.text, words) for lang in langs):
             continue
         cue = next((c for lang in langs if (c := amended(lang, sentence.text, words, answered, reply))), [])
         if cue and not any(excluded(lang, sentence.text, words, cue, local) for lang in langs):

@@ -30,7 +30,7 @@ def found(message: str, code: str = "en", answered: str = DRAFT, reply: str = ""
         ("es", "demasiado largo otra vez, dame el diff y dos líneas"),
         ("pt", "ta muito textao isso, ninguem le no zap."),
         ("fr", "trop de # encore, 3."),
-        ("pl", "review znowu elaborat. 3-4 punkty"),
+        ("pl", "za długie, 3-4 punkty"),
         ("tr", "basliklar fazla uzun, marka urun gramaj yeter"),
         ("ja", "これ長すぎ"),
         ("ru", "слишком длинно, три строки"),
@@ -53,6 +53,8 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
         ("too much sugar in that recipe", DRAFT),
         ("it's not too long, love it", DRAFT),  # "not": praise
         ("sorry for the wall of text", DRAFT),  # the person's own text
+        ("it isn't too long, love it", DRAFT),  # "not" as an ending
+        ("fazla uzun değil, güzel", DRAFT),  # "not" after the phrase
         ("the queue at the post office is way too long", "Refactored the queueing worker; posts go to the officers' channel."),  # words, not parts of words
         ("muchas gracias, demasiado bueno", DRAFT),  # an intensifier praise shares is no entry
         ("купи простыни и полотенца", DRAFT),  # "bedsheets" are no entry
@@ -60,6 +62,11 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
 )
 def test_what_is_not_a_complaint_about_the_agents_turn(message: str, answered: str) -> None:
     assert found(message, answered=answered) == []
+
+
+def test_a_polite_complaint_is_still_one() -> None:
+    (statement,) = found("sorry, but that's way too long")
+    assert statement.kind == "preference"
 
 
 def test_a_complaint_alone_takes_in_what_is_wanted_after_it() -> None:
@@ -99,6 +106,8 @@ def test_a_correction_the_reply_amends(code: str, answered: str, message: str, r
         ("db's on 5433 locally.", "Sorry, I can't reach anything on 5433 — connection refused."),
         ("db's on 5433 locally.", "Sorry — should I point DATABASE_URL at 5433?"),
         ("db's on 5433 locally.", "Not fixed yet, 5433 refuses connections too."),
+        ("db's on 5433 locally.", "Sorry, I can't reach 5433."),  # "not" as an ending
+        ("db's on 5433 locally.", "Haven't fixed it yet, 5433 next."),  # "not" before the phrase
         ("db's on 5433 locally.", "I looked again and you're right about 5433."),
         ("Thanks!", "Thanks for the correction, 5433 it is."),  # the phrase's own words are no echo
     ],
@@ -108,8 +117,8 @@ def test_what_the_reply_takes_up_but_is_no_correction(message: str, reply: str) 
 
 
 def test_work_redone_after_the_agent_asked_is_an_answer_not_a_correction() -> None:
-    asked = "Which port is your local Postgres on?"
-    assert found("it's on 5433.", answered=asked, reply="Changed DATABASE_URL to port 5433.") == []
+    for asked in ("Which port is your local Postgres on?", "Which port? Once you tell me I'll update .env.local."):
+        assert found("it's on 5433.", answered=asked, reply="Changed DATABASE_URL to port 5433.") == []
     # … and a correction when the agent asked nothing
     (statement,) = found("it's on 5433.", answered=PSQL, reply="Changed DATABASE_URL to port 5433.")
     assert statement.cues == ("amended:changed",)
@@ -129,25 +138,14 @@ def test_no_reply_is_read_for_a_message_that_answers_no_turn() -> None:
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("en", "Inline styles again — StyleSheet at the bottom of the file, like everywhere else."),
-        ("en", "siobhan's name again, you've got Shivaun in the cc"),
-        ("fr", "orthographe britannique, encore une fois : organisation, centre"),
+        # "again" closing a short first clause names what came back as often as news: not read
+        ("en", "Works again, thanks"),
+        ("en", "Down again — 503 since 9:00"),
+        ("en", "try again, its up now"),
+        ("pt", "a ultradent mandou de novo, parece que vai liberar."),
     ],
 )
-def test_again_closing_a_first_clause_that_names_what_came_back(code: str, message: str) -> None:
-    statements = found(message, code)
-    assert statements and any(c.startswith("again:") for c in statements[0].cues)
-
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
-        ("en", "try again, its up now"),  # a request verb before it
-        ("pt", "a ultradent mandou de novo, parece que vai liberar."),  # a verb in the past
-        ("en", "Works again. Deploying v1.4.2 now."),  # news: the sentence ends with it
-    ],
-)
-def test_again_after_a_verb_recalls_nothing(code: str, message: str) -> None:
+def test_again_closing_a_first_clause_recalls_nothing(code: str, message: str) -> None:
     assert found(message, code) == []
 
 
