@@ -234,43 +234,32 @@ def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
 def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     """Whether the clause holding the value at `at` asks for work or adds to it, so that a new
     value in it is news ("now merge feature/signup", "add 192.168.1.11 as a second node",
-    "jetzt bitte Rechnung 2024-018", "I have 3.12 locally"): it asks (`asks_for_work`), has the
-    person as subject ("I", not "we": `claim.subject_pronouns`, a name in code's letters left
-    out) or adds ("also", "too": a connective that does not open it)."""
-    if asks_for_work(lang, text, words, at):
-        return True
-    low, begin, end = _clause(text, words, at)
-    said = low[begin:end]
-    plural = lang.lists.get("first_person_plural", frozenset())
-    if any(len(p) == 1 and p[0] in said and p[0] not in plural for p in lang.claim.get("subject_pronouns", ())):
-        return True
-    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())}
-    return any(i > 0 for i, _ in find(said, connectives))
-
-
-def asks_for_work(lang: Language, text: str, words: Words, at: int) -> bool:
-    """Whether the clause holding the word at `at` opens, after its lead-ins, with a request
-    verb (`openers` that are no function word), or the sentence says please or asks
+    "jetzt bitte Rechnung 2024-018", "I have 3.12 locally"): it opens, after its lead-ins, with
+    a request verb (`openers` that are no function word), has the person as subject ("I", not
+    "we": `claim.subject_pronouns`, a name in code's letters left out) or adds
+    ("also", "too": a connective that does not open it), or the sentence says please or asks
     (`claim.request`)."""
-    low, begin, end = _clause(text, words, at)
-    verbs = lang.lists.get("openers", frozenset()) - lang.function_words
-    opens = body_start(lang, low, begin)
-    if opens < end and low[opens] in verbs:
-        return True
-    asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
-    return bool(find(low, asking))
-
-
-def _clause(text: str, words: Words, at: int) -> tuple[tuple[str, ...], int, int]:
-    """The sentence's words, a name in code's left blank ("eu" of "EU-04" is no "I"), and where
-    the clause holding the word at `at` begins and ends."""
+    # the words of names in code are no words of the language ("eu" of "EU-04" is no "I")
     names = [(m.start(), m.end()) for m in CHUNK.finditer(text) if coded(m.group())]
     low = tuple(
         "" if any(a <= start < b for a, b in names) else w for w, (start, _) in zip(words.low, words.spans, strict=True)
     )
     breaks = clause_breaks(text, words)
     clause = bisect_right(breaks, at)
-    return low, [0, *breaks][clause], [*breaks, len(low)][clause]
+    begin, end = ([0, *breaks][clause], [*breaks, len(low)][clause])
+    said = low[begin:end]
+    verbs = lang.lists.get("openers", frozenset()) - lang.function_words
+    opens = body_start(lang, low, begin)
+    if opens < end and low[opens] in verbs:
+        return True
+    plural = lang.lists.get("first_person_plural", frozenset())
+    if any(len(p) == 1 and p[0] in said and p[0] not in plural for p in lang.claim.get("subject_pronouns", ())):
+        return True
+    asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
+    if find(low, asking):
+        return True
+    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())}
+    return any(i > 0 for i, _ in find(said, connectives))
 
 
 def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[Cue]:
