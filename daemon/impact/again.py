@@ -6,15 +6,22 @@ start ("Again: run the whole suite"), in an exclamation ("Emojis again!"), or wh
 sentence's first or second word and it asks for nothing ("you added a column …, again",
 "Přidal jsi … zase"; not "Can you send it again", "Nice to see you again"). Closing a short
 first clause ("Inline styles again — StyleSheet at the bottom") it names what came back as
-often as news ("Works again, thanks", "Down again — 503 since 9:00"): a reading of it was
-tried and taken out.
+often as news ("Works again, thanks", "Down again — 503 since 9:00"), so there it counts only
+in a short sentence (SHORT words at most) about a word of the agent's turn it answers
+(`daemon.impact.echo`): "Laxmi again 🙏 Lakshmi.", "the new test is kotest again..",
+"Dockerfile 베이스 이미지 또 17이네..". News of that length is told in the past ("migration
+failed again on staging") or is about the world, not about what the agent wrote.
 """
 
 from __future__ import annotations
 
 from daemon.impact.clauses import Words
+from daemon.impact.echo import Answered
 from daemon.text.keyboard import find
 from daemon.text.language import Language
+
+# Words of a sentence whose "again" is read against the agent's turn: a short complaint.
+SHORT = 9
 
 
 def recalls(lang: Language, text: str, words: Words, start: int) -> list[tuple[int, tuple[str, ...]]]:
@@ -38,3 +45,17 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     """Whether "you" is the sentence's first or second word and it asks for nothing."""
     you = find(low, lang.impact.get("second_person", frozenset()))
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
+
+
+def recalls_agents_word(lang: Language, words: Words, text: str, answered: Answered) -> list[tuple[int, tuple[str, ...]]]:
+    """The first "again" phrase of a short sentence about a word of the agent's turn `answered`,
+    told in no past (see the module docstring); none when the message answers no turn."""
+    low = words.low
+    if len(low) > SHORT or not answered.text.strip():
+        return []
+    agains = find(low, lang.impact.get("again", frozenset()))
+    if not agains or any(lang.matches("past_forms", w) for w in low):
+        return []
+    if not answered.taken_up(text, lang, (w for _, p in agains for w in p)):
+        return []
+    return agains[:1]

@@ -4,14 +4,18 @@ docs/explanation/impact.md#a-correction-the-agent-amends).
 People correct by stating the right thing alone, with no word a list could hold: "db's on 5433
 locally.", "pytest.", "Hendrikx, met kx.", "ceny mame na cele koruny, takze 190". The agent's
 next turn often tells: it opens amending — its first or second word starts a phrase of
-`impact.amended` ("Fixed", "Sorry", "You're right", "Corrigé", "失礼しました"), in the reply's
-own language or in any other (an agent may answer in English) — in a first sentence that
+`impact.amended` ("Fixed", "Sorry", "You're right", "Corrigé", "失礼しました"), or one closes its
+first sentence, where a language that ends with its verb says it ("리뷰어를 다은님으로
+바꿨습니다."), in the reply's own language or in any other (an agent may answer in English) — in a first sentence that
 neither asks nor says "not" ("Sorry, I can't reach 5433", "Not fixed yet", "Sorry — should I
 …?" amend nothing), and it writes what the person said ("Switched to pytest", "DATABASE_URL …
 :5433"). A sentence of the message with no cue of its own is then a correction when the reply
 takes up a word of it (`echo.Answered.taken_up`: a content stem, a long word, a number; the
-amending phrase's own words left out) that the agent's turn before did not hold — what was new
-to the agent and is now in its work — and it is not something else the reply may take up
+amending phrase's own words left out) — after a phrase that only says the work was redone, one
+the agent's turn before did not hold: what was new to the agent and is now in its work. (An
+agent that says it was wrong, "Beklager.", "直しました。", may amend without repeating what was
+new: "Bosch ми не беремо" set right in a reply that leaves Bosch out.) It is not something
+else the reply may take up
 (`not_amended`): it introduces what follows, approves, tells a story, or asks for work or adds
 to it as the readings that set a value right see it (`setright.asks_or_adds`: "add the VAT
 line" / "Sorry, added the VAT line"; "I", "also", "and" there tell news as often).
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 
+from daemon.impact.again import recalls_agents_word
 from daemon.impact.clauses import Words, negating, says_not, words_of
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -41,8 +46,9 @@ OPENING_CHARS = 400
 READ_CHARS = 4000
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
-# Sentences of one message the reply may take up; more are a pasted text it rewrote.
-MANY = 2
+# Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
+# sets three things right in one message: "会社名ちゃうで。『金田食品株式会社』。カタカナちゃうし…").
+MANY = 3
 
 
 class Reply:
@@ -70,7 +76,10 @@ class Reply:
         readings = [r for r in (self.language, *known().values()) if r is not None]
         for lang in readings:
             phrases = lang.impact.get("amended", frozenset()) | lang.impact.get("redone", frozenset())
-            hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN]
+            # … or closing its first sentence, where a language that ends with its verb says it
+            # ("리뷰어를 다은님으로 바꿨습니다.", "Missed that, sorry.")
+            closes = len(self.opening)
+            hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN or h[0] + len(h[1]) == closes]
             if hits:
                 # the first said, the longest there: the same whatever the set's order
                 _, phrase = min(hits, key=lambda h: (h[0], -len(h[1])))
@@ -83,7 +92,8 @@ class Reply:
     def may_amend(self) -> bool:
         """Whether the reply opens amending in some language: most replies do not, and no
         sentence is read for it."""
-        return bool(self.opening) and not _first_words().isdisjoint(self.opening[:OPENS_WITHIN]) and self.amending is not None
+        said = {*self.opening[:OPENS_WITHIN], *self.opening[-1:]}
+        return bool(self.opening) and not _first_words().isdisjoint(said) and self.amending is not None
 
 
 def _asked(text: str) -> bool:
@@ -95,20 +105,29 @@ def _asked(text: str) -> bool:
 
 @cache
 def _first_words() -> frozenset[str]:
+    """The words an amending phrase of any language opens or closes with."""
     return frozenset(
-        p[0] for lang in known().values() for key in ("amended", "redone") for p in lang.impact.get(key, ()) if p
+        w for lang in known().values() for key in ("amended", "redone") for p in lang.impact.get(key, ()) if p for w in (p[0], p[-1])
     )
 
 
 def amended(lang: Language, text: str, words: Words, answered: Answered, reply: Reply) -> list[Cue]:
     """The cue (kind `amended`) of a sentence with no cue of its own that the reply, opening
-    amending, takes up where the agent's turn before did not (see the module docstring)."""
+    amending, takes up — where the agent's turn before did not, if the reply only says it
+    redid the work (see the module docstring)."""
     phrase = reply.amending
     if phrase is None or not answered.text.strip() or not 0 < len(words.low) <= LONGEST:
         return []
     if reply.redone and _asked(answered.text):
         return []  # "5433" to "What port is it on?", answered "Changed DATABASE_URL to 5433"
-    new = set(reply.turn.taken_up(text, lang, phrase)) - set(answered.taken_up(text, lang))
+    # "Laxmi again 🙏" answered "Sorry — Lakshmi": what came back is the agent's (`daemon.impact.again`)
+    again = recalls_agents_word(lang, words, text, answered)
+    if again:
+        at, said = again[0]
+        return [Cue("again", " ".join(said), at)]
+    new = set(reply.turn.taken_up(text, lang, phrase))
+    if reply.redone:  # "Changed …" alone also answers a request: what it changed was new to it
+        new -= set(answered.taken_up(text, lang))
     if not any(w not in lang.function_words and not negating(lang, w) for w in new):
         return []
     return [Cue("amended", " ".join(phrase), 0)]

@@ -231,7 +231,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     for i, phrase in find(low, impact.get("contrast_after", frozenset())):
         end = i + len(phrase)
         opened = clauses[bisect_right(clauses, i) - 1] if clauses[0] <= i else start
-        named = 0 < i - opened <= NAMED and any(_names(lang, text, words, k) for k in range(opened, i))
+        named = 0 < i - opened <= NAMED and any(names(lang, text, words, k) for k in range(opened, i))
         closing = opened > start and named and end in ends
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
@@ -334,7 +334,7 @@ def _named(lang: Language, text: str, words: Words, end: int) -> bool:
     rest = range(end, breaks[0] if breaks else len(words.low))
     if breaks or not 0 < len(rest) <= NAMED:
         return False
-    return any(_names(lang, text, words, i) for i in rest)
+    return any(names(lang, text, words, i) for i in rest)
 
 
 def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int]) -> bool:
@@ -348,12 +348,12 @@ def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int
     named = {
         k
         for k in rest
-        if _names(lang, text, words, k) or (other_script and any(script_of(c) == "latin" for c in words.low[k]))
+        if names(lang, text, words, k) or (other_script and any(script_of(c) == "latin" for c in words.low[k]))
     }
     return bool(named) and all(k in named or words.low[k] in lang.function_words for k in rest)
 
 
-def _names(lang: Language, text: str, words: Words, i: int) -> bool:
+def names(lang: Language, text: str, words: Words, i: int) -> bool:
     """Whether the `i`th word names something: a value, or a name written with a capital (two
     letters or more: not "I")."""
     return _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 
 from daemon.impact.clauses import Words
-from daemon.impact.cues import Cue, agreement, said
+from daemon.impact.cues import Cue, agreement, names, said
 from daemon.impact.story import told_as_story
 from daemon.text.language import Language
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
@@ -41,7 +41,7 @@ def excluded(
     if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
-    if said(lang, words, humour) or JOKE_EMOJI.search(text):
+    if (said(lang, words, humour) or JOKE_EMOJI.search(text)) and not sets_value_right(lang, text, words, found):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {
@@ -51,6 +51,19 @@ def excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
+
+
+def sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
+    """Whether a cue sets a value right: a value of the agent's turn (`set_right`), or a contrast
+    before a name or a number ("not Elana", "not 5k"). A laugh beside one is the person's mood
+    ("2,500, not 5k — that's why it got declined lol"); the jokes typed with a laugh are rules
+    nobody means ("nunca despliegues en viernes… jaja"), or a "not" before no name ("not worth
+    it lol")."""
+    for c in found:
+        after = c.at + len(c.phrase.split())
+        if c.kind == "set_right" or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
+            return True
+    return False
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

@@ -101,7 +101,7 @@ def test_a_correction_the_reply_amends(code: str, answered: str, message: str, r
         ("the Metabase one on 5433 is fine.", "Sorry — fixed 5433."),  # it approves
         ("the Metabase report ran on 5433 yesterday.", "Sorry, fixed 5433."),  # a story, in the past
         ("lint says this about 5433:", "Fixed 5433."),  # it introduces what follows
-        ("Who's on call? Kofi is on 5433. Ama is on 5434. Ben is on 5435.", "Sorry — 5433, 5434 and 5435 now."),  # pasted
+        ("Who's on call? Kofi is on 5433. Ama is on 5434. Ben is on 5435. Efua is on 5436.", "Sorry — 5433, 5434, 5435 and 5436 now."),  # pasted
         # the reply does not amend: it refuses, asks, says it is not done, or says it later
         ("db's on 5433 locally.", "Sorry, I can't reach anything on 5433 — connection refused."),
         ("db's on 5433 locally.", "Sorry — should I point DATABASE_URL at 5433?"),
@@ -163,3 +163,91 @@ def test_again_closing_a_first_clause_recalls_nothing(code: str, message: str) -
 )
 def test_agreeing_and_only_asking_as_typed(code: str, message: str) -> None:
     assert found(message, code) == []
+
+
+CARD = "The decline makes sense: your team card has a $5,000 monthly limit and you'd spent $3,460."
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message"),
+    [
+        ("en", CARD, "the card limit is 2,500, not 5k — that's why it bounced lol."),
+        ("en", "Drafted the intro for Elana.", "Elena, not Elana, she runs the team lol."),
+        ("pt", "Mandei a guia da Taís.", "Thaís com h, ela odeia Taís kkkk"),
+    ],
+)
+def test_a_laugh_beside_a_value_set_right_is_the_persons_mood(code: str, answered: str, message: str) -> None:
+    (statement,) = found(message, code, answered)
+    assert statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "never deploy on a friday lol"),  # a rule nobody means
+        ("en", "no yeah fair, not worth it for one membership lol"),  # a "not" before no name
+        ("es", "y nunca despliegues en viernes, jaja"),
+        ("ja", "いや、冗談やって笑。"),
+    ],
+)
+def test_a_laugh_beside_a_rule_or_a_plain_not_is_a_joke(code: str, message: str) -> None:
+    assert found(message, code) == []
+
+
+REFUND = "Opened PR #251 with the refund webhook; reviewer Laxmi (@lakshmi-n). The alert shows the time in UTC."
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message", "reply"),
+    [
+        ("en", REFUND, "Laxmi again 🙏", "Sorry — reviewer is Lakshmi now."),
+        ("en", REFUND, "the time is UTC again..", "Fixed: alerts now read 09:40 IST."),
+        ("ko", "리뷰어는 셋 다 지훈님으로 지정했습니다.", "리뷰어 또 지훈님임;; 다은님이요", "세 PR 모두 리뷰어를 다은님으로 바꿨습니다."),
+    ],
+)
+def test_again_in_a_short_sentence_about_the_agents_word_the_reply_amends(
+    code: str, answered: str, message: str, reply: str
+) -> None:
+    statements = found(message, code, answered, reply)
+    assert statements and all(s.kind == "correction" for s in statements)
+    assert any(c.startswith("again:") for s in statements for c in s.cues)
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply"),
+    [
+        # news with "again" about the agent's words: the reply does not amend
+        ("I restarted the worker; it should work now.", "Works again, thanks", "Great!"),
+        ("Merged the migration to staging.", "staging is red again", "Looking at the CI log now."),
+        ("Drafted the email to Klaus.", "Klaus emailed again", "Want me to answer him?"),
+        # … or the sentence is long: a story, not what came back
+        ("Merged the migration to staging.", "staging was red again last night while the vendor ran its weekly import, third time", "Sorry — fixed the import."),
+    ],
+)
+def test_again_about_the_agents_word_that_is_news(answered: str, message: str, reply: str) -> None:
+    assert [s for s in found(message, answered=answered, reply=reply) if any(c.startswith("again:") for c in s.cues)] == []
+
+
+def test_an_apology_amends_the_word_set_right_without_repeating_what_was_new() -> None:
+    """An agent that says it was wrong may leave out what was new to it ("Bosch ми не беремо"
+    answered "Виправила… Bosch прибрала"); one that only says it redid the work must write
+    something new ("Changed" alone also answers a request)."""
+    answered = "Відповіла клієнту: ремонтуємо мотори Bosch і Bafang, діагностика 350 грн."
+    (statement,) = found("Bosch ми не ремонтуємо, там все через дилера.", "uk", answered, "Виправила: Bosch прибрала з відповіді.")
+    assert statement.cues == ("amended:виправила",)
+    psql = found("the rota db is on localhost.", answered=PSQL, reply="Changed it: localhost, rota db.")
+    assert psql == []
+
+
+def test_three_corrections_in_one_message_the_reply_amends_all_count() -> None:
+    message = "Kofi is on 5434. Ama is on 5435. Ben is on 5436."
+    statements = found(message, answered=PSQL, reply="Sorry — Kofi 5434, Ama 5435, Ben 5436 now.")
+    assert [s.quote for s in statements] == ["Kofi is on 5434.", "Ama is on 5435.", "Ben is on 5436."]
+
+
+@pytest.mark.parametrize(
+    "reply", ["Renamed it: `rota_dev` now.", "Updated DATABASE_URL to rota_dev.", "Missed that, sorry. It's rota_dev now."]
+)
+def test_work_redone_in_more_words_and_an_apology_closing_the_first_sentence(reply: str) -> None:
+    (statement,) = found("the local db is rota_dev.", answered=PSQL, reply=reply)
+    assert statement.cues[0].startswith("amended:")
