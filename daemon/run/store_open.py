@@ -62,12 +62,56 @@ def open_store(
     session = StoreSession(env, git_dir, home, scratch, managed, clock)
     config_path = git_dir / "config"
     current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
-    stamp = f"hermeticVersion = {HERMETIC_CONFIG['metaeng.hermeticVersion']}"
-    if fresh or stamp not in current or f"worktree = {home}" not in current:
-        for key, value in {**HERMETIC_CONFIG, "core.worktree": str(home)}.items():
-            session._run("config", key, value)
+    settings = {**HERMETIC_CONFIG, "core.worktree": str(home)}
+    stamp = f"hermeticVersion = {config_value(HERMETIC_CONFIG['metaeng.hermeticVersion'])}"
+    if fresh or stamp not in current or f"worktree = {config_value(str(home))}" not in current:
+        # a new store's config is the few lines `git init` wrote: written whole, it costs one
+        # file instead of a git process per setting (a store is made per agent and per test)
+        merged = with_settings(current, settings) if fresh else None
+        if merged is not None:
+            atomic.write_text(config_path, merged)
+        else:
+            for key, value in settings.items():
+                session._run("config", key, value)
     exclude = git_dir / "info" / "exclude"
     rules = managed.exclude_rules()
     if not exclude.exists() or exclude.read_text(encoding="utf-8") != rules:
         atomic.write_text(exclude, rules)
     yield session
+
+
+def config_value(value: str) -> str:
+    """`value` as git writes it in a config file: quoted when it has a space at either end, a
+    ";" or a "#"; a backslash, a quote, a newline, a tab and a backspace escaped."""
+    escaped = (
+        value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\b", "\\b")
+    )
+    quoted = value != value.strip(" ") or any(c in value for c in ";#")
+    return f'"{escaped}"' if quoted else escaped
+
+
+def with_settings(config: str, settings: Mapping[str, str]) -> str | None:
+    """The config file `git init` wrote (`config`) with `settings` ("section.key": value) set,
+    each section once, in git's own layout; None when it holds anything but plain sections of
+    plain "key = value" lines, which only `git config` may then change."""
+    sections: dict[str, dict[str, str]] = {}
+    current: dict[str, str] | None = None
+    for line in config.splitlines():
+        text = line.strip()
+        if not text:
+            continue
+        if text.startswith("[") and text.endswith("]") and text[1:-1].isalnum():
+            current = sections.setdefault(text[1:-1].lower(), {})
+            continue
+        key, sign, value = text.partition(" = ")
+        if current is None or not sign or not key.isalnum() or any(c in value for c in '"\\;#'):
+            return None
+        current[key.lower()] = value
+    for name, value in settings.items():
+        section, _, key = name.partition(".")
+        held = sections.setdefault(section.lower(), {})
+        # git's keys are case-blind: the one `git init` wrote gives way
+        for old in [k for k in held if k == key.lower()]:
+            del held[old]
+        held[key] = config_value(value)
+    return "".join(f"[{section}]\n" + "".join(f"\t{k} = {v}\n" for k, v in keys.items()) for section, keys in sections.items())
