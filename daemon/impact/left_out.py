@@ -7,6 +7,7 @@ of a sentence (`daemon.impact.statements`) and for a sentence the agent's reply 
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from daemon.impact.clauses import Words
@@ -18,6 +19,9 @@ from memory_engine.claim import JOKE_EMOJI, reported_by_other
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 RECALLING = frozenset({"reminder", "again", "precedent"})
+# The laughing faces of `claim.JOKE_EMOJI` but the sweating smile 😅: it says "awkward" as often
+# as it laughs, and people add it to what they correct ("bro too long 😅", "又出現「用戶」了 😅").
+LAUGHING = re.compile(JOKE_EMOJI.pattern.replace("\U0001f605", ""))
 
 
 def excluded(
@@ -41,7 +45,7 @@ def excluded(
     if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
-    if (said(lang, words, humour) or JOKE_EMOJI.search(text)) and not sets_value_right(lang, text, words, found):
+    if (said(lang, words, humour) or LAUGHING.search(text)) and not sets_value_right(lang, text, words, found):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {

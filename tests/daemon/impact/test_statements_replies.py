@@ -251,3 +251,25 @@ def test_three_corrections_in_one_message_the_reply_amends_all_count() -> None:
 def test_work_redone_in_more_words_and_an_apology_closing_the_first_sentence(reply: str) -> None:
     (statement,) = found("the local db is rota_dev.", answered=PSQL, reply=reply)
     assert statement.cues[0].startswith("amended:")
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "way too long 😅 3 bullets max pls"),  # the sweating smile says "awkward", not a joke
+        ("zh", "又出現「用戶」了 😅 不要再用「用戶」了，使用者啦"),
+    ],
+)
+def test_a_sweating_smile_beside_a_correction_is_no_joke(code: str, message: str) -> None:
+    assert found(message, code)
+
+
+def test_a_laughing_face_still_marks_a_joke() -> None:
+    assert found("never deploy on a friday 😂", "en") == []
+
+
+def test_a_space_between_thai_words_is_a_pause() -> None:
+    """Thai writes no comma: "ป่าน ไม้เอกครับ ไม่ใช่ปาน" is "Paan, with the tone mark, not Pan"."""
+    (statement,) = found("ป่าน ไม้เอกครับ ไม่ใช่ปาน", "th", "ส่งรายงานให้พี่ปานแล้วครับ")
+    assert statement.kind == "correction"
+    assert "contrast:ไม่ใช่" in statement.cues
