@@ -8,9 +8,11 @@ sentence's first or second word and it asks for nothing ("you added a column …
 first clause ("Inline styles again — StyleSheet at the bottom") it names what came back as
 often as news ("Works again, thanks", "Down again — 503 since 9:00"), so there it counts only
 in a short sentence (SHORT words at most) about a word of the agent's turn it answers
-(`daemon.impact.echo`): "Laxmi again 🙏 Lakshmi.", "the new test is kotest again..",
-"Dockerfile 베이스 이미지 또 17이네..". News of that length is told in the past ("migration
-failed again on staging") or is about the world, not about what the agent wrote.
+(`daemon.impact.echo`), read only when the agent's reply amends and writes that word
+(`daemon.impact.amends`): "Laxmi again 🙏", "the new test is kotest again..", "Dockerfile
+베이스 이미지 또 17이네..". News of that length is as often about the world ("staging is red
+again" after a merge, "Works again, thanks"); told in a past of `past_forms` it is left out
+(a regular English past is none: "migration failed again" is read when the reply amends).
 """
 
 from __future__ import annotations

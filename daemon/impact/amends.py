@@ -25,7 +25,7 @@ A message with more than MANY such sentences is a pasted text the agent rewrote:
 
 from __future__ import annotations
 
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.clauses import Words, negating, says_not, words_of
@@ -34,8 +34,9 @@ from daemon.impact.echo import Answered
 from daemon.impact.left_out import asks
 from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
-from daemon.text.keyboard import find
+from daemon.text.keyboard import find, unaccented
 from daemon.text.language import Language, detect, known
+from memory_engine.claim import reported_by_other
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
@@ -61,6 +62,8 @@ class Reply:
         head = text.strip()[:OPENING_CHARS]
         first = next(iter(sentences(head)), None)
         self.first = first.text if first is not None else ""
+        # whether the first sentence ends inside the head read (not cut at OPENING_CHARS)
+        self.ended = first is not None and (first.end < len(head) or len(text.strip()) <= OPENING_CHARS)
         self.opening = words_of(self.first).low
         # whether the amending phrase only says the work was redone ("Changed", "Ajustado")
         self.redone = False
@@ -75,11 +78,15 @@ class Reply:
         language first, then in each language with the list; None if it opens otherwise."""
         readings = [r for r in (self.language, *known().values()) if r is not None]
         for lang in readings:
-            phrases = lang.impact.get("amended", frozenset()) | lang.impact.get("redone", frozenset())
+            phrases = _written(lang.impact.get("amended", frozenset()) | lang.impact.get("redone", frozenset()))
+            hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN]
             # … or closing its first sentence, where a language that ends with its verb says it
-            # ("리뷰어를 다은님으로 바꿨습니다.", "Missed that, sorry.")
-            closes = len(self.opening)
-            hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN or h[0] + len(h[1]) == closes]
+            # (`amended_closing`: "리뷰어를 다은님으로 바꿨습니다."), if that sentence ends in the head read
+            closing = lang.impact.get("amended_closing", frozenset()) & phrases
+            if closing and self.ended:
+                hits += [h for h in find(self.opening, closing) if h[0] + len(h[1]) == len(self.opening)]
+            if find(self.opening[:OPENS_WITHIN + 2], lang.impact.get("sympathy", frozenset())):
+                return None  # "Sorry to hear that", "Sorry for the wait": no amending
             if hits:
                 # the first said, the longest there: the same whatever the set's order
                 _, phrase = min(hits, key=lambda h: (h[0], -len(h[1])))
@@ -105,10 +112,25 @@ def _asked(text: str) -> bool:
 
 @cache
 def _first_words() -> frozenset[str]:
-    """The words an amending phrase of any language opens or closes with."""
+    """The words an amending phrase of any language opens with, and those that close one that
+    may close the reply's first sentence."""
     return frozenset(
-        w for lang in known().values() for key in ("amended", "redone") for p in lang.impact.get(key, ()) if p for w in (p[0], p[-1])
+        w
+        for lang in known().values()
+        for key, at in (("amended", 0), ("redone", 0), ("amended_closing", -1))
+        for p in lang.impact.get(key, ())
+        if p
+        for w in (p[at],)
     )
+
+
+@lru_cache(maxsize=128)
+def _written(phrases: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
+    """The phrases as written, without the copies a language typed without accents adds
+    (`typed_without_accents`): an agent writes its accents, and "Remplace l'URL…" or
+    "Modifique el archivo…" tell the person what to do, not what the agent redid."""
+    plain = {tuple(unaccented(w) for w in p) for p in phrases if any(unaccented(w) != w for w in p)}
+    return frozenset(p for p in phrases if p not in plain)
 
 
 def amended(lang: Language, text: str, words: Words, answered: Answered, reply: Reply) -> list[Cue]:
@@ -120,12 +142,14 @@ def amended(lang: Language, text: str, words: Words, answered: Answered, reply: 
         return []
     if reply.redone and _asked(answered.text):
         return []  # "5433" to "What port is it on?", answered "Changed DATABASE_URL to 5433"
-    # "Laxmi again 🙏" answered "Sorry — Lakshmi": what came back is the agent's (`daemon.impact.again`)
+    taken = set(reply.turn.taken_up(text, lang, phrase))
+    # "Laxmi again 🙏" answered "Sorry — Lakshmi": what came back is the agent's, and the
+    # reply writes it (`daemon.impact.again`); not someone else's words ("Maria says …")
     again = recalls_agents_word(lang, words, text, answered)
-    if again:
+    if again and taken and reported_by_other(lang, text) is None:
         at, said = again[0]
-        return [Cue("again", " ".join(said), at)]
-    new = set(reply.turn.taken_up(text, lang, phrase))
+        return [Cue("amended", " ".join(phrase), 0), Cue("again", " ".join(said), at)]
+    new = taken
     if reply.redone:  # "Changed …" alone also answers a request: what it changed was new to it
         new -= set(answered.taken_up(text, lang))
     if not any(w not in lang.function_words and not negating(lang, w) for w in new):

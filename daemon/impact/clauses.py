@@ -17,7 +17,6 @@ from daemon.text.unicode_words import segment
 # Not the Arabic comma: Arabic negates every present verb with the word that is its "not"
 # ("وصل الطرد، لا يوجد ضرر" reports no damage).
 CLAUSE_BREAK = re.compile(r"[,;:—–()，、；：（）]|\s-\s|[»”\"']\s*[,，]")
-THAI = re.compile("[\u0e01-\u0e5b]")
 # The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
 NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
 # Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).
@@ -60,16 +59,9 @@ def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
 @lru_cache(maxsize=1024)
 def breaks(text: str, words: Words) -> tuple[int, ...]:
     """The positions of the words of the sentence `text` a clause break stands before. Read
-    once per sentence: the cues, their exclusions and each clause's shape all ask. Thai writes
-    no space between words and no comma: a space between two Thai words is its pause ("ป่าน
-    ไม้เอกครับ ไม่ใช่ปาน" is "Paan, with the tone mark, not Pan")."""
-    spans = words.spans
-    thai = THAI.search(text) is not None
+    once per sentence: the cues, their exclusions and each clause's shape all ask."""
     return tuple(
-        i
-        for i in range(1, len(words.low))
-        if CLAUSE_BREAK.search(gap := text[spans[i - 1][1] : spans[i][0]])
-        or (thai and gap.isspace() and THAI.match(text, spans[i - 1][1] - 1) and THAI.match(text, spans[i][0]))
+        i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])
     )
 
 

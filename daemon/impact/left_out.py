@@ -19,9 +19,14 @@ from memory_engine.claim import JOKE_EMOJI, reported_by_other
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 RECALLING = frozenset({"reminder", "again", "precedent"})
-# The laughing faces of `claim.JOKE_EMOJI` but the sweating smile 😅: it says "awkward" as often
-# as it laughs, and people add it to what they correct ("bro too long 😅", "又出現「用戶」了 😅").
-LAUGHING = re.compile(JOKE_EMOJI.pattern.replace("\U0001f605", ""))
+# The sweating smile says "awkward" as often as it laughs: people add it to what they correct
+# ("bro too long 😅", "又出現「用戶」了 😅"), and to a rule nobody means or a story ("never trust
+# a CSV from a vendor 😅"). The other laughing faces of `claim.JOKE_EMOJI` laugh.
+AWKWARD = "\U0001f605"
+LAUGHING = re.compile(JOKE_EMOJI.pattern.replace(AWKWARD, ""))
+# Cues that carry a rule: a laugh beside them is a rule nobody means ("nunca despliegues en
+# viernes… jaja", "always blame Kevin, not Steve lol").
+RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 
 
 def excluded(
@@ -44,8 +49,13 @@ def excluded(
         return True
     if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
+    if said(lang, words, lang.impact.get("kidding", frozenset())):
+        return True  # "retries 9000 lol jk": the person says it is a joke
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
-    if (said(lang, words, humour) or LAUGHING.search(text)) and not sets_value_right(lang, text, words, found):
+    ruled = any(c.kind in RULING for c in found)
+    if (said(lang, words, humour) or LAUGHING.search(text)) and (ruled or not sets_value_right(lang, text, words, found)):
+        return True
+    if AWKWARD in text and all(c.kind == "standing" for c in found):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {
@@ -59,10 +69,10 @@ def excluded(
 
 def sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
     """Whether a cue sets a value right: a value of the agent's turn (`set_right`), or a contrast
-    before a name or a number ("not Elana", "not 5k"). A laugh beside one is the person's mood
-    ("2,500, not 5k — that's why it got declined lol"); the jokes typed with a laugh are rules
-    nobody means ("nunca despliegues en viernes… jaja"), or a "not" before no name ("not worth
-    it lol")."""
+    before a name or a number ("not Elana", "not 5k"). A laugh beside one, in a sentence with no
+    rule (`RULING`), is the person's mood ("2,500, not 5k — that's why it got declined lol");
+    the jokes typed with a laugh are rules nobody means ("nunca despliegues en viernes… jaja"),
+    or a "not" before no name ("not worth it lol")."""
     for c in found:
         after = c.at + len(c.phrase.split())
         if c.kind == "set_right" or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):

@@ -237,7 +237,7 @@ def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     "jetzt bitte Rechnung 2024-018", "I have 3.12 locally"): it opens, after its lead-ins, with
     a request verb (`openers` that are no function word), has the person as subject ("I", not
     "we": `claim.subject_pronouns`, a name in code's letters left out) or adds
-    ("also", "too": a connective that does not open it, and no "again"), or the sentence says please or asks
+    ("also", "too": a connective that does not open it), or the sentence says please or asks
     (`claim.request`)."""
     # the words of names in code are no words of the language ("eu" of "EU-04" is no "I")
     names = [(m.start(), m.end()) for m in CHUNK.finditer(text) if coded(m.group())]
@@ -258,9 +258,7 @@ def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
     if find(low, asking):
         return True
-    # a word that says "again" as well as "also" (Korean 또, Japanese また) says the value came
-    # back: "리뷰어 또 지훈님임", "支払期限また30日になってる"
-    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())} - lang.impact.get("again", frozenset())
+    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())}
     return any(i > 0 for i, _ in find(said, connectives))
 
 

@@ -13,7 +13,7 @@ none of what makes it something else:
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
-| joke | laughs (`claim.humour`, `impact.humour`, a laughing face) | "… before coffee, ha" |
+| joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
 
@@ -191,7 +191,7 @@ def detect_statements(
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not all(c.kind == "amended" for c in reading.cues)
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind == "amended" for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()

@@ -61,10 +61,12 @@ def open_store(
         os.chmod(git_dir, 0o700)
     session = StoreSession(env, git_dir, home, scratch, managed, clock)
     config_path = git_dir / "config"
-    current = config_path.read_text(encoding="utf-8") if config_path.exists() else ""
+    # a home path is bytes to git: one that is no UTF-8 reads back as Python names it
+    current = config_path.read_bytes().decode("utf-8", "surrogateescape") if config_path.exists() else ""
     settings = {**HERMETIC_CONFIG, "core.worktree": str(home)}
-    stamp = f"hermeticVersion = {config_value(HERMETIC_CONFIG['metaeng.hermeticVersion'])}"
-    if fresh or stamp not in current or f"worktree = {config_value(str(home))}" not in current:
+    lines = set(current.splitlines())
+    stamp = f"\thermeticVersion = {config_value(HERMETIC_CONFIG['metaeng.hermeticVersion'])}"
+    if fresh or stamp not in lines or f"\tworktree = {config_value(str(home))}" not in lines:
         # a new store's config is the few lines `git init` wrote: written whole, it costs one
         # file instead of a git process per setting (a store is made per agent and per test)
         merged = with_settings(current, settings) if fresh else None
@@ -81,19 +83,31 @@ def open_store(
 
 
 def config_value(value: str) -> str:
-    """`value` as git writes it in a config file: quoted when it has a space at either end, a
-    ";" or a "#"; a backslash, a quote, a newline, a tab and a backspace escaped."""
-    escaped = (
-        value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t").replace("\b", "\\b")
-    )
+    """`value` as git writes it in a config file, for a value of printable characters, tabs and
+    newlines (`plain`): quoted when it has a space at either end, a ";" or a "#"; a backslash,
+    a quote, a newline and a tab escaped."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\t", "\\t")
     quoted = value != value.strip(" ") or any(c in value for c in ";#")
     return f'"{escaped}"' if quoted else escaped
+
+
+def plain(value: str) -> bool:
+    """Whether `config_value` writes `value` as git does: UTF-8 text with no control character
+    but a tab or a newline (git quotes a carriage return, and keeps other bytes as they are)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False  # a path that is no UTF-8 (`surrogateescape`)
+    return all(c in "\t\n" or (c.isprintable() or c == " ") for c in value)
 
 
 def with_settings(config: str, settings: Mapping[str, str]) -> str | None:
     """The config file `git init` wrote (`config`) with `settings` ("section.key": value) set,
     each section once, in git's own layout; None when it holds anything but plain sections of
-    plain "key = value" lines, which only `git config` may then change."""
+    plain "key = value" lines, or a value `config_value` does not write as git does (`plain`),
+    which only `git config` may then write."""
+    if not all(plain(v) for v in settings.values()):
+        return None
     sections: dict[str, dict[str, str]] = {}
     current: dict[str, str] | None = None
     for line in config.splitlines():

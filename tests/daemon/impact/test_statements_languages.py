@@ -21,9 +21,8 @@ def found(message: str) -> list[Statement]:
     ("code", "message", "kind", "cue"),
     [
         ("it", "No, la riunione è giovedì.", "correction", "correction:no"),
-        # Swiss German and Traditional Chinese as typed
+        # Swiss German as typed
         ("de", "Und d Tests mit pytest, nöd mit unittest.", "correction", "contrast:nöd"),
-        ("zh", "跟你說過全部用繁體。", "correction", "reminder:跟 你 說過"),
         (
             "it",
             "D'ora in poi esegui sempre i test prima del commit.",

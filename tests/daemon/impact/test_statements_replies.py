@@ -200,9 +200,9 @@ REFUND = "Opened PR #251 with the refund webhook; reviewer Laxmi (@lakshmi-n). T
 @pytest.mark.parametrize(
     ("code", "answered", "message", "reply"),
     [
-        ("en", REFUND, "Laxmi again 🙏", "Sorry — reviewer is Lakshmi now."),
-        ("en", REFUND, "the time is UTC again..", "Fixed: alerts now read 09:40 IST."),
-        ("ko", "리뷰어는 셋 다 지훈님으로 지정했습니다.", "리뷰어 또 지훈님임;; 다은님이요", "세 PR 모두 리뷰어를 다은님으로 바꿨습니다."),
+        ("en", REFUND, "Laxmi again 🙏", "Sorry — changed the reviewer from Laxmi to Lakshmi."),
+        ("en", REFUND, "the time is UTC again..", "Fixed: the alert time now reads 09:40 IST instead of UTC."),
+        ("ko", "리뷰어는 셋 다 지훈님으로 지정했습니다.", "리뷰어 또다시 지훈님임;; 다은님이요", "세 PR 모두 리뷰어를 지훈님에서 다은님으로 바꿨습니다."),
     ],
 )
 def test_again_in_a_short_sentence_about_the_agents_word_the_reply_amends(
@@ -245,12 +245,38 @@ def test_three_corrections_in_one_message_the_reply_amends_all_count() -> None:
     assert [s.quote for s in statements] == ["Kofi is on 5434.", "Ama is on 5435.", "Ben is on 5436."]
 
 
-@pytest.mark.parametrize(
-    "reply", ["Renamed it: `rota_dev` now.", "Updated DATABASE_URL to rota_dev.", "Missed that, sorry. It's rota_dev now."]
-)
-def test_work_redone_in_more_words_and_an_apology_closing_the_first_sentence(reply: str) -> None:
+@pytest.mark.parametrize("reply", ["Renamed it: `rota_dev` now.", "Updated DATABASE_URL to rota_dev."])
+def test_work_redone_in_more_words(reply: str) -> None:
     (statement,) = found("the local db is rota_dev.", answered=PSQL, reply=reply)
     assert statement.cues[0].startswith("amended:")
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply"),
+    [
+        # an apology for news or a wait is sympathy
+        ("Booked the Berlin hotel for the 12th.", "Berlin is off.", "Sorry to hear that. Should I cancel the Berlin hotel?"),
+        ("I restarted the api server.", "api server down again", "Sorry to hear that — checking the api server logs now."),
+        # someone else's words
+        ("I restarted the api server.", "Maria says the api server is down again", "Sorry — restarted the api server."),
+        # a word that closes the reply's first sentence says it only in a language that ends with its verb
+        (PSQL, "pagination for the orders list next.", "Sure — here's what changed. The orders list now pages by 50."),
+        # a verb written without its accents tells the person what to do ("Remplace l'URL…")
+        ("J'ai poussé la branche.", "le remote c'est gitlab.", "Remplace l'URL du remote gitlab dans .git/config."),
+    ],
+)
+def test_what_opens_a_reply_but_amends_nothing(answered: str, message: str, reply: str) -> None:
+    assert found(message, "fr" if "remote" in message else "en", answered, reply) == []
+
+
+def test_a_verb_last_closing_the_reply_is_cut_only_where_the_sentence_ends() -> None:
+    """A first sentence longer than the head read is cut, and its last word read there is no
+    closing word ("…のスケジュールを変更しました" cut mid-sentence)."""
+    answered = "打ち合わせを4月15日(水)に入れました。"
+    whole = found("水曜は定休日です。", "ja", answered, "打ち合わせを水曜から木曜に変更しました。")
+    assert whole and whole[0].cues[0].startswith("amended:")
+    cut = "打ち合わせの日程について、" + "確認のうえ" * 80 + "水曜から木曜に変更しました、念のため先方にも連絡します。"
+    assert found("水曜は定休日です。", "ja", answered, cut) == []
 
 
 @pytest.mark.parametrize(
@@ -264,12 +290,15 @@ def test_a_sweating_smile_beside_a_correction_is_no_joke(code: str, message: str
     assert found(message, code)
 
 
-def test_a_laughing_face_still_marks_a_joke() -> None:
-    assert found("never deploy on a friday 😂", "en") == []
-
-
-def test_a_space_between_thai_words_is_a_pause() -> None:
-    """Thai writes no comma: "ป่าน ไม้เอกครับ ไม่ใช่ปาน" is "Paan, with the tone mark, not Pan"."""
-    (statement,) = found("ป่าน ไม้เอกครับ ไม่ใช่ปาน", "th", "ส่งรายงานให้พี่ปานแล้วครับ")
-    assert statement.kind == "correction"
-    assert "contrast:ไม่ใช่" in statement.cues
+@pytest.mark.parametrize(
+    ("code", "answered", "message"),
+    [
+        ("en", DRAFT, "never deploy on a friday 😂"),
+        ("en", DRAFT, "always blame Kevin, not Steve lol"),  # a rule nobody means, with a "not X"
+        ("de", DRAFT, "Immer Kaffee, nicht Tee haha"),  # German capitalises every noun
+        ("en", "Set retries to 3.", "retries 9000 lol jk"),  # the person says it is a joke
+        ("en", DRAFT, "never trust a CSV from a vendor, first law of data engineering 😅"),  # a rule told awkwardly
+    ],
+)
+def test_a_laugh_still_marks_a_joke(code: str, answered: str, message: str) -> None:
+    assert found(message, code, answered) == []
