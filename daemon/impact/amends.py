@@ -25,7 +25,7 @@ A message with more than MANY such sentences is a pasted text the agent rewrote:
 
 from __future__ import annotations
 
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.clauses import Words, negating, says_not, words_of
@@ -78,14 +78,13 @@ class Reply:
         language first, then in each language with the list; None if it opens otherwise."""
         readings = [r for r in (self.language, *known().values()) if r is not None]
         for lang in readings:
-            phrases = _written(lang.impact.get("amended", frozenset()) | lang.impact.get("redone", frozenset()))
+            phrases, closing = _phrases(lang)
             hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN]
             # … or closing its first sentence, where a language that ends with its verb says it
             # (`amended_closing`: "리뷰어를 다은님으로 바꿨습니다."), if that sentence ends in the head read
-            closing = lang.impact.get("amended_closing", frozenset()) & phrases
             if closing and self.ended:
                 hits += [h for h in find(self.opening, closing) if h[0] + len(h[1]) == len(self.opening)]
-            if find(self.opening[:OPENS_WITHIN + 2], lang.impact.get("sympathy", frozenset())):
+            if hits and find(self.opening[: OPENS_WITHIN + 2], lang.impact.get("sympathy", frozenset())):
                 return None  # "Sorry to hear that", "Sorry for the wait": no amending
             if hits:
                 # the first said, the longest there: the same whatever the set's order
@@ -124,13 +123,21 @@ def _first_words() -> frozenset[str]:
     )
 
 
-@lru_cache(maxsize=128)
-def _written(phrases: frozenset[tuple[str, ...]]) -> frozenset[tuple[str, ...]]:
-    """The phrases as written, without the copies a language typed without accents adds
-    (`typed_without_accents`): an agent writes its accents, and "Remplace l'URL…" or
-    "Modifique el archivo…" tell the person what to do, not what the agent redid."""
-    plain = {tuple(unaccented(w) for w in p) for p in phrases if any(unaccented(w) != w for w in p)}
-    return frozenset(p for p in phrases if p not in plain)
+_PHRASES: dict[str, tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]] = {}
+
+
+def _phrases(lang: Language) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str, ...]]]:
+    """The `amended` and `redone` phrases of `lang` as written, and those of them that may close
+    the reply's first sentence (`amended_closing`), read once per language. As written: without
+    the copies a language typed without accents adds (`typed_without_accents`), since an agent
+    writes its accents, and "Remplace l'URL…" or "Modifique el archivo…" tell the person what
+    to do, not what the agent redid."""
+    if lang.code not in _PHRASES:
+        listed = lang.impact.get("amended", frozenset()) | lang.impact.get("redone", frozenset())
+        plain = {tuple(unaccented(w) for w in p) for p in listed if any(unaccented(w) != w for w in p)}
+        written = frozenset(p for p in listed if p not in plain)
+        _PHRASES[lang.code] = (written, lang.impact.get("amended_closing", frozenset()) & written)
+    return _PHRASES[lang.code]
 
 
 def amended(lang: Language, text: str, words: Words, answered: Answered, reply: Reply) -> list[Cue]:
