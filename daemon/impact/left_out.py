@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from daemon.impact.clauses import Words
+from daemon.impact.clauses import Words, says_not
 from daemon.impact.cues import Cue, agreement, names, said
 from daemon.impact.story import told_as_story
 from daemon.text.language import Language
@@ -49,11 +49,11 @@ def excluded(
         return True
     if all(c.kind == "standing" for c in found) and told_as_story(lang, text, words, found, spans):
         return True
-    if said(lang, words, lang.impact.get("kidding", frozenset())):
+    if _joking(lang, words, lang.impact.get("kidding", frozenset())):
         return True  # "retries 9000 lol jk": the person says it is a joke
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     ruled = any(c.kind in RULING for c in found)
-    if (said(lang, words, humour) or LAUGHING.search(text)) and (ruled or not sets_value_right(lang, text, words, found)):
+    if (_joking(lang, words, humour) or LAUGHING.search(text)) and (ruled or not sets_value_right(lang, text, words, found)):
         return True
     if AWKWARD in text and all(c.kind == "standing" for c in found):
         return True
@@ -65,6 +65,12 @@ def excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
+
+
+def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]]) -> bool:
+    """Whether the sentence says one of `phrases` not right after a "not": "no
+    kidding, always use pnpm", "I'm not joking, never push to main" are said in earnest."""
+    return any(i == 0 or not says_not(lang, words.low[i - 1]) for i, _ in said(lang, words, phrases))
 
 
 def sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:

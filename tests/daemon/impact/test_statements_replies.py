@@ -302,3 +302,9 @@ def test_a_sweating_smile_beside_a_correction_is_no_joke(code: str, message: str
 )
 def test_a_laugh_still_marks_a_joke(code: str, answered: str, message: str) -> None:
     assert found(message, code, answered) == []
+
+
+@pytest.mark.parametrize("message", ["no kidding, always use pnpm here", "I'm not joking, never push to main"])
+def test_a_joke_word_after_not_is_said_in_earnest(message: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "standing_instruction"
