@@ -45,6 +45,8 @@ OPENS_WITHIN = 2
 OPENING_CHARS = 400
 # … and for the words it takes up.
 READ_CHARS = 4000
+# The marks a sentence ends with, in the scripts agents write.
+SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
@@ -62,8 +64,11 @@ class Reply:
         head = text.strip()[:OPENING_CHARS]
         first = next(iter(sentences(head)), None)
         self.first = first.text if first is not None else ""
-        # whether the first sentence ends inside the head read (not cut at OPENING_CHARS)
-        self.ended = first is not None and (first.end < len(head) or len(text.strip()) <= OPENING_CHARS)
+        # whether the first sentence ends inside the head read: the reply is no longer than the
+        # head, or the sentence closes with its mark (a cut at a space leaves no mark)
+        self.ended = first is not None and (
+            len(text.strip()) <= OPENING_CHARS or first.text.rstrip().endswith(SENTENCE_ENDS)
+        )
         self.opening = words_of(self.first).low
         # whether the amending phrase only says the work was redone ("Changed", "Ajustado")
         self.redone = False
@@ -77,15 +82,20 @@ class Reply:
         """The amending phrase the reply opens with (see the module docstring): read in its own
         language first, then in each language with the list; None if it opens otherwise."""
         readings = [r for r in (self.language, *known().values()) if r is not None]
+        # "Sorry to hear that", "Ah, sorry for the wait" amend nothing, in whichever language
+        # lists them; "Sorry for the delay — fixed DATABASE_URL" still does, by its "fixed"
+        consoled = [(at, at + len(p)) for lang in readings for at, p in find(self.opening, lang.impact.get("sympathy", frozenset()))]
+        consoling = {at for at, _ in consoled}
+        # … an amending phrase may open the reply after it, as after an interjection
+        opens = set(range(OPENS_WITHIN)) | {end + k for _, end in consoled for k in range(OPENS_WITHIN)}
         for lang in readings:
             phrases, closing = _phrases(lang)
-            hits = [h for h in find(self.opening, phrases) if h[0] < OPENS_WITHIN]
+            hits = [h for h in find(self.opening, phrases) if h[0] in opens]
             # … or closing its first sentence, where a language that ends with its verb says it
             # (`amended_closing`: "리뷰어를 다은님으로 바꿨습니다."), if that sentence ends in the head read
             if closing and self.ended:
                 hits += [h for h in find(self.opening, closing) if h[0] + len(h[1]) == len(self.opening)]
-            if hits and find(self.opening[: OPENS_WITHIN + 2], lang.impact.get("sympathy", frozenset())):
-                return None  # "Sorry to hear that", "Sorry for the wait": no amending
+            hits = [h for h in hits if h[0] not in consoling]
             if hits:
                 # the first said, the longest there: the same whatever the set's order
                 _, phrase = min(hits, key=lambda h: (h[0], -len(h[1])))

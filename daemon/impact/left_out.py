@@ -20,8 +20,8 @@ OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 RECALLING = frozenset({"reminder", "again", "precedent"})
 # The sweating smile says "awkward" as often as it laughs: people add it to what they correct
-# ("bro too long 😅", "又出現「用戶」了 😅"), and to a rule nobody means or a story ("never trust
-# a CSV from a vendor 😅"). The other laughing faces of `claim.JOKE_EMOJI` laugh.
+# ("bro too long 😅", "又出現「用戶」了 😅") and to a rule they feel sheepish about ("never push
+# to main 😅"), as often as to a joke. The other laughing faces of `claim.JOKE_EMOJI` laugh.
 AWKWARD = "\U0001f605"
 LAUGHING = re.compile(JOKE_EMOJI.pattern.replace(AWKWARD, ""))
 # Cues that carry a rule: a laugh beside them is a rule nobody means ("nunca despliegues en
@@ -55,8 +55,7 @@ def excluded(
     ruled = any(c.kind in RULING for c in found)
     if (_joking(lang, words, humour) or LAUGHING.search(text)) and (ruled or not sets_value_right(lang, text, words, found)):
         return True
-    if AWKWARD in text and all(c.kind == "standing" for c in found):
-        return True
+
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {
         i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
@@ -68,9 +67,14 @@ def excluded(
 
 
 def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]]) -> bool:
-    """Whether the sentence says one of `phrases` not right after a "not": "no
-    kidding, always use pnpm", "I'm not joking, never push to main" are said in earnest."""
-    return any(i == 0 or not says_not(lang, words.low[i - 1]) for i, _ in said(lang, words, phrases))
+    """Whether the sentence says one of `phrases` with no "not" right before or after it: "no
+    kidding, always use pnpm", "I'm not joking, never push to main", "ich scherze nicht" are
+    said in earnest."""
+    low = words.low
+    return any(
+        not (i > 0 and says_not(lang, low[i - 1])) and not (i + len(p) < len(low) and says_not(lang, low[i + len(p)]))
+        for i, p in said(lang, words, phrases)
+    )
 
 
 def sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:

@@ -64,7 +64,7 @@ def open_store(
     # a home path is bytes to git: one that is no UTF-8 reads back as Python names it
     current = config_path.read_bytes().decode("utf-8", "surrogateescape") if config_path.exists() else ""
     settings = {**HERMETIC_CONFIG, "core.worktree": str(home)}
-    lines = set(current.splitlines())
+    lines = set(current.split("\n"))  # git's lines end at "\n" only (a home path may hold "\x85")
     stamp = f"\thermeticVersion = {config_value(HERMETIC_CONFIG['metaeng.hermeticVersion'])}"
     if fresh or stamp not in lines or f"\tworktree = {config_value(str(home))}" not in lines:
         # a new store's config is the few lines `git init` wrote: written whole, it costs one
@@ -92,8 +92,9 @@ def config_value(value: str) -> str:
 
 
 def plain(value: str) -> bool:
-    """Whether `config_value` writes `value` as git does: UTF-8 text with no control character
-    but a tab or a newline (git quotes a carriage return, and keeps other bytes as they are)."""
+    """Whether `config_value` surely writes `value` as git does: UTF-8 text whose characters
+    are printable by Python's measure, a space, a tab or a newline (git quotes a carriage
+    return; a no-break space or a joiner, which git keeps as it is, take the slower way too)."""
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:

@@ -297,7 +297,6 @@ def test_a_sweating_smile_beside_a_correction_is_no_joke(code: str, message: str
         ("en", DRAFT, "always blame Kevin, not Steve lol"),  # a rule nobody means, with a "not X"
         ("de", DRAFT, "Immer Kaffee, nicht Tee haha"),  # German capitalises every noun
         ("en", "Set retries to 3.", "retries 9000 lol jk"),  # the person says it is a joke
-        ("en", DRAFT, "never trust a CSV from a vendor, first law of data engineering 😅"),  # a rule told awkwardly
     ],
 )
 def test_a_laugh_still_marks_a_joke(code: str, answered: str, message: str) -> None:
@@ -308,3 +307,34 @@ def test_a_laugh_still_marks_a_joke(code: str, answered: str, message: str) -> N
 def test_a_joke_word_after_not_is_said_in_earnest(message: str) -> None:
     (statement,) = found(message)
     assert statement.kind == "standing_instruction"
+
+
+def test_a_rule_said_sheepishly_is_still_one() -> None:
+    (statement,) = found("never push to main 😅")
+    assert statement.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
+    ("reply", "amends"),
+    [
+        ("Sorry for the delay — fixed DATABASE_URL to 5433.", True),  # an apology for the wait, then "fixed"
+        ("Ah, sorry for the wait. The Metabase query on 5433 is next.", False),  # after an interjection
+        ("Sorry — it took the old port from .env; DATABASE_URL is 5433 now.", True),
+    ],
+)
+def test_sympathy_is_read_where_it_opens(reply: str, amends: bool) -> None:
+    statements = found("db's on 5433 locally.", answered=PSQL, reply=reply)
+    assert bool(statements) == amends
+
+
+def test_a_first_sentence_cut_at_a_space_does_not_close_with_its_last_word() -> None:
+    answered = "리뷰어는 셋 다 지훈님으로 지정했습니다."
+    message = "리뷰어 또다시 지훈님임;; 다은님이요"
+    head = "세 PR 모두 " + "확인 " * 128 + "리뷰어를 지훈님에서 다은님으로 바꿨습니다"
+    reply = head[:399] + " 라고 생각했는데 원래 설정이 맞아서 그대로 두겠습니다."
+    assert len(head[:399]) == 399 and found(message, "ko", answered, reply) == []
+
+
+@pytest.mark.parametrize(("code", "message"), [("de", "Ich scherze nicht, nie direkt auf main pushen.")])
+def test_a_joke_word_before_not_is_said_in_earnest(code: str, message: str) -> None:
+    assert found(message, code)
