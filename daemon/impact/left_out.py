@@ -53,9 +53,8 @@ def excluded(
         return True  # "retries 9000 lol jk": the person says it is a joke
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     ruled = any(c.kind in RULING for c in found)
-    if (_joking(lang, words, humour) or LAUGHING.search(text)) and (ruled or not sets_value_right(lang, text, words, found)):
+    if (_joking(lang, words, humour) or LAUGHING.search(text)) and (ruled or not _sets_value_right(lang, text, words, found)):
         return True
-
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {
         i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
@@ -77,7 +76,7 @@ def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]]) -
     )
 
 
-def sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
+def _sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
     """Whether a cue sets a value right: a value of the agent's turn (`set_right`), or a contrast
     before a name or a number ("not Elana", "not 5k"). A laugh beside one, in a sentence with no
     rule (`RULING`), is the person's mood ("2,500, not 5k — that's why it got declined lol");
