@@ -49,15 +49,22 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
     return any(at <= start + 1 for at, _ in you) and not find(low, lang.claim.get("request", frozenset()))
 
 
-def recalls_agents_word(lang: Language, words: Words, text: str, answered: Answered) -> list[tuple[int, tuple[str, ...]]]:
+def recalls_agents_word(
+    lang: Language, words: Words, text: str, answered: Answered, replied: Answered | None
+) -> list[tuple[int, tuple[str, ...]]]:
     """The first "again" phrase of a short sentence about a word of the agent's turn `answered`,
-    told in no past (see the module docstring); none when the message answers no turn."""
+    told in no past, that the agent's reply `replied` takes up a word of, when one is known
+    (None: the session ends there; see the module docstring); none when the message answers no
+    turn."""
     low = words.low
     if len(low) > SHORT or not answered.text.strip():
         return []
     agains = find(low, lang.impact.get("again", frozenset()))
     if not agains or any(lang.matches("past_forms", w) for w in low):
         return []
-    if not answered.taken_up(text, lang, (w for _, p in agains for w in p)):
+    said = [w for _, p in agains for w in p]
+    if not answered.taken_up(text, lang, said):
+        return []
+    if replied is not None and not replied.taken_up(text, lang, said):
         return []
     return agains[:1]

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 
-from daemon.impact.again import recalls_agents_word
 from daemon.impact.clauses import Words, negating, says_not, words_of
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -36,7 +35,6 @@ from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
 from daemon.text.keyboard import find, unaccented
 from daemon.text.language import Language, detect, known
-from memory_engine.claim import reported_by_other
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
@@ -78,13 +76,27 @@ class Reply:
         return detect([self.first]) if self.opening else None
 
     @cached_property
+    def _readings(self) -> list[Language]:
+        return [r for r in (self.language, *known().values()) if r is not None]
+
+    @cached_property
+    def _consoled(self) -> list[tuple[int, int]]:
+        """Where the reply's opening says sympathy, in any language that lists it."""
+        return [(at, at + len(p)) for lang in self._readings for at, p in find(self.opening, lang.impact.get("sympathy", frozenset()))]
+
+    def consoles(self) -> bool:
+        """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
+        checking the api server logs now."): the agent took the message as news."""
+        return any(at < OPENS_WITHIN for at, _ in self._consoled) and self.amending is None
+
+    @cached_property
     def amending(self) -> tuple[str, ...] | None:
         """The amending phrase the reply opens with (see the module docstring): read in its own
         language first, then in each language with the list; None if it opens otherwise."""
-        readings = [r for r in (self.language, *known().values()) if r is not None]
+        readings = self._readings
         # "Sorry to hear that", "Ah, sorry for the wait" amend nothing, in whichever language
         # lists them; "Sorry for the delay — fixed DATABASE_URL" still does, by its "fixed"
-        consoled = [(at, at + len(p)) for lang in readings for at, p in find(self.opening, lang.impact.get("sympathy", frozenset()))]
+        consoled = self._consoled
         consoling = {at for at, _ in consoled}
         # … an amending phrase may open the reply after it, as after an interjection
         opens = set(range(OPENS_WITHIN)) | {end + k for _, end in consoled for k in range(OPENS_WITHIN)}
@@ -160,12 +172,6 @@ def amended(lang: Language, text: str, words: Words, answered: Answered, reply: 
     if reply.redone and _asked(answered.text):
         return []  # "5433" to "What port is it on?", answered "Changed DATABASE_URL to 5433"
     taken = set(reply.turn.taken_up(text, lang, phrase))
-    # "Laxmi again 🙏" answered "Sorry — Lakshmi": what came back is the agent's, and the
-    # reply writes it (`daemon.impact.again`); not someone else's words ("Maria says …")
-    again = recalls_agents_word(lang, words, text, answered)
-    if again and taken and reported_by_other(lang, text) is None:
-        at, said = again[0]
-        return [Cue("amended", " ".join(phrase), 0), Cue("again", " ".join(said), at)]
     new = taken
     if reply.redone:  # "Changed …" alone also answers a request: what it changed was new to it
         new -= set(answered.taken_up(text, lang))

@@ -16,6 +16,8 @@ from daemon.impact.story import told_as_story
 from daemon.text.language import Language
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
+# Words a question of exasperation may have, marks single: "znowu UTC?" (`exasperated`).
+FRAGMENT = 2
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 RECALLING = frozenset({"reminder", "again", "precedent"})
@@ -30,11 +32,13 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 
 
 def excluded(
-    lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]
+    lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]], *, again: bool = False
 ) -> bool:
     """Whether the sentence holding `found` is a question, agreement, one-off, supposition, joke
-    or someone else's words (see the module docstring)."""
-    if asks(lang, text, words):
+    or someone else's words (see the module docstring). `again`: it says "again" of a word of
+    the agent's turn (`daemon.impact.again.recalls_agents_word`), and a question so said that
+    is `exasperated` asks nothing ("znowu UTC?", "migrate from local again??")."""
+    if asks(lang, text, words) and not (again and exasperated(text, words)):
         return True
     if agreement(lang, text, words) is not None:
         return True
@@ -77,16 +81,25 @@ def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]]) -
 
 
 def _sets_value_right(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
-    """Whether a cue sets a value right: a value of the agent's turn (`set_right`), or a contrast
-    before a name or a number ("not Elana", "not 5k"). A laugh beside one, in a sentence with no
+    """Whether a cue sets a value right: a value of the agent's turn (`set_right`), a contrast
+    before a name or a number ("not Elana", "not 5k"), or what the agent's reply amends
+    (`amended`: "Cera VIVA mano kkkk com v" answered "Corrigido … Cera Viva"). A laugh beside one, in a sentence with no
     rule (`RULING`), is the person's mood ("2,500, not 5k — that's why it got declined lol");
     the jokes typed with a laugh are rules nobody means ("nunca despliegues en viernes… jaja"),
     or a "not" before no name ("not worth it lol")."""
     for c in found:
         after = c.at + len(c.phrase.split())
-        if c.kind == "set_right" or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
+        if c.kind in ("set_right", "amended") or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
             return True
     return False
+
+
+def exasperated(text: str, words: Words) -> bool:
+    """Whether a question is one of exasperation: its marks doubled ("??", "?!") or a fragment of
+    at most FRAGMENT words ("znowu UTC?", "опять промокоды?"); "what's the path again?" asks."""
+    end = text.rstrip().rstrip(CLOSING)
+    marks = end[len(end.rstrip("?？!！")) :]
+    return len(marks) > 1 or len(words.low) <= FRAGMENT
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

@@ -3,7 +3,8 @@
 
 Sentences end at `.`, `!`, `?`, `…` (and their full-width forms) followed by a space or the
 end, and at every line break; a full stop after an abbreviation any language lists ("e.g.",
-"z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12").
+"z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the
+number of an item in a list ("1. 上線日是 3/18").
 
 What is not the person's own words (`apart`): what `memory_engine.claim.apart_spans` finds
 (tag blocks, code fences, block quotes, a pasted e-mail or letter, text in quotation marks);
@@ -39,6 +40,8 @@ POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]*[^\W\d][\w./\\-]*:\d+(?::\d+)?:?(?:
 # A label opening a line of output: one word (or two joined by a dash) and a colon.
 LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
 INTRO_END = re.compile(r"[:?？]\s*\Z")
+# The number of an item in a numbered list, alone before its full stop ("1.", "12."), ends nothing.
+LIST_MARKER = re.compile(r"\d{1,3}\.")
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,8 @@ def sentences(message: str) -> list[Sentence]:
     for match in END.finditer(text):
         if match.group(0)[0] == "." and _abbreviation(text[start : match.start()], text[match.end() :]):
             continue
+        if LIST_MARKER.fullmatch(text[start : match.end()].strip()):
+            continue  # "1. 上線日是 3/18": the number of an item in a list opens its sentence
         _add(found, text, start, match.end())
         start = match.end()
     _add(found, text, start, len(text))

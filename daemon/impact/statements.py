@@ -30,6 +30,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
 from daemon.impact.amends import MANY as MANY_AMENDED
 from daemon.impact.amends import Reply, amended, not_amended
@@ -43,6 +44,7 @@ from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
+from memory_engine.claim import reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
 CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended"})
@@ -94,11 +96,12 @@ def _kind(found: list[Cue]) -> Kind:
 
 
 def _read(
-    lang: Language, text: str, spans: list[tuple[int, int]], answered: Answered, readings: tuple[Language, ...] = ()
+    lang: Language, text: str, spans: list[tuple[int, int]], turns: tuple[Answered, Answered | None], readings: tuple[Language, ...] = ()
 ) -> tuple[list[Cue], bool]:
     """(cues, excluded) of the sentence in `lang`; a change of state counts only about a word
-    of the agent's turn before (`answered`, `daemon.impact.echo`), a value set right only when
-    no language the sentence is read in (`readings`) finds it asks for work."""
+    of the agent's turn before (`turns`: it and the reply after, `daemon.impact.echo`), a value
+    set right only when no language the sentence is read in (`readings`) finds it asks for work."""
+    answered, replied = turns
     if not lang.impact:
         return [], False
     said = words_of(text)
@@ -114,12 +117,17 @@ def _read(
     found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
     # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
     found += excess(lang, text, words, answered)
+    # "again" in a short sentence about a word of the agent's turn: "region again.", "backend
+    # "local" שוב??" (`daemon.impact.again`); not someone else's ("Maria says UTC again")
+    recalled = recalls_agents_word(lang, words, text, answered, replied) if reported_by_other(lang, text) is None else []
+    if not any(c.kind == "again" for c in found):
+        found += [Cue("again", " ".join(p), i) for i, p in recalled]
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
         # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
         found = [c for c in found if c.kind not in OPENING_TASK]
-    return found, bool(found) and excluded(lang, text, words, found, spans)
+    return found, bool(found) and excluded(lang, text, words, found, spans, again=bool(recalled))
 
 
 def detect_statements(
@@ -142,9 +150,12 @@ def detect_statements(
     agent's turn after it, which may show it took a sentence as a correction
     (`daemon.impact.amends`)."""
     text = unicodedata.normalize("NFC", message)
-    amending = Reply(reply) if reply.strip() and answered.strip() else None
-    if amending is not None and not amending.may_amend():
-        amending = None  # most replies: the agent just goes on
+    after = Reply(reply) if reply.strip() else None
+    # the reply a sentence's "again" must be taken up in: none known, or one that consoles
+    # (news to the agent: "Sorry to hear that — checking the api server logs now.") takes up nothing
+    replied = None if after is None else Answered("") if after.consoles() else after.turn
+    amending = after if after is not None and answered.strip() and after.may_amend() else None
+    # most replies amend nothing: the agent just goes on
     if amending is None and not _may_hold(text, answered):
         return []
     whole = language if language is not None else detect([text]) or usual
@@ -163,7 +174,7 @@ def detect_statements(
             for a, b in spans
             if a < sentence.end and b > sentence.start
         ]
-        read.append((sentence, _reading(sentence.text, local, (whole, usual), agent_turn)))
+        read.append((sentence, _reading(sentence.text, local, (whole, usual), (agent_turn, replied))))
     if amending is not None:
         read = _amended(read, agent_turn, amending, spans, (usual, whole))
     found: list[Statement] = []
@@ -300,7 +311,7 @@ class Reading:
 
 
 def _reading(
-    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], answered: Answered
+    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], turns: tuple[Answered, Answered | None]
 ) -> Reading:
     """The sentence read in its own language, in that of the words of each script it holds,
     in the message's and in the session's usual one (`languages`: a short English sentence
@@ -317,7 +328,7 @@ def _reading(
     best: Reading | None = None
     excluded = False
     for lang in readings:
-        hits, out = _read(lang, text, spans, answered, tuple(readings))
+        hits, out = _read(lang, text, spans, turns, tuple(readings))
         excluded = excluded or out
         if hits and best is None:
             best = Reading(lang, hits, False)

@@ -68,6 +68,12 @@ def script_of(char: str) -> str | None:
 
 
 CLOSE = 0.75
+# The share of a text's letters another script needs to be the text's script however many Latin
+# letters are beside it, when it also writes more words than the Latin letters write words of
+# a language (`_outvotes`): people who write Chinese, Thai or Hebrew type tool names, code and
+# English words among it in Latin letters; people who write in Latin letters type a name in
+# another script now and then ("My nickname is Ада.").
+OWN_SCRIPT = 0.2
 
 
 @cache
@@ -103,6 +109,10 @@ def detect(texts: Iterable[str]) -> Language | None:
     # Japanese writes kana among its ideographs: the two count as one script here.
     scripts["han"] += scripts.pop("kana", 0) if scripts["kana"] else 0
     main = scripts.most_common(1)[0][0]
+    if main == "latin" and (others := [(n, s) for s, n in scripts.items() if s != "latin" and n]):
+        count, other = max(others)
+        if count >= OWN_SCRIPT * scripts.total() and _outvotes(text, other, languages):
+            main = other
     if main == "han":
         code = "ja" if any(script_of(c) == "kana" for c in text) else "zh"
         return languages.get(code)
@@ -140,6 +150,24 @@ def detect(texts: Iterable[str]) -> Language | None:
         return None
     top = max(scores.values())
     return merged(tuple(sorted(code for code, score in scores.items() if score >= CLOSE * top)))
+
+
+def _outvotes(text: str, other: str, languages: dict[str, Language]) -> bool:
+    """Whether `text` writes more words its script `other`'s languages list than words in
+    Latin letters a Latin-script language lists: "幫我在 docs/v2.4.md 寫 release note 草稿" holds
+    我, 在 … and one English word; "My nickname is Ада." and "Always cc 王小明 and 李华." only
+    names in their other script."""
+    latin = [lang for lang in languages.values() if lang.script == "latin"]
+    own = [lang for lang in languages.values() if lang.script == other]
+    theirs = ours = 0
+    for word in segment(text):
+        found = script_of(word.text[0])
+        folded = word.text.casefold()
+        if found in (other, "kana") and any(folded in lang.vocabulary for lang in own):
+            theirs += 1
+        elif found == "latin" and any(folded in lang.vocabulary for lang in latin):
+            ours += 1
+    return theirs > ours
 
 
 def _with_parts(word: str) -> list[str]:

@@ -3,7 +3,8 @@ without spaces: ICU's word break iterator, through PyICU (docs/explanation/text.
 
 "我住在柏林" is 我, 住在, 柏林; "東京に住んでいます" is 東京, に, 住ん, で, い, ます; "ฉันอยู่ที่กรุงเทพ"
 is ฉัน, อยู่, ที่, กรุงเทพ; elsewhere words are what the Unicode rules say: "l'homme", "don't",
-"3.5" and "사용자는" are one word each, combining marks stay with their letter. Text is
+"3.5" and "사용자는" are one word each, combining marks stay with their letter — but for a
+number across a comma no writer of its script means as one (`NOT_IN_NUMBERS`). Text is
 NFC-normalised first. Only words are returned (letters, numbers, kana, ideographs), never
 the spaces and punctuation between them.
 """
@@ -30,6 +31,10 @@ _KINDS: tuple[tuple[int, int, WordKind], ...] = (
 # ICU's ULineBreak values ID and SA, which PyICU does not name.
 LINE_BREAK_IDEOGRAPHIC = 14
 LINE_BREAK_COMPLEX_CONTEXT = 24
+# Commas the Unicode rules let a number run across (MidNum) that only separate clauses in the
+# scripts that write them: "不是 3/16，16 號 QA 還在跑" is …, 16, 16, 號, not "16，16"; Arabic
+# writes its decimal and thousands marks as ٫ and ٬, so "3، 4" is two numbers too.
+NOT_IN_NUMBERS = re.compile("[，；،]")
 _local = threading.local()  # a break iterator is not thread-safe: one per thread
 
 
@@ -71,8 +76,20 @@ def segment(text: str) -> list[Word]:
         kind = _kind(breaks.getRuleStatus())
         if kind is not None:
             a, b = (units[start], units[end]) if units is not None else (start, end)
-            found.append(Word(text[a:b], a, b, kind))
+            found += _split_number(Word(text[a:b], a, b, kind))
         start = end
+    return found
+
+
+def _split_number(word: Word) -> list[Word]:
+    """`word`, or its parts between the commas of `NOT_IN_NUMBERS` when it is a number."""
+    if word.kind != "number" or not NOT_IN_NUMBERS.search(word.text):
+        return [word]
+    found, at = [], 0
+    for part in NOT_IN_NUMBERS.split(word.text):
+        if part:
+            found.append(Word(part, word.start + at, word.start + at + len(part), "number"))
+        at += len(part) + 1
     return found
 
 

@@ -242,6 +242,15 @@ def test_a_correction_opener_alone_opens_the_statement_after_it() -> None:
     assert [s.quote for s in found("No. Amounts are cents. Never floats.")] == ["No. Amounts are cents.", "Never floats."]
 
 
+def test_the_number_of_a_list_item_opens_its_sentence() -> None:
+    """"1." of a numbered list is no sentence: it would be read alone, and counted among the
+    sentences a reply amends (three are a pasted text)."""
+    message = "幾個問題：\n1. 上線日是 3/18\n2. release note 的順序\n12. meeting notes 用條列"
+    assert [s.text for s in sentences(message)] == ["幾個問題：", "1. 上線日是 3/18", "2. release note 的順序", "12. meeting notes 用條列"]
+    # a number that closes a sentence still closes it
+    assert [s.text for s in sentences("the port is 5433. use it")] == ["the port is 5433.", "use it"]
+
+
 @pytest.mark.parametrize(
     ("message", "cue"),
     [

@@ -34,6 +34,13 @@ def found(message: str, code: str = "en", answered: str = DRAFT, reply: str = ""
         ("tr", "basliklar fazla uzun, marka urun gramaj yeter"),
         ("ja", "これ長すぎ"),
         ("ru", "слишком длинно, три строки"),
+        # a long text named for what it is not (`excess`: essay, novela, elaborat, poema, 長文 …)
+        ("en", "lovely essay. just the diff"),
+        ("es", "me escribiste una novela, dame el diff"),
+        ("pl", "review znowu elaborat."),
+        ("it", "ancora un poema."),
+        ("ru", "опять простыня"),
+        ("zh", "又是小作文"),
     ],
 )
 def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str) -> None:
@@ -58,6 +65,9 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
         ("the queue at the post office is way too long", "Refactored the queueing worker; posts go to the officers' channel."),  # words, not parts of words
         ("muchas gracias, demasiado bueno", DRAFT),  # an intensifier praise shares is no entry
         ("купи простыни и полотенца", DRAFT),  # "bedsheets" are no entry
+        ("summarize the lecture", DRAFT),  # a long text's name said of one the agent did not write
+        ("translate chapter 3 of the novel", DRAFT),
+        ("the essay for the journal is due friday", DRAFT),
     ],
 )
 def test_what_is_not_a_complaint_about_the_agents_turn(message: str, answered: str) -> None:
@@ -182,6 +192,22 @@ def test_a_laugh_beside_a_value_set_right_is_the_persons_mood(code: str, answere
 
 
 @pytest.mark.parametrize(
+    ("code", "answered", "message", "reply"),
+    [
+        ("pt", "Mandei o orçamento pra Cera Vida.", "Cera VIVA mano kkkk com v", "Corrigido e reenviado pra Cera Viva."),
+        ("th", "ส่งสรุปให้พี่ปานแล้วครับ", "ป่าน ไม้เอกครับ 555", "ขอโทษครับ แก้เป็นพี่ป่านแล้วครับ"),
+    ],
+)
+def test_a_laugh_beside_what_the_reply_amends_is_the_persons_mood(code: str, answered: str, message: str, reply: str) -> None:
+    (statement,) = found(message, code, answered, reply)
+    assert statement.kind == "correction" and statement.cues[0].startswith("amended:")
+
+
+def test_a_joke_the_person_calls_one_stays_one_though_the_reply_amends() -> None:
+    assert found("retries 9000 lol jk", answered="Set retries to 3.", reply="Sorry — retries set to 9000.") == []
+
+
+@pytest.mark.parametrize(
     ("code", "message"),
     [
         ("en", "never deploy on a friday lol"),  # a rule nobody means
@@ -214,11 +240,39 @@ def test_again_in_a_short_sentence_about_the_agents_word_the_reply_amends(
 
 
 @pytest.mark.parametrize(
+    ("code", "answered", "message", "reply"),
+    [
+        # the reply takes the word up without amending ("Switched: …", a diff), or there is none
+        ("en", "Set the region to us-east-1 and ran terraform plan.", "region again.", "Switched the region to eu-west-1."),
+        ("he", 'terraform { backend "local" {} }', 'backend "local" שוב??', '```diff\n-  backend "local" {}\n+  backend "s3" {\n```'),
+        ("pl", "Raport godzinowy (UTC): 09:00–17:00.", "znowu UTC?", ""),
+        ("ru", "Добавил промокоды в рассылку.", "опять промокоды?", "Убрал промокоды из рассылки."),
+    ],
+)
+def test_again_about_the_agents_word_the_reply_takes_up(code: str, answered: str, message: str, reply: str) -> None:
+    (statement,) = found(message, code, answered, reply)
+    assert statement.kind == "correction" and statement.cues[0].startswith("again:")
+
+
+@pytest.mark.parametrize(
+    ("answered", "message"),
+    [
+        # a question that asks: its mark single and more than two words
+        ("The webhook path is /hooks/stripe.", "what's the webhook path again?"),
+        ("Set the provider to us-east-1.", "the region again?"),
+    ],
+)
+def test_a_question_with_again_about_the_agents_word_that_asks(answered: str, message: str) -> None:
+    assert found(message, answered=answered, reply="It is /hooks/stripe; the region is us-east-1.") == []
+
+
+@pytest.mark.parametrize(
     ("answered", "message", "reply"),
     [
-        # news with "again" about the agent's words: the reply does not amend
+        # news with "again" about the agent's words: the reply takes none of it up, or consoles
         ("I restarted the worker; it should work now.", "Works again, thanks", "Great!"),
         ("Merged the migration to staging.", "staging is red again", "Looking at the CI log now."),
+        ("I restarted the api server.", "api server down again", "Sorry to hear that — checking the api server logs now."),
         ("Drafted the email to Klaus.", "Klaus emailed again", "Want me to answer him?"),
         # … or the sentence is long: a story, not what came back
         ("Merged the migration to staging.", "staging was red again last night while the vendor ran its weekly import, third time", "Sorry — fixed the import."),
@@ -329,7 +383,9 @@ def test_sympathy_is_read_where_it_opens(reply: str, amends: bool) -> None:
 
 def test_a_first_sentence_cut_at_a_space_does_not_close_with_its_last_word() -> None:
     answered = "리뷰어는 셋 다 지훈님으로 지정했습니다."
-    message = "리뷰어 또다시 지훈님임;; 다은님이요"
+    message = "결제 쪽은 다은님이 코드오너예요"
+    (closed,) = found(message, "ko", answered, "세 PR 모두 리뷰어를 다은님으로 바꿨습니다.")
+    assert closed.cues == ("amended:바꿨습니다",)
     head = "세 PR 모두 " + "확인 " * 128 + "리뷰어를 지훈님에서 다은님으로 바꿨습니다"
     reply = head[:399] + " 라고 생각했는데 원래 설정이 맞아서 그대로 두겠습니다."
     assert len(head[:399]) == 399 and found(message, "ko", answered, reply) == []

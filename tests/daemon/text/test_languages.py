@@ -8,6 +8,7 @@ from daemon.kernel.errors import LanguageDataError
 from daemon.text.keyboard import in_latin
 from daemon.text.language import detect, known, parse
 from daemon.text.mixed_scripts import in_each_script
+from daemon.text.unicode_words import segment
 
 
 def test_every_language_file_loads_with_its_stemmer_and_number_words() -> None:
@@ -43,6 +44,44 @@ def test_english_text_is_read_as_english_and_a_text_without_listed_words_as_no_l
     found = detect(["Rotate the keys when a laptop is lost."])
     assert found is not None and found.code == "en"
     assert detect(["Qwzx vbnm."]) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [
+        # Latin tool names and code among another script do not make a text English
+        ("幫我在 docs/releases/v2.4.md 寫 release note 草稿，Jira 裡 fixVersion = 2.4 的都抓進來", "zh"),
+        ("getOrders 的 rate limit 是多少来着？", "zh"),
+        ("group id ผมส่งให้ใน DM แล้ว token อยู่ใน Secret Manager ชื่อ line-oa-token", "th"),
+        ("오 좋은데 이거 kotest네? kotest 안 써요 저희, junit5 + mockk 의존성도 없을걸요", "ko"),
+        ("backend \"local\" שוב?? torly-tfstate עם tf-locks, כמו בכל המודולים", "he"),
+        # … while a name in another script inside an English sentence does not make it Chinese
+        ("Please book the hotel in 北京 for the whole team next week.", "en"),
+        ("Always cc 王小明 on the release notes and the weekly report to finance.", "en"),
+        ("Always cc 王小明 and 李华.", "en"),
+        # … nor a name that writes a fifth of the letters: no word of its script's languages
+        ("My nickname is Ада.", "en"),
+        ("My friend is Владимир.", "en"),
+    ],
+)
+def test_a_text_is_in_its_own_script_however_many_latin_letters_are_beside_it(text: str, code: str) -> None:
+    found = detect([text])
+    assert found is not None and found.code.split("+")[0] == code
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        # a fullwidth comma separates clauses, never the digits of one number
+        ("不是 3/16，16 號 QA", ["不是", "3", "16", "16", "號", "QA"]),
+        ("１２；３４", ["１２", "３４"]),
+        ("3,5 und 1.000", ["3,5", "und", "1.000"]),  # a Latin comma or stop stays inside a number
+    ],
+)
+def test_a_number_is_not_read_across_a_comma_its_script_never_writes_inside_one(text: str, parts: list[str]) -> None:
+    found = segment(text)
+    assert [w.text for w in found] == parts
+    assert all(text[w.start : w.end] == w.text for w in found)
 
 
 FINNISH = {
