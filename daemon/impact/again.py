@@ -8,14 +8,18 @@ sentence's first or second word and it asks for nothing ("you added a column …
 first clause ("Inline styles again — StyleSheet at the bottom") it names what came back as
 often as news ("Works again, thanks", "Down again — 503 since 9:00"), so there it counts only
 in a short sentence (SHORT words at most) about a word of the agent's turn it answers
-(`daemon.impact.echo`), read only when the agent's reply amends and writes that word
-(`daemon.impact.amends`): "Laxmi again 🙏", "the new test is kotest again..", "Dockerfile
-베이스 이미지 또 17이네..". News of that length is as often about the world ("staging is red
-again" after a merge, "Works again, thanks"); told in a past of `past_forms` it is left out
-(a regular English past is none: "migration failed again" is read when the reply amends).
+(`daemon.impact.echo`), when the agent's reply changes its work and takes a word of the
+sentence up (`daemon.impact.amends.Reply.changes`: "Switched the region to eu-west-1", a diff,
+an edit tool called): "region again.", "Laxmi again 🙏", "Dockerfile 베이스 이미지 또 17이네..".
+A reply that only looks into it ("Let me check the staging CI logs."), consoles ("Sorry to
+hear that") or cheers ("Glad the worker works!") shows news, and so does no reply; told in a
+past of `past_forms` it is left out (a regular English past is none: "migration failed again"
+is read when the reply changes the migration).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from daemon.impact.clauses import Words
 from daemon.impact.echo import Answered
@@ -50,12 +54,12 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
 
 
 def recalls_agents_word(
-    lang: Language, words: Words, text: str, answered: Answered, replied: Answered | None
+    lang: Language, words: Words, text: str, answered: Answered, replied: Callable[[], Answered]
 ) -> list[tuple[int, tuple[str, ...]]]:
     """The first "again" phrase of a short sentence about a word of the agent's turn `answered`,
-    told in no past, that the agent's reply `replied` takes up a word of, when one is known
-    (None: the session ends there; see the module docstring); none when the message answers no
-    turn."""
+    told in no past, that the agent's reply, changing its work, takes up a word of (`replied`
+    gives it, read only when a sentence gets this far; see the module docstring); none when the
+    message answers no turn."""
     low = words.low
     if len(low) > SHORT or not answered.text.strip():
         return []
@@ -65,6 +69,6 @@ def recalls_agents_word(
     said = [w for _, p in agains for w in p]
     if not answered.taken_up(text, lang, said):
         return []
-    if replied is not None and not replied.taken_up(text, lang, said):
+    if not replied().taken_up(text, lang, said):
         return []
     return agains[:1]

@@ -25,6 +25,7 @@ A message with more than MANY such sentences is a pasted text the agent rewrote:
 
 from __future__ import annotations
 
+import re
 from functools import cache, cached_property
 
 from daemon.impact.clauses import Words, negating, says_not, words_of
@@ -45,6 +46,9 @@ OPENING_CHARS = 400
 READ_CHARS = 4000
 # The marks a sentence ends with, in the scripts agents write.
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
+# What shows, in a reply's head, that the agent edited its work: an edit tool as the runtimes
+# show it ("● Update(src/a.py)", "• Edited src/a.py"), a diff, an arrow from old to new.
+EDITED = re.compile(r"(?m)^\s*[●•⏺]\s*(?:Update|Edit|MultiEdit|Write|Edited|Updated|Wrote)\b|```diff|^[-+][^-+\s]|\S\s*(?:→|->|=>)\s*\S")
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
@@ -60,6 +64,7 @@ class Reply:
         # head, where an agent writes what it set right (its tail is tool output)
         self.turn = Answered(text[:READ_CHARS])
         head = text.strip()[:OPENING_CHARS]
+        self.head = head
         first = next(iter(sentences(head)), None)
         self.first = first.text if first is not None else ""
         # whether the first sentence ends inside the head read: the reply is no longer than the
@@ -83,6 +88,23 @@ class Reply:
     def _consoled(self) -> list[tuple[int, int]]:
         """Where the reply's opening says sympathy, in any language that lists it."""
         return [(at, at + len(p)) for lang in self._readings for at, p in find(self.opening, lang.impact.get("sympathy", frozenset()))]
+
+    def changes(self) -> bool:
+        """Whether the reply shows the agent changed its work, wherever in its head
+        (OPENING_CHARS): an amending phrase of any language ("Switched the region …", "Fixed:",
+        "已改"), an edit tool called (`EDITED`: "● Update(…)", "• Edited …"), a diff or an arrow
+        from the old value to the new ("4/25 → 4/27"). "Let me check the staging CI logs." and
+        "Great, tests pass!" change nothing."""
+        if self.amending is not None or EDITED.search(self.head):
+            return True
+        low = words_of(self.head).low
+        return any(find(low, _phrases(lang)[0]) for lang in self._readings)
+
+    @cached_property
+    def changed(self) -> Answered:
+        """The reply as a turn the person's "again" may be taken up in: itself when it changes the
+        agent's work and does not console, else an empty turn (read once, when a sentence asks)."""
+        return self.turn if self.changes() and not self.consoles() else Answered("")
 
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —

@@ -11,6 +11,7 @@ import re
 import unicodedata
 
 from daemon.impact.clauses import Words, says_not
+from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue, agreement, names, said
 from daemon.impact.story import told_as_story
 from daemon.text.language import Language
@@ -66,7 +67,20 @@ def excluded(
     for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
-    return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, text) is not None
+    return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
+
+
+def _framed(text: str, words: Words, found: list[Cue]) -> str:
+    """The part of the sentence someone else's words may frame its cues in: to the end of the
+    clause of its last cue ("Maria says we always deploy on Fridays", "o dr tiago sempre diz
+    que …"), not a clause after it ("from now on max 2 off a day, and whoever's denied gets
+    told why"); the whole of it for a cue the reply read (`amended`), which stands for the
+    whole sentence."""
+    if not found or any(c.kind == "amended" for c in found):
+        return text
+    last = max(c.at for c in found)
+    ends = [b for b in clause_breaks(text, words) if b > last]
+    return text[: words.spans[ends[0]][0]] if ends else text
 
 
 def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]]) -> bool:
@@ -89,17 +103,25 @@ def _sets_value_right(lang: Language, text: str, words: Words, found: list[Cue])
     or a "not" before no name ("not worth it lol")."""
     for c in found:
         after = c.at + len(c.phrase.split())
-        if c.kind in ("set_right", "amended") or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
+        # … an amending phrase that only agrees ("You're right, Rust would be faster, but …")
+        # amends nothing a laugh could be mood beside
+        fixed = c.kind == "amended" and tuple(c.phrase.split()) not in lang.impact.get("agreement", frozenset())
+        if c.kind == "set_right" or fixed or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
             return True
     return False
 
 
 def exasperated(text: str, words: Words) -> bool:
-    """Whether a question is one of exasperation: its marks doubled ("??", "?!") or a fragment of
-    at most FRAGMENT words ("znowu UTC?", "опять промокоды?"); "what's the path again?" asks."""
+    """Whether a question is one of exasperation: its marks doubled, in any script ("??", "?!",
+    "؟؟", Greek ";;") or a fragment of at most FRAGMENT words ("znowu UTC?", "опять промокоды?");
+    "what's the path again?" asks."""
     end = text.rstrip().rstrip(CLOSING)
-    marks = end[len(end.rstrip("?？!！")) :]
-    return len(marks) > 1 or len(words.low) <= FRAGMENT
+    marks = 0
+    for char in reversed(end):
+        if not unicodedata.name(char, "").endswith(("QUESTION MARK", "EXCLAMATION MARK")) and char != ";":
+            break
+        marks += 1
+    return marks > 1 or len(words.low) <= FRAGMENT
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

@@ -27,6 +27,7 @@ sentence with no cue the agent's reply amends (`daemon.impact.amends`).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -63,6 +64,9 @@ CONTINUATION = 200
 # Words a sentence needs for the language found for it alone to be trusted over the session's.
 SURE = 6
 
+# The reply of a message the agent did not answer (yet): it takes nothing up.
+NO_REPLY = Answered("")
+
 
 @dataclass(frozen=True)
 class Statement:
@@ -96,7 +100,7 @@ def _kind(found: list[Cue]) -> Kind:
 
 
 def _read(
-    lang: Language, text: str, spans: list[tuple[int, int]], turns: tuple[Answered, Answered | None], readings: tuple[Language, ...] = ()
+    lang: Language, text: str, spans: list[tuple[int, int]], turns: tuple[Answered, Callable[[], Answered]], readings: tuple[Language, ...] = ()
 ) -> tuple[list[Cue], bool]:
     """(cues, excluded) of the sentence in `lang`; a change of state counts only about a word
     of the agent's turn before (`turns`: it and the reply after, `daemon.impact.echo`), a value
@@ -151,9 +155,11 @@ def detect_statements(
     (`daemon.impact.amends`)."""
     text = unicodedata.normalize("NFC", message)
     after = Reply(reply) if reply.strip() else None
-    # the reply a sentence's "again" must be taken up in: none known, or one that consoles
-    # (news to the agent: "Sorry to hear that — checking the api server logs now.") takes up nothing
-    replied = None if after is None else Answered("") if after.consoles() else after.turn
+    # the reply a sentence's "again" must be taken up in, read when one asks (`Reply.changed`):
+    # one that changed the agent's work; none, one that consoles ("Sorry to hear that — checking
+    # the api server logs now.") or one that only looks into it ("Let me check the staging CI
+    # logs.") takes up nothing
+    replied: Callable[[], Answered] = (lambda: after.changed) if after is not None else (lambda: NO_REPLY)
     amending = after if after is not None and answered.strip() and after.may_amend() else None
     # most replies amend nothing: the agent just goes on
     if amending is None and not _may_hold(text, answered):
@@ -311,7 +317,7 @@ class Reading:
 
 
 def _reading(
-    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], turns: tuple[Answered, Answered | None]
+    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], turns: tuple[Answered, Callable[[], Answered]]
 ) -> Reading:
     """The sentence read in its own language, in that of the words of each script it holds,
     in the message's and in the session's usual one (`languages`: a short English sentence

@@ -74,6 +74,7 @@ CLOSE = 0.75
 # English words among it in Latin letters; people who write in Latin letters type a name in
 # another script now and then ("My nickname is Ада.").
 OWN_SCRIPT = 0.2
+OUTVOTE_CHARS = 4000
 
 
 @cache
@@ -158,9 +159,11 @@ def _outvotes(text: str, other: str, languages: dict[str, Language]) -> bool:
     我, 在 … and one English word; "My nickname is Ада." and "Always cc 王小明 and 李华." only
     names in their other script."""
     latin = [lang for lang in languages.values() if lang.script == "latin"]
-    own = [lang for lang in languages.values() if lang.script == other]
+    # Japanese writes its kana among ideographs: counted as one script with them here
+    own = [lang for lang in languages.values() if lang.script == other or (other == "han" and lang.script == "kana")]
     theirs = ours = 0
-    for word in segment(text):
+    # the words of its first OUTVOTE_CHARS: a megabyte of text is told by its start as well
+    for word in segment(text[:OUTVOTE_CHARS]):
         found = script_of(word.text[0])
         folded = word.text.casefold()
         if found in (other, "kana") and any(folded in lang.vocabulary for lang in own):

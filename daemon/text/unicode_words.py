@@ -31,10 +31,11 @@ _KINDS: tuple[tuple[int, int, WordKind], ...] = (
 # ICU's ULineBreak values ID and SA, which PyICU does not name.
 LINE_BREAK_IDEOGRAPHIC = 14
 LINE_BREAK_COMPLEX_CONTEXT = 24
-# Commas the Unicode rules let a number run across (MidNum) that only separate clauses in the
-# scripts that write them: "不是 3/16，16 號 QA 還在跑" is …, 16, 16, 號, not "16，16"; Arabic
-# writes its decimal and thousands marks as ٫ and ٬, so "3، 4" is two numbers too.
-NOT_IN_NUMBERS = re.compile("[，；،]")
+# Commas the Unicode rules let a number run across (MidNum) that separate clauses in the scripts
+# that write them, unless three digits follow (a thousands mark typed full-width: "10，000 元"):
+# "不是 3/16，16 號 QA 還在跑" is …, 16, 16, 號, not "16，16"; Arabic writes its decimal and
+# thousands marks as ٫ and ٬, so "3،4" is two numbers too.
+NOT_IN_NUMBERS = re.compile(r"[，；،](?!\d{3}(?!\d))")
 _local = threading.local()  # a break iterator is not thread-safe: one per thread
 
 

@@ -208,10 +208,18 @@ def test_a_no_of_another_word_before_a_rule_still_corrects() -> None:
         "Sarah spørger om vi kan lave hendes momsangivelse fremover, kan du svare hende",
         "пані Олена пише, що її чоловік ніколи не заряджає батарею до 100%",
         "The customer writes that they always pay late in January.",
+        "o dr tiago sempre diz que pergunta de preço só atrai reclamação",  # the saying in the rule's clause
     ],
 )
 def test_what_someone_else_writes_or_asks_is_their_words(message: str) -> None:
     assert found(message) == []
+
+
+def test_a_saying_in_a_clause_after_the_rule_frames_nothing_of_it() -> None:
+    """"gets told" after the rule's last clause tells what is to be done, not whose words it is."""
+    message = "for PTO from now on do it like this: max 2 off any one day, and whoever's denied gets told within 48h."
+    (statement,) = found(message)
+    assert statement.kind == "standing_instruction"
 
 
 @pytest.mark.parametrize(

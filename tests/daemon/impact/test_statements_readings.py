@@ -247,8 +247,9 @@ def test_the_number_of_a_list_item_opens_its_sentence() -> None:
     sentences a reply amends (three are a pasted text)."""
     message = "幾個問題：\n1. 上線日是 3/18\n2. release note 的順序\n12. meeting notes 用條列"
     assert [s.text for s in sentences(message)] == ["幾個問題：", "1. 上線日是 3/18", "2. release note 的順序", "12. meeting notes 用條列"]
-    # a number that closes a sentence still closes it
+    # a number that closes a sentence still closes it, and a line break after the number ends it
     assert [s.text for s in sentences("the port is 5433. use it")] == ["the port is 5433.", "use it"]
+    assert [s.text for s in sentences("Steps:\n1.\nrun tests")] == ["Steps:", "1.", "run tests"]
 
 
 @pytest.mark.parametrize(

@@ -35,7 +35,7 @@ def found(message: str, code: str = "en", answered: str = DRAFT, reply: str = ""
         ("ja", "これ長すぎ"),
         ("ru", "слишком длинно, три строки"),
         # a long text named for what it is not (`excess`: essay, novela, elaborat, poema, 長文 …)
-        ("en", "lovely essay. just the diff"),
+        ("en", "it's an essay. just the diff"),
         ("es", "me escribiste una novela, dame el diff"),
         ("pl", "review znowu elaborat."),
         ("it", "ancora un poema."),
@@ -68,6 +68,8 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
         ("summarize the lecture", DRAFT),  # a long text's name said of one the agent did not write
         ("translate chapter 3 of the novel", DRAFT),
         ("the essay for the journal is due friday", DRAFT),
+        ("write an essay on carbon markets", DRAFT),  # work asked for
+        ("sigue con la novela", "Escribí el capítulo 3 de tu novela."),  # what the agent works on
     ],
 )
 def test_what_is_not_a_complaint_about_the_agents_turn(message: str, answered: str) -> None:
@@ -205,6 +207,9 @@ def test_a_laugh_beside_what_the_reply_amends_is_the_persons_mood(code: str, ans
 
 def test_a_joke_the_person_calls_one_stays_one_though_the_reply_amends() -> None:
     assert found("retries 9000 lol jk", answered="Set retries to 3.", reply="Sorry — retries set to 9000.") == []
+    # … and a laugh beside what the reply only agrees with is a joke
+    agreeing = "You're right, Rust would be faster, but Python is fine for this parser."
+    assert found("the parser in rust lol", answered="Wrote the parser in Python.", reply=agreeing) == []
 
 
 @pytest.mark.parametrize(
@@ -245,8 +250,9 @@ def test_again_in_a_short_sentence_about_the_agents_word_the_reply_amends(
         # the reply takes the word up without amending ("Switched: …", a diff), or there is none
         ("en", "Set the region to us-east-1 and ran terraform plan.", "region again.", "Switched the region to eu-west-1."),
         ("he", 'terraform { backend "local" {} }', 'backend "local" שוב??', '```diff\n-  backend "local" {}\n+  backend "s3" {\n```'),
-        ("pl", "Raport godzinowy (UTC): 09:00–17:00.", "znowu UTC?", ""),
-        ("ru", "Добавил промокоды в рассылку.", "опять промокоды?", "Убрал промокоды из рассылки."),
+        ("pl", "Raport godzinowy (UTC): 09:00–17:00.", "znowu UTC?", "Poprawione: raport w czasie polskim, UTC → CET."),
+        ("ar", "التقرير بتوقيت UTC.", "UTC مرة أخرى؟؟", "عدلت التقرير: UTC → توقيت القاهرة."),
+        ("ru", "Добавил промокоды в рассылку.", "опять промокоды?", "Исправил: убрал промокоды из рассылки."),
     ],
 )
 def test_again_about_the_agents_word_the_reply_takes_up(code: str, answered: str, message: str, reply: str) -> None:
@@ -260,10 +266,16 @@ def test_again_about_the_agents_word_the_reply_takes_up(code: str, answered: str
         # a question that asks: its mark single and more than two words
         ("The webhook path is /hooks/stripe.", "what's the webhook path again?"),
         ("Set the provider to us-east-1.", "the region again?"),
+        # … or two words answered by a reply that changes nothing
+        ("The API listens on port 5432.", "port again?"),
     ],
 )
 def test_a_question_with_again_about_the_agents_word_that_asks(answered: str, message: str) -> None:
-    assert found(message, answered=answered, reply="It is /hooks/stripe; the region is us-east-1.") == []
+    assert found(message, answered=answered, reply="It is /hooks/stripe; the region is us-east-1; the port is 5432.") == []
+
+
+def test_a_request_with_doubled_marks_the_reply_does_is_no_correction() -> None:
+    assert found("can you run the tests again??", answered="Ran the tests.", reply="Running the tests again.") == []
 
 
 @pytest.mark.parametrize(
@@ -273,6 +285,11 @@ def test_a_question_with_again_about_the_agents_word_that_asks(answered: str, me
         ("I restarted the worker; it should work now.", "Works again, thanks", "Great!"),
         ("Merged the migration to staging.", "staging is red again", "Looking at the CI log now."),
         ("I restarted the api server.", "api server down again", "Sorry to hear that — checking the api server logs now."),
+        # … or looks into it, or cheers: the reply names the word but changes nothing
+        ("Merged the migration to staging.", "staging is red again", "Let me check the staging CI logs."),
+        ("I restarted the worker; it should work now.", "Works again, thanks", "Glad the worker works!"),
+        # … or there is no reply (the last message of a session still going)
+        ("Merged the migration to staging.", "staging is red again", ""),
         ("Drafted the email to Klaus.", "Klaus emailed again", "Want me to answer him?"),
         # … or the sentence is long: a story, not what came back
         ("Merged the migration to staging.", "staging was red again last night while the vendor ran its weekly import, third time", "Sorry — fixed the import."),

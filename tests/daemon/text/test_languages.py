@@ -55,6 +55,7 @@ def test_english_text_is_read_as_english_and_a_text_without_listed_words_as_no_l
         ("group id ผมส่งให้ใน DM แล้ว token อยู่ใน Secret Manager ชื่อ line-oa-token", "th"),
         ("오 좋은데 이거 kotest네? kotest 안 써요 저희, junit5 + mockk 의존성도 없을걸요", "ko"),
         ("backend \"local\" שוב?? torly-tfstate עם tf-locks, כמו בכל המודולים", "he"),
+        ("git rebase -i HEAD~3 して squash してから force push お願いします", "ja"),
         # … while a name in another script inside an English sentence does not make it Chinese
         ("Please book the hotel in 北京 for the whole team next week.", "en"),
         ("Always cc 王小明 on the release notes and the weekly report to finance.", "en"),
@@ -72,9 +73,10 @@ def test_a_text_is_in_its_own_script_however_many_latin_letters_are_beside_it(te
 @pytest.mark.parametrize(
     ("text", "parts"),
     [
-        # a fullwidth comma separates clauses, never the digits of one number
+        # a fullwidth comma separates clauses, not the digits of one number
         ("不是 3/16，16 號 QA", ["不是", "3", "16", "16", "號", "QA"]),
         ("１２；３４", ["１２", "３４"]),
+        ("10，000 元，1，234，567 円", ["10，000", "元", "1，234，567", "円"]),  # … but for a thousands mark
         ("3,5 und 1.000", ["3,5", "und", "1.000"]),  # a Latin comma or stop stays inside a number
     ],
 )
