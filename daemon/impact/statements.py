@@ -123,7 +123,9 @@ def _read(
     found += excess(lang, text, words, answered)
     # "again" in a short sentence about a word of the agent's turn: "region again.", "backend
     # "local" שוב??" (`daemon.impact.again`); not someone else's ("Maria says UTC again")
-    recalled = recalls_agents_word(lang, words, text, answered, replied) if reported_by_other(lang, text) is None else []
+    recalled = recalls_agents_word(lang, words, text, answered, replied)
+    if recalled and reported_by_other(lang, text) is not None:
+        recalled = []
     if not any(c.kind == "again" for c in found):
         found += [Cue("again", " ".join(p), i) for i, p in recalled]
     if not answered.text.strip():
