@@ -46,9 +46,16 @@ OPENING_CHARS = 400
 READ_CHARS = 4000
 # The marks a sentence ends with, in the scripts agents write.
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
-# What shows, in a reply's head, that the agent edited its work: an edit tool as the runtimes
-# show it ("● Update(src/a.py)", "• Edited src/a.py"), a diff, an arrow from old to new.
-EDITED = re.compile(r"(?m)^\s*[●•⏺]\s*(?:Update|Edit|MultiEdit|Write|Edited|Updated|Wrote)\b|```diff|^[-+][^-+\s]|\S\s*(?:→|->|=>)\s*\S")
+# What shows that the agent edited its work: an edit tool called, as the adapters write it
+# after the reply's words ("Edit: src/a.py", `daemon.transcripts.guards.tool_summary`) or as a
+# runtime shows it in a transcript pasted or rendered ("● Update(src/a.py)", "• Edited src/a.py
+# (+3 -1)"), or a diff fence. Not an arrow or a line opening with "-": code and prose hold them.
+EDITED = re.compile(
+    r"(?m)^\s*(?:(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
+    r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(|•\s*Edited\s+\S+\s*\(\+\d+)|```diff"
+)
+# Characters of the reply's end read for the tool calls the adapters write after its words.
+TOOLS_CHARS = 4000
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
@@ -65,6 +72,8 @@ class Reply:
         self.turn = Answered(text[:READ_CHARS])
         head = text.strip()[:OPENING_CHARS]
         self.head = head
+        # where an edit shows: the head, and the end the adapters write tool calls at
+        self.edits = head + "\n" + text[-TOOLS_CHARS:]
         first = next(iter(sentences(head)), None)
         self.first = first.text if first is not None else ""
         # whether the first sentence ends inside the head read: the reply is no longer than the
@@ -90,15 +99,20 @@ class Reply:
         return [(at, at + len(p)) for lang in self._readings for at, p in find(self.opening, lang.impact.get("sympathy", frozenset()))]
 
     def changes(self) -> bool:
-        """Whether the reply shows the agent changed its work, wherever in its head
-        (OPENING_CHARS): an amending phrase of any language ("Switched the region …", "Fixed:",
-        "已改"), an edit tool called (`EDITED`: "● Update(…)", "• Edited …"), a diff or an arrow
-        from the old value to the new ("4/25 → 4/27"). "Let me check the staging CI logs." and
-        "Great, tests pass!" change nothing."""
-        if self.amending is not None or EDITED.search(self.head):
+        """Whether the reply shows the agent changed its work: it opens amending ("Switched the
+        region …", "Fixed:", "已改"), a later sentence of its head opens so ("I looked at the
+        config. Opraveno: …"), neither asking nor saying "not", or an edit tool was called or a
+        diff shown (`EDITED`). "Let me check what changed in staging.", "Not fixed yet —
+        looking at it." and "Great, tests pass!" change nothing."""
+        if self.amending is not None or EDITED.search(self.edits) is not None:
             return True
-        low = words_of(self.head).low
-        return any(find(low, _phrases(lang)[0]) for lang in self._readings)
+        for sentence in sentences(self.head)[1:]:
+            low = words_of(sentence.text).low
+            for lang in self._readings:
+                hits = [h for h in find(low, _phrases(lang)[0]) if h[0] < OPENS_WITHIN]
+                if hits and not asks(lang, sentence.text, words_of(sentence.text)) and not any(says_not(lang, w) for w in low):
+                    return True
+        return False
 
     @cached_property
     def changed(self) -> Answered:

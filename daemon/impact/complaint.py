@@ -12,10 +12,9 @@ of the agent's), when nothing in its clause says "not" in any form ("not too lon
 too long", "fazla uzun değil" praise), no apology comes before it in its clause (`amended`:
 "sorry for the wall of text" is about the person's own text; "sorry, but way too long" is a
 complaint) and the clause tells nothing in the past (`past_forms`: "the meeting was way too
-long" is a story). A long text named for what it is not ("an essay", "tocho", "простыня",
-"小作文") is no complaint when the agent's turn names that kind of text itself (it is what
-the agent works on: "sigue con la novela"), nor in a clause that opens with a request verb of
-the language (`openers`) that is no word of the agent's turn ("write an essay on it").
+long" is a story). A long text named for what it is not is listed as slang or in a
+marked form ("tocho", "простыня", "whole essay", "una novela"), never as a bare noun ("novela",
+"lecture": a book, a talk the agent may be working on).
 """
 
 from __future__ import annotations
@@ -51,7 +50,6 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
         | _words(lang, "lead_ins")
         | _words(lang, "again")
     )
-    verbs = lang.lists.get("openers", frozenset()) - lang.function_words
     # the person's own apology for length, in the same clause: "sorry for the wall of text"
     sorry = [i for i, _ in find(low, lang.impact.get("amended", frozenset()))]
     # the first few found: a sentence of thousands of them is read in linear time
@@ -64,26 +62,10 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
             continue  # a story: "the meeting was way too long"
         if any(says_not(lang, w) for w in low[opens:closes]) or any(begins <= i < at for i in sorry):
             continue  # "not too long", "fazla uzun değil": praise; "sorry for …": the person's own text
-        if _written(answered.text, phrase):
-            continue  # "sigue con la novela" to an agent writing chapter 3 of it: what it works on
-        if opens < at and low[opens] in verbs and low[opens] not in theirs:
-            continue  # "write an essay on it", "prepara un discurso": work asked for
         other = [w for w in said if w not in own and w not in theirs]
         if len(other) <= OTHER:
             return [Cue("excess", " ".join(phrase), at)]
     return []
-
-
-def _written(text: str, phrase: tuple[str, ...]) -> bool:
-    """Whether the agent's turn `text` writes the phrase itself, its words in a row ("tu novela"
-    holds "novela"; "a long analysis" does not hold "too long")."""
-    low = _low(text)
-    return bool(find(low, frozenset({phrase})))
-
-
-@lru_cache(maxsize=64)
-def _low(text: str) -> tuple[str, ...]:
-    return words_of(text).low
 
 
 @lru_cache(maxsize=64)

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import cache
 
 from daemon.impact.clauses import Words, says_not
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue, agreement, names, said
 from daemon.impact.story import told_as_story
-from daemon.text.language import Language
+from daemon.text.language import Language, known
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
+# Words of a clause after a rule that may name who said it ("says Maria", "my manager says").
+SAYER = 3
 # Words a question of exasperation may have, marks single: "znowu UTC?" (`exasperated`).
 FRAGMENT = 2
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
@@ -73,13 +76,18 @@ def excluded(
 def _framed(text: str, words: Words, found: list[Cue]) -> str:
     """The part of the sentence someone else's words may frame its cues in: to the end of the
     clause of its last cue ("Maria says we always deploy on Fridays", "o dr tiago sempre diz
-    que …"), not a clause after it ("from now on max 2 off a day, and whoever's denied gets
-    told why"); the whole of it for a cue the reply read (`amended`), which stands for the
-    whole sentence."""
+    que …"), and a short clause after it that names who said so ("never deploy on Fridays, says
+    Maria", "…, my manager says"), not a longer one ("from now on max 2 off a day, and
+    whoever's denied gets told why"); the whole of it for a cue the reply read (`amended`),
+    which stands for the whole sentence."""
     if not found or any(c.kind == "amended" for c in found):
         return text
     last = max(c.at for c in found)
     ends = [b for b in clause_breaks(text, words) if b > last]
+    if len(ends) > 1 and ends[1] - ends[0] <= SAYER:
+        ends = ends[1:]
+    elif len(ends) == 1 and len(words.low) - ends[0] <= SAYER:
+        ends = []
     return text[: words.spans[ends[0]][0]] if ends else text
 
 
@@ -103,9 +111,9 @@ def _sets_value_right(lang: Language, text: str, words: Words, found: list[Cue])
     or a "not" before no name ("not worth it lol")."""
     for c in found:
         after = c.at + len(c.phrase.split())
-        # … an amending phrase that only agrees ("You're right, Rust would be faster, but …")
-        # amends nothing a laugh could be mood beside
-        fixed = c.kind == "amended" and tuple(c.phrase.split()) not in lang.impact.get("agreement", frozenset())
+        # … an amending phrase that only agrees ("You're absolutely right, Rust would be faster,
+        # but …"), in whichever language lists it, amends nothing a laugh could be mood beside
+        fixed = c.kind == "amended" and not _agrees(c.phrase)
         if c.kind == "set_right" or fixed or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
             return True
     return False
@@ -122,6 +130,19 @@ def exasperated(text: str, words: Words) -> bool:
             break
         marks += 1
     return marks > 1 or len(words.low) <= FRAGMENT
+
+
+@cache
+def _agrees(phrase: str) -> bool:
+    """Whether an amending phrase is, or is said within, an agreement phrase of any language
+    ("you're right", "you're absolutely right" of "no, you're absolutely right", "tem razão")."""
+    said = f" {phrase} "
+    return any(
+        said in f" {' '.join(p)} " or f" {' '.join(p)} " in said
+        for lang in known().values()
+        for p in lang.impact.get("agreement", frozenset())
+        if len(p) > 1 or p == tuple(phrase.split())
+    )
 
 
 def asks(lang: Language, text: str, words: Words) -> bool:

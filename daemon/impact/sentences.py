@@ -59,7 +59,7 @@ def sentences(message: str) -> list[Sentence]:
     for match in END.finditer(text):
         if match.group(0)[0] == "." and _abbreviation(text[start : match.start()], text[match.end() :]):
             continue
-        if LIST_MARKER.fullmatch(text[start : match.end()].strip()) and text[match.end() : match.end() + 1] in (" ", "\t"):
+        if LIST_MARKER.fullmatch(text[start : match.end()].strip()) and text[match.end() : match.end() + 1].isspace() and text[match.end()] != "\n":
             continue  # "1. 上線日是 3/18": the number of an item in a list opens its sentence
         _add(found, text, start, match.end())
         start = match.end()

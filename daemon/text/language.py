@@ -155,8 +155,8 @@ def detect(texts: Iterable[str]) -> Language | None:
 
 def _outvotes(text: str, other: str, languages: dict[str, Language]) -> bool:
     """Whether `text` writes more words its script `other`'s languages list than words in
-    Latin letters a Latin-script language lists: "幫我在 docs/v2.4.md 寫 release note 草稿" holds
-    我, 在 … and one English word; "My nickname is Ада." and "Always cc 王小明 and 李华." only
+    Latin letters a Latin-script language lists: "幫我在 docs/v2.4.md 寫 release note 草稿，Jira
+    裡 … 的都抓進來" holds 我, 在, 的, 都 … and one English word; "My nickname is Ада." and "Always cc 王小明 and 李华." only
     names in their other script."""
     latin = [lang for lang in languages.values() if lang.script == "latin"]
     # Japanese writes its kana among ideographs: counted as one script with them here

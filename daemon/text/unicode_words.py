@@ -32,10 +32,11 @@ _KINDS: tuple[tuple[int, int, WordKind], ...] = (
 LINE_BREAK_IDEOGRAPHIC = 14
 LINE_BREAK_COMPLEX_CONTEXT = 24
 # Commas the Unicode rules let a number run across (MidNum) that separate clauses in the scripts
-# that write them, unless three digits follow (a thousands mark typed full-width: "10，000 元"):
+# that write them, but in a number grouped by thousands typed full-width ("10，000 元", `THOUSANDS`):
 # "不是 3/16，16 號 QA 還在跑" is …, 16, 16, 號, not "16，16"; Arabic writes its decimal and
 # thousands marks as ٫ and ٬, so "3،4" is two numbers too.
-NOT_IN_NUMBERS = re.compile(r"[，；،](?!\d{3}(?!\d))")
+NOT_IN_NUMBERS = re.compile("[，；،]")
+THOUSANDS = re.compile(r"\d{1,3}(?:，\d{3})+(?:[.．]\d+)?")
 _local = threading.local()  # a break iterator is not thread-safe: one per thread
 
 
@@ -84,7 +85,7 @@ def segment(text: str) -> list[Word]:
 
 def _split_number(word: Word) -> list[Word]:
     """`word`, or its parts between the commas of `NOT_IN_NUMBERS` when it is a number."""
-    if word.kind != "number" or not NOT_IN_NUMBERS.search(word.text):
+    if word.kind != "number" or not NOT_IN_NUMBERS.search(word.text) or THOUSANDS.fullmatch(word.text):
         return [word]
     found, at = [], 0
     for part in NOT_IN_NUMBERS.split(word.text):

@@ -209,6 +209,9 @@ def test_a_no_of_another_word_before_a_rule_still_corrects() -> None:
         "пані Олена пише, що її чоловік ніколи не заряджає батарею до 100%",
         "The customer writes that they always pay late in January.",
         "o dr tiago sempre diz que pergunta de preço só atrai reclamação",  # the saying in the rule's clause
+        "never deploy on Fridays, says Maria",  # … or in a short clause after it
+        "we always deploy on Tuesdays, my manager says.",
+        "nunca faça deploy na sexta, diz a Maria",
     ],
 )
 def test_what_someone_else_writes_or_asks_is_their_words(message: str) -> None:

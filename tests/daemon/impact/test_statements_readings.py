@@ -250,6 +250,7 @@ def test_the_number_of_a_list_item_opens_its_sentence() -> None:
     # a number that closes a sentence still closes it, and a line break after the number ends it
     assert [s.text for s in sentences("the port is 5433. use it")] == ["the port is 5433.", "use it"]
     assert [s.text for s in sentences("Steps:\n1.\nrun tests")] == ["Steps:", "1.", "run tests"]
+    assert [s.text for s in sentences("1.\u3000上線日は 3/18")] == ["1.\u3000上線日は 3/18"]  # a full-width space
 
 
 @pytest.mark.parametrize(

@@ -69,11 +69,24 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
         ("translate chapter 3 of the novel", DRAFT),
         ("the essay for the journal is due friday", DRAFT),
         ("write an essay on carbon markets", DRAFT),  # work asked for
-        ("sigue con la novela", "Escribí el capítulo 3 de tu novela."),  # what the agent works on
+        ("sigue con la novela", "Escribí el capítulo 3 de tu novela."),  # a book, no bare noun listed
+        ("palestra às 14h", DRAFT),
     ],
 )
 def test_what_is_not_a_complaint_about_the_agents_turn(message: str, answered: str) -> None:
     assert found(message, answered=answered) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "answered"),
+    [
+        ("email way too long", "Here is the draft email to the client."),  # a noun opens the clause
+        ("still too long", "Here's the shorter summary (the first one was too long): …"),  # the agent said it too
+    ],
+)
+def test_a_complaint_about_length_stands_beside_the_agents_own_words(message: str, answered: str) -> None:
+    (statement,) = found(message, answered=answered)
+    assert statement.cues == ("excess:too long",)
 
 
 def test_a_polite_complaint_is_still_one() -> None:
@@ -208,8 +221,8 @@ def test_a_laugh_beside_what_the_reply_amends_is_the_persons_mood(code: str, ans
 def test_a_joke_the_person_calls_one_stays_one_though_the_reply_amends() -> None:
     assert found("retries 9000 lol jk", answered="Set retries to 3.", reply="Sorry — retries set to 9000.") == []
     # … and a laugh beside what the reply only agrees with is a joke
-    agreeing = "You're right, Rust would be faster, but Python is fine for this parser."
-    assert found("the parser in rust lol", answered="Wrote the parser in Python.", reply=agreeing) == []
+    for agreeing in ("You're right, Rust would be faster, but Python is fine for this parser.", "You're absolutely right, Rust would be faster, but Python is fine here."):
+        assert found("the parser in rust lol", answered="Wrote the parser in Python.", reply=agreeing) == []
 
 
 @pytest.mark.parametrize(
@@ -253,6 +266,8 @@ def test_again_in_a_short_sentence_about_the_agents_word_the_reply_amends(
         ("pl", "Raport godzinowy (UTC): 09:00–17:00.", "znowu UTC?", "Poprawione: raport w czasie polskim, UTC → CET."),
         ("ar", "التقرير بتوقيت UTC.", "UTC مرة أخرى؟؟", "عدلت التقرير: UTC → توقيت القاهرة."),
         ("ru", "Добавил промокоды в рассылку.", "опять промокоды?", "Исправил: убрал промокоды из рассылки."),
+        # an edit tool called, as the adapters write it after the reply's words
+        ("en", "Set the region to us-east-1 and ran terraform plan.", "region again.", "Done — region is eu-west-1 now.\nEdit: infra/main.tf\nBash: terraform plan"),
     ],
 )
 def test_again_about_the_agents_word_the_reply_takes_up(code: str, answered: str, message: str, reply: str) -> None:
@@ -290,6 +305,11 @@ def test_a_request_with_doubled_marks_the_reply_does_is_no_correction() -> None:
         ("I restarted the worker; it should work now.", "Works again, thanks", "Glad the worker works!"),
         # … or there is no reply (the last message of a session still going)
         ("Merged the migration to staging.", "staging is red again", ""),
+        # … or it names a change it looks into, an arrow in a trace or code, a plan's bullet
+        ("Merged the migration to staging.", "staging is red again", "Let me check what changed in the staging CI since the merge."),
+        ("Merged the migration to staging.", "staging is red again", "Let me trace it: staging deploy -> migration -> seed job."),
+        ("Merged the migration to staging.", "staging is red again", "Looking at the staging handler: `rows.map(r => r.id)` is empty."),
+        ("Merged the migration to staging.", "staging is red again", "Here's my plan:\n• Write a failing test for staging first."),
         ("Drafted the email to Klaus.", "Klaus emailed again", "Want me to answer him?"),
         # … or the sentence is long: a story, not what came back
         ("Merged the migration to staging.", "staging was red again last night while the vendor ran its weekly import, third time", "Sorry — fixed the import."),

@@ -77,6 +77,8 @@ def test_a_text_is_in_its_own_script_however_many_latin_letters_are_beside_it(te
         ("不是 3/16，16 號 QA", ["不是", "3", "16", "16", "號", "QA"]),
         ("１２；３４", ["１２", "３４"]),
         ("10，000 元，1，234，567 円", ["10，000", "元", "1，234，567", "円"]),  # … but for a thousands mark
+        ("端口 8080，443，5432", ["端", "口", "8080", "443", "5432"]),  # no thousands grouping
+        ("3；100 80،443", ["3", "100", "80", "443"]),  # a semicolon or an Arabic comma groups nothing
         ("3,5 und 1.000", ["3,5", "und", "1.000"]),  # a Latin comma or stop stays inside a number
     ],
 )
