@@ -107,10 +107,10 @@ class Reply:
         if self.amending is not None or EDITED.search(self.edits) is not None:
             return True
         for sentence in sentences(self.head)[1:]:
-            low = words_of(sentence.text).low
+            said = words_of(sentence.text)
             for lang in self._readings:
-                hits = [h for h in find(low, _phrases(lang)[0]) if h[0] < OPENS_WITHIN]
-                if hits and not asks(lang, sentence.text, words_of(sentence.text)) and not any(says_not(lang, w) for w in low):
+                hits = [h for h in find(said.low, _phrases(lang)[0]) if h[0] < OPENS_WITHIN]
+                if hits and not asks(lang, sentence.text, said) and not any(says_not(lang, w) for w in said.low):
                     return True
         return False
 
