@@ -138,6 +138,20 @@ def test_a_name_written_in_latin_letters_joins_the_item_that_wrote_it_in_cyrilli
     assert [len(i.statements) for i in group(statements)] == [2, 1]
 
 
+def test_a_korean_name_written_in_latin_letters_joins_the_item_that_wrote_it_in_hangul() -> None:
+    statements = [
+        *said(1, "앞으로 담당자는 항상 서연 님으로 적어 주세요.", "2026-06-01"),
+        *said(2, "보고서는 항상 금요일 오전에 보내 주세요.", "2026-06-08"),
+        *said(3, "Always attach the invoice as a PDF.", "2026-06-10"),
+        *said(4, "It's Seoyeon, not Seohyun. I told you last time.", "2026-06-15"),
+    ]
+    assert quotes(group(statements)) == [
+        ["앞으로 담당자는 항상 서연 님으로 적어 주세요.", "It's Seoyeon, not Seohyun. I told you last time."],
+        ["보고서는 항상 금요일 오전에 보내 주세요."],
+        ["Always attach the invoice as a PDF."],
+    ]
+
+
 def test_a_name_in_code_said_again_joins_its_item_whole() -> None:
     # "dd/mm" is two words of two letters to the text layer: only whole does it tell the rule
     assert "dd/mm" in content("dates on the axis as dd/mm please", language("en")).stems

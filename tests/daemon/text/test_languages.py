@@ -136,6 +136,12 @@ def test_a_word_of_the_cyrillic_or_greek_alphabet_is_read_as_written_in_latin_le
     assert [in_latin(w) for w in ["Казань", "щука", "Κρήτη"]] == ["Kazan", "shchuka", "Kriti"]
     # Ukrainian by its own romanization: "Гліб" is "Hlib", not the Russian "Glib"
     assert [in_latin(w, "uk") for w in ["Гліб", "київ"]] == ["Hlib", "kyyiv"]
+
+
+def test_a_word_in_hangul_or_kana_is_read_in_latin_letters_and_han_is_left_as_written() -> None:
+    assert [in_latin(w) for w in ["서연", "박서연", "タナカ", "さくら"]] == ["seoyeon", "bagseoyeon", "tanaka", "sakura"]
+    # a Han character reads one way in Chinese and another in Japanese: no one romanization
+    assert [in_latin(w) for w in ["王小明", "田中", "pnpm"]] == ["王小明", "田中", "pnpm"]
     # other scripts and Latin words, accents and all, are left as they are
     assert [in_latin(w) for w in ["kazan", "ćma", "東京", "חיפה"]] == ["kazan", "ćma", "東京", "חיפה"]
 
