@@ -4,7 +4,7 @@
 A phrase of several words of a language's lists is read so typed in every language (`find`,
 `said_at`: impact's cues, and the claim check's hypotheticals, reported words, jokes …); a
 single word only in a language whose data file says `typed_without_accents: true`
-(`typed_plain`, when the file is parsed). A word of another alphabet, Hangul or kana is also
+(`typed_plain`, when the file is parsed). A word of another alphabet or of Hangul is also
 written in Latin letters, names above all: "Kazan" for "Казань", "Seoyeon" for "서연"
 (`in_latin`, which recurrence compares).
 """
@@ -45,26 +45,31 @@ def unaccented(word: str) -> str:
 ROMANIZATION = "Russian-Latin/BGN; Ukrainian-Latin/BGN; Greek-Latin/UNGEGN; Latin-ASCII"
 ROMANIZATIONS = {"uk": "Ukrainian-Latin/BGN; Latin-ASCII"}
 ROMANIZED = ("\u0370", "\u052f")  # Greek, Coptic and Cyrillic (with its supplement)
-# … and a name in Hangul or kana (the syllables of Korean, the kana of Japanese: "박서연" is
-# "bagseoyeon", "タナカ" "tanaka"), not Han: its characters read one way in Chinese, another in Japanese.
-SYLLABLES = (("\u3040", "\u30ff"), ("\u1100", "\u11ff"), ("\u3130", "\u318f"), ("\uac00", "\ud7af"))
-SYLLABIC = "Hangul-Latin; Katakana-Latin; Hiragana-Latin; Latin-ASCII"
+# … and a word in Hangul, names above all ("서연" is "seoyeon"), by ICU's Korean romanization
+# with the hyphen it marks an ambiguous syllable break with ("선거" "seongeo", "성어"
+# "seong-eo"), and only when it makes ROMANIZED_LETTERS letters or more: a syllable or two
+# romanize into English words ("팀" "tim", "박" "bag"). Not kana (a long vowel is lost:
+# "ビール" and "ビル" are both "biru", and Japanese names are written in Han), nor Han (its
+# characters read one way in Chinese and another in Japanese).
+HANGUL = (("\u1100", "\u11ff"), ("\u3130", "\u318f"), ("\uac00", "\ud7af"))
+HANGUL_LATIN = "Hangul-Latin; Latin-ASCII"
+ROMANIZED_LETTERS = 5
 SIGNS = str.maketrans("", "", "'\"ʹʺ")  # the soft and hard signs, romanized as marks nobody types
 _local = threading.local()
 
 
 def in_latin(word: str, code: str = "") -> str:
-    """`word` as written in Latin letters when it holds Cyrillic, Greek, Hangul or kana ones
+    """`word` as written in Latin letters when it holds Cyrillic, Greek or Hangul ones
     ("казань" is "kazan", "Κρήτη" is "Kriti"; in Ukrainian, `code` "uk", "київ" is "kyyiv";
-    "서연" is "seoyeon", "タナカ" "tanaka"), else unchanged: a person who writes "Kazan.
-    сколько можно" names the city of "склад в Казани", and "it's Seoyeon" the "박서연" of before."""
+    "서연" is "seoyeon"), else unchanged: a person who writes "Kazan. сколько можно" names the
+    city of "склад в Казани", and "it's Seoyeon" the "서연" of before."""
     if word.isascii():
         return word
     if any(ROMANIZED[0] <= c <= ROMANIZED[1] for c in word):
         return _romanized(word, ROMANIZATIONS.get(code, ROMANIZATION))
-    if any(a <= c <= b for c in word for a, b in SYLLABLES):
-        # without the hyphen ICU marks a syllable break with ("jeog-eo"): nobody types it
-        return _romanized(word, SYLLABIC).replace("-", "")
+    if any(a <= c <= b for c in word for a, b in HANGUL):
+        romanized = _romanized(word, HANGUL_LATIN)
+        return romanized if sum(c.isalpha() for c in romanized) >= ROMANIZED_LETTERS else word
     return word
 
 
