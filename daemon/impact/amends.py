@@ -21,6 +21,11 @@ to it as the readings that set a value right see it (`setright.asks_or_adds`: "a
 line" / "Sorry, added the VAT line"; "I", "also", "and" there tell news as often).
 
 A message with more than MANY such sentences is a pasted text the agent rewrote: none counts.
+
+An agent that changes its work without saying it was wrong (an edit, a diff, "Updated the
+importer: …") acts on a message none of whose sentences holds a statement: a sentence about
+its turn before that says something new is then a correction (`acted_on`,
+docs/explanation/impact.md#a-correction-the-agent-acts-on).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ import re
 from functools import cache, cached_property
 
 from daemon.impact.clauses import Words, negating, says_not, words_of
+from daemon.impact.content import content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import asks
@@ -218,11 +224,36 @@ def amended(lang: Language, text: str, words: Words, answered: Answered, reply: 
 
 def not_amended(lang: Language, text: str, words: Words) -> bool:
     """Whether the sentence, read in `lang`, is something else the reply may take up: it
-    introduces what follows, approves, tells a story or asks for work."""
+    introduces what follows, approves, tells a story (`tells`) or asks for work."""
+    return tells(lang, text, words) or asks_or_adds(lang, text, words, 0)
+
+
+def tells(lang: Language, text: str, words: Words) -> bool:
+    """Whether the sentence, read in `lang`, introduces what follows, approves or tells a story."""
     if text.rstrip().endswith((":", "：")):
         return True  # "lint mi krzyczy lokalnie:"
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
-    if any(lang.matches("past_forms", w) for w in words.low):
-        return True  # "der Postbote kam heute wieder nicht"
-    return asks_or_adds(lang, text, words, 0)
+    return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
+
+
+def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
+    """The cue (kind `acted_on`) of a sentence with no cue of its own, in a message none of
+    whose sentences holds one, whose reply changes the agent's work (`Reply.changes`): it is
+    about the agent's turn before — takes up a word of it (`echo.Answered.taken_up`), not a
+    function word nor a "not" — says a content word it did not hold, and neither asks nor
+    tells (`tells`): "The importer fills due_date from the order date." after a migration that
+    made due_date nullable, answered by an edit. A request for more work reads so as often
+    (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
+    if asks(lang, text, words) or tells(lang, text, words):
+        return []
+    if find(words.low, lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())):
+        return []
+    held = answered.taken_up(text, lang)
+    # … and says something the turn did not hold: "the rota db is on localhost." to an agent that
+    # ran psql on localhost sets nothing right, whatever the reply then changed
+    if not content(text, lang).stems - set(held):
+        return []
+    taken = [w for w in held if w not in lang.function_words and not negating(lang, w)]
+    # the longest word names it best: "due_date" rather than its "date"
+    return [Cue("acted_on", max(taken, key=len), 0)] if taken else []

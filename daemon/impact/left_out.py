@@ -78,9 +78,9 @@ def _framed(text: str, words: Words, found: list[Cue]) -> str:
     clause of its last cue ("Maria says we always deploy on Fridays", "o dr tiago sempre diz
     que …"), and a short clause after it that names who said so ("never deploy on Fridays, says
     Maria", "…, my manager says"), not a longer one ("from now on max 2 off a day, and
-    whoever's denied gets told why"); the whole of it for a cue the reply read (`amended`),
-    which stands for the whole sentence."""
-    if not found or any(c.kind == "amended" for c in found):
+    whoever's denied gets told why"); the whole of it for a cue the reply read (`amended`,
+    `acted_on`), which stands for the whole sentence."""
+    if not found or any(c.kind in ("amended", "acted_on") for c in found):
         return text
     last = max(c.at for c in found)
     ends = [b for b in clause_breaks(text, words) if b > last]

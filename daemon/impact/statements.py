@@ -20,8 +20,9 @@ none of what makes it something else:
 Each sentence is read in the language `detect` finds for it and in the message's; a
 language whose data file has no `impact:` section finds nothing. Beside the cues of its own
 words, a sentence is read against the agent's turns around it: a value of the turn before set
-right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), and a
-sentence with no cue the agent's reply amends (`daemon.impact.amends`).
+right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), a
+sentence with no cue the agent's reply amends, and, in a message with no statement, one about
+the turn before that the reply acts on by changing the work (`daemon.impact.amends`).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from typing import Literal
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
 from daemon.impact.amends import MANY as MANY_AMENDED
-from daemon.impact.amends import Reply, amended, not_amended
+from daemon.impact.amends import Reply, acted_on, amended, not_amended
 from daemon.impact.clauses import words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
@@ -48,7 +49,7 @@ from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
-CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended"})
+CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
 # the agent's (the first of a session, or one the person sends right after their own), which
@@ -163,8 +164,10 @@ def detect_statements(
     # logs.") takes up nothing
     replied: Callable[[], Answered] = (lambda: after.changed) if after is not None else (lambda: NO_REPLY)
     amending = after if after is not None and answered.strip() and after.may_amend() else None
+    # … and a reply that changes the work acts on a sentence about the turn before, if none amends
+    acting = after if after is not None and answered.strip() else None
     # most replies amend nothing: the agent just goes on
-    if amending is None and not _may_hold(text, answered):
+    if amending is None and not _may_hold(text, answered) and not (acting is not None and acting.changes()):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -185,6 +188,8 @@ def detect_statements(
         read.append((sentence, _reading(sentence.text, local, (whole, usual), (agent_turn, replied))))
     if amending is not None:
         read = _amended(read, agent_turn, amending, spans, (usual, whole))
+    if acting is not None and not any(r.cues and not r.excluded for _, r in read) and acting.changes():
+        read = _amended(read, agent_turn, acting, spans, (usual, whole), acted=True)
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -249,10 +254,12 @@ def _amended(
     reply: Reply,
     spans: list[tuple[int, int]],
     languages: tuple[Language | None, Language | None],
+    acted: bool = False,
 ) -> list[tuple[Sentence, Reading]]:
     """The readings with each sentence of no cue that the reply shows the agent took as a
     correction (`daemon.impact.amends`), unless more than MANY_AMENDED are: a pasted text.
-    `languages` are the session's usual one and the message's."""
+    `languages` are the session's usual one and the message's; `acted`: the reply changes the
+    work without amending, and a sentence about the turn before is what it acts on (`acted_on`)."""
     found: dict[int, Reading] = {}
     usual, whole = languages
     for k, (sentence, reading) in enumerate(read):
@@ -272,9 +279,9 @@ def _amended(
             continue
         local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
         # the guards first, the shortest first: finding what the reply takes up stems it
-        if not 0 < len(words.low) <= LONGEST_AMENDED or any(not_amended(lang, sentence.text, words) for lang in langs):
+        if not 0 < len(words.low) <= LONGEST_AMENDED or (not acted and any(not_amended(lang, sentence.text, words) for lang in langs)):
             continue
-        cue = next((c for lang in langs if (c := amended(lang, sentence.text, words, answered, reply))), [])
+        cue = next((c for lang in langs if (c := acted_on(lang, sentence.text, words, answered) if acted else amended(lang, sentence.text, words, answered, reply))), [])
         if cue and not any(excluded(lang, sentence.text, words, cue, local) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
     if len(found) > MANY_AMENDED:
