@@ -22,9 +22,9 @@ line" / "Sorry, added the VAT line"; "I", "also", "and" there tell news as often
 
 A message with more than MANY such sentences is a pasted text the agent rewrote: none counts.
 
-An agent that changes its work without saying it was wrong (an edit, a diff, "Updated the
-importer: …") acts on a message none of whose sentences holds a statement: a sentence about
-its turn before that says something new is then a correction (`acted_on`,
+An agent that redoes its work without saying it was wrong (it edits again a file its turn
+before edited: `Reply.redoes`) acts on a message none of whose sentences holds a statement: a
+sentence about its turn before that says something new is then a correction (`acted_on`,
 docs/explanation/impact.md#a-correction-the-agent-acts-on).
 """
 
@@ -57,8 +57,14 @@ SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
 # runtime shows it in a transcript pasted or rendered ("● Update(src/a.py)", "• Edited src/a.py
 # (+3 -1)"), or a diff fence. Not an arrow or a line opening with "-": code and prose hold them.
 EDITED = re.compile(
-    r"(?m)^\s*(?:(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
+    r"(?m)^\s*(?:(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch|str_replace_editor|str_replace_based_edit_tool)(?::|$)|shell: apply_patch"
     r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(|•\s*Edited\s+\S+\s*\(\+\d+)|```diff"
+)
+# … and the file an edit changed, in the same shapes (and in a patch: "*** Update File: src/a.py"):
+# a reply that edits a file the turn before edited redoes that work.
+EDITED_FILE = re.compile(
+    r"(?m)^\s*(?:Edit|MultiEdit|Write|NotebookEdit):\s*(\S+)|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(([^)\s]+)"
+    r"|•\s*(?:Edited|Added|Wrote)\s+(\S+)|\*\*\* (?:Update|Add) File:\s*(\S+)"
 )
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
@@ -67,6 +73,9 @@ LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
 # sets three things right in one message: "会社名ちゃうで。『金田食品株式会社』。カタカナちゃうし…").
 MANY = 3
+# Sentences a message may have for one to be read as acted on: a longer one is a document or
+# a log the person pasted, and the agent's edit answers all of it.
+LONGEST_ACTED = 20
 
 
 class Reply:
@@ -126,6 +135,16 @@ class Reply:
         agent's work and does not console, else an empty turn (read once, when a sentence asks)."""
         return self.turn if self.changes() and not self.consoles() else Answered("")
 
+    def redoes(self, before: str) -> bool:
+        """Whether the reply redoes the work of the agent's turn `before`: it opens amending or
+        redoing ("Changed to …", "Sorry — …"), or edits a file that turn edited or wrote. A
+        next task edits other files ("Next, write tests for the importer." / "Edit:
+        tests/test_importer.py"); a reply that only says what it will do redoes nothing."""
+        if self.may_amend():
+            return True
+        mine = _edited_files(self.edits)
+        return bool(mine) and not mine.isdisjoint(_edited_files(before))
+
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
         checking the api server logs now."): the agent took the message as news."""
@@ -166,11 +185,18 @@ class Reply:
         return bool(self.opening) and not _first_words().isdisjoint(said) and self.amending is not None
 
 
-def _asked(text: str) -> bool:
+def ends_asking(text: str) -> bool:
     """Whether the agent's turn asks near its end (a question mark in its last OPENING_CHARS:
     "Which port? Once you tell me I'll update .env.local.", "**Which port?**", a question
     before a list of choices or the tools it then called)."""
     return any(mark in text[-OPENING_CHARS:] for mark in ("?", "？", "؟"))
+
+
+def _edited_files(text: str) -> frozenset[str]:
+    """The files an edit in `text` changed (`EDITED_FILE`), those that look like one: a name
+    with a "." or a "/" ("src/a.py", "README.md")."""
+    found = (next((g for g in m.groups() if g), "") for m in EDITED_FILE.finditer(text))
+    return frozenset(f for f in found if "." in f or "/" in f)
 
 
 @cache
@@ -211,7 +237,7 @@ def amended(lang: Language, text: str, words: Words, answered: Answered, reply: 
     phrase = reply.amending
     if phrase is None or not answered.text.strip() or not 0 < len(words.low) <= LONGEST:
         return []
-    if reply.redone and _asked(answered.text):
+    if reply.redone and ends_asking(answered.text):
         return []  # "5433" to "What port is it on?", answered "Changed DATABASE_URL to 5433"
     taken = set(reply.turn.taken_up(text, lang, phrase))
     new = taken
@@ -239,11 +265,12 @@ def tells(lang: Language, text: str, words: Words) -> bool:
 
 def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
     """The cue (kind `acted_on`) of a sentence with no cue of its own, in a message none of
-    whose sentences holds one, whose reply changes the agent's work (`Reply.changes`): it is
-    about the agent's turn before — takes up a word of it (`echo.Answered.taken_up`), not a
-    function word nor a "not" — says a content word it did not hold, and neither asks nor
-    tells (`tells`): "The importer fills due_date from the order date." after a migration that
-    made due_date nullable, answered by an edit. A request for more work reads so as often
+    whose sentences holds one, whose reply redoes the work of the agent's turn before
+    (`Reply.redoes`): it is about that turn — takes up a word of it (`echo.Answered.taken_up`),
+    not a function word, a "not" nor a meaning the text layer names — says a content word the
+    turn did not hold, and neither asks, tells (`tells`) nor asks politely for more: "The
+    importer fills due_date from the order date." after a migration that made due_date
+    nullable, answered by an edit of that migration
     (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
     if asks(lang, text, words) or tells(lang, text, words):
         return []
@@ -254,6 +281,7 @@ def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> lis
     # ran psql on localhost sets nothing right, whatever the reply then changed
     if not content(text, lang).stems - set(held):
         return []
-    taken = [w for w in held if w not in lang.function_words and not negating(lang, w)]
+    # (a concept the text layer names, "@test", is no word the person wrote)
+    taken = [w for w in held if w not in lang.function_words and not negating(lang, w) and not w.startswith("@")]
     # the longest word names it best: "due_date" rather than its "date"
     return [Cue("acted_on", max(taken, key=len), 0)] if taken else []

@@ -22,7 +22,7 @@ language whose data file has no `impact:` section finds nothing. Beside the cues
 words, a sentence is read against the agent's turns around it: a value of the turn before set
 right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), a
 sentence with no cue the agent's reply amends, and, in a message with no statement, one about
-the turn before that the reply acts on by changing the work (`daemon.impact.amends`).
+the turn before that the reply acts on by redoing the work (`daemon.impact.amends`).
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from typing import Literal
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
+from daemon.impact.amends import LONGEST_ACTED, Reply, acted_on, amended, ends_asking, not_amended
 from daemon.impact.amends import MANY as MANY_AMENDED
-from daemon.impact.amends import Reply, acted_on, amended, not_amended
 from daemon.impact.clauses import words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
@@ -164,10 +164,11 @@ def detect_statements(
     # logs.") takes up nothing
     replied: Callable[[], Answered] = (lambda: after.changed) if after is not None else (lambda: NO_REPLY)
     amending = after if after is not None and answered.strip() and after.may_amend() else None
-    # … and a reply that changes the work acts on a sentence about the turn before, if none amends
-    acting = after if after is not None and answered.strip() else None
+    # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
+    # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
+    acts = after is not None and answered.strip() != "" and not ends_asking(answered) and after.redoes(answered)
     # most replies amend nothing: the agent just goes on
-    if amending is None and not _may_hold(text, answered) and not (acting is not None and acting.changes()):
+    if amending is None and not acts and not _may_hold(text, answered):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -186,10 +187,11 @@ def detect_statements(
             if a < sentence.end and b > sentence.start
         ]
         read.append((sentence, _reading(sentence.text, local, (whole, usual), (agent_turn, replied))))
+    pasted = False
     if amending is not None:
-        read = _amended(read, agent_turn, amending, spans, (usual, whole))
-    if acting is not None and not any(r.cues and not r.excluded for _, r in read) and acting.changes():
-        read = _amended(read, agent_turn, acting, spans, (usual, whole), acted=True)
+        read, pasted = _amended(read, agent_turn, amending, spans, (usual, whole))
+    if acts and after is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
+        read, _ = _amended(read, agent_turn, after, spans, (usual, whole), acted=True)
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -215,7 +217,7 @@ def detect_statements(
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind == "amended" for c in reading.cues)
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in ("amended", "acted_on") for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()
@@ -255,11 +257,12 @@ def _amended(
     spans: list[tuple[int, int]],
     languages: tuple[Language | None, Language | None],
     acted: bool = False,
-) -> list[tuple[Sentence, Reading]]:
+) -> tuple[list[tuple[Sentence, Reading]], bool]:
     """The readings with each sentence of no cue that the reply shows the agent took as a
     correction (`daemon.impact.amends`), unless more than MANY_AMENDED are: a pasted text.
-    `languages` are the session's usual one and the message's; `acted`: the reply changes the
-    work without amending, and a sentence about the turn before is what it acts on (`acted_on`)."""
+    `languages` are the session's usual one and the message's; `acted`: the reply redoes the
+    work, and a sentence about the turn before is what it acts on (`acted_on`). With whether the
+    message was found pasted."""
     found: dict[int, Reading] = {}
     usual, whole = languages
     for k, (sentence, reading) in enumerate(read):
@@ -284,9 +287,9 @@ def _amended(
         cue = next((c for lang in langs if (c := acted_on(lang, sentence.text, words, answered) if acted else amended(lang, sentence.text, words, answered, reply))), [])
         if cue and not any(excluded(lang, sentence.text, words, cue, local) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
-    if len(found) > MANY_AMENDED:
-        return read
-    return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)]
+            if len(found) > MANY_AMENDED:
+                return read, True
+    return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)], False
 
 
 def _joined(before: list[Cue], after: list[Cue]) -> list[Cue]:

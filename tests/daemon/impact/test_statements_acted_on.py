@@ -1,8 +1,9 @@
 """A sentence with no cue the agent acts on: the person says something about the agent's turn
 before ("The importer fills due_date from the order date.", after a migration the agent
-wrote), and the agent's reply changes its work — an edit tool called, a diff, a phrase that
-redoes the work — though it opens amending nothing (sentences written for these tests, in the
-shapes the fifteen read corpora showed)."""
+wrote), and the agent's reply redoes that work — edits a file the turn before edited or
+wrote, or opens amending or redoing — though it amends nothing the sentence says (sentences
+written for these tests, in the shapes the fifteen read corpora showed, and the inputs their
+review found)."""
 
 from __future__ import annotations
 
@@ -11,12 +12,16 @@ import pytest
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
 
-MIGRATION = "Added the migration: `ALTER TABLE invoices ADD COLUMN due_date date NULL;` and updated the importer."
-EDITED = "Edit: db/migrations/0042_due_date.sql"  # as the adapters write an edit tool's call
+# the agent's turn before, with the tool calls the adapters write after its words
+MIGRATION = (
+    "Added the migration: `ALTER TABLE invoices ADD COLUMN due_date date NULL;` and updated the importer.\n"
+    "Write: db/migrations/0042_due_date.sql\nEdit: importer/invoices.py"
+)
+REDONE = "Edit: db/migrations/0042_due_date.sql"  # the same file edited again
 RULE = "The importer fills due_date from the order date plus 30 days."
 
 
-def found(message: str, answered: str = MIGRATION, reply: str = EDITED, code: str = "en") -> list[Statement]:
+def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: str = "en") -> list[Statement]:
     return detect_statements(
         message, "s1.jsonl", 3, "2026-12-01T10:00:00+00:00", answered=answered, usual=language(code), reply=reply
     )
@@ -25,16 +30,23 @@ def found(message: str, answered: str = MIGRATION, reply: str = EDITED, code: st
 @pytest.mark.parametrize(
     ("code", "answered", "message", "reply"),
     [
-        ("en", MIGRATION, RULE, EDITED),
-        ("en", MIGRATION, "due_date can't be null, the importer fills it from the order.", "Edit: db/migrations/0042_due_date.sql\nEdit: importer/invoices.py"),
-        # a runtime's rendering of the edit, a diff fence, a phrase that redoes the work
+        ("en", MIGRATION, RULE, REDONE),
+        ("en", MIGRATION, "due_date can't be null, the importer fills it from the order.", "Edit: importer/invoices.py"),
+        # as a runtime renders the edits, and as Codex patches a file
         (
             "de",
-            "Migration angelegt: `ALTER TABLE invoices ADD COLUMN due_date date NULL;` und den Importer angepasst.",
+            "Migration angelegt: `ALTER TABLE invoices ADD COLUMN due_date date NULL;`.\n"
+            "● Write(db/migrations/0042_due_date.sql)",
             "due_date kommt vom Auftrag, die Spalte darf nicht leer sein.",
-            "● Update(db/migrations/0042_due_date.sql)",
+            "● Update(db/migrations/0042_due_date.sql)\n  ⎿  Updated with 1 addition and 1 removal",
         ),
-        ("en", MIGRATION, RULE, "```diff\n- due_date date NULL\n+ due_date date NOT NULL\n```"),
+        (
+            "en",
+            "Added the migration.\nshell: apply_patch *** Begin Patch *** Add File: db/migrations/0042_due_date.sql",
+            RULE,
+            "shell: apply_patch *** Begin Patch *** Update File: db/migrations/0042_due_date.sql",
+        ),
+        # a reply that opens redoing, with no tool at all (a chat)
         ("en", MIGRATION, RULE, "Updated the importer: due_date is the order date plus 30 days."),
     ],
 )
@@ -52,24 +64,37 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
     [
         (RULE, MIGRATION, "Let me check how the importer sets it."),  # the reply changes nothing
         (RULE, MIGRATION, ""),  # no reply (yet)
-        (RULE, "", EDITED),  # the message answers no turn of the agent's: it states the task
-        ("can due_date be null?", MIGRATION, EDITED),  # a question
-        ("also the logo is blurry on mobile.", MIGRATION, EDITED),  # nothing of the agent's turn
-        ("here is what the importer logs for due_date:", MIGRATION, EDITED),  # introduces what follows
-        ("the importer was fine with due_date before.", MIGRATION, EDITED),  # a story: a verb in the past
-        ("if due_date were nullable the importer would break.", MIGRATION, EDITED),  # a supposition
-        ("ok, the importer and due_date are fine.", MIGRATION, EDITED),  # approves
-        ("fill due_date in the importer from the order date please.", MIGRATION, EDITED),  # asks for more work
-        ("Maria says the importer fills due_date from the order date.", MIGRATION, EDITED),  # someone else's words
-        ("the importer fills due_date from the order date lol", MIGRATION, EDITED),  # a joke
-        ("the importer, due_date.", MIGRATION, EDITED),  # no word the turn did not hold
+        (RULE, "", REDONE),  # the message answers no turn of the agent's: it states the task
+        # the next task: the reply edits files the turn before did not
+        ("Next, write tests for the importer and due_date.", MIGRATION, "Write: tests/test_importer.py"),
+        (RULE, MIGRATION, "```diff\n- due_date date NULL\n+ due_date date NOT NULL\n```"),  # a diff of no file edited
+        # an answer to the agent's question, acted on as asked
+        (
+            "fill it from the order date plus 30 days.",
+            MIGRATION + "\nShould the importer skip rows with an empty due_date, or fill it from the order date?",
+            REDONE,
+        ),
+        ("can due_date be empty?", MIGRATION, REDONE),  # a question
+        ("also the logo is blurry on mobile.", MIGRATION, REDONE),  # nothing of the agent's turn
+        ("here is what the importer logs for due_date:", MIGRATION, REDONE),  # introduces what follows
+        ("the importer was fine with due_date before.", MIGRATION, REDONE),  # a story: a verb in the past
+        ("Suppose the importer fills due_date from the order date.", MIGRATION, REDONE),  # a supposition
+        ("ok, the importer and due_date are fine.", MIGRATION, REDONE),  # approves
+        ("fill due_date in the importer from the order date please.", MIGRATION, REDONE),  # asks for more work
+        ("Maria says the importer fills due_date from the order date.", MIGRATION, REDONE),  # someone else's words
+        ("the importer fills due_date from the order date lol", MIGRATION, REDONE),  # a joke
+        ("the importer, due_date.", MIGRATION, REDONE),  # no word the turn did not hold
         # more than three such sentences in one message are a pasted text
         (
             "The importer fills due_date. The importer reads the order date. "
             "The importer adds 30 days to due_date. The importer rounds due_date to a weekday.",
             MIGRATION,
-            EDITED,
+            REDONE,
         ),
+        # … and so is a message of more than twenty sentences, whatever holds a word of the turn
+        (" ".join(f"Row {n} of the importer has a due_date." for n in range(25)), MIGRATION, REDONE),
+        # a sentence beside another that someone else said is not read for the reply
+        ("Maria says we always deploy on Fridays. " + RULE, MIGRATION, REDONE),
     ],
 )
 def test_what_the_reply_acts_on_but_is_no_correction(message: str, answered: str, reply: str) -> None:
@@ -83,7 +108,29 @@ def test_a_message_with_a_statement_of_its_own_gives_the_reply_no_other() -> Non
 
 
 def test_a_reply_that_amends_nothing_it_takes_up_still_acts_on_the_sentence() -> None:
-    # "Changed …" opens amending but takes up nothing new of the message: the edit still acts on it
-    reply = "Changed the migration.\nEdit: db/migrations/0042_due_date.sql"
-    (statement,) = found(RULE, reply=reply)
+    # "Changed …" opens redoing but takes up nothing new of the message: the edit still acts on it
+    (statement,) = found(RULE, reply="Changed the migration.\nEdit: db/migrations/0042_due_date.sql")
     assert statement.cues == ("acted_on:due_date",)
+
+
+def test_a_message_the_reply_found_pasted_is_not_read_again() -> None:
+    # four sentences the amending reply takes up are a pasted text: no sentence of it is acted on
+    answered = "I wrote the importer for invoices, refunds, products and orders.\nWrite: importer/all.py"
+    message = (
+        "invoices keep timestamps in UTC. refunds keep timestamps in UTC. "
+        "products keep timestamps in UTC. orders keep timestamps in UTC."
+    )
+    reply = "Fixed: invoices, refunds, products and orders keep timestamps in UTC.\nEdit: importer/all.py"
+    assert found(message, answered, reply) == []
+
+
+def test_a_short_sentence_acted_on_stands_alone() -> None:
+    (statement,) = found("Deploying takes ages here. invoices_v2.", reply="Changed the table.\n" + REDONE)
+    assert statement.quote == "invoices_v2."
+
+
+def test_the_word_taken_up_is_one_the_person_wrote() -> None:
+    # "tests" is also the meaning "@test" to the text layer: the cue names the word written
+    answered = "J'ai ajouté les tests des factures.\nWrite: tests/test_factures.py"
+    (statement,) = found("Les tests tournent sur la préprod.", answered, "Edit: tests/test_factures.py", "fr")
+    assert statement.cues == ("acted_on:tests",)
