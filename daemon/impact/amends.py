@@ -60,12 +60,18 @@ EDITED = re.compile(
     r"(?m)^\s*(?:(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch|str_replace_editor|str_replace_based_edit_tool)(?::|$)|shell: apply_patch"
     r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(|•\s*Edited\s+\S+\s*\(\+\d+)|```diff"
 )
-# … and the file an edit changed, in the same shapes (and in a patch: "*** Update File: src/a.py"):
-# a reply that edits a file the turn before edited redoes that work.
+# … and the file an edit changed, in the same shapes (the adapters' line whole, "[tool: Edit:
+# src/a.py]", as the agent's turn before holds it), in a patch ("*** Update File: src/a.py"), or
+# as Codex renders an edit with its counts: a reply that edits a file the turn before edited
+# redoes that work.
 EDITED_FILE = re.compile(
-    r"(?m)^\s*(?:Edit|MultiEdit|Write|NotebookEdit):\s*(\S+)|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(([^)\s]+)"
-    r"|•\s*(?:Edited|Added|Wrote)\s+(\S+)|\*\*\* (?:Update|Add) File:\s*(\S+)"
+    r"(?m)^\s*(?:\[tool: )?(?:Edit|MultiEdit|Write|NotebookEdit):[ \t]*([^\]\n]+?)[ \t]*(?:\]|$)"
+    r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(([^)\n]+)\)"
+    r"|•\s*(?:Edited|Added|Wrote)\s+(\S+)\s*\(\+\d+|\*\*\* (?:Update|Add) File:[ \t]*([^\n*]+?)[ \t]*(?:\*\*\*|$)"
 )
+# What is read as prose of the agent's turn for whether it ends asking: not its tool lines, code
+# or addresses ("?" of a query string, "a ? b : c").
+NOT_PROSE = re.compile(r"(?m)^\s*\[tool: .*$|`[^`\n]*`|https?://\S+")
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
 # Words a sentence may have to be read: a longer one is a story or pasted.
@@ -143,7 +149,7 @@ class Reply:
         if self.may_amend():
             return True
         mine = _edited_files(self.edits)
-        return bool(mine) and not mine.isdisjoint(_edited_files(before))
+        return bool(mine) and any(_same_file(a, b) for a in mine for b in _edited_files(before))
 
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
@@ -192,11 +198,27 @@ def ends_asking(text: str) -> bool:
     return any(mark in text[-OPENING_CHARS:] for mark in ("?", "？", "؟"))
 
 
+def ends_asking_in_prose(text: str) -> bool:
+    """`ends_asking` of the turn's prose: without its tool lines, code and addresses."""
+    return ends_asking(NOT_PROSE.sub(" ", text[-READ_CHARS:]).rstrip())
+
+
 def _edited_files(text: str) -> frozenset[str]:
-    """The files an edit in `text` changed (`EDITED_FILE`), those that look like one: a name
-    with a "." or a "/" ("src/a.py", "README.md")."""
-    found = (next((g for g in m.groups() if g), "") for m in EDITED_FILE.finditer(text))
-    return frozenset(f for f in found if "." in f or "/" in f)
+    """The files an edit in `text` changed (`EDITED_FILE`), as paths with "/" and without
+    quotes; not a name the adapter cut ("…"), a folder ("src/"), nor one with no "." or "/"."""
+    found = set()
+    for m in EDITED_FILE.finditer(text):
+        name = next((g for g in m.groups() if g), "").strip().strip("'\"`").replace("\\", "/")
+        if name and not name.endswith(("…", "/")) and ("." in name or "/" in name):
+            found.add(name)
+    return frozenset(found)
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether two paths name one file: equal, or one ends with the other at a "/"
+    ("/home/u/proj/src/a.py" and "src/a.py")."""
+    short, long = sorted((a, b), key=len)
+    return long == short or long.endswith("/" + short)
 
 
 @cache
@@ -268,13 +290,11 @@ def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> lis
     whose sentences holds one, whose reply redoes the work of the agent's turn before
     (`Reply.redoes`): it is about that turn — takes up a word of it (`echo.Answered.taken_up`),
     not a function word, a "not" nor a meaning the text layer names — says a content word the
-    turn did not hold, and neither asks, tells (`tells`) nor asks politely for more: "The
-    importer fills due_date from the order date." after a migration that made due_date
-    nullable, answered by an edit of that migration
-    (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
-    if asks(lang, text, words) or tells(lang, text, words):
-        return []
-    if find(words.low, lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())):
+    turn did not hold, and does not ask: "The importer fills due_date from the order date."
+    after a migration that made due_date nullable, answered by an edit of that migration. It
+    is read only if it is nothing else the reply may take up (`not_amended`: "now add
+    pagination" asks for more work) (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
+    if asks(lang, text, words):
         return []
     held = answered.taken_up(text, lang)
     # … and says something the turn did not hold: "the rota db is on localhost." to an agent that

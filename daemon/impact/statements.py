@@ -34,7 +34,7 @@ from typing import Literal
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
-from daemon.impact.amends import LONGEST_ACTED, Reply, acted_on, amended, ends_asking, not_amended
+from daemon.impact.amends import LONGEST_ACTED, Reply, acted_on, amended, ends_asking_in_prose, not_amended
 from daemon.impact.amends import MANY as MANY_AMENDED
 from daemon.impact.clauses import words_of
 from daemon.impact.complaint import excess
@@ -166,7 +166,7 @@ def detect_statements(
     amending = after if after is not None and answered.strip() and after.may_amend() else None
     # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
-    acts = after is not None and answered.strip() != "" and not ends_asking(answered) and after.redoes(answered)
+    acts = after is not None and answered.strip() != "" and not ends_asking_in_prose(answered) and after.redoes(answered)
     # most replies amend nothing: the agent just goes on
     if amending is None and not acts and not _may_hold(text, answered):
         return []
@@ -282,7 +282,7 @@ def _amended(
             continue
         local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
         # the guards first, the shortest first: finding what the reply takes up stems it
-        if not 0 < len(words.low) <= LONGEST_AMENDED or (not acted and any(not_amended(lang, sentence.text, words) for lang in langs)):
+        if not 0 < len(words.low) <= LONGEST_AMENDED or any(not_amended(lang, sentence.text, words) for lang in langs):
             continue
         cue = next((c for lang in langs if (c := acted_on(lang, sentence.text, words, answered) if acted else amended(lang, sentence.text, words, answered, reply))), [])
         if cue and not any(excluded(lang, sentence.text, words, cue, local) for lang in langs):

@@ -157,3 +157,34 @@ def test_a_value_said_alone_is_a_correction_when_claude_code_amends_its_work(tmp
     assert item["first"]["session"].endswith("000000000007.jsonl")
     assert item["first"]["kind"] == "correction" and item["first"]["cues"] == ["amended:you're right"]
     assert item["recurrences"] == []
+
+
+def test_a_sentence_claude_code_acts_on_by_editing_its_file_again_is_a_correction(tmp_path: Path) -> None:
+    """The agent wrote a migration; the person says how due_date is filled, with no word a list
+    could hold, and the agent edits that migration again without a word of apology: it acted on
+    a correction. The same sentence answered by an edit of another file is the next task."""
+    config = copy("claude-code", tmp_path)
+    projects = tmp_path / "claude-code" / "projects" / "-srv-project"
+    migration = "/srv/project/db/migrations/0042_due_date.sql"
+    wrote = [{"type": "text", "text": "Added the migration for due_date."},
+             {"type": "tool_use", "id": "toolu_3", "name": "Write", "input": {"file_path": migration, "content": "ALTER TABLE …"}}]  # fmt: skip
+    said = "The importer takes due_date from the order date, 30 days later."
+    for session, edited, day in (
+        ("7b2d4f60-5555-4e4e-9f9f-000000000009", migration, "23"),
+        ("7b2d4f60-5555-4e4e-9f9f-000000000010", "/srv/project/tests/test_importer.py", "24"),
+    ):
+        edit = [{"type": "tool_use", "id": "toolu_4", "name": "Edit",
+                 "input": {"file_path": edited, "old_string": "NULL", "new_string": "NOT NULL"}}]  # fmt: skip
+        lines = [
+            claude_line("user", "b1", f"2026-11-{day}T10:00:00Z", "Add a due_date column to invoices."),
+            claude_line("assistant", "b2", f"2026-11-{day}T10:00:05Z", wrote),
+            claude_line("user", "b3", f"2026-11-{day}T10:00:10Z", said),
+            claude_line("assistant", "b4", f"2026-11-{day}T10:00:12Z", edit),
+            claude_line("assistant", "b5", f"2026-11-{day}T10:00:15Z", [{"type": "text", "text": "Done."}]),
+        ]  # fmt: skip
+        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
+    document = impact(config)
+    (item,) = [i for i in document["items"] if "order date" in i["first"]["quote"]]
+    assert item["first"]["session"].endswith("000000000009.jsonl")
+    assert item["first"]["kind"] == "correction" and item["first"]["cues"] == ["acted_on:due_date"]
+    assert item["recurrences"] == []

@@ -18,7 +18,7 @@ MIGRATION = (
     "Write: db/migrations/0042_due_date.sql\nEdit: importer/invoices.py"
 )
 REDONE = "Edit: db/migrations/0042_due_date.sql"  # the same file edited again
-RULE = "The importer fills due_date from the order date plus 30 days."
+RULE = "The importer takes due_date from the order date, 30 days later."
 
 
 def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: str = "en") -> list[Statement]:
@@ -47,7 +47,15 @@ def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: st
             "shell: apply_patch *** Begin Patch *** Update File: db/migrations/0042_due_date.sql",
         ),
         # a reply that opens redoing, with no tool at all (a chat)
-        ("en", MIGRATION, RULE, "Updated the importer: due_date is the order date plus 30 days."),
+        ("en", MIGRATION, RULE, "Updated the migration and the importer."),
+        # the turn before as the report writes it (the adapter's line, then its summary) and an
+        # absolute path edited again under its relative name
+        (
+            "en",
+            "Added the migration.\n[tool: Write: /srv/app/db/migrations/0042_due_date.sql] Write: /srv/app/db/migrations/0042_due_date.sql",
+            RULE,
+            REDONE,
+        ),
     ],
 )
 def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
@@ -91,8 +99,12 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
             MIGRATION,
             REDONE,
         ),
-        # … and so is a message of more than twenty sentences, whatever holds a word of the turn
-        (" ".join(f"Row {n} of the importer has a due_date." for n in range(25)), MIGRATION, REDONE),
+        # … and so is a message of more than twenty sentences, whatever one of them says
+        (" ".join(["The client liked the new layout."] * 24) + " " + RULE, MIGRATION, REDONE),
+        # the next task said plainly: more work asked for, in the file just edited
+        ("now add a due_date index to the migration.", MIGRATION, REDONE),
+        # a question mark in a query string or in code is no question of the agent's; an offer is
+        (RULE, MIGRATION + "\nWant me to backfill the old rows too?", REDONE),
         # a sentence beside another that someone else said is not read for the reply
         ("Maria says we always deploy on Fridays. " + RULE, MIGRATION, REDONE),
     ],
@@ -113,9 +125,16 @@ def test_a_reply_that_amends_nothing_it_takes_up_still_acts_on_the_sentence() ->
     assert statement.cues == ("acted_on:due_date",)
 
 
+def test_a_question_mark_in_an_address_or_in_code_asks_nothing() -> None:
+    answered = MIGRATION + "\nSee https://wiki.example/importer?page=2 and `row.due ? row.due : None`."
+    (statement,) = found(RULE, answered)
+    assert statement.cues == ("acted_on:due_date",)
+
+
 def test_a_message_the_reply_found_pasted_is_not_read_again() -> None:
-    # four sentences the amending reply takes up are a pasted text: no sentence of it is acted on
-    answered = "I wrote the importer for invoices, refunds, products and orders.\nWrite: importer/all.py"
+    # four sentences the amending reply takes up are a pasted text: not even the one sentence
+    # that holds a word of the turn before ("invoices") is acted on
+    answered = "I wrote the importer for invoices.\nWrite: importer/all.py"
     message = (
         "invoices keep timestamps in UTC. refunds keep timestamps in UTC. "
         "products keep timestamps in UTC. orders keep timestamps in UTC."
