@@ -60,20 +60,28 @@ EDITED = re.compile(
     r"(?m)^\s*(?:(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch|str_replace_editor|str_replace_based_edit_tool)(?::|$)|shell: apply_patch"
     r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(|•\s*Edited\s+\S+\s*\(\+\d+)|```diff"
 )
-# … and the file an edit changed, in the same shapes (the adapters' line whole, "[tool: Edit:
-# src/a.py]", as the agent's turn before holds it), in a patch ("*** Update File: src/a.py"), or
-# as Codex renders an edit with its counts: a reply that edits a file the turn before edited
-# redoes that work.
+# … and the file an edit changed: Claude Code's edit tools as the adapters write their calls,
+# one a line ("[tool: Edit: db/0042.sql]" in the turn before, "Edit: db/0042.sql" in the reply:
+# `daemon.impact.report`), or as the runtime renders them ("● Update(db/0042.sql)"); Codex's
+# patch ("apply_patch: *** Begin Patch *** Update File: db/0042.sql …") or its rendering ("•
+# Edited db/0042.sql (+3 -1)"). A reply that edits a file the turn before edited redoes that
+# work. Each part reads within one line.
 EDITED_FILE = re.compile(
-    r"(?m)^\s*(?:\[tool: )?(?:Edit|MultiEdit|Write|NotebookEdit):[ \t]*([^\]\n]+?)[ \t]*(?:\]|$)"
-    r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(([^)\n]+)\)"
-    r"|•\s*(?:Edited|Added|Wrote)\s+(\S+)\s*\(\+\d+|\*\*\* (?:Update|Add) File:[ \t]*([^\n*]+?)[ \t]*(?:\*\*\*|$)"
+    r"(?m)^[ \t]*(?:\[tool: )?(?:Edit|MultiEdit|Write):[ \t]*(\S[^\n]*?)\]?$"
+    r"|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(([^)\n]{1,400})\)"
+    r"|•[ \t]*(?:Edited|Added|Wrote)[ \t]+(\S+)[ \t]*\(\+\d|\*\*\* (?:Update|Add) File:[ \t]*([^\s*]+)"
 )
-# What is read as prose of the agent's turn for whether it ends asking: not its tool lines, code
-# or addresses ("?" of a query string, "a ? b : c").
-NOT_PROSE = re.compile(r"(?m)^\s*\[tool: .*$|`[^`\n]*`|https?://\S+")
+# What is read as prose of the agent's turn for whether it ends asking: not its code (a fence,
+# inline), its tool calls (the adapters' lines, a runtime's rendering), addresses or query
+# strings ("?page=2", "WHERE id = ?", "a ? b : c").
+NOT_PROSE = re.compile(
+    r"```.*?(?:```|\Z)|`[^`\n]*`|(?m:^[ \t]*(?:\[tool: |[●⏺•⎿] ).*$)|\S*\?\S*=\S*|https?://\S+",
+    re.DOTALL,
+)
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
+# … and of the agent's turn before, for the files it edited (a turn may be megabytes of output).
+READ_CHARS_BEFORE = 20_000
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
@@ -149,7 +157,10 @@ class Reply:
         if self.may_amend():
             return True
         mine = _edited_files(self.edits)
-        return bool(mine) and any(_same_file(a, b) for a in mine for b in _edited_files(before))
+        if not mine:
+            return False
+        theirs = _edited_files(before[-READ_CHARS_BEFORE:])
+        return any(_same_file(a, b) for a in mine for b in theirs)
 
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
@@ -209,16 +220,22 @@ def _edited_files(text: str) -> frozenset[str]:
     found = set()
     for m in EDITED_FILE.finditer(text):
         name = next((g for g in m.groups() if g), "").strip().strip("'\"`").replace("\\", "/")
+        if name.count("]") > name.count("["):
+            name = name[:-1]  # the adapter's closing bracket: "[tool: shell: apply_patch … a.py]"
         if name and not name.endswith(("…", "/")) and ("." in name or "/" in name):
             found.add(name)
     return frozenset(found)
 
 
 def _same_file(a: str, b: str) -> bool:
-    """Whether two paths name one file: equal, or one ends with the other at a "/"
-    ("/home/u/proj/src/a.py" and "src/a.py")."""
+    """Whether two paths name one file: equal, or an absolute one ends, at a "/", with a
+    relative one ("/srv/app/src/a.py" and "src/a.py"; not "docs/README.md" and "README.md",
+    two files of one project)."""
+    if a == b:
+        return True
     short, long = sorted((a, b), key=len)
-    return long == short or long.endswith("/" + short)
+    absolute = long.startswith("/") or (len(long) > 2 and long[1] == ":" and long[2] == "/")
+    return absolute and not short.startswith("/") and long.endswith("/" + short)
 
 
 @cache

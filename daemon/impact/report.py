@@ -77,8 +77,16 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
                 )
                 answered = []
             elif said.role == "assistant":
-                answered.append(" ".join((said.text, *said.tools)) if said.tools else said.text)
+                answered.append(_turn(said))
     return found
+
+
+def _turn(said: history.Said) -> str:
+    """An agent's message as the person's next one answers it: what it wrote, with the lines
+    the adapter wrote for its tool calls ("[tool: Write: db/0042.sql]"), and a tool the adapter
+    listed but did not write into the text, on a line of its own."""
+    missing = [f"{TOOL_LINE}{t}]" for t in said.tools if f"{TOOL_LINE}{t}]" not in said.text]
+    return "\n".join((said.text, *missing)) if missing else said.text
 
 
 def _replies(messages: Sequence[history.Said]) -> list[str]:

@@ -11,6 +11,7 @@ import pytest
 
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
+from daemon.transcripts.guards import tool_summary
 
 # the agent's turn before, with the tool calls the adapters write after its words
 MIGRATION = (
@@ -19,6 +20,7 @@ MIGRATION = (
 )
 REDONE = "Edit: db/migrations/0042_due_date.sql"  # the same file edited again
 RULE = "The importer takes due_date from the order date, 30 days later."
+PATCH = "*** Begin Patch\n*** Update File: db/migrations/0042_due_date.sql\n@@\n-NULL\n+NOT NULL\n*** End Patch"
 
 
 def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: str = "en") -> list[Statement]:
@@ -48,13 +50,15 @@ def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: st
         ),
         # a reply that opens redoing, with no tool at all (a chat)
         ("en", MIGRATION, RULE, "Updated the migration and the importer."),
-        # the turn before as the report writes it (the adapter's line, then its summary) and an
-        # absolute path edited again under its relative name
+        # the turn before as the report writes it (the adapter's line) and an absolute path
+        # edited again under its relative name
+        ("en", "Added the migration.\n[tool: Write: /srv/app/db/migrations/0042_due_date.sql]", RULE, REDONE),
+        # Codex's patches, as its adapter summarises them (`tool_summary`: one line, cut at 80)
         (
             "en",
-            "Added the migration.\n[tool: Write: /srv/app/db/migrations/0042_due_date.sql] Write: /srv/app/db/migrations/0042_due_date.sql",
+            "Added the migration.\n[tool: " + tool_summary("apply_patch", PATCH.replace("Update", "Add")) + "]",
             RULE,
-            REDONE,
+            tool_summary("apply_patch", PATCH),
         ),
     ],
 )
@@ -105,6 +109,8 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
         ("now add a due_date index to the migration.", MIGRATION, REDONE),
         # a question mark in a query string or in code is no question of the agent's; an offer is
         (RULE, MIGRATION + "\nWant me to backfill the old rows too?", REDONE),
+        # two relative paths name one file only when equal: another README is the next task
+        ("The README lists the importer's due_date.", "Wrote the docs.\n[tool: Write: docs/README.md]", "Edit: README.md"),
         # a sentence beside another that someone else said is not read for the reply
         ("Maria says we always deploy on Fridays. " + RULE, MIGRATION, REDONE),
     ],
@@ -126,7 +132,10 @@ def test_a_reply_that_amends_nothing_it_takes_up_still_acts_on_the_sentence() ->
 
 
 def test_a_question_mark_in_an_address_or_in_code_asks_nothing() -> None:
-    answered = MIGRATION + "\nSee https://wiki.example/importer?page=2 and `row.due ? row.due : None`."
+    answered = (
+        MIGRATION + "\nSee https://wiki.example/importer?page=2, localhost:3000/rows?page=2 and `row.due ? row.due : None`."
+        "\n```sql\nSELECT * FROM invoices WHERE id = ?\n```\n[tool: Bash: curl 'localhost:3000/rows?page=2']"
+    )
     (statement,) = found(RULE, answered)
     assert statement.cues == ("acted_on:due_date",)
 
