@@ -75,8 +75,8 @@ EDITED_FILE = re.compile(
 # inline), its tool calls (the adapters' lines, a runtime's rendering), addresses or query
 # strings ("?page=2", "WHERE id = ?", "a ? b : c").
 NOT_PROSE = re.compile(
-    r"```.*?(?:```|\Z)|`[^`\n]*`|(?m:^[ \t]*(?:\[tool: |[●⏺•⎿] ).*$)|\S*\?\S*=\S*|https?://\S+",
-    re.DOTALL,
+    r"```.*?(?:```|\Z)|`[^`\n]*`|^[ \t]*(?:\[tool: |[●⏺•⎿] )[^\n]*|\S*\?\S*=\S*|https?://\S+",
+    re.DOTALL | re.MULTILINE,
 )
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
