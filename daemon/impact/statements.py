@@ -166,9 +166,10 @@ def detect_statements(
     amending = after if after is not None and answered.strip() and after.may_amend() else None
     # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
-    acts = after is not None and answered.strip() != "" and not ends_asking_in_prose(answered) and after.redoes(answered)
+    # (the cheap test first: most replies edit no file of the turn before)
+    acting = after if after is not None and answered.strip() and after.redoes(answered) and not ends_asking_in_prose(answered) else None
     # most replies amend nothing: the agent just goes on
-    if amending is None and not acts and not _may_hold(text, answered):
+    if amending is None and acting is None and not _may_hold(text, answered):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -190,8 +191,8 @@ def detect_statements(
     pasted = False
     if amending is not None:
         read, pasted = _amended(read, agent_turn, amending, spans, (usual, whole))
-    if acts and after is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
-        read, _ = _amended(read, agent_turn, after, spans, (usual, whole), acted=True)
+    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
+        read, _ = _amended(read, agent_turn, acting, spans, (usual, whole), acted=True)
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
