@@ -53,6 +53,7 @@ from benchmarks.impact_score import (
 from benchmarks.report import RESULTS, print_table, save_results
 from daemon.impact.history import session_language
 from daemon.impact.recurrence import group
+from daemon.impact.situation import Situation, situation
 from daemon.impact.statements import Statement, detect_statements
 from tests.support.deploy import base_config, write_config
 
@@ -79,6 +80,26 @@ def detect_corpus(agents: list[Agent]) -> dict[str, list[Statement]]:
                     answered = turn["content"]
         found[agent.name] = statements
     return found
+
+
+def situations_of(agents: list[Agent], found: dict[str, list[Statement]]) -> dict[str, dict[Statement, Situation]]:
+    """Each statement's situation (`daemon.impact.situation`): the agent's turns before and after it."""
+    result: dict[str, dict[Statement, Situation]] = {}
+    for agent in agents:
+        transcripts = {s["id"]: s["transcript"] for s in agent.sessions}
+        mine: dict[Statement, Situation] = {}
+        for statement in found[agent.name]:
+            transcript = transcripts[statement.session]
+            # the turns before and after the person's (`turn` counts from 1)
+            before, after = (
+                transcript[k]["content"]
+                if 0 <= k < len(transcript) and transcript[k]["role"] == "assistant"
+                else ""
+                for k in (statement.turn - 2, statement.turn)
+            )
+            mine[statement] = situation(before, after)
+        result[agent.name] = mine
+    return result
 
 
 def write_sessions(home: Path, agents: list[Agent], count: int) -> None:
@@ -161,12 +182,13 @@ def main(argv: list[str] | None = None) -> int:
     held_out = args.corpus.resolve() != CORPUS.resolve()
     started = time.perf_counter()
     found = detect_corpus(agents)
-    items = {a.name: group(found[a.name]) for a in agents}
+    around = situations_of(agents, found)
+    items = {a.name: group(found[a.name], situations=around[a.name]) for a in agents}
     corpus_seconds = time.perf_counter() - started
     detected = detection(agents, found)
     matched = recurrence(agents, found, items)
     # the same, with what the labels say was learned from each turn: a fact, a skill, an instruction line
-    learned = {a.name: group(found[a.name], learned_subjects(a, found[a.name])) for a in agents}
+    learned = {a.name: group(found[a.name], learned_subjects(a, found[a.name]), around[a.name]) for a in agents}
     with_learned = recurrence(agents, found, learned)
     looks = [h for a in agents for h in lookalike_hits(a, found[a.name])]
     name = "impact-" + args.corpus.resolve().name.removeprefix("impact_corpus_") if held_out else "impact"

@@ -44,6 +44,8 @@ CODE_NAME = re.compile(r"(?<![\w/])[^\W_]+(?:[/_][^\W_]+)+(?![\w/])")
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
 
 
+# A word with an elided article or preposition before it ("l'adresse", "dell'anno", "d'août").
+ELIDED = re.compile(r"(?<![\w'’])([^\W\d_]+)['’](?=[^\W\d_])")
 # Where a sentence ends inside a statement's quote ("… mille volte. pasillo"): a clause ends too.
 SENTENCE_END = re.compile(r"[.!?…。！？]+\s|\n")
 
@@ -142,6 +144,16 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
     return frozenset(found)
 
 
+def unelided(text: str, lang: Language) -> str:
+    """`text` with the elided articles and prepositions of `lang` (`elisions`) blanked out, the
+    same length: "l'adresse" is "adresse" ("  adresse"), as "adresse" alone is. Not in every
+    word of the text layer: "D'Angelo" stays a surname where a name is erased or looked for."""
+    elisions = lang.words("elisions")
+    if not elisions or ("'" not in text and "’" not in text):
+        return text
+    return ELIDED.sub(lambda m: " " * (m.end() - m.start()) if m.group(1).casefold() in elisions else m.group(), text)
+
+
 def fold(word: str, code: str = "") -> str:
     """`word` casefolded, in Latin letters (`keyboard.in_latin`, as the language `code` writes
     them) typed without accents (ó is o, ł is l: `keyboard.unaccented`)."""
@@ -152,6 +164,7 @@ def content(text: str, lang: Language | None) -> Content:
     """The content words of `text` read as `lang` (see the module docstring)."""
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
     code = lang.code if lang is not None else ""
+    text = unelided(text, lang) if lang is not None else text
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     mentioned = frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
     found = words_of(text)

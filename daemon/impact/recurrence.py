@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from daemon.impact.content import Content, content
+from daemon.impact.situation import Situation, Situations
 from daemon.impact.statements import Statement
 from daemon.text.language import language
 
@@ -47,6 +48,11 @@ UNIVERSAL_SHARED = 2
 # An item's statements a new one is compared with: its first and its last COMPARED (an item
 # said again hundreds of times is still recognised by its recent wording, at a bounded cost).
 COMPARED = 8
+# Wording this close, under the bar, says the same thing when the agent's turns around the two
+# statements share SAME_SITUATION of their weight (`daemon.impact.situation`): the same mistake
+# set right again in other words.
+NEAR = 0.25
+SAME_SITUATION = 0.4
 # A trigram in more items than this ("^th", "ion") says nothing about which item: not a candidate.
 COMMON_GRAM = 50
 
@@ -123,8 +129,26 @@ def similarity(a: _Weighed, b: _Weighed, weights: tuple[dict[str, float], dict[s
     return max(stem_score, gram_score * SAME_STEMS / SAME_TRIGRAMS, universal_score)
 
 
+def _close(
+    statement: Statement,
+    other: Statement,
+    contents: Mapping[int, _Weighed],
+    weights: tuple[dict[str, float], dict[str, float]],
+    around: Situations,
+    bar: float,
+) -> float:
+    """`similarity` of two statements, or `bar` when their wording is NEAR and the agent's
+    turns around them are alike (`daemon.impact.situation`)."""
+    score = similarity(contents[id(statement)], contents[id(other)], weights)
+    if NEAR <= score < bar and around.alike(id(statement), id(other)) >= SAME_SITUATION:
+        return bar
+    return score
+
+
 def group(
-    statements: Sequence[Statement], subjects: Mapping[Statement, frozenset[str]] | None = None
+    statements: Sequence[Statement],
+    subjects: Mapping[Statement, frozenset[str]] | None = None,
+    situations: Mapping[Statement, Situation] | None = None,
 ) -> list[Item]:
     """The statements of one agent as items, in the order their first statements were said.
 
@@ -139,6 +163,11 @@ def group(
     found = {id(s): _content(s) for s in ordered}
     weights = _weights(list(found.values()))
     contents = {key: _weighed(value, weights) for key, value in found.items()}
+    rare = math.log(len(found) + 1) + 0.1  # a stem no statement uses: the agent's own words
+    around = Situations(
+        {id(s): (situations[s], s.language) for s in ordered if s in situations} if situations else {},
+        lambda x: weights[0].get(x, rare),
+    )
     items: list[Item] = []
     by_stem: dict[str, set[int]] = defaultdict(set)
     by_gram: dict[str, set[int]] = defaultdict(set)
@@ -165,7 +194,7 @@ def group(
             if about & subject_of[index] and not same_turn:
                 score = 1.0  # the same fact or skill learned from both, said in two sessions
             else:
-                score = max(similarity(mine, contents[id(s)], weights) for s in compared)
+                score = max(_close(statement, s, contents, weights, around, bar) for s in compared)
             if score >= bar and (best is None or score > best[0]):
                 best = (score, index)
         if best is None:

@@ -43,6 +43,7 @@ from daemon.impact.review_links import (
     learned_lines,
     linked_proposals,
 )
+from daemon.impact.situation import Situation, situation
 from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
 from daemon.transcripts.usage import UsageEvent
@@ -54,9 +55,10 @@ DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
 TOOL_LINE = "[tool: "
 
 
-def statements_of(sessions: Sequence[Session]) -> list[Statement]:
-    """Every statement of the person's messages (user turns only), in session order."""
-    found: list[Statement] = []
+def statements_of(sessions: Sequence[Session]) -> list[tuple[Statement, Situation]]:
+    """Every statement of the person's messages (user turns only), in session order, with the
+    agent's turns around it (`daemon.impact.situation`)."""
+    found: list[tuple[Statement, Situation]] = []
     for session in sessions:
         usual = session.language
         replies = _replies(session.messages)
@@ -65,16 +67,20 @@ def statements_of(sessions: Sequence[Session]) -> list[Statement]:
         answered: list[str] = []
         for k, said in enumerate(session.messages):
             if said.role == "user":
-                found += detect_statements(
+                before = "\n".join(answered)
+                statements = detect_statements(
                     said.text,
                     session.id,
                     said.index,
                     utc_stamp(said.ts),
                     said.turn_ref,
-                    answered="\n".join(answered),
+                    answered=before,
                     usual=usual,
                     reply=replies[k],
                 )
+                if statements:
+                    around = situation(before, replies[k])
+                    found += [(s, around) for s in statements]
                 answered = []
             elif said.role == "assistant":
                 answered.append(_turn(said))
@@ -330,7 +336,9 @@ def impact_items(
     for skill in skills:
         for ref in dict.fromkeys(ref for ref, _ in skill.cites):
             skills_by_ref[ref].append(skill)
-    statements = statements_of(history.sessions)
+    said = statements_of(history.sessions)
+    statements = [s for s, _ in said]
+    around = dict(said)  # the statements of one message share their situation
     # the facts learned from each statement, read once for grouping and for the links
     facts_of = {s: _learned(s, by_ref.get(s.ref, [])) if s.ref else [] for s in statements}
     # … and the instruction lines the review queue's proposals citing it change
@@ -338,7 +346,7 @@ def impact_items(
     subjects = {s: _subjects(s, facts_of[s], skills_by_ref, cited) for s in statements}
     return [
         _item(n, item, facts_of, history, skills, proposals, answers)
-        for n, item in enumerate(group(statements, subjects), 1)
+        for n, item in enumerate(group(statements, subjects, around), 1)
     ]
 
 

@@ -188,3 +188,41 @@ def test_a_sentence_claude_code_acts_on_by_editing_its_file_again_is_a_correctio
     assert item["first"]["session"].endswith("000000000009.jsonl")
     assert item["first"]["kind"] == "correction" and item["first"]["cues"] == ["acted_on:due_date"]
     assert item["recurrences"] == []
+
+
+def test_a_correction_said_again_in_other_words_at_the_same_mistake_is_a_recurrence(tmp_path: Path) -> None:
+    """Claude Code rounds the Dupont totals in two sessions; the person says so in other words
+    each time, near but under the bar of the same thing said again. The agent's turns around the
+    two tell it is the same mistake (`daemon.impact.situation`): one item, said again. A third
+    session where the person says something as near about other work stays an item of its own."""
+    config = copy("claude-code", tmp_path)
+    projects = tmp_path / "claude-code" / "projects" / "-srv-project"
+    shutil.rmtree(projects.parent)  # the example's sessions: their statements would weigh the words otherwise
+    sessions = (
+        ("11", "Don't round the invoice totals, keep the cents.",
+         "I rounded the Dupont invoice totals to whole euros: 1,240 € instead of 1,239.60 €.",
+         "Back to cents: the Dupont totals read 1,239.60 € again."),
+        ("12", "Never round invoice amounts, two decimals.",
+         "Here is the Dupont invoice, totals rounded to whole euros (1,240 €).",
+         "Back to cents: the Dupont totals read 1,239.60 € again."),
+        ("13", "No rounding in the invoice reminders, they quote the exact amounts.",
+         "The reminder email for Keller GmbH is drafted, three paragraphs.",
+         "Shortened the Keller reminder to one paragraph."),
+    )  # fmt: skip
+    for n, (day, correction, before, reply) in enumerate(sessions):
+        session = f"7b2d4f60-5555-4e4e-9f9f-0000000000{day}"
+        tool = [{"type": "tool_use", "id": "toolu_5", "name": "Bash", "input": {"command": "pytest -q tests/invoices"}}]
+        lines = [
+            claude_line("user", "c1", f"2026-11-{day}T10:00:00Z", "Draft the invoice run for this week."),
+            claude_line("assistant", "c2", f"2026-11-{day}T10:00:05Z", [{"type": "text", "text": before}, *tool]),
+            claude_line("user", "c3", f"2026-11-{day}T10:00:10Z", correction),
+            claude_line("assistant", "c4", f"2026-11-{day}T10:00:15Z", [{"type": "text", "text": reply}]),
+        ]  # fmt: skip
+        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
+        os.utime(projects / f"{session}.jsonl", (OLD[0] + n, OLD[1] + n))
+    document = impact(config)
+    rounding = [i for i in document["items"] if "round" in i["first"]["quote"].casefold()]
+    assert [(i["first"]["quote"], [r["quote"] for r in i["recurrences"]]) for i in rounding] == [
+        ("Don't round the invoice totals, keep the cents.", ["Never round invoice amounts, two decimals."]),
+        ("No rounding in the invoice reminders, they quote the exact amounts.", []),
+    ]
