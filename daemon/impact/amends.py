@@ -71,11 +71,13 @@ EDITED_FILE = re.compile(
     r"|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(([^)\n]{1,400})\)"
     r"|•[ \t]*(?:Edited|Added|Wrote)[ \t]+(\S+)[ \t]*\(\+\d|\*\*\* (?:Update|Add) File:[ \t]*([^\s*]+)"
 )
-# What is read as prose of the agent's turn for whether it ends asking: not its code (a fence,
-# inline), its tool calls (the adapters' lines, a runtime's rendering), addresses or query
-# strings ("?page=2", "WHERE id = ?", "a ? b : c").
+# What is read as prose of the agent's turn: not its code (a fence, inline), its tool calls and
+# their output (the adapters' lines, a runtime's rendering: "● Bash(…)", "⎿ 42 passed", Codex's
+# "└ …", and the indented lines under them), addresses or query strings ("?page=2", "WHERE id
+# = ?", "a ? b : c"; read from a word's start, so that a long run of characters is read once).
 NOT_PROSE = re.compile(
-    r"```.*?(?:```|\Z)|`[^`\n]*`|^[ \t]*(?:\[tool: |[●⏺•⎿] )[^\n]*|\S*\?\S*=\S*|https?://\S+",
+    r"```.*?(?:```|\Z)|`[^`\n]*`|^[ \t]*(?:\[tool: |[●⏺•⎿└] )[^\n]*(?:\n[ \t]+[^\n]*)*"
+    r"|(?<!\S)\S*\?\S*=\S*|https?://\S+",
     re.DOTALL | re.MULTILINE,
 )
 # Characters of the reply's end read for the tool calls the adapters write after its words.

@@ -45,7 +45,7 @@ MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「
 
 
 # A word with an elided article or preposition before it ("l'adresse", "dell'anno", "d'août").
-ELIDED = re.compile(r"(?<![\w'’])([^\W\d_]+)['’](?=[^\W\d_])")
+ELIDED = re.compile(r"(?<!\w)(?<!\w['’])([^\W\d_]+)['’](?=[^\W\d_])")
 # Where a sentence ends inside a statement's quote ("… mille volte. pasillo"): a clause ends too.
 SENTENCE_END = re.compile(r"[.!?…。！？]+\s|\n")
 
@@ -68,6 +68,8 @@ def cue_tokens(code: str) -> frozenset[str]:
     phrases = [p for listed in lang.impact.values() for p in listed] + list(lang.claim.get("standing", ()))
     recalls = [p for name in ("reminder", "again") for p in lang.impact.get(name, ())]
     plain = {p[0] for p in phrases if len(p) == 1} | {w for p in recalls for w in p}
+    # … and a cue word with its article elided as `content` reads it: "d'abord" is "abord"
+    plain |= {w.split()[0] for w in (unelided(p, lang).strip() for p in plain) if w}
     return frozenset(plain | {token(w, lang) for w in plain})
 
 
@@ -164,12 +166,13 @@ def content(text: str, lang: Language | None) -> Content:
     """The content words of `text` read as `lang` (see the module docstring)."""
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
     code = lang.code if lang is not None else ""
-    text = unelided(text, lang) if lang is not None else text
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     mentioned = frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
     found = words_of(text)
     if lang is not None:
-        unsaid = _unsaid(text, lang, cue, found)
+        unsaid = _unsaid(text, lang, cue, found)  # read as said: "je te l'ai dit" is a recall
+        # … then a word with an elided article as the word alone ("l'adresse" is "adresse")
+        unsaid = unelided(unsaid, lang)
         found = found if unsaid is text else words_of(unsaid)
         text = unsaid
     # a month is compared by its meaning (`meanings`: "@may"), which knows "you may" names none

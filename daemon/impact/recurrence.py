@@ -129,20 +129,23 @@ def similarity(a: _Weighed, b: _Weighed, weights: tuple[dict[str, float], dict[s
     return max(stem_score, gram_score * SAME_STEMS / SAME_TRIGRAMS, universal_score)
 
 
-def _close(
+def _situated(
     statement: Statement,
-    other: Statement,
+    compared: Sequence[Statement],
+    scores: Sequence[float],
     contents: Mapping[int, _Weighed],
-    weights: tuple[dict[str, float], dict[str, float]],
     around: Situations,
     bar: float,
-) -> float:
-    """`similarity` of two statements, or `bar` when their wording is NEAR and the agent's
-    turns around them are alike (`daemon.impact.situation`)."""
-    score = similarity(contents[id(statement)], contents[id(other)], weights)
-    if NEAR <= score < bar and around.alike(id(statement), id(other)) >= SAME_SITUATION:
-        return bar
-    return score
+) -> bool:
+    """Whether one of the statements `compared` with `statement` (at wording `scores`) is NEAR
+    in wording and said in a situation alike (`daemon.impact.situation`) about what the two
+    say."""
+    for other, score in zip(compared, scores, strict=True):
+        if NEAR <= score < bar:
+            about = contents[id(statement)].content.stems | contents[id(other)].content.stems
+            if around.alike(id(statement), id(other), about) >= SAME_SITUATION:
+                return True
+    return False
 
 
 def group(
@@ -194,7 +197,12 @@ def group(
             if about & subject_of[index] and not same_turn:
                 score = 1.0  # the same fact or skill learned from both, said in two sessions
             else:
-                score = max(_close(statement, s, contents, weights, around, bar) for s in compared)
+                scores = [similarity(mine, contents[id(s)], weights) for s in compared]
+                score = max(scores)
+                # … or near, at the same mistake of the agent's: in another session only (the
+                # sentences of one message share their situation)
+                if score < bar and not same_turn and around and _situated(statement, compared, scores, contents, around, bar):
+                    score = bar
             if score >= bar and (best is None or score > best[0]):
                 best = (score, index)
         if best is None:

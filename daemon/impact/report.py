@@ -68,6 +68,7 @@ def statements_of(sessions: Sequence[Session]) -> list[tuple[Statement, Situatio
         for k, said in enumerate(session.messages):
             if said.role == "user":
                 before = "\n".join(answered)
+                wrote, tools = replies[k]
                 statements = detect_statements(
                     said.text,
                     session.id,
@@ -76,10 +77,10 @@ def statements_of(sessions: Sequence[Session]) -> list[tuple[Statement, Situatio
                     said.turn_ref,
                     answered=before,
                     usual=usual,
-                    reply=replies[k],
+                    reply="\n".join(part for part in (wrote, tools) if part),
                 )
                 if statements:
-                    around = situation(before, replies[k])
+                    around = situation(before, wrote)
                     found += [(s, around) for s in statements]
                 answered = []
             elif said.role == "assistant":
@@ -95,13 +96,13 @@ def _turn(said: history.Said) -> str:
     return "\n".join((said.text, *missing)) if missing else said.text
 
 
-def _replies(messages: Sequence[history.Said]) -> list[str]:
+def _replies(messages: Sequence[history.Said]) -> list[tuple[str, str]]:
     """For each message, the agent's messages after it up to the person's next one: how the
-    agent took what was said (read backwards once, not once per message). What the agent wrote
-    comes first and the lines the runtime adapters write for its tool calls ("[tool: Bash]")
-    after: a runtime often writes a tool call before the words ("You're right — …") that open
-    the reply."""
-    replies = [""] * len(messages)
+    agent took what was said (read backwards once, not once per message). What the agent wrote,
+    and the lines the runtime adapters write for its tool calls ("[tool: Bash]"), apart: the
+    reply reads them after its words, since a runtime often writes a tool call before the words
+    ("You're right — …") that open it."""
+    replies = [("", "")] * len(messages)
     after: list[str] = []  # the agent's messages after the one read, last first
     for k in range(len(messages) - 1, -1, -1):
         said = messages[k]
@@ -110,7 +111,7 @@ def _replies(messages: Sequence[history.Said]) -> list[str]:
             wrote = [line for line in lines if line.strip() and not line.startswith(TOOL_LINE)]
             # a tool call by what it ran, not by the adapter's marker ("tool" is no word of the agent's)
             tools = (line.removeprefix(TOOL_LINE).removesuffix("]") for line in lines if line.startswith(TOOL_LINE))
-            replies[k] = "\n".join((*wrote, *tools))
+            replies[k] = ("\n".join(wrote), "\n".join(tools))
             after = []
         elif said.role == "assistant":
             after.append(said.text)

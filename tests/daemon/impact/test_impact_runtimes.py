@@ -226,3 +226,38 @@ def test_a_correction_said_again_in_other_words_at_the_same_mistake_is_a_recurre
         ("Don't round the invoice totals, keep the cents.", ["Never round invoice amounts, two decimals."]),
         ("No rounding in the invoice reminders, they quote the exact amounts.", []),
     ]
+
+
+def test_tool_calls_in_the_reply_tell_no_situation(tmp_path: Path) -> None:
+    """Two near rules about the README, each answered by Claude Code with tool calls alone (an
+    edit of README.md, a lint run): the same calls every time, they say nothing about which
+    mistake (the adapters write them on lines of their own after the reply's words)."""
+    config = copy("claude-code", tmp_path)
+    projects = tmp_path / "claude-code" / "projects" / "-srv-project"
+    shutil.rmtree(projects.parent)
+    others = ["Always answer in English.", "Never deploy on Fridays.", "Use pnpm, not npm.",
+              "Keep commit messages under 72 characters.", "Dates are ISO 8601, not US style."]  # fmt: skip
+    sessions = (
+        ("21", "Don't use tables in the README.", "I documented the options in the README as a table."),
+        ("22", "Don't put badges in the README header.", "The README header now shows the build and coverage badges."),
+        *((f"{23 + n}", rule, "Done, I updated the file.") for n, rule in enumerate(others)),
+    )
+    calls = [{"type": "tool_use", "id": "toolu_6", "name": "Edit",
+              "input": {"file_path": "/srv/project/README.md", "old_string": "a", "new_string": "b"}},
+             {"type": "tool_use", "id": "toolu_7", "name": "Bash", "input": {"command": "npx markdownlint --fix README"}}]  # fmt: skip
+    for n, (day, rule, before) in enumerate(sessions):
+        session = f"7b2d4f60-5555-4e4e-9f9f-0000000000{day}"
+        lines = [
+            claude_line("user", "d1", f"2026-11-{day}T10:00:00Z", "Tidy up the README."),
+            claude_line("assistant", "d2", f"2026-11-{day}T10:00:05Z", [{"type": "text", "text": before}]),
+            claude_line("user", "d3", f"2026-11-{day}T10:00:10Z", rule),
+            claude_line("assistant", "d4", f"2026-11-{day}T10:00:15Z", calls),
+        ]  # fmt: skip
+        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
+        os.utime(projects / f"{session}.jsonl", (OLD[0] + n, OLD[1] + n))
+    document = impact(config)
+    readme = [i for i in document["items"] if "README" in i["first"]["quote"]]
+    assert [(i["first"]["quote"], i["recurrences"]) for i in readme] == [
+        ("Don't use tables in the README.", []),
+        ("Don't put badges in the README header.", []),
+    ]
