@@ -58,7 +58,7 @@ class Situations:
         # id of a statement → (its situation, its language); `weight`: how much a stem says
         self._of = of
         self._weight = weight
-        self._read: dict[tuple[int, str], tuple[frozenset[str], frozenset[str]]] = {}
+        self._read: dict[tuple[Situation, str], tuple[frozenset[str], frozenset[str]]] = {}
 
     def __bool__(self) -> bool:
         return bool(self._of)
@@ -66,9 +66,9 @@ class Situations:
     def _stems(self, statement: int) -> tuple[frozenset[str], frozenset[str]] | None:
         if statement not in self._of:
             return None
-        around, code = self._of[statement]
-        key = (id(around), code)  # the statements of one message share their situation
+        key = self._of[statement]  # the statements of one message share it, an agent repeats itself
         if key not in self._read:
+            around, code = key
             lang = language(code)
             self._read[key] = (content(around.before, lang).stems, content(around.after, lang).stems)
         return self._read[key]
