@@ -88,16 +88,19 @@ def situations_of(agents: list[Agent], found: dict[str, list[Statement]]) -> dic
     for agent in agents:
         transcripts = {s["id"]: s["transcript"] for s in agent.sessions}
         mine: dict[Statement, Situation] = {}
+        messages: dict[tuple[str, int], Situation] = {}  # the statements of one message share it
         for statement in found[agent.name]:
             transcript = transcripts[statement.session]
-            # the turns before and after the person's (`turn` counts from 1)
-            before, after = (
-                transcript[k]["content"]
-                if 0 <= k < len(transcript) and transcript[k]["role"] == "assistant"
-                else ""
-                for k in (statement.turn - 2, statement.turn)
-            )
-            mine[statement] = situation(before, after)
+            if (statement.session, statement.turn) not in messages:
+                # the turns before and after the person's (`turn` counts from 1)
+                before, after = (
+                    transcript[k]["content"]
+                    if 0 <= k < len(transcript) and transcript[k]["role"] == "assistant"
+                    else ""
+                    for k in (statement.turn - 2, statement.turn)
+                )
+                messages[(statement.session, statement.turn)] = situation(before, after)
+            mine[statement] = messages[(statement.session, statement.turn)]
         result[agent.name] = mine
     return result
 

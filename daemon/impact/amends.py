@@ -73,10 +73,12 @@ EDITED_FILE = re.compile(
 )
 # What is read as prose of the agent's turn: not its code (a fence, inline), its tool calls and
 # their output (the adapters' lines, a runtime's rendering: "● Bash(…)", "⎿ 42 passed", Codex's
-# "└ …", and the indented lines under them), addresses or query strings ("?page=2", "WHERE id
-# = ?", "a ? b : c"; read from a word's start, so that a long run of characters is read once).
+# "• Ran …" and "└ …", and the indented lines of output under "⎿" and "└"; not those under a
+# bullet or an adapter's line, which may be the agent's words: "  Should I …?"), addresses, or
+# a query string ("?page=2", read from a word's start so that a long run of characters is read
+# once).
 NOT_PROSE = re.compile(
-    r"```.*?(?:```|\Z)|`[^`\n]*`|^[ \t]*(?:\[tool: |[●⏺•⎿└] )[^\n]*(?:\n[ \t]+[^\n]*)*"
+    r"```.*?(?:```|\Z)|`[^`\n]*`|^[ \t]*(?:\[tool: |[●⏺•] )[^\n]*|^[ \t]*[⎿└] [^\n]*(?:\n[ \t]+[^\n]*)*"
     r"|(?<!\S)\S*\?\S*=\S*|https?://\S+",
     re.DOTALL | re.MULTILINE,
 )

@@ -142,7 +142,8 @@ def _situated(
     say."""
     for other, score in zip(compared, scores, strict=True):
         if NEAR <= score < bar:
-            about = contents[id(statement)].content.stems | contents[id(other)].content.stems
+            # the words one says and the other does not: what the turns around them must bridge
+            about = contents[id(statement)].content.stems ^ contents[id(other)].content.stems
             if around.alike(id(statement), id(other), about) >= SAME_SITUATION:
                 return True
     return False

@@ -3,22 +3,26 @@ reply (pure, no I/O; docs/explanation/impact.md#how-recurrence-is-matched).
 
 A correction said again is most often said at the same mistake: the agent does the same wrong
 thing again ("I rounded the Dupont totals…") and sets it right the same way ("Back to
-cents…"), whatever words or language the person finds the second time. Two statements of
+cents…"), in whatever other words the person finds the second time. Two statements of
 different sessions whose wording is near but not close enough to say the same thing
 (`recurrence.NEAR`) are the same thing said again when the agent's turns around them are alike
-(`Situations.alike`) about what the two statements say. Only the prose counts: the code and
-the tool calls and output a project prints every session ("42 passed") say nothing about which
-mistake, and neither do the words an agent ends every turn with ("Let me know if …").
+(`Situations.alike`) and bridge the words the person changed. Only the prose counts: the code
+and the tool calls and output a project prints every session ("42 passed") say nothing about
+which mistake, and neither do the words an agent writes after every piece of work ("Let me
+know if …").
 """
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from daemon.impact.amends import NOT_PROSE
 from daemon.impact.content import content
-from daemon.text.language import language
+from daemon.text.language import Language, detect, language
 
 # Characters of each turn kept: the end of the turn answered (what the person reacts to), the
 # head of the reply (where an agent writes what it set right).
@@ -28,6 +32,13 @@ RAW_CHARS = 4 * SITUATION_CHARS
 FENCE = "```"
 # Stems two turns must share to be alike: one is chance.
 SHARED_STEMS = 2
+# A sentence of the agent's in this many of its situations or more is what it writes every
+# time ("All 42 tests pass. Let me know if you want anything else."), whatever the work.
+EVERY_TIME = 3
+# Where the agent's prose is cut into sentences for that count, and what a sentence is
+# compared as (numbers alike: "All 41 tests pass" is "All 42 tests pass").
+SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True)
@@ -63,22 +74,39 @@ class Situations:
     def __bool__(self) -> bool:
         return bool(self._of)
 
+    @cached_property
+    def _every_time(self) -> frozenset[str]:
+        """The sentences the agent writes in EVERY_TIME of its situations or more (read once,
+        when a first pair is near)."""
+        seen: Counter[str] = Counter()
+        # each message's once (its statements share one), a message said in many the same way many times
+        for around in {id(around): around for around, _ in self._of.values()}.values():
+            seen.update({_sentence(x) for text in (around.before, around.after) for x in SENTENCE.split(text)})
+        return frozenset(x for x, n in seen.items() if n >= EVERY_TIME and x)
+
+    def _prose(self, text: str, code: str) -> frozenset[str]:
+        """The stems of what the agent wrote, without what it writes every time, read in its own
+        language (an agent may write English to a person who writes French: "the" is no word of
+        what was done)."""
+        kept = " ".join(x for x in SENTENCE.split(text) if _sentence(x) not in self._every_time)
+        lang: Language | None = detect([kept]) if kept.strip() else None
+        return content(kept, lang or language(code)).stems
+
     def _stems(self, statement: int) -> tuple[frozenset[str], frozenset[str]] | None:
         if statement not in self._of:
             return None
         key = self._of[statement]  # the statements of one message share it, an agent repeats itself
         if key not in self._read:
             around, code = key
-            lang = language(code)
-            self._read[key] = (content(around.before, lang).stems, content(around.after, lang).stems)
+            self._read[key] = (self._prose(around.before, code), self._prose(around.after, code))
         return self._read[key]
 
     def alike(self, a: int, b: int, about: frozenset[str]) -> float:
         """How close the agent's turns around two statements are, 0 to 1: the weight of the
         stems they share over the smaller side's, the turn answered with the turn answered, the
         reply with the reply, the closer pair counting — when they share SHARED_STEMS, one of
-        them a stem of what the statements say (`about`): turns that share only what the agent
-        writes every time are not alike."""
+        them a stem `about` what one statement says and the other does not: the turns bridge
+        the words the person changed ("cents" the first time, "two decimals" the second)."""
         mine, theirs = self._stems(a), self._stems(b)
         if mine is None or theirs is None:
             return 0.0
@@ -91,3 +119,8 @@ class Situations:
             if smaller:
                 best = max(best, sum(map(self._weight, shared)) / smaller)
         return best
+
+
+def _sentence(text: str) -> str:
+    """A sentence of the agent's as its repeats are counted: its words, case and numbers aside."""
+    return DIGITS.sub("0", " ".join(text.casefold().split()))

@@ -89,14 +89,66 @@ def test_two_near_rules_of_one_message_stay_two() -> None:
     assert sizes([*others, *statements], around) == [1] * (len(others) + 2)
 
 
+def with_fillers(closing: str) -> tuple[list[Statement], dict[Statement, Situation]]:
+    """The history of fillers, each said after a turn of the agent's that ends with `closing`."""
+    others = history()
+    return others, {s: situation(f"Updated the file. {closing}", closing) for s in others}
+
+
 def test_what_an_agent_writes_every_time_is_no_situation() -> None:
-    """Near rules about the README, each after the same closing words of the agent's and
-    answered by the same words: the turns share nothing the rules are about."""
+    """Near rules about the README, each after the same closing words of the agent's, which it
+    writes after every piece of work and which name the README too: they tell no mistake."""
+    others, around = with_fillers(BOILERPLATE)
     first = said(1, "Don't use tables in the README.", "2026-03-02", BOILERPLATE)
     again = said(2, "Don't put badges in the README header.", "2026-03-23", BOILERPLATE)
-    around = {first[0]: situation(BOILERPLATE, BOILERPLATE), again[0]: situation(BOILERPLATE, BOILERPLATE)}
+    around |= {first[0]: situation(BOILERPLATE, BOILERPLATE), again[0]: situation(BOILERPLATE, BOILERPLATE)}
+    assert sizes([*others, *first, *again], around) == [1] * (len(others) + 2)
+    # … in Japanese too: "修正しました。テストを実行しました。" after every change
+    closing = "修正しました。テストを実行しました。"
+    others, around = with_fillers(closing)
+    first = said(1, "テストを勝手に直さないで。", "2026-03-02", closing)
+    again = said(2, "設定ファイルを勝手に変えないで。", "2026-03-23", closing)
+    assert first and again
+    # (its sentences end with "。" and no space: each is counted alone)
+    around |= {first[0]: situation("はい。" + closing, closing), again[0]: situation("はい。" + closing, closing)}
+    assert sizes([*others, *first, *again], around) == [1] * (len(others) + 2)
+
+
+def test_the_words_both_statements_say_are_no_bridge() -> None:
+    """Two turns that share only what both rules name ("README") tell nothing of which."""
+    first = said(1, "Don't use tables in the README.", "2026-03-02", "I reworked the README section.")
+    again = said(2, "Don't put badges in the README header.", "2026-03-23", "I reworked the README section.")
+    others = history()
+    around = {first[0]: situation("I reworked the README section.", "Done."), again[0]: situation("I reworked the README section.", "Done.")}
+    assert sizes([*others, *first, *again], around) == [1] * (len(others) + 2)
+
+
+def test_an_agent_writing_another_language_is_read_in_its_own() -> None:
+    """A person who writes French to an agent that answers in English: "the" is no word of what
+    was done, and the turns share only "README"."""
+    first = said(1, "Pas de tableaux dans le README, des listes.", "2026-03-02", "I added the options table to the README.")
+    again = said(2, "Pas de badges dans l'en-tête du README, c'est moche.", "2026-03-23", "I put the badges in the README.")
+    assert first and again
+    around = {
+        first[0]: situation("I added the options table to the README.", "Done."),
+        again[0]: situation("I put the badges in the README.", "Done."),
+    }
     others = history()
     assert sizes([*others, *first, *again], around) == [1] * (len(others) + 2)
+
+
+def test_turns_alike_in_one_word_or_in_little_of_their_weight_are_not_alike() -> None:
+    # one word in common ("totals"), whatever its weight
+    assert sizes(*rounding(("Rounded the totals.", "OK."), ("Here are the totals.", "Sure."))) == [1, 1]
+    # two words in common among many others
+    long_before = "The Dupont totals are in the quarterly export with the VAT lines, the shipping, the discounts and the notes."
+    other_before = "Keller's contract, the renewal date, the Dupont address and the new totals of the quarter are in the folder."
+    assert sizes(*rounding((long_before, "OK."), (other_before, "Sure."))) == [1, 1]
+
+
+def test_code_in_the_reply_is_no_situation() -> None:
+    code = "```python\nround(invoice_total, 2)\n```\nDone."
+    assert sizes(*rounding((OTHER_BEFORE, code), ("The Keller contract is renewed.", code))) == [1, 1]
 
 
 def test_tool_calls_their_output_and_code_are_no_situation() -> None:

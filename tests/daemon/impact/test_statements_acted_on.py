@@ -86,6 +86,10 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
             MIGRATION + "\nShould the importer skip rows with an empty due_date, or fill it from the order date?",
             REDONE,
         ),
+        # … asked in words indented under a tool line, a bullet or a list: words, not output
+        (RULE, MIGRATION + "\n[tool: Bash: pytest -q]\n  Should the importer fill due_date from the order date?", REDONE),
+        (RULE, MIGRATION + "\n• Ran the importer tests: 12 passed\n  Should the importer fill due_date?", REDONE),
+        (RULE, MIGRATION + "\n[tool: Bash: pytest -q]\n  - 12 passed\n  - Should the importer fill due_date?", REDONE),
         ("can due_date be empty?", MIGRATION, REDONE),  # a question
         ("also the logo is blurry on mobile.", MIGRATION, REDONE),  # nothing of the agent's turn
         ("here is what the importer logs for due_date:", MIGRATION, REDONE),  # introduces what follows
