@@ -3,17 +3,18 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Nineteen corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+Twenty-one corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
 first, read while the detection was built), impact_corpus_unseen, _final, _fresh, _blind,
 _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth, _thirteenth, _fourteenth,
-_fifteenth, _sixteenth, _seventeenth, _eighteenth and _nineteenth (held out:
+_fifteenth, _sixteenth, _seventeenth, _eighteenth, _nineteenth, _twentieth and _twentyfirst (held out:
 written blind by helpers who never read the detection; each read only after its first
 measurement). `--corpus` picks one; `--sessions 0` skips the
 whole-process run and keeps the whole-process figures last written.
 
 1. Every user turn of every session of benchmarks/impact_corpus/ goes through detection
    (`daemon.impact.statements`, with the agent's turns before and after it), every agent's statements through grouping
-   (`daemon.impact.recurrence`); benchmarks/impact_score.py scores them against the labels:
+   (`daemon.impact.recurrence`, with the agent's turns around each: `daemon.impact.situation`);
+   benchmarks/impact_score.py scores them against the labels:
    detection precision and recall (overall, per language, per kind), recurrence pair
    precision and recall (over all labelled pairs, and over the pairs whose two occurrences
    were both detected), and which look-alikes were taken for statements.
@@ -22,7 +23,7 @@ whole-process run and keeps the whole-process figures last written.
    `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
    memory, items found.
 
-Writes benchmarks/results/impact.json (impact-unseen.json … impact-nineteenth.json for the
+Writes benchmarks/results/impact.json (impact-unseen.json … impact-twentyfirst.json for the
 others).
 """
 
@@ -178,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth, _thirteenth, _fourteenth, _fifteenth, _sixteenth, _seventeenth, _eighteenth and _nineteenth)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth, _thirteenth, _fourteenth, _fifteenth, _sixteenth, _seventeenth, _eighteenth, _nineteenth, _twentieth and _twentyfirst)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)
