@@ -91,6 +91,10 @@ LONGEST = 40
 # Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
 # sets three things right in one message: "会社名ちゃうで。『金田食品株式会社』。カタカナちゃうし…").
 MANY = 3
+# How the adapters mark a tool call's line they cut (`daemon.transcripts.guards.tool_summary`).
+CUT = "…"
+# Letters of a file's name a cut path must show to name that file, not a sibling.
+SHOWN = 8
 # Sentences a message may have for one to be read as acted on: a longer one is a document or
 # a log the person pasted, and the agent's edit answers all of it.
 LONGEST_ACTED = 20
@@ -220,13 +224,15 @@ def ends_asking_in_prose(text: str) -> bool:
 
 def _edited_files(text: str) -> frozenset[str]:
     """The files an edit in `text` changed (`EDITED_FILE`), as paths with "/" and without
-    quotes; not a name the adapter cut ("…"), a folder ("src/"), nor one with no "." or "/"."""
+    quotes; not a folder ("src/"), nor a name with no "." or "/". A name the adapter cut
+    ("/Users/ana/work/shop/src/…", `daemon.transcripts.guards.tool_summary`) is kept with its mark: it names
+    the file its path starts (`_same_file`)."""
     found = set()
     for m in EDITED_FILE.finditer(text):
         name = next((g for g in m.groups() if g), "").strip().strip("'\"`").replace("\\", "/")
         if name.count("]") > name.count("["):
             name = name[:-1]  # the adapter's closing bracket: "[tool: shell: apply_patch … a.py]"
-        if name and not name.endswith(("…", "/")) and ("." in name or "/" in name):
+        if name and not name.endswith("/") and ("." in name or "/" in name) and name != CUT:
             found.add(name)
     return frozenset(found)
 
@@ -234,9 +240,16 @@ def _edited_files(text: str) -> frozenset[str]:
 def _same_file(a: str, b: str) -> bool:
     """Whether two paths name one file: equal, or an absolute one ends, at a "/", with a
     relative one ("/srv/app/src/a.py" and "src/a.py"; not "docs/README.md" and "README.md",
-    two files of one project)."""
+    two files of one project). A path the adapter cut (it ends with "…") names the one it
+    starts when it shows SHOWN letters of the file's name: "/srv/app/src/billing/InvoiceTa…"
+    and "/srv/app/src/billing/InvoiceTable.tsx" (the turn's "Write: …" and the reply's "Edit:
+    …" are cut at different lengths); "…/billing/In…" may be any file of the folder."""
     if a == b:
         return True
+    if a.endswith(CUT) or b.endswith(CUT):
+        short, long = sorted((a.removesuffix(CUT), b.removesuffix(CUT)), key=len)
+        shown = short.rpartition("/")[2]  # of the file's own name
+        return len(shown) >= SHOWN and long.startswith(short) and "/" not in long[len(short) :]
     short, long = sorted((a, b), key=len)
     absolute = long.startswith("/") or (len(long) > 2 and long[1] == ":" and long[2] == "/")
     return absolute and not short.startswith("/") and long.endswith("/" + short)

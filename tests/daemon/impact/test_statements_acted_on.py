@@ -20,6 +20,11 @@ MIGRATION = (
 )
 REDONE = "Edit: db/migrations/0042_due_date.sql"  # the same file edited again
 RULE = "The importer takes due_date from the order date, 30 days later."
+# a path longer than the adapters' line for a tool call
+DEEP = "/Users/ana/work/acme-billing/invoicing/db/migrations/0042_due_date_not_null_from_orders.sql"
+SIBLING = "/Users/ana/work/acme-billing/invoicing/db/migrations/0043_invoice_number_index.sql"
+# … and one cut before its name shows: any file of its folder
+DEEPER = "/Users/ana/work/acme-billing/services/invoicing/db/migrations/versions/0042_due_date.sql"
 PATCH = "*** Begin Patch\n*** Update File: db/migrations/0042_due_date.sql\n@@\n-NULL\n+NOT NULL\n*** End Patch"
 
 
@@ -53,6 +58,9 @@ def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: st
         # the turn before as the report writes it (the adapter's line) and an absolute path
         # edited again under its relative name
         ("en", "Added the migration.\n[tool: Write: /srv/app/db/migrations/0042_due_date.sql]", RULE, REDONE),
+        # a deep path the adapter cut ("…"), at other lengths for "Write" and "Edit"
+        ("en", "Added the migration for due_date.\n[tool: " + tool_summary("Write", {"file_path": DEEP}) + "]", RULE,
+         tool_summary("Edit", {"file_path": DEEP})),
         # Codex's patches, as its adapter summarises them (`tool_summary`: one line, cut at 80)
         (
             "en",
@@ -113,6 +121,11 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
         ("now add a due_date index to the migration.", MIGRATION, REDONE),
         # a question mark in a query string or in code is no question of the agent's; an offer is
         (RULE, MIGRATION + "\nWant me to backfill the old rows too?", REDONE),
+        # a cut path names the file it starts, not a sibling in its folder: the next task
+        (RULE, "Added the migration for due_date.\n[tool: " + tool_summary("Write", {"file_path": DEEP}) + "]",
+         tool_summary("Write", {"file_path": SIBLING})),
+        (RULE, "Added the migration for due_date.\n[tool: " + tool_summary("Write", {"file_path": DEEPER}) + "]",
+         tool_summary("Edit", {"file_path": DEEPER})),
         # two relative paths name one file only when equal: another README is the next task
         ("The README lists the importer's due_date.", "Wrote the docs.\n[tool: Write: docs/README.md]", "Edit: README.md"),
         # a sentence beside another that someone else said is not read for the reply
