@@ -93,7 +93,8 @@ LONGEST = 40
 MANY = 3
 # How the adapters mark a tool call's line they cut (`daemon.transcripts.guards.tool_summary`).
 CUT = "…"
-# Letters of a file's name a cut path must show to name that file, not a sibling.
+# Letters of a file's name a cut path must show to name that file, not a sibling (digits and
+# marks aside: "202412031…" may be any migration of that day).
 SHOWN = 8
 # Sentences a message may have for one to be read as acted on: a longer one is a document or
 # a log the person pasted, and the agent's edit answers all of it.
@@ -232,6 +233,7 @@ def _edited_files(text: str) -> frozenset[str]:
         name = next((g for g in m.groups() if g), "").strip().strip("'\"`").replace("\\", "/")
         if name.count("]") > name.count("["):
             name = name[:-1]  # the adapter's closing bracket: "[tool: shell: apply_patch … a.py]"
+        name = " ".join(name.split())  # as the adapters write a tool call's line
         if name and not name.endswith("/") and ("." in name or "/" in name) and name != CUT:
             found.add(name)
     return frozenset(found)
@@ -240,19 +242,31 @@ def _edited_files(text: str) -> frozenset[str]:
 def _same_file(a: str, b: str) -> bool:
     """Whether two paths name one file: equal, or an absolute one ends, at a "/", with a
     relative one ("/srv/app/src/a.py" and "src/a.py"; not "docs/README.md" and "README.md",
-    two files of one project). A path the adapter cut (it ends with "…") names the one it
-    starts when it shows SHOWN letters of the file's name: "/srv/app/src/billing/InvoiceTa…"
-    and "/srv/app/src/billing/InvoiceTable.tsx" (the turn's "Write: …" and the reply's "Edit:
-    …" are cut at different lengths); "…/billing/In…" may be any file of the folder."""
+    two files of one project). A path the adapter cut (it ends with "…") is `_cut_from` the
+    other."""
+    if a.endswith(CUT) or b.endswith(CUT):
+        return _cut_from(a, b)
     if a == b:
         return True
-    if a.endswith(CUT) or b.endswith(CUT):
-        short, long = sorted((a.removesuffix(CUT), b.removesuffix(CUT)), key=len)
-        shown = short.rpartition("/")[2]  # of the file's own name
-        return len(shown) >= SHOWN and long.startswith(short) and "/" not in long[len(short) :]
     short, long = sorted((a, b), key=len)
     absolute = long.startswith("/") or (len(long) > 2 and long[1] == ":" and long[2] == "/")
     return absolute and not short.startswith("/") and long.endswith("/" + short)
+
+
+def _cut_from(a: str, b: str) -> bool:
+    """Whether a path the adapter cut names the other path's file: the other starts with it
+    and goes on in the file's name, which it shows SHOWN letters of ("/srv/app/billing/InvoiceTa…"
+    and "/srv/app/billing/InvoiceTable.tsx"; the turn's "Write: …" and the reply's "Edit: …" are
+    cut at other lengths). A cut that shows fewer ("…/versions/0…") may be any file of its
+    folder; a cut name is longer than what it was cut from ("InvoiceTable.ts" is not
+    "InvoiceTable.ts_backup…")."""
+    cut_a, cut_b = a.endswith(CUT), b.endswith(CUT)
+    if cut_a and cut_b:
+        short, long = sorted((a.removesuffix(CUT), b.removesuffix(CUT)), key=len)
+    else:  # only the cut one is cut from the other
+        short, long = (a.removesuffix(CUT), b) if cut_a else (b.removesuffix(CUT), a)
+    shown = short.rpartition("/")[2]  # of the file's own name
+    return sum(c.isalpha() for c in shown) >= SHOWN and long.startswith(short) and "/" not in long[len(short) :]
 
 
 @cache

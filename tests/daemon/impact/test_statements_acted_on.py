@@ -25,6 +25,21 @@ DEEP = "/Users/ana/work/acme-billing/invoicing/db/migrations/0042_due_date_not_n
 SIBLING = "/Users/ana/work/acme-billing/invoicing/db/migrations/0043_invoice_number_index.sql"
 # … and one cut before its name shows: any file of its folder
 DEEPER = "/Users/ana/work/acme-billing/services/invoicing/db/migrations/versions/0042_due_date.sql"
+DEEPER_SIBLING = "/Users/ana/work/acme-billing/services/invoicing/db/migrations/versions/0043_index.sql"
+DUE = "Added the migration for due_date.\n[tool: "  # the turn before, up to its tool line
+
+
+def folder(length: int) -> str:
+    """A folder path of `length` characters: the adapter's "Write: " line for a file in it
+    shows 79 - 7 - `length` characters of the file's name."""
+    return "/srv/" + "a" * (length - 6) + "/"
+
+
+def cut_pair(shown: int) -> tuple[str, str]:
+    """The turn before (its Write cut to show `shown` letters of the name) and the reply (its
+    Edit, cut one letter later)."""
+    path = folder(79 - 7 - shown) + "duedatenotnullfromorders.sql"
+    return DUE + tool_summary("Write", {"file_path": path}) + "]", tool_summary("Edit", {"file_path": path})
 PATCH = "*** Begin Patch\n*** Update File: db/migrations/0042_due_date.sql\n@@\n-NULL\n+NOT NULL\n*** End Patch"
 
 
@@ -58,6 +73,11 @@ def found(message: str, answered: str = MIGRATION, reply: str = REDONE, code: st
         # the turn before as the report writes it (the adapter's line) and an absolute path
         # edited again under its relative name
         ("en", "Added the migration.\n[tool: Write: /srv/app/db/migrations/0042_due_date.sql]", RULE, REDONE),
+        # a path the adapter cut where eight letters of the file's name show
+        ("en", *cut_pair(8)[:1], RULE, cut_pair(8)[1]),
+        # … against the runtime's rendering of it, uncut, with the spaces the adapter folds
+        ("en", "Added the migration for due_date.\n● Write(/Users/ana/My  Documents/acme/db/migrations/0042_due_date_not_null.sql)",
+         RULE, tool_summary("Edit", {"file_path": "/Users/ana/My  Documents/acme/db/migrations/0042_due_date_not_null.sql"})),
         # a deep path the adapter cut ("…"), at other lengths for "Write" and "Edit"
         ("en", "Added the migration for due_date.\n[tool: " + tool_summary("Write", {"file_path": DEEP}) + "]", RULE,
          tool_summary("Edit", {"file_path": DEEP})),
@@ -126,6 +146,17 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
          tool_summary("Write", {"file_path": SIBLING})),
         (RULE, "Added the migration for due_date.\n[tool: " + tool_summary("Write", {"file_path": DEEPER}) + "]",
          tool_summary("Edit", {"file_path": DEEPER})),
+        # two siblings cut to the same line; a cut name longer than the file of the turn before; a
+        # cut inside a folder's name; seven letters of the name shown
+        (RULE, DUE + tool_summary("Write", {"file_path": DEEPER}) + "]", tool_summary("Write", {"file_path": DEEPER_SIBLING})),
+        (RULE, DUE + "Write: /srv/app/web/src/billing/InvoiceTable.ts]",
+         tool_summary("Edit", {"file_path": "/srv/app/web/src/billing/InvoiceTable.ts_backup_2026_12_01_before_the_fix_of_rounding.ts"})),
+        (RULE, DUE + tool_summary("Write", {"file_path": folder(60) + "componentsandwidgets/Foo.tsx"}) + "]",
+         f"● Update({folder(60)}componentsandwidgets/Foo.tsx)"),
+        (RULE, *cut_pair(7)),
+        # … or digits alone: "202412031…" may be any migration of that day
+        (RULE, DUE + tool_summary("Write", {"file_path": folder(63) + "20241203121500_create_customers.rb"}) + "]",
+         tool_summary("Edit", {"file_path": folder(63) + "20241203121500_create_customers.rb"})),
         # two relative paths name one file only when equal: another README is the next task
         ("The README lists the importer's due_date.", "Wrote the docs.\n[tool: Write: docs/README.md]", "Edit: README.md"),
         # a sentence beside another that someone else said is not read for the reply
