@@ -22,6 +22,7 @@ from functools import cached_property
 
 from daemon.impact.amends import NOT_PROSE
 from daemon.impact.content import content
+from daemon.impact.sentences import END
 from daemon.text.language import Language, detect, language
 
 # Characters of each turn kept: the end of the turn answered (what the person reacts to), the
@@ -35,9 +36,8 @@ SHARED_STEMS = 2
 # A sentence of the agent's in this many of its situations or more is what it writes every
 # time ("All 42 tests pass. Let me know if you want anything else."), whatever the work.
 EVERY_TIME = 3
-# Where the agent's prose is cut into sentences for that count, and what a sentence is
-# compared as (numbers alike: "All 41 tests pass" is "All 42 tests pass").
-SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])|\n+")
+# What a sentence of the agent's is compared as, for that count (numbers alike: "All 41 tests
+# pass" is "All 42 tests pass"); sentences end where the person's do (`sentences.END`).
 DIGITS = re.compile(r"\d+")
 
 
@@ -81,14 +81,14 @@ class Situations:
         seen: Counter[str] = Counter()
         # each message's once (its statements share one), a message said in many the same way many times
         for around in {id(around): around for around, _ in self._of.values()}.values():
-            seen.update({_sentence(x) for text in (around.before, around.after) for x in SENTENCE.split(text)})
+            seen.update({_sentence(x) for text in (around.before, around.after) for x in END.split(text)})
         return frozenset(x for x, n in seen.items() if n >= EVERY_TIME and x)
 
     def _prose(self, text: str, code: str) -> frozenset[str]:
         """The stems of what the agent wrote, without what it writes every time, read in its own
         language (an agent may write English to a person who writes French: "the" is no word of
         what was done)."""
-        kept = " ".join(x for x in SENTENCE.split(text) if _sentence(x) not in self._every_time)
+        kept = " ".join(x for x in END.split(text) if _sentence(x) not in self._every_time)
         lang: Language | None = detect([kept]) if kept.strip() else None
         return content(kept, lang or language(code)).stems
 

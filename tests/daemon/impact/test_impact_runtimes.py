@@ -30,6 +30,14 @@ def write_lines(path: Path, lines: list[dict[str, Any]]) -> None:
     os.utime(path, OLD)
 
 
+def write_session(projects: Path, session: str, lines: list[dict[str, Any]], order: int = 0) -> None:
+    """One Claude Code session of the project folder `projects`, finished `order` seconds after
+    the first (the sessions are read in that order)."""
+    path = projects / f"{session}.jsonl"
+    write_lines(path, [{**line, "sessionId": session} for line in lines])
+    os.utime(path, (OLD[0] + order, OLD[1] + order))
+
+
 def impact(config: Path) -> dict[str, Any]:
     result = run_cli(config, "impact", "--agent", "coder", "--json")
     assert result.code == 0, result.err
@@ -151,7 +159,7 @@ def test_a_value_said_alone_is_a_correction_when_claude_code_amends_its_work(tmp
             claude_line("assistant", "a4", f"2026-11-{day}T10:00:12Z", edit),
             claude_line("assistant", "a5", f"2026-11-{day}T10:00:15Z", [{"type": "text", "text": reply}]),
         ]  # fmt: skip
-        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
+        write_session(projects, session, lines)
     document = impact(config)
     (item,) = [i for i in document["items"] if "5433" in i["first"]["quote"]]
     assert item["first"]["session"].endswith("000000000007.jsonl")
@@ -182,7 +190,7 @@ def test_a_sentence_claude_code_acts_on_by_editing_its_file_again_is_a_correctio
             claude_line("assistant", "b4", f"2026-11-{day}T10:00:12Z", edit),
             claude_line("assistant", "b5", f"2026-11-{day}T10:00:15Z", [{"type": "text", "text": "Done."}]),
         ]  # fmt: skip
-        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
+        write_session(projects, session, lines)
     document = impact(config)
     (item,) = [i for i in document["items"] if "order date" in i["first"]["quote"]]
     assert item["first"]["session"].endswith("000000000009.jsonl")
@@ -218,8 +226,7 @@ def test_a_correction_said_again_in_other_words_at_the_same_mistake_is_a_recurre
             claude_line("user", "c3", f"2026-11-{day}T10:00:10Z", correction),
             claude_line("assistant", "c4", f"2026-11-{day}T10:00:15Z", [{"type": "text", "text": reply}]),
         ]  # fmt: skip
-        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
-        os.utime(projects / f"{session}.jsonl", (OLD[0] + n, OLD[1] + n))
+        write_session(projects, session, lines, n)
     document = impact(config)
     rounding = [i for i in document["items"] if "round" in i["first"]["quote"].casefold()]
     assert [(i["first"]["quote"], [r["quote"] for r in i["recurrences"]]) for i in rounding] == [
@@ -253,8 +260,7 @@ def test_tool_calls_in_the_reply_tell_no_situation(tmp_path: Path) -> None:
             claude_line("user", "d3", f"2026-11-{day}T10:00:10Z", rule),
             claude_line("assistant", "d4", f"2026-11-{day}T10:00:15Z", calls),
         ]  # fmt: skip
-        write_lines(projects / f"{session}.jsonl", [{**line, "sessionId": session} for line in lines])
-        os.utime(projects / f"{session}.jsonl", (OLD[0] + n, OLD[1] + n))
+        write_session(projects, session, lines, n)
     document = impact(config)
     readme = [i for i in document["items"] if "README" in i["first"]["quote"]]
     assert [(i["first"]["quote"], i["recurrences"]) for i in readme] == [
