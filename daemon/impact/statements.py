@@ -30,13 +30,22 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Literal
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
-from daemon.impact.amends import LONGEST_ACTED, Reply, acted_on, amended, ends_asking_in_prose, not_amended
+from daemon.impact.amends import (
+    LONGEST_ACTED,
+    Reply,
+    acted_on,
+    amended,
+    ends_asking_in_prose,
+    not_amended,
+    tells,
+)
 from daemon.impact.amends import MANY as MANY_AMENDED
-from daemon.impact.clauses import words_of
+from daemon.impact.clauses import Words, words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, cues, may_hold_cues, said
@@ -44,12 +53,13 @@ from daemon.impact.echo import Answered
 from daemon.impact.left_out import RECALLING, asks, excluded
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
+from daemon.impact.swapped import Rewrites
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
-CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on"})
+CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on", "swapped"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
 # the agent's (the first of a session, or one the person sends right after their own), which
@@ -155,7 +165,7 @@ def detect_statements(
     the agent's turn the message answers ("" when none); `usual` the language of the person's
     session, for a message too short to tell its own ("znowu elaborat. krótko"); `reply` the
     agent's turn after it, which may show it took a sentence as a correction
-    (`daemon.impact.amends`)."""
+    (`daemon.impact.amends`, `daemon.impact.swapped`)."""
     text = unicodedata.normalize("NFC", message)
     after = Reply(reply) if reply.strip() else None
     # the reply a sentence's "again" must be taken up in, read when one asks (`Reply.changed`):
@@ -168,8 +178,11 @@ def detect_statements(
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
     # (the cheap test first: most replies edit no file of the turn before)
     acting = after if after is not None and answered.strip() and after.redoes(answered) and not ends_asking_in_prose(answered) else None
+    # … and a reply that writes a word of the message in place of one of its turn before takes
+    # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
+    swapping = Rewrites.of(answered, reply, text)
     # most replies amend nothing: the agent just goes on
-    if amending is None and acting is None and not _may_hold(text, answered):
+    if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
         return []
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
@@ -182,17 +195,14 @@ def detect_statements(
         if not _may_hold(sentence.text, agent_turn.text):
             read.append((sentence, Reading(None, [], False)))
             continue
-        local = [
-            (a - sentence.start, b - sentence.start)
-            for a, b in spans
-            if a < sentence.end and b > sentence.start
-        ]
-        read.append((sentence, _reading(sentence.text, local, (whole, usual), (agent_turn, replied))))
+        read.append((sentence, _reading(sentence.text, _within(spans, sentence), (whole, usual), (agent_turn, replied))))
     pasted = False
     if amending is not None:
-        read, pasted = _amended(read, agent_turn, amending, spans, (usual, whole))
+        read, pasted = _amended(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
     if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
-        read, _ = _amended(read, agent_turn, acting, spans, (usual, whole), acted=True)
+        read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_amended, spans, (usual, whole))
+    if swapping is not None and not pasted:
+        read, _ = _amended(read, swapping.swapped, tells, spans, (usual, whole))
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -218,7 +228,7 @@ def detect_statements(
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in ("amended", "acted_on") for c in reading.cues)
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in ("amended", "acted_on", "swapped") for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()
@@ -253,21 +263,20 @@ def detect_statements(
 
 def _amended(
     read: list[tuple[Sentence, Reading]],
-    answered: Answered,
-    reply: Reply,
+    reading: Callable[[Language, str, Words], list[Cue]],
+    something_else: Callable[[Language, str, Words], bool],
     spans: list[tuple[int, int]],
     languages: tuple[Language | None, Language | None],
-    acted: bool = False,
 ) -> tuple[list[tuple[Sentence, Reading]], bool]:
     """The readings with each sentence of no cue that the reply shows the agent took as a
-    correction (`daemon.impact.amends`), unless more than MANY_AMENDED are: a pasted text.
-    `languages` are the session's usual one and the message's; `acted`: the reply redoes the
-    work, and a sentence about the turn before is what it acts on (`acted_on`). With whether the
-    message was found pasted."""
+    correction (`reading`: it amends it, acts on it or swaps its word in; `daemon.impact.amends`,
+    `daemon.impact.swapped`), unless more than MANY_AMENDED are: a pasted text. A sentence
+    `something_else` finds (it tells, asks for work) is not read. `languages` are the session's
+    usual one and the message's. With whether the message was found pasted."""
     found: dict[int, Reading] = {}
     usual, whole = languages
-    for k, (sentence, reading) in enumerate(read):
-        if reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
+    for k, (sentence, read_before) in enumerate(read):
+        if read_before.cues or read_before.excluded or inside(spans, sentence.start, sentence.end):
             continue
         words = words_of(sentence.text)
         # a short sentence with no cue word may look like another language ("grace's is fine."
@@ -275,22 +284,26 @@ def _amended(
         # in its own (a person switches); with neither known, in its own and the message's
         if usual is not None and usual.keyed:
             continue  # a session typed in Latin letters ("Greeklish") has no reading of its own here
-        own = reading.language if len(words.low) >= SURE or usual is None else None
+        own = read_before.language if len(words.low) >= SURE or usual is None else None
         order = (own,) if own is not None and usual is not None else (usual,) if usual is not None else (own, whole)
         langs = [lang for lang in order if lang is not None and not lang.keyed]
         langs = [lang for n, lang in enumerate(langs) if all(lang.code != o.code for o in langs[:n])]
         if not langs:
             continue
-        local = [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
         # the guards first, the shortest first: finding what the reply takes up stems it
-        if not 0 < len(words.low) <= LONGEST_AMENDED or any(not_amended(lang, sentence.text, words) for lang in langs):
+        if not 0 < len(words.low) <= LONGEST_AMENDED or any(something_else(lang, sentence.text, words) for lang in langs):
             continue
-        cue = next((c for lang in langs if (c := acted_on(lang, sentence.text, words, answered) if acted else amended(lang, sentence.text, words, answered, reply))), [])
-        if cue and not any(excluded(lang, sentence.text, words, cue, local) for lang in langs):
+        cue = next((c for lang in langs if (c := reading(lang, sentence.text, words))), [])
+        if cue and not any(excluded(lang, sentence.text, words, cue, _within(spans, sentence)) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
             if len(found) > MANY_AMENDED:
                 return read, True
     return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)], False
+
+
+def _within(spans: list[tuple[int, int]], sentence: Sentence) -> list[tuple[int, int]]:
+    """The message's spans set apart (`sentences.apart`) that overlap the sentence, from its start."""
+    return [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
 
 
 def _joined(before: list[Cue], after: list[Cue]) -> list[Cue]:

@@ -198,6 +198,32 @@ def test_a_sentence_claude_code_acts_on_by_editing_its_file_again_is_a_correctio
     assert item["recurrences"] == []
 
 
+def test_a_value_claude_code_writes_in_place_of_its_own_is_a_correction(tmp_path: Path) -> None:
+    """"Kowalski, with an i." holds no word a list could, and the reply opens with no apology:
+    it writes its draft again with the person's spelling where its own was
+    (`daemon.impact.swapped`). The same sentence answered by a draft that keeps the agent's
+    spelling is not read as one."""
+    config = copy("claude-code", tmp_path)
+    projects = tmp_path / "claude-code" / "projects" / "-srv-project"
+    draft = "Hi Marta, your session is on Tuesday at 9:00.\nBest regards,\nAnna Kowalsky"
+    for session, reply, order in (
+        ("7b2d4f60-5555-4e4e-9f9f-000000000013", draft.replace("Kowalsky", "Kowalski"), 0),
+        ("7b2d4f60-5555-4e4e-9f9f-000000000014", draft, 1),
+    ):
+        lines = [
+            claude_line("user", "e1", "2026-11-25T10:00:00Z", "Write Marta's reminder for Tuesday."),
+            claude_line("assistant", "e2", "2026-11-25T10:00:05Z", [{"type": "text", "text": draft}]),
+            claude_line("user", "e3", "2026-11-25T10:00:10Z", "Kowalski, with an i."),
+            claude_line("assistant", "e4", "2026-11-25T10:00:15Z", [{"type": "text", "text": reply}]),
+        ]  # fmt: skip
+        write_session(projects, session, lines, order)
+    document = impact(config)
+    (item,) = [i for i in document["items"] if "Kowalski" in i["first"]["quote"]]
+    assert item["first"]["session"].endswith("000000000013.jsonl")
+    assert item["first"]["kind"] == "correction" and item["first"]["cues"] == ["swapped:kowalski"]
+    assert item["recurrences"] == []
+
+
 def test_a_correction_said_again_in_other_words_at_the_same_mistake_is_a_recurrence(tmp_path: Path) -> None:
     """Claude Code rounds the Dupont totals in two sessions; the person says so in other words
     each time, near but under the bar of the same thing said again. The agent's turns around the

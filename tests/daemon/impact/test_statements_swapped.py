@@ -1,0 +1,125 @@
+"""A sentence whose word the agent's reply writes in place of its own: the person states the
+right value alone ("Kowalski, with an i.", "dev_ana."), often beside another statement, and
+the reply writes a line of the agent's turn before again with the person's word where the
+agent's was — in a draft, in a command, in an edit's diff — whatever it opens with
+(`daemon.impact.swapped`; sentences written for these tests, in the shapes the read corpora
+showed)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
+
+DRAFT = "Here is the reminder:\n\nHi Marta, your session is on Tuesday at 9:00.\nBest regards,\nAnna Kowalsky"
+REDRAFT = "Hi Marta, your session is on Tuesday at 9:00.\nBest regards,\nAnna Kowalski"
+COMMAND = "Run this:\n\n`dbt build --select stg_orders+ --target dev`"
+RECOMMAND = "`dbt build --select stg_orders+ --target dev_ana`"
+# the agent ran a command and edited a workflow; the reply edits it again, as Claude Code renders it
+WORKFLOW = "● Bash(gh workflow run ci.yml)\n  ⎿  queued\n\nThe CI workflow is queued."
+REWORKFLOW = (
+    "● Update(.github/workflows/ci.yml)\n"
+    "  ⎿  Updated .github/workflows/ci.yml with 1 addition and 1 removal\n"
+    "       12 -    runs-on: ubuntu-latest\n"
+    "       12 +    runs-on: arm64-runners"
+)
+
+
+def found(message: str, answered: str, reply: str, code: str = "en") -> list[Statement]:
+    return detect_statements(
+        message, "s1.jsonl", 3, "2026-12-01T10:00:00+00:00", answered=answered, usual=language(code), reply=reply
+    )
+
+
+def swapped(statements: list[Statement]) -> list[str]:
+    return [s.quote for s in statements if any(c.startswith("swapped:") for c in s.cues)]
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message", "reply", "quote"),
+    [
+        # a draft written again with the name spelled as the person spells it
+        ("en", DRAFT, "Kowalski, with an i.", REDRAFT, "Kowalski, with an i."),
+        # a command given again, the value alone: it stands as a statement of its own
+        ("en", COMMAND, "dev_ana. dev is shared, others work there", RECOMMAND, "dev_ana."),
+        # an edit's diff: the "-" line is the agent's own, the "+" line takes the person's word
+        ("en", WORKFLOW, "arm64-runners, the scanner is built for graviton", REWORKFLOW, "arm64-runners, the scanner is built for graviton"),
+        # the same in a ```diff fence the agent wrote
+        (
+            "en",
+            "Set the runner in the workflow.",
+            "arm64-runners, the scanner is built for graviton",
+            "```diff\n-    runs-on: ubuntu-latest\n+    runs-on: arm64-runners\n```",
+            "arm64-runners, the scanner is built for graviton",
+        ),
+        # in Portuguese, and in Japanese, where the reply's line is written again with the new bank
+        ("pt", "Dúvidas, falem com a Dra. Renata Cavalcante.", "Cavalcanti, com i no final", "Dúvidas, falem com a Dra. Renata Cavalcanti.", "Cavalcanti, com i no final"),
+        ("ja", "振込先：りそな銀行 本町支店 普通 1123456", "今は三井住友銀行 梅田支店 普通 7283941 です", "振込先：三井住友銀行 梅田支店 普通 7283941", "今は三井住友銀行 梅田支店 普通 7283941 です"),
+    ],
+)
+def test_a_word_the_reply_writes_in_place_of_the_agents_own_is_a_correction(
+    code: str, answered: str, message: str, reply: str, quote: str
+) -> None:
+    statements = found(message, answered, reply, code)
+    assert swapped(statements) == [quote]
+    assert all(s.kind == "correction" for s in statements)
+
+
+def test_a_second_value_beside_a_statement_found_is_found_too() -> None:
+    message = "Never sign as Anna K. And Kowalski, with an i."
+    statements = found(message, DRAFT, REDRAFT)
+    assert [s.quote for s in statements] == ["Never sign as Anna K.", "And Kowalski, with an i."]
+    assert swapped(statements) == ["And Kowalski, with an i."]
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply"),
+    [
+        # a line added beside the agent's, not in place of a word of it: more work asked for
+        ("Items:\n- soap", "towels too", "Items:\n- soap\n- towels"),
+        # a command's output changes with the world, not with what the person said
+        (
+            "● Bash(terraform plan)\n  ⎿  Plan: 2 to add, 0 to change, 0 to destroy.",
+            "plan ok, apply",
+            "● Bash(terraform apply)\n  ⎿  Apply complete! Resources: 2 added, 0 changed, 0 destroyed.",
+        ),
+        # the line rewritten whole, not a value swapped (more than SPAN words put in)
+        (
+            "Hi Marta, your session with Dr Renata is on Tuesday at 9:00 in room 4.",
+            "something about the weather",
+            "Hi Marta, we hope the sunny weather this week finds you well and rested for Tuesday at 9:00 in room 4.",
+        ),
+        # a word put in beside the agent's, not in place of one
+        ("Items: soap, candles", "towels", "Items: soap, candles, towels"),
+        # a line of the reply unlike any of the turn before (below LIKE), though a word is shared
+        ("Anna wrote the minutes on Tuesday.", "Kowalski, with an i.", "Signed: Anna Kowalski"),
+        # a function word is no value
+        ("Send it to the office.", "by the office", "Send it by the office."),
+        # the word was the agent's already: nothing new to it
+        ("Anna Kowalski or Anna Kowalsky?\nBest regards,\nAnna Kowalsky", "Kowalski", "Best regards,\nAnna Kowalski"),
+        # a question, and a story, the reply takes up
+        (DRAFT, "Is it Kowalski, with an i?", REDRAFT),
+        (DRAFT, "Anna Kowalski came by yesterday.", REDRAFT),
+    ],
+)
+def test_a_word_the_reply_takes_up_otherwise_is_no_correction(answered: str, message: str, reply: str) -> None:
+    assert swapped(found(message, answered, reply)) == []
+
+
+def test_a_bullet_of_the_reply_is_no_line_it_removed() -> None:
+    # "- " opens a list's item in prose: the reply's bullet is a line it writes, and one it
+    # writes again with the person's word is swapped in
+    answered = "The list:\n- Anna Kowalsky\n- Marta Nowak"
+    reply = "The list:\n- Anna Kowalski\n- Marta Nowak"
+    assert swapped(found("Kowalski, with an i.", answered, reply)) == ["Kowalski, with an i."]
+
+
+def test_many_values_swapped_in_one_message_are_a_pasted_text() -> None:
+    answered = "\n".join(f"row {n}: value{n} old" for n in range(6))
+    message = " ".join(f"new{n}x." for n in range(6))
+    reply = "\n".join(f"row {n}: new{n}x old" for n in range(6))
+    assert swapped(found(message, answered, reply)) == []
+    # … and three are three corrections
+    message = " ".join(f"new{n}x." for n in range(3))
+    assert len(swapped(found(message, answered, reply))) == 3
