@@ -59,7 +59,7 @@ from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
 
 Kind = Literal["correction", "preference", "standing_instruction"]
-CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on", "swapped"})
+CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on", "swapped", "dropped"})
 PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
 # the agent's (the first of a session, or one the person sends right after their own), which
@@ -202,7 +202,7 @@ def detect_statements(
     if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
         read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_amended, spans, (usual, whole))
     if swapping is not None and not pasted:
-        read, _ = _amended(read, swapping.swapped, tells, spans, (usual, whole))
+        read, _ = _amended(read, swapping.changed, tells, spans, (usual, whole))
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -228,7 +228,7 @@ def detect_statements(
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in ("amended", "acted_on", "swapped") for c in reading.cues)
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in ("amended", "acted_on", "swapped", "dropped") for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()

@@ -1,5 +1,5 @@
-"""A sentence whose words the agent's reply writes in place of its own (pure, no I/O;
-docs/explanation/impact.md#a-value-the-reply-swaps-in).
+"""A sentence whose words the agent's reply writes in place of its own, or takes out of its
+work (pure, no I/O; docs/explanation/impact.md#a-value-the-reply-swaps-in).
 
 People set a value right by stating the right one alone, with no cue and often beside
 another statement: "dev_arseniy.", "Cavalcanti, com i no final", "and terraform_version
@@ -18,6 +18,12 @@ sentence with no cue of its own is a correction (kind `swapped`) when:
 - it is nothing else the reply may take up: it introduces what follows, approves or tells a
   story (`amends.tells`), or is left out as a question, a one-off, a joke, a supposition, the
   person's own slip or someone else's words (`left_out.excluded`, read by the caller).
+
+If no word is swapped in, a sentence naming a word of the agent's that the reply takes out is
+one too (kind `dropped`): "xctest is only for the ui tests", "tira esse Prezado, parece carta
+de banco.". The word is in a line the reply may write again and in none the reply writes;
+such a line, written again alike, lost it in a stretch of at most SPAN words (taken out, or
+put another stretch in its place).
 
 The lines of a tool call and of what a command printed (under "● Bash(…)", "• Ran …",
 "[tool: shell …]") are not read: a command's output changes with the world, not with what
@@ -106,24 +112,14 @@ class Rewrites:
 
     @classmethod
     def of(cls, before: str, reply: str, message: str) -> Rewrites | None:
-        """The turns around `message`, read for it; None if the reply can write none of its
-        words in place of the agent's: there is no turn before or reply, or the reply holds no
-        word of the message new to the agent (the cheap test first)."""
+        """The turns around `message`, read for it; None if the reply can have swapped in or
+        taken out none of its words: there is no turn before or reply, or no word of the
+        message is in one and not the other (the cheap test first)."""
         if not before.strip() or not reply.strip():
             return None
         rewrites = cls(before, reply)
-        return rewrites if rewrites.new_words(message) else None
-
-    def new_words(self, text: str) -> frozenset[str]:
-        """The words of `text` the reply holds and the turn before does not (the cheap test:
-        most messages bring the agent nothing it then writes)."""
-        return frozenset(
-            w
-            for w in words_of(text).low
-            if (len(w) >= NEW_WORD or any(c.isdigit() for c in w))
-            and w in self.reply_folded
-            and w not in self.before_folded
-        )
+        said = [w for w in words_of(message).low if len(w) >= NEW_WORD or any(c.isdigit() for c in w)]
+        return rewrites if any((w in rewrites.reply_folded) != (w in rewrites.before_folded) for w in said) else None
 
     @cached_property
     def _old(self) -> list[tuple[str, ...]]:
@@ -136,44 +132,78 @@ class Rewrites:
         return [w for sign, w in _lines(self.reply) if sign != "-"]
 
     @cached_property
-    def _by_word(self) -> dict[str, list[int]]:
-        index: dict[str, list[int]] = {}
-        for k, line in enumerate(self._old):
-            for w in set(line):
-                index.setdefault(w, []).append(k)
-        return index
+    def _written(self) -> frozenset[str]:
+        """The words of the reply's lines (not of its diff's "-" lines)."""
+        return frozenset(w for line in self._new for w in line)
 
-    def swapped(self, lang: Language, text: str, words: Words) -> list[Cue]:
-        """The cue (kind `swapped`) of a sentence a word of which the reply writes in place of
-        the agent's own (see the module docstring), with that word as its phrase; [] if none."""
-        new = {w for w in self.new_words(text) if w not in lang.function_words} & set(words.low)
-        if not new:
-            return []
+    @cached_property
+    def _was(self) -> frozenset[str]:
+        """The words of the lines the reply may write again."""
+        return frozenset(w for line in self._old for w in line)
+
+    @cached_property
+    def _old_by_word(self) -> dict[str, list[int]]:
+        return _index(self._old)
+
+    @cached_property
+    def _new_by_word(self) -> dict[str, list[int]]:
+        return _index(self._new)
+
+    def changed(self, lang: Language, text: str, words: Words) -> list[Cue]:
+        """The cue of a sentence a word of which the reply writes in place of the agent's own
+        (kind `swapped`), or, if none, that names a word the reply takes out of a line it writes
+        again (kind `dropped`), with that word as its phrase; [] if neither (see the module
+        docstring)."""
+        valued = [
+            w
+            for w in words.low
+            if (len(w) >= NEW_WORD or any(c.isdigit() for c in w)) and w not in lang.function_words
+        ]
+        put = {w for w in valued if w in self.reply_folded and w not in self.before_folded}
         for line in self._new:
-            mine = new.intersection(line)
-            if not mine:
-                continue
-            # the old lines sharing a word with it, those sharing most first
-            shared: dict[int, int] = {}
-            for w in set(line):
-                for k in self._by_word.get(w, ()):
-                    shared[k] = shared.get(k, 0) + 1
-            for k in sorted(shared, key=lambda k: -shared[k])[:COMPARED]:
-                word = _swapped_in(self._old[k], line, mine)
-                if word is not None:
-                    return [Cue("swapped", word, words.low.index(word))]
+            if put.intersection(line):
+                for old in _alike(line, self._old, self._old_by_word):
+                    word = _changed(old, line, put, "replace", new_side=True)
+                    if word is not None:
+                        return [Cue("swapped", word, words.low.index(word))]
+        taken = {w for w in valued if w in self._was and w not in self._written}
+        for old in self._old if taken else ():
+            if taken.intersection(old):
+                for line in _alike(old, self._new, self._new_by_word):
+                    word = _changed(old, line, taken, "delete", new_side=False)
+                    if word is not None:
+                        return [Cue("dropped", word, words.low.index(word))]
         return []
 
 
-def _swapped_in(old: tuple[str, ...], new: tuple[str, ...], mine: set[str]) -> str | None:
-    """The word of `mine` that `new` puts in place of a stretch of `old`, if `new` is `old`
-    written again (LIKE) and the stretches are short (SPAN)."""
+def _index(lines: list[tuple[str, ...]]) -> dict[str, list[int]]:
+    """Which lines hold each word."""
+    index: dict[str, list[int]] = {}
+    for k, line in enumerate(lines):
+        for w in set(line):
+            index.setdefault(w, []).append(k)
+    return index
+
+
+def _alike(line: tuple[str, ...], lines: list[tuple[str, ...]], index: dict[str, list[int]]) -> list[tuple[str, ...]]:
+    """The lines sharing a word with `line`, those sharing most first, COMPARED at most."""
+    shared: dict[int, int] = {}
+    for w in set(line):
+        for k in index.get(w, ()):
+            shared[k] = shared.get(k, 0) + 1
+    return [lines[k] for k in sorted(shared, key=lambda k: -shared[k])[:COMPARED]]
+
+
+def _changed(old: tuple[str, ...], new: tuple[str, ...], mine: set[str], also: str, new_side: bool) -> str | None:
+    """The word of `mine` in a stretch `new` changed of `old` — on the new side (put in, in
+    place of a stretch: a "replace") or the old side (taken out: a "replace" or an `also`
+    "delete") — if `new` is `old` written again (LIKE) and the stretches are short (SPAN)."""
     match = SequenceMatcher(None, old, new, autojunk=False)
     if match.real_quick_ratio() < LIKE or match.quick_ratio() < LIKE or match.ratio() < LIKE:
         return None
     for tag, i1, i2, j1, j2 in match.get_opcodes():
-        if tag == "replace" and i2 - i1 <= SPAN and j2 - j1 <= SPAN:
-            put = [w for w in new[j1:j2] if w in mine]
-            if put:
-                return max(put, key=len)
+        if tag in ("replace", also) and i2 - i1 <= SPAN and j2 - j1 <= SPAN:
+            said = [w for w in (new[j1:j2] if new_side else old[i1:i2]) if w in mine]
+            if said:
+                return max(said, key=len)
     return None

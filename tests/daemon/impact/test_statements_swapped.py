@@ -123,3 +123,46 @@ def test_many_values_swapped_in_one_message_are_a_pasted_text() -> None:
     # … and three are three corrections
     message = " ".join(f"new{n}x." for n in range(3))
     assert len(swapped(found(message, answered, reply))) == 3
+
+
+MAIL = "Here is the mail:\n\nSubject: URGENT invoice for March\nDear Mr Tanaka, please find the invoice attached."
+REMAIL = "Subject: invoice for March\nDear Mr Tanaka, please find the invoice attached."
+
+
+def dropped(statements: list[Statement]) -> list[str]:
+    return [s.quote for s in statements if any(c.startswith("dropped:") for c in s.cues)]
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply"),
+    [
+        # a draft written again without the word the sentence names
+        (MAIL, "URGENT looks like spam to them.", REMAIL),
+        # … in an edit's diff, whose "-" line still holds it
+        (
+            "Wrote the mail to mail.txt.",
+            "URGENT looks like spam to them.",
+            "● Update(mail.txt)\n  ⎿  Updated mail.txt with 1 addition and 1 removal\n"
+            "       3 -  Subject: URGENT invoice for March\n       3 +  Subject: invoice for March",
+        ),
+    ],
+)
+def test_a_word_the_reply_takes_out_of_its_line_is_a_correction(answered: str, message: str, reply: str) -> None:
+    statements = found(message, answered, reply)
+    assert dropped(statements) == ["URGENT looks like spam to them."]
+    assert statements[0].cues == ("dropped:urgent",) and statements[0].kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply"),
+    [
+        # the reply still writes the word, in another line ("here" is in the turn before only)
+        (MAIL, "URGENT looks like spam to them here.", REMAIL + "\nI kept URGENT in the first line of the body."),
+        # the reply writes no line of the turn before again: a new text, not the line set right
+        (MAIL, "URGENT looks like spam to them.", "Noted. Anything else for Mr Tanaka?"),
+        # a story the reply takes up
+        (MAIL, "Tanaka's office wrote URGENT on the last one and nobody read it.", REMAIL),
+    ],
+)
+def test_a_word_the_reply_leaves_out_otherwise_is_no_correction(answered: str, message: str, reply: str) -> None:
+    assert dropped(found(message, answered, reply)) == []
