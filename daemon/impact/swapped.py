@@ -33,6 +33,7 @@ the person said. An edit's diff (under "● Update(…)", "• Edited …") is t
 from __future__ import annotations
 
 import re
+import unicodedata
 from difflib import SequenceMatcher
 from functools import cached_property
 
@@ -48,6 +49,14 @@ LIKE = 0.3
 SPAN = 10
 # Letters a new word needs, unless it holds a digit ("5." is a house number; "a" is no value).
 NEW_WORD = 2
+# A word this long is new to the agent when its turn before does not hold it even inside a
+# longer word ("heroku" in "herokuapp.com"); a shorter one when it is no word of that turn ("5"
+# is new beside "9:05").
+LONG_WORD = 4
+# Of a line the reply writes again without a word, the share of its words the new line must
+# have: a line cut down to a fragment of it ("due_date date NULL" of a sentence of prose that
+# names the file) is another line.
+WRITTEN_AGAIN = 0.5
 # Characters of the reply read (its head: where an agent writes what it changed) and of the turn
 # before (its tail: what the person answers; a turn may be megabytes of output).
 READ_CHARS = 4000
@@ -60,19 +69,25 @@ COMPARED = 200
 # lines after it are its diff.
 TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
 EDIT_CALL = re.compile(r"^[ \t]*(?:\[tool: (?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
-# What opens a line and is no word of it: a runtime's marks, a quote's, a list's, a heading's.
-MARKS = re.compile(r"^[\s⎿└●⏺•>|*#]*")
-# A diff's line: its number (Claude Code writes "12 -  old"), its sign, then the line.
-DIFF = re.compile(r"^(?:\d+[ \t]+)?([+-])(?:[ \t]|$)")
-# … and in a ```diff fence, where the sign opens the line ("-    runs-on: ubuntu-latest").
-FENCED_DIFF = re.compile(r"^([+-])(?![+-])")
+# What opens a line and is no word of it: a runtime's marks, a quote's, a list's and its
+# number's ("2. candles"), a heading's.
+MARKS = re.compile(r"^[\s⎿└●⏺•>|*#]*(?:\d{1,3}[.)][ \t]+)?")
+# A diff's line under an edit: its number, one space, then its sign against the line (Claude
+# Code's "12 -    runs-on: …", Codex's "4 -terraform_version = …"); a space in the sign's
+# place is a line kept ("14        - run: make test" is a list's item).
+DIFF = re.compile(r"^(?:\d+ )?([+-])")
+# … and in a ```diff fence, where the sign opens the line; not a file's header ("--- a/x").
+FENCED_DIFF = re.compile(r"^(?!(?:---|\+\+\+)(?:[ \t]|$))([+-])")
+# A placeholder of a draft ("Dear [NAME],", "<client>", "{first_name}"): no value of the
+# agent's, and the person's word filling it is an answer, not a correction.
+PLACEHOLDER = re.compile(r"\{\{?[^\W\d][\w ]{0,29}\}?\}|\[[^\W\d][\w ]{0,29}\]|<[^\W\d][\w ]{0,29}>")
 
 
-def _lines(text: str) -> list[tuple[str, tuple[str, ...]]]:
+def _lines(text: str, blanked: bool = False) -> list[tuple[str, tuple[str, ...]]]:
     """The lines of an agent's turn as (diff sign or "", words), without its tool calls' lines
     and what a command printed under one (indented lines after it). A "+" or "-" opening a line
     is a diff's sign only in an edit's diff (the indented lines after it) or a ```diff fence; in
-    prose it is a list's mark."""
+    prose it is a list's mark. `blanked`: without the placeholders of a draft (PLACEHOLDER)."""
     found: list[tuple[str, tuple[str, ...]]] = []
     under: str | None = None  # "edit" or "output": the tool call the indented lines belong to
     fenced = False  # inside a ```diff fence
@@ -94,7 +109,7 @@ def _lines(text: str) -> list[tuple[str, tuple[str, ...]]]:
         diff = DIFF.match(line) if under == "edit" else FENCED_DIFF.match(raw) if fenced else None
         if diff is not None:
             sign, line = diff.group(1), line[diff.end() :]
-        said = words_of(line).low
+        said = words_of(PLACEHOLDER.sub(" ", line) if blanked else line).low
         if said:
             found.append((sign, said))
     return found
@@ -105,10 +120,13 @@ class Rewrites:
     many of the message's sentences ask (see the module docstring)."""
 
     def __init__(self, before: str, reply: str) -> None:
-        self.before = before[-READ_CHARS_BEFORE:]
-        self.reply = reply[:READ_CHARS]
+        self.before = unicodedata.normalize("NFC", before[-READ_CHARS_BEFORE:])
+        self.reply = unicodedata.normalize("NFC", reply[:READ_CHARS])
         self.before_folded = self.before.casefold()
         self.reply_folded = self.reply.casefold()
+        # an old line → the line of the reply that writes it again (`_again`), found once however
+        # many sentences ask
+        self._written_again: dict[int, int | None] = {}
 
     @classmethod
     def of(cls, before: str, reply: str, message: str) -> Rewrites | None:
@@ -118,14 +136,14 @@ class Rewrites:
         if not before.strip() or not reply.strip():
             return None
         rewrites = cls(before, reply)
-        said = [w for w in words_of(message).low if len(w) >= NEW_WORD or any(c.isdigit() for c in w)]
-        return rewrites if any((w in rewrites.reply_folded) != (w in rewrites.before_folded) for w in said) else None
+        said = {w for w in words_of(message).low if len(w) >= NEW_WORD or any(c.isdigit() for c in w)}
+        return rewrites if any(rewrites._new_to_agent(w) or rewrites._gone(w) for w in said) else None
 
     @cached_property
     def _old(self) -> list[tuple[str, ...]]:
         """The lines a reply's line may write again: the turn before's, and the "-" lines of the
-        reply's own diff."""
-        return [w for _, w in _lines(self.before)] + [w for sign, w in _lines(self.reply) if sign == "-"]
+        reply's own diff, without their placeholders."""
+        return [w for _, w in _lines(self.before, blanked=True)] + [w for sign, w in _lines(self.reply, blanked=True) if sign == "-"]
 
     @cached_property
     def _new(self) -> list[tuple[str, ...]]:
@@ -142,12 +160,34 @@ class Rewrites:
         return frozenset(w for line in self._old for w in line)
 
     @cached_property
+    def _said_before(self) -> frozenset[str]:
+        """The words of the turn before, for a short word: new to the agent if none of them."""
+        return frozenset(words_of(self.before).low)
+
+    @cached_property
     def _old_by_word(self) -> dict[str, list[int]]:
         return _index(self._old)
 
     @cached_property
     def _new_by_word(self) -> dict[str, list[int]]:
         return _index(self._new)
+
+    @cached_property
+    def _said_after(self) -> frozenset[str]:
+        return frozenset(words_of(self.reply).low)
+
+    def _new_to_agent(self, word: str) -> bool:
+        """Whether the reply holds `word` and the turn before does not (LONG_WORD)."""
+        if len(word) >= LONG_WORD:
+            return word in self.reply_folded and word not in self.before_folded
+        return word in self._said_after and word not in self._said_before
+
+    def _gone(self, word: str) -> bool:
+        """Whether the turn before holds `word` and the reply does not (LONG_WORD): the cheap
+        test of a word taken out."""
+        if len(word) >= LONG_WORD:
+            return word in self.before_folded and word not in self.reply_folded
+        return word in self._said_before and word not in self._said_after
 
     def changed(self, lang: Language, text: str, words: Words) -> list[Cue]:
         """The cue of a sentence a word of which the reply writes in place of the agent's own
@@ -159,21 +199,54 @@ class Rewrites:
             for w in words.low
             if (len(w) >= NEW_WORD or any(c.isdigit() for c in w)) and w not in lang.function_words
         ]
-        put = {w for w in valued if w in self.reply_folded and w not in self.before_folded}
+        put = {w for w in valued if self._new_to_agent(w)}
         for line in self._new:
             if put.intersection(line):
-                for old in _alike(line, self._old, self._old_by_word):
-                    word = _changed(old, line, put, "replace", new_side=True)
+                for k in _alike(line, self._old_by_word):
+                    word = self._changed(k, put, new_side=True)
                     if word is not None:
                         return [Cue("swapped", word, words.low.index(word))]
         taken = {w for w in valued if w in self._was and w not in self._written}
-        for old in self._old if taken else ():
+        for k, old in enumerate(self._old if taken else ()):
             if taken.intersection(old):
-                for line in _alike(old, self._new, self._new_by_word):
-                    word = _changed(old, line, taken, "delete", new_side=False)
-                    if word is not None:
-                        return [Cue("dropped", word, words.low.index(word))]
+                word = self._changed(k, taken, new_side=False)
+                if word is not None:
+                    return [Cue("dropped", word, words.low.index(word))]
         return []
+
+    def _again(self, k: int) -> int | None:
+        """The line of the reply that writes the `k`th old line again: of those alike in LIKE,
+        the one sharing most words with it; None if none is. A line added beside the old one is
+        not it: "Total: 100 EUR" is written again as "Total: 119 EUR", and "Net: 100 EUR" as
+        itself, not as the "VAT: 19 EUR" added between them."""
+        if k not in self._written_again:
+            old = self._old[k]
+            self._written_again[k] = next((j for j in _alike(old, self._new_by_word) if _like(old, self._new[j])), None)
+        return self._written_again[k]
+
+    def _changed(self, k: int, mine: set[str], new_side: bool) -> str | None:
+        """The word of `mine` in a stretch the reply changed of the `k`th old line, in the line
+        that writes it again (`_again`) — on the new side (put in, in place of a stretch) or the
+        old side (taken out, or another stretch put in its place), the stretches short (SPAN).
+        A line cut down to a fragment of the old one (WRITTEN_AGAIN) takes nothing out."""
+        j = self._again(k)
+        if j is None:
+            return None
+        old, new = self._old[k], self._new[j]
+        if not new_side and len(new) < WRITTEN_AGAIN * len(old):
+            return None
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+            if (tag == "replace" or (tag == "delete" and not new_side)) and i2 - i1 <= SPAN and j2 - j1 <= SPAN:
+                said = [w for w in (new[j1:j2] if new_side else old[i1:i2]) if w in mine]
+                if said:
+                    return max(said, key=len)
+        return None
+
+
+def _like(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
+    """Whether two lines' words are alike in LIKE (the cheap bounds first)."""
+    match = SequenceMatcher(None, old, new, autojunk=False)
+    return match.real_quick_ratio() >= LIKE and match.quick_ratio() >= LIKE and match.ratio() >= LIKE
 
 
 def _index(lines: list[tuple[str, ...]]) -> dict[str, list[int]]:
@@ -185,25 +258,10 @@ def _index(lines: list[tuple[str, ...]]) -> dict[str, list[int]]:
     return index
 
 
-def _alike(line: tuple[str, ...], lines: list[tuple[str, ...]], index: dict[str, list[int]]) -> list[tuple[str, ...]]:
-    """The lines sharing a word with `line`, those sharing most first, COMPARED at most."""
+def _alike(line: tuple[str, ...], index: dict[str, list[int]]) -> list[int]:
+    """The lines (of `index`) sharing a word with `line`, those sharing most first, COMPARED at most."""
     shared: dict[int, int] = {}
     for w in set(line):
         for k in index.get(w, ()):
             shared[k] = shared.get(k, 0) + 1
-    return [lines[k] for k in sorted(shared, key=lambda k: -shared[k])[:COMPARED]]
-
-
-def _changed(old: tuple[str, ...], new: tuple[str, ...], mine: set[str], also: str, new_side: bool) -> str | None:
-    """The word of `mine` in a stretch `new` changed of `old` — on the new side (put in, in
-    place of a stretch: a "replace") or the old side (taken out: a "replace" or an `also`
-    "delete") — if `new` is `old` written again (LIKE) and the stretches are short (SPAN)."""
-    match = SequenceMatcher(None, old, new, autojunk=False)
-    if match.real_quick_ratio() < LIKE or match.quick_ratio() < LIKE or match.ratio() < LIKE:
-        return None
-    for tag, i1, i2, j1, j2 in match.get_opcodes():
-        if tag in ("replace", also) and i2 - i1 <= SPAN and j2 - j1 <= SPAN:
-            said = [w for w in (new[j1:j2] if new_side else old[i1:i2]) if w in mine]
-            if said:
-                return max(said, key=len)
-    return None
+    return sorted(shared, key=lambda k: -shared[k])[:COMPARED]

@@ -7,6 +7,8 @@ showed)."""
 
 from __future__ import annotations
 
+import unicodedata
+
 import pytest
 
 from daemon.impact.statements import Statement, detect_statements
@@ -166,3 +168,49 @@ def test_a_word_the_reply_takes_out_of_its_line_is_a_correction(answered: str, m
 )
 def test_a_word_the_reply_leaves_out_otherwise_is_no_correction(answered: str, message: str, reply: str) -> None:
     assert dropped(found(message, answered, reply)) == []
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply"),
+    [
+        # a line added beside the agent's, which the reply writes as it was
+        ("Invoice:\nNet: 100 EUR\nTotal: 100 EUR", "add the VAT line", "Invoice:\nNet: 100 EUR\nVAT: 19 EUR\nTotal: 119 EUR"),
+        ("Items:\n- soap (2 pcs)\n- candles (3 pcs)", "also towels", "Items:\n- soap (2 pcs)\n- candles (3 pcs)\n- towels (1 pcs)"),
+        # an item put into a numbered list: its number is no word of the line
+        ("1. soap\n2. candles", "towels", "1. soap\n2. towels\n3. candles"),
+        # a line a Claude Code diff kept ("- run" is a list's item, not a removed line)
+        (
+            "I added the test step to the CI workflow.",
+            "also lint",
+            "● Update(.github/workflows/ci.yml)\n  ⎿  Updated .github/workflows/ci.yml with 1 addition\n"
+            "       14        - run: make test\n       15 +      - run: make lint",
+        ),
+        # a placeholder of the draft filled in: an answer, not a correction
+        ("Here is the draft:\n\nDear [NAME],\nyour order has shipped.", "Marta Nowak", "Dear Marta Nowak,\nyour order has shipped."),
+    ],
+)
+def test_work_added_or_a_blank_filled_is_no_value_swapped(answered: str, message: str, reply: str) -> None:
+    assert swapped(found(message, answered, reply)) == []
+
+
+@pytest.mark.parametrize(
+    ("answered", "message", "reply", "cue"),
+    [
+        # Codex's diff, its sign against the line
+        (
+            "Pinned Terraform in versions.tf.",
+            "1.9.8, that's what's in .terraform-version.",
+            '• Edited versions.tf (+1 -1)\n    4 -  required_version = "1.5.7"\n    4 +  required_version = "1.9.8"',
+            "swapped:1.9.8",
+        ),
+        # a list's item removed and added in a ```diff fence
+        ("The signature block:\n\n- Anna Kowalsky", "Kowalski, with an i.", "```diff\n-- Anna Kowalsky\n+- Anna Kowalski\n```", "swapped:kowalski"),
+        # a short value is new beside a longer word holding it ("5" in "35000", "9:05")
+        ("Address: Atatürk Cd. No: 12, 35000 İzmir, delivery at 9:05", "house number 5", "Address: Atatürk Cd. No: 5, 35000 İzmir", "swapped:5"),
+        # a reply in decomposed Unicode reads as the person's composed words
+        ("Best regards,\nJoao Silva", "João, with its tilde", unicodedata.normalize("NFD", "Best regards,\nJoão Silva"), "swapped:joão"),
+    ],
+)
+def test_a_value_swapped_in_the_shapes_runtimes_write(answered: str, message: str, reply: str, cue: str) -> None:
+    (statement,) = found(message, answered, reply)
+    assert cue in statement.cues
