@@ -22,7 +22,9 @@ language whose data file has no `impact:` section finds nothing. Beside the cues
 words, a sentence is read against the agent's turns around it: a value of the turn before set
 right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), a
 sentence with no cue the agent's reply amends, and, in a message with no statement, one about
-the turn before that the reply acts on by redoing the work (`daemon.impact.amends`).
+the turn before that the reply acts on by redoing the work (`daemon.impact.amends`); one whose
+word the reply writes in place of its own or takes out, and, beside a statement, one the agent
+reworks its work after (`daemon.impact.swapped`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,6 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
-from typing import Literal
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
@@ -50,17 +51,15 @@ from daemon.impact.complaint import excess
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, cues, may_hold_cues, said
 from daemon.impact.echo import Answered
+from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, asks, excluded
 from daemon.impact.sentences import Sentence, apart, inside, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
-from daemon.impact.swapped import Rewrites
+from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
 
-Kind = Literal["correction", "preference", "standing_instruction"]
-CORRECTING = frozenset({"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on", "swapped", "dropped"})
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
 # Cues that say how this one task is to be done: not read in a message answering no turn of
 # the agent's (the first of a session, or one the person sends right after their own), which
 # states a task. "We deploy with make release now, not fab" there still sets a rule; a limit
@@ -96,18 +95,6 @@ class Statement:
     def recalls(self) -> bool:
         """Whether the person says it was said before ("I told you", "again")."""
         return any(c.split(":", 1)[0] in RECALLING for c in self.cues)
-
-
-def _kind(found: list[Cue]) -> Kind:
-    kinds = {c.kind for c in found}
-    if "standing" in kinds:
-        return "standing_instruction"
-    if kinds & CORRECTING:
-        return "correction"
-    # "… stp, comme d'hab" asks for a way as before; "the same mistake, like last time" corrects
-    if kinds & PREFERRING or kinds == {"precedent"}:
-        return "preference"
-    return "correction"
 
 
 def _read(
@@ -180,7 +167,8 @@ def detect_statements(
     acting = after if after is not None and answered.strip() and after.redoes(answered) and not ends_asking_in_prose(answered) else None
     # … and a reply that writes a word of the message in place of one of its turn before takes
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
-    swapping = Rewrites.of(answered, reply, text)
+    rewrites = Rewrites(answered, reply) if after is not None and answered.strip() else None
+    swapping = rewrites if rewrites is not None and rewrites.may_change(text) else None
     # most replies amend nothing: the agent just goes on
     if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
         return []
@@ -202,7 +190,11 @@ def detect_statements(
     if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
         read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_amended, spans, (usual, whole))
     if swapping is not None and not pasted:
-        read, _ = _amended(read, swapping.changed, tells, spans, (usual, whole))
+        read, pasted = _amended(read, swapping.changed, tells, spans, (usual, whole))
+    # … and beside a statement, a sentence of the message the reply reworks the agent's work after
+    # says more of what was wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`)
+    if rewrites is not None and not pasted and any(r.cues and not r.excluded for _, r in read) and rewrites.reworks():
+        read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -228,7 +220,7 @@ def detect_statements(
         # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
         # Button" says what again)
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in ("amended", "acted_on", "swapped", "dropped") for c in reading.cues)
+        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in SHOWN_BY_REPLY for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()
@@ -324,7 +316,7 @@ def _statement(
 ) -> Statement:
     session, turn, time, ref = where
     return Statement(
-        kind=_kind(found),
+        kind=kind_of(found),
         quote=quote,
         session=session,
         turn=turn,

@@ -1,5 +1,6 @@
 """A sentence whose words the agent's reply writes in place of its own, or takes out of its
-work (pure, no I/O; docs/explanation/impact.md#a-value-the-reply-swaps-in).
+work, or that it reworks its work after (pure, no I/O;
+docs/explanation/impact.md#a-value-the-reply-swaps-in).
 
 People set a value right by stating the right one alone, with no cue and often beside
 another statement: "dev_arseniy.", "Cavalcanti, com i no final", "and terraform_version
@@ -25,6 +26,12 @@ de banco.". The word is in a line the reply may write again and in none the repl
 such a line, written again alike, lost it in a stretch of at most SPAN words (taken out, or
 put another stretch in its place).
 
+Beside a statement of the message, a sentence with no cue is one too (kind `reworked`) when
+the reply writes a line of the turn before again, changed (`Rewrites.reworks`): the agent
+reworked its work, and a sentence of REWORKED_WORDS content words that neither asks for work
+nor tells (`asks_or_tells`) says more of what was wrong
+(docs/explanation/impact.md#beside-a-statement-in-a-message-the-agent-reworks-its-work-after).
+
 The lines of a tool call and of what a command printed (under "● Bash(…)", "• Ran …",
 "[tool: shell …]") are not read: a command's output changes with the world, not with what
 the person said. An edit's diff (under "● Update(…)", "• Edited …") is the agent's work.
@@ -37,8 +44,11 @@ import unicodedata
 from difflib import SequenceMatcher
 from functools import cached_property
 
+from daemon.impact.amends import tells
 from daemon.impact.clauses import Words, words_of
+from daemon.impact.content import content
 from daemon.impact.cues import Cue
+from daemon.impact.setright import asks_or_adds
 from daemon.text.language import Language
 
 # How alike two lines' words must be for one to be the other written again (difflib's ratio:
@@ -64,11 +74,18 @@ READ_CHARS_BEFORE = 20_000
 # Lines of the turn before one line of the reply is compared with, the most alike first: a
 # pasted log of thousands of lines is not read line by line.
 COMPARED = 200
-# A tool call's line, as the adapters write it ("[tool: Bash: …]") or a runtime renders it
-# ("● Bash(…)", "• Ran …", "• Edited …", "$ make test"), and those of an edit, whose indented
-# lines after it are its diff.
-TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
-EDIT_CALL = re.compile(r"^[ \t]*(?:\[tool: (?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
+# Content words a sentence beside a statement needs to say more of what was wrong (`reworked`).
+REWORKED_WORDS = 2
+# Old lines a line of the reply is compared with to tell whether the reply reworks the turn
+# before at all (`Rewrites.reworks`): those sharing most words with it.
+REWORK_LOOKS = 5
+# A tool call's line, as the adapters write it ("[tool: Bash: …]" in the turn before; the reply's
+# "Edit: db/0042.sql", written after its words without the mark, for the runtimes' tools) or a
+# runtime renders it ("● Bash(…)", "• Ran …", "• Edited …", "$ make test"), and those of an
+# edit, whose indented lines after it are its diff.
+TOOLS = r"(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
+TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |" + TOOLS + r"|[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
+EDIT_CALL = re.compile(r"^[ \t]*(?:(?:\[tool: )?(?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
 # What opens a line and is no word of it: a runtime's marks, a quote's, a list's and its
 # number's ("2. candles"), a heading's.
 MARKS = re.compile(r"^[\s⎿└●⏺•>|*#]*(?:\d{1,3}[.)][ \t]+)?")
@@ -128,16 +145,14 @@ class Rewrites:
         # many sentences ask
         self._written_again: dict[int, int | None] = {}
 
-    @classmethod
-    def of(cls, before: str, reply: str, message: str) -> Rewrites | None:
-        """The turns around `message`, read for it; None if the reply can have swapped in or
-        taken out none of its words: there is no turn before or reply, or no word of the
-        message is in one and not the other (the cheap test first)."""
-        if not before.strip() or not reply.strip():
-            return None
-        rewrites = cls(before, reply)
+    def may_change(self, message: str) -> bool:
+        """Whether the reply may have swapped in or taken out a word of `message`: one is in the
+        reply and not the turn before, or the other way round (the cheap test first; there is
+        no turn before or no reply, none is)."""
+        if not self.before.strip() or not self.reply.strip():
+            return False
         said = {w for w in words_of(message).low if len(w) >= NEW_WORD or any(c.isdigit() for c in w)}
-        return rewrites if any(rewrites._new_to_agent(w) or rewrites._gone(w) for w in said) else None
+        return any(self._new_to_agent(w) or self._gone(w) for w in said)
 
     @cached_property
     def _old(self) -> list[tuple[str, ...]]:
@@ -214,6 +229,15 @@ class Rewrites:
                     return [Cue("dropped", word, words.low.index(word))]
         return []
 
+    def reworks(self) -> bool:
+        """Whether the reply writes a line of the turn before again, changed: the agent reworked
+        its work (the most alike old lines of each new one, REWORK_LOOKS of them, are looked at)."""
+        kept = frozenset(self._old)
+        for j, line in enumerate(self._new):
+            if line not in kept and any(self._again(k) == j for k in _alike(line, self._old_by_word)[:REWORK_LOOKS]):
+                return True
+        return False
+
     def _again(self, k: int) -> int | None:
         """The line of the reply that writes the `k`th old line again: of those alike in LIKE,
         the one sharing most words with it; None if none is. A line added beside the old one is
@@ -265,3 +289,17 @@ def _alike(line: tuple[str, ...], index: dict[str, list[int]]) -> list[int]:
         for k in index.get(w, ()):
             shared[k] = shared.get(k, 0) + 1
     return sorted(shared, key=lambda k: -shared[k])[:COMPARED]
+
+
+def reworked(lang: Language, text: str, words: Words) -> list[Cue]:
+    """The cue (kind `reworked`) of a sentence with no cue of its own beside a statement, in a
+    message after which the agent reworks its work (`Rewrites.reworks`): with REWORKED_WORDS
+    content words or more it says more of what was wrong (its longest word names it)."""
+    said = [w for w in words.low if w not in lang.function_words]
+    return [Cue("reworked", max(said, key=len), 0)] if said and len(content(text, lang).stems) >= REWORKED_WORDS else []
+
+
+def asks_or_tells(lang: Language, text: str, words: Words) -> bool:
+    """Whether the sentence tells (`amends.tells`) or asks for work (`setright.asks_or_adds`):
+    the next task beside a correction is no part of it."""
+    return tells(lang, text, words) or asks_or_adds(lang, text, words, 0)

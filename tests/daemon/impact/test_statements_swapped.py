@@ -214,3 +214,43 @@ def test_work_added_or_a_blank_filled_is_no_value_swapped(answered: str, message
 def test_a_value_swapped_in_the_shapes_runtimes_write(answered: str, message: str, reply: str, cue: str) -> None:
     (statement,) = found(message, answered, reply)
     assert cue in statement.cues
+
+
+# a statement of its own ("Never …"), and beside it a sentence with no cue; the reply reworks the draft
+GREETING = "Here is the reminder:\n\nDear Mrs Marta Nowak,\nwe kindly remind you of your appointment on Tuesday at 9:00."
+REGREETING = "Hi Marta,\njust a reminder: Tuesday at 9:00, see you then!"
+
+
+def reworked_quotes(statements: list[Statement]) -> list[str]:
+    return [s.quote for s in statements if any(c.startswith("reworked:") for c in s.cues)]
+
+
+def test_a_sentence_beside_a_statement_the_agent_reworks_its_work_after_says_more_of_it() -> None:
+    message = "Never write Dear Mrs to patients.\n\nThe whole tone sounds like a bank letter."
+    statements = found(message, GREETING, "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00.")
+    assert [s.quote for s in statements] == ["Never write Dear Mrs to patients.", "The whole tone sounds like a bank letter."]
+    assert reworked_quotes(statements) == ["The whole tone sounds like a bank letter."]
+    assert statements[1].kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        # the reply writes a new text, no line of the turn before again
+        ("Never write Dear Mrs to patients.\n\nThe whole tone sounds like a bank letter.", "Sure. Anything else?"),
+        # the sentence beside asks for more work
+        ("Never write Dear Mrs to patients.\n\nAlso add the clinic's address below.", REGREETING),
+        # … or has one content word
+        ("Never write Dear Mrs to patients.\n\nTerrible.", "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00."),
+        # no statement beside it: the rework alone tells nothing of the sentence
+        ("The whole tone sounds like a bank letter.", "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00."),
+    ],
+)
+def test_a_sentence_beside_a_statement_is_read_only_when_the_agent_reworks_and_it_says_something(message: str, reply: str) -> None:
+    assert reworked_quotes(found(message, GREETING, reply)) == []
+
+
+def test_many_sentences_beside_a_statement_are_a_pasted_text() -> None:
+    pasted = "\n\n".join(f"The {w} paragraph sounds like a bank letter." for w in ("first", "second", "third", "fourth"))
+    message = "Never write Dear Mrs to patients.\n\n" + pasted
+    assert reworked_quotes(found(message, GREETING, "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00.")) == []
