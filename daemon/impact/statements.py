@@ -71,6 +71,9 @@ THIN = 2
 THIN_RECALL = 3
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
 CONTINUATION = 200
+# Sentences of one message the reply's readings may find over all of them (each finds at most
+# MANY_AMENDED): more is a pasted text beside a correction ("No, the port is 9090." over a log).
+MANY_SHOWN = 5
 # Words a sentence needs for the language found for it alone to be trusted over the session's.
 SURE = 6
 
@@ -195,6 +198,9 @@ def detect_statements(
     # says more of what was wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`)
     if rewrites is not None and not pasted and any(r.cues and not r.excluded for _, r in read) and rewrites.reworks():
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
+    # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
+    if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:
+        read = [(s, Reading(r.language, [], False) if any(c.kind in SHOWN_BY_REPLY for c in r.cues) else r) for s, r in read]
     found: list[Statement] = []
     previous: tuple[Sentence, Reading] | None = None
     # a thin statement that took in nothing before it: where its quote starts, its sentence, its language
@@ -203,13 +209,14 @@ def detect_statements(
         lang = reading.language
         # "No." alone: the correction opener of the statement that follows it, if one does
         lone = bare if bare is not None and _lone(read[k - 1][1], bare[1], bare[2]) else None
-        if bare is not None and _continues(text, bare[1], sentence, reading, bare[2]):
+        taken_in = bare is not None and _continues(text, bare[1], sentence, reading, bare[2])
+        if taken_in and bare is not None:
             # "Region again. eu-west-1.", "e outra vez 30! são 35 a e-bike": what is said
             # again follows the recall
             said = found.pop()
             found.append(replace(said, quote=text[bare[0] : sentence.end]))
         bare = None
-        if lang is None or reading.excluded or not reading.cues:
+        if taken_in or lang is None or reading.excluded or not reading.cues:
             previous = (sentence, reading)
             continue
         first = sentence
@@ -380,7 +387,8 @@ def _continues(text: str, sentence: Sentence, after: Sentence, reading: Reading,
     """Whether `after` says what a recall `sentence` (in `lang`) recalls: the person's, with no
     cue of its own, not dismissing it ("Emojis again! Whatever."), not asking ("… i gdzie
     terminy na gorze?" complains of something else), beside it, and short (CONTINUATION)."""
-    if reading.cues or reading.excluded or len(after.text) > CONTINUATION:
+    # (a sentence read only as saying more beside a statement says what this one recalls)
+    if any(c.kind != "reworked" for c in reading.cues) or reading.excluded or len(after.text) > CONTINUATION:
         return False
     words = words_of(after.text)
     dismissal = lang.impact.get("dismissal", frozenset())

@@ -42,14 +42,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from difflib import SequenceMatcher
-from functools import cached_property
+from functools import cache, cached_property
 
 from daemon.impact.amends import tells
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import Words, breaks, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue
 from daemon.impact.setright import asks_or_adds
-from daemon.text.language import Language
+from daemon.text.language import Language, known
 
 # How alike two lines' words must be for one to be the other written again (difflib's ratio:
 # twice the words in common over the words of both).
@@ -83,9 +83,13 @@ REWORK_LOOKS = 5
 # "Edit: db/0042.sql", written after its words without the mark, for the runtimes' tools) or a
 # runtime renders it ("● Bash(…)", "• Ran …", "• Edited …", "$ make test"), and those of an
 # edit, whose indented lines after it are its diff.
-TOOLS = r"(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
-TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |" + TOOLS + r"|[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
-EDIT_CALL = re.compile(r"^[ \t]*(?:(?:\[tool: )?(?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
+# A bare one opens its line, as the adapters write it (an indented "shell: bash" is a workflow's
+# key), and has no output under it.
+BARE_TOOL = re.compile(
+    r"^(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
+)
+TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
+EDIT_CALL = re.compile(r"^[ \t]*(?:\[tool: (?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
 # What opens a line and is no word of it: a runtime's marks, a quote's, a list's and its
 # number's ("2. candles"), a heading's.
 MARKS = re.compile(r"^[\s⎿└●⏺•>|*#]*(?:\d{1,3}[.)][ \t]+)?")
@@ -111,6 +115,9 @@ def _lines(text: str, blanked: bool = False) -> list[tuple[str, tuple[str, ...]]
     for raw in text.splitlines():
         if raw.lstrip().startswith("```"):
             fenced = raw.lstrip()[3:].strip().casefold() == "diff" and not fenced
+            under = None
+            continue
+        if BARE_TOOL.match(raw):
             under = None
             continue
         if TOOL_CALL.match(raw):
@@ -268,9 +275,18 @@ class Rewrites:
 
 
 def _like(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
-    """Whether two lines' words are alike in LIKE (the cheap bounds first)."""
+    """Whether two lines' words are alike in LIKE (the cheap bounds first), and share a word that
+    is no function word of any language: "The build is green." is not "The site is live." written
+    again."""
+    if all(w in _function_words() for w in set(old) & set(new)):
+        return False
     match = SequenceMatcher(None, old, new, autojunk=False)
     return match.real_quick_ratio() >= LIKE and match.quick_ratio() >= LIKE and match.ratio() >= LIKE
+
+
+@cache
+def _function_words() -> frozenset[str]:
+    return frozenset(w for lang in known().values() for w in lang.function_words)
 
 
 def _index(lines: list[tuple[str, ...]]) -> dict[str, list[int]]:
@@ -300,6 +316,7 @@ def reworked(lang: Language, text: str, words: Words) -> list[Cue]:
 
 
 def asks_or_tells(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence tells (`amends.tells`) or asks for work (`setright.asks_or_adds`):
-    the next task beside a correction is no part of it."""
-    return tells(lang, text, words) or asks_or_adds(lang, text, words, 0)
+    """Whether the sentence tells (`amends.tells`) or asks for work in any of its clauses
+    (`setright.asks_or_adds`: "After that, update the patient list."): the next task beside a
+    correction is no part of it."""
+    return tells(lang, text, words) or any(asks_or_adds(lang, text, words, at) for at in (0, *breaks(text, words)))

@@ -254,3 +254,50 @@ def test_many_sentences_beside_a_statement_are_a_pasted_text() -> None:
     pasted = "\n\n".join(f"The {w} paragraph sounds like a bank letter." for w in ("first", "second", "third", "fourth"))
     message = "Never write Dear Mrs to patients.\n\n" + pasted
     assert reworked_quotes(found(message, GREETING, "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00.")) == []
+
+
+def test_an_indented_shell_key_is_no_tool_line() -> None:
+    # a workflow's "shell: bash" is a key of the file, and the lines under it are the file's
+    workflow = "defaults:\n  run:\n    shell: bash\n  runs-on: ubuntu-latest\n  steps:\n    - run: make test"
+    reply = workflow.replace("ubuntu-latest", "arm64-runners")
+    assert swapped(found("arm64-runners, the scanner is built for graviton", workflow, reply)) == [
+        "arm64-runners, the scanner is built for graviton"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("answered", "reply"),
+    [
+        # two lines sharing only function words are not one written again
+        ("I ran the tests and all passed. The build is green.", "Got it. The deploy is done and the site is live."),
+        ("The report is ready in the shared folder.", "Thanks for the feedback, it is noted for the next time."),
+    ],
+)
+def test_lines_sharing_only_function_words_are_no_rework(answered: str, reply: str) -> None:
+    message = "Never write Dear Mrs to patients.\n\nThe whole tone sounds like a bank letter."
+    assert reworked_quotes(found(message, answered, reply)) == []
+
+
+def test_the_next_task_in_a_later_clause_is_no_rework() -> None:
+    message = "Never write Dear Mrs to patients.\n\nAfter that, update the patient list."
+    assert reworked_quotes(found(message, GREETING, "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00.")) == []
+
+
+def test_a_recall_takes_in_the_sentence_it_recalls_though_the_agent_reworked() -> None:
+    statements = found("Again. The whole tone sounds like a bank letter.", GREETING, "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00.")
+    assert [(s.quote, s.cues) for s in statements] == [("Again. The whole tone sounds like a bank letter.", ("again:again",))]
+
+
+def test_many_sentences_over_all_the_replys_readings_are_a_pasted_text() -> None:
+    log = "\n".join(
+        [
+            "10:00:01 INFO listening on port 8080",
+            "10:00:02 INFO port 8080 ready",
+            "10:00:03 INFO port 8080 busy",
+            "10:00:05 WARN backing off for five seconds",
+            "10:00:06 WARN retrying the connection now",
+            "10:00:07 WARN giving up on the old socket",
+        ]
+    )
+    statements = found("No, the port is 9090.\n\n" + log, "port = 8080\nhost = 0.0.0.0", "port = 9090\nhost = 0.0.0.0")
+    assert [s.quote for s in statements] == ["No, the port is 9090."]
