@@ -79,15 +79,15 @@ REWORKED_WORDS = 2
 # Old lines a line of the reply is compared with to tell whether the reply reworks the turn
 # before at all (`Rewrites.reworks`): those sharing most words with it.
 REWORK_LOOKS = 5
-# A tool call's line, as the adapters write it ("[tool: Bash: …]" in the turn before; the reply's
-# "Edit: db/0042.sql", written after its words without the mark, for the runtimes' tools) or a
-# runtime renders it ("● Bash(…)", "• Ran …", "• Edited …", "$ make test"), and those of an
-# edit, whose indented lines after it are its diff.
-# A bare one opens its line, as the adapters write it (an indented "shell: bash" is a workflow's
-# key), and has no output under it.
+# A tool call's line as the adapters write it in the reply, after its words and without their
+# mark ("Edit: db/0042.sql", "Bash: make test"): it opens its line (an indented "shell: bash" is
+# a workflow's key) and has no output under it.
 BARE_TOOL = re.compile(
     r"^(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
 )
+# … and as they write it in the turn before ("[tool: Bash: …]") or a runtime renders it ("●
+# Bash(…)", "• Ran …", "$ make test"): the indented lines after it are its output, or, after an
+# edit's (EDIT_CALL: "● Update(…)", "• Edited …"), its diff.
 TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
 EDIT_CALL = re.compile(r"^[ \t]*(?:\[tool: (?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
 # What opens a line and is no word of it: a runtime's marks, a quote's, a list's and its
