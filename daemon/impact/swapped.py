@@ -83,7 +83,7 @@ REWORK_LOOKS = 5
 # mark ("Edit: db/0042.sql", "Bash: make test"): it opens its line (an indented "shell: bash" is
 # a workflow's key) and has no output under it.
 BARE_TOOL = re.compile(
-    r"^(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|$)"
+    r"^(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|\Z)"
 )
 # … and as they write it in the turn before ("[tool: Bash: …]") or a runtime renders it ("●
 # Bash(…)", "• Ran …", "$ make test"): the indented lines after it are its output, or, after an
@@ -98,7 +98,7 @@ MARKS = re.compile(r"^[\s⎿└●⏺•>|*#]*(?:\d{1,3}[.)][ \t]+)?")
 # place is a line kept ("14        - run: make test" is a list's item).
 DIFF = re.compile(r"^(?:\d+ )?([+-])")
 # … and in a ```diff fence, where the sign opens the line; not a file's header ("--- a/x").
-FENCED_DIFF = re.compile(r"^(?!(?:---|\+\+\+)(?:[ \t]|$))([+-])")
+FENCED_DIFF = re.compile(r"^(?!(?:---|\+\+\+)(?:[ \t]|\Z))([+-])")
 # A placeholder of a draft ("Dear [NAME],", "<client>", "{first_name}"): no value of the
 # agent's, and the person's word filling it is an answer, not a correction.
 PLACEHOLDER = re.compile(r"\{\{?[^\W\d][\w ]{0,29}\}?\}|\[[^\W\d][\w ]{0,29}\]|<[^\W\d][\w ]{0,29}>")
