@@ -159,7 +159,16 @@ class Rewrites:
         if not self.before.strip() or not self.reply.strip():
             return False
         said = {w for w in words_of(message).low if len(w) >= NEW_WORD or any(c.isdigit() for c in w)}
-        return any(self._new_to_agent(w) or self._gone(w) for w in said)
+        # a long word by substrings; a short one only when it is in one of the two turns at all
+        # and no function word of any language ("is", "de"): its test reads the turns' words,
+        # milliseconds on a long turn, which most messages need not pay
+        if any(self._new_to_agent(w) or self._gone(w) for w in said if len(w) >= LONG_WORD):
+            return True
+        short = [w for w in said if len(w) < LONG_WORD and w not in _function_words()]
+        return any(
+            (w in self.reply_folded and self._new_to_agent(w)) or (w in self.before_folded and self._gone(w))
+            for w in short
+        )
 
     @cached_property
     def _old(self) -> list[tuple[str, ...]]:
