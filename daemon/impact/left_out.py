@@ -33,6 +33,12 @@ LAUGHING = re.compile(JOKE_EMOJI.pattern.replace(AWKWARD, ""))
 # Cues that carry a rule: a laugh beside them is a rule nobody means ("nunca despliegues en
 # viernes… jaja", "always blame Kevin, not Steve lol").
 RULING = frozenset({"standing", "preference", "prohibition", "stop"})
+# Cues beside which a laugh, with no rule, is the person's mood: a recall laughs at a repeat
+# ("10日水曜やん、何回目よ笑", "not Elana. I told you this last time lol"), and the line the
+# agent's reply wrote again changed (`daemon.impact.swapped`) shows the words were meant
+# ("요약이 왜 맨 밑에 있어요ㅋㅋ 세 줄 요약이 맨 위"). Not an edit of a whole file (`acted_on`): a
+# fact told with a laugh is often beside work the agent redoes for another reason.
+IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped"}
 
 
 def excluded(
@@ -61,7 +67,8 @@ def excluded(
         return True  # "retries 9000 lol jk": the person says it is a joke
     humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     ruled = any(c.kind in RULING for c in found)
-    if (_joking(lang, words, humour) or LAUGHING.search(text)) and (ruled or not _sets_value_right(lang, text, words, found)):
+    laughs = _joking(lang, words, humour) or LAUGHING.search(text)
+    if laughs and (ruled or not (_sets_value_right(lang, text, words, found) or any(c.kind in IN_EARNEST for c in found))):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
     preferred = {

@@ -133,7 +133,15 @@ def test_a_negation_typed_without_accents_is_read_as_the_meaning_table_gives_it(
 
 @pytest.mark.parametrize(
     "message",
-    ["nao, ta certo, é VOLTA10 mesmo.", "nao, melhor nao, eles nao gostam de desculpa antes da hora", "No, better not."],
+    [
+        "nao, ta certo, é VOLTA10 mesmo.",
+        "nao, melhor nao, eles nao gostam de desculpa antes da hora",
+        "No, better not.",
+        "nao, obg, eu falo com ela por audio",  # "obg", "valeu": thanks as Brazilians type it
+        "não valeu, eu mando",
+        "nee ge hebt gelijk, zet da zo",  # Flemish: "ge", "gij" for "je"
+        "nee, gij hebt gelijk",
+    ],
 )
 def test_a_no_that_agrees_or_declines_in_plain_words_corrects_nothing(message: str) -> None:
     assert found(message) == []

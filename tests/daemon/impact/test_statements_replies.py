@@ -218,6 +218,43 @@ def test_a_laugh_beside_what_the_reply_amends_is_the_persons_mood(code: str, ans
     assert statement.kind == "correction" and statement.cues[0].startswith("amended:")
 
 
+PREZADA = 'Rascunho: "Prezada cliente, seu pedido saiu hoje."'
+OI = 'Rascunho: "Oi Juliana, seu pedido saiu hoje."'
+DATABASE_5432 = "DATABASE_URL=postgres://rota@localhost:5432/rota"
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message", "reply", "cue"),
+    [
+        # a laugh at a repeat: the person says it was said before
+        ("ja", "入稿前チェックは10日（火）で入れました。", "10日水曜やん、何回目よ笑", "", "reminder:"),
+        ("pt", 'Rascunho: "Prezada Sra. Juliana, seu pedido saiu hoje."', 'de novo o "Prezada Sra." kkkk', OI, "again:"),
+        # … and beside the line the reply writes again, changed
+        ("pt", PREZADA, 'nao fala "prezada cliente" kkkk, a gente fala "oi Juliana"', OI, "swapped:"),
+        ("en", DATABASE_5432, "port is 5433 lol", DATABASE_5432.replace("5432", "5433"), "swapped:"),
+        ("pt", 'Rascunho: "Prezado Paulo, a consulta ficou pra terça."', "tira esse Prezado kkkk", 'Rascunho: "Paulo, a consulta ficou pra terça."', "dropped:"),
+    ],
+)
+def test_a_laugh_beside_a_repeat_or_what_the_reply_rewrites_is_the_persons_mood(
+    code: str, answered: str, message: str, reply: str, cue: str
+) -> None:
+    (statement,) = found(message, code, answered, reply)
+    assert statement.quote == message and any(c.startswith(cue) for c in statement.cues)
+
+
+def test_a_laugh_beside_a_sentence_the_agent_reworks_its_work_after_is_the_persons_mood() -> None:
+    message = "bitte pnpm, nicht npm. und die Überschriften sind mir zu gross haha"
+    before, after = "## Installation\nnpm install\n## Start\nnpm run dev", "### Installation\npnpm install\n### Start\npnpm run dev"
+    rule, laughed = found(message, "de", before, after)
+    assert laughed.quote == "und die Überschriften sind mir zu gross haha" and laughed.cues[0].startswith("reworked:")
+
+
+def test_a_laugh_beside_a_repeat_keeps_the_sentence_it_recalls_in() -> None:
+    (statement,) = found("not Elana. I told you this last time lol.", answered="Sent the invite to Elana for Tuesday.")
+    assert statement.quote == "not Elana. I told you this last time lol."
+    assert "reminder:i told you" in statement.cues
+
+
 def test_a_joke_the_person_calls_one_stays_one_though_the_reply_amends() -> None:
     assert found("retries 9000 lol jk", answered="Set retries to 3.", reply="Sorry — retries set to 9000.") == []
     # … and a laugh beside what the reply only agrees with is a joke
