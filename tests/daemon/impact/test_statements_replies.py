@@ -246,6 +246,7 @@ def test_a_laugh_beside_a_sentence_the_agent_reworks_its_work_after_is_the_perso
     message = "bitte pnpm, nicht npm. und die Überschriften sind mir zu gross haha"
     before, after = "## Installation\nnpm install\n## Start\nnpm run dev", "### Installation\npnpm install\n### Start\npnpm run dev"
     rule, laughed = found(message, "de", before, after)
+    assert rule.quote == "bitte pnpm, nicht npm."
     assert laughed.quote == "und die Überschriften sind mir zu gross haha" and laughed.cues[0].startswith("reworked:")
 
 
