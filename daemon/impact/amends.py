@@ -30,7 +30,6 @@ docs/explanation/impact.md#a-correction-the-agent-acts-on).
 
 from __future__ import annotations
 
-import re
 from functools import cache, cached_property
 
 from daemon.impact.clauses import Words, negating, says_not, words_of
@@ -40,6 +39,7 @@ from daemon.impact.echo import Answered
 from daemon.impact.left_out import asks
 from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
+from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
 from daemon.text.keyboard import find, unaccented
 from daemon.text.language import Language, detect, known
 
@@ -52,36 +52,6 @@ OPENING_CHARS = 400
 READ_CHARS = 4000
 # The marks a sentence ends with, in the scripts agents write.
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
-# What shows that the agent edited its work: an edit tool called, as the adapters write it
-# after the reply's words ("Edit: src/a.py", `daemon.transcripts.guards.tool_summary`) or as a
-# runtime shows it in a transcript pasted or rendered ("● Update(src/a.py)", "• Edited src/a.py
-# (+3 -1)"), or a diff fence. Not an arrow or a line opening with "-": code and prose hold them.
-EDITED = re.compile(
-    r"(?m)^\s*(?:(?:Edit|MultiEdit|Write|NotebookEdit|apply_patch|str_replace_editor|str_replace_based_edit_tool)(?::|$)|shell: apply_patch"
-    r"|[●⏺]\s*(?:Update|Edit|MultiEdit|Write)\(|•\s*Edited\s+\S+\s*\(\+\d+)|```diff"
-)
-# … and the file an edit changed: Claude Code's edit tools as the adapters write their calls,
-# one a line ("[tool: Edit: db/0042.sql]" in the turn before, "Edit: db/0042.sql" in the reply:
-# `daemon.impact.report`), or as the runtime renders them ("● Update(db/0042.sql)"); Codex's
-# patch ("apply_patch: *** Begin Patch *** Update File: db/0042.sql …") or its rendering ("•
-# Edited db/0042.sql (+3 -1)"). A reply that edits a file the turn before edited redoes that
-# work. Each part reads within one line.
-EDITED_FILE = re.compile(
-    r"(?m)^[ \t]*(?:\[tool: )?(?:Edit|MultiEdit|Write):[ \t]*(\S[^\n]*?)\]?$"
-    r"|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(([^)\n]{1,400})\)"
-    r"|•[ \t]*(?:Edited|Added|Wrote)[ \t]+(\S+)[ \t]*\(\+\d|\*\*\* (?:Update|Add) File:[ \t]*([^\s*]+)"
-)
-# What is read as prose of the agent's turn: not its code (a fence, inline), its tool calls and
-# their output (the adapters' lines, a runtime's rendering: "● Bash(…)", "⎿ 42 passed", Codex's
-# "• Ran …" and "└ …", and the indented lines of output under "⎿" and "└"; not those under a
-# bullet or an adapter's line, which may be the agent's words: "  Should I …?"), addresses, or
-# a query string ("?page=2", read from a word's start so that a long run of characters is read
-# once).
-NOT_PROSE = re.compile(
-    r"```.*?(?:```|\Z)|`[^`\n]*`|^[ \t]*(?:\[tool: |[●⏺•] )[^\n]*|^[ \t]*[⎿└] [^\n]*(?:\n[ \t]+[^\n]*)*"
-    r"|(?<!\S)\S*\?\S*=\S*|https?://\S+",
-    re.DOTALL | re.MULTILINE,
-)
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
 # … and of the agent's turn before, for the files it edited (a turn may be megabytes of output).

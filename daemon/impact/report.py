@@ -46,13 +46,12 @@ from daemon.impact.review_links import (
 from daemon.impact.situation import Situation, situation
 from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
+from daemon.impact.tool_lines import ADAPTER_MARK
 from daemon.transcripts.usage import UsageEvent
 from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
 from memory_engine.records import FactRecord
 
 DELIVERING = (FACTS_VIEW_READ, HOOK_CONTEXT)
-# How the runtime adapters write a tool call into an agent's message (daemon/transcripts).
-TOOL_LINE = "[tool: "
 
 
 def statements_of(sessions: Sequence[Session]) -> list[tuple[Statement, Situation]]:
@@ -92,7 +91,7 @@ def _turn(said: history.Said) -> str:
     """An agent's message as the person's next one answers it: what it wrote, with the lines
     the adapter wrote for its tool calls ("[tool: Write: db/0042.sql]"), and a tool the adapter
     listed but did not write into the text, on a line of its own."""
-    missing = [f"{TOOL_LINE}{t}]" for t in said.tools if f"{TOOL_LINE}{t}]" not in said.text]
+    missing = [f"{ADAPTER_MARK}{t}]" for t in said.tools if f"{ADAPTER_MARK}{t}]" not in said.text]
     return "\n".join((said.text, *missing)) if missing else said.text
 
 
@@ -108,9 +107,9 @@ def _replies(messages: Sequence[history.Said]) -> list[tuple[str, str]]:
         said = messages[k]
         if said.role == "user":
             lines = [line for text in reversed(after) for line in text.splitlines()]
-            wrote = [line for line in lines if line.strip() and not line.startswith(TOOL_LINE)]
+            wrote = [line for line in lines if line.strip() and not line.startswith(ADAPTER_MARK)]
             # a tool call by what it ran, not by the adapter's marker ("tool" is no word of the agent's)
-            tools = (line.removeprefix(TOOL_LINE).removesuffix("]") for line in lines if line.startswith(TOOL_LINE))
+            tools = (line.removeprefix(ADAPTER_MARK).removesuffix("]") for line in lines if line.startswith(ADAPTER_MARK))
             replies[k] = ("\n".join(wrote), "\n".join(tools))
             after = []
         elif said.role == "assistant":

@@ -49,6 +49,7 @@ from daemon.impact.clauses import Words, breaks, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue
 from daemon.impact.setright import asks_or_adds
+from daemon.impact.tool_lines import BARE_TOOL, EDIT_CALL, MARKS, TOOL_CALL
 from daemon.text.language import Language, known
 
 # How alike two lines' words must be for one to be the other written again (difflib's ratio:
@@ -79,20 +80,6 @@ REWORKED_WORDS = 2
 # Old lines a line of the reply is compared with to tell whether the reply reworks the turn
 # before at all (`Rewrites.reworks`): those sharing most words with it.
 REWORK_LOOKS = 5
-# A tool call's line as the adapters write it in the reply, after its words and without their
-# mark ("Edit: db/0042.sql", "Bash: make test"): it opens its line (an indented "shell: bash" is
-# a workflow's key) and has no output under it.
-BARE_TOOL = re.compile(
-    r"^(?:Bash|Edit|MultiEdit|Write|NotebookEdit|Grep|Glob|WebFetch|WebSearch|TodoWrite|shell|apply_patch|update_plan|str_replace_editor|str_replace_based_edit_tool)(?::|\Z)"
-)
-# … and as they write it in the turn before ("[tool: Bash: …]") or a runtime renders it ("●
-# Bash(…)", "• Ran …", "$ make test"): the indented lines after it are its output, or, after an
-# edit's (EDIT_CALL: "● Update(…)", "• Edited …"), its diff.
-TOOL_CALL = re.compile(r"^[ \t]*(?:\[tool: |[●⏺][ \t]*\w+\(|•[ \t]*(?:Ran|Edited|Explored|Added|Wrote|Read|Called|Deleted)\b|\$ )")
-EDIT_CALL = re.compile(r"^[ \t]*(?:\[tool: (?:Edit|MultiEdit|Write)\b|[●⏺][ \t]*(?:Update|Edit|MultiEdit|Write)\(|•[ \t]*(?:Edited|Added|Wrote)\b)")
-# What opens a line and is no word of it: a runtime's marks, a quote's, a list's and its
-# number's ("2. candles"), a heading's.
-MARKS = re.compile(r"^[\s⎿└●⏺•>|*#]*(?:\d{1,3}[.)][ \t]+)?")
 # A diff's line under an edit: its number, one space, then its sign against the line (Claude
 # Code's "12 -    runs-on: …", Codex's "4 -terraform_version = …"); a space in the sign's
 # place is a line kept ("14        - run: make test" is a list's item).

@@ -84,7 +84,7 @@ def _text(blocks: list[RawJson]) -> tuple[str, tuple[str, ...], tuple[str, ...]]
             name = block.get("name")
             tool = guards.tool_summary(name if isinstance(name, str) and name else "tool", block.get("input"))
             tools.append(tool)
-            parts.append(f"[tool: {tool}]")
+            parts.append(guards.tool_line(tool))
         elif kind == "image":
             parts.append("[image]")
     return "\n".join(parts), tuple(tools), tuple(cut)

@@ -128,7 +128,7 @@ def parse(raw: bytes, offset: int) -> Parsed:
         if isinstance(arguments, Malformed):
             return arguments
         tool = guards.tool_summary(str(payload.get("name") or ptype), arguments)
-        return _message("assistant", f"[tool: {tool}]", ts, offset, (tool,))
+        return _message("assistant", guards.tool_line(tool), ts, offset, (tool,))
     if ptype in _TOOL_OUTPUTS:
         return Skipped(guards.TOOL_RESULT)
     return Skipped(None, None if ptype in _ITEM_BOOKKEEPING else kind_label(kind, ptype))

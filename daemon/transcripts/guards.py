@@ -139,6 +139,16 @@ def is_heartbeat_reply(text: str) -> bool:
     return text.strip() in HEARTBEAT_REPLIES
 
 
+# How an adapter writes a tool call into the agent's message, one line each: the impact
+# readings tell the agent's tool calls from its words by it (`daemon.impact.tool_lines`).
+TOOL_LINE_MARK = "[tool: "
+
+
+def tool_line(summary: str) -> str:
+    """The line standing for one tool call in the agent's message: `[tool: Bash: ls -la]`."""
+    return f"{TOOL_LINE_MARK}{summary}]"
+
+
 def tool_summary(name: str, arguments: object, limit: int = 80) -> str:
     """`Bash: ls -la` — the tool's name and its first short string argument, one line."""
     hint = ""

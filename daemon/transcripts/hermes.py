@@ -81,7 +81,7 @@ def _hermes_message(row: RawJson) -> Message | Skipped | Malformed:
                 return arguments
         name = function.get("name") if isinstance(function, dict) else None
         tools += (guards.tool_summary(str(name or "tool"), arguments),)
-    text = "\n".join([content, *(f"[tool: {t}]" for t in tools)]) if tools else content
+    text = "\n".join([content, *(guards.tool_line(t) for t in tools)]) if tools else content
     text, cut = guards.strip_injected(text)
     cleaned = clean_text(text)
     if not text.strip() or cleaned is None:

@@ -41,7 +41,7 @@ def _text(content: object) -> tuple[str, tuple[str, ...]]:
                 str(block.get("name") or "tool"), block.get("arguments", block.get("input"))
             )
             tools.append(tool)
-            parts.append(f"[tool: {tool}]")
+            parts.append(guards.tool_line(tool))
     return "\n".join(parts), tuple(tools)
 
 
