@@ -295,11 +295,15 @@ def not_amended(lang: Language, text: str, words: Words) -> bool:
 
 
 def tells(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence, read in `lang`, introduces what follows, approves or tells a story."""
+    """Whether the sentence, read in `lang`, introduces what follows, agrees or approves
+    (`impact.agreement`, `impact.approval`) or tells a story."""
     if text.rstrip().endswith((":", "：")):
         return True  # "lint mi krzyczy lokalnie:"
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
+    approving = find(words.low, lang.impact.get("approval", frozenset()))
+    if any(i == 0 or not says_not(lang, words.low[i - 1]) for i, _ in approving):
+        return True  # "route looks fine", "brilliant, cheers." ("not great" approves nothing)
     return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
 
 

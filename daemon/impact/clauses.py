@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from daemon.text.keyboard import said_at
 from daemon.text.language import Language
-from daemon.text.unicode_words import segment
+from daemon.text.unicode_words import segment, spaceless
 
 # What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket, and
 # their full-width forms and the ideographic comma of Chinese and Japanese ("金额用分存，别用浮点数").
@@ -60,9 +60,18 @@ def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
 def breaks(text: str, words: Words) -> tuple[int, ...]:
     """The positions of the words of the sentence `text` a clause break stands before. Read
     once per sentence: the cues, their exclusions and each clause's shape all ask."""
-    return tuple(
-        i for i in range(1, len(words.low)) if CLAUSE_BREAK.search(text[words.spans[i - 1][1] : words.spans[i][0]])
-    )
+    return tuple(i for i in range(1, len(words.low)) if _breaks_between(text, words.spans[i - 1][1], words.spans[i][0]))
+
+
+def _breaks_between(text: str, end: int, start: int) -> bool:
+    """Whether what stands between two words (from `end` to `start`) breaks a clause: a mark of
+    CLAUSE_BREAK, or a space between two letters of a script written without spaces between
+    words (`unicode_words.spaceless`): Thai, Chinese and Japanese space only where a clause
+    or a sentence ends ("ยาวไปครับ อ่านไม่ไหว": "too long, can't read it")."""
+    gap = text[end:start]
+    if CLAUSE_BREAK.search(gap):
+        return True
+    return bool(gap) and gap.isspace() and spaceless(text[end - 1]) and spaceless(text[start])
 
 
 def clause_at(text: str, words: Words, i: int) -> int:

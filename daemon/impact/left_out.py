@@ -34,11 +34,12 @@ LAUGHING = re.compile(JOKE_EMOJI.pattern.replace(AWKWARD, ""))
 # viernes… jaja", "always blame Kevin, not Steve lol").
 RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 # Cues beside which a laugh, with no rule, is the person's mood: a recall laughs at a repeat
-# ("10日水曜やん、何回目よ笑", "not Elana. I told you this last time lol"), and the line the
+# ("10日水曜やん、何回目よ笑", "not Elana. I told you this last time lol"), a complaint about the
+# agent's own turn at its length ("too long lol", "ยาวไปครับ อ่านไม่ไหว 555"), and the line the
 # agent's reply wrote again changed (`daemon.impact.swapped`) shows the words were meant
 # ("요약이 왜 맨 밑에 있어요ㅋㅋ 세 줄 요약이 맨 위"). Not an edit of a whole file (`acted_on`): a
 # fact told with a laugh is often beside work the agent redoes for another reason.
-IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped"}
+IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 
 
 def excluded(

@@ -218,6 +218,7 @@ def test_a_laugh_beside_what_the_reply_amends_is_the_persons_mood(code: str, ans
     assert statement.kind == "correction" and statement.cues[0].startswith("amended:")
 
 
+THAI_DRAFT = "สรุป incident: 1. api-gateway ล่ม 2. เพิ่ม limit 3. restart 4. ตั้ง alert 5. เพิ่ม HPA 6. ทำ load test ก่อน release"
 PREZADA = 'Rascunho: "Prezada cliente, seu pedido saiu hoje."'
 OI = 'Rascunho: "Oi Juliana, seu pedido saiu hoje."'
 DATABASE_5432 = "DATABASE_URL=postgres://rota@localhost:5432/rota"
@@ -233,6 +234,9 @@ DATABASE_5432 = "DATABASE_URL=postgres://rota@localhost:5432/rota"
         ("pt", PREZADA, 'nao fala "prezada cliente" kkkk, a gente fala "oi Juliana"', OI, "swapped:"),
         ("en", DATABASE_5432, "port is 5433 lol", DATABASE_5432.replace("5432", "5433"), "swapped:"),
         ("pt", 'Rascunho: "Prezado Paulo, a consulta ficou pra terça."', "tira esse Prezado kkkk", 'Rascunho: "Paulo, a consulta ficou pra terça."', "dropped:"),
+        # … and at the length of the agent's own turn
+        ("en", DRAFT, "too long lol", "", "excess:"),
+        ("th", THAI_DRAFT, "ยาวไปครับ อ่านไม่ไหว 555", "", "excess:"),
     ],
 )
 def test_a_laugh_beside_a_repeat_or_what_the_reply_rewrites_is_the_persons_mood(
@@ -469,3 +473,16 @@ def test_a_first_sentence_cut_at_a_space_does_not_close_with_its_last_word() -> 
 @pytest.mark.parametrize(("code", "message"), [("de", "Ich scherze nicht, nie direkt auf main pushen.")])
 def test_a_joke_word_before_not_is_said_in_earnest(code: str, message: str) -> None:
     assert found(message, code)
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "complaint"),
+    [
+        # Thai, Chinese and Japanese space where a clause ends: "too long, can't read it"
+        ("th", "ยาวไปครับ อ่านไม่ไหว", "ยาวไปครับ อ่านไม่ไหว"),
+        ("ja", "これ長すぎ 読まへん", "これ長すぎ 読まへん"),
+    ],
+)
+def test_a_space_between_letters_of_a_script_written_without_spaces_ends_a_clause(code: str, message: str, complaint: str) -> None:
+    (statement,) = found(message, code, THAI_DRAFT)
+    assert statement.quote == complaint and statement.cues[0].startswith("excess:")

@@ -250,6 +250,25 @@ def test_a_sentence_beside_a_statement_is_read_only_when_the_agent_reworks_and_i
     assert reworked_quotes(found(message, GREETING, reply)) == []
 
 
+README_NPM = "## Install\nnpm install\n## Run\nnpm run dev\nRoute: /api/orders"
+
+
+@pytest.mark.parametrize(
+    ("beside", "read"),
+    [
+        ("route looks fine", False),  # approves the work (`impact.approval`)
+        ("the route section is much better", False),
+        ("thanks for the route section", False),
+        ("the route section is not much better", True),  # a "not" before it approves nothing
+        ("the route section is not good", True),
+    ],
+)
+def test_a_sentence_beside_a_statement_that_approves_the_work_is_no_rework(beside: str, read: bool) -> None:
+    statements = found(f"use pnpm, not npm. {beside}", README_NPM, README_NPM.replace("npm ", "pnpm "))
+    assert statements[0].quote == "use pnpm, not npm."
+    assert reworked_quotes(statements) == ([beside] if read else [])
+
+
 def test_many_sentences_beside_a_statement_are_a_pasted_text() -> None:
     pasted = "\n\n".join(f"The {w} paragraph sounds like a bank letter." for w in ("first", "second", "third", "fourth"))
     message = "Never write Dear Mrs to patients.\n\n" + pasted
