@@ -33,7 +33,7 @@ from __future__ import annotations
 from functools import cache, cached_property
 
 from daemon.impact.clauses import Words, negating, says_not, words_of
-from daemon.impact.content import content
+from daemon.impact.content import MENTION, content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import asks
@@ -301,9 +301,12 @@ def tells(lang: Language, text: str, words: Words) -> bool:
         return True  # "lint mi krzyczy lokalnie:"
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
-    approving = find(words.low, lang.impact.get("approval", frozenset()))
-    if any(i == 0 or not says_not(lang, words.low[i - 1]) for i, _ in approving):
-        return True  # "route looks fine", "brilliant, cheers." ("not great" approves nothing)
+    # "route looks fine", "brilliant, cheers."; not "not much better", nor a word named in
+    # quotation marks ('troca "Obrigado" por "obrigada"')
+    named = [m.span() for m in MENTION.finditer(text)]
+    for i, _ in find(words.low, lang.impact.get("approval", frozenset())):
+        if (i == 0 or not says_not(lang, words.low[i - 1])) and not any(a <= words.spans[i][0] < b for a, b in named):
+            return True
     return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
 
 

@@ -10,10 +10,11 @@ from dataclasses import replace
 
 import pytest
 
+from daemon.impact.amends import tells
 from daemon.impact.clauses import words_of
 from daemon.impact.cues import agreement, cues
 from daemon.impact.statements import Statement, detect_statements
-from daemon.text.language import detect
+from daemon.text.language import detect, language
 
 # The agent's turn the person answers: it names the tools the person then retires.
 ANSWERED = "I'll bundle the app with webpack and run the unit tests with jest."
@@ -199,3 +200,36 @@ def test_thanks_again_is_gratitude_not_a_repeat(code: str, message: str) -> None
     assert "again" in {c.kind for c in cues(lang, message, words_of(message), [])}
     assert agreement(lang, message, words_of(message)) is not None
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("ar", "شكرا، الجدول تمام"),
+        ("cs", "díky, tabulka je hotová"),
+        ("da", "tak, tabellen er på plads"),
+        ("de", "sieht gut aus mit der Tabelle"),
+        ("el", "ευχαριστώ για τον πίνακα"),
+        ("es", "gracias por la tabla"),
+        ("fr", "merci pour le tableau"),
+        ("he", "תודה על הטבלה"),
+        ("hi", "टेबल के लिए धन्यवाद"),
+        ("it", "grazie per la tabella"),
+        ("ja", "表ありがとう"),
+        ("ko", "표 감사합니다"),
+        ("nb", "takk for tabellen"),
+        ("nl", "bedankt voor de tabel"),
+        ("pl", "dzięki za tabelę"),
+        ("pt", "valeu pela tabela"),
+        ("ru", "спасибо за таблицу"),
+        ("sv", "tack för tabellen"),
+        ("th", "ขอบคุณสำหรับตาราง"),
+        ("tr", "tablo için teşekkürler"),
+        ("uk", "дякую за таблицю"),
+        ("zh", "谢谢你的表格"),
+    ],
+)
+def test_thanks_for_the_work_is_nothing_the_reply_amends_or_reworks(code: str, message: str) -> None:
+    lang = language(code)
+    assert lang is not None
+    assert tells(lang, message, words_of(message))

@@ -269,6 +269,18 @@ def test_a_sentence_beside_a_statement_that_approves_the_work_is_no_rework(besid
     assert reworked_quotes(statements) == ([beside] if read else [])
 
 
+@pytest.mark.parametrize(
+    ("code", "answered", "message", "reply"),
+    [
+        ("en", "Hi Ana, the invoice is attached.\nKind regards, Sam", 'sign off with "Cheers" at the end', "Hi Ana, the invoice is attached.\nCheers, Sam"),
+        ("pt", "Oi Ana, segue a fatura.\nObrigado, Sam", 'so troca "Obrigado" por "Abraço"', "Oi Ana, segue a fatura.\nAbraço, Sam"),
+    ],
+)
+def test_an_approving_word_named_in_quotation_marks_approves_nothing(code: str, answered: str, message: str, reply: str) -> None:
+    (statement,) = found(message, answered, reply, code)
+    assert statement.quote == message and statement.cues[0].startswith("swapped:")
+
+
 def test_many_sentences_beside_a_statement_are_a_pasted_text() -> None:
     pasted = "\n\n".join(f"The {w} paragraph sounds like a bank letter." for w in ("first", "second", "third", "fourth"))
     message = "Never write Dear Mrs to patients.\n\n" + pasted
