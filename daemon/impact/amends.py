@@ -32,7 +32,7 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 
-from daemon.impact.clauses import Words, breaks, negating, says_not, words_of
+from daemon.impact.clauses import Words, negating, says_not, words_of
 from daemon.impact.content import MENTION, content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -301,23 +301,13 @@ def tells(lang: Language, text: str, words: Words) -> bool:
         return True  # "lint mi krzyczy lokalnie:"
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
-    return _approves(lang, text, words) or any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
-
-
-def _approves(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence approves the agent's work (`impact.approval`): "route looks fine",
-    "brilliant, cheers.", "ה-plan נראה טוב, apply". Not after a "not" ("not much better"), nor
-    named in quotation marks ('troca "Obrigado" por "Abraço"'), nor before a clause that says
-    more ("thanks, but the meeting is on Tuesday": the thanks opens a correction)."""
+    # "route looks fine", "brilliant, cheers."; not "not much better", nor a word named in
+    # quotation marks ('troca "Obrigado" por "obrigada"')
     named = [m.span() for m in MENTION.finditer(text)]
-    ends = [*breaks(text, words), len(words.low)]
-    for i, phrase in find(words.low, lang.impact.get("approval", frozenset())):
-        if (i > 0 and says_not(lang, words.low[i - 1])) or any(a <= words.spans[i][0] < b for a, b in named):
-            continue
-        after = next(e for e in ends if e >= i + len(phrase))
-        if len(content(text[words.spans[after][0] :] if after < len(words.low) else "", lang).stems) <= 1:
+    for i, _ in find(words.low, lang.impact.get("approval", frozenset())):
+        if (i == 0 or not says_not(lang, words.low[i - 1])) and not any(a <= words.spans[i][0] < b for a, b in named):
             return True
-    return False
+    return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
 
 
 def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:

@@ -259,9 +259,7 @@ README_NPM = "## Install\nnpm install\n## Run\nnpm run dev\nRoute: /api/orders"
         ("route looks fine", False),  # approves the work (`impact.approval`)
         ("the route section is much better", False),
         ("thanks for the route section", False),
-        ("the route section looks good, thanks", False),
         ("the route section is not much better", True),  # a "not" before it approves nothing
-        ("thanks, but the route section is still wrong", True),  # the thanks opens a correction
         ("the route section is not good", True),
     ],
 )
