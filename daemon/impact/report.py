@@ -46,7 +46,7 @@ from daemon.impact.review_links import (
 from daemon.impact.situation import Situation, situation
 from daemon.impact.skills import SkillSource, cited, linked_skills, same_session
 from daemon.impact.statements import Statement, detect_statements
-from daemon.impact.tool_lines import ADAPTER_MARK
+from daemon.transcripts.guards import tool_called, tool_line
 from daemon.transcripts.usage import UsageEvent
 from daemon.transcripts.usage_signals import FACTS_VIEW_READ, HOOK_CONTEXT, utc_stamp
 from memory_engine.records import FactRecord
@@ -91,7 +91,7 @@ def _turn(said: history.Said) -> str:
     """An agent's message as the person's next one answers it: what it wrote, with the lines
     the adapter wrote for its tool calls ("[tool: Write: db/0042.sql]"), and a tool the adapter
     listed but did not write into the text, on a line of its own."""
-    missing = [f"{ADAPTER_MARK}{t}]" for t in said.tools if f"{ADAPTER_MARK}{t}]" not in said.text]
+    missing = [tool_line(t) for t in said.tools if tool_line(t) not in said.text]
     return "\n".join((said.text, *missing)) if missing else said.text
 
 
@@ -107,9 +107,10 @@ def _replies(messages: Sequence[history.Said]) -> list[tuple[str, str]]:
         said = messages[k]
         if said.role == "user":
             lines = [line for text in reversed(after) for line in text.splitlines()]
-            wrote = [line for line in lines if line.strip() and not line.startswith(ADAPTER_MARK)]
+            called = [(line, tool_called(line)) for line in lines]
+            wrote = [line for line, tool in called if line.strip() and tool is None]
             # a tool call by what it ran, not by the adapter's marker ("tool" is no word of the agent's)
-            tools = (line.removeprefix(ADAPTER_MARK).removesuffix("]") for line in lines if line.startswith(ADAPTER_MARK))
+            tools = (tool for _, tool in called if tool is not None)
             replies[k] = ("\n".join(wrote), "\n".join(tools))
             after = []
         elif said.role == "assistant":

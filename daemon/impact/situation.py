@@ -20,9 +20,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 
-from daemon.impact.amends import NOT_PROSE
 from daemon.impact.content import content
 from daemon.impact.sentences import END
+from daemon.impact.tool_lines import NOT_PROSE
 from daemon.text.language import Language, detect, language
 
 # Characters of each turn kept: the end of the turn answered (what the person reacts to), the

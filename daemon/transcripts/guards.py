@@ -142,11 +142,20 @@ def is_heartbeat_reply(text: str) -> bool:
 # How an adapter writes a tool call into the agent's message, one line each: the impact
 # readings tell the agent's tool calls from its words by it (`daemon.impact.tool_lines`).
 TOOL_LINE_MARK = "[tool: "
+TOOL_LINE_END = "]"
 
 
 def tool_line(summary: str) -> str:
     """The line standing for one tool call in the agent's message: `[tool: Bash: ls -la]`."""
-    return f"{TOOL_LINE_MARK}{summary}]"
+    return f"{TOOL_LINE_MARK}{summary}{TOOL_LINE_END}"
+
+
+def tool_called(line: str) -> str | None:
+    """The summary a tool call's line (`tool_line`) stands for ("Bash: ls -la"), or None for a
+    line of the agent's words."""
+    if not line.startswith(TOOL_LINE_MARK):
+        return None
+    return line.removeprefix(TOOL_LINE_MARK).removesuffix(TOOL_LINE_END)
 
 
 def tool_summary(name: str, arguments: object, limit: int = 80) -> str:
