@@ -30,9 +30,10 @@ docs/explanation/impact.md#a-correction-the-agent-acts-on).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cache, cached_property
 
-from daemon.impact.clauses import Words, negating, says_not, words_of
+from daemon.impact.clauses import Words, breaks, negating, says_not, words_of
 from daemon.impact.content import MENTION, content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -295,19 +296,31 @@ def not_amended(lang: Language, text: str, words: Words) -> bool:
 
 
 def tells(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence, read in `lang`, introduces what follows, agrees or approves
-    (`impact.agreement`, `impact.approval`) or tells a story."""
+    """Whether the sentence, read in `lang`, introduces what follows, agrees or tells a story."""
     if text.rstrip().endswith((":", "：")):
         return True  # "lint mi krzyczy lokalnie:"
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
-    # "route looks fine", "brilliant, cheers."; not "not much better", nor a word named in
-    # quotation marks ('troca "Obrigado" por "obrigada"')
-    named = [m.span() for m in MENTION.finditer(text)]
-    for i, _ in find(words.low, lang.impact.get("approval", frozenset())):
-        if (i == 0 or not says_not(lang, words.low[i - 1])) and not any(a <= words.spans[i][0] < b for a, b in named):
-            return True
     return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
+
+
+def approves(lang: Language, text: str, words: Words) -> bool:
+    """Whether the sentence approves the agent's work (`impact.approval`: "route looks fine",
+    "brilliant, cheers."): an approving phrase in a clause that says no "not" ("not that much
+    better", "это не очень годится"), not named in quotation marks ('troca "Obrigado" por
+    "Abraço"')."""
+    phrases = lang.impact.get("approval", frozenset())
+    if not phrases:
+        return False
+    named = [m.span() for m in MENTION.finditer(text)]
+    ends = [0, *breaks(text, words), len(words.low)]
+    for i, _ in find(words.low, phrases):
+        if any(a <= words.spans[i][0] < b for a, b in named):
+            continue
+        k = bisect_right(ends, i) - 1
+        if not any(says_not(lang, w) for w in words.low[ends[k] : ends[k + 1]]):
+            return True
+    return False
 
 
 def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from daemon.text.keyboard import said_at
 from daemon.text.language import Language
-from daemon.text.unicode_words import segment, spaceless
+from daemon.text.unicode_words import script, segment, spaceless
 
 # What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket, and
 # their full-width forms and the ideographic comma of Chinese and Japanese ("金额用分存，别用浮点数").
@@ -65,13 +65,24 @@ def breaks(text: str, words: Words) -> tuple[int, ...]:
 
 def _breaks_between(text: str, end: int, start: int) -> bool:
     """Whether what stands between two words (from `end` to `start`) breaks a clause: a mark of
-    CLAUSE_BREAK, or a space between two letters of a script written without spaces between
-    words (`unicode_words.spaceless`): Thai, Chinese and Japanese space only where a clause
-    or a sentence ends ("ยาวไปครับ อ่านไม่ไหว": "too long, can't read it")."""
+    CLAUSE_BREAK, or a space beside a letter of a script written without spaces between words
+    (`_unspaced`): Thai, Chinese and Japanese space only where a clause or a sentence ends
+    ("ยาวไปครับ อ่านไม่ไหว": "too long, can't read it"; "ยาวไปครับ 555 อ่านไม่ไหว"), not
+    around a word of a spaced script ("コミットに emoji 入れないで")."""
     gap = text[end:start]
     if CLAUSE_BREAK.search(gap):
         return True
-    return bool(gap) and gap.isspace() and spaceless(text[end - 1]) and spaceless(text[start])
+    if not any(c.isspace() for c in gap):
+        return False
+    before, after = text[end - 1], text[start]
+    spaced = [c for c in (before, after) if not _unspaced(c)]
+    return len(spaced) < 2 and not any(c.isupper() or c.islower() or script(c) == "Hang" for c in spaced)
+
+
+def _unspaced(char: str) -> bool:
+    """Whether `char` is a letter of a script written without spaces (`unicode_words.spaceless`):
+    not a full-width Latin one ("ｐｎｐｍ"), nor Korean's jamo (Korean spaces its words)."""
+    return char.isalpha() and not (char.isupper() or char.islower()) and spaceless(char) and script(char) != "Hang"
 
 
 def clause_at(text: str, words: Words, i: int) -> int:

@@ -44,7 +44,7 @@ import unicodedata
 from difflib import SequenceMatcher
 from functools import cache, cached_property
 
-from daemon.impact.amends import tells
+from daemon.impact.amends import approves, tells
 from daemon.impact.clauses import Words, breaks, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue
@@ -312,7 +312,13 @@ def reworked(lang: Language, text: str, words: Words) -> list[Cue]:
 
 
 def asks_or_tells(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence tells (`amends.tells`) or asks for work in any of its clauses
-    (`setright.asks_or_adds`: "After that, update the patient list."): the next task beside a
-    correction is no part of it."""
-    return tells(lang, text, words) or any(asks_or_adds(lang, text, words, at) for at in (0, *breaks(text, words)))
+    """Whether the sentence tells (`amends.tells`), approves the work (`amends.approves`: "route
+    looks fine": the rework is of what the statement beside it said) or asks for work in any of
+    its clauses (`setright.asks_or_adds`: "After that, update the patient list."): the next task
+    beside a correction is no part of it. (Only here: a sentence the reply wrote a word of, or
+    amended, is a correction whatever thanks it holds: "thanks, but the port is 5433".)"""
+    return (
+        tells(lang, text, words)
+        or approves(lang, text, words)
+        or any(asks_or_adds(lang, text, words, at) for at in (0, *breaks(text, words)))
+    )

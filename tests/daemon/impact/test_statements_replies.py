@@ -481,6 +481,9 @@ def test_a_joke_word_before_not_is_said_in_earnest(code: str, message: str) -> N
         # Thai, Chinese and Japanese space where a clause ends: "too long, can't read it"
         ("th", "ยาวไปครับ อ่านไม่ไหว", "ยาวไปครับ อ่านไม่ไหว"),
         ("ja", "これ長すぎ 読まへん", "これ長すぎ 読まへん"),
+        # … and beside a laugh or a face in the space ("too long lol can't read it")
+        ("th", "ยาวไปครับ 555 อ่านไม่ไหว", "ยาวไปครับ 555 อ่านไม่ไหว"),
+        ("ja", "これ長すぎ 😂 読まへん", "これ長すぎ 😂 読まへん"),
     ],
 )
 def test_a_space_between_letters_of_a_script_written_without_spaces_ends_a_clause(code: str, message: str, complaint: str) -> None:

@@ -250,6 +250,7 @@ def test_a_sentence_beside_a_statement_is_read_only_when_the_agent_reworks_and_i
     assert reworked_quotes(found(message, GREETING, reply)) == []
 
 
+DATABASE = "DATABASE_URL=postgres://rota@localhost:5432/rota"
 README_NPM = "## Install\nnpm install\n## Run\nnpm run dev\nRoute: /api/orders"
 
 
@@ -257,10 +258,11 @@ README_NPM = "## Install\nnpm install\n## Run\nnpm run dev\nRoute: /api/orders"
     ("beside", "read"),
     [
         ("route looks fine", False),  # approves the work (`impact.approval`)
-        ("the route section is much better", False),
+        ("the route section, that works", False),
         ("thanks for the route section", False),
-        ("the route section is not much better", True),  # a "not" before it approves nothing
+        ("not sure that works for the route section", True),  # a "not" in its clause approves nothing
         ("the route section is not good", True),
+        ('the "all good" banner in the route section is noise', True),  # named, not said
     ],
 )
 def test_a_sentence_beside_a_statement_that_approves_the_work_is_no_rework(beside: str, read: bool) -> None:
@@ -272,11 +274,15 @@ def test_a_sentence_beside_a_statement_that_approves_the_work_is_no_rework(besid
 @pytest.mark.parametrize(
     ("code", "answered", "message", "reply"),
     [
-        ("en", "Hi Ana, the invoice is attached.\nKind regards, Sam", 'sign off with "Cheers" at the end', "Hi Ana, the invoice is attached.\nCheers, Sam"),
+        ("en", "Hi Ana, the invoice is attached.\nKind regards, Sam", "sign off with cheers at the end", "Hi Ana, the invoice is attached.\nCheers, Sam"),
         ("pt", "Oi Ana, segue a fatura.\nObrigado, Sam", 'so troca "Obrigado" por "Abraço"', "Oi Ana, segue a fatura.\nAbraço, Sam"),
+        ("en", DATABASE, "thanks, but the port is 5433", DATABASE.replace("5432", "5433")),
+        ("de", DATABASE, "danke, aber der Port ist 5433", DATABASE.replace("5432", "5433")),
     ],
 )
-def test_an_approving_word_named_in_quotation_marks_approves_nothing(code: str, answered: str, message: str, reply: str) -> None:
+def test_a_word_the_reply_swaps_in_is_a_correction_whatever_thanks_the_sentence_holds(
+    code: str, answered: str, message: str, reply: str
+) -> None:
     (statement,) = found(message, answered, reply, code)
     assert statement.quote == message and statement.cues[0].startswith("swapped:")
 
