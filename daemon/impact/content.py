@@ -85,12 +85,14 @@ def _recalls(code: str) -> tuple[frozenset[tuple[str, ...]], frozenset[tuple[str
     return reminders, agains, frozenset(p[0] for p in reminders | agains if p)
 
 
-def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words) -> str:
+def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words, apart: bool = False) -> str:
     """`text` (its words `said`) with the recalls it says blanked out (see the module
     docstring): the words of each, and the clause of a saying that opens its clause ("…, I
-    told you last week") when the rest holds a content word. What stands before a saying in
-    its clause is what was said: "vijf zinnen max zei ik" keeps "vijf zinnen max".
-    "Again" is not a clause of its own: "Emojis again, and in the title" keeps "Emojis"."""
+    told you last week") when the rest holds a content word, or always if `apart` (what the
+    sentence says beside saying it was said: nothing in "I said that last week."). What
+    stands before a saying in its clause is what was said: "vijf zinnen max zei ik" keeps
+    "vijf zinnen max". "Again" is not a clause of its own: "Emojis again, and in the title"
+    keeps "Emojis"."""
     reminders, agains, first = _recalls(lang.code)
     if first.isdisjoint(said.low):
         return text
@@ -115,7 +117,7 @@ def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words) -> str:
         if any(a <= said.spans[i][0] < b and not holds_content(text[a : said.spans[i][0]]) for i, _ in sayings)
     ]
     rest = _blank(text, clauses)
-    if clauses and holds_content(rest):
+    if clauses and (apart or holds_content(rest)):
         return _blank(rest, blanks)
     return _blank(text, blanks)
 
@@ -162,15 +164,16 @@ def fold(word: str, code: str = "") -> str:
     return unaccented(in_latin(word.casefold(), code))
 
 
-def content(text: str, lang: Language | None) -> Content:
-    """The content words of `text` read as `lang` (see the module docstring)."""
+def content(text: str, lang: Language | None, apart: bool = False) -> Content:
+    """The content words of `text` read as `lang` (see the module docstring); `apart`: without
+    the clause it says it was said in (`_unsaid`)."""
     cue = cue_tokens(lang.code) if lang is not None else frozenset()
     code = lang.code if lang is not None else ""
     # a word in quotation marks is named, not used: "« Tu », pas « vous »" is about those words
     mentioned = frozenset(t for m in MENTION.finditer(text) for t in tokens(m.group(1), lang))
     found = words_of(text)
     if lang is not None:
-        unsaid = _unsaid(text, lang, cue, found)  # read as said: "je te l'ai dit" is a recall
+        unsaid = _unsaid(text, lang, cue, found, apart)  # read as said: "je te l'ai dit" is a recall
         # … then a word with an elided article as the word alone ("l'adresse" is "adresse")
         unsaid = unelided(unsaid, lang)
         found = found if unsaid is text else words_of(unsaid)

@@ -65,10 +65,9 @@ from memory_engine.claim import reported_by_other
 # states a task. "We deploy with make release now, not fab" there still sets a rule; a limit
 # alone there does not, though it may be one ("Commit messages: 72 characters max.").
 OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
-# Content words a statement needs to be read alone; with fewer it takes in the sentence before.
+# Content words a statement needs to be read alone (one that only recalls, beside the clause it
+# says it was said in); with fewer it takes in the sentence before.
 THIN = 2
-# … and a sentence that only says it was said before ("I told you", "again").
-THIN_RECALL = 3
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
 CONTINUATION = 200
 # Sentences of one message the reply's readings may find over all of them (each finds at most
@@ -223,11 +222,11 @@ def detect_statements(
         recall_only = all(c.kind in RECALLING for c in reading.cues)
         mine = content(sentence.text, lang).stems
         # too little of its own to be read alone: fewer than THIN content words ("Always.",
-        # "Every new function."), or THIN_RECALL when it only recalls ("I said that last
-        # week." recalls the sentence before; "Und schon wieder ein hartkodierter String im
-        # Button" says what again)
+        # "Every new function."), beside its saying when it only recalls ("I said that last
+        # week." recalls the sentence before; "og commiten er på norsk igjen" says what again)
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
-        thin = len(mine) < (THIN_RECALL if recall_only else THIN) and not any(c.kind in SHOWN_BY_REPLY for c in reading.cues)
+        own = content(sentence.text, lang, apart=True).stems if recall_only else mine
+        thin = len(own) < THIN and not any(c.kind in SHOWN_BY_REPLY for c in reading.cues)
         if lone is not None and _beside(text, lone[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()

@@ -147,6 +147,19 @@ def test_a_bare_recall_still_takes_in_the_sentence_before() -> None:
     assert statement.quote == "The staging host is stage-2. I said that last week." and statement.recalls
 
 
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
+        # two content words beside the clause it says it was said in: what is said again
+        ("Please split the font and rename stuff out. Small PRs, I keep saying it.", "Small PRs, I keep saying it."),
+        ("Use the ticket prefix in the title. Commit messages in English, I told you.", "Commit messages in English, I told you."),
+    ],
+)
+def test_a_recall_that_says_what_again_beside_its_saying_stands_alone(message: str, quote: str) -> None:
+    (statement,) = found(message)
+    assert statement.quote == quote and statement.recalls
+
+
 def test_two_statements_the_same_fact_was_learned_from_are_one_item_in_any_words() -> None:
     first = detect_statements("No — use pnpm, not npm.", "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT)
     again = detect_statements("Den anderen Paketmanager, nicht den Standard!", "s2.jsonl", 3, "2026-03-09T09:00:00+00:00", answered=AGENT)
