@@ -195,17 +195,20 @@ class Rewrites:
         return frozenset(words_of(self.reply).low)
 
     def _new_to_agent(self, word: str) -> bool:
-        """Whether the reply holds `word` and the turn before does not (LONG_WORD)."""
-        if len(word) >= LONG_WORD:
-            return word in self.reply_folded and word not in self.before_folded
-        return word in self._said_after and word not in self._said_before
+        """Whether the reply holds `word` and the turn before does not (`_holds`)."""
+        return self._holds(word, after=True) and not self._holds(word, after=False)
 
     def _gone(self, word: str) -> bool:
-        """Whether the turn before holds `word` and the reply does not (LONG_WORD): the cheap
-        test of a word taken out."""
+        """Whether the turn before holds `word` and the reply does not: the cheap test of a word
+        taken out."""
+        return self._holds(word, after=False) and not self._holds(word, after=True)
+
+    def _holds(self, word: str, after: bool) -> bool:
+        """Whether the reply (`after`) or the turn before holds `word`: a long one (LONG_WORD)
+        anywhere, even inside a longer word; a short one as one of its words."""
         if len(word) >= LONG_WORD:
-            return word in self.before_folded and word not in self.reply_folded
-        return word in self._said_before and word not in self._said_after
+            return word in (self.reply_folded if after else self.before_folded)
+        return word in (self._said_after if after else self._said_before)
 
     def changed(self, lang: Language, text: str, words: Words) -> list[Cue]:
         """The cue of a sentence a word of which the reply writes in place of the agent's own
