@@ -37,8 +37,8 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 # ("10日水曜やん、何回目よ笑", "not Elana. I told you this last time lol"), a complaint about the
 # agent's own turn at its length ("too long lol", "ยาวไปครับ อ่านไม่ไหว 555"), a word of the
 # sentence the agent's reply wrote in or took out (`daemon.impact.swapped`: "port is 5433
-# lol") shows it was meant, and so does, less surely, the agent reworking its work after a
-# sentence beside a statement (`reworked`: "요약이 왜 맨 밑에 있어요ㅋㅋ 세 줄 요약이 맨 위"; it
+# lol") shows it was meant, and so does, less surely, the agent reworking its work after the
+# sentence's message (`reworked`: "요약이 왜 맨 밑에 있어요ㅋㅋ 세 줄 요약이 맨 위"; it
 # takes a joke beside a correction too, "my coworker swears yarn will outlive us all lol":
 # measured on the read corpora, 5 statements on items against 1 other sentence). Not an edit
 # of a whole file (`acted_on`), which ties no sentence to what changed.

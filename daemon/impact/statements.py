@@ -23,8 +23,8 @@ words, a sentence is read against the agent's turns around it: a value of the tu
 right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), a
 sentence with no cue the agent's reply amends, and, in a message with no statement, one about
 the turn before that the reply acts on by redoing the work (`daemon.impact.amends`); one whose
-word the reply writes in place of its own or takes out, and, beside a statement, one the agent
-reworks its work after (`daemon.impact.swapped`).
+word the reply writes in place of its own or takes out, and one the agent reworks its work
+after (`daemon.impact.swapped`).
 """
 
 from __future__ import annotations
@@ -193,9 +193,10 @@ def detect_statements(
         read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_amended, spans, (usual, whole))
     if swapping is not None and not pasted:
         read, pasted = _amended(read, swapping.changed, tells, spans, (usual, whole))
-    # … and beside a statement, a sentence of the message the reply reworks the agent's work after
-    # says more of what was wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`)
-    if rewrites is not None and not pasted and any(r.cues and not r.excluded for _, r in read) and rewrites.reworks():
+    # … and a sentence of the message the reply reworks the agent's work after says what was
+    # wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`); with no statement
+    # beside it, when the reply keeps most of a line it rewrites ("baslik yine destan olmus")
+    if rewrites is not None and not pasted and rewrites.reworks(alone=not any(r.cues and not r.excluded for _, r in read)):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
     # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
     if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:

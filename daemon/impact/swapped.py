@@ -26,11 +26,11 @@ de banco.". The word is in a line the reply may write again and in none the repl
 such a line, written again alike, lost it in a stretch of at most SPAN words (taken out, or
 put another stretch in its place).
 
-Beside a statement of the message, a sentence with no cue is one too (kind `reworked`) when
-the reply writes a line of the turn before again, changed (`Rewrites.reworks`): the agent
-reworked its work, and a sentence of REWORKED_WORDS content words that neither asks for work
-nor tells (`asks_or_tells`) says more of what was wrong
-(docs/explanation/impact.md#beside-a-statement-in-a-message-the-agent-reworks-its-work-after).
+A sentence with no cue is one too (kind `reworked`) when the reply writes a line of the turn
+before again, changed (`Rewrites.reworks`; with no statement beside the sentence, keeping most
+of the line, ALONE): the agent reworked its work, and a sentence of REWORKED_WORDS content
+words that neither asks for work nor tells (`asks_or_tells`) says what was wrong
+(docs/explanation/impact.md#in-a-message-the-agent-reworks-its-work-after).
 
 The lines of a tool call and of what a command printed (under "● Bash(…)", "• Ran …",
 "[tool: shell …]") are not read: a command's output changes with the world, not with what
@@ -75,11 +75,16 @@ READ_CHARS_BEFORE = 20_000
 # Lines of the turn before one line of the reply is compared with, the most alike first: a
 # pasted log of thousands of lines is not read line by line.
 COMPARED = 200
-# Content words a sentence beside a statement needs to say more of what was wrong (`reworked`).
+# Content words a sentence needs to say what was wrong (`reworked`).
 REWORKED_WORDS = 2
 # Old lines a line of the reply is compared with to tell whether the reply reworks the turn
 # before at all (`Rewrites.reworks`): those sharing most words with it.
 REWORK_LOOKS = 5
+# How alike the line written again must be to the old one for a rework to tell of a sentence
+# with no statement beside it: most of the line kept, a stretch changed ("we kindly remind you
+# …" written "we remind you …"); not a line of prose that names the same things ("Booked the
+# Berlin hotel." answered "Sorry to hear that. Should I cancel the Berlin hotel?").
+ALONE = 0.6
 # A diff's line under an edit: its number, one space, then its sign against the line (Claude
 # Code's "12 -    runs-on: …", Codex's "4 -terraform_version = …"); a space in the sign's
 # place is a line kept ("14        - run: make test" is a list's item).
@@ -235,13 +240,17 @@ class Rewrites:
                     return [Cue("dropped", word, words.low.index(word))]
         return []
 
-    def reworks(self) -> bool:
+    def reworks(self, alone: bool = False) -> bool:
         """Whether the reply writes a line of the turn before again, changed: the agent reworked
-        its work (the most alike old lines of each new one, REWORK_LOOKS of them, are looked at)."""
+        its work (the most alike old lines of each new one, REWORK_LOOKS of them, are looked at);
+        for a sentence `alone` in its message, a line kept alike in ALONE."""
         kept = frozenset(self._old)
         for j, line in enumerate(self._new):
-            if line not in kept and any(self._again(k) == j for k in _alike(line, self._old_by_word)[:REWORK_LOOKS]):
-                return True
+            if line in kept:
+                continue
+            for k in _alike(line, self._old_by_word)[:REWORK_LOOKS]:
+                if self._again(k) == j and (not alone or _ratio(self._old[k], line) >= ALONE):
+                    return True
         return False
 
     def _again(self, k: int) -> int | None:
@@ -271,6 +280,11 @@ class Rewrites:
                 if said:
                     return max(said, key=len)
         return None
+
+
+def _ratio(old: tuple[str, ...], new: tuple[str, ...]) -> float:
+    """How alike two lines' words are, in order (0 to 1)."""
+    return SequenceMatcher(None, old, new, autojunk=False).ratio()
 
 
 def _like(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
@@ -307,9 +321,9 @@ def _alike(line: tuple[str, ...], index: dict[str, list[int]]) -> list[int]:
 
 
 def reworked(lang: Language, text: str, words: Words) -> list[Cue]:
-    """The cue (kind `reworked`) of a sentence with no cue of its own beside a statement, in a
-    message after which the agent reworks its work (`Rewrites.reworks`): with REWORKED_WORDS
-    content words or more it says more of what was wrong (its longest word names it)."""
+    """The cue (kind `reworked`) of a sentence with no cue of its own, in a message after which
+    the agent reworks its work (`Rewrites.reworks`): with REWORKED_WORDS content words or more
+    it says what was wrong (its longest word names it)."""
     said = [w for w in words.low if w not in lang.function_words]
     return [Cue("reworked", max(said, key=len), 0)] if said and len(content(text, lang).stems) >= REWORKED_WORDS else []
 

@@ -1,8 +1,9 @@
 """The `changed`, `second_person` and `dismissal` cues, the "same mistake" reminders and the
 "thanks again" agreements in the seventeen languages beyond en, de, fr, es, pl and it: a change
 of state counts only about a word of the agent's turn before, "you … again" counts anywhere in
-the sentence, and a correction said then dismissed ("…, but never mind") is left out
-(sentences written for these tests)."""
+the sentence, and a correction said then dismissed ("…, but never mind") is left out; and the
+`own_slip` phrases by which the person sets their own words right, in the seventeen languages
+whose lists had none (sentences written for these tests)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from daemon.impact.amends import approves
 from daemon.impact.clauses import words_of
 from daemon.impact.cues import agreement, cues
 from daemon.impact.statements import Statement, detect_statements
+from daemon.text.keyboard import find
 from daemon.text.language import detect, language
 
 # The agent's turn the person answers: it names the tools the person then retires.
@@ -233,3 +235,42 @@ def test_thanks_for_the_work_approves_it(code: str, message: str) -> None:
     lang = language(code)
     assert lang is not None
     assert approves(lang, message, words_of(message))
+
+
+@pytest.mark.parametrize(
+    ("code", "slip", "correction"),
+    [
+        ("ar", "آسف، قصدي 80 وليس 60.", "لا، قصدي 80 وليس 60."),
+        ("cs", "Promiň, myslel jsem pátek, ne čtvrtek.", "Ne, myslel jsem pátek, ne čtvrtek."),
+        ("da", "Undskyld, jeg mente fredag, ikke torsdag.", "Nej, jeg mente fredag, ikke torsdag."),
+        ("nb", "Beklager, jeg mente fredag, ikke torsdag.", "Nei, jeg mente fredag, ikke torsdag."),
+        ("sv", "Förlåt, jag menade fredag, inte torsdag.", "Nej, jag menade fredag, inte torsdag."),
+        ("nl", "Sorry, ik bedoelde vrijdag, niet donderdag.", "Nee, ik bedoelde vrijdag, niet donderdag."),
+        (
+            "pl",
+            "Przepraszam, chodziło mi o piątek, nie czwartek.",
+            "Nie, chodziło mi o piątek, nie czwartek.",
+        ),
+        ("ru", "Извини, я имел в виду пятницу, а не четверг.", "Нет, я имел в виду пятницу, а не четверг."),
+        ("uk", "Вибач, я мав на увазі п'ятницю, а не четвер.", "Ні, я мав на увазі п'ятницю, а не четвер."),
+        ("el", "Συγγνώμη, εννοούσα Παρασκευή, όχι Πέμπτη.", "Όχι, εννοούσα Παρασκευή, όχι Πέμπτη."),
+        ("he", "סליחה, התכוונתי ליום שישי, לא לחמישי.", "לא, התכוונתי ליום שישי, לא לחמישי."),
+        ("hi", "सॉरी, मेरा मतलब था शुक्रवार, न कि गुरुवार।", "नहीं, मेरा मतलब था शुक्रवार, न कि गुरुवार।"),
+        ("tr", "Pardon, yanlış yazdım: 60 değil 80.", "Hayır, 60 değil 80."),
+        ("ja", "木曜ではなく金曜です、書き間違えました。", "木曜ではなく金曜です。"),
+        ("zh", "不好意思，我是说周五而不是周四。", "我是说周五而不是周四。"),
+        ("ko", "제가 잘못 썼어요, 목요일 말고 금요일이에요.", "목요일 말고 금요일이에요."),
+        ("th", "ผมพิมพ์ผิด ไม่ใช่ 60 แต่เป็น 80", "ไม่ใช่ 60 แต่เป็น 80"),
+    ],
+)
+def test_the_person_setting_their_own_words_right_is_left_out(code: str, slip: str, correction: str) -> None:
+    """An apology with "I meant", or "I mistyped", sets the person's own words right (`own_slip`):
+    "sorry, I meant Friday, not Thursday"; a bare "I meant", or the value alone, corrects the
+    agent ("No, I meant Friday, not Thursday")."""
+    (statement,) = found(correction)
+    assert code in statement.language.split("+")
+    assert statement.kind == "correction"
+    lang = detect([slip])
+    assert lang is not None and code in lang.code.split("+")
+    assert find(words_of(slip).low, lang.impact["own_slip"])
+    assert found(slip) == []

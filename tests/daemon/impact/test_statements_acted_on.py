@@ -107,7 +107,6 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
         (RULE, "", REDONE),  # the message answers no turn of the agent's: it states the task
         # the next task: the reply edits files the turn before did not
         ("Next, write tests for the importer and due_date.", MIGRATION, "Write: tests/test_importer.py"),
-        (RULE, MIGRATION, "```diff\n- due_date date NULL\n+ due_date date NOT NULL\n```"),  # a diff of no file edited
         # an answer to the agent's question, acted on as asked
         (
             "fill it from the order date plus 30 days.",
@@ -165,6 +164,12 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
 )
 def test_what_the_reply_acts_on_but_is_no_correction(message: str, answered: str, reply: str) -> None:
     assert found(message, answered, reply) == []
+
+
+def test_a_diff_of_no_file_edited_is_no_act_on_the_file_but_a_rework_of_the_turn_before() -> None:
+    # the diff writes the ALTER TABLE line of the turn before again, changed (`Rewrites.reworks`)
+    (statement,) = found(RULE, MIGRATION, "```diff\n- due_date date NULL\n+ due_date date NOT NULL\n```")
+    assert statement.cues == ("reworked:importer",)
 
 
 def test_a_message_with_a_statement_of_its_own_gives_the_reply_no_other() -> None:

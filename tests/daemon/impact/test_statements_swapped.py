@@ -233,6 +233,20 @@ def test_a_sentence_beside_a_statement_the_agent_reworks_its_work_after_says_mor
     assert statements[1].kind == "correction"
 
 
+def test_a_sentence_alone_the_agent_reworks_its_work_after_says_what_was_wrong() -> None:
+    statements = found("The whole tone sounds like a bank letter.", GREETING, "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00.")
+    assert reworked_quotes(statements) == ["The whole tone sounds like a bank letter."]
+    assert statements[0].kind == "correction"
+
+
+def test_alone_a_sentence_needs_a_rework_that_keeps_most_of_the_line() -> None:
+    # "Hi Marta, just a reminder: Tuesday at 9:00" keeps a third of the old line: a new text
+    # that names the same things, read only beside a statement (`swapped.ALONE`)
+    message = "The whole tone sounds like a bank letter."
+    assert reworked_quotes(found(message, GREETING, REGREETING)) == []
+    assert reworked_quotes(found("Never write Dear Mrs to patients.\n\n" + message, GREETING, REGREETING)) == [message]
+
+
 @pytest.mark.parametrize(
     ("message", "reply"),
     [
@@ -242,11 +256,12 @@ def test_a_sentence_beside_a_statement_the_agent_reworks_its_work_after_says_mor
         ("Never write Dear Mrs to patients.\n\nAlso add the clinic's address below.", REGREETING),
         # … or has one content word
         ("Never write Dear Mrs to patients.\n\nTerrible.", "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00."),
-        # no statement beside it: the rework alone tells nothing of the sentence
-        ("The whole tone sounds like a bank letter.", "Hi Marta,\nwe remind you of your appointment on Tuesday at 9:00."),
+        # alone, a sentence that asks for more work, or approves it
+        ("Also add the clinic's address below.", REGREETING),
+        ("Looks fine, thanks.", REGREETING),
     ],
 )
-def test_a_sentence_beside_a_statement_is_read_only_when_the_agent_reworks_and_it_says_something(message: str, reply: str) -> None:
+def test_a_sentence_is_read_only_when_the_agent_reworks_and_it_says_something(message: str, reply: str) -> None:
     assert reworked_quotes(found(message, GREETING, reply)) == []
 
 
