@@ -37,7 +37,7 @@ from daemon.impact.clauses import Words, breaks, negating, says_not, words_of
 from daemon.impact.content import MENTION, content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
-from daemon.impact.left_out import asks
+from daemon.impact.left_out import LAUGHING, asks
 from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
@@ -142,6 +142,18 @@ class Reply:
         theirs = _edited_files(before[-READ_CHARS_BEFORE:])
         return any(_same_file(a, b) for a in mine for b in theirs)
 
+    def laughs_back(self) -> bool:
+        """Whether the reply opens laughing (a laughing face, or a `humour` word of its own
+        language: "Ha, noted in spirit.", "😄 Figures are in figures/.") and changes nothing:
+        the agent took the message as a joke. ("Haha, sorry! Fixed the GSTIN." changes it.)"""
+        if LAUGHING.match(self.head) is None:
+            if not self.opening or self.opening[0] not in _laughs():
+                return False  # the cheap test first: most replies open otherwise
+            lang = detect([self.head])  # the whole head: "Ha," alone is no language
+            if lang is None or not any(at == 0 for at, _ in find(self.opening, _humour(lang))):
+                return False
+        return not self.changes()
+
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
         checking the api server logs now."): the agent took the message as news."""
@@ -238,6 +250,16 @@ def _cut_from(a: str, b: str) -> bool:
         short, long = (a.removesuffix(CUT), b) if cut_a else (b.removesuffix(CUT), a)
     shown = short.rpartition("/")[2]  # of the file's own name
     return sum(c.isalpha() for c in shown) >= SHOWN and long.startswith(short) and "/" not in long[len(short) :]
+
+
+def _humour(lang: Language) -> frozenset[tuple[str, ...]]:
+    return lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+
+
+@cache
+def _laughs() -> frozenset[str]:
+    """The words a `humour` phrase of any language opens with."""
+    return frozenset(p[0] for lang in known().values() for p in _humour(lang) if p)
 
 
 @cache

@@ -14,17 +14,17 @@ none of what makes it something else:
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
+| laughed at | the agent's reply opens laughing and changes nothing (`amends.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
 
-Each sentence is read in the language `detect` finds for it and in the message's; a
-language whose data file has no `impact:` section finds nothing. Beside the cues of its own
-words, a sentence is read against the agent's turns around it: a value of the turn before set
-right (`daemon.impact.setright`), a complaint about it (`daemon.impact.complaint`), a
-sentence with no cue the agent's reply amends, and, in a message with no statement, one about
-the turn before that the reply acts on by redoing the work (`daemon.impact.amends`); one whose
-word the reply writes in place of its own or takes out, and one the agent reworks its work
-after (`daemon.impact.swapped`).
+Each sentence is read in the language `detect` finds for it and in the message's (a language
+whose data file has no `impact:` section finds nothing). Beside its own words' cues, it is read
+against the agent's turns around it: a value of the turn before set right (`setright`), a
+complaint about it (`complaint`), a sentence with no cue the reply amends, and, in a message
+with no statement, one about the turn before the reply acts on by redoing the work (`amends`);
+one whose word the reply writes in place of its own or takes out, or reworks its work after
+(`swapped`); all in `daemon.impact`.
 """
 
 from __future__ import annotations
@@ -157,15 +157,15 @@ def detect_statements(
     (`daemon.impact.amends`, `daemon.impact.swapped`)."""
     text = unicodedata.normalize("NFC", message)
     after = Reply(reply) if reply.strip() else None
-    # the reply a sentence's "again" must be taken up in, read when one asks (`Reply.changed`):
-    # one that changed the agent's work; none, one that consoles ("Sorry to hear that — checking
-    # the api server logs now.") or one that only looks into it ("Let me check the staging CI
-    # logs.") takes up nothing
+    if after is not None and after.laughs_back():
+        return []  # the agent laughed back, changing nothing: the person joked ("Ha, noted in spirit.")
+    # the reply a sentence's "again" must be taken up in, read when one asks (`Reply.changed`): one
+    # that changed the agent's work; none, one that consoles ("Sorry to hear that — checking the
+    # logs.") or one that only looks into it ("Let me check the staging CI logs.") takes up nothing
     replied: Callable[[], Answered] = (lambda: after.changed) if after is not None else (lambda: NO_REPLY)
     amending = after if after is not None and answered.strip() and after.may_amend() else None
     # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
-    # (the cheap test first: most replies edit no file of the turn before)
     acting = after if after is not None and answered.strip() and after.redoes(answered) and not ends_asking_in_prose(answered) else None
     # … and a reply that writes a word of the message in place of one of its turn before takes
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)

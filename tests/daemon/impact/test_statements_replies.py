@@ -489,3 +489,31 @@ def test_a_joke_word_before_not_is_said_in_earnest(code: str, message: str) -> N
 def test_a_space_between_letters_of_a_script_written_without_spaces_ends_a_clause(code: str, message: str, complaint: str) -> None:
     (statement,) = found(message, code, THAI_DRAFT)
     assert statement.quote == complaint and statement.cues[0].startswith("excess:")
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "reply"),
+    [
+        ("en", "also rule of thumb for the future: never email investors after two glasses of wine.", "Ha — noted as a life lesson, not a calendar rule."),
+        ("en", "Rule one of epidemiology: never let the PI near the raw data.", "😄 Figures are in figures/."),
+        ("en", "never trust a pipeline that passes first time", "Haha, fair. The pipeline is green on main."),
+        ("es", "y nunca despliegues en viernes.", "Ha, noted in spirit. Anything else for checkout-web?"),
+    ],
+)
+def test_a_message_the_agent_laughs_back_at_and_changes_nothing_after_is_a_joke(code: str, message: str, reply: str) -> None:
+    assert found(message, code) != []  # the rule alone, with no reply, is read
+    assert found(message, code, reply=reply) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "reply"),
+    [
+        # the reply laughs but changes the work: an amending phrase, an edit
+        ("en", "lol the port is 5433, not 5432", "Haha, sorry about that! Fixed: the database URL now uses port 5433."),
+        ("en", "never put emojis in the commit message", "Ha, fair point, I will take them out of the template.\n● Update(.gitmessage)\n  ⎿  Updated .gitmessage with 1 removal"),
+        # "Ha" opening a reply in Italian is "has", no laugh
+        ("it", "mai più di tre hashtag", "Ha senso: ne lascio tre."),
+    ],
+)
+def test_a_reply_that_laughs_and_changes_the_work_or_does_not_laugh_keeps_the_statement(code: str, message: str, reply: str) -> None:
+    assert found(message, code, reply=reply) != []
