@@ -67,6 +67,9 @@ CUT = "…"
 # Letters of a file's name a cut path must show to name that file, not a sibling (digits and
 # marks aside: "202412031…" may be any migration of that day).
 SHOWN = 8
+# Words of a sentence that only announces the points after it (`impact.several`: "two
+# things.", "ok, várias coisas."); a longer one says something of its own.
+ANNOUNCING = 5
 # Sentences a message may have for one to be read as acted on: a longer one is a document or
 # a log the person pasted, and the agent's edit answers all of it.
 LONGEST_ACTED = 20
@@ -321,6 +324,8 @@ def tells(lang: Language, text: str, words: Words) -> bool:
     """Whether the sentence, read in `lang`, introduces what follows, agrees or tells a story."""
     if text.rstrip().endswith((":", "：")):
         return True  # "lint mi krzyczy lokalnie:"
+    if len(words.low) <= ANNOUNCING and find(words.low, lang.impact.get("several", frozenset())):
+        return True  # "deux choses.", "ok, two more things": the points come after it
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
     return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"

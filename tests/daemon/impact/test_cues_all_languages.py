@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from daemon.impact.amends import approves
+from daemon.impact.amends import approves, tells
 from daemon.impact.clauses import words_of
 from daemon.impact.cues import agreement, cues
 from daemon.impact.statements import Statement, detect_statements
@@ -274,3 +274,63 @@ def test_the_person_setting_their_own_words_right_is_left_out(code: str, slip: s
     assert lang is not None and code in lang.code.split("+")
     assert find(words_of(slip).low, lang.impact["own_slip"])
     assert found(slip) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "announcing", "value"),
+    [
+        ("ar", "عندي ملاحظتين.", "مسافتين، مش أربعة."),
+        ("cs", "Dvě věci.", "Dvě mezery, ne čtyři."),
+        ("da", "To ting.", "To mellemrum, ikke fire."),
+        ("de", "Zwei Sachen.", "Zwei Leerzeichen, nicht vier."),
+        ("el", "Δυο πράγματα.", "Δύο κενά, όχι τέσσερα."),
+        ("en", "Two things.", "Two spaces, not four."),
+        ("es", "Dos cosas.", "Dos espacios, no cuatro."),
+        ("fr", "Deux choses.", "Deux espaces, pas quatre."),
+        ("he", "שני דברים.", "שני רווחים, לא ארבעה."),
+        ("hi", "दो बातें।", "दो स्पेस, चार नहीं।"),
+        ("it", "Due cose.", "Due spazi, non quattro."),
+        ("ja", "二つあります。", "スペースは二つ、四つではない。"),
+        ("ko", "두 가지요.", "스페이스 두 개, 네 개 말고."),
+        ("nb", "To ting.", "To mellomrom, ikke fire."),
+        ("nl", "Twee dingen.", "Twee spaties, niet vier."),
+        ("pl", "Dwie rzeczy.", "Dwie spacje, nie cztery."),
+        ("pt", "Duas coisas.", "Dois espaços, não quatro."),
+        ("ru", "Две вещи.", "Две колонки, не четыре."),
+        ("sv", "Två saker.", "Två mellanslag, inte fyra."),
+        ("th", "สองเรื่องครับ", "เว้นสองช่อง ไม่ใช่สี่ช่อง"),
+        ("tr", "İki şey.", "İki boşluk, dört değil."),  # a capital İ is read as "i" (`clauses.words_of`)
+        ("uk", "Дві речі.", "Дві колонки, не чотири."),
+        ("zh", "两件事。", "两个空格，不是四个。"),
+    ],
+)
+def test_a_short_sentence_announcing_points_introduces_what_follows(code: str, announcing: str, value: str) -> None:
+    """"Two things." only announces the points after it (`impact.several`): it is not itself a
+    correction; "two spaces, not four" sets a value right and is not read so."""
+    lang = language(code)
+    assert lang is not None
+    assert find(words_of(announcing).low, lang.impact["several"])
+    assert tells(lang, announcing, words_of(announcing))
+    assert not find(words_of(value).low, lang.impact["several"])
+    assert not tells(lang, value, words_of(value))
+
+
+@pytest.mark.parametrize(
+    ("code", "sentence"),
+    [
+        ("en", "two things are wrong with the invoice total here"),
+        ("fr", "Deux choses ne vont pas dans le total de la facture."),
+        ("de", "Zwei Sachen stimmen an der Rechnungssumme hier nicht."),
+        ("pl", "Dwie rzeczy nie zgadzają się w sumie tej faktury."),
+        ("pt", "Duas coisas estão erradas no total da fatura."),
+        ("ja", "請求書の合計について二つあります、確認してください。"),
+    ],
+)
+def test_a_longer_sentence_with_the_phrase_says_something_of_its_own(code: str, sentence: str) -> None:
+    """A sentence of more than ANNOUNCING words that holds "two things" is not an announcement."""
+    lang = language(code)
+    assert lang is not None
+    words = words_of(sentence)
+    assert len(words.low) > 5
+    assert find(words.low, lang.impact["several"])
+    assert not tells(lang, sentence, words)
