@@ -41,7 +41,7 @@ from daemon.impact.left_out import LAUGHING, asks
 from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
-from daemon.text.keyboard import find, unaccented
+from daemon.text.keyboard import find, said_at, unaccented
 from daemon.text.language import Language, detect, known
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
@@ -67,8 +67,9 @@ CUT = "…"
 # Letters of a file's name a cut path must show to name that file, not a sibling (digits and
 # marks aside: "202412031…" may be any migration of that day).
 SHOWN = 8
-# Words of a sentence that only announces the points after it (`impact.several`: "two
-# things.", "ok, várias coisas."); a longer one says something of its own.
+# Words of a sentence that only announces the points after it, an `impact.several` phrase with
+# only function words after it ("two things.", "ok, várias coisas."; not "ещё одно поле
+# лишнее", one more field is extra); a longer one says something of its own.
 ANNOUNCING = 5
 # Sentences a message may have for one to be read as acted on: a longer one is a document or
 # a log the person pasted, and the agent's edit answers all of it.
@@ -86,6 +87,7 @@ class Reply:
         self.head = head
         # where an edit shows: the head, and the end the adapters write tool calls at
         self.edits = head + "\n" + text[-TOOLS_CHARS:]
+        self.text = text
         first = next(iter(sentences(head)), None)
         self.first = first.text if first is not None else ""
         # whether the first sentence ends inside the head read: the reply is no longer than the
@@ -146,16 +148,26 @@ class Reply:
         return any(_same_file(a, b) for a in mine for b in theirs)
 
     def laughs_back(self) -> bool:
-        """Whether the reply opens laughing (a laughing face, or a `humour` word of its own
-        language: "Ha, noted in spirit.", "😄 Figures are in figures/.") and changes nothing:
-        the agent took the message as a joke. ("Haha, sorry! Fixed the GSTIN." changes it.)"""
+        """Whether the reply opens laughing (a laughing face, or a laugh of its own language:
+        "Ha, noted in spirit.", "😄 Figures are in figures/.") and takes nothing up: it changes
+        nothing (`changes`, or an edit anywhere in it), says no amending phrase in its first
+        sentence ("Haha, fair — switched to pnpm", "😂 Oh no, my bad") and no `standing` phrase
+        in its head ("Haha, noted! pnpm it is from now on.")."""
         if LAUGHING.match(self.head) is None:
-            if not self.opening or self.opening[0] not in _laughs():
-                return False  # the cheap test first: most replies open otherwise
-            lang = detect([self.head])  # the whole head: "Ha," alone is no language
-            if lang is None or not any(at == 0 for at, _ in find(self.opening, _humour(lang))):
+            # the cheap test first: a laugh of any language opens it ("ha", "lol", "ㅋㅋ"), not a
+            # word that says a joke ("Joking aside, that's a real rule")
+            if not self.opening or not any(said_at(self.opening, 0, p) for p in _laughs().get(self.opening[0], ())):
                 return False
-        return not self.changes()
+            lang = detect([self.head])  # the whole head: "Ha," alone is no language
+            if lang is None or not any(said_at(self.opening, 0, p) for p in _laughs_of(lang)):
+                return False
+        if self.changes() or EDITED.search(self.text) is not None:
+            return False
+        head = words_of(self.head).low
+        return not any(
+            find(self.opening, _phrases(lang)[0]) or find(head, lang.impact.get("standing", frozenset()))
+            for lang in self._readings
+        )
 
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
@@ -255,14 +267,20 @@ def _cut_from(a: str, b: str) -> bool:
     return sum(c.isalpha() for c in shown) >= SHOWN and long.startswith(short) and "/" not in long[len(short) :]
 
 
-def _humour(lang: Language) -> frozenset[tuple[str, ...]]:
-    return lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+def _laughs_of(lang: Language) -> frozenset[tuple[str, ...]]:
+    """The laughs of a language: its `humour` phrases that are no `kidding` ("haha", not "joking")."""
+    humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+    return frozenset(p for p in humour - lang.impact.get("kidding", frozenset()) if p)
 
 
 @cache
-def _laughs() -> frozenset[str]:
-    """The words a `humour` phrase of any language opens with."""
-    return frozenset(p[0] for lang in known().values() for p in _humour(lang) if p)
+def _laughs() -> dict[str, frozenset[tuple[str, ...]]]:
+    """The laughs of every language, by their first word."""
+    by_first: dict[str, set[tuple[str, ...]]] = {}
+    for lang in known().values():
+        for p in _laughs_of(lang):
+            by_first.setdefault(p[0], set()).add(p)
+    return {w: frozenset(ps) for w, ps in by_first.items()}
 
 
 @cache
@@ -324,8 +342,9 @@ def tells(lang: Language, text: str, words: Words) -> bool:
     """Whether the sentence, read in `lang`, introduces what follows, agrees or tells a story."""
     if text.rstrip().endswith((":", "：")):
         return True  # "lint mi krzyczy lokalnie:"
-    if len(words.low) <= ANNOUNCING and find(words.low, lang.impact.get("several", frozenset())):
-        return True  # "deux choses.", "ok, two more things": the points come after it
+    several = find(words.low, lang.impact.get("several", frozenset())) if len(words.low) <= ANNOUNCING else []
+    if any(all(w in lang.function_words for w in words.low[at + len(p) :]) for at, p in several):
+        return True  # "deux choses.", "ok, two more things", "สองเรื่องครับ": the points come after it
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
     return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"

@@ -35,16 +35,16 @@ class Words:
 def words_of(text: str) -> Words:
     found = segment(text)
     return Words(
-        tuple(_fold(w.text) for w in found),
+        tuple(folded(w.text) for w in found),
         tuple((w.start, w.end) for w in found),
-        frozenset(_fold(w.text) for w in found if len(w.text) >= SHOUTED and w.text.isupper()),
+        frozenset(folded(w.text) for w in found if len(w.text) >= SHOUTED and w.text.isupper()),
     )
 
 
-def _fold(word: str) -> str:
-    """A word casefolded as the lists are written: ’ as ', and Turkish "İ" as "i" (casefolded,
-    it is "i" with a combining dot, which no list holds: "İki şey." is "iki şey")."""
-    return word.casefold().replace("’", "'").replace("i\u0307", "i")
+def folded(text: str) -> str:
+    """Text casefolded as the lists are written: ’ as ', and Turkish "İ" as "i" (casefolded, it
+    is "i" with a combining dot, which no list holds: "İki şey." is "iki şey")."""
+    return text.casefold().replace("’", "'").replace("i\u0307", "i")
 
 
 def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from daemon.impact.clauses import folded
 from daemon.impact.content import content, cue_tokens
 from daemon.text.keyboard import in_latin
 from daemon.text.language import Language
@@ -32,7 +33,7 @@ class Answered:
 
     def __init__(self, text: str) -> None:
         self.text = text[-READ_CHARS:]
-        self.folded = self.text.casefold()
+        self.folded = folded(self.text)
         self._stems: dict[str, frozenset[str]] = {}
 
     def stems(self, lang: Language) -> frozenset[str]:
@@ -45,11 +46,11 @@ class Answered:
         words of the `cue` phrase that was found."""
         if not self.text.strip():
             return ()
-        said = {w.casefold() for w in cue}
+        said = {folded(w) for w in cue}
         said |= {in_latin(token(w, lang), lang.code) for w in said}
         shared = set(content(sentence, lang).stems & self.stems(lang)) - said
         skip = lang.function_words | cue_tokens(lang.code) | said
-        for word in {w.casefold() for w in words(sentence)} - skip:
+        for word in {folded(w) for w in words(sentence)} - skip:
             if (len(word) >= LONG_WORD or any(c.isdigit() for c in word)) and word in self.folded:
                 shared.add(word)
             # a name in code is also looked for by its long parts: "envios" of "envios_v2"

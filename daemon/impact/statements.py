@@ -157,8 +157,6 @@ def detect_statements(
     (`daemon.impact.amends`, `daemon.impact.swapped`)."""
     text = unicodedata.normalize("NFC", message)
     after = Reply(reply) if reply.strip() else None
-    if after is not None and after.laughs_back():
-        return []  # the agent laughed back, changing nothing: the person joked ("Ha, noted in spirit.")
     # the reply a sentence's "again" must be taken up in, read when one asks (`Reply.changed`): one
     # that changed the agent's work; none, one that consoles ("Sorry to hear that — checking the
     # logs.") or one that only looks into it ("Let me check the staging CI logs.") takes up nothing
@@ -171,9 +169,10 @@ def detect_statements(
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
     rewrites = Rewrites(answered, reply) if after is not None and answered.strip() else None
     swapping = rewrites if rewrites is not None and rewrites.may_change(text) else None
-    # most replies amend nothing: the agent just goes on
     if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
-        return []
+        return []  # most replies amend nothing: the agent just goes on
+    if after is not None and after.laughs_back():
+        return []  # the agent laughed back, taking nothing up: the person joked ("Ha, noted in spirit.")
     whole = language if language is not None else detect([text]) or usual
     agent_turn = Answered(answered)
     spans = apart(text)
@@ -195,8 +194,10 @@ def detect_statements(
         read, pasted = _amended(read, swapping.changed, tells, spans, (usual, whole))
     # … and a sentence of the message the reply reworks the agent's work after says what was
     # wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`); with no statement
-    # beside it, when the reply keeps most of a line it rewrites ("baslik yine destan olmus")
-    if rewrites is not None and not pasted and rewrites.reworks(alone=not any(r.cues and not r.excluded for _, r in read)):
+    # beside it, when the reply keeps most of a line it rewrites ("baslik yine destan olmus"),
+    # not after the agent asked (the sentence answers: "The garage entrance is on Elm Street.")
+    alone = not any(r.cues and not r.excluded for _, r in read)
+    if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
     # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
     if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:
@@ -280,9 +281,8 @@ def _amended(
         words = words_of(sentence.text)
         # a short sentence with no cue word may look like another language ("grace's is fine."
         # like Italian, "db's on 5433 locally." like French): read in the session's; a longer one
-        # in its own (a person switches); with neither known, in its own and the message's
-        if usual is not None and usual.keyed:
-            continue  # a session typed in Latin letters ("Greeklish") has no reading of its own here
+        # in its own (a person switches); with neither known, in its own and the message's; never
+        # in one typed in Latin letters ("Greeklish": its lists are keyed, the reply's words not)
         own = read_before.language if len(words.low) >= SURE or usual is None else None
         order = (own,) if own is not None and usual is not None else (usual,) if usual is not None else (own, whole)
         langs = [lang for lang in order if lang is not None and not lang.keyed]

@@ -45,7 +45,7 @@ from difflib import SequenceMatcher
 from functools import cache, cached_property
 
 from daemon.impact.amends import approves, tells
-from daemon.impact.clauses import Words, breaks, words_of
+from daemon.impact.clauses import Words, breaks, folded, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue
 from daemon.impact.setright import asks_or_adds
@@ -138,8 +138,8 @@ class Rewrites:
     def __init__(self, before: str, reply: str) -> None:
         self.before = unicodedata.normalize("NFC", before[-READ_CHARS_BEFORE:])
         self.reply = unicodedata.normalize("NFC", reply[:READ_CHARS])
-        self.before_folded = self.before.casefold()
-        self.reply_folded = self.reply.casefold()
+        self.before_folded = folded(self.before)
+        self.reply_folded = folded(self.reply)
         # an old line → the line of the reply that writes it again (`_again`), found once however
         # many sentences ask
         self._written_again: dict[int, int | None] = {}

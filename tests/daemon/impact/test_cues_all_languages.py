@@ -3,7 +3,8 @@
 of state counts only about a word of the agent's turn before, "you … again" counts anywhere in
 the sentence, and a correction said then dismissed ("…, but never mind") is left out; and the
 `own_slip` phrases by which the person sets their own words right, in the seventeen languages
-whose lists had none (sentences written for these tests)."""
+whose lists had none; and "no, you're right" as typed in chat, in the twenty-two languages
+beyond en (sentences written for these tests)."""
 
 from __future__ import annotations
 
@@ -332,5 +333,59 @@ def test_a_longer_sentence_with_the_phrase_says_something_of_its_own(code: str, 
     assert lang is not None
     words = words_of(sentence)
     assert len(words.low) > 5
+    assert find(words.low, lang.impact["several"])
+    assert not tells(lang, sentence, words)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("ar", "لا، معاك حق، خليها زي ما هي"),
+        ("cs", "ne ne, mas pravdu, nech to tak"),
+        ("da", "nej nej, du har jo ret, lad det være"),
+        ("de", "nee, hast recht, lass es so"),
+        ("el", "οχι οχι, εχεις δικιο, αφησε το ετσι"),
+        ("es", "no no, tenés razón, dejalo así"),
+        ("fr", "non non, ta raison, laisse comme ça"),
+        ("he", "לא לא, אתה צודק, תשאיר ככה"),
+        ("hi", "नहीं नहीं, तुम सही कह रहे हो, ऐसे ही रहने दो"),
+        ("it", "no no, c'hai ragione tu, lascia così"),
+        ("ja", "いやいや、あなたの言う通りです、そのままで"),
+        ("ko", "아니, 네 말이 맞아, 그냥 둬"),
+        ("nb", "nei nei, du har jo rett, la det være"),
+        ("nl", "nee nee, ge hebt gelijk, laat maar zo"),
+        ("pl", "nie nie, twoja racja, zostaw tak"),
+        ("pt", "nao nao, vc ta certo, deixa assim"),
+        ("ru", "нет нет, ты прав, оставь так"),
+        ("sv", "nej nej, du har ju rätt, låt det vara"),
+        ("th", "ไม่ครับ พูดถูก ปล่อยไว้แบบนั้น"),
+        ("tr", "yok yok, haklisin, böyle kalsın"),
+        ("uk", "ні ні, ти маєш рацію, залиш так"),
+        ("zh", "不不，你说的对，就这样吧"),
+    ],
+)
+def test_no_you_are_right_as_typed_in_chat_agrees(code: str, message: str) -> None:
+    """"No, you're right" as people type it in chat (abbreviated, without accents, in dialect,
+    after a doubled "no") agrees with the agent: no correction is read from it."""
+    lang = language(code)
+    assert lang is not None
+    assert agreement(lang, message, words_of(message)) is not None
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "sentence"),
+    [
+        ("ru", "ещё одно поле лишнее."),  # one more field is extra
+        ("ko", "두 가지 색이면 충분해요."),  # two colours are enough
+        ("en", "two issues with the total."),
+    ],
+)
+def test_a_phrase_with_a_word_of_its_own_after_it_announces_nothing(code: str, sentence: str) -> None:
+    """"ещё одно" announces only when nothing but function words follow it ("ещё одно." /
+    "two things here."): "ещё одно поле лишнее" says what is wrong."""
+    lang = language(code)
+    assert lang is not None
+    words = words_of(sentence)
     assert find(words.low, lang.impact["several"])
     assert not tells(lang, sentence, words)

@@ -517,3 +517,25 @@ def test_a_message_the_agent_laughs_back_at_and_changes_nothing_after_is_a_joke(
 )
 def test_a_reply_that_laughs_and_changes_the_work_or_does_not_laugh_keeps_the_statement(code: str, message: str, reply: str) -> None:
     assert found(message, code, reply=reply) != []
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        # the reply laughs, then takes the correction up in its first sentence or promises a rule
+        ("the port is 5433, not 5432", "Ha, fair point — you're right, it's 5433. I'll use that for the rest of the session."),
+        ("from now on always ask before deploying to prod", "Ha, fair. I'll ask before every prod deploy from now on."),
+        ("always use pnpm in this repo, never npm", "Haha, fair — switched to pnpm."),
+        ("the port is 5433, not 5432", "😂 Oh no, my bad — it's 5433."),
+        # a word that says a joke is no laugh
+        ("never push to main", "Joking aside, that's a real rule — I've noted it and won't push to main."),
+        # an edit past the head and before the tail the reply's other readings look at
+        (
+            "the port is 5433, not 5432",
+            "Haha, fair enough. " + "I looked at the config and the compose file to see where the port is set. " * 6
+            + "\nEdit: .env.local\n" + "\n".join(f"Bash: pytest tests/integration/test_module_{i}.py -q" for i in range(80)),
+        ),
+    ],
+)
+def test_a_reply_that_laughs_but_takes_the_correction_up_keeps_it(message: str, reply: str) -> None:
+    assert found(message, reply=reply) != []

@@ -353,3 +353,29 @@ def test_many_sentences_over_all_the_replys_readings_are_a_pasted_text() -> None
     )
     statements = found("No, the port is 9090.\n\n" + log, "port = 8080\nhost = 0.0.0.0", "port = 9090\nhost = 0.0.0.0")
     assert [s.quote for s in statements] == ["No, the port is 9090."]
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "The garage entrance is on Elm Street.",  # answers what the agent asked
+        "Sure. The garage entrance is on Elm Street.",
+    ],
+)
+def test_alone_a_sentence_answering_the_agents_question_is_no_rework(message: str) -> None:
+    asked = GREETING + "\nShould I mention the parking garage?"
+    reply = GREETING + " The garage entrance is on Elm Street."
+    assert reworked_quotes(found(message, asked, reply)) == []
+
+
+@pytest.mark.parametrize("message", ["Great job on the reminder.", "Perfect, the patients will love this one."])
+def test_alone_praise_of_the_work_is_no_rework(message: str) -> None:
+    reply = "Dear Mrs Marta Nowak,\nwe remind you of your appointment on Tuesday at 9:00 at the Elm Street clinic."
+    assert reworked_quotes(found(message, GREETING, reply)) == []
+
+
+def test_a_turkish_word_with_a_capital_i_is_the_same_word_in_the_reply() -> None:
+    # casefolded, "İ" is "i" with a combining dot: the turns are folded as the words are
+    answered = "Taslak:\nToplantı İstanbul ofisinde, Salı 10:00."
+    (statement,) = found("İstanbul yok artık.", answered, "Taslak:\nToplantı ofiste, Salı 10:00.", "tr")
+    assert statement.cues == ("dropped:istanbul",)

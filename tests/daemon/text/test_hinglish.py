@@ -133,3 +133,19 @@ def test_words_keyed_like_hindi_cues_neither_make_hinglish_nor_a_statement(text:
     found = detect([text])
     assert found is None or "hi-latn" not in found.code or text.startswith("mujhe")
     assert detect_statements(text, "s1.jsonl", 3, None, answered=AGENT) == []
+
+
+DRAFT = "Draft mail:\nHi Tom,\nPayment terms: 60 days credit from the invoice date.\nRegards, Meera"
+REDRAFT = "Draft mail:\nHi Tom,\nPayment terms: 30% advance, 70% against the BL copy.\nRegards, Meera"
+
+
+def test_in_a_hinglish_session_a_sentence_sure_of_its_own_language_is_read_for_the_reply() -> None:
+    # the reply writes "advance" in place of "credit": an English sentence of the session is
+    # read in English for it; a short one, whose language is the session's, typed in Latin
+    # letters, is not (the Hindi lists are keyed, the reply's words are not)
+    usual = detect(["yaar kal se sab mail English mein bhejna, Hindi mat likho na bhai"])
+    assert usual is not None and usual.keyed
+    sentence = "Tom is a new buyer here, payment terms are 30% advance and 70% against the BL copy."
+    (statement,) = detect_statements(sentence, "s1.jsonl", 3, None, answered=DRAFT, usual=usual, reply=REDRAFT)
+    assert statement.cues == ("swapped:advance",)
+    assert detect_statements("30 advance 70 BL pe", "s1.jsonl", 3, None, answered=DRAFT, usual=usual, reply=REDRAFT) == []
