@@ -122,7 +122,45 @@ def typed_plain(
 
 
 def find(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of every one of `phrases` said in `low` (`said_at`)."""
+    """(position, phrase) of every one of `phrases` said in `low` (`said_at`), by position. A
+    language's list (a frozenset) is looked up by its phrases' first words: each word of the
+    sentence is read once, however long the list."""
+    if not isinstance(phrases, frozenset):
+        return sorted(_find_each(low, phrases), key=lambda hit: hit[0])
+    by_first, by_key = _index(phrases)
+    typed = _typed(low) if by_key else ()
+    hits = []
+    for i, word in enumerate(low):
+        for phrase, keyed in by_first.get(word, ()):
+            if i + len(phrase) <= len(low) and _said(low, i, phrase, keyed):
+                hits.append((i, phrase))
+        # a phrase of several words whose first word is typed without its accents ("nao sei")
+        plain = typed[i] if by_key else None
+        for phrase, keyed in by_key.get(plain, ()) if plain is not None else ():
+            if phrase[0] != word and i + len(phrase) <= len(low) and _said(low, i, phrase, keyed):
+                hits.append((i, phrase))
+    return hits
+
+
+Indexed = dict[str, tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]]
+
+
+@lru_cache(maxsize=4096)
+def _index(phrases: frozenset[tuple[str, ...]]) -> tuple[Indexed, Indexed]:
+    """The phrases (with their words typed without accents, `_keyed`) by their first word, and
+    those of several words by their first word so typed."""
+    by_first: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+    by_key: dict[str, list[tuple[tuple[str, ...], tuple[str, ...]]]] = {}
+    for phrase in sorted(p for p in phrases if p):
+        keyed = _keyed(phrase)
+        by_first.setdefault(phrase[0], []).append((phrase, keyed))
+        if len(phrase) > 1:
+            by_key.setdefault(keyed[0], []).append((phrase, keyed))
+    return {w: tuple(ps) for w, ps in by_first.items()}, {w: tuple(ps) for w, ps in by_key.items()}
+
+
+def _find_each(low: tuple[str, ...], phrases: Iterable[tuple[str, ...]]) -> list[tuple[int, tuple[str, ...]]]:
+    """`find` over phrases given one by one (no list to index)."""
     hits = []
     typed = _typed(low)
     for phrase in phrases:
