@@ -37,7 +37,7 @@ from daemon.impact.clauses import Words, breaks, negating, says_not, words_of
 from daemon.impact.content import MENTION, content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
-from daemon.impact.left_out import LAUGHING, asks
+from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
 from daemon.impact.setright import asks_or_adds
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
@@ -269,8 +269,7 @@ def _cut_from(a: str, b: str) -> bool:
 
 def _laughs_of(lang: Language) -> frozenset[tuple[str, ...]]:
     """The laughs of a language: its `humour` phrases that are no `kidding` ("haha", not "joking")."""
-    humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
-    return frozenset(p for p in humour - lang.impact.get("kidding", frozenset()) if p)
+    return frozenset(p for p in humour(lang) - lang.impact.get("kidding", frozenset()) if p)
 
 
 @cache

@@ -190,7 +190,7 @@ def content(text: str, lang: Language | None, apart: bool = False) -> Content:
         # read as French and Italian is no month
         stems |= meanings([w for w in said if w.casefold() not in cue], lang)
     function = lang.function_words if lang is not None else frozenset()
-    plain = [w.casefold().replace("’", "'") for w in said]
+    plain = found.low  # `said` casefolded as the lists are (`clauses.folded`)
     kept = [
         fold(w, code)
         for w in plain

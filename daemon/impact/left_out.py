@@ -45,6 +45,11 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 
 
+def humour(lang: Language) -> frozenset[tuple[str, ...]]:
+    """What says a joke in `lang`: its laughs and jokes of both lists ("lol", "haha", "jk")."""
+    return lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+
+
 def excluded(
     lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]], *, again: bool = False
 ) -> bool:
@@ -69,9 +74,8 @@ def excluded(
         return True
     if _joking(lang, words, lang.impact.get("kidding", frozenset())):
         return True  # "retries 9000 lol jk": the person says it is a joke
-    humour = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
     ruled = any(c.kind in RULING for c in found)
-    laughs = _joking(lang, words, humour) or LAUGHING.search(text)
+    laughs = _joking(lang, words, humour(lang)) or LAUGHING.search(text)
     if laughs and (ruled or not (_sets_value_right(lang, text, words, found) or any(c.kind in IN_EARNEST for c in found))):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
