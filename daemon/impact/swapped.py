@@ -312,12 +312,14 @@ def _index(lines: list[tuple[str, ...]]) -> dict[str, list[int]]:
 
 
 def _alike(line: tuple[str, ...], index: dict[str, list[int]]) -> list[int]:
-    """The lines (of `index`) sharing a word with `line`, those sharing most first, COMPARED at most."""
+    """The lines (of `index`) sharing a word with `line`, those sharing most first (the earlier
+    first among those sharing as many: a set's order changes from one process to the next),
+    COMPARED at most."""
     shared: dict[int, int] = {}
     for w in set(line):
         for k in index.get(w, ()):
             shared[k] = shared.get(k, 0) + 1
-    return sorted(shared, key=lambda k: -shared[k])[:COMPARED]
+    return sorted(shared, key=lambda k: (-shared[k], k))[:COMPARED]
 
 
 def reworked(lang: Language, text: str, words: Words) -> list[Cue]:

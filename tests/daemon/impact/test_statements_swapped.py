@@ -7,6 +7,10 @@ showed)."""
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import unicodedata
 
 import pytest
@@ -379,3 +383,30 @@ def test_a_turkish_word_with_a_capital_i_is_the_same_word_in_the_reply() -> None
     answered = "Taslak:\nToplantı İstanbul ofisinde, Salı 10:00."
     (statement,) = found("İstanbul yok artık.", answered, "Taslak:\nToplantı ofiste, Salı 10:00.", "tr")
     assert statement.cues == ("dropped:istanbul",)
+
+
+# A reply line tied with another for the old line it writes again (each shares four words of
+# "Subject: Easter opening hours bakery Linden"): the earlier is that line whatever order a
+# set of words comes in, and a set's order changes from one process to the next with its hash
+# seed. Before ties were broken by line, 1 seed in 8 read the message as no correction.
+TIED = """
+import json, sys
+from daemon.impact.statements import detect_statements
+from daemon.text.language import language
+found = detect_statements(
+    "the subject sounds clumsy somehow.", "s1.jsonl", 3, "2026-12-01T10:00:00+00:00",
+    answered="Draft ready:\\n\\nSubject: Easter opening hours bakery Linden",
+    reply="Subject: Easter opening hours Maple\\nLinden bakery notes opening hours", usual=language("en"),
+)
+print(json.dumps([s.cues for s in found]))
+"""
+
+
+def test_a_tie_between_lines_is_read_the_same_in_every_process() -> None:
+    seen = set()
+    for seed in range(8):
+        done = subprocess.run(
+            [sys.executable, "-c", TIED], env={**os.environ, "PYTHONHASHSEED": str(seed)}, capture_output=True, text=True, check=True
+        )
+        seen.add(done.stdout)
+    assert [json.loads(s) for s in seen] == [[["reworked:subject"]]]
