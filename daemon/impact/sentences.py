@@ -123,3 +123,8 @@ def _output_like(line: str) -> bool:
 def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     """Whether [start, end) lies within one of `spans`."""
     return any(a <= start and end <= b for a, b in spans)
+
+
+def within(spans: list[tuple[int, int]], sentence: Sentence) -> list[tuple[int, int]]:
+    """The message's spans set apart (`apart`) that overlap the sentence, from its start."""
+    return [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]

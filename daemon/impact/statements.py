@@ -24,7 +24,8 @@ against the agent's turns around it: a value of the turn before set right (`setr
 complaint about it (`complaint`), a sentence with no cue the reply amends, and, in a message
 with no statement, one about the turn before the reply acts on by redoing the work (`amends`);
 one whose word the reply writes in place of its own or takes out, or reworks its work after
-(`swapped`); all in `daemon.impact`.
+(`swapped`); all in `daemon.impact`. A sentence that opens with "and" beside a statement is
+another point of it (`neighbours.points`).
 """
 
 from __future__ import annotations
@@ -49,11 +50,12 @@ from daemon.impact.amends import MANY as MANY_AMENDED
 from daemon.impact.clauses import Words, words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, cues, may_hold_cues, said
+from daemon.impact.cues import Cue, cues, may_hold_cues
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
-from daemon.impact.left_out import RECALLING, asks, excluded
-from daemon.impact.sentences import Sentence, apart, inside, sentences
+from daemon.impact.left_out import RECALLING, excluded
+from daemon.impact.neighbours import POINT, Reading, beside, continued, continues, joined, lone, points
+from daemon.impact.sentences import Sentence, apart, inside, sentences, within
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.text.language import Language, detect
@@ -68,8 +70,6 @@ OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 # Content words a statement needs to be read alone (one that only recalls, beside the clause it
 # says it was said in); with fewer it takes in the sentence before.
 THIN = 2
-# Characters of the sentence after a recall it may take in: what is said again, not a letter.
-CONTINUATION = 200
 # Sentences of one message the reply's readings may find over all of them (each finds at most
 # MANY_AMENDED): more is a pasted text beside a correction ("No, the port is 9090." over a log).
 MANY_SHOWN = 5
@@ -184,7 +184,7 @@ def detect_statements(
         if not _may_hold(sentence.text, agent_turn.text):
             read.append((sentence, Reading(None, [], False)))
             continue
-        read.append((sentence, _reading(sentence.text, _within(spans, sentence), (whole, usual), (agent_turn, replied))))
+        read.append((sentence, _reading(sentence.text, within(spans, sentence), (whole, usual), (agent_turn, replied))))
     pasted = False
     if amending is not None:
         read, pasted = _amended(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
@@ -199,6 +199,9 @@ def detect_statements(
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
+    # … and a sentence that opens with "and" beside a statement is another point of it
+    # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`)
+    read = points(text, read, spans, (usual, whole))
     # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
     if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:
         read = [(s, Reading(r.language, [], False) if any(c.kind in SHOWN_BY_REPLY for c in r.cues) else r) for s, r in read]
@@ -209,8 +212,8 @@ def detect_statements(
     for k, (sentence, reading) in enumerate(read):
         lang = reading.language
         # "No." alone: the correction opener of the statement that follows it, if one does
-        lone = bare if bare is not None and _lone(read[k - 1][1], bare[1], bare[2]) else None
-        taken_in = bare is not None and _continues(text, bare[1], sentence, reading, bare[2])
+        opener = bare if bare is not None and lone(read[k - 1][1], bare[1], bare[2]) else None
+        taken_in = bare is not None and continues(text, bare[1], sentence, reading, bare[2])
         if taken_in and bare is not None:
             # "Region again. eu-west-1.", "e outra vez 30! são 35 a e-bike": what is said
             # again follows the recall
@@ -229,12 +232,12 @@ def detect_statements(
         # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
         own = content(sentence.text, lang, apart=True).stems if recall_only else mine
         thin = len(own) < THIN and not any(c.kind in SHOWN_BY_REPLY for c in reading.cues)
-        if lone is not None and _beside(text, lone[1], sentence):
+        if opener is not None and beside(text, opener[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()
-            first = lone[1]
-            reading = Reading(lang, _joined(read[k - 1][1].cues, reading.cues), False)
-        elif thin and previous is not None and _beside(text, previous[0], sentence):
+            first = opener[1]
+            reading = Reading(lang, joined(read[k - 1][1].cues, reading.cues), False)
+        elif thin and previous is not None and beside(text, previous[0], sentence):
             # "Heroku is gone. I told you.", "Type hints. Every new function.": what is
             # recalled or ruled on is said in the sentence before
             before, read_before = previous
@@ -244,16 +247,17 @@ def detect_statements(
                 if recall_only or not mine:
                     merged = found.pop()
                     first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
-                    reading = Reading(lang, _joined(read_before.cues, reading.cues), False)
+                    reading = Reading(lang, joined(read_before.cues, reading.cues), False)
                 # else "… And no emoji.": a rule of its own beside another
-            elif not taken and not read_before.excluded and not (recall_only and mine and _continued(text, read, k, lang)):
+            elif not taken and not read_before.excluded and not (recall_only and mine and continued(text, read, k, lang)):
                 # … unless a recall that says something is continued by the sentence after
                 # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
                 first = before
-        found.append(
-            _statement(text[first.start : sentence.end], lang, reading.cues, (session, turn, time, ref))
-        )
-        if first is sentence and (thin or _lone(reading, sentence, lang)):
+        # another point (`POINT`) is of the kind of the statement it adds to
+        point = all(c.kind == POINT for c in reading.cues)
+        kind = found[-1].kind if point and found else kind_of(reading.cues)
+        found.append(_statement(text[first.start : sentence.end], lang, (kind, reading.cues), (session, turn, time, ref)))
+        if first is sentence and (thin or lone(reading, sentence, lang)):
             bare = (first.start, sentence, lang)
         previous = (sentence, reading)
     # a value set right in more than MANY sentences of one message is a pasted table or log
@@ -293,23 +297,11 @@ def _amended(
         if not 0 < len(words.low) <= LONGEST_AMENDED or any(something_else(lang, sentence.text, words) for lang in langs):
             continue
         cue = next((c for lang in langs if (c := reading(lang, sentence.text, words))), [])
-        if cue and not any(excluded(lang, sentence.text, words, cue, _within(spans, sentence)) for lang in langs):
+        if cue and not any(excluded(lang, sentence.text, words, cue, within(spans, sentence)) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
             if len(found) > MANY_AMENDED:
                 return read, True
     return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)], False
-
-
-def _within(spans: list[tuple[int, int]], sentence: Sentence) -> list[tuple[int, int]]:
-    """The message's spans set apart (`sentences.apart`) that overlap the sentence, from its start."""
-    return [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]
-
-
-def _joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
-    """The cues of two sentences read as one statement, each kind and phrase once: a message of
-    thousands of "Again." is one statement, and its cues do not grow with it."""
-    seen = {(c.kind, c.phrase) for c in before}
-    return [*before, *(c for c in after if (c.kind, c.phrase) not in seen)]
 
 
 def _may_hold(text: str, answered: str) -> bool:
@@ -319,11 +311,12 @@ def _may_hold(text: str, answered: str) -> bool:
 
 
 def _statement(
-    quote: str, lang: Language, found: list[Cue], where: tuple[str, int, str | None, str]
+    quote: str, lang: Language, read: tuple[Kind, list[Cue]], where: tuple[str, int, str | None, str]
 ) -> Statement:
     session, turn, time, ref = where
+    kind, found = read
     return Statement(
-        kind=kind_of(found),
+        kind=kind,
         quote=quote,
         session=session,
         turn=turn,
@@ -332,13 +325,6 @@ def _statement(
         cues=tuple(dict.fromkeys(f"{c.kind}:{c.phrase}" for c in found)),
         ref=ref,
     )
-
-
-@dataclass(frozen=True)
-class Reading:
-    language: Language | None  # None: no language with a data file fits, or the sentence is apart
-    cues: list[Cue]
-    excluded: bool
 
 
 def _reading(
@@ -366,35 +352,3 @@ def _reading(
     if best is None:
         return Reading(readings[0] if readings else None, [], excluded)
     return Reading(best.language, best.cues, excluded)
-
-
-def _lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
-    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!"),
-    or a complaint and nothing else ("trop long.", "Way too much!"): what is wanted follows."""
-    if all(c.kind == "excess" for c in reading.cues):
-        low = words_of(sentence.text).low
-        said = {i for c in reading.cues for i in range(c.at, c.at + len(c.phrase.split()))}
-        return all(i in said or w in lang.function_words for i, w in enumerate(low))
-    return all(c.kind == "correction" for c in reading.cues) and not content(sentence.text, lang).stems
-
-
-def _continued(text: str, read: list[tuple[Sentence, Reading]], k: int, lang: Language) -> bool:
-    """Whether the sentence after the `k`th continues it (`_continues`)."""
-    return k + 1 < len(read) and _continues(text, read[k][0], *read[k + 1], lang)
-
-
-def _continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, lang: Language) -> bool:
-    """Whether `after` says what a recall `sentence` (in `lang`) recalls: the person's, with no
-    cue of its own, not dismissing it ("Emojis again! Whatever."), not asking ("… i gdzie
-    terminy na gorze?" complains of something else), beside it, and short (CONTINUATION)."""
-    # (a sentence read only as saying more beside a statement says what this one recalls)
-    if any(c.kind != "reworked" for c in reading.cues) or reading.excluded or len(after.text) > CONTINUATION:
-        return False
-    words = words_of(after.text)
-    dismissal = lang.impact.get("dismissal", frozenset())
-    return not said(lang, words, dismissal) and not asks(lang, after.text, words) and _beside(text, sentence, after)
-
-
-def _beside(text: str, before: Sentence, after: Sentence) -> bool:
-    """Whether two sentences stand in one paragraph (no blank line between them)."""
-    return "\n\n" not in text[before.end : after.start]

@@ -1,0 +1,101 @@
+"""How the sentences of one message lean on each other (pure, no I/O;
+docs/explanation/impact.md#one-message-several-sentences): a lone "No." opens the statement
+after it, a recall takes in what it recalls ("Region again. eu-west-1."), two sentences read
+as one keep each cue once, and a sentence that opens with "and" beside a statement is another
+point of it (`points`: "och starta inte om poddar bara för att", after a name set right).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from daemon.impact.clauses import words_of
+from daemon.impact.content import content
+from daemon.impact.cues import Cue, said
+from daemon.impact.left_out import asks, excluded
+from daemon.impact.sentences import Sentence, inside, within
+from daemon.text.language import Language
+
+# Characters of the sentence after a recall it may take in: what is said again, not a letter.
+CONTINUATION = 200
+# The cue of another point, its phrase the word that joins it ("og", "and", "e").
+POINT = "also"
+
+
+@dataclass(frozen=True)
+class Reading:
+    language: Language | None  # None: no language with a data file fits, or the sentence is apart
+    cues: list[Cue]
+    excluded: bool
+
+
+Read = list[tuple[Sentence, Reading]]
+
+
+def beside(text: str, before: Sentence, after: Sentence) -> bool:
+    """Whether two sentences stand in one paragraph (no blank line between them)."""
+    return "\n\n" not in text[before.end : after.start]
+
+
+def joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
+    """The cues of two sentences read as one statement, each kind and phrase once: a message of
+    thousands of "Again." is one statement, and its cues do not grow with it."""
+    seen = {(c.kind, c.phrase) for c in before}
+    return [*before, *(c for c in after if (c.kind, c.phrase) not in seen)]
+
+
+def lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
+    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!"),
+    or a complaint and nothing else ("trop long.", "Way too much!"): what is wanted follows."""
+    if all(c.kind == "excess" for c in reading.cues):
+        low = words_of(sentence.text).low
+        taken = {i for c in reading.cues for i in range(c.at, c.at + len(c.phrase.split()))}
+        return all(i in taken or w in lang.function_words for i, w in enumerate(low))
+    return all(c.kind == "correction" for c in reading.cues) and not content(sentence.text, lang).stems
+
+
+def continued(text: str, read: Read, k: int, lang: Language) -> bool:
+    """Whether the sentence after the `k`th continues it (`continues`)."""
+    return k + 1 < len(read) and continues(text, read[k][0], *read[k + 1], lang)
+
+
+def continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, lang: Language) -> bool:
+    """Whether `after` says what a recall `sentence` (in `lang`) recalls: the person's, with no
+    cue of its own, not dismissing it ("Emojis again! Whatever."), not asking ("… i gdzie
+    terminy na gorze?" complains of something else), beside it, and short (CONTINUATION)."""
+    # (a sentence read only as saying more beside a statement says what this one recalls)
+    if any(c.kind != "reworked" for c in reading.cues) or reading.excluded or len(after.text) > CONTINUATION:
+        return False
+    words = words_of(after.text)
+    dismissal = lang.impact.get("dismissal", frozenset())
+    return not said(lang, words, dismissal) and not asks(lang, after.text, words) and beside(text, sentence, after)
+
+
+def points(text: str, read: Read, spans: list[tuple[int, int]], languages: tuple[Language | None, ...]) -> Read:
+    """The readings with each sentence of no cue that is another point of a statement before it
+    in its paragraph: it opens with a connective (`connectives`: "and", "og", "e", "і") of its
+    own language that the message's, the session's or that statement's language also has ("de"
+    is Turkish "and" but not Portuguese, "a" Czech "and" but a Portuguese article), and it is
+    no question nor anything else `left_out` leaves out. "cpr-numre går kun via e-Boks. og breve
+    til kunder: kort." are two points; so are "Bosch ми не беремо. і ми на Городоцькій 142"."""
+    found = list(read)
+    for k, (sentence, reading) in enumerate(read):
+        lang = reading.language
+        if lang is None or reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
+            continue
+        words = words_of(sentence.text)
+        if not words.low or words.low[0] not in lang.words("connectives"):
+            continue
+        before = [
+            other.language
+            for other_sentence, other in read[:k]
+            if other.cues and not other.excluded and beside(text, other_sentence, sentence)
+        ]
+        known = [x for x in (*languages, *before) if x is not None]
+        if not before or not any(words.low[0] in x.words("connectives") for x in known):
+            continue
+        cue = [Cue(POINT, words.low[0], 0)]
+        if excluded(lang, sentence.text, words, cue, within(spans, sentence)):
+            continue
+        found[k] = (sentence, Reading(lang, cue, False))
+    return found
