@@ -13,7 +13,7 @@ from daemon.impact.clauses import words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, said
 from daemon.impact.left_out import asks, excluded
-from daemon.impact.sentences import Sentence, inside, within
+from daemon.impact.sentences import Apart, Sentence
 from daemon.text.language import Language
 
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
@@ -71,7 +71,7 @@ def continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, 
     return not said(lang, words, dismissal) and not asks(lang, after.text, words) and beside(text, sentence, after)
 
 
-def points(text: str, read: Read, spans: list[tuple[int, int]], languages: tuple[Language | None, ...]) -> Read:
+def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None, ...]) -> Read:
     """The readings with each sentence of no cue that is another point of a statement before it
     in its paragraph: it opens with a connective (`connectives`: "and", "og", "e", "і") of its
     own language that the message's, the session's or that statement's language also has ("de"
@@ -81,7 +81,7 @@ def points(text: str, read: Read, spans: list[tuple[int, int]], languages: tuple
     found = list(read)
     for k, (sentence, reading) in enumerate(read):
         lang = reading.language
-        if lang is None or reading.cues or reading.excluded or inside(spans, sentence.start, sentence.end):
+        if lang is None or reading.cues or reading.excluded or spans.holds(sentence):
             continue
         words = words_of(sentence.text)
         if not words.low or words.low[0] not in lang.words("connectives"):
@@ -95,7 +95,7 @@ def points(text: str, read: Read, spans: list[tuple[int, int]], languages: tuple
         if not before or not any(words.low[0] in x.words("connectives") for x in known):
             continue
         cue = [Cue(POINT, words.low[0], 0)]
-        if excluded(lang, sentence.text, words, cue, within(spans, sentence)):
+        if excluded(lang, sentence.text, words, cue, spans.around(sentence)):
             continue
         found[k] = (sentence, Reading(lang, cue, False))
     return found

@@ -14,7 +14,14 @@ text between single quotes ('never deploy on a Friday'); and tool output pasted 
 - a line that starts with a position, `path:12:` or `3:1`;
 - after a line that ends with `:` or `?` ("the ruff output:", "what does this mean?"), the
   lines up to a blank line, when the first of them looks like output: one of the above, or
-  a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`).
+  a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`);
+- a log line from where its log starts (`LOG_LINE`): a timestamp, a level in capitals, an
+  Android tag, a tool's message as tools print it in English ("error: …", "TypeError: …",
+  "TS2322: …") or a shell's prompt, opening the line or after a short label ("CI output:
+  ERROR always-auth …");
+- code: a comment on a line of its own (`//`, `# `, `/*`, `<!--`), code inline (`` `WARN:
+  cache never warmed` ``), a command's flag (`--always-full`), a line setting a name written
+  as code (`imagePullPolicy: Always`; "answers: always in English" is the person's).
 """
 
 from __future__ import annotations
@@ -40,8 +47,45 @@ POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]*[^\W\d][\w./\\-]*:\d+(?::\d+)?:?(?:
 # A label opening a line of output: one word (or two joined by a dash) and a colon.
 LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
 INTRO_END = re.compile(r"[:?？]\s*\Z")
+# A log line, from where its log starts: a timestamp, a level in capitals or an Android logcat
+# tag, opening the line or after a short label ("CI output: ERROR …", "logcat: E/Auth: …").
+LOG = (
+    r"(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b"
+    r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERRO|ERR|FATAL|CRIT|CRITICAL|PANIC|SEVERE)\b"
+    r"|[VDIWEF]/[\w.$-]+(?:\(\s*\d+\))?:"
+    # … a tool's message as tools print it, in English: "Error: …", "TypeError: …", "TS2322: …"
+    r"|(?:[A-Z]\w*(?:Error|Exception)|Error|Warning|Exception|Traceback|FAILED|FAIL|fatal|error|warning|npm ERR!|TS\d{3,5}|E\d{3,5}):"
+    # … or a shell's prompt
+    r"|\$\s)"
+)
+LOG_LINE = re.compile(r"(?m)(?:^[ \t]*|^[ \t]*[^\W\d][\w ./-]{0,24}:[ \t]+)(" + LOG + r".*)$")
+# A comment of code on a line of its own ("// keep in sync with schema.sql", "# never edit by hand").
+COMMENT_LINE = re.compile(r"(?m)^[ \t]*(?://|#(?=[ \t])|/\*|<!--).*$")
+# Code inline (`WARN: cache never warmed`) and a command's flag (--always-full): no word of it
+# is a cue of the person's, though a sentence of it alone sets a value ("`--target dev_ana`").
+INLINE_CODE = re.compile(r"`[^`\n]+`|(?<![\w-])--[^\W\d][\w.=-]*")
+# A line setting a name written as code: "imagePullPolicy: Always", "pull.rebase=never".
+SETTING = re.compile(r"(?m)^[ \t]*[a-z][a-z0-9]*(?:[A-Z_.][\w.]*)+[ \t]*[:=][ \t]*\S+[ \t]*$")
 # The number of an item in a numbered list, alone before its full stop ("1.", "12."), ends nothing.
 LIST_MARKER = re.compile(r"\d{1,3}\.")
+
+
+@dataclass(frozen=True)
+class Apart:
+    """What of a message is not the person's own words (see the module docstring): `parts`, a
+    sentence within which is not read at all; `words`, those and code inline (`INLINE_CODE`),
+    where no word is a cue of the person's."""
+
+    parts: list[tuple[int, int]]
+    words: list[tuple[int, int]]
+
+    def holds(self, sentence: Sentence) -> bool:
+        """Whether the sentence lies within one of the parts."""
+        return inside(self.parts, sentence.start, sentence.end)
+
+    def around(self, sentence: Sentence) -> list[tuple[int, int]]:
+        """The spans of `words` that overlap the sentence, from its start."""
+        return [(a - sentence.start, b - sentence.start) for a, b in self.words if a < sentence.end and b > sentence.start]
 
 
 @dataclass(frozen=True)
@@ -84,14 +128,15 @@ def _add(found: list[Sentence], text: str, start: int, end: int) -> None:
         found.append(Sentence(body, start + lead, start + lead + len(body)))
 
 
-def apart(message: str) -> list[tuple[int, int]]:
-    """(start, end) offsets into `message` (NFC) of every part that is not the person's own words."""
+def apart(message: str) -> Apart:
+    """What of `message` (NFC) is not the person's own words, as offsets into it."""
     text = unicodedata.normalize("NFC", message)
-    spans = [(a, b) for a, b, _reason in apart_spans(text)]
-    spans += [(m.start(), m.end()) for m in SINGLE_QUOTED.finditer(text)]
-    spans += [(m.start(), m.end()) for pattern in (INDENTED, POSITION) for m in pattern.finditer(text)]
-    spans += _pasted_blocks(text)
-    return spans
+    parts = [(a, b) for a, b, _reason in apart_spans(text)]
+    parts += [(m.start(), m.end()) for m in SINGLE_QUOTED.finditer(text)]
+    parts += [(m.start(), m.end()) for pattern in (INDENTED, POSITION, COMMENT_LINE, SETTING) for m in pattern.finditer(text)]
+    parts += [(m.start(1), m.end(1)) for m in LOG_LINE.finditer(text)]
+    parts += _pasted_blocks(text)
+    return Apart(parts, parts + [(m.start(), m.end()) for m in INLINE_CODE.finditer(text)])
 
 
 def _pasted_blocks(text: str) -> list[tuple[int, int]]:
@@ -124,7 +169,3 @@ def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
     """Whether [start, end) lies within one of `spans`."""
     return any(a <= start and end <= b for a, b in spans)
 
-
-def within(spans: list[tuple[int, int]], sentence: Sentence) -> list[tuple[int, int]]:
-    """The message's spans set apart (`apart`) that overlap the sentence, from its start."""
-    return [(a - sentence.start, b - sentence.start) for a, b in spans if a < sentence.end and b > sentence.start]

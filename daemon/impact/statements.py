@@ -55,7 +55,7 @@ from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded
 from daemon.impact.neighbours import POINT, Reading, beside, continued, continues, joined, lone, points
-from daemon.impact.sentences import Sentence, apart, inside, sentences, within
+from daemon.impact.sentences import Apart, Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.text.language import Language, detect
@@ -178,13 +178,13 @@ def detect_statements(
     spans = apart(text)
     read: list[tuple[Sentence, Reading]] = []
     for sentence in sentences(text):
-        if inside(spans, sentence.start, sentence.end):
+        if spans.holds(sentence):
             read.append((sentence, Reading(None, [], True)))
             continue
         if not _may_hold(sentence.text, agent_turn.text):
             read.append((sentence, Reading(None, [], False)))
             continue
-        read.append((sentence, _reading(sentence.text, within(spans, sentence), (whole, usual), (agent_turn, replied))))
+        read.append((sentence, _reading(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied))))
     pasted = False
     if amending is not None:
         read, pasted = _amended(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
@@ -269,7 +269,7 @@ def _amended(
     read: list[tuple[Sentence, Reading]],
     reading: Callable[[Language, str, Words], list[Cue]],
     something_else: Callable[[Language, str, Words], bool],
-    spans: list[tuple[int, int]],
+    spans: Apart,
     languages: tuple[Language | None, Language | None],
 ) -> tuple[list[tuple[Sentence, Reading]], bool]:
     """The readings with each sentence of no cue that the reply shows the agent took as a
@@ -280,7 +280,7 @@ def _amended(
     found: dict[int, Reading] = {}
     usual, whole = languages
     for k, (sentence, read_before) in enumerate(read):
-        if read_before.cues or read_before.excluded or inside(spans, sentence.start, sentence.end):
+        if read_before.cues or read_before.excluded or spans.holds(sentence):
             continue
         words = words_of(sentence.text)
         # a short sentence with no cue word may look like another language ("grace's is fine."
@@ -297,7 +297,7 @@ def _amended(
         if not 0 < len(words.low) <= LONGEST_AMENDED or any(something_else(lang, sentence.text, words) for lang in langs):
             continue
         cue = next((c for lang in langs if (c := reading(lang, sentence.text, words))), [])
-        if cue and not any(excluded(lang, sentence.text, words, cue, within(spans, sentence)) for lang in langs):
+        if cue and not any(excluded(lang, sentence.text, words, cue, spans.around(sentence)) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
             if len(found) > MANY_AMENDED:
                 return read, True

@@ -130,10 +130,35 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "Ha, 'never deploy on a Friday' was the old motto.",
         "Die Software meldet:\nWARNUNG: Termine immer bestätigen",
         "src/app.py:10: error: never call print",
+        # a log line: a timestamp, a level, an Android tag, a tool's message, after a label or not
+        "2026-03-02 10:14:03 WARN consumer never acked offset 4412",
+        "CI output: ERROR always-auth is deprecated",
+        "logcat: E/Auth: token never expires",
+        "error: Never call setState during render",
+        "Warning: Always specify a key prop for list items",
+        # code: inline, a comment line, a flag, a setting named as code, a shell's prompt
+        "it prints `WARN: cache never warmed` on every boot",
+        "// always keep in sync with schema.sql",
+        "# never edit this file by hand",
+        "crontab: 0 3 * * * /usr/bin/backup --always-full",
+        "imagePullPolicy: Always",
+        "$ git push --force  # never do this on main",
     ],
 )
 def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "use `pnpm`, never npm",  # the code is what the rule is about, the rule the person's
+        "# Rules\nnever push to main",
+        "answers: always in English",  # a label of plain words
+    ],
+)
+def test_the_persons_words_beside_code_are_read(message: str) -> None:
+    assert any(s.kind == "standing_instruction" for s in found(message))
 
 
 def test_only_the_statement_sentences_of_a_message_are_quoted() -> None:

@@ -49,6 +49,8 @@ def swapped(statements: list[Statement]) -> list[str]:
         ("en", DRAFT, "Kowalski, with an i.", REDRAFT, "Kowalski, with an i."),
         # a command given again, the value alone: it stands as a statement of its own
         ("en", COMMAND, "dev_ana. dev is shared, others work there", RECOMMAND, "dev_ana."),
+        # … given as code inline, a flag and all: its words are no cue, its value is the person's
+        ("en", COMMAND, "`--target dev_ana`", RECOMMAND, "`--target dev_ana`"),
         # an edit's diff: the "-" line is the agent's own, the "+" line takes the person's word
         ("en", WORKFLOW, "arm64-runners, the scanner is built for graviton", REWORKFLOW, "arm64-runners, the scanner is built for graviton"),
         # the same in a ```diff fence the agent wrote
