@@ -8,6 +8,7 @@ none of what makes it something else:
 | --- | --- | --- |
 | question | asks | "Should we always run the tests first?" |
 | agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
+| declined | holds only an opening "no" and the agent's reply changes nothing of its work | "nah, they just churn" / "OK, no snapshot tests." |
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
@@ -199,6 +200,10 @@ def detect_statements(
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
+    # … and an opening "no" alone, to which the agent changes nothing of its work, declines
+    # ("nah, they just churn", "nee, nog geen alert erbij, da doe ik zelf"): no correction
+    if after is not None and any(_bare_no(r) for _, r in read) and not (after.changes() or after.redoes(answered)):
+        read = [(s, Reading(r.language, [], r.excluded) if _bare_no(r) else r) for s, r in read]
     # … and a sentence that opens with "and" beside a statement is another point of it
     # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`)
     read = points(text, read, spans, (usual, whole))
@@ -308,6 +313,11 @@ def _may_hold(text: str, answered: str) -> bool:
     """Whether a message or sentence may hold a statement: a cue word (`may_hold_cues`), or,
     answering the agent's turn, a value it may set right (`may_set_right`)."""
     return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
+
+
+def _bare_no(reading: Reading) -> bool:
+    """Whether a sentence's only cues are an opening "no" (`correction`)."""
+    return bool(reading.cues) and all(c.kind == "correction" for c in reading.cues)
 
 
 def _statement(

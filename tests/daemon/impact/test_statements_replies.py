@@ -539,3 +539,31 @@ def test_a_reply_that_laughs_and_changes_the_work_or_does_not_laugh_keeps_the_st
 )
 def test_a_reply_that_laughs_but_takes_the_correction_up_keeps_it(message: str, reply: str) -> None:
     assert found(message, reply=reply) != []
+
+
+OFFER = "Added the card component. Want me to add snapshot tests for it too?"
+
+
+@pytest.mark.parametrize(
+    ("message", "reply"),
+    [
+        ("nah, they just churn.", "OK, no snapshot tests then."),
+        ("nee, da doe ik volgende week zelf", "Prima, dan laat ik het zo."),
+        ("no, Marcus already has one from his last job.", "Got it."),
+    ],
+)
+def test_an_opening_no_the_agent_changes_nothing_after_declines(message: str, reply: str) -> None:
+    assert found(message, "nl" if message.startswith("nee") else "en", OFFER, reply) == []
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "Switched to pnpm: removed package-lock.json and ran pnpm install.",  # it amends
+        "● Update(package.json)\n  ⎿  Updated package.json with 1 addition and 1 removal",  # it edits
+        "",  # no reply yet: nothing tells a decline
+    ],
+)
+def test_an_opening_no_the_agent_acts_on_or_not_yet_answered_corrects(reply: str) -> None:
+    (statement,) = found("no, we use pnpm in this repo", "en", "Installed the deps with npm install.", reply)
+    assert statement.kind == "correction"
