@@ -22,8 +22,8 @@ none of what makes it something else:
 Each sentence is read in the language `detect` finds for it and in the message's (a language
 whose data file has no `impact:` section finds nothing). Beside its own words' cues, it is read
 against the agent's turns around it: a value of the turn before set right (`setright`), a
-complaint about it (`complaint`), a sentence with no cue the reply amends, and, in a message
-with no statement, one about the turn before the reply acts on by redoing the work (`amends`);
+complaint about it (`complaint`), a sentence with no cue the reply amends, or one about the
+turn before the reply acts on by redoing the work (`amends`);
 one whose word the reply writes in place of its own or takes out, or reworks its work after
 (`swapped`); all in `daemon.impact`. A sentence that opens with "and" beside a statement is
 another point of it (`neighbours.points`).
@@ -189,7 +189,7 @@ def detect_statements(
     pasted = False
     if amending is not None:
         read, pasted = _amended(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
-    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.cues or r.excluded for _, r in read):
+    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.excluded for _, r in read):
         read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_amended, spans, (usual, whole))
     if swapping is not None and not pasted:
         read, pasted = _amended(read, swapping.changed, tells, spans, (usual, whole))

@@ -172,10 +172,13 @@ def test_a_diff_of_no_file_edited_is_no_act_on_the_file_but_a_rework_of_the_turn
     assert statement.cues == ("reworked:importer",)
 
 
-def test_a_message_with_a_statement_of_its_own_gives_the_reply_no_other() -> None:
-    # the change the reply made answers the rule; the sentence beside it is not read for it
-    (statement,) = found("Always run the tests first. " + RULE)
-    assert statement.quote == "Always run the tests first."
+def test_a_sentence_beside_a_statement_is_acted_on_too() -> None:
+    # the reply redid the work the sentence beside the rule is about: both are statements
+    rule, acted = found("Always run the tests first. " + RULE)
+    assert rule.quote == "Always run the tests first."
+    assert (acted.quote, acted.cues) == (RULE, ("acted_on:due_date",))
+    # … unless a sentence of the message is left out: what follows may go on with its words
+    assert found("Maria says we always deploy on Fridays. " + RULE) == []
 
 
 def test_a_reply_that_amends_nothing_it_takes_up_still_acts_on_the_sentence() -> None:
