@@ -53,8 +53,9 @@ LOG = (
     r"(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b"
     r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERRO|ERR|FATAL|CRIT|CRITICAL|PANIC|SEVERE)\b"
     r"|[VDIWEF]/[\w.$-]+(?:\(\s*\d+\))?:"
-    # … a tool's message as tools print it, in English: "Error: …", "TypeError: …", "TS2322: …"
-    r"|(?:[A-Z]\w*(?:Error|Exception)|Error|Warning|Exception|Traceback|FAILED|FAIL|fatal|error|warning|npm ERR!|TS\d{3,5}|E\d{3,5}):"
+    # … a tool's message as tools print it, in English: "Error: …", "TypeError: …",
+    # "DeprecationWarning: …", "TS2322: …"
+    r"|(?:[A-Z]\w*(?:Error|Exception|Warning)|Error|Warning|Exception|Traceback|FAILED|FAIL|fatal|error|warning|npm ERR!|TS\d{3,5}|E\d{3,5}):"
     # … or a shell's prompt
     r"|\$\s)"
 )

@@ -136,6 +136,7 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "logcat: E/Auth: token never expires",
         "error: Never call setState during render",
         "Warning: Always specify a key prop for list items",
+        "FutureWarning: pass the axis by name instead",
         # code: inline, a comment line, a flag, a setting named as code, a shell's prompt
         "it prints `WARN: cache never warmed` on every boot",
         "// always keep in sync with schema.sql",
