@@ -11,9 +11,6 @@ from daemon.text.language import Language
 
 # Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
 OWNER = 2
-# Words a name may stand before "always"/"never" in its clause, as who does so: "Rick always",
-# "o Miguel da Quinta está sempre", "Кирилл из аналитики всегда".
-SUBJECT = 3
 
 
 def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
@@ -38,46 +35,7 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     ]
     if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
         return True
-    if all(_named_before(lang, text, words, c.at) for c in found):
-        return True
     return any(_told(lang, words, c) for c in found)
-
-
-def _named_before(lang: Language, text: str, words: Words, at: int) -> bool:
-    """Whether a name stands at most SUBJECT words before the "always"/"never" at `at`, in its
-    clause, as who does so: what someone does ("rant: Rick always replies-all", "o Miguel
-    da Quinta está sempre a dizer", "a Dra Renata sempre chega 7h30"). It is who does so when it opens its clause or
-    a function word or a name stands before it ("cc Hannah always" is whom a rule is for). A
-    name is written with a capital and goes on in lower case ("UK", "CI" are no one), and is no
-    word its language opens a sentence with nor a function word. Not a sentence's first word,
-    written with a capital whatever it is ("Secrets never committed to the repo.", "Nordic
-    customers always get …"), nor in a language that writes every noun with a capital
-    (`capitalises_nouns`: German)."""
-    if lang.capitalises_nouns:
-        return False
-    clause = clause_at(text, words, at)
-    for i in range(max(1, at - SUBJECT), at):
-        if clause_at(text, words, i) != clause or not _name(lang, text, words, i):
-            continue
-        if clause_at(text, words, i - 1) != clause:
-            return True
-        before = words.low[i - 1]
-        if before in lang.function_words or _name(lang, text, words, i - 1):
-            return True
-    return False
-
-
-def _name(lang: Language, text: str, words: Words, i: int) -> bool:
-    written = text[words.spans[i][0] : words.spans[i][1]]
-    low = words.low[i]
-    return (
-        written[:1].isupper()
-        and len(written) > 1
-        and not written.isupper()
-        and low.isalpha()
-        and low not in lang.words("openers")
-        and low not in lang.function_words
-    )
 
 
 def _told(lang: Language, words: Words, cue: Cue) -> bool:

@@ -218,5 +218,4 @@ def merged(codes: tuple[str, ...]) -> Language:
             for name in IMPACT_LISTS
             if any(p.impact for p in parts)
         },
-        capitalises_nouns=any(p.capitalises_nouns for p in parts),
     )

@@ -52,7 +52,7 @@ IMPACT_LISTS = (
     "amended_closing", "sympathy", "kidding", "approval", "several",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "capitalises_nouns", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -87,9 +87,6 @@ class Language:
     # whether this is that reading (`in_latin_letters`), its words keyed so
     spelling: Spelling | None = None
     keyed: bool = False
-    # `capitalises_nouns: true`: every noun is written with a capital (German), so a capital
-    # inside a sentence tells no name
-    capitalises_nouns: bool = False
 
     def key(self, word: str) -> str:
         """A word as this language's lists hold it: its one Latin spelling in a reading in
@@ -204,9 +201,6 @@ def parse(code: str, data: Any, label: str) -> Language:
     if typed == "true":
         impact = typed_plain(impact, vocabulary, concepts)
         claim = typed_plain(claim, vocabulary, concepts)
-    nouns = str(data.get("capitalises_nouns", "false")).lower()
-    if nouns not in ("true", "false"):
-        raise LanguageDataError(f"{label}: capitalises_nouns must be true or false, not {nouns!r}")
     return Language(
         code,
         str(data.get("name") or code),
@@ -226,7 +220,6 @@ def parse(code: str, data: Any, label: str) -> Language:
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
         impact=impact,
         spelling=spelling_of(data["typed_in_latin"], label) if "typed_in_latin" in data else None,
-        capitalises_nouns=nouns == "true",
     )
 
 

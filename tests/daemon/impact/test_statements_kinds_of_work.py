@@ -16,10 +16,6 @@ def found(message: str, answered: str = AGENT) -> list[Statement]:
     return detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=answered)
 
 
-def found_in(message: str, code: str) -> list[Statement]:
-    return detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT, usual=language(code))
-
-
 def cues(message: str, answered: str = AGENT) -> list[str]:
     return [c for s in found(message, answered) for c in s.cues]
 
@@ -347,29 +343,20 @@ def test_always_or_never_said_of_a_third_person_tells_what_they_do(message: str)
 @pytest.mark.parametrize(
     ("message", "code"),
     [
-        ("so Marek always pushes straight to main, it drives me nuts", "en"),
-        ("rant: Priya never reads the standup notes", "en"),
-        ("a Dra Silva sempre chega atrasada nas segundas", "pt"),
-        ("i tak Wiktor z księgowości zawsze dzwoni po 15", "pl"),
+        # a name before "always" is as often what the rule is about as who does something: a
+        # reading of "Rick always replies-all" as a story took these too, and was left out
+        ("Prices for Acme always include VAT.", "en"),
+        ("on Fridays never deploy", "en"),
+        ("in Python always use type hints", "en"),
+        ("cc Hannah always on invoices", "en"),
+        ("en Python siempre usa type hints", "es"),
+        ("no Slack sempre em inglês", "pt"),
+        ("Rechnungen immer als PDF an die Buchhaltung", "de"),
     ],
 )
-def test_always_or_never_after_a_name_tells_what_someone_does(message: str, code: str) -> None:
-    assert found_in(message, code) == []
-
-
-@pytest.mark.parametrize(
-    ("message", "code"),
-    [
-        ("Nordic customers always get Swedish replies", "en"),  # a sentence's first word has a capital anyway
-        ("Secrets never committed to the repo.", "en"),
-        ("cc Hannah always on invoices", "en"),  # the name after it is whom the rule is for
-        ("for the EU shop always use EUR", "en"),  # capitals are no one
-        ("Rechnungen immer als PDF an die Buchhaltung", "de"),  # German writes every noun so
-        ("die Rechnungen immer als PDF schicken", "de"),
-    ],
-)
-def test_always_or_never_after_no_name_stays_a_rule(message: str, code: str) -> None:
-    assert any(s.kind == "standing_instruction" for s in found_in(message, code))
+def test_always_or_never_after_a_name_stays_a_rule(message: str, code: str) -> None:
+    found = detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT, usual=language(code))
+    assert any(s.kind == "standing_instruction" for s in found)
 
 
 def test_a_decline_opening_a_sentence_with_more_after_it_is_a_preference() -> None:
