@@ -15,13 +15,15 @@ text between single quotes ('never deploy on a Friday'); and tool output pasted 
 - after a line that ends with `:` or `?` ("the ruff output:", "what does this mean?"), the
   lines up to a blank line, when the first of them looks like output: one of the above, or
   a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`);
-- a log line from where its log starts (`LOG_LINE`): a timestamp, a level in capitals, an
-  Android tag, a tool's message as tools print it in English ("error: …", "TypeError: …",
-  "TS2322: …") or a shell's prompt, opening the line or after a short label ("CI output:
-  ERROR always-auth …");
+- a log line from where its log starts to the end of its first sentence (`LOG_LINE`): a
+  date and a time with seconds, a level in brackets or with a count, an Android tag, a tool's
+  message as tools print it ("TypeError: …", "Traceback"), a shell's prompt before a
+  command, opening the line or after a short label ("logcat: E/Auth: …"); not a level or
+  "Warning:" alone, which the person writes too ("WARNING: never commit the .env file");
 - code: a comment on a line of its own (`//`, `# `, `/*`, `<!--`), code inline (`` `WARN:
-  cache never warmed` ``), a command's flag (`--always-full`), a line setting a name written
-  as code (`imagePullPolicy: Always`; "answers: always in English" is the person's).
+  cache never warmed` ``), a command's flag (`--always-full`), a line setting one value of a
+  name written as code (`imagePullPolicy: Always`; "force_push: never" and "answers: always
+  in English" are the person's).
 """
 
 from __future__ import annotations
@@ -47,26 +49,32 @@ POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]*[^\W\d][\w./\\-]*:\d+(?::\d+)?:?(?:
 # A label opening a line of output: one word (or two joined by a dash) and a colon.
 LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
 INTRO_END = re.compile(r"[:?？]\s*\Z")
-# A log line, from where its log starts: a timestamp, a level in capitals or an Android logcat
-# tag, opening the line or after a short label ("CI output: ERROR …", "logcat: E/Auth: …").
+# A log line, from where its log starts to the end of its first sentence (the person may go on
+# on that line): a date and a time with seconds, a level in brackets or with a count, an
+# Android logcat tag, a tool's message as tools print it in English, a shell's prompt before a
+# command; opening the line or after a short label ("logcat: E/Auth: …"). A level or a word
+# such as "Warning:" alone is as often the person's own label ("WARNING: never commit the
+# .env file"), a time alone the person's ("10:30 works for me"), "$ 500" a price.
 LOG = (
-    r"(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}|\[?\d{1,2}:\d{2}:\d{2}\b"
-    r"|\[?(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERRO|ERR|FATAL|CRIT|CRITICAL|PANIC|SEVERE)\b"
-    r"|[VDIWEF]/[\w.$-]+(?:\(\s*\d+\))?:"
-    # … a tool's message as tools print it, in English: "Error: …", "TypeError: …",
-    # "DeprecationWarning: …", "TS2322: …"
-    r"|(?:[A-Z]\w*(?:Error|Exception|Warning)|Error|Warning|Exception|Traceback|FAILED|FAIL|fatal|error|warning|npm ERR!|TS\d{3,5}|E\d{3,5}):"
-    # … or a shell's prompt
-    r"|\$\s)"
+    r"(?:\[?\d{4}-\d{2}-\d{2}[T ]\d{1,2}:\d{2}:\d{2}|\[\d{1,2}:\d{2}:\d{2}\]"
+    r"|\[(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRIT|CRITICAL|PANIC|SEVERE)\]"
+    r"|(?:TRAC|DEBU|INFO|WARN|ERRO|FATA|PANI)\[\d+\]"
+    r"|[VDIWEF]/[\w.$-]{3,}(?:\(\s*\d+\))?:"
+    # … "TypeError: …", "DeprecationWarning: …", "Traceback (most recent call last)", "npm ERR!"
+    r"|[A-Z][a-z]\w*(?:Error|Exception|Warning):|Traceback\b|npm ERR!"
+    r"|\$[ \t]+[a-z])"
 )
-LOG_LINE = re.compile(r"(?m)(?:^[ \t]*|^[ \t]*[^\W\d][\w ./-]{0,24}:[ \t]+)(" + LOG + r".*)$")
+LOG_LINE = re.compile(r"(?m)(?:^[ \t]*|^[ \t]*[^\W\d][\w ./-]{0,24}:[ \t]+)(" + LOG + r"[^\n]*?(?:[.!?](?=\s)|$))")
 # A comment of code on a line of its own ("// keep in sync with schema.sql", "# never edit by hand").
 COMMENT_LINE = re.compile(r"(?m)^[ \t]*(?://|#(?=[ \t])|/\*|<!--).*$")
 # Code inline (`WARN: cache never warmed`) and a command's flag (--always-full): no word of it
 # is a cue of the person's, though a sentence of it alone sets a value ("`--target dev_ana`").
 INLINE_CODE = re.compile(r"`[^`\n]+`|(?<![\w-])--[^\W\d][\w.=-]*")
-# A line setting a name written as code: "imagePullPolicy: Always", "pull.rebase=never".
-SETTING = re.compile(r"(?m)^[ \t]*[a-z][a-z0-9]*(?:[A-Z_.][\w.]*)+[ \t]*[:=][ \t]*\S+[ \t]*$")
+# A line setting one value of a name written as code, camelCase or dotted ("imagePullPolicy:
+# Always", "pull.rebase=never"); "force_push: never" and "timeouts: always 30s" are the
+# person's (`_settings`: the name is checked apart, so a long line is read in linear time).
+NAME_VALUE = re.compile(r"(?m)^[ \t]*([\w.]+)[ \t]*[:=][ \t]*\S+[ \t]*$")
+CODE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[A-Z]|\.[a-z])")
 # The number of an item in a numbered list, alone before its full stop ("1.", "12."), ends nothing.
 LIST_MARKER = re.compile(r"\d{1,3}\.")
 
@@ -134,7 +142,8 @@ def apart(message: str) -> Apart:
     text = unicodedata.normalize("NFC", message)
     parts = [(a, b) for a, b, _reason in apart_spans(text)]
     parts += [(m.start(), m.end()) for m in SINGLE_QUOTED.finditer(text)]
-    parts += [(m.start(), m.end()) for pattern in (INDENTED, POSITION, COMMENT_LINE, SETTING) for m in pattern.finditer(text)]
+    parts += [(m.start(), m.end()) for pattern in (INDENTED, POSITION, COMMENT_LINE) for m in pattern.finditer(text)]
+    parts += [(m.start(), m.end()) for m in NAME_VALUE.finditer(text) if CODE_NAME.match(m.group(1))]
     parts += [(m.start(1), m.end(1)) for m in LOG_LINE.finditer(text)]
     parts += _pasted_blocks(text)
     return Apart(parts, parts + [(m.start(), m.end()) for m in INLINE_CODE.finditer(text)])

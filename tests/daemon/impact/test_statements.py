@@ -130,12 +130,12 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "Ha, 'never deploy on a Friday' was the old motto.",
         "Die Software meldet:\nWARNUNG: Termine immer bestätigen",
         "src/app.py:10: error: never call print",
-        # a log line: a timestamp, a level, an Android tag, a tool's message, after a label or not
+        # a log line: a timestamp, a level in brackets or with a count, an Android tag, a tool's
+        # message as tools print it, after a label or not
         "2026-03-02 10:14:03 WARN consumer never acked offset 4412",
-        "CI output: ERROR always-auth is deprecated",
+        "[ERROR] retry never succeeded",
+        "ERRO[0003] always failing pull",
         "logcat: E/Auth: token never expires",
-        "error: Never call setState during render",
-        "Warning: Always specify a key prop for list items",
         "FutureWarning: pass the axis by name instead",
         # code: inline, a comment line, a flag, a setting named as code, a shell's prompt
         "it prints `WARN: cache never warmed` on every boot",
@@ -156,6 +156,17 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "use `pnpm`, never npm",  # the code is what the rule is about, the rule the person's
         "# Rules\nnever push to main",
         "answers: always in English",  # a label of plain words
+        "force_push: never",  # … or in code, written as people write a name
+        # a level or a tool's word as the person's own label, a time, a price, a code as a label
+        "WARNING: never commit the .env file",
+        "Warning: never run migrations on prod without a backup",
+        "DEBUG logs never in production",
+        "I/O: never block the event loop",
+        "10:30:00 works for me, never before 9",
+        "$ 500 is the cap, never more",
+        "TS2322: always fix, never ts-ignore",
+        # the person goes on after a tool's message, on its line
+        "TypeError: x is undefined. Never use optional chaining on that object.",
     ],
 )
 def test_the_persons_words_beside_code_are_read(message: str) -> None:
@@ -183,3 +194,11 @@ def test_a_language_without_a_data_file_finds_nothing() -> None:
     said = "Ketik selalu pakai server uji, bukan server utama."  # Indonesian: no data file
     assert detect([said]) is None
     assert found(said) == []
+
+
+@pytest.mark.timeout(10)
+def test_a_long_name_in_code_is_read_at_once() -> None:
+    # a name with many capitals once made the pattern for settings try every split of it
+    # (the review measured 114 s for this sentence); a second is far more than it takes
+    message = "process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY_" + "AB" * 40 + " is never set in prod, always read it from Vault"
+    assert any(s.kind == "standing_instruction" for s in found(message))
