@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from daemon.impact.amends import approves
 from daemon.impact.clauses import words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, said
 from daemon.impact.left_out import asks, excluded
 from daemon.impact.sentences import Apart, Sentence
+from daemon.text.keyboard import find
 from daemon.text.language import Language
 
 # Characters of the sentence after a recall it may take in: what is said again, not a letter.
@@ -75,8 +77,10 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
     """The readings with each sentence of no cue that is another point of a statement before it
     in its paragraph: it opens with a connective (`connectives`: "and", "og", "e", "і") of its
     own language that the message's, the session's or that statement's language also has ("de"
-    is Turkish "and" but not Portuguese, "a" Czech "and" but a Portuguese article), and it is
-    no question nor anything else `left_out` leaves out. "cpr-numre går kun via e-Boks. og breve
+    is Turkish "and" but not Portuguese, "a" Czech "and" but a Portuguese article); it asks for
+    nothing (`politeness`, `claim.request`), goes on to no next step, tells no plan of the
+    person's (`_goes_on`) and praises nothing (`amends.approves`), and it is no question nor
+    anything else `left_out` leaves out. "cpr-numre går kun via e-Boks. og breve
     til kunder: kort." are two points; so are "Bosch ми не беремо. і ми на Городоцькій 142"."""
     found = list(read)
     for k, (sentence, reading) in enumerate(read):
@@ -94,8 +98,23 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
         known = [x for x in (*languages, *before) if x is not None]
         if not before or not any(words.low[0] in x.words("connectives") for x in known):
             continue
+        # … and it asks for nothing ("and please fix the typo", "and can you check the CI"),
+        # goes on to no next step ("and then merge PR 88"), tells no plan or news of the
+        # person's ("and I'll review it on Monday", "also, I'm off on Friday") and thanks or
+        # praises nothing ("and thanks for the quick fix")
+        asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
+        if find(words.low, asking) or approves(lang, sentence.text, words) or _goes_on(lang, words.low[1:2]):
+            continue
         cue = [Cue(POINT, words.low[0], 0)]
         if excluded(lang, sentence.text, words, cue, spans.around(sentence)):
             continue
         found[k] = (sentence, Reading(lang, cue, False))
     return found
+
+
+def _goes_on(lang: Language, second: tuple[str, ...]) -> bool:
+    """Whether the word after a point's connective is a next step (`then`: "and then …") or the
+    person as subject ("I", "I'll", "jag": `claim.subject_pronouns`, not "we")."""
+    plural = lang.words("first_person_plural")
+    mine = {p[0] for p in lang.claim.get("subject_pronouns", frozenset()) if len(p) == 1 and p[0] not in plural}
+    return bool(second) and (second[0] in mine or bool(find(second, lang.impact.get("then", frozenset()))))

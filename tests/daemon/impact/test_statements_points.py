@@ -21,15 +21,16 @@ def found(message: str, code: str = "en") -> list[Statement]:
         ("en", "the port is 5433, not 5432. and commit messages in English.", "and commit messages in English."),
         ("da", "fakturaer går til Jens, ikke Mette. og mails til kunder skrives på dansk.", "og mails til kunder skrives på dansk."),
         ("pt", "o prazo é 30 dias, não 60. e o frete grátis vale só pra capital.", "e o frete grátis vale só pra capital."),
-        ("uk", "ми на Зеленій 12, не 21. і фото товару завжди з білим фоном.", None),  # a cue of its own
+        ("uk", "ми на Зеленій 12, не 21. і товар відправляємо Новою поштою.", "і товар відправляємо Новою поштою."),
+        # the person's "I" past the first words is no plan of theirs
+        ("sv", "kör aldrig kubectl apply mot prod. och starta inte om poddar, jag vill veta varför", "och starta inte om poddar, jag vill veta varför"),
     ],
 )
-def test_a_sentence_opening_with_and_beside_a_statement_is_another_point(code: str, message: str, point: str | None) -> None:
+def test_a_sentence_opening_with_and_beside_a_statement_is_another_point(code: str, message: str, point: str) -> None:
     statements = found(message, code)
     assert len(statements) == 2
-    if point is not None:
-        assert statements[1].quote == point
-        assert statements[1].cues == (f"also:{point.split()[0]}",)
+    assert statements[1].quote == point
+    assert statements[1].cues == (f"also:{point.split()[0]}",)
 
 
 def test_another_point_is_of_the_kind_of_the_statement_it_adds_to() -> None:
@@ -49,6 +50,14 @@ def test_another_point_is_of_the_kind_of_the_statement_it_adds_to() -> None:
         # … nor "a", Czech "and" (a sentence this short reads as several languages at once),
         # a Portuguese article
         ("pt", "o prazo é 30 dias, não 60. a 3 e a 4 tao ruins"),
+        # the next task, a plan or news of the person's, thanks (the review's inputs)
+        ("en", "always run the tests before you push. and please fix the typo on line 3."),
+        ("en", "always run the tests before you push. and can you check the CI for PR 17"),
+        ("en", "always run the tests before you push. and then merge PR 88."),
+        ("en", "always run the tests before you push. and I'll review it on Monday."),
+        ("en", "always run the tests before you push. Also, I'm off on Friday 3rd."),
+        ("en", "always run the tests before you push. And thanks for the quick fix on PR 42!"),
+        ("fr", "toujours lancer les tests avant de pousser. et merci pour la PR 42 !"),
     ],
 )
 def test_a_sentence_opening_with_and_is_no_point_otherwise(code: str, message: str) -> None:
