@@ -165,7 +165,8 @@ class Reply:
             return False
         head = words_of(self.head).low
         return not any(
-            find(self.opening, _phrases(lang)[0]) or find(head, lang.impact.get("standing", frozenset()))
+            find(self.opening, _phrases(lang)[0])
+            or find(head, lang.impact.get("standing", frozenset()) | lang.claim.get("standing", frozenset()))
             for lang in self._readings
         )
 

@@ -8,7 +8,7 @@ none of what makes it something else:
 | --- | --- | --- |
 | question | asks | "Should we always run the tests first?" |
 | agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
-| declined | holds only an opening "no" and the agent's reply changes nothing of its work | "nah, they just churn" / "OK, no snapshot tests." |
+| declined | holds only an opening "no" and the agent's reply changes nothing of its work nor takes it up in words | "nah, they just churn" / "OK, no snapshot tests." |
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
@@ -48,7 +48,7 @@ from daemon.impact.amends import (
     tells,
 )
 from daemon.impact.amends import MANY as MANY_AMENDED
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import Words, says_not, words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, cues, may_hold_cues
@@ -59,6 +59,7 @@ from daemon.impact.neighbours import POINT, Reading, beside, continued, continue
 from daemon.impact.sentences import Apart, Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
+from daemon.text.keyboard import find
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
@@ -200,9 +201,10 @@ def detect_statements(
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
-    # … and an opening "no" alone, to which the agent changes nothing of its work, declines
-    # ("nah, they just churn", "nee, nog geen alert erbij, da doe ik zelf"): no correction
-    if after is not None and any(_bare_no(r) for _, r in read) and not (after.changes() or after.redoes(answered)):
+    # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
+    # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): no correction
+    noes = [r for _, r in read if _bare_no(r)]
+    if after is not None and noes and not (after.changes() or after.redoes(answered) or _accepted(after, agent_turn, text, noes)):
         read = [(s, Reading(r.language, [], r.excluded) if _bare_no(r) else r) for s, r in read]
     # … and a sentence that opens with "and" beside a statement is another point of it
     # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`)
@@ -316,8 +318,29 @@ def _may_hold(text: str, answered: str) -> bool:
 
 
 def _bare_no(reading: Reading) -> bool:
-    """Whether a sentence's only cues are an opening "no" (`correction`)."""
-    return bool(reading.cues) and all(c.kind == "correction" for c in reading.cues)
+    """Whether a sentence's only cues are an opening "no" (`correction`) each word of which says
+    "not" ("no", "nee nee", "ні"; not "that's wrong", "not quite", "falsch", which no offer is
+    declined with)."""
+    lang = reading.language
+    return (
+        lang is not None
+        and bool(reading.cues)
+        and all(c.kind == "correction" and all(says_not(lang, w) for w in c.phrase.split()) for c in reading.cues)
+    )
+
+
+def _accepted(after: Reply, before: Answered, text: str, readings: list[Reading]) -> bool:
+    """Whether the agent's reply takes the message up in words, in a language a bare "no" of it
+    was read in: a word of it the turn before did not hold ("no, we use pnpm in this repo" /
+    "Understood, pnpm it is."; "No. The deadline is Friday." / "Got it, Friday."), or a
+    `standing` phrase in its head ("I'll use pnpm from now on")."""
+    head = words_of(after.head).low
+    for lang in {r.language.code: r.language for r in readings if r.language is not None}.values():
+        if set(after.turn.taken_up(text, lang)) - set(before.taken_up(text, lang)):
+            return True
+        if find(head, lang.impact.get("standing", frozenset()) | lang.claim.get("standing", frozenset())):
+            return True
+    return False
 
 
 def _statement(

@@ -567,3 +567,19 @@ def test_an_opening_no_the_agent_changes_nothing_after_declines(message: str, re
 def test_an_opening_no_the_agent_acts_on_or_not_yet_answered_corrects(reply: str) -> None:
     (statement,) = found("no, we use pnpm in this repo", "en", "Installed the deps with npm install.", reply)
     assert statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "answered", "reply"),
+    [
+        # the reply takes up a word new to the agent, or says it keeps to it from now on
+        ("en", "no, we use pnpm in this repo", "Installed the deps with npm install.", "Understood, pnpm it is."),
+        ("en", "No. The deadline is Friday.", "I set the deadline to Monday.", "Got it, Friday."),
+        ("nl", "nee, we gebruiken pnpm", "Installed the deps with npm install.", "Begrepen, ik gebruik voortaan pnpm."),
+        # no offer is declined with "that's wrong" or "not quite"
+        ("en", "that's wrong, it was the US market", "Q3 revenue grew 12%, driven by the EU market.", "Thanks for flagging that."),
+        ("en", "not quite, it was mostly the US", "Q3 revenue grew 12%, driven by the EU market.", "Understood."),
+    ],
+)
+def test_an_opening_no_the_agent_takes_up_in_words_or_a_wrong_corrects(code: str, message: str, answered: str, reply: str) -> None:
+    assert [s.kind for s in found(message, code, answered, reply)] == ["correction"]
