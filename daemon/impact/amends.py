@@ -23,15 +23,16 @@ line" / "Sorry, added the VAT line"; "I", "also", "and" there tell news as often
 A message with more than MANY such sentences is a pasted text the agent rewrote: none counts.
 
 An agent that redoes its work without saying it was wrong (it edits again a file its turn
-before edited: `Reply.redoes`) acts on a message none of whose sentences holds a statement: a
-sentence about its turn before that says something new is then a correction (`acted_on`,
-docs/explanation/impact.md#a-correction-the-agent-acts-on).
+before edited: `Reply.redoes`) acts on the sentences of a message with no cue of their own,
+none of its sentences left out: one about its turn before that says something new is then a
+correction (`acted_on`, docs/explanation/impact.md#a-correction-the-agent-acts-on).
 """
 
 from __future__ import annotations
 
 from bisect import bisect_right
 from functools import cache, cached_property
+from itertools import pairwise
 
 from daemon.impact.clauses import Words, breaks, negating, says_not, words_of
 from daemon.impact.content import MENTION, content
@@ -338,6 +339,14 @@ def not_amended(lang: Language, text: str, words: Words) -> bool:
     return tells(lang, text, words) or asks_or_adds(lang, text, words, 0)
 
 
+def not_acted_on(lang: Language, text: str, words: Words) -> bool:
+    """`not_amended`, or each clause of the sentence approves the work ("The importer looks
+    great, thanks a lot.", beside a rule or alone; not "Looks good, but the date is wrong")."""
+    ends = [0, *breaks(text, words), len(words.low)]
+    praised = all(find(words.low[a:b], lang.impact.get("approval", frozenset())) for a, b in pairwise(ends) if b > a)
+    return not_amended(lang, text, words) or (praised and approves(lang, text, words))
+
+
 def tells(lang: Language, text: str, words: Words) -> bool:
     """Whether the sentence, read in `lang`, introduces what follows, agrees or tells a story."""
     if text.rstrip().endswith((":", "：")):
@@ -371,7 +380,7 @@ def approves(lang: Language, text: str, words: Words) -> bool:
 
 def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
     """The cue (kind `acted_on`) of a sentence with no cue of its own, in a message none of
-    whose sentences holds one, whose reply redoes the work of the agent's turn before
+    whose sentences is left out, whose reply redoes the work of the agent's turn before
     (`Reply.redoes`): it is about that turn — takes up a word of it (`echo.Answered.taken_up`),
     not a function word, a "not" nor a meaning the text layer names — says a content word the
     turn did not hold, and does not ask: "The importer fills due_date from the order date."

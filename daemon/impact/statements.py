@@ -44,6 +44,7 @@ from daemon.impact.amends import (
     acted_on,
     amended,
     ends_asking_in_prose,
+    not_acted_on,
     not_amended,
     tells,
 )
@@ -191,7 +192,7 @@ def detect_statements(
     if amending is not None:
         read, pasted = _amended(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
     if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.excluded for _, r in read):
-        read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_amended, spans, (usual, whole))
+        read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     if swapping is not None and not pasted:
         read, pasted = _amended(read, swapping.changed, tells, spans, (usual, whole))
     # … and a sentence of the message the reply reworks the agent's work after says what was

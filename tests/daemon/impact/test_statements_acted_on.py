@@ -123,6 +123,7 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
         ("the importer was fine with due_date before.", MIGRATION, REDONE),  # a story: a verb in the past
         ("Suppose the importer fills due_date from the order date.", MIGRATION, REDONE),  # a supposition
         ("ok, the importer and due_date are fine.", MIGRATION, REDONE),  # approves
+        ("The importer looks great, thanks a lot.", MIGRATION, REDONE),  # … in each of its clauses
         ("fill due_date in the importer from the order date please.", MIGRATION, REDONE),  # asks for more work
         ("Maria says the importer fills due_date from the order date.", MIGRATION, REDONE),  # someone else's words
         ("the importer fills due_date from the order date lol", MIGRATION, REDONE),  # a joke
@@ -179,6 +180,11 @@ def test_a_sentence_beside_a_statement_is_acted_on_too() -> None:
     assert (acted.quote, acted.cues) == (RULE, ("acted_on:due_date",))
     # … unless a sentence of the message is left out: what follows may go on with its words
     assert found("Maria says we always deploy on Fridays. " + RULE) == []
+    # praise beside the rule is no correction; a correction after praise in its sentence is
+    (rule,) = found("Always run the tests first. The importer looks great, thanks a lot.")
+    assert rule.quote == "Always run the tests first."
+    (acted,) = found("Looks good, but the importer takes due_date from the order date.")
+    assert acted.cues == ("acted_on:due_date",)
 
 
 def test_a_reply_that_amends_nothing_it_takes_up_still_acts_on_the_sentence() -> None:
