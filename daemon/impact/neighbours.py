@@ -22,6 +22,8 @@ from daemon.text.language import Language
 CONTINUATION = 200
 # The cue of another point, its phrase the word that joins it ("og", "and", "e").
 POINT = "also"
+# Points one message may add to its statements: more are a pasted list ("and …" line after line).
+MANY = 5
 
 
 @dataclass(frozen=True)
@@ -74,8 +76,8 @@ def continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, 
 
 
 def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None, ...]) -> Read:
-    """The readings with each sentence of no cue that is another point of a statement before it
-    in its paragraph: it opens with a connective (`connectives`: "and", "og", "e", "і") of its
+    """The readings with each sentence of no cue that is another point of the last statement
+    before it in its paragraph (MANY at most): it opens with a connective (`connectives`: "and", "og", "e", "і") of its
     own language that the message's, the session's or that statement's language also has ("de"
     is Turkish "and" but not Portuguese, "a" Czech "and" but a Portuguese article); it asks for
     nothing (`politeness`, `claim.request`), goes on to no next step, tells no plan of the
@@ -83,20 +85,20 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
     anything else `left_out` leaves out. "cpr-numre går kun via e-Boks. og breve
     til kunder: kort." are two points; so are "Bosch ми не беремо. і ми на Городоцькій 142"."""
     found = list(read)
+    points_found = 0
+    last: Reading | None = None  # the last statement of the paragraph so far
     for k, (sentence, reading) in enumerate(read):
+        if k and not beside(text, read[k - 1][0], sentence):
+            last = None  # a blank line: a new paragraph
+        statement, last = last, (reading if reading.cues and not reading.excluded else last)
         lang = reading.language
-        if lang is None or reading.cues or reading.excluded or spans.holds(sentence):
+        if statement is None or lang is None or reading.cues or reading.excluded or spans.holds(sentence):
             continue
         words = words_of(sentence.text)
         if not words.low or words.low[0] not in lang.words("connectives"):
             continue
-        before = [
-            other.language
-            for other_sentence, other in read[:k]
-            if other.cues and not other.excluded and beside(text, other_sentence, sentence)
-        ]
-        known = [x for x in (*languages, *before) if x is not None]
-        if not before or not any(words.low[0] in x.words("connectives") for x in known):
+        known = [x for x in (*languages, statement.language) if x is not None]
+        if not any(words.low[0] in x.words("connectives") for x in known):
             continue
         # … and it asks for nothing ("and please fix the typo", "and can you check the CI"),
         # goes on to no next step ("and then merge PR 88"), tells no plan or news of the
@@ -109,7 +111,9 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
         if excluded(lang, sentence.text, words, cue, spans.around(sentence)):
             continue
         found[k] = (sentence, Reading(lang, cue, False))
-    return found
+        points_found += 1
+    # more than MANY points in one message is a pasted list, not points the person added
+    return list(read) if points_found > MANY else found
 
 
 def _goes_on(lang: Language, second: tuple[str, ...]) -> bool:

@@ -62,3 +62,13 @@ def test_another_point_is_of_the_kind_of_the_statement_it_adds_to() -> None:
 )
 def test_a_sentence_opening_with_and_is_no_point_otherwise(code: str, message: str) -> None:
     assert not any(c.startswith("also:") for s in found(message, code) for c in s.cues)
+
+
+def test_many_points_in_one_message_are_a_pasted_list() -> None:
+    # more than five "and …" sentences after a statement: a list pasted, not points added
+    points = " ".join(f"and invoice {n} goes to the Leeds office." for n in range(6))
+    message = "the port is 5433, not 5432. " + points
+    assert not any(c.startswith("also:") for s in found(message) for c in s.cues)
+    # five are points
+    message = "the port is 5433, not 5432. " + " ".join(f"and invoice {n} goes to the Leeds office." for n in range(5))
+    assert sum(c.startswith("also:") for s in found(message) for c in s.cues) == 5
