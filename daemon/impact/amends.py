@@ -36,7 +36,7 @@ from itertools import pairwise
 
 from daemon.impact.clauses import Words, breaks, negating, says_not, words_of
 from daemon.impact.content import MENTION, content
-from daemon.impact.cues import Cue
+from daemon.impact.cues import Cue, standing
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
@@ -165,11 +165,7 @@ class Reply:
         if self.changes() or EDITED.search(self.text) is not None:
             return False
         head = words_of(self.head).low
-        return not any(
-            find(self.opening, _phrases(lang)[0])
-            or find(head, lang.impact.get("standing", frozenset()) | lang.claim.get("standing", frozenset()))
-            for lang in self._readings
-        )
+        return not any(find(self.opening, _phrases(lang)[0]) or find(head, standing(lang)) for lang in self._readings)
 
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —
@@ -342,9 +338,12 @@ def not_amended(lang: Language, text: str, words: Words) -> bool:
 def not_acted_on(lang: Language, text: str, words: Words) -> bool:
     """`not_amended`, or each clause of the sentence approves the work ("The importer looks
     great, thanks a lot.", beside a rule or alone; not "Looks good, but the date is wrong")."""
+    if not_amended(lang, text, words):
+        return True
+    if not approves(lang, text, words):
+        return False
     ends = [0, *breaks(text, words), len(words.low)]
-    praised = all(find(words.low[a:b], lang.impact.get("approval", frozenset())) for a, b in pairwise(ends) if b > a)
-    return not_amended(lang, text, words) or (praised and approves(lang, text, words))
+    return all(find(words.low[a:b], lang.impact.get("approval", frozenset())) for a, b in pairwise(ends) if b > a)
 
 
 def tells(lang: Language, text: str, words: Words) -> bool:

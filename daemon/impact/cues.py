@@ -242,9 +242,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if i in clauses and _names_only(lang, text, words, end, ends) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
-        phrases = impact.get(kind, frozenset())
-        if kind == "standing":
-            phrases = phrases | lang.claim.get("standing", frozenset())
+        phrases = standing(lang) if kind == "standing" else impact.get(kind, frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
     # a "don't" that says "without" inside a sentence: "絵文字使わないで。", not "確認しないで送った"
     found += [
@@ -351,6 +349,12 @@ def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int
         if names(lang, text, words, k) or (other_script and any(script_of(c) == "latin" for c in words.low[k]))
     }
     return bool(named) and all(k in named or words.low[k] in lang.function_words for k in rest)
+
+
+def standing(lang: Language) -> frozenset[tuple[str, ...]]:
+    """The phrases of `lang` that say a rule holds from now on, of both its lists ("always",
+    `impact.standing`; "from now on", "voortaan", `claim.standing`)."""
+    return lang.impact.get("standing", frozenset()) | lang.claim.get("standing", frozenset())
 
 
 def names(lang: Language, text: str, words: Words, i: int) -> bool:

@@ -15,6 +15,7 @@ from daemon.impact.content import content
 from daemon.impact.cues import Cue, said
 from daemon.impact.left_out import asks, excluded
 from daemon.impact.sentences import Apart, Sentence
+from daemon.impact.setright import asking
 from daemon.text.keyboard import find
 from daemon.text.language import Language
 
@@ -104,8 +105,7 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
         # goes on to no next step ("and then merge PR 88"), tells no plan or news of the
         # person's ("and I'll review it on Monday", "also, I'm off on Friday") and thanks or
         # praises nothing ("and thanks for the quick fix")
-        asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
-        if find(words.low, asking) or approves(lang, sentence.text, words) or _goes_on(lang, words.low[1:2]):
+        if find(words.low, asking(lang)) or approves(lang, sentence.text, words) or _goes_on(lang, words.low[1:2]):
             continue
         cue = [Cue(POINT, words.low[0], 0)]
         if excluded(lang, sentence.text, words, cue, spans.around(sentence)):

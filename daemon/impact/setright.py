@@ -231,6 +231,12 @@ def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
     ]
 
 
+def asking(lang: Language) -> frozenset[tuple[str, ...]]:
+    """The phrases of `lang` that ask for work: its politeness words and requests ("please",
+    `impact.politeness`; "can you", `claim.request`)."""
+    return lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
+
+
 def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     """Whether the clause holding the value at `at` asks for work or adds to it, so that a new
     value in it is news ("now merge feature/signup", "add 192.168.1.11 as a second node",
@@ -255,8 +261,7 @@ def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     plural = lang.lists.get("first_person_plural", frozenset())
     if any(len(p) == 1 and p[0] in said and p[0] not in plural for p in lang.claim.get("subject_pronouns", ())):
         return True
-    asking = lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
-    if find(low, asking):
+    if find(low, asking(lang)):
         return True
     connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())}
     return any(i > 0 for i, _ in find(said, connectives))

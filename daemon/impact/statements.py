@@ -52,7 +52,7 @@ from daemon.impact.amends import MANY as MANY_AMENDED
 from daemon.impact.clauses import Words, says_not, words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, cues, may_hold_cues
+from daemon.impact.cues import Cue, cues, may_hold_cues, standing
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded
@@ -339,7 +339,7 @@ def _accepted(after: Reply, before: Answered, text: str, readings: list[Reading]
     for lang in {r.language.code: r.language for r in readings if r.language is not None}.values():
         if set(after.turn.taken_up(text, lang)) - set(before.taken_up(text, lang)):
             return True
-        if find(head, lang.impact.get("standing", frozenset()) | lang.claim.get("standing", frozenset())):
+        if find(head, standing(lang)):
             return True
     return False
 
