@@ -9,7 +9,7 @@ first clause ("Inline styles again — StyleSheet at the bottom") it names what 
 often as news ("Works again, thanks", "Down again — 503 since 9:00"), so there it counts only
 in a short sentence (SHORT words at most) about a word of the agent's turn it answers
 (`daemon.impact.echo`), when the agent's reply changes its work and takes a word of the
-sentence up (`daemon.impact.amends.Reply.changes`: "Switched the region to eu-west-1", a diff,
+sentence up (`daemon.impact.reply.Reply.changes`: "Switched the region to eu-west-1", a diff,
 an edit tool called): "region again.", "Laxmi again 🙏", "Dockerfile 베이스 이미지 또 17이네..".
 A reply that only looks into it ("Let me check the staging CI logs."), consoles ("Sorry to
 hear that") or cheers ("Glad the worker works!") shows news, and so does no reply; told in a

@@ -15,7 +15,7 @@ none of what makes it something else:
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
-| laughed at | the agent's reply opens laughing and takes nothing up (`amends.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
+| laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
 | apart | stands in code, a quote, pasted output | "  always use === unless …" |
 
@@ -40,10 +40,8 @@ from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
 from daemon.impact.amends import (
     LONGEST_ACTED,
-    Reply,
     acted_on,
     amended,
-    ends_asking_in_prose,
     not_acted_on,
     not_amended,
     tells,
@@ -57,6 +55,7 @@ from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded
 from daemon.impact.neighbours import POINT, Reading, beside, continued, continues, joined, lone, points
+from daemon.impact.reply import Reply, ends_asking_in_prose
 from daemon.impact.sentences import Apart, Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
