@@ -171,3 +171,26 @@ def test_a_name_in_code_said_again_joins_its_item_whole() -> None:
     items = group(statements)
     assert [len(i.statements) for i in items] == [2, 1, 1, 1, 1]
     assert items[0].recurrences[0].quote == "dd/mm pls, like the other one."
+
+
+def test_asking_for_less_in_other_words_and_languages_joins_its_item() -> None:
+    # "too long", "max", "short", "kısa", "krótko": each asks for less (`@brief`), in words no
+    # stem or trigram of the other shares
+    statements = [
+        *said(1, "way too long. cold intros are three sentences: who we are, why him, the ask", "2026-03-02"),
+        *said(1, "Always cc Raj on investor emails.", "2026-03-02"),
+        *said(2, "intro mailleri kısa olsun, en fazla üç cümle", "2026-03-16"),
+        *said(3, "intro krótko, trzy zdania max", "2026-03-30"),
+    ]
+    items = group(statements)
+    assert [len(i.statements) for i in items] == [3, 1]
+    assert items[0].first.quote.startswith("way too long")
+    assert all("@brief" in content(s.quote, language(s.language)).stems for s in items[0].statements)
+
+
+def test_asking_for_less_of_other_things_stays_apart() -> None:
+    statements = [
+        *said(1, "Standup notes: five bullets max, no prose.", "2026-03-02"),
+        *said(2, "Commit messages: subject line 50 characters max, imperative mood.", "2026-03-16"),
+    ]
+    assert [len(i.statements) for i in group(statements)] == [1, 1]
