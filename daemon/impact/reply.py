@@ -28,6 +28,8 @@ OPENING_CHARS = 400
 READ_CHARS = 4000
 # The marks a sentence ends with, in the scripts agents write.
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
+# The marks a question ends with.
+QUESTION_MARKS = ("?", "？", "؟")
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
 # … and of the agent's turn before, for the files it edited (a turn may be megabytes of output).
@@ -173,7 +175,7 @@ def ends_asking(text: str) -> bool:
     """Whether the agent's turn asks near its end (a question mark in its last OPENING_CHARS:
     "Which port? Once you tell me I'll update .env.local.", "**Which port?**", a question
     before a list of choices or the tools it then called)."""
-    return any(mark in text[-OPENING_CHARS:] for mark in ("?", "？", "؟"))
+    return any(mark in text[-OPENING_CHARS:] for mark in QUESTION_MARKS)
 
 
 def ends_asking_in_prose(text: str) -> bool:

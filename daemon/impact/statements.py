@@ -55,7 +55,7 @@ from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded
 from daemon.impact.neighbours import POINT, Reading, beside, continued, continues, joined, lone, points
-from daemon.impact.reply import Reply, ends_asking_in_prose
+from daemon.impact.reply import QUESTION_MARKS, Reply, ends_asking_in_prose
 from daemon.impact.sentences import Apart, Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
@@ -250,13 +250,14 @@ def detect_statements(
             before, read_before = previous
             # a statement already quotes the sentence before ("No. Amounts are cents."): it is not taken twice
             taken = bool(found) and found[-1].quote.endswith(before.text)
-            if taken and read_before.cues:
-                if recall_only or not mine:
-                    merged = found.pop()
-                    first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
-                    reading = Reading(lang, joined(read_before.cues, reading.cues), False)
-                # else "… And no emoji.": a rule of its own beside another
-            elif not taken and not read_before.excluded and not (recall_only and mine and continued(text, read, k, lang)):
+            # (else, "… And no emoji.", a rule of its own beside another)
+            if taken and read_before.cues and (recall_only or not mine):
+                merged = found.pop()
+                first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
+                reading = Reading(lang, joined(read_before.cues, reading.cues), False)
+            # … a question too, when the recall says nothing else: "опять промокоды? я же просил."
+            asked = recall_only and not mine and before.text.rstrip().endswith(QUESTION_MARKS)
+            if not taken and (asked or not read_before.excluded) and not (recall_only and mine and continued(text, read, k, lang)):
                 # … unless a recall that says something is continued by the sentence after
                 # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"
                 first = before

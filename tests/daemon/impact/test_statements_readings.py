@@ -150,6 +150,20 @@ def test_a_bare_recall_still_takes_in_the_sentence_before() -> None:
 @pytest.mark.parametrize(
     ("message", "quote"),
     [
+        ("Emojis in the commit titles again?? I told you.", "Emojis in the commit titles again?? I told you."),
+        ("опять промокоды? я же просил.", "опять промокоды? я же просил."),
+        # … not a question beside a recall that says what again itself
+        ("Did you run it? Commit messages in English, I told you.", "Commit messages in English, I told you."),
+    ],
+)
+def test_a_bare_recall_takes_in_the_question_before_it(message: str, quote: str) -> None:
+    (statement,) = found(message)
+    assert statement.quote == quote and statement.recalls
+
+
+@pytest.mark.parametrize(
+    ("message", "quote"),
+    [
         # two content words beside the clause it says it was said in: what is said again
         ("Please split the font and rename stuff out. Small PRs, I keep saying it.", "Small PRs, I keep saying it."),
         ("Use the ticket prefix in the title. Commit messages in English, I told you.", "Commit messages in English, I told you."),
