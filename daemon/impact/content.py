@@ -9,9 +9,7 @@ every word of a recall ("one more time": people recall in more words than a list
 the clause a person says it was said before in, when another clause says something
 ("Heroku is gone, I said that weeks ago": "weeks ago" is when it was said, not what). A word
 in quotation marks is named, not used, and counts even when it is a function word
-("« Tu », pas « vous »"); a name in code counts whole too ("dd/mm", "envios_v2"). What asks
-the agent for less, in any words of any language ("too long", "max", "krótko", "短く"), also
-means `@brief`.
+("« Tu », pas « vous »"); a name in code counts whole too ("dd/mm", "envios_v2").
 """
 
 from __future__ import annotations
@@ -37,10 +35,6 @@ SHARED_MEANINGS = frozenset(
     | set(WEEKDAYS)
     | (set(MONTHS) - {"may"})
 )
-# What a statement that asks the agent for less means in every language: "too long again mate.
-# three lines", "iki cümle yeter, kısa" and "krótko, punktami" ask for the same, in words no
-# stem or trigram shares (`_asks_less`).
-BRIEF = "@brief"
 # A month as `words.token` makes it ("month5"): compared by its meaning instead.
 MONTH = re.compile(r"month\d+\Z")
 # A name in code, whole: parts joined by "/" or "_" ("dd/mm", "envios_v2"), which the words
@@ -79,16 +73,6 @@ def cue_tokens(code: str) -> frozenset[str]:
     # … and a cue word with its article elided as `content` reads it: "d'abord" is "abord"
     plain |= {w.split()[0] for w in (unelided(p, lang).strip() for p in plain) if w}
     return frozenset(plain | {token(w, lang) for w in plain})
-
-
-@cache
-def _asks_less(code: str) -> frozenset[tuple[str, ...]]:
-    """The phrases of a language that ask the agent for less: its `excess` ("too long", "a bit
-    much"), `limit` ("at most", "max") and `brief` ("short", "krótko", "短く") lists."""
-    lang = language(code)
-    if lang is None:
-        return frozenset()
-    return frozenset().union(*(lang.impact.get(name, frozenset()) for name in ("excess", "limit", "brief")))
 
 
 @cache
@@ -207,8 +191,6 @@ def content(text: str, lang: Language | None, apart: bool = False) -> Content:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"
         # read as French and Italian is no month
         stems |= meanings([w for w in said if w.casefold() not in cue], lang)
-        if find(found.low, _asks_less(lang.code)):
-            stems |= {BRIEF}
     function = lang.function_words if lang is not None else frozenset()
     plain = found.low  # `said` casefolded as the lists are (`clauses.folded`)
     kept = [

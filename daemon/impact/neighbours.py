@@ -2,7 +2,9 @@
 docs/explanation/impact.md#one-message-several-sentences): a lone "No." opens the statement
 after it, a recall takes in what it recalls ("Region again. eu-west-1."), two sentences read
 as one keep each cue once, and a sentence that opens with "and" beside a statement is another
-point of it (`points`: "och starta inte om poddar bara för att", after a name set right).
+point of it (`points`: "och starta inte om poddar bara för att", after a name set right); a
+recall that says nothing else takes in the question before it that recalls too
+(`asked_again`: "опять промокоды? я же просил.").
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from daemon.impact.amends import approves
 from daemon.impact.clauses import words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, said
-from daemon.impact.left_out import asks, excluded
+from daemon.impact.left_out import RECALLING, asks, excluded
 from daemon.impact.sentences import Apart, Sentence
 from daemon.impact.setright import asking
 from daemon.text.keyboard import find
@@ -62,6 +64,17 @@ def lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
 def continued(text: str, read: Read, k: int, lang: Language) -> bool:
     """Whether the sentence after the `k`th continues it (`continues`)."""
     return k + 1 < len(read) and continues(text, read[k][0], *read[k + 1], lang)
+
+
+def asked_again(text: str, read: Read, k: int, spans: Apart, lang: Language) -> bool:
+    """Whether the recall that is the `k`th sentence, saying nothing else, takes in the sentence
+    before it, left out as a question: one that recalls too ("опять промокоды? я же просил.",
+    "Emojis in the titles again?? I told you."), the person's (not set apart: a quoted line),
+    when no sentence after says what is recalled ("Are you doing this again? I told you. The
+    staging host is stage-2.")."""
+    before, reading = read[k - 1]
+    recalls = bool(reading.cues) and all(c.kind in RECALLING for c in reading.cues)
+    return recalls and not spans.holds(before) and asks(lang, before.text, words_of(before.text)) and not continued(text, read, k, lang)
 
 
 def continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, lang: Language) -> bool:

@@ -13,7 +13,8 @@ you" say how, not what) — in two ways, the better one counting:
 - trigrams: the same over accent-folded character trigrams of the content words, for a
   person who switches language ("30 días, no 14" and "30 dni na zwrot, nie 14").
 
-A statement that says it was said before ("I told you", "again") needs less.
+A statement that asks the agent for less ("too long", "max", "krótko") also holds BRIEF. A
+statement that says it was said before ("I told you", "again") needs less.
 """
 
 from __future__ import annotations
@@ -22,10 +23,13 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
+from daemon.impact.clauses import words_of
 from daemon.impact.content import Content, content
 from daemon.impact.situation import Situation, Situations
 from daemon.impact.statements import Statement
+from daemon.text.keyboard import find
 from daemon.text.language import language
 
 # Share of the smaller side's weight two statements must have in common to say the same
@@ -55,6 +59,10 @@ NEAR = 0.25
 SAME_SITUATION = 0.4
 # A trigram in more items than this ("^th", "ion") says nothing about which item: not a candidate.
 COMMON_GRAM = 50
+# What a statement that asks the agent for less means in every language (`_asks_less`): "way
+# too much. cold intros are three sentences" and "too long again mate. three lines" ask for the
+# same in words no stem or trigram of the other holds.
+BRIEF = "@brief"
 
 
 @dataclass
@@ -74,7 +82,22 @@ class Item:
 
 
 def _content(statement: Statement) -> Content:
-    return content(statement.quote, language(statement.language))
+    """The statement's content (`daemon.impact.content`), and BRIEF if it asks for less."""
+    lang = language(statement.language)
+    found = content(statement.quote, lang)
+    if lang is not None and find(words_of(statement.quote).low, _asks_less(lang.code)):
+        return Content(found.stems | {BRIEF}, found.trigrams)
+    return found
+
+
+@cache
+def _asks_less(code: str) -> frozenset[tuple[str, ...]]:
+    """The phrases of a language that ask the agent for less: its `excess` ("too long", "a bit
+    much"), `limit` ("at most", "max") and `brief` ("shorter", "krótko", "短く") lists."""
+    lang = language(code)
+    if lang is None:
+        return frozenset()
+    return frozenset().union(*(lang.impact.get(name, frozenset()) for name in ("excess", "limit", "brief")))
 
 
 def _weights(contents: Sequence[Content]) -> tuple[dict[str, float], dict[str, float]]:
@@ -100,7 +123,8 @@ class _Weighed:
 
 
 def _weighed(found: Content, weights: tuple[dict[str, float], dict[str, float]]) -> _Weighed:
-    universal = frozenset(x for x in found.stems if any(c.isdigit() or c in "@./_:" for c in x))
+    # (BRIEF says how much, not of what: it and a number shared are no same fact)
+    universal = frozenset(x for x in found.stems if x != BRIEF and any(c.isdigit() or c in "@./_:" for c in x))
     return _Weighed(
         found,
         sum(weights[0].get(x, 0.0) for x in found.stems),

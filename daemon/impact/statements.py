@@ -54,8 +54,18 @@ from daemon.impact.cues import Cue, cues, may_hold_cues, standing
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded
-from daemon.impact.neighbours import POINT, Reading, beside, continued, continues, joined, lone, points
-from daemon.impact.reply import QUESTION_MARKS, Reply, ends_asking_in_prose
+from daemon.impact.neighbours import (
+    POINT,
+    Reading,
+    asked_again,
+    beside,
+    continued,
+    continues,
+    joined,
+    lone,
+    points,
+)
+from daemon.impact.reply import Reply, ends_asking_in_prose
 from daemon.impact.sentences import Apart, Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
@@ -255,8 +265,8 @@ def detect_statements(
                 merged = found.pop()
                 first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                 reading = Reading(lang, joined(read_before.cues, reading.cues), False)
-            # … a question too, when the recall says nothing else: "опять промокоды? я же просил."
-            asked = recall_only and not mine and before.text.rstrip().endswith(QUESTION_MARKS)
+            # … a question that recalls too, when the recall says nothing else (`asked_again`)
+            asked = recall_only and not mine and asked_again(text, read, k, spans, lang)
             if not taken and (asked or not read_before.excluded) and not (recall_only and mine and continued(text, read, k, lang)):
                 # … unless a recall that says something is continued by the sentence after
                 # it: "a morada antiga já não serve. e outra vez 30! são 35 a e-bike"

@@ -150,15 +150,24 @@ def test_a_bare_recall_still_takes_in_the_sentence_before() -> None:
 @pytest.mark.parametrize(
     ("message", "quote"),
     [
-        ("Emojis in the commit titles again?? I told you.", "Emojis in the commit titles again?? I told you."),
         ("опять промокоды? я же просил.", "опять промокоды? я же просил."),
+        ("опять промокоды?) я же просил.", "опять промокоды?) я же просил."),
         # … not a question beside a recall that says what again itself
         ("Did you run it? Commit messages in English, I told you.", "Commit messages in English, I told you."),
+        # … nor a question that does not recall: quoted, someone else's, a supposition
+        ("> Should I use npm again or yarn?\nI told you.", "I told you."),
+        ("My boss asks why we always deploy on Fridays? I told you.", "I told you."),
+        ("If I told you to always use yarn, would you? I told you.", "I told you."),
     ],
 )
-def test_a_bare_recall_takes_in_the_question_before_it(message: str, quote: str) -> None:
-    (statement,) = found(message)
-    assert statement.quote == quote and statement.recalls
+def test_a_bare_recall_takes_in_the_question_before_it_that_recalls_too(message: str, quote: str) -> None:
+    statements = found(message)
+    assert [s.quote for s in statements] == [quote] and statements[0].recalls
+
+
+def test_a_recall_with_what_it_recalls_after_it_leaves_the_question_before() -> None:
+    (statement,) = found("Are you doing this again? I told you. The staging host is stage-2.")
+    assert statement.quote == "I told you. The staging host is stage-2."
 
 
 @pytest.mark.parametrize(
