@@ -8,12 +8,13 @@ none of what makes it something else:
 | --- | --- | --- |
 | question | asks | "Should we always run the tests first?" |
 | agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
-| declined | holds only an opening "no" and the agent's reply changes nothing of its work nor takes it up in words | "nah, they just churn" / "OK, no snapshot tests." |
+| declined | holds only an opening "no" and the agent's reply changes nothing of its work nor takes it up in words (`untaken`) | "nah, they just churn" / "OK, no snapshot tests." |
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
+| said of a name | holds only `always`/`never`-like cues after a name, asks nothing, names neither the person nor the agent, and the agent's reply changes nothing nor says a standing phrase (`untaken`, `story.said_of_name`) | "Farmacias del Norte siempre devuelve todo a fin de mes" / "Tiene sentido: …" |
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
@@ -47,10 +48,10 @@ from daemon.impact.amends import (
     tells,
 )
 from daemon.impact.amends import MANY as MANY_AMENDED
-from daemon.impact.clauses import Words, says_not, words_of
+from daemon.impact.clauses import Words, words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, cues, may_hold_cues, standing
+from daemon.impact.cues import Cue, cues, may_hold_cues
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded
@@ -69,7 +70,7 @@ from daemon.impact.reply import Reply, ends_asking_in_prose
 from daemon.impact.sentences import Apart, Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
-from daemon.text.keyboard import find
+from daemon.impact.untaken import may_be_untaken, untaken
 from daemon.text.language import Language, detect
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
@@ -211,11 +212,11 @@ def detect_statements(
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
-    # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
-    # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): no correction
-    noes = [r for _, r in read if _bare_no(r)]
-    if after is not None and noes and not (after.changes() or after.redoes(answered) or _accepted(after, agent_turn, text, noes)):
-        read = [(s, Reading(r.language, [], r.excluded) if _bare_no(r) else r) for s, r in read]
+    # … and when the agent changes nothing of its work, an opening "no" alone it does not take up
+    # in words declines ("nah, they just churn" / "OK, no snapshot tests then."), and "always" or
+    # "never" said of a name tells what someone does ("Bev always wants PDFs"): `untaken`
+    if after is not None and may_be_untaken(read) and not (after.changes() or after.redoes(answered)):
+        read = untaken(read, after, agent_turn, text)
     # … and a sentence that opens with "and" beside a statement is another point of it
     # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`)
     read = points(text, read, spans, (usual, whole))
@@ -326,32 +327,6 @@ def _may_hold(text: str, answered: str) -> bool:
     """Whether a message or sentence may hold a statement: a cue word (`may_hold_cues`), or,
     answering the agent's turn, a value it may set right (`may_set_right`)."""
     return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
-
-
-def _bare_no(reading: Reading) -> bool:
-    """Whether a sentence's only cues are an opening "no" (`correction`) each word of which says
-    "not" ("no", "nee nee", "ні"; not "that's wrong", "not quite", "falsch", which no offer is
-    declined with)."""
-    lang = reading.language
-    return (
-        lang is not None
-        and bool(reading.cues)
-        and all(c.kind == "correction" and all(says_not(lang, w) for w in c.phrase.split()) for c in reading.cues)
-    )
-
-
-def _accepted(after: Reply, before: Answered, text: str, readings: list[Reading]) -> bool:
-    """Whether the agent's reply takes the message up in words, in a language a bare "no" of it
-    was read in: a word of it the turn before did not hold ("no, we use pnpm in this repo" /
-    "Understood, pnpm it is."; "No. The deadline is Friday." / "Got it, Friday."), or a
-    `standing` phrase in its head ("I'll use pnpm from now on")."""
-    head = words_of(after.head).low
-    for lang in {r.language.code: r.language for r in readings if r.language is not None}.values():
-        if set(after.turn.taken_up(text, lang)) - set(before.taken_up(text, lang)):
-            return True
-        if find(head, standing(lang)):
-            return True
-    return False
 
 
 def _statement(
