@@ -14,7 +14,6 @@ none of what makes it something else:
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
-| said of a name | holds only `always`/`never`-like cues after a name, asks nothing, names neither the person nor the agent, and the agent's reply changes nothing nor says a standing phrase (`untaken`, `story.said_of_name`) | "Farmacias del Norte siempre devuelve todo a fin de mes" / "Tiene sentido: …" |
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
@@ -212,9 +211,8 @@ def detect_statements(
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
-    # … and when the agent changes nothing of its work, an opening "no" alone it does not take up
-    # in words declines ("nah, they just churn" / "OK, no snapshot tests then."), and "always" or
-    # "never" said of a name tells what someone does ("Bev always wants PDFs"): `untaken`
+    # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
+    # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
     if after is not None and may_be_untaken(read) and not (after.changes() or after.redoes(answered)):
         read = untaken(read, after, agent_turn, text)
     # … and a sentence that opens with "and" beside a statement is another point of it

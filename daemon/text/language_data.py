@@ -52,7 +52,7 @@ IMPACT_LISTS = (
     "amended_closing", "sympathy", "kidding", "approval", "several", "brief",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "nouns_capitalized", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -87,8 +87,6 @@ class Language:
     # whether this is that reading (`in_latin_letters`), its words keyed so
     spelling: Spelling | None = None
     keyed: bool = False
-    # `nouns_capitalized: true`: every noun opens with a capital (German), so a capital names no one
-    nouns_capitalized: bool = False
 
     def key(self, word: str) -> str:
         """A word as this language's lists hold it: its one Latin spelling in a reading in
@@ -203,9 +201,6 @@ def parse(code: str, data: Any, label: str) -> Language:
     if typed == "true":
         impact = typed_plain(impact, vocabulary, concepts)
         claim = typed_plain(claim, vocabulary, concepts)
-    capitalized = str(data.get("nouns_capitalized", "false")).lower()
-    if capitalized not in ("true", "false"):
-        raise LanguageDataError(f"{label}: nouns_capitalized must be true or false, not {capitalized!r}")
     return Language(
         code,
         str(data.get("name") or code),
@@ -225,7 +220,6 @@ def parse(code: str, data: Any, label: str) -> Language:
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
         impact=impact,
         spelling=spelling_of(data["typed_in_latin"], label) if "typed_in_latin" in data else None,
-        nouns_capitalized=capitalized == "true",
     )
 
 
