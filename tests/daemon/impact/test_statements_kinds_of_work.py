@@ -359,6 +359,26 @@ def test_always_or_never_after_a_name_stays_a_rule(message: str, code: str) -> N
     assert any(s.kind == "standing_instruction" for s in found)
 
 
+@pytest.mark.parametrize(
+    ("message", "code", "reply"),
+    [
+        # … answered with a bare acknowledgment too: a reading of "always" after a name the reply
+        # takes as news as what someone does lost these (review, helper-106), and was left out
+        ("A Globex nunca le mandes facturas en PDF.", "es", "Entendido."),
+        ("Las facturas de Globex siempre en euros.", "es", "Entendido."),
+        ("Per Globex non mettere mai l'IVA.", "it", "Capito."),
+        ("Faturaları Acme'ye her zaman EUR ile gönder.", "tr", "Tamam."),
+        ("Для Сбербанка всегда ставь НДС.", "ru", "Понял."),
+        ("Prices for Acme always include VAT.", "en", "Noted."),
+    ],
+)
+def test_a_rule_about_a_name_answered_only_noted_stays_a_rule(message: str, code: str, reply: str) -> None:
+    found = detect_statements(
+        message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT, usual=language(code), reply=reply
+    )
+    assert any(s.kind == "standing_instruction" for s in found)
+
+
 def test_a_decline_opening_a_sentence_with_more_after_it_is_a_preference() -> None:
     assert found("Lieber nicht so viele Kommentare im Code.")
     assert found("nao, melhor nao, eles nao gostam de desculpa antes da hora") == []
