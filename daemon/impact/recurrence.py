@@ -85,7 +85,12 @@ def _content(statement: Statement) -> Content:
     """The statement's content (`daemon.impact.content`), and BRIEF if it asks for less."""
     lang = language(statement.language)
     found = content(statement.quote, lang)
-    if lang is not None and find(words_of(statement.quote).low, _asks_less(lang.code)):
+    if lang is None:
+        return found
+    phrases = _asks_less(lang.code)
+    # the cheap test first: most statements hold no phrase's first word at all
+    low = statement.quote.casefold()
+    if any(p[0] in low for p in phrases) and find(words_of(statement.quote).low, phrases):
         return Content(found.stems | {BRIEF}, found.trigrams)
     return found
 
