@@ -128,8 +128,16 @@ class Reply:
                 return False
         if self.changes() or EDITED.search(self.text) is not None:
             return False
-        head = words_of(self.head).low
-        return not any(find(self.opening, amending_phrases(lang)[0]) or find(head, standing(lang)) for lang in self._readings)
+        return not any(find(self.opening, amending_phrases(lang)[0]) or self.says_standing(lang) for lang in self._readings)
+
+    def says_standing(self, lang: Language) -> bool:
+        """Whether the reply's head holds a `standing` phrase of `lang` ("I'll use pnpm from now
+        on"): the agent took what was said as a rule."""
+        return bool(find(self._head_words, standing(lang)))
+
+    @cached_property
+    def _head_words(self) -> tuple[str, ...]:
+        return words_of(self.head).low
 
     def consoles(self) -> bool:
         """Whether the reply opens with sympathy and amends nothing ("Sorry to hear that —

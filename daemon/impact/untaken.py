@@ -6,12 +6,10 @@ churn" answered "OK, no snapshot tests then.").
 
 from __future__ import annotations
 
-from daemon.impact.clauses import says_not, words_of
-from daemon.impact.cues import standing
+from daemon.impact.clauses import says_not
 from daemon.impact.echo import Answered
 from daemon.impact.neighbours import Read, Reading
 from daemon.impact.reply import Reply
-from daemon.text.keyboard import find
 
 
 def may_be_untaken(read: Read) -> bool:
@@ -47,10 +45,9 @@ def _accepted(after: Reply, before: Answered, text: str, readings: list[Reading]
     was read in: a word of it the turn before did not hold ("no, we use pnpm in this repo" /
     "Understood, pnpm it is."; "No. The deadline is Friday." / "Got it, Friday."), or a
     `standing` phrase in its head ("I'll use pnpm from now on")."""
-    head = words_of(after.head).low
     for lang in {r.language.code: r.language for r in readings if r.language is not None}.values():
         if set(after.turn.taken_up(text, lang)) - set(before.taken_up(text, lang)):
             return True
-        if find(head, standing(lang)):
+        if after.says_standing(lang):
             return True
     return False
