@@ -9,7 +9,9 @@ every word of a recall ("one more time": people recall in more words than a list
 the clause a person says it was said before in, when another clause says something
 ("Heroku is gone, I said that weeks ago": "weeks ago" is when it was said, not what). A word
 in quotation marks is named, not used, and counts even when it is a function word
-("« Tu », pas « vous »"); a name in code counts whole too ("dd/mm", "envios_v2").
+("« Tu », pas « vous »"); a name in code counts whole too ("dd/mm", "envios_v2"). A
+weekday, a month, an environment and a language's name count as their meaning in every
+language ("vendredi" is `@friday`, "英語" and "inglés" are `@english`, in place of the word).
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from functools import cache, lru_cache
 from daemon.impact.clauses import CLAUSE_BREAK, Words, words_of
 from daemon.text.keyboard import find, in_latin, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
-from daemon.text.lexicon import calendar_at
+from daemon.text.lexicon import calendar_at, language_at
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
@@ -191,6 +193,12 @@ def content(text: str, lang: Language | None, apart: bool = False) -> Content:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"
         # read as French and Italian is no month
         stems |= meanings([w for w in said if w.casefold() not in cue], lang)
+        # a language's name is its meaning alone: "英語" and "English" are one word, no heavier
+        # than it ("Commits auf Englisch" and "commits in English pls")
+        for word in said:
+            spoken = language_at(lang, word)
+            if spoken is not None:
+                stems = (stems - {in_latin(t, code) for t in tokens(word, lang)}) | {f"@{spoken}"}
     function = lang.function_words if lang is not None else frozenset()
     plain = found.low  # `said` casefolded as the lists are (`clauses.folded`)
     kept = [

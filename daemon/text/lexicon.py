@@ -8,11 +8,15 @@ the form two content words are compared in.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
-from functools import cache
+from functools import cache, lru_cache
 
-from daemon.text.cldr import abbreviated_names, calendar_names, normal
-from daemon.text.language import MONTHS, WEEKDAYS, Language
+import icu
+
+from daemon.text.cldr import abbreviated_names, calendar_names, language_names, normal
+from daemon.text.keyboard import unaccented
+from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.stems import stem
 from daemon.text.unicode_words import uncased
 
@@ -146,6 +150,67 @@ def calendar_at(lang: Language, word: str, folded: str) -> str | None:
     if lang.stemmer is not None and len(folded) > 3:
         return _calendar_stems(lang.locale, lang.stemmer).get(stem(folded, lang.stemmer))
     return None
+
+
+# Letters a name of a cased script needs (a shorter one is another word too: "ga", "ido"), and
+# the letters of its ending a case form of it may change where no stemmer folds them
+# (Ukrainian "англійська", "англійською").
+NAME_LETTERS = 4
+ENDING = 2
+
+
+@cache
+def _language_names(locale: str, algorithm: str | None) -> tuple[dict[str, str], dict[str, str]]:
+    """CLDR's names of languages (`cldr.language_names`) in `locale`, its regional forms
+    (Chinese "英语" and "英文") and English, typed without accents → the English name; and the
+    same keyed by their Snowball stem, or where the language has none by all but their ending."""
+    found = dict(language_names("en"))
+    for variant in icu.Locale.getAvailableLocales():
+        if variant.split("_")[0] == locale.split("_")[0]:
+            found.update({k: v for k, v in language_names(variant).items() if k not in found})
+    names: dict[str, str] = {}
+    for name, english in found.items():
+        name = _typed(name)
+        if " " not in name and len(name) >= (2 if uncased(name) else NAME_LETTERS):
+            names.setdefault(name, english)
+    cased = {k: v for k, v in names.items() if not uncased(k)}
+    if algorithm is not None:
+        return names, {stem(k, algorithm): v for k, v in cased.items()}
+    return names, {k[:-ENDING]: v for k, v in cased.items() if len(k) - ENDING >= NAME_LETTERS}
+
+
+def _typed(name: str) -> str:
+    """A name as typed on any keyboard: without the accents of Latin letters ("ingles"), the dot
+    of Turkish "İ" casefolded ("ingilizce"); other scripts' letters whole (NFC: "й", Hangul)."""
+    return unicodedata.normalize("NFC", unaccented(name.replace("\u0307", "")))
+
+
+def language_at(lang: Language, word: str) -> str | None:
+    """The English name of the language `word` names, in `lang` or in English (CLDR's names, in
+    any inflection Snowball folds: "inglés", "ingles", "Englisch", "по-английски"; a particle
+    of a script without case off: "영어로"), else None."""
+    return _spoken(lang.code, word)
+
+
+@lru_cache(maxsize=1 << 16)
+def _spoken(code: str, word: str) -> str | None:
+    # kept per word: every content word of every statement is asked (`impact.content`)
+    lang = language(code)
+    if lang is None:
+        return None
+    folded = _typed(normal(word))
+    if len(folded) < 2 or folded in lang.function_words:
+        return None
+    names, stems = _language_names(lang.locale or lang.code, lang.stemmer)
+    if folded in names:
+        return names[folded]
+    if uncased(folded):
+        return names.get(lemma(folded, lang))
+    if len(folded) < NAME_LETTERS:
+        return None
+    if lang.stemmer is not None:
+        return stems.get(stem(folded, lang.stemmer))
+    return next((stems[folded[:n]] for n in range(len(folded), NAME_LETTERS - 1, -1) if folded[:n] in stems), None)
 
 
 def lemma(word: str, lang: Language | None) -> str:

@@ -200,3 +200,51 @@ def test_asking_for_less_in_another_language_joins_its_item() -> None:
 def test_asking_for_less_of_other_things_stays_apart(first: str, second: str) -> None:
     statements = [*said(1, first, "2026-03-02"), *said(2, second, "2026-03-16")]
     assert [len(i.statements) for i in group(statements)] == [1, 1]
+
+
+def test_a_rule_that_names_a_language_joins_its_item_said_in_another_language() -> None:
+    # CLDR's names of languages, in any inflection or script, are one meaning (`@english`)
+    statements = [
+        *said(1, "チケットは英語で、日本語じゃなくて。", "2026-03-02"),
+        *said(1, "Always cc Raj on investor emails.", "2026-03-02"),
+        *said(2, "Jira tickets in English, please, not Japanese.", "2026-03-16"),
+        *said(3, "Release notes: po angielsku, nie po polsku.", "2026-03-23"),
+        *said(4, "The release notes in English, always.", "2026-03-30"),
+    ]
+    assert quotes(group(statements)) == [
+        ["チケットは英語で、日本語じゃなくて。", "Jira tickets in English, please, not Japanese."],
+        ["Always cc Raj on investor emails."],
+        ["Release notes: po angielsku, nie po polsku.", "The release notes in English, always."],
+    ]
+
+
+def test_a_language_named_of_other_things_stays_apart() -> None:
+    statements = [
+        *said(1, "Always reply to me in English.", "2026-03-02"),
+        *said(2, "Customer emails go out in Spanish, never English.", "2026-03-16"),
+    ]
+    assert [len(i.statements) for i in group(statements)] == [1, 1]
+
+
+@pytest.mark.parametrize(
+    ("code", "text", "named"),
+    [
+        ("es", "en inglés", "@english"),
+        ("pt", "em ingles pf", "@english"),  # typed without its accent
+        ("de", "auf Englisch", "@english"),
+        ("ru", "по-английски", "@english"),
+        ("uk", "англійською", "@english"),  # no stemmer: a case form keeps all but its ending
+        ("ko", "영어로", "@english"),  # a particle off
+        ("zh", "請寫英文", "@english"),  # traditional Chinese's name too
+        ("tr", "İngilizce yaz", "@english"),
+        ("tr", "ingilizce yaz", "@english"),
+        ("th", "ภาษาไทย", "@thai"),
+        ("fr", "en français", "@french"),
+        ("en", "in the language of the ga team", None),  # names of fewer than four letters are other words
+    ],
+)
+def test_a_language_is_named_by_its_meaning_alone(code: str, text: str, named: str | None) -> None:
+    stems = content(text, language(code)).stems
+    assert {s for s in stems if s.startswith("@")} == ({named} if named else set())
+    # … in place of the word: it weighs no more than the word did
+    assert not stems & {"english", "englisch", "ingles", "angliysk"}
