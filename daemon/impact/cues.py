@@ -11,7 +11,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
-| contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something, or between two values | "…, eski Fabric script değil", "1.24 değil 1.29" |
+| contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
@@ -233,6 +233,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         opened = clauses[bisect_right(clauses, i) - 1] if clauses[0] <= i else start
         named = 0 < i - opened <= NAMED and any(names(lang, text, words, k) for k in range(opened, i))
         closing = opened > start and named and end in ends
+        # … or a first clause, when what it negates is a name and another clause follows with
+        # what is meant: "kesen firma Kaya Tarım Ltd değil, … Mehmet Kaya"
+        closing = closing or (opened <= start < i and end in ends and end < len(low) and names(lang, text, words, i - 1))
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     # Chinese "不是" says "X, not Y" only before what it names, to its clause's end ("我们用pnpm，

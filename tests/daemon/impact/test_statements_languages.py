@@ -237,6 +237,8 @@ def test_a_chinese_clause_after_a_full_width_comma_that_forbids_nothing_is_no_st
         "sürüm 1.24 değil 1.29.",  # between two values
         "make release ile deploy ediyoruz, eski Fabric script değil.",  # a few words that name something
         "kargoyu yurtici ile gonderiyoruz, eski Aras anlasmasi degil.",  # typed without its accents
+        # in the first clause, after a name, with what is meant in a clause after it
+        "faturalarda kesen firma Kaya Tarım Ltd degil, babamin sahis firmasi: Mehmet Kaya.",
     ],
 )
 def test_a_turkish_not_after_what_it_negates_is_a_contrast(message: str) -> None:
@@ -254,6 +256,8 @@ def test_a_turkish_not_after_what_it_negates_is_a_contrast(message: str) -> None
         "Fatura hazır, ödeme değil.",
         "Müşteri aradı, acil değil.",
         "Sunucu çalışıyor, veritabanı değil.",
+        "Kaya Tarım Ltd değil.",  # a first clause with nothing after it
+        "Bu hafta Ankara'dan gelen sipariş hazır değil, yarın.",  # what it negates is no name
     ],
 )
 def test_a_turkish_not_ending_a_clause_of_its_own_is_no_contrast(message: str) -> None:
