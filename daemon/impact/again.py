@@ -7,7 +7,8 @@ sentence's first or second word and it asks for nothing ("you added a column …
 "Přidal jsi … zase"; not "Can you send it again", "Nice to see you again"). Closing a short
 first clause ("Inline styles again — StyleSheet at the bottom") it names what came back as
 often as news ("Works again, thanks", "Down again — 503 since 9:00"), so there it counts only
-in a short sentence (SHORT words at most) about a word of the agent's turn it answers
+in a short sentence, or a short clause of a longer one (SHORT words at most: "refund又存成小数了，
+跟订单一样用分", Chinese being cut into many short words), about a word of the agent's turn it answers
 (`daemon.impact.echo`), when the agent's reply changes its work and takes a word of the
 sentence up (`daemon.impact.reply.Reply.changes`: "Switched the region to eu-west-1", a diff,
 an edit tool called): "region again.", "Laxmi again 🙏", "Dockerfile 베이스 이미지 또 17이네..".
@@ -19,9 +20,10 @@ is read when the reply changes the migration).
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 
-from daemon.impact.clauses import Words
+from daemon.impact.clauses import Words, breaks
 from daemon.impact.echo import Answered
 from daemon.text.keyboard import find
 from daemon.text.language import Language
@@ -56,16 +58,21 @@ def _addressed(lang: Language, low: tuple[str, ...], start: int) -> bool:
 def recalls_agents_word(
     lang: Language, words: Words, text: str, answered: Answered, replied: Callable[[], Answered]
 ) -> list[tuple[int, tuple[str, ...]]]:
-    """The first "again" phrase of a short sentence about a word of the agent's turn `answered`,
+    """The first "again" phrase of a short sentence (or clause) about a word of the agent's turn `answered`,
     told in no past, that the agent's reply, changing its work, takes up a word of (`replied`
     gives it, read only when a sentence gets this far; see the module docstring); none when the
     message answers no turn."""
     low = words.low
-    if len(low) > SHORT or not answered.text.strip():
+    if not answered.text.strip():
         return []
     agains = find(low, lang.impact.get("again", frozenset()))
     if not agains or any(lang.matches("past_forms", w) for w in low):
         return []
+    if len(low) > SHORT:
+        cut = (0, *breaks(text, words), len(low))
+        k = bisect_right(cut, agains[0][0]) - 1
+        if cut[k + 1] - cut[k] > SHORT:
+            return []
     said = [w for _, p in agains for w in p]
     if not answered.taken_up(text, lang, said):
         return []

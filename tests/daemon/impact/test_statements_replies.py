@@ -289,6 +289,9 @@ REFUND = "Opened PR #251 with the refund webhook; reviewer Laxmi (@lakshmi-n). T
         ("en", REFUND, "Laxmi again 🙏", "Sorry — changed the reviewer from Laxmi to Lakshmi."),
         ("en", REFUND, "the time is UTC again..", "Fixed: the alert time now reads 09:40 IST instead of UTC."),
         ("ko", "리뷰어는 셋 다 지훈님으로 지정했습니다.", "리뷰어 또다시 지훈님임;; 다은님이요", "세 PR 모두 리뷰어를 지훈님에서 다은님으로 바꿨습니다."),
+        # a longer sentence, its "again" in a short clause (Chinese is cut into many short words)
+        ("zh", "退款同步好了，refund 金额存为小数。", "refund又存成小数了，跟订单一样用分，integer。", "已改：refund 金额改为用分存 integer。"),
+        ("en", REFUND, "the time is UTC again, ops read the alert in Bengaluru and nobody converts at 3 am", "Fixed: the alert time now reads 09:40 IST instead of UTC."),
     ],
 )
 def test_again_in_a_short_sentence_about_the_agents_word_the_reply_amends(
@@ -355,6 +358,9 @@ def test_a_request_with_doubled_marks_the_reply_does_is_no_correction() -> None:
         ("Drafted the email to Klaus.", "Klaus emailed again", "Want me to answer him?"),
         # … or the sentence is long: a story, not what came back
         ("Merged the migration to staging.", "staging was red again last night while the vendor ran its weekly import, third time", "Sorry — fixed the import."),
+        ("Merged the migration to staging.", "staging is red again since the vendor ran its weekly import of the seed job, third time", "Sorry — fixed the import."),
+        # … or its clause is short in a long sentence, and the reply only looks into it
+        ("Merged the migration to staging.", "staging is red again, the vendor ran its weekly import last night and I think the seed job broke", "Let me check the staging CI logs."),
     ],
 )
 def test_again_about_the_agents_word_that_is_news(answered: str, message: str, reply: str) -> None:
