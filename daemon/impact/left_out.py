@@ -43,6 +43,15 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 # measured on the read corpora, 5 statements on items against 1 other sentence). Not an edit
 # of a whole file (`acted_on`), which ties no sentence to what changed.
 IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
+# Cues that are words a tool's message says as well: "Retries never exceeded", "use foo()
+# instead", "prefer-const".
+TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
+# What a tool prints, in English whatever language the person writes: a level or an outcome
+# ("WARN", "error", "failed", "deprecated"), or a mark of code ("()", "{", ";", "=", "->",
+# "::", "[", "`"). A format, not a language's words: tools print these in English.
+TOOL_PRINTS = re.compile(
+    r"\b(?:errors?|warn|warnings?|failed|fatal|exceptions?|deprecated|debug)\b|\w\(|[{};=`\[\]]|->|::", re.IGNORECASE
+)
 
 
 def humour(lang: Language) -> frozenset[tuple[str, ...]]:
@@ -86,6 +95,18 @@ def excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
+
+
+def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue]) -> bool:
+    """Whether a sentence read in English, in a session the person writes another language
+    in, is output the person pasted rather than their words: its cues are only words a tool
+    says too (TOOL_SAYS_TOO) and it holds what a tool prints (TOOL_PRINTS): "WARN: retry policy
+    never applied (job=42)" in a Polish session. Someone who writes Polish does not switch to
+    English to print a level or a call; a rule in English beside their own ("commits always in
+    English") holds neither."""
+    english = lang is not None and "en" in lang.code.split("+")
+    elsewhere = usual is not None and "en" not in usual.code.split("+")
+    return english and elsewhere and bool(found) and all(c.kind in TOOL_SAYS_TOO for c in found) and bool(TOOL_PRINTS.search(text))
 
 
 def _framed(text: str, words: Words, found: list[Cue]) -> str:

@@ -17,7 +17,7 @@ none of what makes it something else:
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
-| apart | stands in code, a quote, pasted output | "  always use === unless …" |
+| apart | stands in code, a quote, pasted output; or is a tool's English message in a session in another language (`left_out.pasted_output`) | "  always use === unless …", "WARN retry policy never applied" among Polish |
 
 Each sentence is read in the language `detect` finds for it and in the message's (a language
 whose data file has no `impact:` section finds nothing). Beside its own words' cues, it is read
@@ -53,7 +53,7 @@ from daemon.impact.content import content
 from daemon.impact.cues import Cue, cues, may_hold_cues
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
-from daemon.impact.left_out import RECALLING, excluded
+from daemon.impact.left_out import RECALLING, excluded, pasted_output
 from daemon.impact.neighbours import (
     POINT,
     Reading,
@@ -368,4 +368,6 @@ def _reading(
             best = Reading(lang, hits, False)
     if best is None:
         return Reading(readings[0] if readings else None, [], excluded)
-    return Reading(best.language, best.cues, excluded)
+    # a tool's English message pasted into a conversation in another language ("ERROR: never
+    # retried (job=42)"): `left_out.pasted_output`
+    return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues))

@@ -1,0 +1,48 @@
+"""A tool's English message pasted into a conversation the person holds in another language
+is not the person's rule (`left_out.pasted_output`); the person's own English rule there is."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
+
+AGENT = "Done, I updated the file."
+
+
+def found(message: str, code: str) -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, "2026-11-02T10:00:00+00:00", answered=AGENT, usual=language(code))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("pl", "WARN retry policy never applied for job 42"),
+        ("de", "Deprecated: use fetchAll() instead"),
+        ("tr", "build failed, cache always stale"),
+        ("ja", "error: config value must always be set (key=timeout)"),
+        ("pt", "lint: prefer-const; never reassigned"),
+        ("es", "always_retry = true -> never"),
+    ],
+)
+def test_a_tools_english_message_in_another_languages_session_is_no_statement(code: str, message: str) -> None:
+    assert found(message, code) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # the same words in an English session may be the person's
+        ("en", "always run the linter, a failed build costs us an hour"),
+        # the person's own English rule in another language's session holds no tool's mark
+        ("pl", "commits always in English, Minh reads them"),
+        ("ja", "tickets always in English pls, Minh can't read Japanese"),
+        # … and a rule in the person's language holding code is theirs
+        ("pl", "nigdy nie używaj print(), tylko logger"),
+        ("de", "nie wieder console.log() im Commit, bitte"),
+    ],
+)
+def test_a_rule_said_in_earnest_stays_a_statement(code: str, message: str) -> None:
+    (statement,) = found(message, code)
+    assert statement.cues
