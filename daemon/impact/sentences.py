@@ -2,8 +2,7 @@
 (pure, no I/O).
 
 Sentences end at `.`, `!`, `?`, `…` (and their full-width forms) followed by a space or the
-end, at every line break, and after a face or a hand gesture when more follows on its line
-("… em Setúbal 😅 e o # no meio …": people type it for a full stop; "I ❤️ pnpm" is one); a full stop after an abbreviation any language lists ("e.g.",
+end, and at every line break; a full stop after an abbreviation any language lists ("e.g.",
 "z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the
 number of an item in a list ("1. 上線日是 3/18").
 
@@ -40,11 +39,7 @@ from memory_engine.claim import apart_spans
 # A sentence ends after one of these, then a space, a closing quote or bracket, or the end;
 # Chinese and Japanese write no space after their full stops ("…見せてね。今回は…"); one inside
 # a quotation ends the words quoted, not the sentence ("「もう送った。」と言った").
-END = re.compile(
-    r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|[。！？｡]+(?![。！？｡\"'”’»)\]」』）】〕])|\n+"
-    # a face or a hand gesture closing what was said, more after it ("… em Setúbal 😅 e «#pão» …")
-    r"|(?<=\S)[ \t]*[\U0001F600-\U0001F64F\U0001F910-\U0001F92F\U0001F970-\U0001F97A\U0001F44C-\U0001F44F]+(?:\uFE0F)?(?=[ \t]+\S)"
-)
+END = re.compile(r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|[。！？｡]+(?![。！？｡\"'”’»)\]」』）】〕])|\n+")
 SINGLE_QUOTED = re.compile(r"(?<![\w'’])['‘][^'‘’\n]{2,}?['’](?![\w'’])")
 INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
 # A line opening with a position in a file ("src/a.ts:3:1 - error", "  12:4  error  …"): a

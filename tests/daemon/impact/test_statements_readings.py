@@ -290,26 +290,6 @@ def test_the_number_of_a_list_item_opens_its_sentence() -> None:
 
 
 @pytest.mark.parametrize(
-    ("message", "expected"),
-    [
-        # a face or a hand gesture closes what was said when more follows it
-        (
-            "o @padariaflordesal é de uma padaria em Setúbal 😅 e o # no meio da frase não, tira",
-            ["o @padariaflordesal é de uma padaria em Setúbal 😅", "e o # no meio da frase não, tira"],
-        ),
-        ("ok 👍 now the invoice, in euros", ["ok 👍", "now the invoice, in euros"]),
-        ("lol 😂😂 ok fine", ["lol 😂😂", "ok fine"]),
-        # … not at the end, nor another picture used as a word
-        ("thanks 🙏", ["thanks 🙏"]),
-        ("I ❤️ pnpm, keep it", ["I ❤️ pnpm, keep it"]),
-        ("deploy 🚀 on fridays only", ["deploy 🚀 on fridays only"]),
-    ],
-)
-def test_a_face_closes_a_sentence_when_more_follows(message: str, expected: list[str]) -> None:
-    assert [s.text for s in sentences(message)] == expected
-
-
-@pytest.mark.parametrize(
     ("message", "cue"),
     [
         ("nee, ich bin kein Kleinunternehmer, ich weise MwSt aus", "correction:nee"),
