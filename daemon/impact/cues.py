@@ -234,8 +234,10 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         named = 0 < i - opened <= NAMED and any(names(lang, text, words, k) for k in range(opened, i))
         closing = opened > start and named and end in ends
         # … or a first clause, when what it negates is a name and another clause follows with
-        # what is meant: "kesen firma Kaya Tarım Ltd değil, … Mehmet Kaya"
-        closing = closing or (opened <= start < i and end in ends and end < len(low) and names(lang, text, words, i - 1))
+        # what is meant: "kesen firma Kaya Tarım Ltd değil, … Mehmet Kaya"; a word opening the
+        # sentence is capitalised as any ("Acil değil, yarın yaparız"), a value is one still
+        named_before = (i - 1 > start and names(lang, text, words, i - 1)) or (i - 1 >= start and _value(lang, low, i - 1))
+        closing = closing or (opened <= start < i and end in ends and end < len(low) and named_before)
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     # Chinese "不是" says "X, not Y" only before what it names, to its clause's end ("我们用pnpm，

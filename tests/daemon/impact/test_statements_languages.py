@@ -257,6 +257,10 @@ def test_a_turkish_not_after_what_it_negates_is_a_contrast(message: str) -> None
         "Müşteri aradı, acil değil.",
         "Sunucu çalışıyor, veritabanı değil.",
         "Kaya Tarım Ltd değil.",  # a first clause with nothing after it
+        # a word opening the sentence is capitalised as any (review, helper-109)
+        "Acil değil, yarın yaparız.",
+        "Fena değil, devam et.",
+        "Mümkün değil, bugün olmaz.",
         "Bu hafta Ankara'dan gelen sipariş hazır değil, yarın.",  # what it negates is no name
     ],
 )
