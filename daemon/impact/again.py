@@ -68,14 +68,18 @@ def recalls_agents_word(
     agains = find(low, lang.impact.get("again", frozenset()))
     if not agains or any(lang.matches("past_forms", w) for w in low):
         return []
+    about = text
     if len(low) > SHORT:
+        # a short clause of a longer sentence: it alone is about the agent's word, and a
+        # sentence that approves beside it tells news ("works again, thanks, now add …")
         cut = (0, *breaks(text, words), len(low))
         k = bisect_right(cut, agains[0][0]) - 1
-        if cut[k + 1] - cut[k] > SHORT:
+        if cut[k + 1] - cut[k] > SHORT or find(low, lang.impact.get("approval", frozenset())):
             return []
+        about = text[words.spans[cut[k]][0] : words.spans[cut[k + 1] - 1][1]]
     said = [w for _, p in agains for w in p]
-    if not answered.taken_up(text, lang, said):
+    if not answered.taken_up(about, lang, said):
         return []
-    if not replied().taken_up(text, lang, said):
+    if not replied().taken_up(about, lang, said):
         return []
     return agains[:1]

@@ -361,6 +361,8 @@ def test_a_request_with_doubled_marks_the_reply_does_is_no_correction() -> None:
         ("Merged the migration to staging.", "staging is red again since the vendor ran its weekly import of the seed job, third time", "Sorry — fixed the import."),
         # … or its clause is short in a long sentence, and the reply only looks into it
         ("Merged the migration to staging.", "staging is red again, the vendor ran its weekly import last night and I think the seed job broke", "Let me check the staging CI logs."),
+        # … or approves, and asks for more work the reply does (review, helper-109)
+        ("Fixed the export; the refunds page works now.", "refunds page works again, thanks, now please also add a CSV export button to the refunds page header", "Done.\nEdit: src/refunds/page.tsx"),
     ],
 )
 def test_again_about_the_agents_word_that_is_news(answered: str, message: str, reply: str) -> None:
