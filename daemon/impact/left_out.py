@@ -46,11 +46,15 @@ IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 # Cues that are words a tool's message says as well: "Retries never exceeded", "use foo()
 # instead", "prefer-const".
 TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
-# What a tool prints, in English whatever language the person writes: a level or an outcome
-# ("WARN", "error", "failed", "deprecated"), or a mark of code ("()", "{", ";", "=", "->",
-# "::", "[", "`"). A format, not a language's words: tools print these in English.
+# What a tool prints, in English whatever language the person writes, in a tool's format: a
+# level in capitals ("WARN", "ERROR", "DEPRECATED"), a level or outcome opening its message
+# ("error:", "Warning:", "failed:"), or a mark of code (a call "fetchAll()", "{", "}", "==",
+# "::", "`"). A format, not a language's words; the same words in prose ("never swallow
+# errors", "a failed build") are the person's.
 TOOL_PRINTS = re.compile(
-    r"\b(?:errors?|warn|warnings?|failed|fatal|exceptions?|deprecated|debug)\b|\w\(|[{};=`\[\]]|->|::", re.IGNORECASE
+    r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
+    r"|\b(?i:error|warning|warn|fatal|deprecated|failed|exception|info|debug)\s*:"
+    r"|\w\([^()\s]*\)|[{}`]|==|::"
 )
 
 

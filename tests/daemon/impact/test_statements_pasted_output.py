@@ -20,10 +20,10 @@ def found(message: str, code: str) -> list[Statement]:
     [
         ("pl", "WARN retry policy never applied for job 42"),
         ("de", "Deprecated: use fetchAll() instead"),
-        ("tr", "build failed, cache always stale"),
+        ("tr", "BUILD FAILED: cache always stale"),
         ("ja", "error: config value must always be set (key=timeout)"),
-        ("pt", "lint: prefer-const; never reassigned"),
-        ("es", "always_retry = true -> never"),
+        ("pt", "eslint: `prefer-const`, never reassigned"),
+        ("es", "retries always disabled when dry_run == true"),
     ],
 )
 def test_a_tools_english_message_in_another_languages_session_is_no_statement(code: str, message: str) -> None:
@@ -38,6 +38,15 @@ def test_a_tools_english_message_in_another_languages_session_is_no_statement(co
         # the person's own English rule in another language's session holds no tool's mark
         ("pl", "commits always in English, Minh reads them"),
         ("ja", "tickets always in English pls, Minh can't read Japanese"),
+        # … nor one that names a level or an outcome in prose, or writes a value (review, helper-109)
+        ("pl", "never swallow errors silently, always log them"),
+        ("de", "never commit with failed tests"),
+        ("pt", "always add error handling around the Stripe calls"),
+        ("tr", "always set NODE_ENV=production on the build server"),
+        ("ja", "always deploy staging -> prod, never straight to prod"),
+        ("fr", "never log at debug level in production"),
+        ("pl", "always reply in English; Minh reads the threads"),
+        ("de", "always raise exceptions, never return None"),
         # … and a rule in the person's language holding code is theirs
         ("pl", "nigdy nie używaj print(), tylko logger"),
         ("de", "nie wieder console.log() im Commit, bitte"),
