@@ -26,6 +26,7 @@ from daemon.impact.clauses import CLAUSE_BREAK, Words, words_of
 from daemon.text.keyboard import find, in_latin, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at, language_at
+from daemon.text.unicode_words import uncased
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
@@ -152,6 +153,22 @@ def meanings(said: Sequence[str], lang: Language) -> frozenset[str]:
     return frozenset(found)
 
 
+def _languages_named(said: Sequence[str], stems: frozenset[str], lang: Language) -> frozenset[str]:
+    """`stems` with each language named in `said` as its meaning alone: "英語" and "English" are
+    one word, no heavier than it ("Commits auf Englisch" and "commits in English pls"). A name
+    in a script without spaces may be cut in two ("スペイン" "語"): read joined too."""
+    code = lang.code
+    for i, word in enumerate(said):
+        parts = [word]
+        spoken = language_at(lang, word)
+        if spoken is None and i + 1 < len(said) and uncased(word) and uncased(said[i + 1]):
+            parts = [word, said[i + 1]]
+            spoken = language_at(lang, word + said[i + 1])
+        if spoken is not None:
+            stems = (stems - {in_latin(t, code) for part in parts for t in tokens(part, lang)}) | {f"@{spoken}"}
+    return stems
+
+
 def unelided(text: str, lang: Language) -> str:
     """`text` with the elided articles and prepositions of `lang` (`elisions`) blanked out, the
     same length: "l'adresse" is "adresse" ("  adresse"), as "adresse" alone is. Not in every
@@ -193,12 +210,7 @@ def content(text: str, lang: Language | None, apart: bool = False) -> Content:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"
         # read as French and Italian is no month
         stems |= meanings([w for w in said if w.casefold() not in cue], lang)
-        # a language's name is its meaning alone: "英語" and "English" are one word, no heavier
-        # than it ("Commits auf Englisch" and "commits in English pls")
-        for word in said:
-            spoken = language_at(lang, word)
-            if spoken is not None:
-                stems = (stems - {in_latin(t, code) for t in tokens(word, lang)}) | {f"@{spoken}"}
+        stems = _languages_named(said, stems, lang)
     function = lang.function_words if lang is not None else frozenset()
     plain = found.low  # `said` casefolded as the lists are (`clauses.folded`)
     kept = [

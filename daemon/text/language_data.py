@@ -34,7 +34,7 @@ CONCEPTS = frozenset(
 ) | frozenset(WEEKDAYS) | frozenset(MONTHS)
 LISTS = (
     "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "hedges",
-    "openers", "not_numbers", "not_calendar", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
+    "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
     "short_endings",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms")

@@ -14,9 +14,9 @@ from functools import cache, lru_cache
 
 import icu
 
-from daemon.text.cldr import abbreviated_names, calendar_names, language_names, normal
+from daemon.text.cldr import abbreviated_names, calendar_names, key, language_names, normal
 from daemon.text.keyboard import unaccented
-from daemon.text.language import MONTHS, WEEKDAYS, Language, language
+from daemon.text.language import MONTHS, WEEKDAYS, Language, known, language
 from daemon.text.stems import stem
 from daemon.text.unicode_words import uncased
 
@@ -154,29 +154,47 @@ def calendar_at(lang: Language, word: str, folded: str) -> str | None:
 
 # Letters a name of a cased script needs (a shorter one is another word too: "ga", "ido"), and
 # the letters of its ending a case form of it may change where no stemmer folds them
-# (Ukrainian "англійська", "англійською").
+# (Ukrainian "англійська", "англійською"), at most.
 NAME_LETTERS = 4
 ENDING = 2
+# Languages named by another code in CLDR than their data file's: Norwegian is "no" ("norsk",
+# "Norwegian"), its Bokmål "nb" a name of two words.
+NAMED_AS = {"nb": "no"}
+
+
+@cache
+def _named_languages() -> frozenset[str]:
+    """The English names of the languages the text layer reads (a data file each): the names
+    matched. Another language's name is as often a word ("crea" is Cree's, "corso" Corsican's)."""
+    english = language_names("en")
+    codes = {NAMED_AS.get(code, code) for code in known()}
+    return frozenset(english[key(icu.Locale(code).getDisplayLanguage(icu.Locale("en")))] for code in codes)
 
 
 @cache
 def _language_names(locale: str, algorithm: str | None) -> tuple[dict[str, str], dict[str, str]]:
-    """CLDR's names of languages (`cldr.language_names`) in `locale`, its regional forms
-    (Chinese "英语" and "英文") and English, typed without accents → the English name; and the
-    same keyed by their Snowball stem, or where the language has none by all but their ending."""
-    found = dict(language_names("en"))
+    """CLDR's names of the languages the text layer reads (`cldr.language_names`) in `locale`,
+    its regional forms (Chinese "英语" and "英文") and English, typed without accents → the
+    English name; and the same keyed by their Snowball stem, or, where the language has none,
+    its own names in a script other than Latin by all but their ending ("policy" is no "Polish")."""
+    named = _named_languages()
+    own: dict[str, str] = {}
     for variant in icu.Locale.getAvailableLocales():
         if variant.split("_")[0] == locale.split("_")[0]:
-            found.update({k: v for k, v in language_names(variant).items() if k not in found})
+            own.update({k: v for k, v in language_names(variant).items() if k not in own and v in named})
     names: dict[str, str] = {}
-    for name, english in found.items():
-        name = _typed(name)
-        if " " not in name and len(name) >= (2 if uncased(name) else NAME_LETTERS):
-            names.setdefault(name, english)
+    for source in (own, {k: v for k, v in language_names("en").items() if v in named}):
+        for name, english in source.items():
+            # a script without spaces is cut into words by the tables' key ("スペイン 語")
+            name = _typed(name.replace(" ", "") if uncased(name.replace(" ", "")) else name)
+            if " " not in name and len(name) >= (2 if uncased(name) else NAME_LETTERS):
+                names.setdefault(name, english)
     cased = {k: v for k, v in names.items() if not uncased(k)}
     if algorithm is not None:
         return names, {stem(k, algorithm): v for k, v in cased.items()}
-    return names, {k[:-ENDING]: v for k, v in cased.items() if len(k) - ENDING >= NAME_LETTERS}
+    # (a Latin name's prefix is too often a word's: "poli" of "policy")
+    mine = {_typed(k) for k in own}
+    return names, {k[:-ENDING]: v for k, v in cased.items() if k in mine and not k.isascii() and len(k) - ENDING >= NAME_LETTERS}
 
 
 def _typed(name: str) -> str:
@@ -188,7 +206,8 @@ def _typed(name: str) -> str:
 def language_at(lang: Language, word: str) -> str | None:
     """The English name of the language `word` names, in `lang` or in English (CLDR's names, in
     any inflection Snowball folds: "inglés", "ingles", "Englisch", "по-английски"; a particle
-    of a script without case off: "영어로"), else None."""
+    of a script without case off: "영어로"), else None. A word the language also uses otherwise
+    (`not_language_names`: English "polish", Dutch "pools") names one only with a capital."""
     return _spoken(lang.code, word)
 
 
@@ -201,6 +220,8 @@ def _spoken(code: str, word: str) -> str | None:
     folded = _typed(normal(word))
     if len(folded) < 2 or folded in lang.function_words:
         return None
+    if folded in lang.words("not_language_names") and not word[:1].isupper():
+        return None
     names, stems = _language_names(lang.locale or lang.code, lang.stemmer)
     if folded in names:
         return names[folded]
@@ -210,7 +231,11 @@ def _spoken(code: str, word: str) -> str | None:
         return None
     if lang.stemmer is not None:
         return stems.get(stem(folded, lang.stemmer))
-    return next((stems[folded[:n]] for n in range(len(folded), NAME_LETTERS - 1, -1) if folded[:n] in stems), None)
+    # a case form: all of the name but its ending, and at most an ending's letters more
+    return next(
+        (stems[folded[:n]] for n in range(len(folded), NAME_LETTERS - 1, -1) if folded[:n] in stems and len(folded) - n <= 2 * ENDING),
+        None,
+    )
 
 
 def lemma(word: str, lang: Language | None) -> str:

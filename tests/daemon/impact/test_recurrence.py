@@ -218,11 +218,17 @@ def test_a_rule_that_names_a_language_joins_its_item_said_in_another_language() 
     ]
 
 
-def test_a_language_named_of_other_things_stays_apart() -> None:
-    statements = [
-        *said(1, "Always reply to me in English.", "2026-03-02"),
-        *said(2, "Customer emails go out in Spanish, never English.", "2026-03-16"),
-    ]
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [
+        ("Always reply to me in English.", "Customer emails go out in Spanish, never English."),
+        # a word that is also a language's name (review, helper-109)
+        ("Always polish the changelog before a release.", "Changelog zawsze po polsku."),
+        ("Gebruik altijd de connection pool voor Postgres.", "Postgres docs always in Polish."),
+    ],
+)
+def test_a_language_named_of_other_things_stays_apart(first: str, second: str) -> None:
+    statements = [*said(1, first, "2026-03-02"), *said(2, second, "2026-03-16")]
     assert [len(i.statements) for i in group(statements)] == [1, 1]
 
 
@@ -241,6 +247,21 @@ def test_a_language_named_of_other_things_stays_apart() -> None:
         ("th", "ภาษาไทย", "@thai"),
         ("fr", "en français", "@french"),
         ("en", "in the language of the ga team", None),  # names of fewer than four letters are other words
+        ("ja", "スペイン語で", "@spanish"),  # a name the tables cut into words ("スペイン 語")
+        ("uk", "німецькою", "@german"),
+        # … only the languages the text layer reads: another's name is as often a word (review, helper-109)
+        ("es", "crea una rama nueva", None),  # Cree
+        ("it", "il corso di domani", None),  # Corsican
+        ("pt", "fecha a persiana", None),  # Persian
+        ("ru", "кому это отправить", None),  # Komi
+        # … a word the language also uses otherwise names one only with a capital
+        ("en", "always polish the changelog", None),
+        ("en", "the changelog in Polish", "@polish"),
+        ("nl", "gebruik de connection pool", None),
+        ("tr", "bu lehçe farklı", None),
+        ("es", "checa los logs", None),
+        # … and a Latin name's prefix is no name ("policy", read in Latin letters of Hindi)
+        ("hi", "policy yahi hai", None),
     ],
 )
 def test_a_language_is_named_by_its_meaning_alone(code: str, text: str, named: str | None) -> None:
