@@ -1,7 +1,8 @@
 """The agent's turn after a person's message, read once for what it shows of the message (pure,
 no I/O): whether it opens amending ("Fixed", "Sorry", "失礼しました"), changes its work (an
 amending opening or an edit), redoes the work of its turn before (it edits again a file that
-turn edited), consoles, or laughs back and takes nothing up. `daemon.impact.amends`,
+turn edited, or, with no edit, writes that turn again), consoles, or laughs back and takes
+nothing up. `daemon.impact.amends`,
 `daemon.impact.statements` and `daemon.impact.again` read it
 (docs/explanation/impact.md#a-correction-the-agent-amends).
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 from functools import cache, cached_property
 
 from daemon.impact.clauses import says_not, words_of
+from daemon.impact.content import content
 from daemon.impact.cues import standing
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import LAUGHING, asks, humour
@@ -22,6 +24,11 @@ from daemon.text.language import Language, detect, known
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
 OPENS_WITHIN = 2
+# Share of the content words of a reply with no edit that its turn before holds, for the reply to
+# write that turn again (`Reply.writes_again`): three in five (a reply that goes on to new work
+# shares its subject's words, not most of its words); and the content words it must have.
+REWRITTEN = 0.6
+REWRITE_WORDS = 4
 # Characters of the reply read for its opening (a reply may be a megabyte of tool output).
 OPENING_CHARS = 400
 # … and for the words it takes up.
@@ -63,6 +70,7 @@ class Reply:
         self.opening = words_of(self.first).low
         # whether the amending phrase only says the work was redone ("Changed", "Ajustado")
         self.redone = False
+        self._written_again: dict[str, bool] = {}  # `writes_again`, per turn before asked of
 
     @cached_property
     def language(self) -> Language | None:
@@ -101,8 +109,8 @@ class Reply:
 
     def redoes(self, before: str) -> bool:
         """Whether the reply redoes the work of the agent's turn `before`: it opens amending or
-        redoing ("Changed to …", "Sorry — …"), or edits a file that turn edited or wrote. A
-        next task edits other files ("Next, write tests for the importer." / "Edit:
+        redoing ("Changed to …", "Sorry — …"), or edits a file that turn edited or wrote (with
+        no edit at all, it may write that turn again: `writes_again`). A next task edits other files ("Next, write tests for the importer." / "Edit:
         tests/test_importer.py"); a reply that only says what it will do redoes nothing."""
         if self.may_amend():
             return True
@@ -111,6 +119,27 @@ class Reply:
             return False
         theirs = _edited_files(before[-READ_CHARS_BEFORE:])
         return any(_same_file(a, b) for a in mine for b in theirs)
+
+    def writes_again(self, before: str) -> bool:
+        """Whether the reply, with no edit, writes the agent's turn `before` again: most
+        (REWRITTEN) of the content words of its head are that turn's, REWRITE_WORDS of them at
+        least, and it does not end asking. A draft, a list or a plan written again in chat is
+        its work redone, as an edit of the same file is in a tool session."""
+        if EDITED.search(self.text) is not None:
+            return False
+        if before not in self._written_again:
+            self._written_again[before] = self._writes_again(before)
+        return self._written_again[before]
+
+    def _writes_again(self, before: str) -> bool:
+        lang = self.language or detect([self.turn.text])
+        if lang is None or ends_asking(self.text):
+            return False
+        mine = content(self.turn.text, lang).stems
+        if len(mine) < REWRITE_WORDS:
+            return False
+        theirs = content(before[-READ_CHARS:], detect([before[-READ_CHARS:]]) or lang).stems
+        return len(mine & theirs) >= REWRITTEN * len(mine)
 
     def laughs_back(self) -> bool:
         """Whether the reply opens laughing (a laughing face, or a laugh of its own language:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from daemon.impact.reply import Reply
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
 from daemon.transcripts.guards import tool_summary
@@ -224,3 +225,50 @@ def test_the_word_taken_up_is_one_the_person_wrote() -> None:
     answered = "J'ai ajouté les tests des factures.\nWrite: tests/test_factures.py"
     (statement,) = found("Les tests tournent sur la préprod.", answered, "Edit: tests/test_factures.py", "fr")
     assert statement.cues == ("acted_on:tests",)
+
+
+DRAFT = (
+    "Here's the draft:\n\nHi Marta,\n\nThe March invoice for the Harbor Lane fit-out is attached: "
+    "14 hours of design review at 95 EUR, 1,330 EUR in total, due on 15 April. Payment by bank "
+    "transfer to the usual account.\n\nBest,\nJon"
+)
+REWRITTEN = (
+    "Hi Marta,\n\nThe March invoice for the Harbor Lane fit-out is attached: 14 hours of design "
+    "review at 95 EUR, 1,330 EUR in total, due on 30 April. Payment by bank transfer to the usual "
+    "account.\n\nBest,\nJon"
+)
+
+
+AS_LIST = (
+    "Hi Marta,\n\n- Invoice: March, Harbor Lane fit-out (attached)\n- Design review: 14 hours at 95 EUR\n"
+    "- Total: 1,330 EUR\n- Due: 15 April\n- Payment: bank transfer, the usual account\n\nBest,\nJon"
+)
+
+
+def test_a_chat_reply_that_writes_its_draft_again_acts_on_a_sentence_about_it() -> None:
+    # no edit, no amending opening, no line written again alike: the draft written again as a
+    # list is the work redone (`Reply.writes_again`), read after a value swapped in or a line reworked
+    (statement,) = found("Marta reads these on her phone between site visits.", DRAFT, AS_LIST)
+    assert statement.cues == ("acted_on:marta",)
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # a reply that goes on to other work shares its subject's words, not most of its words
+        "Sure. Next I'll set up the reminder for the Lisbon trip: flights on 3 May, hotel near the "
+        "river, the client dinner on Friday evening with the Porto team.",
+        # … or is too short to write anything again
+        "Noted, Harbor Lane.",
+    ],
+)
+def test_a_chat_reply_that_does_not_write_its_draft_again_acts_on_nothing(reply: str) -> None:
+    assert found("Marta reads these on her phone between site visits.", DRAFT, reply) == []
+
+
+def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() -> None:
+    assert Reply(REWRITTEN).writes_again(DRAFT)
+    assert not Reply(REWRITTEN + "\n\nShould I send it from your address?").writes_again(DRAFT)
+    assert not Reply("Sure. Next: the Lisbon trip, flights on 3 May, hotel near the river.").writes_again(DRAFT)
+    # an edit tool called: a tool session's reply redoes by its files, not its words
+    assert not Reply(REWRITTEN + "\nEdit: drafts/other.md").redoes(DRAFT)
