@@ -11,22 +11,22 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 
-from daemon.impact.clauses import says_not, words_of
-from daemon.impact.content import content
+from daemon.impact.clauses import folded, says_not, words_of
 from daemon.impact.cues import standing
-from daemon.impact.echo import Answered
+from daemon.impact.echo import LONG_WORD, Answered
 from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
 from daemon.text.keyboard import find, said_at, unaccented
 from daemon.text.language import Language, detect, known
+from daemon.text.unicode_words import uncased, words
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
 OPENS_WITHIN = 2
-# Share of the content words of a reply with no edit that its turn before holds, for the reply to
+# Share of the telling words of a reply with no edit that its turn before holds, for the reply to
 # write that turn again (`Reply.writes_again`): three in five (a reply that goes on to new work
-# shares its subject's words, not most of its words); and the content words it must have.
+# shares its subject's words, not most of its words); and the telling words it must have.
 REWRITTEN = 0.6
 REWRITE_WORDS = 4
 # Characters of the reply read for its opening (a reply may be a megabyte of tool output).
@@ -70,7 +70,6 @@ class Reply:
         self.opening = words_of(self.first).low
         # whether the amending phrase only says the work was redone ("Changed", "Ajustado")
         self.redone = False
-        self._written_again: dict[str, bool] = {}  # `writes_again`, per turn before asked of
 
     @cached_property
     def language(self) -> Language | None:
@@ -120,26 +119,22 @@ class Reply:
         theirs = _edited_files(before[-READ_CHARS_BEFORE:])
         return any(_same_file(a, b) for a in mine for b in theirs)
 
-    def writes_again(self, before: str) -> bool:
+    def writes_again(self, before: Answered) -> bool:
         """Whether the reply, with no edit, writes the agent's turn `before` again: most
-        (REWRITTEN) of the content words of its head are that turn's, REWRITE_WORDS of them at
-        least, and it does not end asking. A draft, a list or a plan written again in chat is
+        (REWRITTEN) of the telling words of its head (`_telling`, not function words) stand in
+        that turn's text, REWRITE_WORDS of them at least, and it does not end asking. A draft, a list or a plan written again in chat is
         its work redone, as an edit of the same file is in a tool session."""
         if EDITED.search(self.text) is not None:
             return False
-        if before not in self._written_again:
-            self._written_again[before] = self._writes_again(before)
-        return self._written_again[before]
-
-    def _writes_again(self, before: str) -> bool:
+        if ends_asking(self.text):
+            return False
         lang = self.language or detect([self.turn.text])
-        if lang is None or ends_asking(self.text):
+        if lang is None:
             return False
-        mine = content(self.turn.text, lang).stems
-        if len(mine) < REWRITE_WORDS:
-            return False
-        theirs = content(before[-READ_CHARS:], detect([before[-READ_CHARS:]]) or lang).stems
-        return len(mine & theirs) >= REWRITTEN * len(mine)
+        # its words found in the turn's text, as a word is taken up (`echo.Answered.taken_up`): a
+        # long one, one with a digit, one of a script without spaces; no stemming of either turn
+        mine = {w for w in (folded(w) for w in words(self.turn.text)) if w not in lang.function_words and _telling(w)}
+        return len(mine) >= REWRITE_WORDS and sum(w in before.folded for w in mine) >= REWRITTEN * len(mine)
 
     def laughs_back(self) -> bool:
         """Whether the reply opens laughing (a laughing face, or a laugh of its own language:
@@ -206,6 +201,12 @@ class Reply:
         sentence is read for it."""
         said = {*self.opening[:OPENS_WITHIN], *self.opening[-1:]}
         return bool(self.opening) and not _first_words().isdisjoint(said) and self.amending is not None
+
+
+def _telling(word: str) -> bool:
+    """Whether a word of a reply tells which turn it writes: LONG_WORD letters or more, a digit,
+    or two letters of a script without spaces ("請求書", not "the")."""
+    return len(word) >= LONG_WORD or any(c.isdigit() for c in word) or (len(word) >= 2 and uncased(word))
 
 
 def ends_asking(text: str) -> bool:

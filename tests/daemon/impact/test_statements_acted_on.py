@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from daemon.impact.echo import Answered
 from daemon.impact.reply import Reply
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
@@ -267,8 +268,8 @@ def test_a_chat_reply_that_does_not_write_its_draft_again_acts_on_nothing(reply:
 
 
 def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() -> None:
-    assert Reply(REWRITTEN).writes_again(DRAFT)
-    assert not Reply(REWRITTEN + "\n\nShould I send it from your address?").writes_again(DRAFT)
-    assert not Reply("Sure. Next: the Lisbon trip, flights on 3 May, hotel near the river.").writes_again(DRAFT)
+    assert Reply(REWRITTEN).writes_again(Answered(DRAFT))
+    assert not Reply(REWRITTEN + "\n\nShould I send it from your address?").writes_again(Answered(DRAFT))
+    assert not Reply("Sure. Next: the Lisbon trip, flights on 3 May, hotel near the river.").writes_again(Answered(DRAFT))
     # an edit tool called: a tool session's reply redoes by its files, not its words
-    assert not Reply(REWRITTEN + "\nEdit: drafts/other.md").redoes(DRAFT)
+    assert not Reply(REWRITTEN + "\nEdit: drafts/other.md").writes_again(Answered(DRAFT))
