@@ -47,14 +47,15 @@ IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 # instead", "prefer-const".
 TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
 # What a tool prints, in English whatever language the person writes, in a tool's format: a
-# level in capitals ("WARN", "ERROR", "DEPRECATED"), a level or outcome opening its message
-# ("error:", "Warning:", "failed:"), or a mark of code (a call "fetchAll()", "{", "}", "==",
-# "::", "`"). A format, not a language's words; the same words in prose ("never swallow
-# errors", "a failed build") are the person's.
+# level in capitals opening the sentence or in brackets ("WARN …", "[ERROR]"), a level or an
+# outcome opening its message ("error:", "Warning:", "failed:"), or a mark of code (a call
+# "fetchAll()", "print(msg)", "{", "}", "==", "::", "`"). A format, not a language's words: the
+# same words in prose ("never swallow errors", "never ship DEBUG builds", "the file(s)") are the person's.
 TOOL_PRINTS = re.compile(
-    r"\b(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
-    r"|\b(?i:error|warning|warn|fatal|deprecated|failed|exception|info|debug)\s*:"
-    r"|\w\([^()\s]*\)|[{}`]|==|::"
+    r"^\W*(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
+    r"|\[(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|INFO|CRITICAL)\]"
+    r"|\b(?i:error|warning|warn|fatal|deprecated|failed|exception|debug)\s*:"
+    r"|[A-Za-z_][\w.]*\((?:[^()\s]{2,})?\)|[{}`]|==|::"
 )
 
 

@@ -16,7 +16,7 @@ from daemon.impact.cues import standing
 from daemon.impact.echo import LONG_WORD, Answered
 from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
-from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
+from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE, OUTPUT_MARKS, TOOL_CALL
 from daemon.text.keyboard import find, said_at, unaccented
 from daemon.text.language import Language, detect, known
 from daemon.text.unicode_words import uncased, words
@@ -29,6 +29,8 @@ OPENS_WITHIN = 2
 # shares its subject's words, not most of its words); and the telling words it must have.
 REWRITTEN = 0.6
 REWRITE_WORDS = 4
+# Words a line of a reply has at most to say nothing of whether it was sent again ("Final version:").
+SHORT_LINE = 3
 # Characters of the reply read for its opening (a reply may be a megabyte of tool output).
 OPENING_CHARS = 400
 # … and for the words it takes up.
@@ -120,21 +122,25 @@ class Reply:
         return any(_same_file(a, b) for a in mine for b in theirs)
 
     def writes_again(self, before: Answered) -> bool:
-        """Whether the reply, with no edit, writes the agent's turn `before` again: most
-        (REWRITTEN) of the telling words of its head (`_telling`, not function words) stand in
-        that turn's text, REWRITE_WORDS of them at least, and it does not end asking. A draft, a list or a plan written again in chat is
-        its work redone, as an edit of the same file is in a tool session."""
-        if EDITED.search(self.text) is not None:
-            return False
-        if ends_asking(self.text):
+        """Whether the reply, all prose, writes the agent's turn `before` again, changed: most
+        (REWRITTEN) of the telling words of its prose (`_telling`, not function words) stand in
+        that turn's text, REWRITE_WORDS of them at least, it does not end asking, and it is not
+        that turn's lines sent again (`_sent_again`). A draft, a list or a plan written again
+        in chat is its work redone, as an edit of the same file is in a tool session; a reply
+        that calls a tool works on, and one that sends the draft again changed nothing."""
+        if EDITED.search(self.edits) or ends_asking(self.text):
             return False
         lang = self.language or detect([self.turn.text])
         if lang is None:
             return False
+        # (a tool's call and what it printed are no draft: "[tool: Read: src/importer.py]")
+        prose = "\n".join(line for line in self.turn.text.splitlines() if not TOOL_CALL.match(line) and not line.lstrip().startswith(tuple(OUTPUT_MARKS)))
         # its words found in the turn's text, as a word is taken up (`echo.Answered.taken_up`): a
         # long one, one with a digit, one of a script without spaces; no stemming of either turn
-        mine = {w for w in (folded(w) for w in words(self.turn.text)) if w not in lang.function_words and _telling(w)}
-        return len(mine) >= REWRITE_WORDS and sum(w in before.folded for w in mine) >= REWRITTEN * len(mine)
+        mine = {w for w in (folded(w) for w in words(prose)) if w not in lang.function_words and _telling(w)}
+        if len(mine) < REWRITE_WORDS or sum(w in before.folded for w in mine) < REWRITTEN * len(mine):
+            return False
+        return not _sent_again(prose, before.text)
 
     def laughs_back(self) -> bool:
         """Whether the reply opens laughing (a laughing face, or a laugh of its own language:
@@ -201,6 +207,15 @@ class Reply:
         sentence is read for it."""
         said = {*self.opening[:OPENS_WITHIN], *self.opening[-1:]}
         return bool(self.opening) and not _first_words().isdisjoint(said) and self.amending is not None
+
+
+def _sent_again(prose: str, before: str) -> bool:
+    """Whether each line of `prose` of more than SHORT_LINE words is a line of the turn
+    `before` as it was: the draft sent again ("Final version:" and the same text), not written
+    again (one line changed is a rewrite)."""
+    lines = [" ".join(line.split()).casefold() for line in prose.splitlines() if len(line.split()) > SHORT_LINE]
+    old = {" ".join(line.split()).casefold() for line in before.splitlines()}
+    return bool(lines) and all(line in old for line in lines)
 
 
 def _telling(word: str) -> bool:

@@ -66,7 +66,7 @@ RENDERED = f"[{_one_of(RENDERED_MARKS)}]"
 # rendered ("● Update(src/a.py)", "• Edited src/a.py (+3 -1)"), or a diff fence. Not an arrow or
 # a line opening with "-": code and prose hold them.
 EDITED = re.compile(
-    rf"(?m)^\s*(?:(?:{_either(FILE_EDITS)})(?::|$)|{CODEX_SHELL}: {CODEX_PATCH}"
+    rf"(?m)^[ \t]*(?:(?:{_either(FILE_EDITS)})(?::|$)|{CODEX_SHELL}: {CODEX_PATCH}"
     rf"|{RENDERED}\s*(?:{_either(RENDERED_EDITS)})\(|{re.escape(CODEX_MARK)}\s*{CODEX_EDITS[0]}\s+\S+\s*\(\+\d+)|```diff"
 )
 # … and the file an edit changed: Claude Code's edit tools as the adapters write their calls,

@@ -256,6 +256,8 @@ def test_a_language_named_of_other_things_stays_apart(first: str, second: str) -
         ("ru", "кому это отправить", None),  # Komi
         # … a word the language also uses otherwise names one only with a capital
         ("en", "always polish the changelog", None),
+        ("en", "Polish the changelog before every release", None),  # the sentence's capital (review, helper-110)
+        ("en", "that point is not germane here", None),
         ("en", "the changelog in Polish", "@polish"),
         ("nl", "gebruik de connection pool", None),
         ("tr", "bu lehçe farklı", None),

@@ -267,9 +267,25 @@ def test_a_chat_reply_that_does_not_write_its_draft_again_acts_on_nothing(reply:
     assert found("Marta reads these on her phone between site visits.", DRAFT, reply) == []
 
 
+SENT_AGAIN = "Final version:\n\n" + DRAFT.split("\n\n", 1)[1]
+
+
+@pytest.mark.parametrize(
+    "message",
+    # the draft sent again as it was: an approval or news is acted on by nothing (review, helper-110)
+    ["Great draft.", "Amazing work on the invoice.", "Sounds good, send it to Marta tomorrow.", "Sarah got promoted last week, by the way."],
+)
+def test_a_draft_sent_again_unchanged_acts_on_nothing(message: str) -> None:
+    assert found(message, DRAFT, SENT_AGAIN) == []
+
+
 def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() -> None:
     assert Reply(REWRITTEN).writes_again(Answered(DRAFT))
     assert not Reply(REWRITTEN + "\n\nShould I send it from your address?").writes_again(Answered(DRAFT))
     assert not Reply("Sure. Next: the Lisbon trip, flights on 3 May, hotel near the river.").writes_again(Answered(DRAFT))
     # an edit tool called: a tool session's reply redoes by its files, not its words
     assert not Reply(REWRITTEN + "\nEdit: drafts/other.md").writes_again(Answered(DRAFT))
+    # … and its tool calls are no draft: only "Let me look again." is prose
+    before = Answered("[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests")
+    assert not Reply("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]").writes_again(before)
+    assert not Reply(SENT_AGAIN).writes_again(Answered(DRAFT))

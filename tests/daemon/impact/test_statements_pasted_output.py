@@ -47,6 +47,9 @@ def test_a_tools_english_message_in_another_languages_session_is_no_statement(co
         ("fr", "never log at debug level in production"),
         ("pl", "always reply in English; Minh reads the threads"),
         ("de", "always raise exceptions, never return None"),
+        ("pl", "always check the file(s) before merging"),  # (review, helper-110)
+        ("pl", "more info: always ask Minh before deploying"),
+        ("pl", "never ship DEBUG builds to the store"),
         # … and a rule in the person's language holding code is theirs
         ("pl", "nigdy nie używaj print(), tylko logger"),
         ("de", "nie wieder console.log() im Commit, bitte"),
