@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from daemon.impact.echo import Answered
+from daemon.impact.reply import Reply
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import detect
 
@@ -202,3 +204,12 @@ def test_a_long_name_in_code_is_read_at_once() -> None:
     # (the review measured 114 s for this sentence); a second is far more than it takes
     message = "process.env.NEXT_PUBLIC_SUPABASE_ANON_KEY_" + "AB" * 40 + " is never set in prod, always read it from Vault"
     assert any(s.kind == "standing_instruction" for s in found(message))
+
+
+@pytest.mark.timeout(10)
+def test_a_reply_of_many_blank_lines_is_read_at_once() -> None:
+    # the edit line was looked for with "^\s*" across lines: a reply of 40,000 blank lines took
+    # a minute (review, helper-110); a second is far more than it takes now
+    reply = Reply("😂 haha\n" + "  \n" * 40_000 + "done")
+    assert reply.laughs_back()
+    assert not reply.writes_again(Answered("Drafted the invoice e-mail for Marta: 14 hours of design review."))
