@@ -157,11 +157,10 @@ def _languages_named(said: Sequence[str], stems: frozenset[str], lang: Language)
     """`stems` with each language named in `said` as its meaning alone: "英語" and "English" are
     one word, no heavier than it ("Commits auf Englisch" and "commits in English pls"). A name
     in a script without spaces may be cut in two ("スペイン" "語"): read joined too. A capital
-opening the sentence is no capital of a name ("Polish the changelog")."""
+    opening the sentence is no capital of a name ("Polish the changelog")."""
     code = lang.code
     for i, word in enumerate(said):
         parts = [word]
-        # (the first word's capital is the sentence's: "Polish the changelog" names no language)
         spoken = language_at(lang, word if i else word.casefold())
         if spoken is None and i + 1 < len(said) and uncased(word) and uncased(said[i + 1]):
             parts = [word, said[i + 1]]

@@ -2,9 +2,8 @@
 no I/O): whether it opens amending ("Fixed", "Sorry", "失礼しました"), changes its work (an
 amending opening or an edit), redoes the work of its turn before (it edits again a file that
 turn edited, or, with no edit, writes that turn again), consoles, or laughs back and takes
-nothing up. `daemon.impact.amends`,
-`daemon.impact.statements` and `daemon.impact.again` read it
-(docs/explanation/impact.md#a-correction-the-agent-amends).
+nothing up. `daemon.impact.amends`, `daemon.impact.statements` and `daemon.impact.again` read
+it (docs/explanation/impact.md#a-correction-the-agent-amends).
 """
 
 from __future__ import annotations
@@ -111,8 +110,9 @@ class Reply:
     def redoes(self, before: str) -> bool:
         """Whether the reply redoes the work of the agent's turn `before`: it opens amending or
         redoing ("Changed to …", "Sorry — …"), or edits a file that turn edited or wrote (with
-        no edit at all, it may write that turn again: `writes_again`). A next task edits other files ("Next, write tests for the importer." / "Edit:
-        tests/test_importer.py"); a reply that only says what it will do redoes nothing."""
+        no edit at all, it may write that turn again: `writes_again`). A next task edits other
+        files ("Next, write tests for the importer." / "Edit: tests/test_importer.py"); a reply
+        that only says what it will do redoes nothing."""
         if self.may_amend():
             return True
         mine = _edited_files(self.edits)
@@ -134,7 +134,8 @@ class Reply:
         if lang is None:
             return False
         # (a tool's call and what it printed are no draft: "[tool: Read: src/importer.py]")
-        prose = "\n".join(line for line in self.turn.text.splitlines() if not TOOL_CALL.match(line) and not line.lstrip().startswith(tuple(OUTPUT_MARKS)))
+        lines = self.turn.text.splitlines()
+        prose = "\n".join(x for x in lines if not TOOL_CALL.match(x) and not x.lstrip().startswith(tuple(OUTPUT_MARKS)))
         # its words found in the turn's text, as a word is taken up (`echo.Answered.taken_up`): a
         # long one, one with a digit, one of a script without spaces; no stemming of either turn
         mine = {w for w in (folded(w) for w in words(prose)) if w not in lang.function_words and _telling(w)}
