@@ -10,26 +10,18 @@ from __future__ import annotations
 
 from functools import cache, cached_property
 
-from daemon.impact.clauses import folded, says_not, words_of
+from daemon.impact.clauses import says_not, words_of
 from daemon.impact.cues import standing
-from daemon.impact.echo import LONG_WORD, Answered
+from daemon.impact.echo import Answered
 from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
-from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE, OUTPUT_MARKS, TOOL_CALL
+from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
 from daemon.text.keyboard import find, said_at, unaccented
 from daemon.text.language import Language, detect, known
-from daemon.text.unicode_words import uncased, words
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
 OPENS_WITHIN = 2
-# Share of the telling words of a reply with no edit that its turn before holds, for the reply to
-# write that turn again (`Reply.writes_again`): three in five (a reply that goes on to new work
-# shares its subject's words, not most of its words); and the telling words it must have.
-REWRITTEN = 0.6
-REWRITE_WORDS = 4
-# Words a line of a reply has at most to say nothing of whether it was sent again ("Final version:").
-SHORT_LINE = 3
 # Characters of the reply read for its opening (a reply may be a megabyte of tool output).
 OPENING_CHARS = 400
 # … and for the words it takes up.
@@ -110,7 +102,7 @@ class Reply:
     def redoes(self, before: str) -> bool:
         """Whether the reply redoes the work of the agent's turn `before`: it opens amending or
         redoing ("Changed to …", "Sorry — …"), or edits a file that turn edited or wrote (with
-        no edit at all, it may write that turn again: `writes_again`). A next task edits other
+        no edit at all, it may write that turn again: `drafts`). A next task edits other
         files ("Next, write tests for the importer." / "Edit: tests/test_importer.py"); a reply
         that only says what it will do redoes nothing."""
         if self.may_amend():
@@ -121,27 +113,10 @@ class Reply:
         theirs = _edited_files(before[-READ_CHARS_BEFORE:])
         return any(_same_file(a, b) for a in mine for b in theirs)
 
-    def writes_again(self, before: Answered) -> bool:
-        """Whether the reply, all prose, writes the agent's turn `before` again, changed: most
-        (REWRITTEN) of the telling words of its prose (`_telling`, not function words) stand in
-        that turn's text, REWRITE_WORDS of them at least, it does not end asking, and it is not
-        that turn's lines sent again (`_sent_again`). A draft, a list or a plan written again
-        in chat is its work redone, as an edit of the same file is in a tool session; a reply
-        that calls a tool works on, and one that sends the draft again changed nothing."""
-        if EDITED.search(self.edits) or ends_asking(self.text):
-            return False
-        lang = self.language or detect([self.turn.text])
-        if lang is None:
-            return False
-        # (a tool's call and what it printed are no draft: "[tool: Read: src/importer.py]")
-        lines = self.turn.text.splitlines()
-        prose = "\n".join(x for x in lines if not TOOL_CALL.match(x) and not x.lstrip().startswith(tuple(OUTPUT_MARKS)))
-        # its words found in the turn's text, as a word is taken up (`echo.Answered.taken_up`): a
-        # long one, one with a digit, one of a script without spaces; no stemming of either turn
-        mine = {w for w in (folded(w) for w in words(prose)) if w not in lang.function_words and _telling(w)}
-        if len(mine) < REWRITE_WORDS or sum(w in before.folded for w in mine) < REWRITTEN * len(mine):
-            return False
-        return not _sent_again(prose, before.text)
+    def drafts(self) -> bool:
+        """Whether the reply may be a draft written again (`swapped.Rewrites.writes_again`): no
+        edit tool called nor diff shown, and no question at its end."""
+        return EDITED.search(self.edits) is None and not ends_asking(self.text)
 
     def laughs_back(self) -> bool:
         """Whether the reply opens laughing (a laughing face, or a laugh of its own language:
@@ -208,21 +183,6 @@ class Reply:
         sentence is read for it."""
         said = {*self.opening[:OPENS_WITHIN], *self.opening[-1:]}
         return bool(self.opening) and not _first_words().isdisjoint(said) and self.amending is not None
-
-
-def _sent_again(prose: str, before: str) -> bool:
-    """Whether each line of `prose` of more than SHORT_LINE words is a line of the turn
-    `before` as it was: the draft sent again ("Final version:" and the same text), not written
-    again (one line changed is a rewrite)."""
-    lines = [" ".join(line.split()).casefold() for line in prose.splitlines() if len(line.split()) > SHORT_LINE]
-    old = {" ".join(line.split()).casefold() for line in before.splitlines()}
-    return bool(lines) and all(line in old for line in lines)
-
-
-def _telling(word: str) -> bool:
-    """Whether a word of a reply tells which turn it writes: LONG_WORD letters or more, a digit,
-    or two letters of a script without spaces ("請求書", not "the")."""
-    return len(word) >= LONG_WORD or any(c.isdigit() for c in word) or (len(word) >= 2 and uncased(word))
 
 
 def ends_asking(text: str) -> bool:

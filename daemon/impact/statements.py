@@ -177,9 +177,6 @@ def detect_statements(
     # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
     acting = after if after is not None and answered.strip() and after.redoes(answered) and not ends_asking_in_prose(answered) else None
-    # … and so does a reply with no edit that writes the turn before again (a draft in chat),
-    # read last: a value it swaps in or a line it reworks names the sentence better
-    rewriting = after if after is not None and acting is None and answered.strip() and not ends_asking_in_prose(answered) else None
     # … and a reply that writes a word of the message in place of one of its turn before takes
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
     rewrites = Rewrites(answered, reply) if after is not None and answered.strip() else None
@@ -214,8 +211,11 @@ def detect_statements(
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
+    # … and so does a reply with no edit that writes the turn before again (a draft in chat),
+    # read last: a value it swaps in or a line it reworks names the sentence better
     unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read)
-    if rewriting is not None and unread and not pasted and len(read) <= LONGEST_ACTED and rewriting.writes_again(agent_turn):
+    drafted = after is not None and acting is None and not ends_asking_in_prose(answered) and after.drafts()
+    if rewrites is not None and drafted and unread and not pasted and len(read) <= LONGEST_ACTED and rewrites.writes_again():
         read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`

@@ -51,6 +51,7 @@ from daemon.impact.cues import Cue
 from daemon.impact.setright import asks_or_adds
 from daemon.impact.tool_lines import BARE_TOOL, EDIT_CALL, MARKS, TOOL_CALL
 from daemon.text.language import Language, known
+from daemon.text.unicode_words import uncased
 
 # How alike two lines' words must be for one to be the other written again (difflib's ratio:
 # twice the words in common over the words of both).
@@ -64,6 +65,13 @@ NEW_WORD = 2
 # longer word ("heroku" in "herokuapp.com"); a shorter one when it is no word of that turn ("5"
 # is new beside "9:05").
 LONG_WORD = 4
+# Share of the telling words of a reply with no edit that its turn before holds, for the reply to
+# write that turn again (`Rewrites.writes_again`): three in five (a reply that goes on to new
+# work shares its subject's words, not most of its words); the telling words it must have; and
+# the words a line has at most to say nothing of whether it was sent again ("Final version:").
+REWRITTEN = 0.6
+REWRITE_WORDS = 4
+SHORT_LINE = 3
 # Of a line the reply writes again without a word, the share of its words the new line must
 # have: a line cut down to a fragment of it ("due_date date NULL" of a sentence of prose that
 # names the file) is another line.
@@ -240,6 +248,20 @@ class Rewrites:
                     return [Cue("dropped", word, words.low.index(word))]
         return []
 
+    def writes_again(self) -> bool:
+        """Whether the reply writes the turn before again, changed (read for a reply that
+        `Reply.drafts`): three in five (REWRITTEN) or more of the telling words of its lines
+        (`_telling`; not a tool's call nor what it printed) stand in that turn's text,
+        REWRITE_WORDS of them at least, and its lines of more than SHORT_LINE words are not all
+        that turn's lines as they were ("Final version:" and the same draft changed nothing). A
+        draft, a list or a plan written again in chat is its work redone, as an edit of the
+        same file is in a tool session."""
+        mine = {w for w in self._written if _telling(w)} - _function_words()
+        if len(mine) < REWRITE_WORDS or sum(w in self.before_folded for w in mine) < REWRITTEN * len(mine):
+            return False
+        kept = frozenset(self._old)
+        return not all(line in kept for line in self._new if len(line) > SHORT_LINE)
+
     def reworks(self, alone: bool = False) -> bool:
         """Whether the reply writes a line of the turn before again, changed: the agent reworked
         its work (the most alike old lines of each new one, REWORK_LOOKS of them, are looked at);
@@ -295,6 +317,12 @@ def _like(old: tuple[str, ...], new: tuple[str, ...]) -> bool:
         return False
     match = SequenceMatcher(None, old, new, autojunk=False)
     return match.real_quick_ratio() >= LIKE and match.quick_ratio() >= LIKE and match.ratio() >= LIKE
+
+
+def _telling(word: str) -> bool:
+    """Whether a word of a reply tells which turn it writes: LONG_WORD letters or more, a digit,
+    or two letters of a script without spaces ("請求書", not "the")."""
+    return len(word) >= LONG_WORD or any(c.isdigit() for c in word) or (len(word) >= 2 and uncased(word))
 
 
 @cache

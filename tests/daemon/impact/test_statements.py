@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from daemon.impact.echo import Answered
 from daemon.impact.reply import Reply
 from daemon.impact.statements import Statement, detect_statements
+from daemon.impact.swapped import Rewrites
 from daemon.text.language import detect
 
 # The agent's turn the person answers: a statement sets right what the agent did, or says how
@@ -210,6 +210,6 @@ def test_a_long_name_in_code_is_read_at_once() -> None:
 def test_a_reply_of_many_blank_lines_is_read_at_once() -> None:
     # the edit line was looked for with "^\s*" across lines: a reply of 40,000 blank lines took
     # a minute (review, helper-110); a second is far more than it takes now
-    reply = Reply("😂 haha\n" + "  \n" * 40_000 + "done")
-    assert reply.laughs_back()
-    assert not reply.writes_again(Answered("Drafted the invoice e-mail for Marta: 14 hours of design review."))
+    text = "😂 haha\n" + "  \n" * 40_000 + "done"
+    assert Reply(text).laughs_back()
+    assert not Rewrites("Drafted the invoice e-mail for Marta: 14 hours of design review.", text).writes_again()

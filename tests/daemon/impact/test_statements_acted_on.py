@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from daemon.impact.echo import Answered
 from daemon.impact.reply import Reply
 from daemon.impact.statements import Statement, detect_statements
+from daemon.impact.swapped import Rewrites
 from daemon.text.language import language
 from daemon.transcripts.guards import tool_summary
 
@@ -248,7 +248,7 @@ AS_LIST = (
 
 def test_a_chat_reply_that_writes_its_draft_again_acts_on_a_sentence_about_it() -> None:
     # no edit, no amending opening, no line written again alike: the draft written again as a
-    # list is the work redone (`Reply.writes_again`), read after a value swapped in or a line reworked
+    # list is the work redone (`Rewrites.writes_again`), read after a value swapped in or a line reworked
     (statement,) = found("Marta reads these on her phone between site visits.", DRAFT, AS_LIST)
     assert statement.cues == ("acted_on:marta",)
 
@@ -279,13 +279,18 @@ def test_a_draft_sent_again_unchanged_acts_on_nothing(message: str) -> None:
     assert found(message, DRAFT, SENT_AGAIN) == []
 
 
+def writes_again(reply: str, before: str) -> bool:
+    """Whether `reply` may be a draft (`Reply.drafts`) that writes `before` again (`Rewrites.writes_again`)."""
+    return Reply(reply).drafts() and Rewrites(before, reply).writes_again()
+
+
 def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() -> None:
-    assert Reply(REWRITTEN).writes_again(Answered(DRAFT))
-    assert not Reply(REWRITTEN + "\n\nShould I send it from your address?").writes_again(Answered(DRAFT))
-    assert not Reply("Sure. Next: the Lisbon trip, flights on 3 May, hotel near the river.").writes_again(Answered(DRAFT))
+    assert writes_again(REWRITTEN, DRAFT)
+    assert not writes_again(REWRITTEN + "\n\nShould I send it from your address?", DRAFT)
+    assert not writes_again("Sure. Next: the Lisbon trip, flights on 3 May, hotel near the river.", DRAFT)
     # an edit tool called: a tool session's reply redoes by its files, not its words
-    assert not Reply(REWRITTEN + "\nEdit: drafts/other.md").writes_again(Answered(DRAFT))
+    assert not writes_again(REWRITTEN + "\nEdit: drafts/other.md", DRAFT)
     # … and its tool calls are no draft: only "Let me look again." is prose
-    before = Answered("[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests")
-    assert not Reply("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]").writes_again(before)
-    assert not Reply(SENT_AGAIN).writes_again(Answered(DRAFT))
+    before = "[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests"
+    assert not writes_again("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]", before)
+    assert not writes_again(SENT_AGAIN, DRAFT)
