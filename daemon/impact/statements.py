@@ -213,9 +213,11 @@ def detect_statements(
         read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
     # … and so does a reply with no edit that writes the turn before again (a draft in chat),
     # read last: a value it swaps in or a line it reworks names the sentence better
-    unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read)
-    drafted = after is not None and acting is None and not ends_asking_in_prose(answered) and after.drafts()
-    if rewrites is not None and drafted and unread and not pasted and len(read) <= LONGEST_ACTED and rewrites.writes_again():
+    unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
+    if (
+        after is not None and rewrites is not None and acting is None and unread and not pasted
+        and not ends_asking_in_prose(answered) and after.drafts() and rewrites.writes_again()
+    ):  # fmt: skip
         read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
