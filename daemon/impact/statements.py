@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from daemon.impact.again import recalls_agents_word
-from daemon.impact.amends import LONGEST as LONGEST_AMENDED
 from daemon.impact.amends import (
     LONGEST_ACTED,
     acted_on,
@@ -46,8 +45,7 @@ from daemon.impact.amends import (
     not_amended,
     tells,
 )
-from daemon.impact.amends import MANY as MANY_AMENDED
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
 from daemon.impact.cues import Cue, cues, may_hold_cues
@@ -66,8 +64,9 @@ from daemon.impact.neighbours import (
     points,
 )
 from daemon.impact.reply import Reply, ends_asking_in_prose
-from daemon.impact.sentences import Apart, Sentence, apart, sentences
+from daemon.impact.sentences import Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
+from daemon.impact.shown import shown_by_reply
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.impact.untaken import may_be_untaken, untaken
 from daemon.text.language import Language, detect
@@ -83,10 +82,8 @@ OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 # says it was said in); with fewer it takes in the sentence before.
 THIN = 2
 # Sentences of one message the reply's readings may find over all of them (each finds at most
-# MANY_AMENDED): more is a pasted text beside a correction ("No, the port is 9090." over a log).
+# `shown.MANY_AMENDED`): more is a pasted text beside a correction ("No, the port is 9090." over a log).
 MANY_SHOWN = 5
-# Words a sentence needs for the language found for it alone to be trusted over the session's.
-SURE = 6
 
 # The reply of a message the agent did not answer (yet): it takes nothing up.
 NO_REPLY = Answered("")
@@ -199,18 +196,18 @@ def detect_statements(
         read.append((sentence, _reading(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied))))
     pasted = False
     if amending is not None:
-        read, pasted = _amended(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
+        read, pasted = shown_by_reply(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
     if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.excluded for _, r in read):
-        read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
+        read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     if swapping is not None and not pasted:
-        read, pasted = _amended(read, swapping.changed, tells, spans, (usual, whole))
+        read, pasted = shown_by_reply(read, swapping.changed, tells, spans, (usual, whole))
     # … and a sentence of the message the reply reworks the agent's work after says what was
     # wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`); with no statement
     # beside it, when the reply keeps most of a line it rewrites ("baslik yine destan olmus"),
     # not after the agent asked (the sentence answers: "The garage entrance is on Elm Street.")
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
-        read, _ = _amended(read, reworked, asks_or_tells, spans, (usual, whole))
+        read, _ = shown_by_reply(read, reworked, asks_or_tells, spans, (usual, whole))
     # … and so does a reply with no edit that writes the turn before again (a draft in chat),
     # read last: a value it swaps in or a line it reworks names the sentence better
     unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
@@ -218,7 +215,7 @@ def detect_statements(
         after is not None and rewrites is not None and acting is None and unread and not pasted
         and not ends_asking_in_prose(answered) and after.drafts() and rewrites.writes_again()
     ):  # fmt: skip
-        read, pasted = _amended(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
+        read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
     if after is not None and may_be_untaken(read) and not (after.changes() or after.redoes(answered)):
@@ -288,45 +285,6 @@ def detect_statements(
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
-
-
-def _amended(
-    read: list[tuple[Sentence, Reading]],
-    reading: Callable[[Language, str, Words], list[Cue]],
-    something_else: Callable[[Language, str, Words], bool],
-    spans: Apart,
-    languages: tuple[Language | None, Language | None],
-) -> tuple[list[tuple[Sentence, Reading]], bool]:
-    """The readings with each sentence of no cue that the reply shows the agent took as a
-    correction (`reading`: it amends it, acts on it or swaps its word in; `daemon.impact.amends`,
-    `daemon.impact.swapped`), unless more than MANY_AMENDED are: a pasted text. A sentence
-    `something_else` finds (it tells, asks for work) is not read. `languages` are the session's
-    usual one and the message's. With whether the message was found pasted."""
-    found: dict[int, Reading] = {}
-    usual, whole = languages
-    for k, (sentence, read_before) in enumerate(read):
-        if read_before.cues or read_before.excluded or spans.holds(sentence):
-            continue
-        words = words_of(sentence.text)
-        # a short sentence with no cue word may look like another language ("grace's is fine."
-        # like Italian, "db's on 5433 locally." like French): read in the session's; a longer one
-        # in its own (a person switches); with neither known, in its own and the message's; never
-        # in one typed in Latin letters ("Greeklish": its lists are keyed, the reply's words not)
-        own = read_before.language if len(words.low) >= SURE or usual is None else None
-        order = (own,) if own is not None and usual is not None else (usual,) if usual is not None else (own, whole)
-        langs = [lang for lang in order if lang is not None and not lang.keyed]
-        langs = [lang for n, lang in enumerate(langs) if all(lang.code != o.code for o in langs[:n])]
-        if not langs:
-            continue
-        # the guards first, the shortest first: finding what the reply takes up stems it
-        if not 0 < len(words.low) <= LONGEST_AMENDED or any(something_else(lang, sentence.text, words) for lang in langs):
-            continue
-        cue = next((c for lang in langs if (c := reading(lang, sentence.text, words))), [])
-        if cue and not any(excluded(lang, sentence.text, words, cue, spans.around(sentence)) for lang in langs):
-            found[k] = Reading(langs[0], cue, False)
-            if len(found) > MANY_AMENDED:
-                return read, True
-    return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)], False
 
 
 def _may_hold(text: str, answered: str) -> bool:
