@@ -25,7 +25,8 @@ A message with more than MANY such sentences is a pasted text the agent rewrote:
 An agent that redoes its work without saying it was wrong (it edits again a file its turn
 before edited: `Reply.redoes`) acts on the sentences of a message with no cue of their own,
 none of its sentences left out: one about its turn before that says something new is then a
-correction (`acted_on`, docs/explanation/impact.md#a-correction-the-agent-acts-on).
+correction (`acted_on`, docs/explanation/impact.md#a-correction-the-agent-acts-on). So is one
+whose new word a reply that stays on that turn's work takes up (`carried_out`).
 """
 
 from __future__ import annotations
@@ -143,3 +144,18 @@ def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> lis
     taken = [w for w in held if w not in lang.function_words and not negating(lang, w) and not w.startswith("@")]
     # the longest word names it best: "due_date" rather than its "date"
     return [Cue("acted_on", max(taken, key=len), 0)] if taken else []
+
+
+def carried_out(lang: Language, text: str, words: Words, answered: Answered, reply: Reply) -> list[Cue]:
+    """The cue (kind `acted_on`) of a sentence about the agent's turn before (`acted_on`) a word
+    of which, new to that turn, the reply takes up (`echo.Answered.taken_up`; no function word),
+    read when the reply neither amends nor edits again but stays on that turn's work
+    (`swapped.Rewrites.stays_on`): "los totales van sin IVA, contabilidad los quiere netos." after
+    a report with VAT included, answered by the report sent again with "totales netos"; "here
+    changes go through a pull request …" after an apply from a shell, answered by the pull
+    request opened (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
+    cue = acted_on(lang, text, words, answered)
+    if not cue:
+        return []
+    new = set(reply.turn.taken_up(text, lang)) - set(answered.taken_up(text, lang))
+    return cue if any(w not in lang.function_words and not negating(lang, w) and not w.startswith("@") for w in new) else []

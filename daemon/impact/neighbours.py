@@ -52,13 +52,13 @@ def joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
 
 
 def lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
-    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!"),
-    or a complaint and nothing else ("trop long.", "Way too much!"): what is wanted follows."""
+    """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!";
+    "no no." read as a prohibition too), or a complaint and nothing else ("trop long.", "Way too much!"): what is wanted follows."""
     if all(c.kind == "excess" for c in reading.cues):
         low = words_of(sentence.text).low
         taken = {i for c in reading.cues for i in range(c.at, c.at + len(c.phrase.split()))}
         return all(i in taken or w in lang.function_words for i, w in enumerate(low))
-    return all(c.kind == "correction" for c in reading.cues) and not content(sentence.text, lang).stems
+    return all(c.kind in ("correction", "prohibition") for c in reading.cues) and not content(sentence.text, lang).stems
 
 
 def continued(text: str, read: Read, k: int, lang: Language) -> bool:

@@ -23,7 +23,7 @@ Each sentence is read in the language `detect` finds for it and in the message's
 whose data file has no `impact:` section finds nothing). Beside its own words' cues, it is read
 against the agent's turns around it: a value of the turn before set right (`setright`), a
 complaint about it (`complaint`), a sentence with no cue the reply amends, or one about the
-turn before the reply acts on by redoing the work (`amends`);
+turn before the reply acts on by redoing the work or carries out staying on it (`amends`);
 one whose word the reply writes in place of its own or takes out, or reworks its work after
 (`swapped`); all in `daemon.impact`. A sentence that opens with "and" beside a statement is
 another point of it (`neighbours.points`).
@@ -41,6 +41,7 @@ from daemon.impact.amends import (
     LONGEST_ACTED,
     acted_on,
     amended,
+    carried_out,
     not_acted_on,
     not_amended,
     tells,
@@ -178,6 +179,10 @@ def detect_statements(
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
     rewrites = Rewrites(answered, reply) if after is not None and answered.strip() else None
     swapping = rewrites if rewrites is not None and rewrites.may_change(text) else None
+    # … and a reply that neither amends nor edits again but stays on that turn's work carries out
+    # what a sentence about it said new (`carried_out`: "los totales van sin IVA, contabilidad los
+    # quiere netos.", answered by the report with "totales netos"); not an answer to its question
+    carrying = swapping if acting is None and after is not None and not ends_asking_in_prose(answered) else None
     if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
         return []  # most replies amend nothing: the agent just goes on
     if after is not None and after.laughs_back():
@@ -216,6 +221,10 @@ def detect_statements(
         and not ends_asking_in_prose(answered) and after.drafts() and rewrites.writes_again()
     ):  # fmt: skip
         read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
+    # (read last: the readings above name what the reply did better)
+    unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
+    if carrying is not None and after is not None and unread and not pasted and carrying.stays_on():
+        read, pasted = shown_by_reply(read, partial(carried_out, answered=agent_turn, reply=after), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
     if after is not None and may_be_untaken(read) and not (after.changes() or after.redoes(answered)):
