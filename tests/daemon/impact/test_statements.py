@@ -139,6 +139,12 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "ERRO[0003] always failing pull",
         "logcat: E/Auth: token never expires",
         "FutureWarning: pass the axis by name instead",
+        "il log dice: java.lang.IllegalStateException: Session never opened",
+        "в логе: WARN [main] Retry never succeeded after 5 attempts",
+        "tsc: error TS6133: 'total' is declared but its value is never read.",
+        "cargo: warning[E0599]: the method is never called",
+        # a line of `git log --oneline`
+        "git log shows it:\na1b2c3d fix: always close the db pool\n9f8e7d6 chore: bump deps",
         # code: inline, a comment line, a flag, a setting named as code, a shell's prompt
         "it prints `WARN: cache never warmed` on every boot",
         "// always keep in sync with schema.sql",
@@ -167,6 +173,10 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "10:30:00 works for me, never before 9",
         "$ 500 is the cap, never more",
         "TS2322: always fix, never ts-ignore",
+        "WARN logs never in production, and no [debug] tags either",
+        "-- never push to main --",
+        # a short hash needs a digit and a letter: a word of hex letters is the person's
+        "decade always ends with a retro, never skip it",
         # the person goes on after a tool's message, on its line
         "TypeError: x is undefined. Never use optional chaining on that object.",
     ],
