@@ -176,7 +176,7 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "WARN logs never in production, and no [debug] tags either",
         "-- never push to main --",
         # a short hash needs a digit and a letter: a word of hex letters is the person's
-        "decade always ends with a retro, never skip it",
+        "defaced labels always get reprinted, never reuse them",
         # the person goes on after a tool's message, on its line
         "TypeError: x is undefined. Never use optional chaining on that object.",
     ],
