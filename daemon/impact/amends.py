@@ -154,8 +154,16 @@ def carried_out(lang: Language, text: str, words: Words, answered: Answered, rep
     a report with VAT included, answered by the report sent again with "totales netos"; "here
     changes go through a pull request …" after an apply from a shell, answered by the pull
     request opened (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
+    # "… for Kofi, please", "… I think": a request or a guess, which the reply carries out too
+    if find(words.low, lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset()) | _hedges(lang)):
+        return []
     cue = acted_on(lang, text, words, answered)
     if not cue:
         return []
     new = set(reply.turn.taken_up(text, lang)) - set(answered.taken_up(text, lang))
     return cue if any(w not in lang.function_words and not negating(lang, w) and not w.startswith("@") for w in new) else []
+
+
+def _hedges(lang: Language) -> frozenset[tuple[str, ...]]:
+    """The language's `hedges` ("I think", "maybe") as phrases."""
+    return frozenset(tuple(h.split()) for h in lang.words("hedges"))

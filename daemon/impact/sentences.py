@@ -16,15 +16,15 @@ text between single quotes ('never deploy on a Friday'); and tool output pasted 
   lines up to a blank line, when the first of them looks like output: one of the above, or
   a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`);
 - a log line from where its log starts to the end of its first sentence (`LOG_LINE`): a
-  date and a time with seconds, a level in brackets, with a count or before its thread ("WARN
-  [main]"), an Android tag, a tool's message as tools print it ("TypeError: …",
-  "java.lang.IllegalStateException: …", "Traceback", "error TS6133: …"), a shell's prompt
-  before a command, opening the line or after a short label ("logcat: E/Auth: …"); not a level
-  or "Warning:" alone, which the person writes too ("WARNING: never commit the .env file");
-- a line of `git log --oneline`, a commit's short hash and its subject;
+  date and a time with seconds, a level in brackets or with a count, an Android tag, a tool's
+  message as tools print it ("TypeError: …", "java.lang.IllegalStateException: …",
+  "Traceback", "error[E0599]: …"), a shell's prompt before a command, opening the line or
+  after a short label ("logcat: E/Auth: …"); not a level or "Warning:" alone, which the person
+  writes too ("WARNING: never commit the .env file");
+- lines of `git log --oneline`, two or more: a commit's short hash and its subject;
 - code: a comment on a line of its own (`//`, `# `, `/*`, `<!--`; not SQL's `--`, which people
-  also open a line with: "-- never push to main --"), code inline (`` `WARN:
-  cache never warmed` ``), a command's flag (`--always-full`), a line setting one value of a
+  also open a line with: "-- never push to main --"), code inline (`` `WARN: cache never
+  warmed` ``), a command's flag (`--always-full`), a line setting one value of a
   name written as code (`imagePullPolicy: Always`; "force_push: never" and "answers: always
   in English" are the person's).
 """
@@ -64,19 +64,20 @@ LOG = (
     r"|(?:TRAC|DEBU|INFO|WARN|ERRO|FATA|PANI)\[\d+\]"
     r"|[VDIWEF]/[\w.$-]{3,}(?:\(\s*\d+\))?:"
     # … "TypeError: …", "java.lang.IllegalStateException: …", "Traceback (most recent call
-    # last)", "npm ERR!"; a level before its thread or logger ("WARN [main] …"); a compiler's
-    # message with its code ("error TS6133: …", "warning[E0599]: …")
+    # last)", "npm ERR!", Rust's "error[E0599]: …" ("WARN [deploy] never on a Friday" and
+    # "error TS2322: always fix the type" may be the person's own labels)
     r"|(?:[a-z_]\w*\.)*[A-Z][a-z]\w*(?:Error|Exception|Warning):|Traceback\b|npm ERR!"
-    r"|(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL)[ \t]+\[[\w.$-]+\]"
-    r"|(?:error|warning)(?:[ \t]+TS\d+|\[[A-Z]?\d+\]):"
+    r"|(?:error|warning)\[E\d{4}\]:"
     r"|\$[ \t]+[a-z])"
 )
 LOG_LINE = re.compile(r"(?m)(?:^[ \t]*|^[ \t]*[^\W\d][\w ./-]{0,24}:[ \t]+)(" + LOG + r"[^\n]*?(?:[.!?](?=\s)|$))")
 # A comment of code on a line of its own ("// keep in sync with schema.sql", "# never edit by hand").
 COMMENT_LINE = re.compile(r"(?m)^[ \t]*(?://|#(?=[ \t])|/\*|<!--).*$")
-# A line of `git log --oneline`: a commit's short hash (seven hex digits or more, a digit and a
-# letter among them) and its subject ("a1b2c3d fix: always close the db pool").
-COMMIT_LINE = re.compile(r"(?m)^[ \t]*(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}[ \t]+\S.*$")
+# Lines of `git log --oneline`, two or more: a commit's short hash (seven hex digits or more, a
+# digit and a letter among them) and its subject ("a1b2c3d fix: always close the db pool"); a
+# message may open naming one commit ("abc1234 broke the build. Never force-push to main.").
+COMMIT = r"[ \t]*(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}[ \t]+\S[^\n]*"
+COMMIT_LINE = re.compile(r"(?m)^" + COMMIT + r"(?:\n" + COMMIT + r")+$")
 # Code inline (`WARN: cache never warmed`) and a command's flag (--always-full): no word of it
 # is a cue of the person's, though a sentence of it alone sets a value ("`--target dev_ana`").
 INLINE_CODE = re.compile(r"`[^`\n]+`|(?<![\w-])--[^\W\d][\w.=-]*")

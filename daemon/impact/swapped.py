@@ -278,8 +278,11 @@ class Rewrites:
 
     @cached_property
     def _kept(self) -> int:
-        """How many of them stand in the turn before's text."""
-        return sum(w in self.before_folded for w in self._telling_written)
+        """How many of them stand in the turn before's text: a number as a word of it ("2" is
+        not kept by "312"), another word anywhere in it."""
+        return sum(
+            (w in self._said_before) if any(c.isdigit() for c in w) else (w in self.before_folded) for w in self._telling_written
+        )
 
     def reworks(self, alone: bool = False) -> bool:
         """Whether the reply writes a line of the turn before again, changed: the agent reworked

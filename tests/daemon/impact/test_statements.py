@@ -140,8 +140,6 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "logcat: E/Auth: token never expires",
         "FutureWarning: pass the axis by name instead",
         "il log dice: java.lang.IllegalStateException: Session never opened",
-        "в логе: WARN [main] Retry never succeeded after 5 attempts",
-        "tsc: error TS6133: 'total' is declared but its value is never read.",
         "cargo: warning[E0599]: the method is never called",
         # a line of `git log --oneline`
         "git log shows it:\na1b2c3d fix: always close the db pool\n9f8e7d6 chore: bump deps",
@@ -174,9 +172,13 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "$ 500 is the cap, never more",
         "TS2322: always fix, never ts-ignore",
         "WARN logs never in production, and no [debug] tags either",
+        "WARN [deploy] never on a Friday",
+        "error TS2322: always fix the type, never use ts-ignore.",
         "-- never push to main --",
-        # a short hash needs a digit and a letter: a word of hex letters is the person's
-        "defaced labels always get reprinted, never reuse them",
+        # a short hash needs a digit and a letter, and a second line: one commit named is the
+        # person's subject (review, helper-113)
+        "effaced labels always get reprinted\nacceded requests never get reopened",
+        "abc1234 broke the build. Never force-push to main again.",
         # the person goes on after a tool's message, on its line
         "TypeError: x is undefined. Never use optional chaining on that object.",
     ],

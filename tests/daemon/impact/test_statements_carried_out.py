@@ -25,6 +25,10 @@ REPORT = (
 )
 
 
+DEPLOYED = "Deployed build 1024 to staging at 14:05; 312 tests passed, 0 failed, 2 skipped."
+SLIDES = "Drafted the client demo slides for Ana: 12 slides, 3 scenarios, 2 backup accounts."
+
+
 def found(message: str, answered: str, reply: str, code: str = "en") -> list[Statement]:
     return detect_statements(
         message, "s1.jsonl", 3, "2026-12-01T10:00:00+00:00", answered=answered, usual=language(code), reply=reply
@@ -85,6 +89,11 @@ def test_an_opening_no_before_it_is_one_statement_with_it() -> None:
         # … it asks for more work, or gives someone else's words
         (APPLY, "now open a pull request for the plan so Kofi reviews it.", PUSHED),
         (APPLY, "Kofi says changes go through a pull request and the pipeline posts the plan.", PUSHED),
+        # … it asks politely, or guesses (review, helper-113)
+        (APPLY, "and a pull request with the plan for Kofi, please.", PUSHED),
+        (APPLY, "the plan goes through a pull request when Kofi is around, I think.", PUSHED),
+        # … the reply keeps only numbers found inside the turn's ("2" in "312"): other work
+        (DEPLOYED, "cool. Ana wants the client demo slides for build 1024.", SLIDES),
         # … it says nothing of the turn before
         (APPLY, "Kofi reviews pull requests in the morning.", PUSHED),
     ],
@@ -96,5 +105,7 @@ def test_what_the_reply_carries_out_but_is_no_correction(answered: str, message:
 def test_a_reply_stays_on_the_turn_before_with_a_fifth_of_its_telling_words() -> None:
     assert Rewrites(APPLY, PUSHED).stays_on()
     assert not Rewrites(APPLY, "Kofi's calendar is free Thursday at 10, I booked the review slot.").stays_on()
-    # a reply of no telling word stays on nothing
+    # a reply of no telling word stays on nothing, nor one whose numbers stand only inside the turn's
     assert not Rewrites(APPLY, "ok, on it").stays_on()
+    assert not Rewrites(DEPLOYED, SLIDES).stays_on()
+    assert Rewrites(DEPLOYED, "Build 1024: 312 passed, the 2 skipped ones are the flaky mail tests.").stays_on()
