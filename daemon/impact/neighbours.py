@@ -53,7 +53,8 @@ def joined(before: list[Cue], after: list[Cue]) -> list[Cue]:
 
 def lone(reading: Reading, sentence: Sentence, lang: Language) -> bool:
     """Whether a statement's sentence is a correction opener and nothing else ("No.", "Nope!";
-    "no no." read as a prohibition too), or a complaint and nothing else ("trop long.", "Way too much!"): what is wanted follows."""
+    "no no." read as a prohibition too), or a complaint and nothing else ("trop long.", "Way
+    too much!"): what is wanted follows."""
     if all(c.kind == "excess" for c in reading.cues):
         low = words_of(sentence.text).low
         taken = {i for c in reading.cues for i in range(c.at, c.at + len(c.phrase.split()))}

@@ -1,7 +1,7 @@
 """The sentences with no cue of their own that the agent's reply shows it took as a correction
 (pure, no I/O): each reading of `daemon.impact.statements` that looks at the reply — it amends
-the sentence, acts on it, swaps its word in or reworks its work after (`daemon.impact.amends`,
-`daemon.impact.swapped`) — is applied to a message's sentences here, in the language each is
+the sentence, acts on it, carries it out, swaps its word in or reworks its work after
+(`daemon.impact.amends`, `daemon.impact.swapped`) — is applied to a message's sentences here, in the language each is
 to be read in, leaving out what the reading's guard finds is something else.
 """
 
@@ -30,10 +30,11 @@ def shown_by_reply(
     languages: tuple[Language | None, Language | None],
 ) -> tuple[list[tuple[Sentence, Reading]], bool]:
     """The readings with each sentence of no cue that the reply shows the agent took as a
-    correction (`reading`: it amends it, acts on it or swaps its word in; `daemon.impact.amends`,
-    `daemon.impact.swapped`), unless more than MANY_AMENDED are: a pasted text. A sentence
-    `something_else` finds (it tells, asks for work) is not read. `languages` are the session's
-    usual one and the message's. With whether the message was found pasted."""
+    correction (`reading`: it amends it, acts on it, carries it out or swaps its word in;
+    `daemon.impact.amends`, `daemon.impact.swapped`), unless more than MANY_AMENDED are: a
+    pasted text. A sentence `something_else` finds (it tells, asks for work) is not read.
+    `languages` are the session's usual one and the message's. With whether the message was
+    found pasted."""
     found: dict[int, Reading] = {}
     usual, whole = languages
     for k, (sentence, read_before) in enumerate(read):

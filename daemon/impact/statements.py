@@ -182,7 +182,7 @@ def detect_statements(
     # … and a reply that neither amends nor edits again but stays on that turn's work carries out
     # what a sentence about it said new (`carried_out`: "los totales van sin IVA, contabilidad los
     # quiere netos.", answered by the report with "totales netos"); not an answer to its question
-    carrying = swapping if acting is None and after is not None and not ends_asking_in_prose(answered) else None
+    carrying = swapping if swapping is not None and acting is None and not ends_asking_in_prose(answered) else None
     if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
         return []  # most replies amend nothing: the agent just goes on
     if after is not None and after.laughs_back():
