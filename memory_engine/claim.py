@@ -231,7 +231,7 @@ def _unspaced(text: str, phrases: frozenset[tuple[str, ...]]) -> str | None:
     return None
 
 
-def _words_of(lang: Language, name: str) -> frozenset[tuple[str, ...]]:
+def phrases_of(lang: Language, name: str) -> frozenset[tuple[str, ...]]:
     """A `words`-level list of the data file (hedges …) as phrases."""
     return frozenset(tuple(_words(item)) for item in lang.words(name))
 
@@ -365,7 +365,7 @@ def assess(
         return Refusal("negated", "the quote negates the clause that holds the value")
     if (found := _has(lang, text, whole, claim.get("hypothetical", frozenset()))) is not None:
         return Refusal("hypothetical", f"the quote is a condition, a wish or a supposition (“{found}”)")
-    if (found := _has(lang, text, whole, _words_of(lang, "hedges"))) is not None:
+    if (found := _has(lang, text, whole, phrases_of(lang, "hedges"))) is not None:
         return Refusal("tentative", f"the quote hedges (“{found}”)")
     if (found := _has(lang, text, whole, claim.get("past_state", frozenset()))) is not None:
         return Refusal("past_state", f"the quote says the state is over (“{found}”)")

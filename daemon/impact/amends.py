@@ -43,6 +43,7 @@ from daemon.impact.reply import Reply, ends_asking
 from daemon.impact.setright import asks_or_adds
 from daemon.text.keyboard import find
 from daemon.text.language import Language
+from memory_engine.claim import phrases_of
 
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
@@ -155,15 +156,10 @@ def carried_out(lang: Language, text: str, words: Words, answered: Answered, rep
     changes go through a pull request …" after an apply from a shell, answered by the pull
     request opened (docs/explanation/impact.md#a-correction-the-agent-acts-on)."""
     # "… for Kofi, please", "… I think": a request or a guess, which the reply carries out too
-    if find(words.low, lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset()) | _hedges(lang)):
+    if find(words.low, lang.impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset()) | phrases_of(lang, "hedges")):
         return []
     cue = acted_on(lang, text, words, answered)
     if not cue:
         return []
     new = set(reply.turn.taken_up(text, lang)) - set(answered.taken_up(text, lang))
     return cue if any(w not in lang.function_words and not negating(lang, w) and not w.startswith("@") for w in new) else []
-
-
-def _hedges(lang: Language) -> frozenset[tuple[str, ...]]:
-    """The language's `hedges` ("I think", "maybe") as phrases."""
-    return frozenset(tuple(h.split()) for h in lang.words("hedges"))

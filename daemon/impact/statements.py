@@ -34,7 +34,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import (
@@ -174,7 +174,9 @@ def detect_statements(
     amending = after if after is not None and answered.strip() and after.may_amend() else None
     # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
-    acting = after if after is not None and answered.strip() and after.redoes(answered) and not ends_asking_in_prose(answered) else None
+    # whether the turn before asks at its end, read once whichever reading asks
+    asks_back = cache(lambda: ends_asking_in_prose(answered))
+    acting = after if after is not None and answered.strip() and after.redoes(answered) and not asks_back() else None
     # … and a reply that writes a word of the message in place of one of its turn before takes
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
     rewrites = Rewrites(answered, reply) if after is not None and answered.strip() else None
@@ -182,7 +184,7 @@ def detect_statements(
     # … and a reply that neither amends nor edits again but stays on that turn's work carries out
     # what a sentence about it said new (`carried_out`: "los totales van sin IVA, contabilidad los
     # quiere netos.", answered by the report with "totales netos"); not an answer to its question
-    carrying = swapping if swapping is not None and acting is None and not ends_asking_in_prose(answered) else None
+    carrying = swapping if swapping is not None and acting is None and not asks_back() else None
     if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
         return []  # most replies amend nothing: the agent just goes on
     if after is not None and after.laughs_back():
@@ -211,19 +213,17 @@ def detect_statements(
     # beside it, when the reply keeps most of a line it rewrites ("baslik yine destan olmus"),
     # not after the agent asked (the sentence answers: "The garage entrance is on Elm Street.")
     alone = not any(r.cues and not r.excluded for _, r in read)
-    if rewrites is not None and not pasted and not (alone and ends_asking_in_prose(answered)) and rewrites.reworks(alone):
+    if rewrites is not None and not pasted and not (alone and asks_back()) and rewrites.reworks(alone):
         read, _ = shown_by_reply(read, reworked, asks_or_tells, spans, (usual, whole))
     # … and so does a reply with no edit that writes the turn before again (a draft in chat),
     # read last: a value it swaps in or a line it reworks names the sentence better
-    unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
     if (
-        after is not None and rewrites is not None and acting is None and unread and not pasted
-        and not ends_asking_in_prose(answered) and after.drafts() and rewrites.writes_again()
+        after is not None and rewrites is not None and acting is None and _unread(read) and not pasted
+        and not asks_back() and after.drafts() and rewrites.writes_again()
     ):  # fmt: skip
         read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     # (read last: the readings above name what the reply did better)
-    unread = any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
-    if carrying is not None and after is not None and unread and not pasted and carrying.stays_on():
+    if carrying is not None and after is not None and _unread(read) and not pasted and carrying.stays_on():
         read, pasted = shown_by_reply(read, partial(carried_out, answered=agent_turn, reply=after), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
@@ -294,6 +294,12 @@ def detect_statements(
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
+
+
+def _unread(read: list[tuple[Sentence, Reading]]) -> bool:
+    """Whether a message's readings leave a sentence with no cue to read for the reply, none of
+    them left out, and are few enough to be the person's (LONGEST_ACTED)."""
+    return any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
 
 
 def _may_hold(text: str, answered: str) -> bool:
