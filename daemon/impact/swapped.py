@@ -32,14 +32,12 @@ of the line, ALONE): the agent reworked its work, and a sentence of REWORKED_WOR
 words that neither asks for work nor tells (`asks_or_tells`) says what was wrong
 (docs/explanation/impact.md#in-a-message-the-agent-reworks-its-work-after).
 
-The lines of a tool call and of what a command printed (under "● Bash(…)", "• Ran …",
-"[tool: shell …]") are not read: a command's output changes with the world, not with what
-the person said. An edit's diff (under "● Update(…)", "• Edited …") is the agent's work.
+The turns are read as their work's lines (`daemon.impact.work_lines`): not a tool's call nor
+what a command printed, an edit's diff with its signs.
 """
 
 from __future__ import annotations
 
-import re
 import unicodedata
 from difflib import SequenceMatcher
 from functools import cache, cached_property
@@ -49,7 +47,7 @@ from daemon.impact.clauses import Words, breaks, folded, words_of
 from daemon.impact.content import content
 from daemon.impact.cues import Cue
 from daemon.impact.setright import asks_or_adds
-from daemon.impact.tool_lines import BARE_TOOL, EDIT_CALL, MARKS, TOOL_CALL
+from daemon.impact.work_lines import work_lines
 from daemon.text.language import Language, known
 from daemon.text.unicode_words import uncased
 
@@ -96,52 +94,6 @@ REWORK_LOOKS = 5
 # …" written "we remind you …"); not a line of prose that names the same things ("Booked the
 # Berlin hotel." answered "Sorry to hear that. Should I cancel the Berlin hotel?").
 ALONE = 0.6
-# A diff's line under an edit: its number, one space, then its sign against the line (Claude
-# Code's "12 -    runs-on: …", Codex's "4 -terraform_version = …"); a space in the sign's
-# place is a line kept ("14        - run: make test" is a list's item).
-DIFF = re.compile(r"^(?:\d+ )?([+-])")
-# … and in a ```diff fence, where the sign opens the line; not a file's header ("--- a/x").
-FENCED_DIFF = re.compile(r"^(?!(?:---|\+\+\+)(?:[ \t]|\Z))([+-])")
-# A placeholder of a draft ("Dear [NAME],", "<client>", "{first_name}"): no value of the
-# agent's, and the person's word filling it is an answer, not a correction.
-PLACEHOLDER = re.compile(r"\{\{?[^\W\d][\w ]{0,29}\}?\}|\[[^\W\d][\w ]{0,29}\]|<[^\W\d][\w ]{0,29}>")
-
-
-def _lines(text: str, blanked: bool = False) -> list[tuple[str, tuple[str, ...]]]:
-    """The lines of an agent's turn as (diff sign or "", words), without its tool calls' lines
-    and what a command printed under one (indented lines after it). A "+" or "-" opening a line
-    is a diff's sign only in an edit's diff (the indented lines after it) or a ```diff fence; in
-    prose it is a list's mark. `blanked`: without the placeholders of a draft (PLACEHOLDER)."""
-    found: list[tuple[str, tuple[str, ...]]] = []
-    under: str | None = None  # "edit" or "output": the tool call the indented lines belong to
-    fenced = False  # inside a ```diff fence
-    for raw in text.splitlines():
-        if raw.lstrip().startswith("```"):
-            fenced = raw.lstrip()[3:].strip().casefold() == "diff" and not fenced
-            under = None
-            continue
-        if BARE_TOOL.match(raw):
-            under = None
-            continue
-        if TOOL_CALL.match(raw):
-            under = "edit" if EDIT_CALL.match(raw) else "output"
-            continue
-        if under is not None and raw[:1] in (" ", "\t") and raw.strip():
-            if under == "output":
-                continue
-        else:
-            under = None
-        line = MARKS.sub("", raw)
-        sign = ""
-        diff = DIFF.match(line) if under == "edit" else FENCED_DIFF.match(raw) if fenced else None
-        if diff is not None:
-            sign, line = diff.group(1), line[diff.end() :]
-        said = words_of(PLACEHOLDER.sub(" ", line) if blanked else line).low
-        if said:
-            found.append((sign, said))
-    return found
-
-
 class Rewrites:
     """The agent's turn before a message and its reply after it, read as lines once however
     many of the message's sentences ask (see the module docstring)."""
@@ -177,11 +129,11 @@ class Rewrites:
     def _old(self) -> list[tuple[str, ...]]:
         """The lines a reply's line may write again: the turn before's, and the "-" lines of the
         reply's own diff, without their placeholders."""
-        return [w for _, w in _lines(self.before, blanked=True)] + [w for sign, w in _lines(self.reply, blanked=True) if sign == "-"]
+        return [w for _, w in work_lines(self.before, blanked=True)] + [w for sign, w in work_lines(self.reply, blanked=True) if sign == "-"]
 
     @cached_property
     def _new(self) -> list[tuple[str, ...]]:
-        return [w for sign, w in _lines(self.reply) if sign != "-"]
+        return [w for sign, w in work_lines(self.reply) if sign != "-"]
 
     @cached_property
     def _written(self) -> frozenset[str]:

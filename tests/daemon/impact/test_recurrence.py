@@ -61,6 +61,20 @@ def test_statements_about_other_things_stay_apart() -> None:
     assert [len(i.statements) for i in group(statements)] == [1, 1, 1]
 
 
+def test_a_statement_close_only_to_a_later_one_of_an_item_opens_its_own() -> None:
+    # the second joins the first through "invoices" and "Ruth"; the third shares "PDF" and
+    # "Word files" with the second and nothing with the first: a chain, not one thing said again
+    statements = [
+        *said(1, "Invoices go to Ruth at accounting, not to me.", "2026-03-02"),
+        *said(2, "Invoices as PDF to Ruth, not Word files.", "2026-03-09"),
+        *said(3, "PDF, not Word files, for every report.", "2026-03-16"),
+    ]
+    assert quotes(group(statements)) == [
+        ["Invoices go to Ruth at accounting, not to me.", "Invoices as PDF to Ruth, not Word files."],
+        ["PDF, not Word files, for every report."],
+    ]
+
+
 def test_a_told_you_cue_lowers_the_bar() -> None:
     first = said(1, "Use the shared calendar for the team offsites, not personal invites.", "2026-06-01")
     close = said(2, "Team offsites go in the shared calendar, I keep saying it.", "2026-06-08")

@@ -74,6 +74,31 @@ def test_a_word_the_reply_writes_in_place_of_the_agents_own_is_a_correction(
     assert all(s.kind == "correction" for s in statements)
 
 
+# an edit whose summary shows the change with an arrow, as Codex's agents write it under the edit
+CARDS = "Drafted 2 product cards: Beach Towel Mint 100x180 and Beach Towel Navy 100x180, saved to cards.json."
+RECARDS = '• Edited cards.json (+2 -2)\n  └ "size": "100x180" → "90x180" (2 cards)'
+
+
+def test_a_word_an_edits_arrow_puts_in_place_of_the_agents_own_is_a_correction() -> None:
+    statements = found("90x180. We have no 100x180 towel.", CARDS, RECARDS)
+    assert swapped(statements) == ["90x180."]
+    # … and the word before the arrow is taken out: the sentence naming it is one too
+    assert [c for s in statements for c in s.cues] == ["swapped:90x180", "dropped:100x180"]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # an arrow in prose is as often a route or a result ("Linate → AMS", "pytest → 31 passed")
+        'Sizes: "100x180" → "90x180" (2 cards).',
+        # two arrows are a path, not one change
+        '• Edited cards.json (+2 -2)\n  └ "size": "100x180" → "90x180" → "80x180"',
+    ],
+)
+def test_an_arrow_in_prose_or_a_path_of_them_swaps_nothing(reply: str) -> None:
+    assert swapped(found("90x180. We have no 100x180 towel.", CARDS, reply)) == []
+
+
 def test_a_second_value_beside_a_statement_found_is_found_too() -> None:
     message = "Never sign as Anna K. And Kowalski, with an i."
     statements = found(message, DRAFT, REDRAFT)
