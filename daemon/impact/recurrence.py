@@ -50,7 +50,8 @@ MIN_SHARED = 0.9
 # (an hour, a day), two that are all one side holds are the same fact said again.
 UNIVERSAL_SHARED = 2
 # An item's statements a new one is compared with: its first and its last COMPARED (an item
-# said again hundreds of times is still recognised by its recent wording, at a bounded cost).
+# said again hundreds of times is compared at a bounded cost; close to its recent wording, a
+# statement must still come near its first: FIRST_SHARE).
 COMPARED = 8
 # Share of the bar a statement must reach with an item's first statement to join it through a
 # later one: three quarters (a half to all of it tried; on the read, held-out and earlier blind
@@ -232,12 +233,16 @@ def group(
                 score = 1.0  # the same fact or skill learned from both, said in two sessions
             else:
                 scores = [similarity(mine, contents[id(s)], weights) for s in compared]
-                # close to a later statement, it must not be far from the first: an item is one
-                # thing said again, not a chain of links that each share a word with the next
-                # ("we use pnpm" → "run pnpm tsc before done" → "tsc first")
-                score = max(scores) if len(scores) == 1 or same_turn or scores[0] >= FIRST_SHARE * bar else 0.0
-                # … or near, at the same mistake of the agent's: in another session only (the
-                # sentences of one message share their situation)
+                # close to a later statement, it must not be far from the first (the first said
+                # in its language, when one was: "45 Tage, nicht 30" → "45 jours, pas 30" →
+                # "quarante-cinq jours, je l'ai déjà dit"): an item is one thing said again, not
+                # a chain of links that each share a word with the next ("we use pnpm" → "run
+                # pnpm tsc before done" → "tsc first")
+                first = next((k for k, s in enumerate(compared) if s.language == statement.language), 0)
+                chained = not same_turn and max(scores[0], scores[first]) < FIRST_SHARE * bar
+                score = 0.0 if chained else max(scores)
+                # … or near, at the same mistake of the agent's, whichever of its statements: in
+                # another session only (the sentences of one message share their situation)
                 if score < bar and not same_turn and around and _situated(statement, compared, scores, contents, around, bar):
                     score = bar
             if score >= bar and (best is None or score > best[0]):

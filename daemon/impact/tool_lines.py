@@ -12,7 +12,7 @@ A tool call reaches the impact readings in three forms:
 
 The runtimes' tool names, marks and verbs are declared here once; the patterns of
 `daemon.impact.amends` (did the reply edit, which file, what is prose), `daemon.impact.situation`
-and `daemon.impact.swapped` (which line of a turn is a call, its output, its diff) are built
+and `daemon.impact.work_lines` (which line of a turn is a call, its output, its diff) are built
 from them, adding only the shapes around them (a patch's header, a diff fence, a shell prompt).
 """
 

@@ -4,7 +4,7 @@ the reply compares with the turn before (`daemon.impact.swapped`).
 The lines of a tool call and of what a command printed (under "● Bash(…)", "• Ran …",
 "[tool: shell …]") are not read: a command's output changes with the world, not with what
 the person said. An edit's diff (under "● Update(…)", "• Edited …") is the agent's work, its
-lines with their signs; so is a change an edit's summary writes with an arrow ("zone:
+lines with their signs; so is a change an edit's summary line writes with an arrow ("└ zone:
 ch-gva-2 → ch-dk-2"), read as a diff's two lines.
 """
 
@@ -21,11 +21,15 @@ from daemon.impact.tool_lines import BARE_TOOL, EDIT_CALL, MARKS, TOOL_CALL
 DIFF = re.compile(r"^(?:\d+ )?([+-])")
 # … and in a ```diff fence, where the sign opens the line; not a file's header ("--- a/x").
 FENCED_DIFF = re.compile(r"^(?!(?:---|\+\+\+)(?:[ \t]|\Z))([+-])")
-# A change an edit's summary writes as "old → new" under the edit ("└ zone: ch-gva-2 →
-# ch-dk-2"): the word before the arrow was the line's, the word after it is, as a diff's "-" and
-# "+" lines. Not in prose, where an arrow is as often a route or a result ("Linate → AMS",
-# "`pytest` → 31 passed"); one arrow a line (two are a path or a pipeline).
-ARROW = re.compile(r"(\S+)[ \t]*(?:→|->)[ \t]*(\S+)")
+# A change an edit's summary line writes with an arrow, under the edit and after an output
+# mark ("  └ zone: ch-gva-2 → ch-dk-2", "  ⎿ signature: Anna Kowalsky → Anna Kowalski"): what
+# stands between the last ": " and the arrow was the line's, as many words after it are, read
+# as a diff's "-" and "+" lines. Not a line of the edit's diff or of a file it wrote ("1 def
+# load(path) -> Config:", "node->tail = head"), nor one arrow among others (a path: "a → b →
+# c", "a → b ⇒ c"), nor prose, where an arrow is as often a route or a result ("Linate → AMS").
+SUMMARY = re.compile(r"^[ \t]*[⎿└][ \t]*(?!\d+[ \t])")
+ARROWS = ("→", "->")
+OTHER_ARROWS = ("⇒", "=>", "←", "<-", "↔", "⟶")
 # A placeholder of a draft ("Dear [NAME],", "<client>", "{first_name}"): no value of the
 # agent's, and the person's word filling it is an answer, not a correction.
 PLACEHOLDER = re.compile(r"\{\{?[^\W\d][\w ]{0,29}\}?\}|\[[^\W\d][\w ]{0,29}\]|<[^\W\d][\w ]{0,29}>")
@@ -35,8 +39,8 @@ def work_lines(text: str, blanked: bool = False) -> list[tuple[str, tuple[str, .
     """The lines of an agent's turn as (diff sign or "", words), without its tool calls' lines
     and what a command printed under one (indented lines after it). A "+" or "-" opening a line
     is a diff's sign only in an edit's diff (the indented lines after it) or a ```diff fence; in
-    prose it is a list's mark; a line under an edit with one ARROW is its two lines, "-" and
-    "+". `blanked`: without the placeholders of a draft (PLACEHOLDER)."""
+    prose it is a list's mark; an edit's summary line with one arrow is its two lines, "-"
+    and "+" (SUMMARY). `blanked`: without the placeholders of a draft (PLACEHOLDER)."""
     found: list[tuple[str, tuple[str, ...]]] = []
     under: str | None = None  # "edit" or "output": the tool call the indented lines belong to
     fenced = False  # inside a ```diff fence
@@ -61,15 +65,28 @@ def work_lines(text: str, blanked: bool = False) -> list[tuple[str, tuple[str, .
         diff = DIFF.match(line) if under == "edit" else FENCED_DIFF.match(raw) if fenced else None
         if diff is not None:
             sign, line = diff.group(1), line[diff.end() :]
-        arrow = ARROW.search(line) if under == "edit" and not sign and line.count("→") + line.count("->") == 1 else None
-        if arrow is not None:
-            was, now = line[: arrow.start(2)] + line[arrow.end() :], line[: arrow.start()] + line[arrow.start(2) :]
-            found += [(mark, said) for mark, part in (("-", was), ("+", now)) if (said := _words(part, blanked))]
+        change = _arrowed(line) if under == "edit" and not sign and SUMMARY.match(raw) else None
+        if change is not None:
+            found += [(mark, said) for mark, part in zip("-+", change, strict=True) if (said := _words(part, blanked))]
             continue
         said = _words(line, blanked)
         if said:
             found.append((sign, said))
     return found
+
+
+def _arrowed(line: str) -> tuple[str, str] | None:
+    """The line before and after the change its one arrow writes (SUMMARY), or None."""
+    if sum(line.count(a) for a in ARROWS) != 1 or any(a in line for a in OTHER_ARROWS):
+        return None
+    arrow = next(a for a in ARROWS if a in line)
+    before, after = line.split(arrow)
+    cut = before.rfind(": ") + 2 if ": " in before else 0
+    # the new value as many words long as the old one; what follows stands on both lines
+    # ("→ "90x180" (3 cards)")
+    old, new = before[cut:].split(), after.split()
+    rest = new[max(1, len(old)) :]
+    return " ".join([before[:cut], *old, *rest]), " ".join([before[:cut], *new])
 
 
 def _words(line: str, blanked: bool) -> tuple[str, ...]:

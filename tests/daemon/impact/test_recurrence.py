@@ -75,6 +75,17 @@ def test_a_statement_close_only_to_a_later_one_of_an_item_opens_its_own() -> Non
     ]
 
 
+def test_a_chain_through_the_first_statement_said_in_its_language_still_joins() -> None:
+    # the third shares no word with the German first, but is close to the French second: the
+    # first said in its language stands for the item's first
+    statements = [
+        *said(1, "Die Rückgabefrist beträgt 45 Tage, nicht 30.", "2026-04-01"),
+        *said(2, "Non, 45 jours pour le retour, pas 30 !", "2026-04-08"),
+        *said(3, "Le délai de retour est de quarante-cinq jours, je l'ai déjà dit.", "2026-04-15"),
+    ]
+    assert [len(item.statements) for item in group(statements)] == [3]
+
+
 def test_a_told_you_cue_lowers_the_bar() -> None:
     first = said(1, "Use the shared calendar for the team offsites, not personal invites.", "2026-06-01")
     close = said(2, "Team offsites go in the shared calendar, I keep saying it.", "2026-06-08")

@@ -99,6 +99,23 @@ def test_an_arrow_in_prose_or_a_path_of_them_swaps_nothing(reply: str) -> None:
     assert swapped(found("90x180. We have no 100x180 towel.", CARDS, reply)) == []
 
 
+def test_a_value_of_several_words_an_edits_arrow_puts_in_is_a_correction() -> None:
+    reply = "• Edited reminder.txt (+1 -1)\n  └ signature: Anna Kowalsky → Anna Kowalski"
+    assert swapped(found("Kowalski, with an i.", DRAFT, reply)) == ["Kowalski, with an i."]
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        # an arrow in the code of a file written, or of an edit's lines: no change summed up
+        "● Write(src/loader.py)\n  ⎿  Wrote 2 lines to src/loader.py\n       1 def load(path: str) -> Config:\n       2     return Config.parse(path)",
+        "● Update(src/loader.py)\n  ⎿  Updated src/loader.py with 1 addition\n       10   def load(path: str) -> Config:\n       11 +     check(path)",
+    ],
+)
+def test_an_arrow_in_the_code_under_an_edit_is_no_change(reply: str) -> None:
+    assert found("The current loader silently ignores missing keys.", "I'll look at the config loader.", reply) == []
+
+
 def test_a_second_value_beside_a_statement_found_is_found_too() -> None:
     message = "Never sign as Anna K. And Kowalski, with an i."
     statements = found(message, DRAFT, REDRAFT)
