@@ -74,7 +74,7 @@ def test_a_word_the_reply_writes_in_place_of_the_agents_own_is_a_correction(
     assert all(s.kind == "correction" for s in statements)
 
 
-# an edit whose summary shows the change with an arrow, as Codex's agents write it under the edit
+# an edit whose summary line shows the change with an arrow, as an agent may write it under the edit
 CARDS = "Drafted 2 product cards: Beach Towel Mint 100x180 and Beach Towel Navy 100x180, saved to cards.json."
 RECARDS = '• Edited cards.json (+2 -2)\n  └ "size": "100x180" → "90x180" (2 cards)'
 
