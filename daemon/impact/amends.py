@@ -141,8 +141,7 @@ def acted_on(lang: Language, text: str, words: Words, answered: Answered) -> lis
     # ran psql on localhost sets nothing right, whatever the reply then changed
     if not content(text, lang).stems - set(held):
         return []
-    # (a concept the text layer names, "@test", is no word the person wrote)
-    taken = [w for w in held if w not in lang.function_words and not negating(lang, w) and not w.startswith("@")]
+    taken = [w for w in held if _says(lang, w)]
     # the longest word names it best: "due_date" rather than its "date"
     return [Cue("acted_on", max(taken, key=len), 0)] if taken else []
 
@@ -162,4 +161,10 @@ def carried_out(lang: Language, text: str, words: Words, answered: Answered, rep
     if not cue:
         return []
     new = set(reply.turn.taken_up(text, lang)) - set(answered.taken_up(text, lang))
-    return cue if any(w not in lang.function_words and not negating(lang, w) and not w.startswith("@") for w in new) else []
+    return cue if any(_says(lang, w) for w in new) else []
+
+
+def _says(lang: Language, word: str) -> bool:
+    """Whether a word taken up says something: no function word, no "not", and no concept the
+    text layer names ("@test" is no word the person wrote)."""
+    return word not in lang.function_words and not negating(lang, word) and not word.startswith("@")

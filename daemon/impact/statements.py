@@ -181,10 +181,6 @@ def detect_statements(
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
     rewrites = Rewrites(answered, reply) if after is not None and answered.strip() else None
     swapping = rewrites if rewrites is not None and rewrites.may_change(text) else None
-    # … and a reply that neither amends nor edits again but stays on that turn's work carries out
-    # what a sentence about it said new (`carried_out`: "los totales van sin IVA, contabilidad los
-    # quiere netos.", answered by the report with "totales netos"); not an answer to its question
-    carrying = swapping if swapping is not None and acting is None and not asks_back() else None
     if amending is None and acting is None and swapping is None and not _may_hold(text, answered):
         return []  # most replies amend nothing: the agent just goes on
     if after is not None and after.laughs_back():
@@ -222,8 +218,15 @@ def detect_statements(
         and not asks_back() and after.drafts() and rewrites.writes_again()
     ):  # fmt: skip
         read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
-    # (read last: the readings above name what the reply did better)
-    if carrying is not None and after is not None and _unread(read) and not pasted and carrying.stays_on():
+    # … and a reply with a word swapped in or taken out that neither amends nor edits again but
+    # stays on that turn's work carries out what a sentence about it said new (`carried_out`:
+    # "los totales van sin IVA, contabilidad los quiere netos.", answered by the report with
+    # "totales netos"); not an answer to its question. Read last: the readings above name what
+    # the reply did better
+    if (
+        swapping is not None and after is not None and acting is None and _unread(read) and not pasted
+        and not asks_back() and swapping.stays_on()
+    ):  # fmt: skip
         read, pasted = shown_by_reply(read, partial(carried_out, answered=agent_turn, reply=after), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
