@@ -30,15 +30,13 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cache
 
 from daemon.impact.again import recalls
-from daemon.impact.clauses import NEGATING, SHOUTED, Words, body_start, negating
+from daemon.impact.clauses import SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.shapes import EQUALS, as_before, asked, defined, every, forbidden, in_code, sequence
-from daemon.text.keyboard import find, said_at, typed_key
-from daemon.text.language import Language, known, script_of
-from daemon.text.latin_reading import latin_readings
+from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, in_code, sequence
+from daemon.text.keyboard import find, said_at
+from daemon.text.language import Language, script_of
 from daemon.text.lexicon import number_at
 
 # Scripts written without spaces between words: there a space is a pause, like a comma.
@@ -48,81 +46,11 @@ BESIDE = 3
 # Words a sentence opening with a contrast may say after it: "Not usd.", "Nicht Brandt."
 NAMED = 3
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
-# The lists whose phrases make a sentence a statement (the others only leave sentences out).
-CUE_LISTS = (
-    "correction_openers",
-    "prohibition_openers",
-    "stop_openers",
-    "contrast",
-    "contrast_after",
-    "contrast_before_name",
-    "instead",
-    "reminder",
-    "again",
-    "standing",
-    "preference",
-    "closing",
-    "limit",
-    "changed",
-    "politeness",
-    "first",
-    "every",
-    "precedent",
-    "excess",
-)
-
-
 @dataclass(frozen=True)
 class Cue:
     kind: str  # one of the classes above
     phrase: str
     at: int  # the word position it starts at
-
-
-@cache
-def first_words() -> frozenset[str]:
-    """The first word of every cue phrase of every language: a sentence holding none of them
-    (nor a negation in capitals) holds no cue, whatever its language, and is not read further."""
-    found: set[str] = set()
-    for lang in known().values():
-        for name in CUE_LISTS:
-            found.update(p[0] for p in lang.impact.get(name, ()) if p)
-        if lang.impact:
-            found.update(p[0] for p in lang.claim.get("standing", ()) if p)
-    return frozenset(found | {typed_key(w) for w in found})
-
-
-@cache
-def first_words_in_latin() -> tuple[tuple[Language, frozenset[str]], ...]:
-    """The first words of the cue phrases of each reading in Latin letters (`latin_readings`),
-    keyed as it keys the words of a sentence ("ohi" is read as "oxi")."""
-    return tuple(
-        (r, frozenset(p[0] for name in CUE_LISTS for p in r.impact.get(name, ()) if p)) for r in latin_readings()
-    )
-
-
-@cache
-def negations() -> frozenset[str]:
-    """The words of every language with cues that say "not" (`NEGATING`): read in capitals."""
-    return frozenset(
-        w
-        for lang in known().values()
-        if lang.impact
-        for w, concepts in lang.concepts.items()
-        if NEGATING & set(concepts)
-    )
-
-
-def may_hold_cues(text: str, words: Words) -> bool:
-    """Whether some word of the sentence `text` opens a cue phrase of some language
-    (`first_words`), is a negation written in capitals (`negations`), or a name is defined
-    with " = " (`daemon.impact.shapes.defined`)."""
-    return (
-        not first_words().isdisjoint(words.low)
-        or not negations().isdisjoint(words.capitals)
-        or EQUALS.search(text) is not None
-        or any(not first.isdisjoint(r.key(w) for w in words.low) for r, first in first_words_in_latin())
-    )
 
 
 def agreement(lang: Language, text: str, words: Words) -> str | None:
@@ -262,6 +190,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("precedent", " ".join(p), i) for i, p in as_before(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("standing", " ".join(p), i) for i, p in every(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("standing", " ".join(p), i) for i, p in announced(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("defined", "=", i) for i, _ in defined(text, words) if free(i, 1)][:1]
     found += [
         Cue("limit", " ".join(p), i)

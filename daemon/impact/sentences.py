@@ -35,7 +35,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from daemon.impact.cues import negations
+from daemon.impact.cue_words import negations
 from daemon.text.language import abbreviations
 from memory_engine.claim import apart_spans
 

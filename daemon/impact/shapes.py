@@ -9,6 +9,7 @@ name defined with " = ".
 | sequence (`first`, `then`) | a `first` word opening or closing its clause with a `then` word in a later clause, or closing a clause that names a way; not the person's plan, a third person's doing, a story, an ordinal | "tests first, then commit", "tsc first" |
 | standing (`every`) | opening its clause, which names the kind and KIND_ONLY word more or asks (politeness, "must", an imperative); not when the clause tells (`_tells`) | "every commit", "jede Rechnung … bitte …", "каждый возврат отмечай" |
 | prohibition (`prohibiting`, `imperative_forms`) | the negation of `prohibiting` before an imperative, anywhere | "промокоды от себя не раздавай" |
+| standing (`thus`) | closing its clause but for at most AFTER_THUS words, the clause ending in a colon or a dash with STEPS clauses or more after it; not in the past | "u nas to jde takhle — make lint, make test, …", "antes de atualizar fazemos assim: backup, …" |
 | defined (no list) | " = " between a name of at most DEFINED words and a definition of two words or more, no number, name in code or single letter in the name nor opening the definition | "clientes = sem emojis", "new column = new schema version + changelog line" |
 """
 
@@ -27,6 +28,15 @@ from daemon.text.lexicon import number_at
 EQUALS = re.compile(r"(?<=\s)=(?=\s)")
 # Words a name defined with " = " may have ("new column = …"): more is a sum or code.
 DEFINED = 3
+# Words a language that puts its verb last says between "like this" and the colon ("bizde fiyat
+# işi şöyle yürüyor:", "우리 팀은 이렇게 해요:", "うちはこういう流れです："); an English "we do it
+# like this:" says none.
+AFTER_THUS = 2
+# Clauses after the colon: the steps of a way of doing, not one thing shown ("it looks like
+# this: a blank page").
+STEPS = 2
+# What ends a clause that announces what follows: a colon or a dash.
+ANNOUNCING = re.compile(r"\s*(?:[:：—–]|-\s)")
 # Words a clause may say after its `every` phrase and still only name the kind ("every commit";
 # "every test passes" says more).
 KIND_ONLY = 1
@@ -168,6 +178,34 @@ def every(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str,
         )
         if after <= KIND_ONLY or asking:
             hits.append((at, phrase))
+    return hits
+
+
+def announced(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
+    """Each `thus` phrase ("like this", "assim", "takhle", "έτσι") that announces how a thing is
+    done: it closes its clause (but for AFTER_THUS words), the clause ends in a colon or a dash,
+    and STEPS clauses or more follow ("u nas to jde takhle — `make lint`, `make test`, …",
+    "Για τις επιστροφές εδώ κάνουμε έτσι: πρώτα λίστα …, μετά …"). Not in the past ("it went
+    like this: …" tells a story); a question, or a third person's doing ("he does it like this:
+    …"), is left out as every "always" so said is (`daemon.impact.left_out.excluded`)."""
+    low = words.low
+    breaks = clause_breaks(text, words)
+    bounds = [0, *breaks, len(low)]
+    hits = []
+    # the longest phrase at a place: "sådan her", not "sådan"
+    for at, phrase in sorted(find(low, lang.impact.get("thus", frozenset())), key=lambda hit: (hit[0], -len(hit[1]))):
+        clause = bisect_right(breaks, at)
+        end = bounds[clause + 1]
+        if end == len(low) or end - at - len(phrase) > AFTER_THUS:
+            continue
+        # the Arabic comma parts the steps too, though it is no clause break (`clauses.CLAUSE_BREAK`)
+        if len(bounds) - 2 - clause + text[words.spans[end][0] :].count("،") < STEPS:
+            continue
+        if not ANNOUNCING.match(text[words.spans[end - 1][1] : words.spans[end][0]]):
+            continue
+        if any(lang.matches("past_forms", w) for w in low[bounds[clause] : end]):
+            continue
+        hits.append((at, phrase))
     return hits
 
 

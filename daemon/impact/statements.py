@@ -49,7 +49,8 @@ from daemon.impact.amends import (
 from daemon.impact.clauses import words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
-from daemon.impact.cues import Cue, cues, may_hold_cues
+from daemon.impact.cue_words import may_hold_cues
+from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
 from daemon.impact.left_out import RECALLING, excluded, pasted_output

@@ -1,0 +1,84 @@
+"""Which sentences may hold a cue at all, in any language (pure, no I/O;
+docs/explanation/impact.md): the first words of every cue phrase of every language's `impact:`
+lists, read once, so that a sentence holding none of them is not read further
+(`daemon.impact.cues` reads the cues themselves)."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from daemon.impact.clauses import NEGATING, Words
+from daemon.impact.shapes import EQUALS
+from daemon.text.keyboard import typed_key
+from daemon.text.language import Language, known
+from daemon.text.latin_reading import latin_readings
+
+# The lists whose phrases make a sentence a statement (the others only leave sentences out).
+CUE_LISTS = (
+    "correction_openers",
+    "prohibition_openers",
+    "stop_openers",
+    "contrast",
+    "contrast_after",
+    "contrast_before_name",
+    "instead",
+    "reminder",
+    "again",
+    "standing",
+    "preference",
+    "closing",
+    "limit",
+    "changed",
+    "politeness",
+    "first",
+    "every",
+    "precedent",
+    "excess",
+    "thus",
+)
+
+
+@cache
+def first_words() -> frozenset[str]:
+    """The first word of every cue phrase of every language: a sentence holding none of them
+    (nor a negation in capitals) holds no cue, whatever its language, and is not read further."""
+    found: set[str] = set()
+    for lang in known().values():
+        for name in CUE_LISTS:
+            found.update(p[0] for p in lang.impact.get(name, ()) if p)
+        if lang.impact:
+            found.update(p[0] for p in lang.claim.get("standing", ()) if p)
+    return frozenset(found | {typed_key(w) for w in found})
+
+
+@cache
+def first_words_in_latin() -> tuple[tuple[Language, frozenset[str]], ...]:
+    """The first words of the cue phrases of each reading in Latin letters (`latin_readings`),
+    keyed as it keys the words of a sentence ("ohi" is read as "oxi")."""
+    return tuple(
+        (r, frozenset(p[0] for name in CUE_LISTS for p in r.impact.get(name, ()) if p)) for r in latin_readings()
+    )
+
+
+@cache
+def negations() -> frozenset[str]:
+    """The words of every language with cues that say "not" (`NEGATING`): read in capitals."""
+    return frozenset(
+        w
+        for lang in known().values()
+        if lang.impact
+        for w, concepts in lang.concepts.items()
+        if NEGATING & set(concepts)
+    )
+
+
+def may_hold_cues(text: str, words: Words) -> bool:
+    """Whether some word of the sentence `text` opens a cue phrase of some language
+    (`first_words`), is a negation written in capitals (`negations`), or a name is defined
+    with " = " (`daemon.impact.shapes.defined`)."""
+    return (
+        not first_words().isdisjoint(words.low)
+        or not negations().isdisjoint(words.capitals)
+        or EQUALS.search(text) is not None
+        or any(not first.isdisjoint(r.key(w) for w in words.low) for r, first in first_words_in_latin())
+    )
