@@ -75,10 +75,9 @@ def excluded(
         return True
     if agreement(lang, text, words) is not None:
         return True
-    if said(lang, words, lang.impact.get("one_off", frozenset()), spans):
-        return True
-    if said(lang, words, lang.impact.get("dismissal", frozenset()), spans):
-        return True
+    for name in ("one_off", "dismissal"):
+        if _spares(lang, words, said(lang, words, lang.impact.get(name, frozenset()), spans), found):
+            return True
     # the person sets their own words right ("sorry I said Thursday earlier I meant Friday"); a
     # rule said with it still stands ("my bad, always use pnpm here")
     ruled = any(c.kind in ("standing", "preference") for c in found)
@@ -100,6 +99,17 @@ def excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
+
+
+def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
+    """Whether one of `hits` (a one-off, a dismissal) spares the sentence's cues: not when a
+    `but` word stands after it and before every cue ("it's fine this time, but from now on ask
+    me first", "ครั้งนี้ไม่เป็นไร แต่ต่อไปถามผมก่อน"). After the cues, it still spares them: a
+    dismissal takes back what was said ("80 €, not 60, but whatever"), and "…, but this time go
+    ahead" was as often a one-off in the held-out corpora."""
+    turns = [i for i, _ in said(lang, words, lang.impact.get("but", frozenset()))]
+    first = min((c.at for c in found), default=len(words.low))
+    return any(not any(at + len(phrase) <= i < first for i in turns) for at, phrase in hits)
 
 
 def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue]) -> bool:
