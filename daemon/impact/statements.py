@@ -68,6 +68,7 @@ from daemon.impact.neighbours import (
 from daemon.impact.reply import Reply, ends_asking_in_prose
 from daemon.impact.sentences import Sentence, apart, sentences
 from daemon.impact.setright import MANY, may_set_right, set_right
+from daemon.impact.shapes import in_code
 from daemon.impact.shown import shown_by_reply
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.impact.untaken import may_be_untaken, untaken
@@ -139,6 +140,12 @@ def _read(
         recalled = []
     if not any(c.kind == "again" for c in found):
         found += [Cue("again", " ".join(p), i) for i, p in recalled]
+    # a "no" opening the answer to the agent's question answers it ("Mám to rovnou commitnout?"
+    # "ne, to si commitnu sam"): what follows it is read for cues of its own; with a value after
+    # it (a number, a name in code), it sets the question's right ("…in us-east-1?" "No, eu-west-1.")
+    valued = any(in_code(w) for w in said.low)
+    if any(c.kind == "correction" for c in found) and not valued and ends_asking_in_prose(answered.text):
+        found = [c for c in found if c.kind != "correction"]
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit

@@ -1,0 +1,54 @@
+"""A "no" opening the answer to the agent's question answers it, and is no correction of its
+own (`correction_openers`, daemon/impact/statements.py); what follows it keeps its cues
+(sentences written for these tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+
+
+def found(message: str, answered: str) -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=answered)
+
+
+@pytest.mark.parametrize(
+    ("asked", "told", "message"),
+    [
+        (
+            "Tests pass. Shall I commit it straight away?",
+            "Tests pass, and I committed it straight away.",
+            "no, I'll commit it myself, I want to read it first.",
+        ),
+        (
+            "PATCH přijímá delivery_note. Mám to rovnou commitnout?",
+            "PATCH přijímá delivery_note. Rovnou jsem to commitnul.",
+            "ne, to si commitnu sam, chci to jeste projit.",
+        ),
+        (
+            "Die Liste ist fertig. Soll ich sie gleich an Frau Brandt schicken?",
+            "Die Liste ist fertig, ich habe sie gleich an Frau Brandt geschickt.",
+            "Nein, die schicke ich morgen selbst.",
+        ),
+    ],
+)
+def test_a_no_answering_the_agents_question_corrects_nothing(asked: str, told: str, message: str) -> None:
+    assert found(message, asked) == []
+    (said,) = found(message, told)  # the same "no" to what the agent did corrects it
+    assert said.kind == "correction"
+    assert any(c.startswith("correction:") for c in said.cues)
+
+
+def test_what_follows_the_no_keeps_its_own_cues() -> None:
+    asked = "The PR is open. Shall I push the branch to release/2026.02 as well?"
+    (said,) = found("No, never push to a release branch directly.", asked)
+    assert said.kind == "standing_instruction"
+    assert not any(c.startswith("correction:") for c in said.cues)
+
+
+def test_a_no_answering_the_question_with_a_value_after_it_sets_it_right() -> None:
+    asked = "Deploying to us-east-1 as before?"
+    (said,) = found("No, the region is eu-west-1 now.", asked)
+    assert said.kind == "correction"
+    assert found("No, I'll deploy it myself later.", asked) == []
