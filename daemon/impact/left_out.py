@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import Words, says_not
+from daemon.impact.clauses import NEGATING, Words, says_not
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue, agreement, names, said
 from daemon.impact.story import told_as_story
@@ -30,6 +30,9 @@ RECALLING = frozenset({"reminder", "again", "precedent"})
 # to main 😅"), as often as to a joke. The other laughing faces of `claim.JOKE_EMOJI` laugh.
 AWKWARD = "\U0001f605"
 LAUGHING = re.compile(JOKE_EMOJI.pattern.replace(AWKWARD, ""))
+# What a bare "always" or "never" means in the meaning table: said after a "but", it tells how
+# things are as often as it sets a rule (`_ahead`).
+AHEAD_NOT = NEGATING | {"must"}
 # Cues that carry a rule: a laugh beside them is a rule nobody means ("nunca despliegues en
 # viernes… jaja", "always blame Kevin, not Steve lol").
 RULING = frozenset({"standing", "preference", "prohibition", "stop"})
@@ -74,7 +77,9 @@ def excluded(
     if asks(lang, text, words) and not (again and exasperated(text, words)):
         return True
     if agreement(lang, text, words) is not None:
-        return True
+        agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
+        if not agreeing or _spares(lang, words, agreeing, found):
+            return True  # … but "No worries, but from now on ask me first" sets a rule
     for name in ("one_off", "dismissal"):
         if _spares(lang, words, said(lang, words, lang.impact.get(name, frozenset()), spans), found):
             return True
@@ -103,13 +108,30 @@ def excluded(
 
 def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
     """Whether one of `hits` (a one-off, a dismissal) spares the sentence's cues: not when a
-    `but` word stands after it and before every cue ("it's fine this time, but from now on ask
-    me first", "ครั้งนี้ไม่เป็นไร แต่ต่อไปถามผมก่อน"). After the cues, it still spares them: a
-    dismissal takes back what was said ("80 €, not 60, but whatever"), and "…, but this time go
-    ahead" was as often a one-off in the held-out corpora."""
+    `but` word stands after it and before every cue after it, one of them a rule for from now
+    on (`_ahead`): "it's fine this time, but from now on ask me first", "ครั้งนี้ไม่เป็นไร
+    แต่ต่อไปถามผมก่อน". A bare "always" after it tells how things are as often ("For now it's
+    fine, but the build always fails on Mondays"), and a cue inside it is its own word ("never"
+    of "never mind"). Before the cues, it still spares them: a dismissal takes back what was
+    said ("80 €, not 60, but whatever"), and "…, but this time go ahead" was as often a one-off
+    in the held-out corpora."""
     turns = [i for i, _ in said(lang, words, lang.impact.get("but", frozenset()))]
-    first = min((c.at for c in found), default=len(words.low))
-    return any(not any(at + len(phrase) <= i < first for i in turns) for at, phrase in hits)
+
+    def spared(end: int) -> bool:
+        after = [c for c in found if c.at >= end]
+        first = min((c.at for c in after), default=len(words.low))
+        return not (any(end <= i < first for i in turns) and any(_ahead(lang, c) for c in after))
+
+    return any(spared(at + len(phrase)) for at, phrase in hits)
+
+
+def _ahead(lang: Language, cue: Cue) -> bool:
+    """Whether a cue sets a rule for from now on: a standing phrase that is no bare "always" or
+    "never" (one word the meaning table reads as "must" or "not": "from now on", "next time",
+    "ask me before")."""
+    if cue.kind != "standing":
+        return False
+    return len(cue.phrase.split()) > 1 or not (AHEAD_NOT & set(lang.concepts.get(cue.phrase, ())))
 
 
 def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue]) -> bool:

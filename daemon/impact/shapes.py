@@ -185,28 +185,41 @@ def announced(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
     """Each `thus` phrase ("like this", "assim", "takhle", "έτσι") that announces how a thing is
     done: it closes its clause (but for AFTER_THUS words), the clause ends in a colon or a dash,
     and STEPS clauses or more follow ("u nas to jde takhle — `make lint`, `make test`, …",
-    "Για τις επιστροφές εδώ κάνουμε έτσι: πρώτα λίστα …, μετά …"). Not in the past ("it went
-    like this: …" tells a story); a question, or a third person's doing ("he does it like this:
-    …"), is left out as every "always" so said is (`daemon.impact.left_out.excluded`)."""
+    "Για τις επιστροφές εδώ κάνουμε έτσι: πρώτα λίστα …, μετά …"). Not opening its clause ("Tak:
+    testy przechodzą, …" says yes), nor in a clause that shows how a thing looks (`looks`: "the
+    page looks like this: …"), is the person's own ("I get an error like this: …", "Ich sehe das
+    so: …") or tells a story (a verb in the past: "it went like this: …"); a question, or a third
+    person's doing ("he does it like this: …"), is left out as every "always" so said is
+    (`daemon.impact.left_out.excluded`)."""
     low = words.low
     breaks = clause_breaks(text, words)
     bounds = [0, *breaks, len(low)]
+    # the Arabic comma parts the steps too, though it is no clause break (`clauses.CLAUSE_BREAK`)
+    commas = [i for i, c in enumerate(text) if c == "،"]
     hits = []
     # the longest phrase at a place: "sådan her", not "sådan"
     for at, phrase in sorted(find(low, lang.impact.get("thus", frozenset())), key=lambda hit: (hit[0], -len(hit[1]))):
         clause = bisect_right(breaks, at)
         end = bounds[clause + 1]
-        if end == len(low) or end - at - len(phrase) > AFTER_THUS:
+        if end == len(low) or end - at - len(phrase) > AFTER_THUS or at <= body_start(lang, low, bounds[clause]):
             continue
-        # the Arabic comma parts the steps too, though it is no clause break (`clauses.CLAUSE_BREAK`)
-        if len(bounds) - 2 - clause + text[words.spans[end][0] :].count("،") < STEPS:
+        if len(bounds) - 2 - clause + len(commas) - bisect_right(commas, words.spans[end][0]) < STEPS:
             continue
         if not ANNOUNCING.match(text[words.spans[end - 1][1] : words.spans[end][0]]):
             continue
-        if any(lang.matches("past_forms", w) for w in low[bounds[clause] : end]):
+        if not _a_way(lang, low[bounds[clause] : end]):
             continue
         hits.append((at, phrase))
     return hits
+
+
+def _a_way(lang: Language, said: tuple[str, ...]) -> bool:
+    """Whether a clause announcing what follows names a way of doing: no word of `looks`, of
+    the person alone (`first_person`: "we" announce a way) or in the past (`past_forms`)."""
+    if find(said, lang.impact.get("looks", frozenset())):
+        return False
+    mine = lang.lists.get("first_person", frozenset())
+    return not any(w in mine or lang.matches("past_forms", w) for w in said)
 
 
 def defined(text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:

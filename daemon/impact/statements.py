@@ -46,7 +46,7 @@ from daemon.impact.amends import (
     not_amended,
     tells,
 )
-from daemon.impact.clauses import words_of
+from daemon.impact.clauses import Words, words_of
 from daemon.impact.complaint import excess
 from daemon.impact.content import content
 from daemon.impact.cue_words import may_hold_cues
@@ -140,18 +140,32 @@ def _read(
         recalled = []
     if not any(c.kind == "again" for c in found):
         found += [Cue("again", " ".join(p), i) for i, p in recalled]
-    # a "no" opening the answer to the agent's question answers it ("Mám to rovnou commitnout?"
-    # "ne, to si commitnu sam"): what follows it is read for cues of its own; with a value after
-    # it (a number, a name in code), it sets the question's right ("…in us-east-1?" "No, eu-west-1.")
-    valued = any(in_code(w) for w in said.low)
-    if any(c.kind == "correction" for c in found) and not valued and ends_asking_in_prose(answered.text):
-        found = [c for c in found if c.kind != "correction"]
+    found = _answering(lang, words, found, answered)
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
         # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
         found = [c for c in found if c.kind not in OPENING_TASK]
     return found, bool(found) and excluded(lang, text, words, found, spans, again=bool(recalled))
+
+
+def _answering(lang: Language, words: Words, found: list[Cue], answered: Answered) -> list[Cue]:
+    """The cues of a sentence but a "no" opening the answer to the agent's question, which
+    answers it ("Mám to rovnou commitnout?" "ne, to si commitnu sam"): what follows it is read
+    for cues of its own. Only a "no" (`answer_no`), not "wrong" nor "incorrect"; and it still
+    corrects told of what was done (a verb in the past: "Done — emailed the whole team.
+    Anything else?" "No, that was only for Maria.") or with a value the person does not take on
+    themselves (a number, a name in code, no "I": "…in us-east-1?" "No, eu-west-1."; not "No,
+    I'll commit it myself in 10 minutes.")."""
+    answers = lang.impact.get("answer_no", frozenset())
+    noes = [c for c in found if c.kind == "correction" and tuple(c.phrase.split()) in answers]
+    if not noes or not ends_asking_in_prose(answered.text):
+        return found
+    mine = lang.lists.get("first_person", frozenset())
+    valued = any(in_code(w) for w in words.low) and mine.isdisjoint(words.low)
+    if valued or any(lang.matches("past_forms", w) for w in words.low):
+        return found
+    return [c for c in found if c not in noes]
 
 
 def detect_statements(

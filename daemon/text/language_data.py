@@ -49,7 +49,7 @@ IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "contrast_before_name", "instead", "reminder",
     "again", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent", "excess", "amended", "redone",
-    "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but",
+    "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks",
 )  # fmt: skip
 KEYS = frozenset(
     {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}

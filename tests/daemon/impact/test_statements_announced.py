@@ -58,7 +58,10 @@ def test_a_way_of_doing_announced_before_its_steps_is_a_standing_instruction(cod
         "yesterday it went like this: the build broke, the tag vanished, nobody noticed.",  # a story
         "he does it like this: opens the file, edits by hand, pushes to main.",  # someone else's doing
         "the page looks like this: blank.",  # one thing shown, no steps
-        "do it like this one, with tests, and with the docs.",  # "like this" does not close its clause
+        "do it like this one, with tests, and with the docs.",  # a comma after it, no colon
+        "Tak: testy przechodzą, build działa, deploy też.",  # opening its clause, "tak" says yes
+        "I get an error like this: TypeError, at foo, at bar.",  # the person's own
+        "The stack trace looks like this: main.py, line 3, in run.",  # how a thing looks
         "Gestern lief das so: der Build brach ab, der Tag fehlte, keiner merkte es.",  # a story ("lief")
         "So ein Chaos im Repo heute: drei Branches, zwei Tags, kein Build.",  # "so" opens, no colon after it
         "the old dashboard is like this, cluttered, slow, ugly.",  # a comma, not a colon: no announcement

@@ -52,3 +52,18 @@ def test_a_no_answering_the_question_with_a_value_after_it_sets_it_right() -> No
     (said,) = found("No, the region is eu-west-1 now.", asked)
     assert said.kind == "correction"
     assert found("No, I'll deploy it myself later.", asked) == []
+    # a value the person takes on themselves answers the offer
+    assert found("No, I'll commit it myself in 10 minutes.", "Tests pass. Shall I commit it straight away?") == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "No, that was supposed to go only to Maria.",  # told of what was done: a verb in the past
+        "That's wrong, the report should only go to Maria.",  # "wrong" answers no question
+        "Incorrect, the report should only go to Maria.",
+    ],
+)
+def test_wrong_or_a_no_about_what_was_done_corrects_though_the_turn_asks(message: str) -> None:
+    (said,) = found(message, "Done — I emailed the report to the whole team. Anything else?")
+    assert said.kind == "correction"

@@ -53,11 +53,26 @@ def test_a_rule_after_but_stands_beside_a_one_off(code: str, message: str) -> No
 @pytest.mark.parametrize(
     "message",
     [
+        "Never mind, but from now on ask me first before you delete anything.",  # "never" is the dismissal's
+        "No worries, but from now on ask me first before you delete anything.",  # an agreement, as a dismissal
+    ],
+)
+def test_a_rule_after_but_stands_beside_a_dismissal_or_an_agreement(message: str) -> None:
+    (said,) = found(message)
+    assert said.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
         "It's fine this time, from now on ask me first before you delete anything.",  # no "but"
         "just this once, always send it without the review.",  # the one-off holds the rule itself
         "From now on ask me first, but whatever, go ahead.",  # the dismissal comes after the rule
         "Ask me first from now on, but this time go ahead.",  # a one-off after the rule still spares it
         "For today, always reply in English, but thanks for asking.",  # the "but" comes after the rule
+        "For now it's fine, but the build always fails on Mondays.",  # a bare "always" tells how things are
+        "Just asking, but do we always deploy on Fridays",
+        "Ok but this time, ask me before you delete anything.",  # the "but" comes before the one-off
     ],
 )
 def test_a_one_off_or_a_dismissal_with_no_but_before_the_rule_spares_it(message: str) -> None:
