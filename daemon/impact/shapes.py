@@ -9,7 +9,7 @@ name defined with " = ".
 | sequence (`first`, `then`) | a `first` word opening or closing its clause with a `then` word in a later clause, or closing a clause that names a way; not the person's plan, a third person's doing, a story, an ordinal | "tests first, then commit", "tsc first" |
 | standing (`every`) | opening its clause, which names the kind and KIND_ONLY word more or asks (politeness, "must", an imperative); not when the clause tells (`_tells`) | "every commit", "jede Rechnung … bitte …", "каждый возврат отмечай" |
 | prohibition (`prohibiting`, `imperative_forms`) | the negation of `prohibiting` before an imperative, anywhere | "промокоды от себя не раздавай" |
-| standing (`thus`) | closing its clause but for at most AFTER_THUS words, the clause ending in a colon or a dash with STEPS clauses or more after it; not in the past | "u nas to jde takhle — make lint, make test, …", "antes de atualizar fazemos assim: backup, …" |
+| standing (`thus`) | closing its clause but for at most AFTER_THUS words, the clause ending in a colon or a dash with STEPS clauses or more after it; not opening its clause, nor in a clause of `looks`, of the person alone or in the past | "u nas to jde takhle — make lint, make test, …", "antes de atualizar fazemos assim: backup, …" |
 | defined (no list) | " = " between a name of at most DEFINED words and a definition of two words or more, no number, name in code or single letter in the name nor opening the definition | "clientes = sem emojis", "new column = new schema version + changelog line" |
 """
 
