@@ -550,6 +550,7 @@ def test_a_reply_that_laughs_but_takes_the_correction_up_keeps_it(message: str, 
 
 
 OFFER = "Added the card component. Want me to add snapshot tests for it too?"
+PLAN = "Added the card component. Next I'll add snapshot tests for it too."
 
 
 @pytest.mark.parametrize(
@@ -561,7 +562,10 @@ OFFER = "Added the card component. Want me to add snapshot tests for it too?"
     ],
 )
 def test_an_opening_no_the_agent_changes_nothing_after_declines(message: str, reply: str) -> None:
-    assert found(message, "nl" if message.startswith("nee") else "en", OFFER, reply) == []
+    code = "nl" if message.startswith("nee") else "en"
+    assert found(message, code, OFFER, reply) == []  # answering the offer, the "no" answers it
+    # … and said to a plan the agent tells, not asks, the reply that changes nothing shows it
+    assert found(message, code, PLAN, reply) == []
 
 
 @pytest.mark.parametrize(
