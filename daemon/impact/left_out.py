@@ -13,9 +13,10 @@ from functools import cache
 
 from daemon.impact.clauses import NEGATING, Words, says_not
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.cues import Cue, agreement, names, said
+from daemon.impact.cues import NAMED, Cue, agreement, names, said
 from daemon.impact.story import told_as_story
 from daemon.text.language import Language, known
+from daemon.text.unicode_words import uncased
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 # Words of a clause after a rule that may name who said it ("says Maria", "my manager says").
@@ -187,9 +188,21 @@ def _sets_value_right(lang: Language, text: str, words: Words, found: list[Cue])
         # … an amending phrase that only agrees ("You're absolutely right, Rust would be faster,
         # but …"), in whichever language lists it, amends nothing a laugh could be mood beside
         fixed = c.kind == "amended" and not _agrees(c.phrase)
-        if c.kind == "set_right" or fixed or (c.kind == "contrast" and after < len(words.low) and names(lang, text, words, after)):
+        named = after < len(words.low) and (names(lang, text, words, after) or _named_uncased(lang, text, words, after))
+        if c.kind == "set_right" or fixed or (c.kind == "contrast" and named):
             return True
     return False
+
+
+def _named_uncased(lang: Language, text: str, words: Words, at: int) -> bool:
+    """Whether the `at`th word, of a script without capitals to tell a name by, names what is
+    not meant: no function word, and its clause ends within NAMED words ("ป่าน ไม้เอกครับ
+    ไม่ใช่ปาน 555": "Paan with the tone mark, not Paan lol")."""
+    word = words.low[at]
+    if not uncased(word) or word in lang.function_words:
+        return False
+    ends = [b for b in clause_breaks(text, words) if b > at] + [len(words.low)]
+    return ends[0] - at <= NAMED
 
 
 def exasperated(text: str, words: Words) -> bool:

@@ -199,11 +199,24 @@ CARD = "The decline makes sense: your team card has a $5,000 monthly limit and y
         ("en", CARD, "the card limit is 2,500, not 5k — that's why it bounced lol."),
         ("en", "Drafted the intro for Elana.", "Elena, not Elana, she runs the team lol."),
         ("pt", "Mandei a guia da Taís.", "Thaís com h, ela odeia Taís kkkk"),
+        # a script without capitals: a word closing its clause after the "not" names what is meant
+        ("th", "ร่าง Slack: พี่ปานครับ api-gateway ขึ้น prod แล้ว", "ป่าน ไม้เอกครับ ไม่ใช่ปาน 555"),
     ],
 )
 def test_a_laugh_beside_a_value_set_right_is_the_persons_mood(code: str, answered: str, message: str) -> None:
     (statement,) = found(message, code, answered)
     assert statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "โอเคครับ ไม่ใช่ว่าผิด 555",  # "ok, not that it's wrong lol": "ว่า" ("that") names nothing
+        "ส่งได้ ไม่ใช่เรื่องด่วนอะไรเลยนะ 555",  # "send it, nothing urgent at all lol": more than a name
+    ],
+)
+def test_a_laugh_beside_a_not_before_more_than_a_name_is_mood_in_a_script_without_capitals(message: str) -> None:
+    assert found(message, "th", "ร่าง Slack: พี่ปานครับ api-gateway ขึ้น prod แล้ว") == []
 
 
 @pytest.mark.parametrize(
