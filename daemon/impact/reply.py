@@ -8,7 +8,7 @@ it (docs/explanation/impact.md#a-correction-the-agent-amends).
 
 from __future__ import annotations
 
-from functools import cache, cached_property
+from functools import cache, cached_property, lru_cache
 
 from daemon.impact.clauses import says_not, words_of
 from daemon.impact.cues import standing
@@ -193,8 +193,14 @@ def ends_asking(text: str) -> bool:
 
 
 def ends_asking_in_prose(text: str) -> bool:
-    """`ends_asking` of the turn's prose: without its tool lines, code and addresses."""
-    return ends_asking(NOT_PROSE.sub(" ", text[-READ_CHARS:]).rstrip())
+    """`ends_asking` of the turn's prose: without its tool lines, code and addresses. Read once
+    per turn, however many sentences of the message answering it ask (`_tail_asks`)."""
+    return _tail_asks(text[-READ_CHARS:])
+
+
+@lru_cache(maxsize=64)
+def _tail_asks(tail: str) -> bool:
+    return ends_asking(NOT_PROSE.sub(" ", tail).rstrip())
 
 
 def _edited_files(text: str) -> frozenset[str]:

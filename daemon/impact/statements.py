@@ -34,7 +34,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache, partial
+from functools import partial
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import (
@@ -196,8 +196,8 @@ def detect_statements(
     amending = after if after is not None and answered.strip() and after.may_amend() else None
     # … and a reply that redoes the work of the turn before acts on a sentence about it, if none
     # amends (`acted_on`); not an answer to the agent's question, which it acts on as asked
-    # whether the turn before asks at its end, read once whichever reading asks
-    asks_back = cache(lambda: ends_asking_in_prose(answered))
+    # whether the turn before asks at its end (read once per turn: `reply.ends_asking_in_prose`)
+    asks_back = partial(ends_asking_in_prose, answered)
     acting = after if after is not None and answered.strip() and after.redoes(answered) and not asks_back() else None
     # … and a reply that writes a word of the message in place of one of its turn before takes
     # the sentence saying it as a correction, whatever it opens with (`daemon.impact.swapped`)
