@@ -26,7 +26,7 @@ from daemon.impact.clauses import CLAUSE_BREAK, Words, words_of
 from daemon.text.keyboard import find, in_latin, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at, language_at
-from daemon.text.unicode_words import uncased
+from daemon.text.unicode_words import spaceless_class, uncased
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
@@ -40,11 +40,18 @@ SHARED_MEANINGS = frozenset(
 )
 # A month as `words.token` makes it ("month5"): compared by its meaning instead.
 MONTH = re.compile(r"month\d+\Z")
-# A name in code, whole: parts joined by "/" or "_" ("dd/mm", "envios_v2"), which the words
-# split into parts too short or too common to tell two statements apart.
-CODE_NAME = re.compile(r"(?<![\w/])[^\W_]+(?:[/_][^\W_]+)+(?![\w/])")
 # A few words in quotation marks: a word named, not used ("« tu »", "'Sie'", "“per se”").
 MENTION = re.compile(r"(?<!\w)[«“\"‘'„「]\s*([^«»“”\"‘’'„「」\n]{1,30}?)\s*[»”\"’'“」](?!\w)")
+
+
+@cache
+def _code_name() -> re.Pattern[str]:
+    """A name in code, whole: parts joined by "/" or "_" ("dd/mm", "envios_v2"), which the words
+    split into parts too short or too common to tell two statements apart. Its parts hold no
+    letter of a script written without spaces: "5/13は水曜" names the day 5/13, then says more."""
+    spaced = f"[^\\W{spaceless_class()}]"  # a word character of a spaced script, digits and "_"
+    part = f"[^\\W_{spaceless_class()}]+"
+    return re.compile(rf"(?<!{spaced})(?<!/){part}(?:[/_]{part})+(?!{spaced}|/)")
 
 
 # A word with an elided article or preposition before it ("l'adresse", "dell'anno", "d'août").
@@ -205,7 +212,7 @@ def content(text: str, lang: Language | None, apart: bool = False) -> Content:
         in_latin(t, code) for t in tokens(text, lang) if is_content(t, lang) and t not in cue and not MONTH.match(t)
     )
     stems |= {in_latin(t, code) for t in mentioned}
-    stems |= {m.group().casefold() for m in CODE_NAME.finditer(text)}
+    stems |= {m.group().casefold() for m in _code_name().finditer(text)}
     said = [text[a:b] for a, b in found.spans]
     if lang is not None:
         # a cue word says how, whatever else it may name: "mai" (never) of "il centrale mai"

@@ -14,7 +14,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
-| closing (a preference) | closing the sentence | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without") |
+| closing (a preference) | closing the sentence (`closes`: in its letters, in a script without spaces) | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without"), Kansai "入れんといて" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`): `daemon.impact.again` | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
@@ -83,6 +83,31 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
         if other and closes and said_at(low, start + 1, phrase[1:]):
             return " ".join(phrase)
     return None
+
+
+def _closing(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
+    """(position, phrase) of a `closing` phrase that ends the sentence (`closes`)."""
+    return closes(lang, text, words, lang.impact.get("closing", frozenset()))
+
+
+def closes(
+    lang: Language, text: str, words: Words, phrases: frozenset[tuple[str, ...]]
+) -> list[tuple[int, tuple[str, ...]]]:
+    """(position, phrase) of one of `phrases` that ends the sentence. A script written without
+    spaces cuts a verb's ending where its dictionary finds words ("入れんといて" is 入れ / ん /
+    とい / て, "せんといて" is せん / とい / て): there the phrase is read in the letters the
+    sentence ends with, from the word it starts in."""
+    low = words.low
+    hits = [(i, p) for i, p in find(low, phrases) if i + len(p) == len(low)]
+    if hits or lang.script not in UNSPACED or not low:
+        return hits
+    tail = text[: words.spans[-1][1]]
+    for phrase in phrases:
+        letters = "".join(phrase)
+        if tail.endswith(letters):
+            cut = len(tail) - len(letters)
+            return [(next(i for i, (_, b) in enumerate(words.spans) if b > cut), phrase)]
+    return []
 
 
 def _after_negation(lang: Language, text: str, words: Words, start: int) -> int | None:
@@ -178,11 +203,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         phrases = standing(lang) if kind == "standing" else impact.get(kind, frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
     # a "don't" that says "without" inside a sentence: "絵文字使わないで。", not "確認しないで送った"
-    found += [
-        Cue("preference", " ".join(p), i)
-        for i, p in find(low, impact.get("closing", frozenset()))
-        if i + len(p) == len(low) and free(i, len(p))
-    ]
+    found += [Cue("preference", " ".join(p), i) for i, p in _closing(lang, text, words) if free(i, len(low) - i)]
     # "again" where it recalls what the agent did (`daemon.impact.again`)
     found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]

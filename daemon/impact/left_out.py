@@ -11,10 +11,11 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import NEGATING, Words, says_not
+from daemon.impact.clauses import NEGATING, Words, body_start, says_not
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.cues import NAMED, Cue, agreement, names, said
+from daemon.impact.cues import NAMED, Cue, agreement, closes, names, said
 from daemon.impact.story import told_as_story
+from daemon.text.keyboard import said_at
 from daemon.text.language import Language, known
 from daemon.text.unicode_words import uncased
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
@@ -75,7 +76,9 @@ def excluded(
     or someone else's words (see the module docstring). `again`: it says "again" of a word of
     the agent's turn (`daemon.impact.again.recalls_agents_word`), and a question so said that
     is `exasperated` asks nothing ("znowu UTC?", "migrate from local again??")."""
-    if asks(lang, text, words) and not (again and exasperated(text, words)):
+    # … but "could you always run the tests first?" asks for a rule as a request does
+    asked_rule = any(c.kind in RULING for c in found) and requests(lang, text, words)
+    if asks(lang, text, words) and not (again and exasperated(text, words)) and not asked_rule:
         return True
     if agreement(lang, text, words) is not None:
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
@@ -244,5 +247,18 @@ def asks(lang: Language, text: str, words: Words) -> bool:
         return True
     endings = lang.impact.get("question_endings", frozenset())
     return any(words.low[-len(p) :] == p for p in endings if 0 < len(p) <= len(words.low))
+
+
+def requests(lang: Language, text: str, words: Words) -> bool:
+    """Whether a question asks the agent to do, as a request does: it opens with one of its
+    language's `request_question` phrases ("could you", "kannst du", "¿puedes"), after its
+    lead-ins, or a language that ends with its verb closes it with one of
+    `request_question_closing` ("〜てもらえますか", "eder misin")."""
+    low = words.low
+    # at the sentence's start too: a lead-in may begin the phrase (Chinese "你", "麻烦" of "你可以", "麻烦你")
+    starts = {0, body_start(lang, low)}
+    if any(said_at(low, i, p) for p in lang.impact.get("request_question", frozenset()) for i in starts):
+        return True
+    return bool(closes(lang, text, words, lang.impact.get("request_question_closing", frozenset())))
 
 

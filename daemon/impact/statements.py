@@ -6,7 +6,7 @@ none of what makes it something else:
 
 | left out | because the sentence … | for example |
 | --- | --- | --- |
-| question | asks | "Should we always run the tests first?" |
+| question | asks, unless it asks for a rule as a request does (`left_out.requests`: "could you always …?") | "Should we always run the tests first?" |
 | agreement | agrees or declines after an opening "no" | "No, that's fine", "no, l'assicurazione non serve" |
 | declined | holds only an opening "no" and the agent's reply changes nothing of its work nor takes it up in words (`untaken`) | "nah, they just churn" / "OK, no snapshot tests." |
 | one-off | asks for this once | "Use the staging DB this time" |

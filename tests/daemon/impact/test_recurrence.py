@@ -200,6 +200,13 @@ def test_a_name_in_code_said_again_joins_its_item_whole() -> None:
     assert items[0].recurrences[0].quote == "dd/mm pls, like the other one."
 
 
+def test_a_name_in_code_ends_where_a_script_without_spaces_begins() -> None:
+    # "5/13は水曜" is the day 5/13, then "is a Wednesday": the name is 5/13, not the whole run
+    stems = content("5/13は水曜！定休日やって。", language("ja")).stems
+    assert "5/13" in stems and not any("水曜" in s and "/" in s for s in stems)
+    assert "envios_v2" in content("la tabla buena es envios_v2", language("es")).stems
+
+
 def test_asking_for_less_in_another_language_joins_its_item() -> None:
     # "short" and "kürzer" ask for less (`@brief`): with "standup" that is enough to be one item
     statements = [

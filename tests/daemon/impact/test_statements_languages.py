@@ -334,6 +334,35 @@ def test_japanese_without_and_a_request_for_a_deed_are_no_statements(message: st
     assert found(message) == []
 
 
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        # Kansai "don't": the dictionary cuts the verb's ending where it finds words
+        ("水曜は制作日やから打ち合わせ入れんといて。", "preference:ん とい て"),
+        ("そんなん書かんとって", "preference:ん と って"),
+        ("mainに直接pushせんといて", "preference:ん とい て"),  # せん / とい / て
+        ("お客さんに値段のこと言わんといて。", "preference:ん とい て"),  # 言 / わん / とい / て
+        ("タイトルに【】つけんといてな", "preference:ん とい て な"),
+        ("要約は書かんでええよ", "preference:んで ええ よ"),  # "no need to write"
+        ("絵文字いらんで", "preference:い ら んで"),
+    ],
+)
+def test_a_kansai_dont_closing_its_sentence_is_read_in_its_letters(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "ja" and statement.kind == "preference" and cue in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "昨日は雨やったから外に出んといてって言われた",  # reported: the "don't" does not close it
+        "これ送らなくていい？",  # a question
+    ],
+)
+def test_a_kansai_dont_inside_a_sentence_or_asked_is_no_statement(message: str) -> None:
+    assert found(message) == []
+
+
 def test_a_greek_told_you_again_and_a_chinese_how_many_times_are_reminders() -> None:
     (greek,) = found("σου το έχω ξαναπεί, τα τιμολόγια φεύγουν Δευτέρα.")
     (chinese,) = found("说了多少次了，要用英文写commit。")
