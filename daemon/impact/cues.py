@@ -319,11 +319,18 @@ def names(lang: Language, text: str, words: Words, i: int) -> bool:
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:
-    return _number(lang, low, i) or in_code(low[i])
+    return _number(lang, low, i) or (in_code(low[i]) and not _spelled_with_digits(lang, low[i]))
 
 
 def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:
-    return any(c.isdigit() for c in low[i]) or number_at(lang, low, i)[2] > 0
+    digits = any(c.isdigit() for c in low[i]) and not _spelled_with_digits(lang, low[i])
+    return digits or number_at(lang, low, i)[2] > 0
+
+
+def _spelled_with_digits(lang: Language, word: str) -> bool:
+    """Whether a word's digits are letters: typed in Latin letters, a language writes with them
+    the letters Latin has none of ("sob7", "3aref" in Arabizi, "8elw" in Greeklish)."""
+    return lang.keyed and any(c.isalpha() for c in word)
 
 
 def said(

@@ -72,7 +72,8 @@ from daemon.impact.shapes import in_code
 from daemon.impact.shown import shown_by_reply
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.impact.untaken import may_be_untaken, untaken
-from daemon.text.language import Language, detect
+from daemon.text.language import Language, detect, script_of
+from daemon.text.latin_reading import in_latin_letters
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
 
@@ -333,6 +334,12 @@ def _may_hold(text: str, answered: str) -> bool:
     return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
 
 
+def _in_latin_letters(text: str) -> bool:
+    """Whether most letters of `text` are Latin ones."""
+    letters = [c for c in text if c.isalpha()]
+    return bool(letters) and 2 * sum(script_of(c) == "latin" for c in letters) > len(letters)
+
+
 def _statement(
     quote: str, lang: Language, read: tuple[Kind, list[Cue]], where: tuple[str, int, str | None, str]
 ) -> Statement:
@@ -362,6 +369,14 @@ def _reading(
     for lang in (detect([text]), *in_each_script(text), *languages):
         if lang is not None and all(lang.code != seen.code for seen in readings):
             readings.append(lang)
+    # … and a sentence in Latin letters in the reading so typed of a language of another script
+    # the person writes ("w el 3omola 35 msh 30" among Egyptian Arabic): too few of its words
+    # may be listed for `detect` to tell it alone
+    if _in_latin_letters(text):
+        for lang in languages:
+            typed = in_latin_letters(lang.code) if lang is not None and lang.spelling is not None and not lang.keyed else None
+            if typed is not None and all(typed.code != seen.code for seen in readings):
+                readings.append(typed)
     # a reading in Latin letters ("el-latn") comes last: a word it keys as its own ("auto",
     # "pote") is as often a word of the language the person usually writes in
     readings.sort(key=lambda lang: lang.keyed)
