@@ -37,6 +37,8 @@ LINE_BREAK_COMPLEX_CONTEXT = 24
 # thousands marks as ٫ and ٬, so "3،4" is two numbers too.
 NOT_IN_NUMBERS = re.compile("[，；،]")
 THOUSANDS = re.compile(r"\d{1,3}(?:，\d{3})+(?:[.．]\d+)?")
+# The first letter of a script written without spaces (Thai): below it, none is.
+FIRST_SPACELESS = "\u0e00"
 _local = threading.local()  # a break iterator is not thread-safe: one per thread
 
 
@@ -74,13 +76,45 @@ def segment(text: str) -> list[Word]:
     # ICU counts offsets in UTF-16 code units: map them back for text beyond the basic plane.
     wide = any(ord(c) > 0xFFFF for c in text)
     units = _unit_offsets(text) if wide else None
-    for end in breaks:
-        kind = _kind(breaks.getRuleStatus())
+    # read whole before any word is split: splitting one segments its runs with this iterator
+    for end, kind in [(end, _kind(breaks.getRuleStatus())) for end in breaks]:
         if kind is not None:
             a, b = (units[start], units[end]) if units is not None else (start, end)
-            found += _split_number(Word(text[a:b], a, b, kind))
+            found += _split_scripts(Word(text[a:b], a, b, kind))
         start = end
     return found
+
+
+def _split_scripts(word: Word) -> list[Word]:
+    """`word` (`_split_number`), or the words of each run of it in a script written without
+    spaces and of each run in another: ICU's dictionary leaves Thai typed against Latin
+    letters or digits one word ("ห้ามmigrateบนstagingครับ" is ห้าม, migrate, บน, staging, ครับ)."""
+    # (no script without spaces has a letter below U+0E00, Thai: most words are read no further)
+    if word.kind not in ("letter", "number") or max(word.text) < FIRST_SPACELESS:
+        return _split_number(word)
+    kinds = {spaceless(c) for c in word.text if c.isalnum()}
+    if len(kinds) < 2:
+        return _split_number(word)
+    cuts = []
+    base = ""  # the last letter or digit before each character (a mark stays with its letter)
+    for at, char in enumerate(word.text):
+        if base and _apart(base, char):
+            cuts.append(at)
+        if char.isalnum():
+            base = char
+    if not cuts:
+        return _split_number(word)
+    found: list[Word] = []
+    for a, b in zip([0, *cuts], [*cuts, len(word.text)], strict=True):
+        # each run is shorter than the word: segmenting it again ends
+        found += [Word(w.text, word.start + a + w.start, word.start + a + w.end, w.kind) for w in segment(word.text[a:b])]
+    return found
+
+
+def _apart(before: str, after: str) -> bool:
+    """Whether a script without spaces begins or ends between a letter or digit and the
+    character after it (a combining mark stays with its letter)."""
+    return after.isalnum() and spaceless(before) != spaceless(after)
 
 
 def _split_number(word: Word) -> list[Word]:

@@ -160,3 +160,23 @@ def test_a_word_in_hangul_is_read_in_latin_letters_unless_it_would_be_a_short_en
 )
 def test_a_text_in_two_scripts_is_read_in_the_language_of_each(text: str, codes: list[str]) -> None:
     assert [lang.code.split("+")[0] for lang in in_each_script(text)] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        # Thai typed against Latin letters and digits, as people type tech words among it: ICU's
+        # dictionary leaves such a run one word; each script's run is a word, or its dictionary's
+        ("ห้ามmigrate:freshบนstagingครับ", ["ห้าม", "migrate:fresh", "บน", "staging", "ครับ"]),
+        ("แล้ว68.25ไม่ได้ครับ", ["แล้ว", "68.25", "ไม่", "ได้", "ครับ"]),
+        ("ที่stagingครับ", ["ที่", "staging", "ครับ"]),  # the tone mark stays with its letter
+        ("ฉันอยู่ที่กรุงเทพ", ["ฉัน", "อยู่", "ที่", "กรุงเทพ"]),  # Thai alone, as before
+        ("pnpmじゃなくてnpm", ["pnpm", "じゃ", "なく", "て", "npm"]),
+    ],
+)
+def test_a_script_without_spaces_typed_against_latin_letters_is_cut_where_the_script_changes(
+    text: str, words: list[str]
+) -> None:
+    found = segment(text)
+    assert [w.text for w in found] == words
+    assert all(text[w.start : w.end] == w.text for w in found)  # offsets into the text
