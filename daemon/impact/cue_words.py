@@ -5,6 +5,7 @@ lists, read once, so that a sentence holding none of them is not read further
 
 from __future__ import annotations
 
+import re
 from functools import cache
 
 from daemon.impact.clauses import NEGATING, Words
@@ -72,13 +73,28 @@ def negations() -> frozenset[str]:
     )
 
 
+@cache
+def endings() -> re.Pattern[str] | None:
+    """Every language's `reminder_endings` (and those closing a clause) as one pattern (Korean
+    "…돈다니까요"), or None."""
+    found = [
+        p.pattern
+        for lang in known().values()
+        for key in ("reminder_endings", "reminder_endings_closing")
+        for p in lang.patterns.get(key, ())
+    ]
+    return re.compile("|".join(f"(?:{p})" for p in found)) if found else None
+
+
 def may_hold_cues(text: str, words: Words) -> bool:
     """Whether some word of the sentence `text` opens a cue phrase of some language
-    (`first_words`), is a negation written in capitals (`negations`), or a name is defined
-    with " = " (`daemon.impact.shapes.defined`)."""
+    (`first_words`), ends as a reminder does (`endings`), is a negation written in capitals
+    (`negations`), or a name is defined with " = " (`daemon.impact.shapes.defined`)."""
+    ending = endings()
     return (
         not first_words().isdisjoint(words.low)
         or not negations().isdisjoint(words.capitals)
         or EQUALS.search(text) is not None
         or any(not first.isdisjoint(r.key(w) for w in words.low) for r, first in first_words_in_latin())
+        or (ending is not None and any(ending.search(w) for w in words.low))
     )

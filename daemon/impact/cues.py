@@ -202,6 +202,13 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     for kind in ANYWHERE:
         phrases = standing(lang) if kind == "standing" else impact.get(kind, frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
+    # "I'm telling you" said by a word's ending (Korean "…돈다니까요"; "…돈다니까" closing a clause)
+    found += [
+        Cue("reminder", w, i)
+        for i, w in enumerate(low)
+        if (lang.matches("reminder_endings", w) or (i + 1 in ends and lang.matches("reminder_endings_closing", w)))
+        and free(i, 1)
+    ]
     # a "don't" that says "without" inside a sentence: "絵文字使わないで。", not "確認しないで送った"
     found += [Cue("preference", " ".join(p), i) for i, p in _closing(lang, text, words) if free(i, len(low) - i)]
     # "again" where it recalls what the agent did (`daemon.impact.again`)

@@ -451,3 +451,27 @@ def test_what_we_do_not_use_is_not_read_as_a_rule(message: str) -> None:
 )
 def test_a_word_in_latin_letters_names_nothing_outside_chinese_not_before_a_name(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("정산 배치 4시 반에 돈다니까요.", "reminder:돈다니까요"),  # "it runs at 4:30, I'm telling you"
+        ("한진 아니라고요 CJ대한통운이라니까요 ㅠㅠ", "reminder:아니라고요"),  # polite 요: anywhere
+        ("배치 4시 반에 돈다니까", "reminder:돈다니까"),  # without 요, closing the sentence
+    ],
+)
+def test_a_korean_reminder_said_by_a_words_ending_corrects(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.language == "ko" and statement.kind == "correction" and cue in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "비 온다니까 우산 챙겨",  # "since they say it will rain, take an umbrella": inside its clause
+        "그게 아니라고요?",  # asks
+    ],
+)
+def test_a_korean_since_they_say_or_a_question_is_no_reminder(message: str) -> None:
+    assert found(message) == []
