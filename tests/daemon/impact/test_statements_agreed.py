@@ -52,3 +52,16 @@ def test_accepting_the_agents_proposal_recalls_nothing(message: str) -> None:
     """"Deal, go ahead" accepts what the agent proposes: only "as we agreed" recalls a rule."""
     said = detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered="I'll send the invoices on Mondays. OK?")
     assert not any(c.startswith("reminder:") for s in said for c in s.cues)
+
+
+def test_that_was_the_whole_point_recalls_the_reason_given_before() -> None:
+    (said,) = detect_statements(
+        "refunds are mine. forward it to me, that was the whole point last time",
+        "s1.jsonl",
+        3,
+        None,
+        answered=AGENT,
+    )
+    assert said.kind == "correction" and "reminder:that was the whole point" in said.cues
+    # "the whole point of …" tells what a thing is for
+    assert detect_statements("the whole point of the app is to save time", "s1.jsonl", 3, None, answered=AGENT) == []
