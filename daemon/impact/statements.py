@@ -372,11 +372,11 @@ def _reading(
     # … and a sentence in Latin letters in the reading so typed of a language of another script
     # the person writes ("w el 3omola 35 msh 30" among Egyptian Arabic): too few of its words
     # may be listed for `detect` to tell it alone
-    if _in_latin_letters(text):
-        for lang in languages:
-            typed = in_latin_letters(lang.code) if lang is not None and lang.spelling is not None and not lang.keyed else None
-            if typed is not None and all(typed.code != seen.code for seen in readings):
-                readings.append(typed)
+    typed = [in_latin_letters(lang.code) for lang in languages if lang is not None and lang.spelling is not None and not lang.keyed]
+    if typed and _in_latin_letters(text):
+        for lang in typed:
+            if lang is not None and all(lang.code != seen.code for seen in readings):
+                readings.append(lang)
     # a reading in Latin letters ("el-latn") comes last: a word it keys as its own ("auto",
     # "pote") is as often a word of the language the person usually writes in
     readings.sort(key=lambda lang: lang.keyed)

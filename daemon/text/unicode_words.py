@@ -73,10 +73,19 @@ def segment(text: str) -> list[Word]:
     breaks.setText(text)
     found: list[Word] = []
     start = breaks.first()
+    highest = max(text)
     # ICU counts offsets in UTF-16 code units: map them back for text beyond the basic plane.
-    wide = any(ord(c) > 0xFFFF for c in text)
-    units = _unit_offsets(text) if wide else None
-    # read whole before any word is split: splitting one segments its runs with this iterator
+    units = _unit_offsets(text) if highest > "\uffff" else None
+    # a script without spaces may stand against another in a word (`_split_scripts`); none has
+    # a letter below FIRST_SPACELESS, so most texts are read as ICU cuts them
+    if highest < FIRST_SPACELESS:
+        for end in breaks:
+            kind = _kind(breaks.getRuleStatus())
+            if kind is not None:
+                found += _split_number(Word(text[start:end], start, end, kind))
+            start = end
+        return found
+    # read whole before a word is split: splitting one segments its runs with this iterator
     for end, kind in [(end, _kind(breaks.getRuleStatus())) for end in breaks]:
         if kind is not None:
             a, b = (units[start], units[end]) if units is not None else (start, end)
@@ -89,7 +98,6 @@ def _split_scripts(word: Word) -> list[Word]:
     """`word` (`_split_number`), or the words of each run of it in a script written without
     spaces and of each run in another: ICU's dictionary leaves Thai typed against Latin
     letters or digits one word ("ห้ามmigrateบนstagingครับ" is ห้าม, migrate, บน, staging, ครับ)."""
-    # (no script without spaces has a letter below U+0E00, Thai: most words are read no further)
     if word.kind not in ("letter", "number") or max(word.text) < FIRST_SPACELESS:
         return _split_number(word)
     kinds = {spaceless(c) for c in word.text if c.isalnum()}
