@@ -335,9 +335,11 @@ def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:
 
 
 def _spelled_with_digits(lang: Language, word: str) -> bool:
-    """Whether a word's digits are letters: typed in Latin letters, a language writes with them
-    the letters Latin has none of ("sob7", "3aref" in Arabizi, "8elw" in Greeklish)."""
-    return lang.keyed and any(c.isalpha() for c in word)
+    """Whether a word's digits are letters: typed in Latin letters, a language may write with
+    them the letters Latin has none of (`Spelling.digits`: "sob7", "3aref" in Arabizi, "8elw"
+    in Greeklish; not "python3" in Hinglish)."""
+    digits = lang.spelling.digits if lang.keyed and lang.spelling is not None else frozenset()
+    return any(c in digits for c in word) and any(c.isalpha() for c in word)
 
 
 def said(

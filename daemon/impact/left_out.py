@@ -22,6 +22,10 @@ from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
 # Words of a clause after a rule that may name who said it ("says Maria", "my manager says").
 SAYER = 3
+# Words between a request said as a question and the rule it asks for ("could you always …",
+# "¿puedes usar siempre …", "やめてもらえますか"): further, or past a clause break, the rule is in
+# what is asked about ("can you tell me whether we always rebase?", "تقدر تقولي ليه دايما …").
+NEAR = 1
 # Words a question of exasperation may have, marks single: "znowu UTC?" (`exasperated`).
 FRAGMENT = 2
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
@@ -77,7 +81,7 @@ def excluded(
     the agent's turn (`daemon.impact.again.recalls_agents_word`), and a question so said that
     is `exasperated` asks nothing ("znowu UTC?", "migrate from local again??")."""
     # … but "could you always run the tests first?" asks for a rule as a request does
-    asked_rule = any(c.kind in RULING for c in found) and requests(lang, text, words)
+    asked_rule = requests(lang, text, words, found)
     if asks(lang, text, words) and not (again and exasperated(text, words)) and not asked_rule:
         return True
     if agreement(lang, text, words) is not None:
@@ -249,16 +253,27 @@ def asks(lang: Language, text: str, words: Words) -> bool:
     return any(words.low[-len(p) :] == p for p in endings if 0 < len(p) <= len(words.low))
 
 
-def requests(lang: Language, text: str, words: Words) -> bool:
+def requests(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
     """Whether a question asks the agent to do, as a request does: it opens with one of its
     language's `request_question` phrases ("could you", "kannst du", "¿puedes"), after its
     lead-ins, or a language that ends with its verb closes it with one of
-    `request_question_closing` ("〜てもらえますか", "eder misin")."""
+    `request_question_closing` (Japanese "〜てもらえますか"); the rule's cue said within NEAR
+    words of it, in its clause: "can you tell me whether we always rebase?" and "Kannst du
+    erklären, warum der Build immer bricht?" ask."""
     low = words.low
+    rules = [(c.at, c.at + len(c.phrase.split())) for c in found if c.kind in RULING]
+    breaks = clause_breaks(text, words)
+
+    def near(a: int, b: int) -> bool:  # words a … b, few and in one clause
+        return 0 <= b - a <= NEAR and not any(a < k <= b for k in breaks)
+
     # at the sentence's start too: a lead-in may begin the phrase (Chinese "你", "麻烦" of "你可以", "麻烦你")
-    starts = {0, body_start(lang, low)}
-    if any(said_at(low, i, p) for p in lang.impact.get("request_question", frozenset()) for i in starts):
-        return True
-    return bool(closes(lang, text, words, lang.impact.get("request_question_closing", frozenset())))
+    for i in {0, body_start(lang, low)}:
+        for phrase in lang.impact.get("request_question", frozenset()):
+            if said_at(low, i, phrase) and any(near(i + len(phrase), at) for at, _ in rules):
+                return True
+    closing = closes(lang, text, words, lang.impact.get("request_question_closing", frozenset()))
+    # (the closing phrase may begin inside the rule's words: やめ / て of "やめてもらえますか")
+    return any(near(min(end, k), k) for k, _ in closing for _, end in rules)
 
 

@@ -334,6 +334,11 @@ def _may_hold(text: str, answered: str) -> bool:
     return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
 
 
+# Common words a language lists as typed in Latin letters (`typed_in_latin.words`) that a
+# sentence in Latin letters must hold to be read so in a session of that language.
+TYPED_WORDS = 2
+
+
 def _in_latin_letters(text: str) -> bool:
     """Whether most letters of `text` are Latin ones."""
     letters = [c for c in text if c.isalpha()]
@@ -371,12 +376,17 @@ def _reading(
             readings.append(lang)
     # … and a sentence in Latin letters in the reading so typed of a language of another script
     # the person writes ("w el 3omola 35 msh 30" among Egyptian Arabic): too few of its words
-    # may be listed for `detect` to tell it alone
-    typed = [in_latin_letters(lang.code) for lang in languages if lang is not None and lang.spelling is not None and not lang.keyed]
+    # may be listed for `detect` to tell it alone; TYPED_WORDS of them must be the common
+    # words that language lists as typed ("el", "msh"), else an English sentence keyed to
+    # consonants would be read so ("badly" is بدل, "instead")
+    typed = [lang for lang in languages if lang is not None and lang.spelling is not None and lang.spelling.typed and not lang.keyed]
     if typed and _in_latin_letters(text):
+        low = words_of(text).low
         for lang in typed:
-            if lang is not None and all(lang.code != seen.code for seen in readings):
-                readings.append(lang)
+            reading = in_latin_letters(lang.code)
+            listed = sum(w in lang.spelling.typed for w in low) if lang.spelling is not None else 0
+            if reading is not None and listed >= TYPED_WORDS and all(reading.code != seen.code for seen in readings):
+                readings.append(reading)
     # a reading in Latin letters ("el-latn") comes last: a word it keys as its own ("auto",
     # "pote") is as often a word of the language the person usually writes in
     readings.sort(key=lambda lang: lang.keyed)

@@ -36,6 +36,9 @@ class Spelling:
     # spelling that drops vowels makes short keys of many words ("oxi", "emoji" are Hindi's
     # "ks", "mj"; "side" is सदा)
     shortest_key: int = 2
+    # the digits its people type as letters ("3" and "7" of Arabizi, "8" of Greeklish): a word
+    # holding one and a letter is a word, not a value
+    digits: frozenset[str] = frozenset()
     # words already keyed: every sentence of a history is read so, most words again and again
     known: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
@@ -93,4 +96,6 @@ def spelling_of(data: Any, label: str) -> Spelling:
         except re.error as exc:
             raise LanguageDataError(f"{where}.spellings: {pair[0]!r} is not a regular expression ({exc})") from exc
     ordered = sorted(((str(k), str(v)) for k, v in letters.items()), key=lambda kv: -len(kv[0]))
-    return Spelling(tuple(ordered), tuple(spellings), frozenset(typed), int(shortest))
+    # the digits a letter is written as or a spelling reads
+    digits = frozenset(c for text in (*(v for _, v in ordered), *(p.pattern for p, _ in spellings)) for c in text if c.isdigit())
+    return Spelling(tuple(ordered), tuple(spellings), frozenset(typed), int(shortest), digits)

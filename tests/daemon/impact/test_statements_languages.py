@@ -343,8 +343,6 @@ def test_japanese_without_and_a_request_for_a_deed_are_no_statements(message: st
         ("mainに直接pushせんといて", "preference:ん とい て"),  # せん / とい / て
         ("お客さんに値段のこと言わんといて。", "preference:ん とい て"),  # 言 / わん / とい / て
         ("タイトルに【】つけんといてな", "preference:ん とい て な"),
-        ("要約は書かんでええよ", "preference:んで ええ よ"),  # "no need to write"
-        ("絵文字いらんで", "preference:い ら んで"),
     ],
 )
 def test_a_kansai_dont_closing_its_sentence_is_read_in_its_letters(message: str, cue: str) -> None:
@@ -357,6 +355,7 @@ def test_a_kansai_dont_closing_its_sentence_is_read_in_its_letters(message: str,
     [
         "昨日は雨やったから外に出んといてって言われた",  # reported: the "don't" does not close it
         "これ送らなくていい？",  # a question
+        "これ読んでええよ。",  # "you may read it": "〜んでええ" is not listed
     ],
 )
 def test_a_kansai_dont_inside_a_sentence_or_asked_is_no_statement(message: str) -> None:
@@ -458,7 +457,7 @@ def test_a_word_in_latin_letters_names_nothing_outside_chinese_not_before_a_name
     [
         ("정산 배치 4시 반에 돈다니까요.", "reminder:돈다니까요"),  # "it runs at 4:30, I'm telling you"
         ("한진 아니라고요 CJ대한통운이라니까요 ㅠㅠ", "reminder:아니라고요"),  # polite 요: anywhere
-        ("배치 4시 반에 돈다니까", "reminder:돈다니까"),  # without 요, closing the sentence
+        ("한진 아니라고", "reminder:아니라고"),  # without 요, closing the sentence
     ],
 )
 def test_a_korean_reminder_said_by_a_words_ending_corrects(message: str, cue: str) -> None:
@@ -469,7 +468,10 @@ def test_a_korean_reminder_said_by_a_words_ending_corrects(message: str, cue: st
 @pytest.mark.parametrize(
     "message",
     [
-        "비 온다니까 우산 챙겨",  # "since they say it will rain, take an umbrella": inside its clause
+        "비 온다니까 우산 챙겨",  # "since they say it will rain, take an umbrella"
+        "비 온다니까, 우산 챙겨",  # … with a comma: -다니까 without 요 is read nowhere
+        "뉴스에서 내일 비 온다니까",
+        "그렇다니까요",  # "that's what I'm saying": agrees
         "그게 아니라고요?",  # asks
     ],
 )

@@ -42,6 +42,14 @@ def test_a_rule_asked_for_as_a_request_is_a_statement(message: str, kind: str, c
         "can you run the tests?",  # one deed, no rule
         "可以每次都先跑测试吗？",  # "can (we) …?" without "you" asks whether it is allowed
         "件名の【】はいつもこうですか？",  # "is the subject always like this?"
+        # the rule is in what is asked about: past a clause break, or further than NEAR words
+        "Kannst du erklären, warum der Build immer bricht?",
+        "Can you tell me whether we always rebase here?",
+        "تقدر تقولي ليه دايما بيفشل؟",
+        "なぜいつも失敗するのか説明してくれる？",
+        # "could it be", "will you be": not listed
+        "¿Puede ser que siempre falle el test?",
+        "Will you always be this slow?",
     ],
 )
 def test_a_question_about_a_rule_or_for_one_deed_stays_a_question(message: str) -> None:

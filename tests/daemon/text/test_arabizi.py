@@ -70,3 +70,23 @@ def test_an_arabizi_sentence_among_arabic_is_read_in_latin_letters(message: str,
 def test_an_arabizi_sentence_that_sets_nothing_right_is_no_statement() -> None:
     arabic = known()["ar"]
     assert detect_statements("el sawa2 gay bokra el sob7 msh 3aref emta", "s1.jsonl", 3, None, answered=AGENT, usual=arabic) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("The demo went badly yesterday.", "ar"),  # "badly" keyed is بدل ("instead")
+        ("Biden signed the bill.", "ar"),  # "Biden" keyed is بدون ("without")
+        ("The homes page loads slowly.", "hi"),  # "homes" keyed is हमेशा ("always")
+    ],
+)
+def test_an_english_sentence_in_such_a_session_is_not_read_as_typed_in_latin_letters(message: str, code: str) -> None:
+    # two of the common words the language lists as typed must be said ("el", "msh")
+    assert detect_statements(message, "s1.jsonl", 3, None, answered=AGENT, usual=known()[code]) == []
+
+
+def test_a_digit_is_a_letter_only_in_a_language_typed_with_digits() -> None:
+    # Hinglish types no letter as a digit: "python3" and "python2" are values set right
+    hindi = known()["hi"]
+    (statement,) = detect_statements("python3 use karo, python2 nahi", "s1.jsonl", 3, None, answered=AGENT, usual=hindi)
+    assert statement.language == "hi-latn" and statement.kind == "correction"
