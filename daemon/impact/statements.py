@@ -77,10 +77,9 @@ from daemon.text.latin_reading import in_latin_letters
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
 
-# Cues that say how this one task is to be done: not read in a message answering no turn of
-# the agent's (the first of a session, or one the person sends right after their own), which
-# states a task. "We deploy with make release now, not fab" there still sets a rule; a limit
-# alone there does not, though it may be one ("Commit messages: 72 characters max.").
+# Cues that say how this one task is to be done: not read in a message answering no turn of the
+# agent's (the first of a session, or one right after the person's own), which states a task.
+# "We deploy with make release now, not fab" there still sets a rule; a limit alone does not.
 OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 # Content words a statement needs to be read alone (one that only recalls, beside the clause it
 # says it was said in); with fewer it takes in the sentence before.
@@ -334,8 +333,7 @@ def _may_hold(text: str, answered: str) -> bool:
     return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
 
 
-# Common words a language lists as typed in Latin letters (`typed_in_latin.words`) that a
-# sentence in Latin letters must hold to be read so in a session of that language.
+# Listed typed words (`typed_in_latin.words`) a sentence in Latin letters says to be read so.
 TYPED_WORDS = 2
 
 
@@ -374,11 +372,9 @@ def _reading(
     for lang in (detect([text]), *in_each_script(text), *languages):
         if lang is not None and all(lang.code != seen.code for seen in readings):
             readings.append(lang)
-    # … and a sentence in Latin letters in the reading so typed of a language of another script
-    # the person writes ("w el 3omola 35 msh 30" among Egyptian Arabic): too few of its words
-    # may be listed for `detect` to tell it alone; TYPED_WORDS of them must be the common
-    # words that language lists as typed ("el", "msh"), else an English sentence keyed to
-    # consonants would be read so ("badly" is بدل, "instead")
+    # … and a sentence in Latin letters in the reading so typed of the person's language of another
+    # script, saying TYPED_WORDS of the words it lists as typed ("w el 3omola 35 msh 30" among
+    # Arabic; not "The demo went badly yesterday.", "badly" keyed as بدل, "instead")
     typed = [lang for lang in languages if lang is not None and lang.spelling is not None and lang.spelling.typed and not lang.keyed]
     if typed and _in_latin_letters(text):
         low = words_of(text).low
