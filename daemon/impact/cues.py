@@ -85,11 +85,6 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     return None
 
 
-def _closing(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of a `closing` phrase that ends the sentence (`closes`)."""
-    return closes(lang, text, words, lang.impact.get("closing", frozenset()))
-
-
 def closes(
     lang: Language, text: str, words: Words, phrases: frozenset[tuple[str, ...]]
 ) -> list[tuple[int, tuple[str, ...]]]:
@@ -102,7 +97,8 @@ def closes(
     if hits or lang.script not in UNSPACED or not low:
         return hits
     tail = text[: words.spans[-1][1]]
-    for phrase in phrases:
+    # the longest first, in one order whatever the process ("んといてな" before "んといて")
+    for phrase in sorted(phrases, key=lambda p: (-len("".join(p)), p)):
         letters = "".join(phrase)
         if tail.endswith(letters):
             cut = len(tail) - len(letters)
@@ -210,7 +206,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         and free(i, 1)
     ]
     # a "don't" that says "without" inside a sentence: "絵文字使わないで。", not "確認しないで送った"
-    found += [Cue("preference", " ".join(p), i) for i, p in _closing(lang, text, words) if free(i, len(low) - i)]
+    found += [Cue("preference", " ".join(p), i) for i, p in closes(lang, text, words, impact.get("closing", frozenset())) if free(i, len(low) - i)]
     # "again" where it recalls what the agent did (`daemon.impact.again`)
     found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]

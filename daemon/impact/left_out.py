@@ -80,9 +80,9 @@ def excluded(
     or someone else's words (see the module docstring). `again`: it says "again" of a word of
     the agent's turn (`daemon.impact.again.recalls_agents_word`), and a question so said that
     is `exasperated` asks nothing ("znowu UTC?", "migrate from local again??")."""
-    # … but "could you always run the tests first?" asks for a rule as a request does
-    asked_rule = requests(lang, text, words, found)
-    if asks(lang, text, words) and not (again and exasperated(text, words)) and not asked_rule:
+    # … but "could you always run the tests first?" asks for a rule as a request does (read
+    # only of a question: most sentences ask nothing)
+    if asks(lang, text, words) and not (again and exasperated(text, words)) and not requests(lang, text, words, found):
         return True
     if agreement(lang, text, words) is not None:
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
