@@ -67,7 +67,7 @@ from daemon.impact.neighbours import (
 )
 from daemon.impact.reply import Reply, ends_asking_in_prose
 from daemon.impact.sentences import Sentence, apart, sentences
-from daemon.impact.setright import MANY, may_set_right, set_right
+from daemon.impact.setright import MANY, may_set_right, set_right, spells
 from daemon.impact.shapes import in_code
 from daemon.impact.shown import shown_by_reply
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
@@ -284,9 +284,9 @@ def detect_statements(
         # too little of its own to be read alone: fewer than THIN content words ("Always.",
         # "Every new function."), beside its saying when it only recalls ("I said that last
         # week." recalls the sentence before; "og commiten er på norsk igjen" says what again)
-        # … and one the agent's reply amends says what it sets right ("pytest."): it stands alone
+        # … and one the agent's reply amends ("pytest.") or spelling a name ("Thaís, com h") stands alone
         own = content(sentence.text, lang, apart=True).stems if recall_only else mine
-        thin = len(own) < THIN and not any(c.kind in SHOWN_BY_REPLY for c in reading.cues)
+        thin = len(own) < THIN and not any(c.kind in SHOWN_BY_REPLY or spells(lang, c) for c in reading.cues)
         if opener is not None and beside(text, opener[1], sentence):
             # "No. Amounts are integer cents, never floats."
             found.pop()

@@ -85,3 +85,16 @@ def test_what_sets_a_rule_or_a_value_right_is_found(code: str, message: str, cue
     statements = found(message, code)
     assert statements, message
     assert any(cue in s.cues for s in statements), [s.cues for s in statements]
+
+
+@pytest.mark.parametrize(
+    ("message", "quote", "cue"),
+    [
+        ("menor isso ai, é zap nao email. e Thaís, com h", "e Thaís, com h", "set_right:com h"),
+        ("saimos da Boa Vista faz 2 anos\nCavalcanti com i", "Cavalcanti com i", "set_right:com i"),
+    ],
+)
+def test_a_name_spelled_by_a_letter_stands_alone_however_few_its_words(message: str, quote: str, cue: str) -> None:
+    """It says the name it sets right: the sentence before is not taken in with it."""
+    statements = found(message, "pt", answered="Pronto, mandei a mensagem pra Thais Cavalcante.")
+    assert [s.quote for s in statements if cue in s.cues] == [quote]
