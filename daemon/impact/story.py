@@ -5,10 +5,9 @@ a rule for the agent's work (pure, no I/O; docs/explanation/impact.md#what-is-le
 
 from __future__ import annotations
 
-from daemon.impact.clauses import Words, breaks, clause_at, negating
+from daemon.impact.clauses import Words, clause_at, negating
 from daemon.impact.cues import Cue, said
 from daemon.text.language import Language
-from daemon.text.lexicon import calendar_at, language_at
 
 # Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
 OWNER = 2
@@ -19,9 +18,8 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     to be: said about a state that is over, in its clause or a later one ("antigamente nunca
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
     rule is now), after a third person in its clause (`third_person`: "han betaler altid
-    sent"; someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"; or a
-    name opening it, `_named`: "rant: Rick always replies-all"), or beside a verb in the past
-    (`_told`)."""
+    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
+    beside a verb in the past (`_told`)."""
     over = [clause_at(text, words, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)]
     if over and all(clause_at(text, words, c.at) >= min(over) for c in found):
         return True
@@ -35,8 +33,6 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
         for i, _ in said(lang, words, lang.claim.get("others", frozenset()), spans)
         if any(w in mine for w in words.low[max(0, i - OWNER) : i])
     ]
-    # … or of someone named ("rant: Rick always replies-all", "o Miguel está sempre a dizer")
-    they += [(clause_at(text, words, i), i) for i in _named(lang, text, words)]
     if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
@@ -58,26 +54,3 @@ def _told(lang: Language, words: Words, cue: Cue) -> bool:
     if after >= len(low) or not lang.matches("past_forms", low[after]):
         return False
     return negated or (before >= 0 and low[before] not in lang.function_words)
-
-
-def _named(lang: Language, text: str, words: Words) -> list[int]:
-    """Where a clause opens with a name written with a capital (letters only, in title case),
-    or with one after a word a name takes before it (`name_articles`: Portuguese "o Miguel"):
-    "rant: Rick always replies-all", "a Dra Renata sempre chega 7h30". Not the sentence's first
-    word, which an imperative writes with a capital as well ("Poné siempre el CUIT", "Γράφε
-    πάντα …"), nor after a preposition ("For Acme we always invoice in EUR": "we" do); not a
-    word the language opens a sentence with, a weekday, a month or a language ("ok, Fridays we
-    never deploy"), nor in a language that writes every noun so (`nouns_capitalised`)."""
-    if lang.nouns_capitalised:
-        return []
-    low, starts = words.low, breaks(text, words)
-    articles = {p[0] for p in lang.impact.get("name_articles", frozenset()) if len(p) == 1}
-    openers = lang.lists.get("openers", frozenset()) | lang.function_words
-    named = []
-    for i in (*starts, *(i + 1 for i in (0, *starts) if low[i] in articles and i + 1 < len(low))):
-        word = text[slice(*words.spans[i])]
-        if not (len(word) > 1 and word.isalpha() and word.istitle()) or low[i] in openers:
-            continue
-        if calendar_at(lang, word, low[i]) is None and language_at(lang, word) is None:
-            named.append(i)
-    return named

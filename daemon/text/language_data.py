@@ -50,10 +50,10 @@ IMPACT_LISTS = (
     "again", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent", "excess", "amended", "redone",
     "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks",
-    "request_question", "request_question_closing", "name_articles",
+    "request_question", "request_question_closing",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "nouns_capitalised", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -84,9 +84,6 @@ class Language:
     # `pro_drop: unmarked`: the subject is left unsaid and the verb marks no person (Japanese,
     # Korean, Thai): a statement naming no one else is the speaker's own (memory_engine/first_person.py)
     person_unmarked: bool = False
-    # `nouns_capitalised: true`: every noun is written with a capital (German), so a capital
-    # inside a sentence does not tell a name (daemon/impact/story.py)
-    nouns_capitalised: bool = False
     # how it is typed in Latin letters (`typed_in_latin:`, daemon/text/latin_letters.py), and
     # whether this is that reading (`in_latin_letters`), its words keyed so
     spelling: Spelling | None = None
@@ -199,10 +196,9 @@ def parse(code: str, data: Any, label: str) -> Language:
     for name in ("stopwords", "connectives", "first_person", "first_person_plural", "first_person_verbs", "openers"):
         vocabulary |= lists[name]
     impact = _impact(data.get("impact"), label)
-    typed, capitalised = (str(data.get(k, "false")).lower() for k in ("typed_without_accents", "nouns_capitalised"))
-    for flag, value in (("typed_without_accents", typed), ("nouns_capitalised", capitalised)):
-        if value not in ("true", "false"):
-            raise LanguageDataError(f"{label}: {flag} must be true or false, not {value!r}")
+    typed = str(data.get("typed_without_accents", "false")).lower()
+    if typed not in ("true", "false"):
+        raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {typed!r}")
     if typed == "true":
         impact = typed_plain(impact, vocabulary, concepts)
         claim = typed_plain(claim, vocabulary, concepts)
@@ -223,7 +219,6 @@ def parse(code: str, data: Any, label: str) -> Language:
         claim,
         code,
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
-        nouns_capitalised=capitalised == "true",
         impact=impact,
         spelling=spelling_of(data["typed_in_latin"], label) if "typed_in_latin" in data else None,
     )

@@ -439,38 +439,6 @@ def test_a_rule_that_names_someone_of_the_persons_after_always_stays_a_rule() ->
 
 
 @pytest.mark.parametrize(
-    "message",
-    [
-        "rant: Rick always replies-all with one emoji and it drives me insane.",
-        "dzięki, Ola zawsze zapomina o go mod tidy",
-        "ok, Giulia risponde sempre tardi alle mail",
-        "o Miguel está sempre a dizer que vinho bom não precisa de adjetivos",
-        "a Dra Renata sempre chega 7h30 pra abrir",
-    ],
-)
-def test_always_or_never_said_of_someone_named_opening_the_clause_tells_their_habit(message: str) -> None:
-    assert not any(s.kind == "standing_instruction" for s in found(message))
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "Poné siempre el CUIT en la factura.",  # an imperative opens the sentence with a capital
-        "Γράφε πάντα στα ελληνικά.",
-        "For Acme we always invoice in EUR.",  # after a preposition: "we" do
-        "ok, Fridays we never deploy.",  # a weekday, not a name
-        "thanks, English always for the commit messages.",  # a language
-        "und bei Bruch immer zuerst um ein Foto bitten",  # German writes every noun so
-        "danke, Lieferscheine immer als PDF an Jens",
-        "ok, Send invoices always as PDF.",  # a word sentences open with
-        "ok Claude, always run the tests first.",  # the name is in a clause of its own
-    ],
-)
-def test_a_capital_that_names_no_one_doing_it_leaves_the_rule(message: str) -> None:
-    assert any(s.kind == "standing_instruction" for s in found(message))
-
-
-@pytest.mark.parametrize(
     ("message", "code"),
     [
         ("et le commit en anglais stp, comme d'hab.", "fr"),
