@@ -30,8 +30,8 @@ NEAR = 1
 FRAGMENT = 2
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
-# An aside in brackets closing a sentence: it says nothing of what the sentence is.
-ASIDE = re.compile(r"\s*[(（][^()（）]*[)）][\s.。!！…]*$")
+# An aside in brackets closing a sentence, with no question mark: it says nothing of what the sentence is.
+ASIDE = re.compile(r"\s*[(（][^()（）?？]*[)）][\s.。!！…]*$")
 RECALLING = frozenset({"reminder", "again", "precedent"})
 # The sweating smile says "awkward" as often as it laughs: people add it to what they correct
 # ("bro too long 😅", "又出現「用戶」了 😅") and to a rule they feel sheepish about ("never push
@@ -244,8 +244,8 @@ def asks(lang: Language, text: str, words: Words) -> bool:
     """Whether the sentence is a question: it ends with a question mark of any script (Unicode
     names them; Greek writes its own as ";", which NFC makes a semicolon), opens with "¿", or
     ends with one of its language's question particles (`impact.question_endings`: Thai ไหม).
-    An aside in brackets closing it is not read ("高橋じゃなくて髙橋です（はしごだか）",
-    "always rebase (remember?)")."""
+    An aside in brackets closing it with no question mark is not read: a particle there ends the
+    aside ("高橋じゃなくて髙橋です（はしごだか）"), a mark asks ("we never squash (do we?)")."""
     if text.lstrip().startswith(OPENING_QUESTION):
         return True
     aside = ASIDE.search(text)

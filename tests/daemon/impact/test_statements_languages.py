@@ -201,14 +201,22 @@ def test_a_question_marked_only_in_its_own_script_is_left_out(message: str) -> N
     [
         ("あと高橋じゃなくて髙橋です（はしごだか）", "correction"),  # "か" closes the aside, not the sentence
         ("あと高橋じゃなくて髙橋です（はしごだか）。", "correction"),
-        ("always rebase before you push (remember?)", "standing_instruction"),
+        ("always rebase before you push (the main branch)", "standing_instruction"),
     ],
 )
 def test_a_question_in_an_aside_closing_the_sentence_asks_nothing(message: str, kind: str) -> None:
     assert [s.kind for s in found(message)] == [kind]
 
 
-@pytest.mark.parametrize("message", ["Should we always rebase (before pushing)?", "总是先跑测试吗（在合并前）"])
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Should we always rebase (before pushing)?",
+        "总是先跑测试吗（在合并前）",
+        "we never squash commits (do we?)",  # a question in the aside asks
+        "提交信息总是用英文（对吗？）",
+    ],
+)
 def test_a_question_with_an_aside_before_its_end_still_asks(message: str) -> None:
     assert found(message) == []
 
