@@ -234,8 +234,9 @@ def _spelled_with(lang: Language, text: str, words: Words) -> list[Cue]:
 def spells(lang: Language, cue: Cue) -> bool:
     """Whether `cue` spells a name by a letter it holds (`_spelled_with`): the sentence says the
     name it sets right ("e Thaís, com h"), so it stands alone however few its words."""
-    *phrase, letter = cue.phrase.split()
-    return cue.kind == "set_right" and len(letter) == 1 and tuple(phrase) in lang.impact.get("spelled_with", frozenset())
+    said = tuple(cue.phrase.split())
+    spelled = lang.impact.get("spelled_with", frozenset())
+    return cue.kind == "set_right" and len(said) > 1 and len(said[-1]) == 1 and said[:-1] in spelled
 
 
 def asking(lang: Language) -> frozenset[tuple[str, ...]]:
