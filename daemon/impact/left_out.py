@@ -31,7 +31,7 @@ FRAGMENT = 2
 OPENING_QUESTION = "¿"  # Spanish opens a question with it
 CLOSING = "\"'”’»)]」』 "
 # An aside in brackets closing a sentence, with no question mark: it says nothing of what the sentence is.
-ASIDE = re.compile(r"\s*[(（][^()（）?？]*[)）][\s.。!！…]*$")
+ASIDE = re.compile(r"\s*[(（][^()（）?？]*[)）][\s.。!！…]*\Z")
 RECALLING = frozenset({"reminder", "again", "precedent"})
 # The sweating smile says "awkward" as often as it laughs: people add it to what they correct
 # ("bro too long 😅", "又出現「用戶」了 😅") and to a rule they feel sheepish about ("never push
