@@ -30,6 +30,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from daemon.impact.again import recalls
 from daemon.impact.clauses import SHOUTED, Words, body_start, negating
@@ -97,13 +98,18 @@ def closes(
     if hits or lang.script not in UNSPACED or not low:
         return hits
     tail = text[: words.spans[-1][1]]
-    # the longest first, in one order whatever the process ("んといてな" before "んといて")
-    for phrase in sorted(phrases, key=lambda p: (-len("".join(p)), p)):
-        letters = "".join(phrase)
+    for letters, phrase in _longest_first(phrases):
         if tail.endswith(letters):
             cut = len(tail) - len(letters)
             return [(next(i for i, (_, b) in enumerate(words.spans) if b > cut), phrase)]
     return []
+
+
+@cache
+def _longest_first(phrases: frozenset[tuple[str, ...]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`phrases` with their letters, the longest first, in one order whatever the process
+    ("んといてな" before "んといて"): sorted once per list, not for every sentence."""
+    return tuple(sorted((("".join(p), p) for p in phrases), key=lambda lp: (-len(lp[0]), lp[1])))
 
 
 def _after_negation(lang: Language, text: str, words: Words, start: int) -> int | None:
