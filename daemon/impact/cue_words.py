@@ -27,6 +27,8 @@ CUE_LISTS = (
     "again",
     "standing",
     "preference",
+    "address",
+    "house",
     "closing",
     "limit",
     "changed",

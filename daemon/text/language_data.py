@@ -47,7 +47,7 @@ CLAIM_LISTS = (
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "contrast_before_name", "instead", "reminder",
-    "again", "standing", "preference", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
+    "again", "standing", "preference", "address", "house", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent", "excess", "amended", "redone",
     "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks",
     "request_question", "request_question_closing",

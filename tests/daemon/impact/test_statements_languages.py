@@ -221,6 +221,62 @@ def test_a_question_with_an_aside_before_its_end_still_asks(message: str) -> Non
     assert found(message) == []
 
 
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("Dans la newsletter, on tutoie les lecteurs.", "preference:tutoie"),
+        ("Die Kunden werden gesiezt, auch wenn sie selbst locker schreiben.", "preference:gesiezt"),
+        ("vi er på du med kunderne", "preference:på du"),
+        ("a la gente del ministerio se le habla de usted", "preference:de usted"),
+        ("s hospodskými tykáme, s úřady vykáme", "preference:tykáme"),
+        ("клиентам пиши на вы", "preference:на вы"),
+        ("お客さんへのLINEは敬語で", "preference:敬語"),
+    ],
+)
+def test_a_form_of_address_set_as_the_way_to_write_is_a_preference(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "preference" and cue in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Sollen wir die Kinder eigentlich auch siezen?",  # a question
+        "Mein alter Chef hat alle geduzt, war komisch.",  # how it was
+        "si on tutoyait les clients, ça passerait mieux ?",
+    ],
+)
+def test_a_form_of_address_asked_about_or_told_of_the_past_is_no_statement(message: str) -> None:
+    assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("message", "cue"),
+    [
+        ("коммиты у нас на английском, feat:/fix:", "standing:у нас"),
+        ("Uf Prod wird am Fritig nöd deployed, das isch bi üs eso.", "standing:bi üs"),
+        ("musteriye TC sormuyoruz, bizde TCKN yoksa 11111111111 yaziliyor", "standing:bizde"),
+        ("around here we squash-merge everything", "standing:around here"),
+        ("うちは月末締めなので、請求書の日付は末日で", "standing:うち は"),
+    ],
+)
+def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(message: str, cue: str) -> None:
+    (statement,) = found(message)
+    assert statement.kind == "standing_instruction" and cue in statement.cues
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "у нас сервер упал ночью",  # how it was
+        "u nas jest problem z bazą?",  # a question
+        "bei uns war das früher anders",
+    ],
+)
+def test_how_things_are_where_the_person_works_asked_or_told_of_the_past_is_no_statement(message: str) -> None:
+    assert found(message) == []
+
+
 def test_a_greek_semicolon_asks_only_in_greek() -> None:
     """An English sentence ending in ";" is not a question: "always" still counts."""
     (statement,) = found("Always run the tests first;")
