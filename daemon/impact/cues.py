@@ -15,7 +15,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | address (a preference) | anywhere, in a sentence with no verb in the past (`past_forms`) | "on tutoie les lecteurs", "vi er på du med kunderne" |
-| house (a standing instruction) | anywhere, in a sentence with no verb in the past | "у нас changelog из них генерится", "das isch bi üs eso" |
+| house (a standing instruction) | anywhere, in a sentence with no verb in the past | "у нас так принято", "das isch bi üs eso" |
 | closing (a preference) | closing the sentence (`closes`: in its letters, in a script without spaces) | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without"), Kansai "入れんといて" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`): `daemon.impact.again` | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
@@ -207,14 +207,14 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         phrases = standing(lang) if kind == "standing" else impact.get(kind, frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
     # a form of address set as the way to write is a preference ("on tutoie les lecteurs", "vi er
-    # på du"), how things are done where the person works a rule ("у нас коммиты на английском",
-    # "bizde TC sormuyoruz"); beside a verb in the past either tells how it was ("der alte Chef
-    # hat alle geduzt, war komisch")
+    # på du"), how things are done where the person works a rule ("у нас принято …", "das isch bi
+    # üs eso"); in a sentence with a verb in the past (`past_forms`, outside quotes and code) either
+    # tells how it was ("der alte Chef hat alle geduzt, war komisch")
     past = None
     for name, kind in (("address", "preference"), ("house", "standing")):
         hits = [(i, p) for i, p in find(low, impact.get(name, frozenset())) if free(i, len(p))]
         if hits and past is None:
-            past = any(lang.matches("past_forms", w) for w in low)
+            past = any(lang.matches("past_forms", w) for i, w in enumerate(low) if free(i, 1))
         if hits and not past:
             found += [Cue(kind, " ".join(p), i) for i, p in hits]
     # "I'm telling you" said by a word's ending (Korean "…돈다니까요"; "…돈다니까" closing a clause)

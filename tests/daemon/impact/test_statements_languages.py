@@ -226,11 +226,11 @@ def test_a_question_with_an_aside_before_its_end_still_asks(message: str) -> Non
     [
         ("Dans la newsletter, on tutoie les lecteurs.", "preference:tutoie"),
         ("Die Kunden werden gesiezt, auch wenn sie selbst locker schreiben.", "preference:gesiezt"),
-        ("vi er på du med kunderne", "preference:på du"),
+        ("vi er på du med kunderne", "preference:er på du"),
         ("a la gente del ministerio se le habla de usted", "preference:de usted"),
         ("s hospodskými tykáme, s úřady vykáme", "preference:tykáme"),
         ("клиентам пиши на вы", "preference:на вы"),
-        ("お客さんへのLINEは敬語で", "preference:敬語"),
+        ("お客さんへのLINEは敬語で", "preference:敬語 で"),
     ],
 )
 def test_a_form_of_address_set_as_the_way_to_write_is_a_preference(message: str, cue: str) -> None:
@@ -244,6 +244,10 @@ def test_a_form_of_address_set_as_the_way_to_write_is_a_preference(message: str,
         "Sollen wir die Kinder eigentlich auch siezen?",  # a question
         "Mein alter Chef hat alle geduzt, war komisch.",  # how it was
         "si on tutoyait les clients, ça passerait mieux ?",
+        # the same words saying something else: "remember, you …", "sort by first name"
+        "Husk på, du skal sende fakturaen i dag.",
+        "Sortuj pliki po imieniu autora.",
+        "Βάλε τη λέξη στον πληθυντικό.",
     ],
 )
 def test_a_form_of_address_asked_about_or_told_of_the_past_is_no_statement(message: str) -> None:
@@ -253,11 +257,13 @@ def test_a_form_of_address_asked_about_or_told_of_the_past_is_no_statement(messa
 @pytest.mark.parametrize(
     ("message", "cue"),
     [
-        ("коммиты у нас на английском, feat:/fix:", "standing:у нас"),
-        ("Uf Prod wird am Fritig nöd deployed, das isch bi üs eso.", "standing:bi üs"),
-        ("musteriye TC sormuyoruz, bizde TCKN yoksa 11111111111 yaziliyor", "standing:bizde"),
-        ("around here we squash-merge everything", "standing:around here"),
-        ("うちは月末締めなので、請求書の日付は末日で", "standing:うち は"),
+        ("коммиты на английском, у нас так принято", "standing:у нас так"),
+        ("Uf Prod wird am Fritig nöd deployed, das isch bi üs eso.", "standing:bi üs eso"),
+        ("bizde genelde faturayı ayın 5'inde kesiyoruz", "standing:bizde genelde"),
+        ("around here we squash-merge everything", "standing:around here we"),
+        ("うちでは請求書の日付は末日で", "standing:うち では"),
+        # a word in the past inside quotation marks is the commits' wording, not the person's story
+        ('у нас принято писать коммиты как "исправил баг в модуле"', "standing:у нас принято"),
     ],
 )
 def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(message: str, cue: str) -> None:
@@ -268,9 +274,14 @@ def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(me
 @pytest.mark.parametrize(
     "message",
     [
-        "у нас сервер упал ночью",  # how it was
-        "u nas jest problem z bazą?",  # a question
-        "bei uns war das früher anders",
+        "у нас так было раньше",  # how it was
+        "u nas tak jest?",  # a question
+        "bei uns wird das früher anders gewesen sein, war ja vor meiner Zeit",
+        # "we have", "at ours": a trouble or a fact, no rule
+        "У нас 500 ошибка на проде.",
+        "Bei uns läuft der Build gerade nicht durch.",
+        "Bizde bugün internet yok.",
+        "Chez nous, le build plante depuis ce matin.",
     ],
 )
 def test_how_things_are_where_the_person_works_asked_or_told_of_the_past_is_no_statement(message: str) -> None:
