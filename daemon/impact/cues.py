@@ -9,7 +9,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | --- | --- | --- |
 | correction_opener | at the start (after `lead_ins`), punctuation after it | "No — use pnpm" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
-| stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
+| stop | at the start of the sentence or of a clause, a word after it (after one word, no punctuation) | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
@@ -166,7 +166,9 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
                 continue
             if kind == "prohibition_openers" and punctuated:
                 continue
-            if kind == "stop_openers" and at + size == len(low):  # "Stopp." alone stops nothing said
+            # "Stopp." alone stops nothing said, and "stop, kill it" is a cry, not "stop doing" (a
+            # verb of more words may take its clause after a comma: "Hör auf, die Dateien umzubenennen")
+            if kind == "stop_openers" and (at + size == len(low) or (punctuated and size == 1)):
                 continue
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     # a negation before a verb that forbids, anywhere in a clause: "промокоды от себя не раздавай"
