@@ -17,7 +17,7 @@ from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
 from daemon.text.keyboard import find, said_at, unaccented
-from daemon.text.language import Language, detect, known
+from daemon.text.language import Language, detect, known, script_of
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
@@ -188,8 +188,13 @@ class Reply:
 def ends_asking(text: str) -> bool:
     """Whether the agent's turn asks near its end (a question mark in its last OPENING_CHARS:
     "Which port? Once you tell me I'll update .env.local.", "**Which port?**", a question
-    before a list of choices or the tools it then called)."""
-    return any(mark in text[-OPENING_CHARS:] for mark in QUESTION_MARKS)
+    before a list of choices or the tools it then called). Greek writes its question mark as
+    ";" (NFC makes it a semicolon): one closing a word in Greek letters asks ("Να προσθέσω και
+    πεδίο …;")."""
+    tail = text[-OPENING_CHARS:]
+    if any(mark in tail for mark in QUESTION_MARKS):
+        return True
+    return any(i > 0 and script_of(tail[i - 1]) == "greek" for i, c in enumerate(tail) if c in ";\u037e")
 
 
 def ends_asking_in_prose(text: str) -> bool:

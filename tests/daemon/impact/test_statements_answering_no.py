@@ -31,6 +31,12 @@ def found(message: str, answered: str) -> list[Statement]:
             "Die Liste ist fertig, ich habe sie gleich an Frau Brandt geschickt.",
             "Nein, die schicke ich morgen selbst.",
         ),
+        (
+            # Greek asks with ";", which NFC makes a semicolon
+            "Έτοιμο. Να προσθέσω και πεδίο στη φόρμα, να φαίνεται ποιος έκανε τον έλεγχο;",
+            "Έτοιμο. Πρόσθεσα και πεδίο στη φόρμα, να φαίνεται ποιος έκανε τον έλεγχο.",
+            "όχι, αυτό το κάνει το χάρτινο έντυπο στο λιμάνι.",
+        ),
     ],
 )
 def test_a_no_answering_the_agents_question_corrects_nothing(asked: str, told: str, message: str) -> None:
