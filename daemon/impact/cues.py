@@ -9,7 +9,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | --- | --- | --- |
 | correction_opener | at the start (after `lead_ins`), punctuation after it | "No — use pnpm" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
-| stop | at the start of the sentence or of a clause, a word after it (after one word, no punctuation) | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
+| stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
@@ -166,9 +166,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
                 continue
             if kind == "prohibition_openers" and punctuated:
                 continue
-            # "Stopp." alone stops nothing said, and "stop, kill it" is a cry, not "stop doing" (a
-            # verb of more words may take its clause after a comma: "Hör auf, die Dateien umzubenennen")
-            if kind == "stop_openers" and (at + size == len(low) or (punctuated and size == 1)):
+            if kind == "stop_openers" and at + size == len(low):  # "Stopp." alone stops nothing said
                 continue
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     # a negation before a verb that forbids, anywhere in a clause: "промокоды от себя не раздавай"
@@ -208,17 +206,6 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     for kind in ANYWHERE:
         phrases = standing(lang) if kind == "standing" else impact.get(kind, frozenset())
         found += [Cue(kind, " ".join(p), i) for i, p in find(low, phrases) if free(i, len(p))]
-    # a form of address set as the way to write is a preference ("on tutoie les lecteurs", "vi er
-    # på du"), how things are done where the person works a rule ("у нас принято …", "das isch bi
-    # üs eso"); in a sentence with a verb in the past (`past_forms`, outside quotes and code) either
-    # tells how it was ("der alte Chef hat alle geduzt, war komisch")
-    past = None
-    for name, kind in (("address", "preference"), ("house", "standing")):
-        hits = [(i, p) for i, p in find(low, impact.get(name, frozenset())) if free(i, len(p))]
-        if hits and past is None:
-            past = any(lang.matches("past_forms", w) for i, w in enumerate(low) if free(i, 1))
-        if hits and not past:
-            found += [Cue(kind, " ".join(p), i) for i, p in hits]
     # "I'm telling you" said by a word's ending (Korean "…돈다니까요"; "…돈다니까" closing a clause)
     found += [
         Cue("reminder", w, i)
@@ -237,6 +224,22 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     found += [Cue("standing", " ".join(p), i) for i, p in every(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("standing", " ".join(p), i) for i, p in announced(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("defined", "=", i) for i, _ in defined(text, words) if free(i, 1)][:1]
+    # a form of address set as the way to write is a preference ("on tutoie les lecteurs", "vi er
+    # på du"), how things are done where the person works a rule ("у нас принято …", "das isch bi
+    # üs eso"), but for a phrase that holds a standing cue already read ("Da noi si fa così: prima
+    # …" announces its way); in a sentence with a verb in the past (`past_forms`, outside quotes
+    # and code) either tells how it was ("der alte Chef hat alle geduzt, war komisch")
+    past = None
+    for name, kind in (("address", "preference"), ("house", "standing")):
+        hits = [
+            (i, p)
+            for i, p in find(low, impact.get(name, frozenset()))
+            if free(i, len(p)) and not any(c.kind == kind and i <= c.at < i + len(p) for c in found)
+        ]
+        if hits and past is None:
+            past = any(lang.matches("past_forms", w) for i, w in enumerate(low) if free(i, 1))
+        if hits and not past:
+            found += [Cue(kind, " ".join(p), i) for i, p in hits]
     found += [
         Cue("limit", " ".join(p), i)
         for i, p in find(low, impact.get("limit", frozenset()))

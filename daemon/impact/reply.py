@@ -8,6 +8,7 @@ it (docs/explanation/impact.md#a-correction-the-agent-amends).
 
 from __future__ import annotations
 
+import re
 from functools import cache, cached_property, lru_cache
 
 from daemon.impact.clauses import says_not, words_of
@@ -30,6 +31,8 @@ READ_CHARS = 4000
 SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
 # The marks a question ends with.
 QUESTION_MARKS = ("?", "？", "؟")
+# … and Greek's, a semicolon after NFC, ending a sentence: closing marks may follow it, then a space or the end.
+GREEK_QUESTION = re.compile(r"[;\u037e](?=[)\]»”’*_`\"']*(?:\s|\Z))")
 # Characters of the reply's end read for the tool calls the adapters write after its words.
 TOOLS_CHARS = 4000
 # … and of the agent's turn before, for the files it edited (a turn may be megabytes of output).
@@ -188,13 +191,22 @@ class Reply:
 def ends_asking(text: str) -> bool:
     """Whether the agent's turn asks near its end (a question mark in its last OPENING_CHARS:
     "Which port? Once you tell me I'll update .env.local.", "**Which port?**", a question
-    before a list of choices or the tools it then called). Greek writes its question mark as
-    ";" (NFC makes it a semicolon): one closing a word in Greek letters asks ("Να προσθέσω και
-    πεδίο …;")."""
+    before a list of choices or the tools it then called, or `_greek_asks`)."""
     tail = text[-OPENING_CHARS:]
-    if any(mark in tail for mark in QUESTION_MARKS):
-        return True
-    return any(i > 0 and script_of(tail[i - 1]) == "greek" for i, c in enumerate(tail) if c in ";\u037e")
+    return any(mark in tail for mark in QUESTION_MARKS) or _greek_asks(tail)
+
+
+def _greek_asks(tail: str) -> bool:
+    """Whether Greek's question mark, a ";" after NFC, ends a sentence written mostly in Greek
+    letters ("Να προσθέσω και το PDF;"; not "Set R1 = 10 kΩ; R2 = 4.7 kΩ", not code's "x = 1;")."""
+    if ";" not in tail and "\u037e" not in tail:
+        return False
+    for mark in GREEK_QUESTION.finditer(tail):
+        start = max(tail.rfind(end, 0, mark.start()) for end in (*SENTENCE_ENDS, ";", "\n")) + 1
+        scripts = [script_of(c) for c in tail[start : mark.start()] if c.isalpha()]
+        if scripts and 2 * scripts.count("greek") > len(scripts):
+            return True
+    return False
 
 
 def ends_asking_in_prose(text: str) -> bool:

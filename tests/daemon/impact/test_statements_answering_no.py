@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from daemon.impact.reply import ends_asking
 from daemon.impact.statements import Statement, detect_statements
 
 
@@ -73,3 +74,20 @@ def test_a_no_answering_the_question_with_a_value_after_it_sets_it_right() -> No
 def test_wrong_or_a_no_about_what_was_done_corrects_though_the_turn_asks(message: str) -> None:
     (said,) = found(message, "Done — I emailed the report to the whole team. Anything else?")
     assert said.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("turn", "asks"),
+    [
+        ("Να προσθέσω και το PDF;", True),  # a Latin word closing a Greek question
+        ("Να το αλλάξω σε 60;", True),
+        ("Να το κάνω (με το νέο πεδίο);", True),
+        ("Να προσθέσω πεδίο «Έλεγχος»;", True),
+        ("Set R1 = 10 kΩ; R2 = 4.7 kΩ; done.", False),  # a Greek letter in English prose
+        ("with α; β fixed, done.", False),
+        ("x = 1; y = 2", False),
+        ("Έτοιμο. Ευχαριστώ.", False),
+    ],
+)
+def test_a_turn_asks_with_greeks_question_mark_only_ending_a_greek_sentence(turn: str, asks: bool) -> None:
+    assert ends_asking(turn) is asks

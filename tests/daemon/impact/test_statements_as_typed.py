@@ -98,11 +98,3 @@ def test_a_name_spelled_by_a_letter_stands_alone_however_few_its_words(message: 
     """It says the name it sets right: the sentence before is not taken in with it."""
     statements = found(message, "pt", answered="Pronto, mandei a mensagem pra Thais Cavalcante.")
     assert [s.quote for s in statements if cue in s.cues] == [quote]
-
-
-def test_hindi_typed_in_latin_letters_agreeing_with_a_no_corrects_nothing() -> None:
-    """"nahi, sahi kiya" is "no, you did right": the "no" agrees, as "नहीं, सही किया"."""
-    assert found("nahi, sahi kiya, 5% theek hai", "hi") == []
-    assert found("nahi nahi, sahi kiya, git mein tha toh bach gaya", "hi") == []
-    (said,) = found("nahi, pnpm use karo", "hi")
-    assert said.kind == "correction"

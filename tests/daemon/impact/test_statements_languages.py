@@ -257,11 +257,11 @@ def test_a_form_of_address_asked_about_or_told_of_the_past_is_no_statement(messa
 @pytest.mark.parametrize(
     ("message", "cue"),
     [
-        ("коммиты на английском, у нас так принято", "standing:у нас так"),
+        ("коммиты на английском, у нас так принято", "standing:у нас так принято"),
         ("Uf Prod wird am Fritig nöd deployed, das isch bi üs eso.", "standing:bi üs eso"),
-        ("bizde genelde faturayı ayın 5'inde kesiyoruz", "standing:bizde genelde"),
-        ("around here we squash-merge everything", "standing:around here we"),
-        ("うちでは請求書の日付は末日で", "standing:うち では"),
+        ("we don't go near a client's network till the ticket's approved, that's how we roll", "standing:that's how we roll"),
+        ("faturayı ayın 5'inde kesiyoruz, bizde böyle yapılır", "standing:bizde böyle yapılır"),
+        ("請求書は月末締め、うちのルールやから", "standing:うち の ルール"),
         # a word in the past inside quotation marks is the commits' wording, not the person's story
         ('у нас принято писать коммиты как "исправил баг в модуле"', "standing:у нас принято"),
     ],
@@ -282,6 +282,12 @@ def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(me
         "Bei uns läuft der Build gerade nicht durch.",
         "Bizde bugün internet yok.",
         "Chez nous, le build plante depuis ce matin.",
+        "У нас так же падает на staging.",
+        "Bei uns wird gerade umgebaut, deshalb bin ich langsam.",
+        "U nas tak samo, build nie przechodzi.",
+        "in our team we have five people",
+        "Chez nous on a un souci avec le build.",
+        "Da noi si blocca il build ogni mattina.",
     ],
 )
 def test_how_things_are_where_the_person_works_asked_or_told_of_the_past_is_no_statement(message: str) -> None:
