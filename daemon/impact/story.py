@@ -1,22 +1,16 @@
 """Whether the "always" or "never" of a sentence tells what was, or what others do, rather than
 a rule for the agent's work (pure, no I/O; docs/explanation/impact.md#what-is-left-out):
-"I used to always squash", "han betaler altid sent", "the old CI box always fell over",
-"rant: Rick always replies-all".
+"I used to always squash", "han betaler altid sent", "the old CI box always fell over".
 """
 
 from __future__ import annotations
 
-from daemon.impact.clauses import Words, breaks, clause_at, negating
+from daemon.impact.clauses import Words, clause_at, negating
 from daemon.impact.cues import Cue, said
-from daemon.text.keyboard import find
 from daemon.text.language import Language
-from daemon.text.lexicon import calendar_at, language_at
 
 # Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
 OWNER = 2
-# Words from a name to its "always" at most ("ok, Kirill from analytics always writes FINAL"):
-# further on, the name is no longer the one who does it.
-NAMED = 4
 
 
 def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
@@ -39,7 +33,6 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
         for i, _ in said(lang, words, lang.claim.get("others", frozenset()), spans)
         if any(w in mine for w in words.low[max(0, i - OWNER) : i])
     ]
-    they += [(clause_at(text, words, c.at), i) for c in found if (i := _named(lang, text, words, c)) is not None]
     if they and all(any(k == clause_at(text, words, c.at) and i < c.at for k, i in they) for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
@@ -61,38 +54,3 @@ def _told(lang: Language, words: Words, cue: Cue) -> bool:
     if after >= len(low) or not lang.matches("past_forms", low[after]):
         return False
     return negated or (before >= 0 and low[before] not in lang.function_words)
-
-
-def _named(lang: Language, text: str, words: Words, cue: Cue) -> int | None:
-    """Where a name opens the clause of an "always"/"never", NAMED words before it at most
-    ("rant: Rick always replies-all", "ok, Kevin never reads the tickets"): the one who does
-    so. A name is a word inside the sentence written with a capital and small letters, in a
-    language whose nouns have none (`capitalised_nouns`: German's all do), that is no function
-    word, weekday, month or language ("ok, Fridays never deploy", "and the ticket, English
-    always"); none when the person or the agent is said between it and the cue ("also, Jira
-    tickets you always close"). A name after a word of its clause is not read: "in Python always
-    use type hints" and "a Dra Renata sempre chega" open alike."""
-    if lang.capitalised_nouns:
-        return None
-    low = words.low
-    k = clause_at(text, words, cue.at)
-    # the clause's first word; the sentence's has its capital by rule and marks no name
-    at = breaks(text, words)[k - 1] if k else 0
-    if at == 0 or cue.at - at > NAMED:
-        return None
-    a, b = words.spans[at]
-    word = text[a:b]
-    if not _capitalised(word) or low[at] in lang.function_words:
-        return None
-    if calendar_at(lang, word, low[at]) or language_at(lang, word):
-        return None
-    between = low[at : cue.at]
-    people = lang.words("first_person") | lang.words("first_person_plural")
-    if any(w in people for w in between) or find(between, lang.impact.get("second_person", frozenset())):
-        return None
-    return at
-
-
-def _capitalised(word: str) -> bool:
-    """A capital, then small letters only ("Rick", "Renata"; not "PRs", "CI", "iOS")."""
-    return len(word) > 1 and word[0].isupper() and word[1:].islower()

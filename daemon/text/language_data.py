@@ -53,7 +53,7 @@ IMPACT_LISTS = (
     "request_question", "request_question_closing",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "capitalised_nouns", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -88,9 +88,6 @@ class Language:
     # whether this is that reading (`in_latin_letters`), its words keyed so
     spelling: Spelling | None = None
     keyed: bool = False
-    # every noun is written with a capital (German: "Zwischen zwei Terminen immer …"), so a capital
-    # inside a sentence does not mark a name (`daemon.impact.story`)
-    capitalised_nouns: bool = False
 
     def key(self, word: str) -> str:
         """A word as this language's lists hold it: its one Latin spelling in a reading in
@@ -199,7 +196,10 @@ def parse(code: str, data: Any, label: str) -> Language:
     for name in ("stopwords", "connectives", "first_person", "first_person_plural", "first_person_verbs", "openers"):
         vocabulary |= lists[name]
     impact = _impact(data.get("impact"), label)
-    if _flag(data, "typed_without_accents", label):
+    typed = str(data.get("typed_without_accents", "false")).lower()
+    if typed not in ("true", "false"):
+        raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {typed!r}")
+    if typed == "true":
         impact = typed_plain(impact, vocabulary, concepts)
         claim = typed_plain(claim, vocabulary, concepts)
     return Language(
@@ -221,16 +221,7 @@ def parse(code: str, data: Any, label: str) -> Language:
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
         impact=impact,
         spelling=spelling_of(data["typed_in_latin"], label) if "typed_in_latin" in data else None,
-        capitalised_nouns=_flag(data, "capitalised_nouns", label),
     )
-
-
-def _flag(data: Mapping[str, Any], key: str, label: str) -> bool:
-    """A true-or-false key of a data file (false when absent)."""
-    value = str(data.get(key, "false")).lower()
-    if value not in ("true", "false"):
-        raise LanguageDataError(f"{label}: {key} must be true or false, not {value!r}")
-    return value == "true"
 
 
 def _impact(section: Any, label: str) -> dict[str, frozenset[tuple[str, ...]]]:

@@ -343,39 +343,8 @@ def test_always_or_never_said_of_a_third_person_tells_what_they_do(message: str)
 @pytest.mark.parametrize(
     ("message", "code"),
     [
-        ("rant: Rick always replies-all with like one emoji and it drives me insane.", "en"),
-        ("ok, Kirill from analytics always writes FINAL", "en"),
-        ("кстати, Кирилл из аналитики всегда пишет FINAL, ему так проще", "ru"),
-        ("enfin, Mathilde ne répond jamais avant midi", "fr"),
-    ],
-)
-def test_always_or_never_after_a_name_opening_a_later_clause_tells_what_they_do(message: str, code: str) -> None:
-    found = detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT, usual=language(code))
-    assert found == []
-
-
-@pytest.mark.parametrize(
-    ("message", "code"),
-    [
-        ("ok, Fridays never deploy", "en"),  # a weekday
-        ("and the ticket, English always", "en"),  # a language
-        ("then, PRs always go through review", "en"),  # capitals inside: no name
-        ("so, Stripe payouts you always reconcile on Monday", "en"),  # the agent is said
-        ("Rick always gets the invoices", "en"),  # the sentence's first word has its capital by rule
-        ("also, Rechnungen immer als PDF an die Buchhaltung", "de"),  # every German noun has a capital
-    ],
-)
-def test_a_capital_that_marks_no_name_before_always_keeps_the_rule(message: str, code: str) -> None:
-    found = detect_statements(message, "s1.jsonl", 3, "2026-03-02T09:00:00+00:00", answered=AGENT, usual=language(code))
-    assert any(s.kind == "standing_instruction" for s in found)
-
-
-@pytest.mark.parametrize(
-    ("message", "code"),
-    [
         # a name before "always" is as often what the rule is about as who does something: a
-        # reading of "Rick always replies-all" as a story took these too, and was left out; a
-        # name read only where it opens a later clause leaves them rules
+        # reading of "Rick always replies-all" as a story took these too, and was left out
         ("Prices for Acme always include VAT.", "en"),
         ("on Fridays never deploy", "en"),
         ("in Python always use type hints", "en"),
