@@ -352,6 +352,14 @@ def test_always_or_never_said_of_a_third_person_tells_what_they_do(message: str)
         ("en Python siempre usa type hints", "es"),
         ("no Slack sempre em inglês", "pt"),
         ("Rechnungen immer als PDF an die Buchhaltung", "de"),
+        # … and a capital opening a later clause, read as a name twice and taken back twice: a
+        # label or a list item before it, a product, the agent called by name
+        ("Note: Tests always go in tests/", "en"),
+        ("1) Tests always run before the commit", "en"),
+        ("ok, Stripe never for EU customers", "en"),
+        ("Also, Claude never push to main", "en"),
+        ("ok, Slack messages always in English", "en"),
+        ("Regel: Commits altijd in het Engels", "nl"),
     ],
 )
 def test_always_or_never_after_a_name_stays_a_rule(message: str, code: str) -> None:
