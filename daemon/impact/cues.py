@@ -29,7 +29,7 @@ kind, a negated imperative, a name defined with " = ") are in `daemon.impact.sha
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
@@ -245,16 +245,25 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     ]
     # in the order said; a phrase inside a longer one of the same class ("told you" in "i told you") left out
     found.sort(key=lambda c: (c.at, -len(c.phrase), c.kind))
+    return _outermost(found)
+
+
+def _outermost(found: list[Cue]) -> list[Cue]:
+    """The cues of `found` (in the order said) that lie inside no longer phrase of their class.
+    One that holds a cue starts at most the longest phrase's words before it: each cue is
+    compared with those only, so a sentence of thousands of cues is read in linear time."""
+    sizes = [len(c.phrase.split()) for c in found]
+    reach = max(sizes, default=0)
+    starts = [c.at for c in found]
     return [
         c
-        for c in found
+        for k, c in enumerate(found)
         if not any(
-            o.kind == c.kind
-            and o is not c
-            and o.at <= c.at
-            and c.at + len(c.phrase.split()) <= o.at + len(o.phrase.split())
-            and len(o.phrase) > len(c.phrase)
-            for o in found
+            found[j].kind == c.kind
+            and j != k
+            and c.at + sizes[k] <= found[j].at + sizes[j]
+            and len(found[j].phrase) > len(c.phrase)
+            for j in range(bisect_left(starts, c.at - reach), bisect_right(starts, c.at))
         )
     ]
 

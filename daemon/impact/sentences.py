@@ -33,7 +33,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from functools import cached_property
+from itertools import accumulate
 
 from daemon.impact.cue_words import negations
 from daemon.text.language import abbreviations
@@ -48,7 +51,11 @@ INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
 # A line opening with a position in a file ("src/a.ts:3:1 - error", "  12:4  error  …"): a
 # bare "line:column" only with the columns or the severity of a tool's output after it (tools
 # print those in English), not a time ("8:30 is school run").
-POSITION = re.compile(r"(?m)^\s*(?:[\w./\\-]*[^\W\d][\w./\\-]*:\d+(?::\d+)?:?(?:\s|$)|\d+:\d+(?:\s{2,}|\t|$|\s+(?:error|warning|warn|info|note|hint)\b)).*$")
+# (The name is matched whole, possessively, after a look-ahead for its letter, and the spaces
+# before it stay on its line: a line of a long token, or many blank lines, is read once.)
+POSITION = re.compile(
+    r"(?m)^[ \t]*(?:(?=[\w./\\-]*[^\W\d])[\w./\\-]++:\d+(?::\d+)?:?(?:\s|$)|\d+:\d+(?:\s{2,}|\t|$|\s+(?:error|warning|warn|info|note|hint)\b)).*$"
+)
 # A label opening a line of output: one word (or two joined by a dash) and a colon.
 LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
 INTRO_END = re.compile(r"[:?？]\s*\Z")
@@ -100,12 +107,39 @@ class Apart:
     words: list[tuple[int, int]]
 
     def holds(self, sentence: Sentence) -> bool:
-        """Whether the sentence lies within one of the parts."""
-        return inside(self.parts, sentence.start, sentence.end)
+        """Whether the sentence lies within one of the parts: of those starting at or before it,
+        the furthest end (read by bisection: a message of thousands of parts and sentences is
+        not read part by sentence)."""
+        _, starts, ends = self._parts
+        k = bisect_right(starts, sentence.start)
+        return k > 0 and ends[k - 1] >= sentence.end
 
     def around(self, sentence: Sentence) -> list[tuple[int, int]]:
-        """The spans of `words` that overlap the sentence, from its start."""
-        return [(a - sentence.start, b - sentence.start) for a, b in self.words if a < sentence.end and b > sentence.start]
+        """The spans of `words` that overlap the sentence, from its start: those starting inside
+        it, and those before it that reach into it (read back from it while one still may)."""
+        spans, starts, ends = self._words
+        found = []
+        j = bisect_left(starts, sentence.end) - 1
+        while j >= 0 and ends[j] > sentence.start:
+            a, b = spans[j]
+            if b > sentence.start:
+                found.append((a - sentence.start, b - sentence.start))
+            j -= 1
+        return found[::-1]
+
+    @cached_property
+    def _parts(self) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        return _reach(self.parts)
+
+    @cached_property
+    def _words(self) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+        return _reach(self.words)
+
+
+def _reach(spans: list[tuple[int, int]]) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """`spans` in order, their starts, and the furthest end of those up to each."""
+    ordered = sorted(spans)
+    return ordered, [a for a, _ in ordered], list(accumulate((b for _, b in ordered), max))
 
 
 @dataclass(frozen=True)
@@ -184,9 +218,3 @@ def _pasted_blocks(text: str) -> list[tuple[int, int]]:
 
 def _output_like(line: str) -> bool:
     return bool(INDENTED.match(line) or POSITION.match(line) or LABEL.match(line))
-
-
-def inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
-    """Whether [start, end) lies within one of `spans`."""
-    return any(a <= start and end <= b for a, b in spans)
-
