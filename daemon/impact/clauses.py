@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -89,11 +88,6 @@ def _unspaced(char: str) -> bool:
     """Whether `char` is a letter of a script written without spaces (`unicode_words.spaceless`):
     not a full-width Latin one ("ｐｎｐｍ"), nor Korean's jamo (Korean spaces its words)."""
     return char.isalpha() and not (char.isupper() or char.islower()) and spaceless(char) and script(char) != "Hang"
-
-
-def clause_at(text: str, words: Words, i: int) -> int:
-    """The clause of the sentence `text` its `i`th word stands in, counted from 0."""
-    return bisect_right(breaks(text, words), i)
 
 
 def negating(lang: Language, word: str) -> bool:
