@@ -229,11 +229,12 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # üs eso"), but for a phrase that holds a standing cue already read ("Da noi si fa così: prima
     # …" announces its way); in a sentence with a verb in the past (`past_forms`, outside quotes
     # and code) either tells how it was ("der alte Chef hat alle geduzt, war komisch")
+    read = {(c.kind, c.at) for c in found}  # looked up per phrase's word, not per cue
     ruled = [
         Cue(kind, " ".join(p), i)
         for name, kind in (("address", "preference"), ("house", "standing"))
         for i, p in find(low, impact.get(name, frozenset()))
-        if free(i, len(p)) and not any(c.kind == kind and i <= c.at < i + len(p) for c in found)
+        if free(i, len(p)) and not any((kind, j) in read for j in range(i, i + len(p)))
     ]
     if ruled and not any(lang.matches("past_forms", w) for i, w in enumerate(low) if free(i, 1)):
         found += ruled
