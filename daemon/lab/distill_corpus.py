@@ -21,6 +21,7 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import date
+from functools import lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -192,6 +193,7 @@ def value_words(value: str, lang: Language | None = None) -> frozenset[str]:
     return frozenset(fact_grounding.value_words(value, lang))
 
 
+@lru_cache(maxsize=1 << 14)  # pure, and asked again for every load of a corpus and every stored fact
 def same_value(spellings: tuple[str, ...], stored: str) -> bool:
     """Whether `stored` says one of `spellings`: all its content words are in the stored value
     (both read in one language, so their stems compare)."""
