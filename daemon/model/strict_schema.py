@@ -9,6 +9,8 @@ enforced by our own validation afterwards, never trusted to the server.
 
 from __future__ import annotations
 
+import copy
+from functools import cache
 from typing import Any, TypedDict
 
 from pydantic import BaseModel
@@ -60,7 +62,12 @@ def _inline(node: Any, defs: dict[str, Any], depth: int = 0) -> Any:
 
 
 def flat_schema(model: type[BaseModel]) -> JsonSchema:
-    """A self-contained JSON Schema for `model` with no `$ref`/`$defs`."""
+    """A self-contained JSON Schema for `model` with no `$ref`/`$defs` (a copy the caller may change)."""
+    return copy.deepcopy(_flat(model))
+
+
+@cache  # pydantic builds a schema slowly, and a run sizes and sends many requests of a few fixed models
+def _flat(model: type[BaseModel]) -> JsonSchema:
     raw = model.model_json_schema()
     defs = raw.pop("$defs", {})
     schema: JsonSchema = _inline(raw, defs)
