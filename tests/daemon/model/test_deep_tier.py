@@ -13,6 +13,8 @@ from typing import Any
 import pytest
 import yaml
 
+from daemon.model.strict_schema import flat_schema
+from memory_engine.distillation import DistillationResponse
 from tests.skills_engine.builders import candidate
 from tests.support.deploy import TEST_KEY, run_cli, tree_snapshot
 from tests.support.fake_model import FakeModelServer
@@ -191,6 +193,18 @@ def test_requests_use_a_flat_strict_json_schema(root: Path, fake_model: FakeMode
     assert fact["additionalProperties"] is False and set(fact["required"]) == set(fact["properties"])
     assert body["max_completion_tokens"] == 1000
     assert "<untrusted_transcript_data>" in body["messages"][1]["content"]
+
+
+def test_a_schema_changed_by_one_caller_reaches_no_request(root: Path, fake_model: FakeModelServer) -> None:
+    """The flat schema is built once per process; each caller gets its own copy."""
+    config = setup_agent(root, fake_model)
+    whole = flat_schema(DistillationResponse)
+    expected = json.loads(json.dumps(whole))
+    whole["properties"].clear()
+    fake_model.reply({"facts": []}, schema="DistillationResponse")
+    run_cli(config, "once", "--agent", "ada")
+    assert fake_model.requests[0]["response_format"]["json_schema"]["schema"] == expected
+    assert flat_schema(DistillationResponse) == expected
 
 
 def test_json_object_mode_for_llama_cpp_sends_the_schema_inline(
