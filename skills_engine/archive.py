@@ -14,7 +14,7 @@ Pins (`.metaeng/skill-pins.json`) say which skills a person wants never moved.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -111,11 +111,25 @@ def plan_archive(
 
 def read_archive(view: AgentView) -> tuple[dict[str, Archived], list[str]]:
     """Every archived skill by name, and problems with records that cannot be read."""
+    return _read(view, lambda _name, _rest: True)
+
+
+def recorded_names(view: AgentView) -> set[str]:
+    """The names `read_archive` gives (those whose `archive.json` reads), reading only the
+    records, not every archived file."""
+    return set(_read(view, lambda _name, rest: rest == "archive.json")[0])
+
+
+def _read(view: AgentView, wanted: Callable[[str, str], bool]) -> tuple[dict[str, Archived], list[str]]:
+    """`read_archive`, reading only the files `wanted(name, path in its folder)` picks (the
+    walk is whole either way: the same folder noted, the same unreadable files)."""
     grouped: dict[str, dict[str, bytes]] = {}
     records: dict[str, bytes] = {}
     sidecars: dict[str, bytes] = {}
     for rel in view.walk(ARCHIVE_DIR):
         name, _, rest = rel[len(ARCHIVE_DIR) + 1 :].partition("/")
+        if not wanted(name, rest):
+            continue
         data = view.read_bytes(rel)
         if data is None or not rest:
             continue
@@ -144,10 +158,9 @@ def plan_restore(view: AgentView, learned: str, name: str) -> tuple[list[FileWri
     Raises DaemonError (nothing planned) if it is not archived, or the library holds a
     skill of that name now (learned again since: compare, then remove one by hand).
     """
-    archive, _problems = read_archive(view)
-    found = archive.get(name)
+    found = _read(view, lambda archived, _rest: archived == name)[0].get(name)
     if found is None:
-        names = ", ".join(sorted(archive)) or "none"
+        names = ", ".join(sorted(recorded_names(view))) or "none"
         raise DaemonError(f"no archived skill {name!r} (archived: {names})")
     if view.exists(f"{learned}/{name}/SKILL.md") or view.exists(sidecar_path(learned, name)):
         raise DaemonError(

@@ -27,7 +27,7 @@ from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import check_relative
 from skills_engine import provenance
 from skills_engine.additions import append_text, extend_skill
-from skills_engine.archive import read_archive
+from skills_engine.archive import recorded_names
 from skills_engine.edits import SkillEdits
 from skills_engine.folders import is_text
 from skills_engine.fork import plan_fork
@@ -197,7 +197,7 @@ class Applier:
         if as_is:
             extra["as_is"] = as_is
         # A skill the curator archived is never learned back silently: a person decides.
-        archived = near_identical(name, set(read_archive(self.edits.view)[0]))
+        archived = near_identical(name, recorded_names(self.edits.view))
         if self.review or archived:
             title = f"new skill {name}" + (f" (a skill {archived} was archived: bring it back as this?)" if archived else "")
             return self.proposed(c, "skill-create", title, f"{learned}/{name}", writes, (), refs, extra)

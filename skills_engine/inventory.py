@@ -18,6 +18,7 @@ Malformed skills are reported and skipped, never raised.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -160,20 +161,22 @@ def _held(view: AgentView, problems: list[str]) -> set[str]:
 
 
 def _load_doc(files: Mapping[str, bytes], label: Path, name: str) -> SkillDoc:
+    # str(label / SKILL_FILE), without a Path built per skill at every load (`label` is a folder)
+    file = os.path.join(label, SKILL_FILE)
     raw = files.get(SKILL_FILE)
     if raw is None:
-        raise SkillParseError(str(label / SKILL_FILE), 1, "missing SKILL.md")
+        raise SkillParseError(file, 1, "missing SKILL.md")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         # Read with replacement characters, a tidy or merge would write them back over the bytes.
         line = raw[: exc.start].count(b"\n") + 1
         raise SkillParseError(
-            str(label / SKILL_FILE),
+            file,
             line,
             f"not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})",
         ) from None
-    return parse(text, str(label / SKILL_FILE), folder_name=name)
+    return parse(text, file, folder_name=name)
 
 
 def _originals(
@@ -239,8 +242,9 @@ def _learned(
         problems.append(f"learned skill library {learned}: {exc}")
         return []
     found: list[_Learned] = []
+    base = agent.home / learned
     for name, files in sorted(folders.items()):
-        path = agent.home / learned / name
+        path = base / name
         folder = SkillFolder(name, "learned", path, f"{learned}/{name}", files)
         record: Provenance | None = None
         if name in sidecars:

@@ -12,8 +12,10 @@ trailing plural `s` dropped per word) are equal or their similarity ratio reache
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from difflib import SequenceMatcher
+from functools import lru_cache
 
 from skills_engine.skillfile import MAX_NAME, valid_name
 
@@ -48,6 +50,7 @@ def sanitise(raw: str) -> str:
     return folded
 
 
+@lru_cache(maxsize=4096)  # a whole library's names are compared again for every new name
 def normalise(name: str) -> str:
     words = re.split(r"[^a-z0-9]+", name.lower())
     return "".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
@@ -56,10 +59,23 @@ def normalise(name: str) -> str:
 def near_identical(name: str, others: Iterable[str]) -> str | None:
     """The first of `others` that is near-identical to `name` (the exact name included), else None."""
     key = normalise(name)
+    letters = Counter(key)
     for other in sorted(set(others)):
         other_key = normalise(other)
         if other_key == key:
             return other
-        if SequenceMatcher(None, key, other_key).ratio() >= NEAR_IDENTICAL_RATIO:
+        if _similar(key, letters, other_key):
             return other
     return None
+
+
+def _similar(key: str, letters: Counter[str], other_key: str) -> bool:
+    # `ratio()` never exceeds the length bound nor the letters the two share in any order
+    # (difflib's `real_quick_ratio`, `quick_ratio`, same formula): most pairs of a library are
+    # ruled out by those, without building a SequenceMatcher.
+    total = len(key) + len(other_key)
+    if 2.0 * min(len(key), len(other_key)) / total < NEAR_IDENTICAL_RATIO:
+        return False
+    if 2.0 * sum((letters & Counter(other_key)).values()) / total < NEAR_IDENTICAL_RATIO:
+        return False
+    return SequenceMatcher(None, key, other_key).ratio() >= NEAR_IDENTICAL_RATIO

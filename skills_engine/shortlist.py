@@ -16,8 +16,10 @@ skills included); the near-duplicate check before any create still sees every sk
 from __future__ import annotations
 
 import math
+import sys
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
 from daemon.text.language import detect
@@ -45,6 +47,14 @@ def tokens(text: str) -> list[str]:
     return [w for w in text_tokens(text, lang) if len(w) >= 3 and is_content(w, lang)]
 
 
+# A pass ranks the library again after each skill it writes, and fields repeat across skills
+# ("Use when asked…"): words of one field text, a pure function of it, are found once. Sized for
+# the four fields of a few thousand skills; words interned, so a library's stems are held once.
+@lru_cache(maxsize=16_384)
+def _field_tokens(text: str) -> tuple[str, ...]:
+    return tuple(sys.intern(w) for w in tokens(text))
+
+
 def _document(skill: Skill) -> Counter[str]:
     doc = skill.doc
     fields = {
@@ -55,7 +65,7 @@ def _document(skill: Skill) -> Counter[str]:
     }
     terms: Counter[str] = Counter()
     for field_name, text in fields.items():
-        for word in tokens(text):
+        for word in _field_tokens(text):
             terms[word] += FIELD_WEIGHTS[field_name]
     return terms
 

@@ -17,7 +17,7 @@ from daemon.kernel.errors import DaemonError
 from daemon.kernel.view import AgentView
 from daemon.run.manual import ManualResult, run_manual
 from daemon.run.session import AgentSession
-from skills_engine.archive import Pin, pins_write, plan_restore, read_archive, read_pins
+from skills_engine.archive import Pin, pins_write, plan_restore, read_pins, recorded_names
 from skills_engine.curator import restored_write
 from skills_engine.inventory import load_inventory
 
@@ -36,7 +36,7 @@ def set_pin(
     def plan(session: AgentSession, view: AgentView, run_id: str) -> Changeset:
         pins = read_pins(view)
         if pin:
-            names = {s.name for s in load_inventory(session.agent, view).skills} | set(read_archive(view)[0])
+            names = {s.name for s in load_inventory(session.agent, view).skills} | recorded_names(view)
             if name not in names:
                 raise DaemonError(f"agent {session.agent.name} has no skill {name!r} (see `skills list`)")
         if pin == (name in pins.pinned):
