@@ -27,7 +27,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
 from benchmarks.report import print_table, save_results
-from tests.skills_engine.test_shortlist import ASK, filler, planted
+from tests.skills_engine.test_shortlist import ASK, filler, inventory_sent, planted
 from tests.support.fake_model import FakeModelServer
 
 REPO = Path(__file__).parents[1]
@@ -64,9 +64,8 @@ def deployment(root: Path, url: str, size: int) -> tuple[Path, str]:
 
 
 def inventory_of(body: dict[str, Any]) -> list[dict[str, Any]]:
-    user = body["messages"][1]["content"]
-    rows: list[dict[str, Any]] = json.loads(user[user.index("\n") + 1 : user.rindex("\n")])["inventory"]
-    return rows
+    # the request's layout is the tests' to read (tests/skills_engine/test_shortlist.py)
+    return inventory_sent(body)
 
 
 def measure(checkout: Path, size: int) -> dict[str, Any]:
