@@ -55,6 +55,12 @@ def _field_tokens(text: str) -> tuple[str, ...]:
     return tuple(sys.intern(w) for w in tokens(text))
 
 
+def forget() -> None:
+    """Drop the memoised field words (a pass is over): held between runs, every edited version
+    of a skill would stay until the memo fills."""
+    _field_tokens.cache_clear()
+
+
 def _document(skill: Skill) -> Counter[str]:
     doc = skill.doc
     fields = {

@@ -27,6 +27,7 @@ from daemon.passes.turn_prompt import data_block
 from daemon.text.injection import looks_like_injection
 from daemon.transcripts.reader import MIN_NEW_TURNS
 from daemon.transcripts.turn_render import compact_json
+from skills_engine import shortlist
 from skills_engine.candidates import Applier
 from skills_engine.edits import SkillEdits, write_scope
 from skills_engine.enforce import Quarantined, enforce_guard
@@ -107,6 +108,12 @@ class SkillLearningPass:
         return write_scope(agent)
 
     def plan(self, context: PassContext) -> Changeset:
+        try:
+            return self._plan(context)
+        finally:
+            shortlist.forget()
+
+    def _plan(self, context: PassContext) -> Changeset:
         agent = context.agent
         edits = SkillEdits(agent, context.view)
         guard = enforce_guard(agent, edits, context.now, context.run_id)

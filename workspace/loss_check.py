@@ -101,6 +101,13 @@ def _keys(text: str) -> tuple[str, ...]:
     return tuple(u.key for u in units_of("", text))
 
 
+def forget() -> None:
+    """Drop what the memos hold (a pass is over): no person's text stays in a daemon's memory
+    between runs, and a large file's units (some 4 MB for 500 KB) are not held for nothing."""
+    for memo in (_file_units, _keys, _verdict, _adds):
+        memo.cache_clear()
+
+
 def _judge(unit: Unit, kept: str, new_keys: set[str]) -> tuple[float, str | None]:
     """Similarity of a declared merge, and the reason it is refused (None = accepted)."""
     kept_keys = _keys(kept)

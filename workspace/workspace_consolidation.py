@@ -42,7 +42,7 @@ from daemon.kernel.review_queue import (
 from daemon.kernel.settings import AgentSettings
 from daemon.kernel.view import AgentView
 from daemon.passes.protocol import MemoryLockMode, PassContext
-from workspace import consolidate_report, consolidate_rewrite, contradictions, regime
+from workspace import consolidate_report, consolidate_rewrite, contradictions, loss_check, regime
 from workspace.consolidate_report import CheckedDetails, ConsolidatedDetails, DailyLogs
 from workspace.consolidate_requests import STATE_FILE
 from workspace.consolidate_rewrite import Rewrite
@@ -69,6 +69,12 @@ class WorkspaceConsolidationPass:
         )
 
     def plan(self, context: PassContext) -> Changeset:
+        try:
+            return self._plan(context)
+        finally:
+            loss_check.forget()
+
+    def _plan(self, context: PassContext) -> Changeset:
         agent, view = context.agent, context.view
         workspace = read_workspace(agent, view)
         logs = read_daily_logs(agent, view, context.now.date())

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from skills_engine import shortlist
 from tests.skills_engine.builders import candidate, make_skill, once, pass_entry, skill_md, skills_config
 from tests.support.deploy import conversation, message, write_transcript
 from tests.support.fake_model import FakeModelServer
@@ -140,3 +141,4 @@ def test_a_skill_written_in_cyrillic_ranks_first_for_turns_in_russian(root: Path
 
     (body,) = fake_model.requests
     assert next(r["name"] for r in inventory_sent(body) if "steps" in r) == PLANTED
+    assert shortlist._field_tokens.cache_info().currsize == 0  # the library's words held for the pass only

@@ -1,7 +1,9 @@
 """Coverage paused for a stretch of a test that runs, many times over, code other tests cover.
 
 Under `coverage run` (CI, the README's test command) every line a test runs is traced, which
-triples the time of a long in-process sequence; outside it this does nothing.
+triples the time of a long in-process sequence; outside it this does nothing. Coverage's
+`stop` pauses every thread and `start` resumes this one and the threads started later: a
+thread already running (none of ours outlives its test) stays unmeasured from then on.
 """
 
 from __future__ import annotations

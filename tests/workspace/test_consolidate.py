@@ -16,6 +16,7 @@ from tests.workspace.ada import (
     consolidation_answer,
     copy_example,
 )
+from workspace import loss_check
 from workspace.numbered import parse
 
 PASS = ("--pass", "workspace_consolidation")
@@ -67,6 +68,8 @@ def test_an_operation_that_drops_one_instruction_is_refused_and_the_rest_still_c
     lost = next(line for line in shown.splitlines() if "lost AGENTS.md:11 bullet “Vendor emails are written in German.”" in line)
     assert lost.endswith("(refused by the loss check)")
     assert "request 1 " in shown and "partly applied: 1 of " in shown
+    # The loss check's memos held the files' text for the pass only.
+    assert [memo.cache_info().currsize for memo in (loss_check._file_units, loss_check._keys)] == [0, 0]
 
 
 @pytest.mark.slow
