@@ -65,8 +65,11 @@ def read_folder(root: Path, max_files: int = MAX_FILES) -> FolderRead:
     top = str(root)
     if stat.S_ISLNK(os.lstat(top).st_mode):
         return FolderRead({}, ("(the folder itself is a symlink; not followed)",))
+    # os.walk names each folder below `top` as os.path.join(top, …): its path from `top` is a
+    # slice (os.path.relpath, which normalises both, cost more than the reading)
+    start = len(os.path.join(top, ""))
     for folder, dirs, names in os.walk(top, followlinks=False, onerror=_raise):
-        prefix = "" if folder == top else _relative(folder, top)
+        prefix = "" if folder == top else folder[start:].replace(os.sep, "/") + "/"
         keep = []
         for name in sorted(dirs):
             if stat.S_ISLNK(os.lstat(os.path.join(folder, name)).st_mode):
@@ -103,16 +106,6 @@ def read_folder(root: Path, max_files: int = MAX_FILES) -> FolderRead:
 
 def _raise(exc: OSError) -> None:
     raise exc
-
-
-def _relative(folder: str, top: str) -> str:
-    """`folder` (as `os.walk` joined it under `top`) relative to `top`, with a trailing "/".
-
-    A slice where `os.walk` joined with a separator: `os.path.relpath` makes both absolute
-    and normalises them, once per folder of a library read many times per pass."""
-    if folder.startswith(top + os.sep) and not top.endswith(os.sep):
-        return folder[len(top) + 1 :].replace(os.sep, "/") + "/"
-    return os.path.relpath(folder, top).replace(os.sep, "/") + "/"
 
 
 def list_skill_dirs(source: Path) -> tuple[list[Path], list[str]]:
