@@ -71,7 +71,7 @@ def breaks(text: str, words: Words) -> tuple[int, ...]:
 def _breaks_between(text: str, end: int, start: int) -> bool:
     """Whether what stands between two words (from `end` to `start`) breaks a clause: a mark of
     CLAUSE_BREAK, or a space beside a letter of a script written without spaces between words
-    (`_unspaced`): Thai, Chinese and Japanese space only where a clause or a sentence ends
+    (`unspaced`): Thai, Chinese and Japanese space only where a clause or a sentence ends
     ("ยาวไปครับ อ่านไม่ไหว": "too long, can't read it"; "ยาวไปครับ 555 อ่านไม่ไหว"), not
     around a word of a spaced script ("コミットに emoji 入れないで")."""
     gap = text[end:start]
@@ -80,11 +80,11 @@ def _breaks_between(text: str, end: int, start: int) -> bool:
     if not any(c.isspace() for c in gap):
         return False
     before, after = text[end - 1], text[start]
-    spaced = [c for c in (before, after) if not _unspaced(c)]
+    spaced = [c for c in (before, after) if not unspaced(c)]
     return len(spaced) < 2 and not any(c.isupper() or c.islower() or script(c) == "Hang" for c in spaced)
 
 
-def _unspaced(char: str) -> bool:
+def unspaced(char: str) -> bool:
     """Whether `char` is a letter of a script written without spaces (`unicode_words.spaceless`):
     not a full-width Latin one ("ｐｎｐｍ"), nor Korean's jamo (Korean spaces its words)."""
     return char.isalpha() and not (char.isupper() or char.islower()) and spaceless(char) and script(char) != "Hang"

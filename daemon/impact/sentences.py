@@ -2,7 +2,8 @@
 (pure, no I/O).
 
 Sentences end at `.`, `!`, `?`, `…` (and their full-width forms) followed by a space or the
-end, and at every line break; a full stop after an abbreviation any language lists ("e.g.",
+end, at every line break, and at an ideographic space between Chinese or Japanese letters
+outside brackets and quotation marks; a full stop after an abbreviation any language lists ("e.g.",
 "z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the
 number of an item in a list ("1. 上線日是 3/18").
 
@@ -38,6 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from itertools import accumulate
 
+from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import negations
 from daemon.text.language import abbreviations
 from memory_engine.claim import apart_spans
@@ -95,6 +97,13 @@ NAME_VALUE = re.compile(r"(?m)^[ \t]*([\w.]+)[ \t]*[:=][ \t]*\S+[ \t]*$")
 CODE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[A-Z]|\.[a-z])")
 # The number of an item in a numbered list, alone before its full stop ("1.", "12."), ends nothing.
 LIST_MARKER = re.compile(r"\d{1,3}\.")
+# Chinese and Japanese typed casually end a sentence with the ideographic (full-width) space as
+# often as with "。" ("スタッフの名前はLINEに出さんといて　フルネームなんかもってのほかや"); a
+# half-width space among their letters is as often inside one (an address, "梅田支店 普通 7283941").
+IDEOGRAPHIC_SPACE = re.compile(r"(?<=\S)\u3000+(?=\S)")
+# What opens and closes a quotation or an aside, in which such a space ends nothing.
+OPENING = "「『（(【〔“‘"
+CLOSING = "」』）)】〕”’"
 
 
 @dataclass(frozen=True)
@@ -162,7 +171,24 @@ def sentences(message: str) -> list[Sentence]:
         _add(found, text, start, match.end())
         start = match.end()
     _add(found, text, start, len(text))
-    return found
+    return [piece for sentence in found for piece in _spaced_apart(sentence)]
+
+
+def _spaced_apart(sentence: Sentence) -> list[Sentence]:
+    """The sentence cut at each ideographic space between two letters of a script written without
+    spaces (`IDEOGRAPHIC_SPACE`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
+    text = sentence.text
+    pieces: list[Sentence] = []
+    start = depth = read = 0
+    for match in IDEOGRAPHIC_SPACE.finditer(text):
+        depth += sum(c in OPENING for c in text[read : match.start()]) - sum(c in CLOSING for c in text[read : match.start()])
+        read = match.start()
+        if depth <= 0 and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
+            pieces.append(Sentence(text[start : match.start()], sentence.start + start, sentence.start + match.start()))
+            start = match.end()
+    if not pieces:
+        return [sentence]
+    return [*pieces, Sentence(text[start:], sentence.start + start, sentence.end)]
 
 
 def _abbreviation(before: str, after: str) -> bool:

@@ -36,7 +36,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import partial
 
-from daemon.impact.again import recalls_agents_word
 from daemon.impact.amends import (
     LONGEST_ACTED,
     acted_on,
@@ -46,14 +45,13 @@ from daemon.impact.amends import (
     not_amended,
     tells,
 )
-from daemon.impact.clauses import Words, words_of
-from daemon.impact.complaint import excess
+from daemon.impact.clauses import words_of
 from daemon.impact.content import content
 from daemon.impact.cue_words import may_hold_cues
-from daemon.impact.cues import Cue, cues
+from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.impact.kinds import SHOWN_BY_REPLY, Kind, kind_of
-from daemon.impact.left_out import RECALLING, excluded, pasted_output
+from daemon.impact.left_out import RECALLING
 from daemon.impact.neighbours import (
     POINT,
     Reading,
@@ -66,21 +64,14 @@ from daemon.impact.neighbours import (
     points,
 )
 from daemon.impact.reply import Reply, ends_asking_in_prose
+from daemon.impact.sentence_reading import read_sentence
 from daemon.impact.sentences import Sentence, apart, sentences
-from daemon.impact.setright import MANY, may_set_right, set_right, spells
-from daemon.impact.shapes import in_code
+from daemon.impact.setright import MANY, may_set_right, spells
 from daemon.impact.shown import shown_by_reply
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.impact.untaken import may_be_untaken, untaken
-from daemon.text.language import Language, detect, script_of
-from daemon.text.latin_reading import in_latin_letters
-from daemon.text.mixed_scripts import in_each_script
-from memory_engine.claim import reported_by_other
+from daemon.text.language import Language, detect
 
-# Cues that say how this one task is to be done: not read in a message answering no turn of the
-# agent's (the first of a session, or one right after the person's own), which states a task.
-# "We deploy with make release now, not fab" there still sets a rule; a limit alone does not.
-OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
 # Content words a statement needs to be read alone (one that only recalls, beside the clause it
 # says it was said in); with fewer it takes in the sentence before.
 THIN = 2
@@ -109,63 +100,6 @@ class Statement:
     def recalls(self) -> bool:
         """Whether the person says it was said before ("I told you", "again")."""
         return any(c.split(":", 1)[0] in RECALLING for c in self.cues)
-
-
-def _read(
-    lang: Language, text: str, spans: list[tuple[int, int]], turns: tuple[Answered, Callable[[], Answered]], readings: tuple[Language, ...] = ()
-) -> tuple[list[Cue], bool]:
-    """(cues, excluded) of the sentence in `lang`; a change of state counts only about a word
-    of the agent's turn before (`turns`: it and the reply after, `daemon.impact.echo`), a value
-    set right only when no language the sentence is read in (`readings`) finds it asks for work."""
-    answered, replied = turns
-    if not lang.impact:
-        return [], False
-    said = words_of(text)
-    # a language typed in Latin letters ("Greeklish") is read with its words keyed as its lists
-    # are (`Spelling.typed_key`), but for words in capitals: names ("USD" is not सदा, "sd")
-    spelling = lang.spelling if lang.keyed else None
-    words = replace(said, low=tuple(w if w in said.capitals else spelling.typed_key(w) for w in said.low)) if spelling else said
-    found = cues(lang, text, words, spans)
-    changes = [c for c in found if c.kind == "changed"]
-    if changes and not answered.taken_up(text, lang, (w for c in changes for w in c.phrase.split())):
-        found = [c for c in found if c.kind != "changed"]
-    # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
-    found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
-    # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
-    found += excess(lang, text, words, answered)
-    # "again" in a short sentence about a word of the agent's turn: "region again.", "backend
-    # "local" שוב??" (`daemon.impact.again`); not someone else's ("Maria says UTC again")
-    recalled = recalls_agents_word(lang, words, text, answered, replied)
-    if recalled and reported_by_other(lang, text) is not None:
-        recalled = []
-    if not any(c.kind == "again" for c in found):
-        found += [Cue("again", " ".join(p), i) for i, p in recalled]
-    found = _answering(lang, words, found, answered)
-    if not answered.text.strip():
-        # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
-        # "tsc first" answering the agent's turn says how it is to be done; so does a limit
-        # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
-        found = [c for c in found if c.kind not in OPENING_TASK]
-    return found, bool(found) and excluded(lang, text, words, found, spans, again=bool(recalled))
-
-
-def _answering(lang: Language, words: Words, found: list[Cue], answered: Answered) -> list[Cue]:
-    """The cues of a sentence but a "no" opening the answer to the agent's question, which
-    answers it ("Mám to rovnou commitnout?" "ne, to si commitnu sam"): what follows it is read
-    for cues of its own. Only a "no" (`answer_no`), not "wrong" nor "incorrect"; and it still
-    corrects told of what was done (a verb in the past: "Done — emailed the whole team.
-    Anything else?" "No, that was only for Maria.") or with a value the person does not take on
-    themselves (a number, a name in code, no "I": "…in us-east-1?" "No, eu-west-1."; not "No,
-    I'll commit it myself in 10 minutes.")."""
-    answers = lang.impact.get("answer_no", frozenset())
-    noes = [c for c in found if c.kind == "correction" and tuple(c.phrase.split()) in answers]
-    if not noes or not ends_asking_in_prose(answered.text):
-        return found
-    mine = lang.lists.get("first_person", frozenset())
-    valued = any(in_code(w) for w in words.low) and mine.isdisjoint(words.low)
-    if valued or any(lang.matches("past_forms", w) for w in words.low):
-        return found
-    return [c for c in found if c not in noes]
 
 
 def detect_statements(
@@ -218,7 +152,7 @@ def detect_statements(
         if not _may_hold(sentence.text, agent_turn.text):
             read.append((sentence, Reading(None, [], False)))
             continue
-        read.append((sentence, _reading(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied))))
+        read.append((sentence, read_sentence(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied))))
     pasted = False
     if amending is not None:
         read, pasted = shown_by_reply(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
@@ -333,16 +267,6 @@ def _may_hold(text: str, answered: str) -> bool:
     return may_hold_cues(text, words_of(text)) or (bool(answered.strip()) and may_set_right(text))
 
 
-# Listed typed words (`typed_in_latin.words`) a sentence in Latin letters says to be read so.
-TYPED_WORDS = 2
-
-
-def _in_latin_letters(text: str) -> bool:
-    """Whether most letters of `text` are Latin ones."""
-    letters = [c for c in text if c.isalpha()]
-    return bool(letters) and 2 * sum(script_of(c) == "latin" for c in letters) > len(letters)
-
-
 def _statement(
     quote: str, lang: Language, read: tuple[Kind, list[Cue]], where: tuple[str, int, str | None, str]
 ) -> Statement:
@@ -358,43 +282,3 @@ def _statement(
         cues=tuple(dict.fromkeys(f"{c.kind}:{c.phrase}" for c in found)),
         ref=ref,
     )
-
-
-def _reading(
-    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], turns: tuple[Answered, Callable[[], Answered]]
-) -> Reading:
-    """The sentence read in its own language, in that of the words of each script it holds,
-    in the message's and in the session's usual one (`languages`: a short English sentence
-    may look Polish — "We dropped jest."), a reading in Latin letters last: the cues of the
-    first that has some, excluded if any reading excludes it; None if no language fits."""
-    readings: list[Language] = []
-    # a sentence in two scripts is also read in the language of each ("不要在commit里加emoji。")
-    for lang in (detect([text]), *in_each_script(text), *languages):
-        if lang is not None and all(lang.code != seen.code for seen in readings):
-            readings.append(lang)
-    # … and a sentence in Latin letters in the reading so typed of the person's language of another
-    # script, saying TYPED_WORDS of the words it lists as typed ("w el 3omola 35 msh 30" among
-    # Arabic; not "The demo went badly yesterday.", "badly" keyed as بدل, "instead")
-    typed = [lang for lang in languages if lang is not None and lang.spelling is not None and lang.spelling.typed and not lang.keyed]
-    if typed and _in_latin_letters(text):
-        low = words_of(text).low
-        for lang in typed:
-            reading = in_latin_letters(lang.code)
-            listed = sum(w in lang.spelling.typed for w in low) if lang.spelling is not None else 0
-            if reading is not None and listed >= TYPED_WORDS and all(reading.code != seen.code for seen in readings):
-                readings.append(reading)
-    # a reading in Latin letters ("el-latn") comes last: a word it keys as its own ("auto",
-    # "pote") is as often a word of the language the person usually writes in
-    readings.sort(key=lambda lang: lang.keyed)
-    best: Reading | None = None
-    excluded = False
-    for lang in readings:
-        hits, out = _read(lang, text, spans, turns, tuple(readings))
-        excluded = excluded or out
-        if hits and best is None:
-            best = Reading(lang, hits, False)
-    if best is None:
-        return Reading(readings[0] if readings else None, [], excluded)
-    # a tool's English message pasted into a conversation in another language ("ERROR: never
-    # retried (job=42)"): `left_out.pasted_output`
-    return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues))
