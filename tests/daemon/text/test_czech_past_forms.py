@@ -1,0 +1,35 @@
+"""Czech tells the past by a verb's -l ending (`past_forms`): "měl", "viděla", "chtěli" after
+ě too; nouns of who does a thing in -tel are no verbs ("odesílatel", "uživateli"), so a
+sentence naming a sender is not a story (sentences written for these tests)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import detect_statements
+from daemon.text.language import language
+
+
+@pytest.mark.parametrize("word", ["byl", "napsal", "poslali", "měl", "viděla", "chtěli", "vyletěl", "seděly"])
+def test_verbs_in_the_past_are_read_so(word: str) -> None:
+    assert language("cs").matches("past_forms", word)
+
+
+@pytest.mark.parametrize("word", ["odesílatel", "odesilatel", "uživateli", "dodavatel", "ředitel", "zadavateli", "přítel"])
+def test_nouns_in_tel_are_no_verbs(word: str) -> None:
+    assert not language("cs").matches("past_forms", word)
+
+
+def test_a_never_beside_a_verb_in_the_past_tells_a_story() -> None:
+    agent = "Hotovo, faktura je odeslaná."
+    assert detect_statements("Starý účetní nám nikdy nic nevysvětlil.", "s1", 3, None, answered=agent, usual=language("cs")) == []
+    assert detect_statements("Pan Novák nikdy neměl čas.", "s1", 3, None, answered=agent, usual=language("cs")) == []
+
+
+def test_a_sender_set_right_with_the_reply_fixing_it_is_a_correction() -> None:
+    agent = "Štítky jsou hotové.\nOdesílatel na štítcích: Pivovar Horní s.r.o."
+    reply = "Opraveno, všech 14 štítků: odesílatel horni-eshop."
+    (statement,) = detect_statements(
+        "na stitcich je odesilatel horni-eshop.", "s1", 3, None, answered=agent, usual=language("cs"), reply=reply
+    )
+    assert statement.kind == "correction"
