@@ -39,7 +39,7 @@ from daemon.impact.clauses import SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, in_code, sequence
 from daemon.text.keyboard import find, said_at
-from daemon.text.language import Language, script_of
+from daemon.text.language import MONTHS, WEEKDAYS, Language, script_of
 from daemon.text.lexicon import number_at
 
 # Scripts written without spaces between words: there a space is a pause, like a comma.
@@ -48,6 +48,9 @@ UNSPACED = ("thai", "han", "kana")
 BESIDE = 3
 # Words a sentence opening with a contrast may say after it: "Not usd.", "Nicht Brandt."
 NAMED = 3
+# The meaning table's days of the week and months: each names a day or a month as a name does;
+# not "may", which is also the table's concept of permission ("てもいい", Hindi "सकता").
+CALENDAR = (frozenset(WEEKDAYS) | frozenset(MONTHS)) - {"may"}
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 @dataclass(frozen=True)
 class Cue:
@@ -347,9 +350,14 @@ def standing(lang: Language) -> frozenset[tuple[str, ...]]:
 
 
 def names(lang: Language, text: str, words: Words, i: int) -> bool:
-    """Whether the `i`th word names something: a value, or a name written with a capital (two
-    letters or more: not "I")."""
-    return _value(lang, words.low, i) or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
+    """Whether the `i`th word names something: a value, a name written with a capital (two
+    letters or more: not "I"), or a day of the week or a month, which scripts without capitals
+    write as any word ("水曜ちゃうで", not Wednesday)."""
+    return (
+        _value(lang, words.low, i)
+        or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
+        or not CALENDAR.isdisjoint(lang.concepts.get(words.low[i], ()))
+    )
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:

@@ -26,6 +26,8 @@ from daemon.text.lexicon import number_at
 
 # A sign of equality between spaces: "new column = new schema version".
 EQUALS = re.compile(r"(?<=\s)=(?=\s)")
+# What a word may hold beside letters and digits: an apostrophe, and a file's dots and dashes.
+WORDLIKE = re.compile(r"(?<=\w)['.-](?=\w)")
 # Words a name defined with " = " may have ("new column = …"): more is a sum or code.
 DEFINED = 3
 # Words a language that puts its verb last says between "like this" and the colon ("bizde fiyat
@@ -87,8 +89,9 @@ def _names_a_way(lang: Language, low: tuple[str, ...], breaks: tuple[int, ...], 
         return False
     first = low[begin]
     openers = lang.lists.get("openers", frozenset())
-    # a word with an apostrophe is a word: "siobhan's spelling please"
-    return first not in openers and first not in lang.function_words and first.replace("'", "").isalnum()
+    # a word with an apostrophe is a word ("siobhan's spelling please"), and so is a file's name
+    # ("overrides.ts の方でお願いします")
+    return first not in openers and first not in lang.function_words and WORDLIKE.sub("", first).isalnum()
 
 
 def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
