@@ -102,7 +102,9 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     I'll check the logs, then …" is a plan, "First it compiles, then it crashes" a bug report,
     "ran tflint locally first" a story), nor an ordinal ("the first line")."""
     low = words.low
-    breaks = clause_breaks(text, words)
+    # the Arabic comma breaks no clause where a "not" may follow it (`clauses.CLAUSE_BREAK`), but
+    # it parts the steps of an order ("الأول جرب على التجريبي، بعدين على الحقيقي")
+    breaks = tuple(sorted({*clause_breaks(text, words), *_arabic_commas(text, words)}))
     bounds = [0, *breaks, len(low)]
     thens = [b for b, _ in find(low, lang.impact.get("then", frozenset()))]
     hits = []
@@ -119,6 +121,11 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
         if (later and placed) or _names_a_way(lang, low, breaks, at, len(phrase)):
             hits.append((at, phrase))
     return hits
+
+
+def _arabic_commas(text: str, words: Words) -> list[int]:
+    """The positions of the words an Arabic comma stands before."""
+    return [i for i in range(1, len(words.low)) if "،" in text[words.spans[i - 1][1] : words.spans[i][0]]]
 
 
 def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
