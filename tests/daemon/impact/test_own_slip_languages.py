@@ -1,0 +1,44 @@
+"""The person setting their own earlier words right, as people say it in Portuguese, French,
+Italian, Spanish, German, English, Dutch and Polish (`impact.own_slip`; sentences written for
+these tests): no statement; the same value set right without it corrects the agent."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import detect_statements
+from daemon.text.language import language
+
+AGENT = "Done: the invoice for Ana lists 450 and ships on the 20th."
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("pt", "ah errei ali em cima, a Ana foi 480 e não 450"),
+        ("pt", "ah espera, enganei-me eu, a palete sai dia 23 e não 20"),
+        ("pt", "eu q errei na planilha: é 480 e não 450, digitei trocado"),
+        ("fr", "mets 480 finalement, j'me suis trompée tantôt, c'est 480 pas 450"),
+        ("it", "scusa, ho scritto male: è 480, non 450"),
+        ("es", "perdón, me equivoqué yo: son 480, no 450"),
+        ("de", "sorry, hab mich verschrieben: 480, nicht 450"),
+        ("en", "scratch that, it's 480 not 450"),
+        ("nl", "ik heb me verschreven, het is 480, niet 450"),
+        ("pl", "pomyliłam się, ma być 480, nie 450"),
+    ],
+)
+def test_the_persons_own_slip_is_no_statement(code: str, message: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code)) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("pt", "a Ana foi 480 e não 450"),
+        ("fr", "c'est 480 pas 450"),
+        ("en", "it's 480 not 450"),
+    ],
+)
+def test_the_same_value_set_right_without_it_corrects(code: str, message: str) -> None:
+    (statement,) = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+    assert statement.kind == "correction"
