@@ -31,6 +31,9 @@ from daemon.text.language import Language
 
 # Words of the phrase's clause that are neither the language's own nor the agent's.
 OTHER = 1
+# Words before a likening phrase neither the language's own nor the agent's: what names the
+# text likened ("omar's rejection reads like …").
+NAMING = 2
 # Phrases of one sentence read at most.
 READ = 3
 
@@ -64,6 +67,33 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
             continue  # "not too long", "fazla uzun değil": praise; "sorry for …": the person's own text
         other = [w for w in said if w not in own and w not in theirs]
         if len(other) <= OTHER:
+            return [Cue("excess", " ".join(phrase), at)]
+    return []
+
+
+def likened(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
+    """A complaint (kind `excess`) that likens the agent's turn to a text of another kind
+    (`impact.likened`: "this reads like a bank letter", "liest sich wie ein Amtsschreiben"):
+    the phrase opens its clause after at most NAMING words neither the language's own nor the
+    agent's turn's ("mate this reads like …", "omar's rejection reads like …"); what it is
+    likened to is free ("… like a bank wrote it"). Not with "not" in the clause ("it doesn't
+    read like a template"), nor told in the past before it ("the old version read like a
+    novel"), nor in a sentence that approves ("reads like a pro wrote it, perfect")."""
+    found = find(words.low, lang.impact.get("likened", frozenset()))
+    if not found or not answered.text.strip():
+        return []
+    low = words.low
+    breaks = clause_breaks(text, words)
+    theirs = _said(answered.text)
+    own = lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins")
+    approval = find(low, lang.impact.get("approval", frozenset()))
+    for at, phrase in sorted(found)[:READ]:
+        clause = bisect_right(breaks, at)
+        begins, closes = [0, *breaks][clause], [*breaks, len(low)][clause]
+        before = low[body_start(lang, low, begins) : at]
+        if approval or any(says_not(lang, w) for w in low[begins:closes]) or any(lang.matches("past_forms", w) for w in before):
+            continue
+        if len([w for w in before if w not in own and w not in theirs]) <= NAMING:
             return [Cue("excess", " ".join(phrase), at)]
     return []
 

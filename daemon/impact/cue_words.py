@@ -37,6 +37,7 @@ CUE_LISTS = (
     "every",
     "precedent",
     "excess",
+    "likened",
     "thus",
 )
 
