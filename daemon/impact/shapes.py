@@ -106,18 +106,25 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     # it parts the steps of an order ("الأول جرب على التجريبي، بعدين على الحقيقي")
     breaks = tuple(sorted({*clause_breaks(text, words), *_arabic_commas(text, words)}))
     bounds = [0, *breaks, len(low)]
-    thens = [b for b, _ in find(low, lang.impact.get("then", frozenset()))]
+    found_thens = find(low, lang.impact.get("then", frozenset()))
+    thens = [b for b, _ in found_thens]
+    # a `then` of several words ("and only then", "ondan sonra", "그 다음에") orders what follows
+    # it after a `first` wherever that stands in its clause, and in the same clause too ("--dry-run
+    # 으로 먼저 돌려서 … 그 다음에 보내라": a language that ends with its verb joins steps by endings)
+    marked = [b for b, p in found_thens if len(p) > 1]
     hits = []
     for at, phrase in sorted(find(low, lang.impact.get("first", frozenset()))):
         clause = bisect_right(breaks, at)
         if at > 0 and low[at - 1] in lang.function_words:
             continue
         later = [c for c in (bisect_right(breaks, b) for b in thens if b > at) if c > clause]
+        ordered = any(b >= at + len(phrase) for b in marked)
+        later = later or ([clause] if ordered else [])
         told = [low[bounds[c] : bounds[c + 1]] for c in (clause, *later[:1])]
         if any(_tells(lang, said) for said in told):
             continue
         # the order opens or closes its clause: "Det virker først nu, så tak" (only now) sets none
-        placed = at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
+        placed = ordered or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
         if (later and placed) or _names_a_way(lang, low, breaks, at, len(phrase)):
             hits.append((at, phrase))
     return hits

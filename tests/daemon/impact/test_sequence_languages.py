@@ -30,6 +30,9 @@ def found(message: str, code: str) -> list[Statement]:
         ("el", "πρώτα το dry-run, μετά το κανονικό"),
         ("hi", "पहले dry-run चलाओ, फिर असली फ़ाइल"),
         ("th", "staging ก่อนครับ"),
+        # a `then` of several words orders the steps wherever the `first` stands, in its clause too
+        ("ko", "손님한테 나가는 건 --dry-run 으로 먼저 돌려서 목록 보여주고 그 다음에 보내요"),
+        ("it", "sul sito prima si mette su staging, lo guardo dal telefono, e solo dopo si va in produzione"),
     ],
 )
 def test_an_order_of_work_is_a_statement(code: str, message: str) -> None:
@@ -43,6 +46,8 @@ def test_an_order_of_work_is_a_statement(code: str, message: str) -> None:
         ("tr", "dün önce ben baktım, sonra Ali çalıştırdı"),  # a story, told in the past
         ("el", "πρώτα εγώ θα το κοιτάξω, μετά βλέπουμε"),  # the person's own plan
         ("he", "האפסים נעלמים בהתחלה של המספר"),  # "at the beginning" of a number: no order
+        ("en", "first I'll check the logs and after that we decide"),  # the person's plan
+        ("en", "it first crashed and after that it hung"),  # a bug report
     ],
 )
 def test_a_plan_or_a_story_sets_no_order(code: str, message: str) -> None:
