@@ -195,8 +195,11 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         closing = opened > start and named and end in ends
         # … or a first clause, when what it negates is a name and another clause follows with
         # what is meant: "kesen firma Kaya Tarım Ltd değil, … Mehmet Kaya"; a word opening the
-        # sentence is capitalised as any ("Acil değil, yarın yaparız"), a value is one still
-        named_before = (i - 1 > start and names(lang, text, words, i - 1)) or (i - 1 >= start and _value(lang, low, i - 1))
+        # sentence is capitalised as any ("Acil değil, yarın yaparız"), a value is one still, and
+        # so is a word in Latin letters in a language of another script ("mvn 아니에요, gradle이에요")
+        named_before = (i - 1 > start and names(lang, text, words, i - 1)) or (
+            i - 1 >= start and (_value(lang, low, i - 1) or _term(lang, low[i - 1]))
+        )
         closing = closing or (opened <= start < i and end in ends and end < len(low) and named_before)
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
@@ -358,6 +361,12 @@ def names(lang: Language, text: str, words: Words, i: int) -> bool:
         or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
         or not CALENDAR.isdisjoint(lang.concepts.get(words.low[i], ()))
     )
+
+
+def _term(lang: Language, word: str) -> bool:
+    """Whether `word` is in Latin letters in a language written in another script, not read as
+    typed in Latin letters (where every word is): a term ("npm", "mvn")."""
+    return lang.script != "latin" and not lang.keyed and any(script_of(c) == "latin" for c in word)
 
 
 def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:

@@ -1,7 +1,8 @@
 """Japanese as people type it to an agent after its work (sentences written for these tests):
 "not" said after what it negates ("10%ちゃう", "水曜ではありません"), a day of the week named
 as a name is, a way asked for with で and a verb of writing or giving ("税込で出して"), and a
-file's name opening what is asked for ("overrides.ts の方でお願いします")."""
+file's name opening what is asked for ("overrides.ts の方でお願いします"); and a term in Latin
+letters before a "not" said after it, in Korean and Hindi too ("mvn 아니에요, gradle이에요")."""
 
 from __future__ import annotations
 
@@ -52,3 +53,20 @@ def test_may_is_no_month_where_it_says_may() -> None:
     # it names nothing, so "…, X nahi" after it is no "not X"
     message = "pichhle saal lot late hua tha, indigo sookhta hi nahi"
     assert detect_statements(message, "s1", 3, None, answered="Done, I updated the sheet.", usual=language("hi")) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "answered"),
+    [
+        ("ko", "mvn 아니에요, gradle이에요", "mvn clean install 로 빌드했습니다."),
+        ("hi", "npm नहीं, pnpm", "Done, installed with npm."),
+    ],
+)
+def test_a_term_in_latin_letters_opening_the_sentence_names_what_is_not_meant(code: str, message: str, answered: str) -> None:
+    # in a language of another script, a word in Latin letters names a thing as a capital would
+    (statement,) = detect_statements(message, "s1", 3, None, answered=answered, usual=language(code))
+    assert statement.kind == "correction" and any(c.startswith("contrast:") for c in statement.cues)
+
+
+def test_a_korean_not_after_no_name_is_no_contrast() -> None:
+    assert detect_statements("오늘은 아니에요, 내일 해요", "s1", 3, None, answered="배포했습니다.", usual=language("ko")) == []
