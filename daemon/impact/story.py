@@ -20,8 +20,8 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     to be: said about a state that is over, in its clause or a later one ("antigamente nunca
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
     rule is now), after a third person in its clause (`third_person`: "han betaler altid
-    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"),
-    after a verb in the past in its clause, or beside one (`_told`)."""
+    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
+    beside a verb in the past (`_told`)."""
     # each word's clause by bisection over the sentence's breaks, read once: a pasted log of
     # thousands of "he … always" is read in n log n, not once per pair
     cut = breaks(text, words)
@@ -44,12 +44,6 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
         k = bisect_right(cut, i)
         first[k] = min(i, first.get(k, i))
     if first and all(first.get(bisect_right(cut, c.at), c.at) < c.at for c in found):
-        return True
-    # … or after a verb in the past in its clause: "Marcel faisait des fautes à chaque fois",
-    # "la señora Gladys hacía esto a mano y nunca se equivocó" (one after it may say what a rule
-    # is about: "never deploy what was not reviewed")
-    starts = [0, *cut]
-    if all(any(lang.matches("past_forms", w) for w in words.low[starts[bisect_right(cut, c.at)] : c.at]) for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
 
