@@ -32,8 +32,8 @@ from daemon.text.language import Language
 # Words of the phrase's clause that are neither the language's own nor the agent's.
 OTHER = 1
 # Words before a likening phrase neither the language's own nor the agent's: what names the
-# text likened ("omar's rejection reads like …").
-NAMING = 2
+# text likened ("omar's rejection reads like …", Omar named in the agent's turn).
+NAMING = 1
 # Phrases of one sentence read at most.
 READ = 3
 
@@ -93,7 +93,8 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
         before = low[body_start(lang, low, begins) : at]
         if approval or any(says_not(lang, w) for w in low[begins:closes]) or any(lang.matches("past_forms", w) for w in before):
             continue
-        if len([w for w in before if w not in own and w not in theirs]) <= NAMING:
+        # a name's possessive is the name ("omar's" of the agent's "Omar")
+        if len([w for w in before if w not in own and w not in theirs and w.removesuffix("'s") not in theirs]) <= NAMING:
             return [Cue("excess", " ".join(phrase), at)]
     return []
 

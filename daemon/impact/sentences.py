@@ -3,7 +3,7 @@
 
 Sentences end at `.`, `!`, `?`, `…` (and their full-width forms) followed by a space or the
 end, at every line break, and at an ideographic space between Chinese or Japanese letters
-outside brackets and quotation marks; a full stop after an abbreviation any language lists ("e.g.",
+outside brackets and quotation marks, unless a particle before it joins on (`space_continues`); a full stop after an abbreviation any language lists ("e.g.",
 "z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the
 number of an item in a list ("1. 上線日是 3/18").
 
@@ -41,7 +41,7 @@ from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import negations
-from daemon.text.language import abbreviations
+from daemon.text.language import abbreviations, space_continues
 from memory_engine.claim import apart_spans
 
 # A sentence ends after one of these, then a space, a closing quote or bracket, or the end;
@@ -101,6 +101,8 @@ LIST_MARKER = re.compile(r"\d{1,3}\.")
 # often as with "。" ("スタッフの名前はLINEに出さんといて　フルネームなんかもってのほかや"); a
 # half-width space among their letters is as often inside one (an address, "梅田支店 普通 7283941").
 IDEOGRAPHIC_SPACE = re.compile(r"(?<=\S)\u3000+(?=\S)")
+# … nor after a particle or a joining word (`space_continues`: "今後は　必ず…"), of at most this many letters.
+LONGEST_JOIN = 3
 # What opens and closes a quotation or an aside, in which such a space ends nothing.
 OPENING = "「『（(【〔“‘"
 CLOSING = "」』）)】〕”’"
@@ -183,7 +185,8 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
     for match in IDEOGRAPHIC_SPACE.finditer(text):
         depth += sum(c in OPENING for c in text[read : match.start()]) - sum(c in CLOSING for c in text[read : match.start()])
         read = match.start()
-        if depth <= 0 and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
+        joined = text[max(0, match.start() - LONGEST_JOIN) : match.start()].endswith(tuple(space_continues()))
+        if depth <= 0 and not joined and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
             pieces.append(Sentence(text[start : match.start()], sentence.start + start, sentence.start + match.start()))
             start = match.end()
     if not pieces:

@@ -16,7 +16,8 @@ name defined with " = ".
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from functools import cache
 
 from daemon.impact.clauses import Words, body_start
 from daemon.impact.clauses import breaks as clause_breaks
@@ -106,22 +107,33 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     # it parts the steps of an order ("الأول جرب على التجريبي، بعدين على الحقيقي")
     breaks = tuple(sorted({*clause_breaks(text, words), *_arabic_commas(text, words)}))
     bounds = [0, *breaks, len(low)]
-    found_thens = find(low, lang.impact.get("then", frozenset()))
-    thens = [b for b, _ in found_thens]
-    # a `then` of several words ("and only then", "ondan sonra", "그 다음에") orders what follows
-    # it after a `first` wherever that stands in its clause, and in the same clause too ("--dry-run
-    # 으로 먼저 돌려서 … 그 다음에 보내라": a language that ends with its verb joins steps by endings)
-    marked = [b for b, p in found_thens if len(p) > 1]
+    # an order of two clauses is read only where the language can tell a story in the past
+    # (`past_forms`): "Önce build geçti, sonra testler patladı" reports; without them, only a
+    # `first` closing a clause that names a way ("staging ก่อนครับ")
+    found_thens = find(low, lang.impact.get("then", frozenset())) if lang.patterns.get("past_forms") else []
+    thens = sorted(b for b, _ in found_thens)
+    # a `then` of several words ("and only then", "e solo dopo") orders what follows it after a
+    # `first` wherever that stands in its clause, and in the same clause too
+    last_marked = max((b for b, p in found_thens if len(p) > 1), default=-1)
+
+    # whether a clause tells, read once per clause: a clause of thousands of `first` words is
+    # read once, not once per word
+    @cache
+    def tells(c: int) -> bool:
+        return _tells(lang, low[bounds[c] : bounds[c + 1]])
+
     hits = []
     for at, phrase in sorted(find(low, lang.impact.get("first", frozenset()))):
         clause = bisect_right(breaks, at)
         if at > 0 and low[at - 1] in lang.function_words:
             continue
-        later = [c for c in (bisect_right(breaks, b) for b in thens if b > at) if c > clause]
-        ordered = any(b >= at + len(phrase) for b in marked)
+        # the clause of the first `then` in a later clause (found by bisection: a message of many
+        # orders is read in n log n)
+        k = bisect_left(thens, bounds[clause + 1])
+        later = [bisect_right(breaks, thens[k])] if k < len(thens) else []
+        ordered = last_marked >= at + len(phrase)
         later = later or ([clause] if ordered else [])
-        told = [low[bounds[c] : bounds[c + 1]] for c in (clause, *later[:1])]
-        if any(_tells(lang, said) for said in told):
+        if any(tells(c) for c in (clause, *later)):
             continue
         # the order opens or closes its clause: "Det virker først nu, så tak" (only now) sets none
         placed = ordered or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]

@@ -35,7 +35,7 @@ CONCEPTS = frozenset(
 LISTS = (
     "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "hedges",
     "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
-    "short_endings",
+    "short_endings", "space_continues",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings", "reminder_endings_closing")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
@@ -257,6 +257,14 @@ def known() -> dict[str, Language]:
                 raise LanguageDataError(f"{label}: not valid YAML ({exc})") from exc
             found[code] = parse(code, data, label)
     return found
+
+
+@cache
+def space_continues() -> frozenset[str]:
+    """The words of every language with a file after which an ideographic space goes on with
+    the sentence (`space_continues`: Japanese "は", "から" — "今後は　必ずテストを走らせてから　プッシュして"
+    is one sentence)."""
+    return frozenset().union(*(lang.words("space_continues") for lang in known().values()))
 
 
 @cache

@@ -42,3 +42,15 @@ def test_what_denies_approves_or_tells_is_no_complaint(message: str) -> None:
 
 def test_without_the_agents_turn_it_likens_nothing() -> None:
     assert detect_statements("this reads like a bank letter", "s1", 1, None, answered="", usual=language("en")) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("de", "Das klingt wie ein guter Plan."),  # "sounds like" is no list's: it agrees as often
+        ("en", "The old README reads like a novel."),  # two words of its own name another text
+        ("es", "El correo del cliente parece escrito por un abogado."),
+    ],
+)
+def test_what_likens_another_text_or_agrees_is_no_complaint(code: str, message: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered=DRAFT, usual=language(code)) == []

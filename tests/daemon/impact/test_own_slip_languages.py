@@ -22,7 +22,7 @@ AGENT = "Done: the invoice for Ana lists 450 and ships on the 20th."
         ("it", "scusa, ho scritto male: è 480, non 450"),
         ("es", "perdón, me equivoqué yo: son 480, no 450"),
         ("de", "sorry, hab mich verschrieben: 480, nicht 450"),
-        ("en", "scratch that, it's 480 not 450"),
+        ("en", "sorry, typo, it's 480 not 450"),
         ("nl", "ik heb me verschreven, het is 480, niet 450"),
         ("pl", "pomyliłam się, ma być 480, nie 450"),
     ],
@@ -42,3 +42,17 @@ def test_the_persons_own_slip_is_no_statement(code: str, message: str) -> None:
 def test_the_same_value_set_right_without_it_corrects(code: str, message: str) -> None:
     (statement,) = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
     assert statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "Scratch that, use pnpm, not npm."),  # "scratch that" takes back the agent's work too
+        ("de", "Alles richtig, aber bitte nicht npm, sondern pnpm."),
+        ("ru", "Всё так же падает, используй pnpm, а не npm."),
+    ],
+)
+def test_a_correction_opening_with_words_an_agreement_shares_stays_one(code: str, message: str) -> None:
+    # review helper-148: phrases that open a correction are in no own-slip or agreement list
+    statements = detect_statements(message, "s1", 3, None, answered="Done, installed it with npm.", usual=language(code))
+    assert statements and statements[0].kind == "correction"

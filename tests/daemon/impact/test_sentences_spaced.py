@@ -69,3 +69,16 @@ def test_a_long_message_of_many_spaces_is_read_piece_by_piece() -> None:
     found = sentences(message)
     assert len(found) == 5000
     assert all(message[s.start : s.end] == "在庫を確認して" for s in found)
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        f"今後は{SPACE}必ずテストを走らせてから{SPACE}プッシュしてください",
+        f"絵文字は{SPACE}使わないでください",
+        f"把{SPACE}旧文件删掉",
+    ],
+)
+def test_a_particle_before_the_space_joins_on(message: str) -> None:
+    # review helper-148: the topic before は, a clause ending in から, a leading 把
+    assert texts(message) == [message]
