@@ -55,10 +55,7 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
     )
     # the person's own apology for length, in the same clause: "sorry for the wall of text"
     sorry = [i for i, _ in find(low, lang.impact.get("amended", frozenset()))]
-    # the first few found: a sentence of thousands of them is read in linear time
-    for at, phrase in sorted(found)[:READ]:
-        clause = bisect_right(breaks, at)
-        begins, closes = [0, *breaks][clause], [*breaks, len(low)][clause]
+    for at, phrase, begins, closes in _in_clauses(found, breaks, len(low)):
         opens = body_start(lang, low, begins)
         said = low[opens:at] + low[at + len(phrase) : closes]
         if any(lang.matches("past_forms", w) for w in low[opens : at + len(phrase)]):
@@ -77,8 +74,8 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
     the phrase opens its clause after at most NAMING words neither the language's own nor the
     agent's turn's ("mate this reads like …", "omar's rejection reads like …"); what it is
     likened to is free ("… like a bank wrote it"). Not with "not" in the clause ("it doesn't
-    read like a template"), nor told in the past before it ("the old version read like a
-    novel"), nor in a sentence that approves ("reads like a pro wrote it, perfect")."""
+    read like a template"), nor told in the past before it ("we had a clerk whose letters
+    read like poems"), nor in a sentence that approves ("reads like a real shop, perfect")."""
     found = find(words.low, lang.impact.get("likened", frozenset()))
     if not found or not answered.text.strip():
         return []
@@ -87,9 +84,7 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
     theirs = _said(answered.text)
     own = lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins")
     approval = find(low, lang.impact.get("approval", frozenset()))
-    for at, phrase in sorted(found)[:READ]:
-        clause = bisect_right(breaks, at)
-        begins, closes = [0, *breaks][clause], [*breaks, len(low)][clause]
+    for at, phrase, begins, closes in _in_clauses(found, breaks, len(low)):
         before = low[body_start(lang, low, begins) : at]
         if approval or any(says_not(lang, w) for w in low[begins:closes]) or any(lang.matches("past_forms", w) for w in before):
             continue
@@ -97,6 +92,18 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
         if len([w for w in before if w not in own and w not in theirs and w.removesuffix("'s") not in theirs]) <= NAMING:
             return [Cue("excess", " ".join(phrase), at)]
     return []
+
+
+def _in_clauses(
+    found: list[tuple[int, tuple[str, ...]]], breaks: tuple[int, ...], size: int
+) -> list[tuple[int, tuple[str, ...], int, int]]:
+    """The first READ phrases found, in order, each with where its clause begins and closes (a
+    sentence of thousands of them is read in linear time)."""
+    placed = []
+    for at, phrase in sorted(found)[:READ]:
+        clause = bisect_right(breaks, at)
+        placed.append((at, phrase, [0, *breaks][clause], [*breaks, size][clause]))
+    return placed
 
 
 @lru_cache(maxsize=64)

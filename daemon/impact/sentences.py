@@ -36,7 +36,7 @@ import re
 import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
@@ -185,13 +185,19 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
     for match in IDEOGRAPHIC_SPACE.finditer(text):
         depth += sum(c in OPENING for c in text[read : match.start()]) - sum(c in CLOSING for c in text[read : match.start()])
         read = match.start()
-        joined = text[max(0, match.start() - LONGEST_JOIN) : match.start()].endswith(tuple(space_continues()))
+        joined = text[max(0, match.start() - LONGEST_JOIN) : match.start()].endswith(_joining())
         if depth <= 0 and not joined and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
             pieces.append(Sentence(text[start : match.start()], sentence.start + start, sentence.start + match.start()))
             start = match.end()
     if not pieces:
         return [sentence]
     return [*pieces, Sentence(text[start:], sentence.start + start, sentence.end)]
+
+
+@cache
+def _joining() -> tuple[str, ...]:
+    """The words of every language after which an ideographic space goes on (`space_continues`)."""
+    return tuple(sorted(space_continues()))
 
 
 def _abbreviation(before: str, after: str) -> bool:

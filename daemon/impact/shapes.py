@@ -103,9 +103,7 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     I'll check the logs, then …" is a plan, "First it compiles, then it crashes" a bug report,
     "ran tflint locally first" a story), nor an ordinal ("the first line")."""
     low = words.low
-    # the Arabic comma breaks no clause where a "not" may follow it (`clauses.CLAUSE_BREAK`), but
-    # it parts the steps of an order ("الأول جرب على التجريبي، بعدين على الحقيقي")
-    breaks = tuple(sorted({*clause_breaks(text, words), *_arabic_commas(text, words)}))
+    breaks = clause_breaks(text, words)
     bounds = [0, *breaks, len(low)]
     # an order of two clauses is read only where the language can tell a story in the past
     # (`past_forms`): "Önce build geçti, sonra testler patladı" reports; without them, only a
@@ -140,11 +138,6 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
         if (later and placed) or _names_a_way(lang, low, breaks, at, len(phrase)):
             hits.append((at, phrase))
     return hits
-
-
-def _arabic_commas(text: str, words: Words) -> list[int]:
-    """The positions of the words an Arabic comma stands before."""
-    return [i for i in range(1, len(words.low)) if "،" in text[words.spans[i - 1][1] : words.spans[i][0]]]
 
 
 def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
