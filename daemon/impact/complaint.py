@@ -41,21 +41,15 @@ READ = 3
 def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
     """The first complaint (kind `excess`) of the sentence about the agent's turn `answered`
     (see the module docstring); none when the message answers no turn."""
-    found = find(words.low, lang.impact.get("excess", frozenset()))
-    if not found or not answered.text.strip():
+    placed = _in_clauses(lang, "excess", text, words, answered)
+    if not placed:
         return []
     low = words.low
-    breaks = clause_breaks(text, words)
     theirs = _said(answered.text)
-    own = (
-        lang.function_words
-        | _words(lang, "second_person")
-        | _words(lang, "lead_ins")
-        | _words(lang, "again")
-    )
+    own = _own(lang) | _words(lang, "again")
     # the person's own apology for length, in the same clause: "sorry for the wall of text"
     sorry = [i for i, _ in find(low, lang.impact.get("amended", frozenset()))]
-    for at, phrase, begins, closes in _in_clauses(found, breaks, len(low)):
+    for at, phrase, begins, closes in placed:
         opens = body_start(lang, low, begins)
         said = low[opens:at] + low[at + len(phrase) : closes]
         if any(lang.matches("past_forms", w) for w in low[opens : at + len(phrase)]):
@@ -76,15 +70,14 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
     likened to is free ("… like a bank wrote it"). Not with "not" in the clause ("it doesn't
     read like a template"), nor told in the past before it ("we had a clerk whose letters
     read like poems"), nor in a sentence that approves ("reads like a real shop, perfect")."""
-    found = find(words.low, lang.impact.get("likened", frozenset()))
-    if not found or not answered.text.strip():
+    placed = _in_clauses(lang, "likened", text, words, answered)
+    if not placed:
         return []
     low = words.low
-    breaks = clause_breaks(text, words)
     theirs = _said(answered.text)
-    own = lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins")
+    own = _own(lang)
     approval = find(low, lang.impact.get("approval", frozenset()))
-    for at, phrase, begins, closes in _in_clauses(found, breaks, len(low)):
+    for at, phrase, begins, closes in placed:
         before = low[body_start(lang, low, begins) : at]
         if approval or any(says_not(lang, w) for w in low[begins:closes]) or any(lang.matches("past_forms", w) for w in before):
             continue
@@ -94,16 +87,26 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
     return []
 
 
-def _in_clauses(
-    found: list[tuple[int, tuple[str, ...]]], breaks: tuple[int, ...], size: int
-) -> list[tuple[int, tuple[str, ...], int, int]]:
-    """The first READ phrases found, in order, each with where its clause begins and closes (a
-    sentence of thousands of them is read in linear time)."""
+def _in_clauses(lang: Language, key: str, text: str, words: Words, answered: Answered) -> list[tuple[int, tuple[str, ...], int, int]]:
+    """The first READ phrases of the language's `key` list in the sentence, in order, each with
+    where its clause begins and closes (a sentence of thousands of them is read in linear time);
+    none when the message answers no turn of the agent's."""
+    found = find(words.low, lang.impact.get(key, frozenset()))
+    if not found or not answered.text.strip():
+        return []
+    breaks = clause_breaks(text, words)
+    bounds = [0, *breaks, len(words.low)]
     placed = []
     for at, phrase in sorted(found)[:READ]:
         clause = bisect_right(breaks, at)
-        placed.append((at, phrase, [0, *breaks][clause], [*breaks, size][clause]))
+        placed.append((at, phrase, bounds[clause], bounds[clause + 1]))
     return placed
+
+
+def _own(lang: Language) -> frozenset[str]:
+    """The words of a clause a complaint may hold beside the agent's: the language's function
+    words, "you" and its lead-ins."""
+    return lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins")
 
 
 @lru_cache(maxsize=64)

@@ -37,10 +37,10 @@ from functools import cache
 from daemon.impact.again import recalls
 from daemon.impact.clauses import SHOUTED, Words, body_start, negating
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, in_code, sequence
+from daemon.impact.naming import names, number, term, value
+from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, sequence
 from daemon.text.keyboard import find, said_at
-from daemon.text.language import MONTHS, WEEKDAYS, Language, script_of
-from daemon.text.lexicon import number_at
+from daemon.text.language import Language
 
 # Scripts written without spaces between words: there a space is a pause, like a comma.
 UNSPACED = ("thai", "han", "kana")
@@ -48,9 +48,6 @@ UNSPACED = ("thai", "han", "kana")
 BESIDE = 3
 # Words a sentence opening with a contrast may say after it: "Not usd.", "Nicht Brandt."
 NAMED = 3
-# The meaning table's days of the week and months: each names a day or a month as a name does;
-# not "may", which is also the table's concept of permission ("てもいい", Hindi "सकता").
-CALENDAR = (frozenset(WEEKDAYS) | frozenset(MONTHS)) - {"may"}
 ANYWHERE = ("instead", "reminder", "standing", "preference", "changed")
 @dataclass(frozen=True)
 class Cue:
@@ -198,7 +195,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         # sentence is capitalised as any ("Acil değil, yarın yaparız"), a value is one still, and
         # so is a word in Latin letters in a language of another script ("mvn 아니에요, gradle이에요")
         named_before = (i - 1 > start and names(lang, text, words, i - 1)) or (
-            i - 1 >= start and (_value(lang, low, i - 1) or _term(lang, low[i - 1]))
+            i - 1 >= start and (value(lang, low, i - 1) or term(lang, low[i - 1]))
         )
         closing = closing or (opened <= start < i and end in ends and end < len(low) and named_before)
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
@@ -248,7 +245,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         Cue("limit", " ".join(p), i)
         for i, p in find(low, impact.get("limit", frozenset()))
         if free(i, len(p))
-        and any(_number(lang, low, j) for j in range(max(0, i - BESIDE), min(len(low), i + len(p) + BESIDE)))
+        and any(number(lang, low, j) for j in range(max(0, i - BESIDE), min(len(low), i + len(p) + BESIDE)))
     ]
     # in the order said; a phrase inside a longer one of the same class ("told you" in "i told you") left out
     found.sort(key=lambda c: (c.at, -len(c.phrase), c.kind))
@@ -311,9 +308,9 @@ def _between(lang: Language, low: tuple[str, ...], i: int, end: int) -> bool:
     function_words = lang.function_words
     if i > 1 and low[i - 2] == low[end] and low[end] in function_words:
         return True
-    if _value(lang, low, i - 1):
-        return _value(lang, low, end)
-    return i > 1 and _number(lang, low, i - 2) and low[i - 1] not in function_words and _value(lang, low, end)
+    if value(lang, low, i - 1):
+        return value(lang, low, end)
+    return i > 1 and number(lang, low, i - 2) and low[i - 1] not in function_words and value(lang, low, end)
 
 
 def _named(lang: Language, text: str, words: Words, end: int) -> bool:
@@ -337,12 +334,7 @@ def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int
     if not 0 < len(rest) <= NAMED:
         return False
     # a word in Latin letters in a language of another script is a term ("pnpm" in "…，不是npm")
-    other_script = lang.script != "latin"
-    named = {
-        k
-        for k in rest
-        if names(lang, text, words, k) or (other_script and any(script_of(c) == "latin" for c in words.low[k]))
-    }
+    named = {k for k in rest if names(lang, text, words, k) or term(lang, words.low[k])}
     return bool(named) and all(k in named or words.low[k] in lang.function_words for k in rest)
 
 
@@ -350,40 +342,6 @@ def standing(lang: Language) -> frozenset[tuple[str, ...]]:
     """The phrases of `lang` that say a rule holds from now on, of both its lists ("always",
     `impact.standing`; "from now on", "voortaan", `claim.standing`)."""
     return lang.impact.get("standing", frozenset()) | lang.claim.get("standing", frozenset())
-
-
-def names(lang: Language, text: str, words: Words, i: int) -> bool:
-    """Whether the `i`th word names something: a value, a name written with a capital (two
-    letters or more: not "I"), or a day of the week or a month, which scripts without capitals
-    write as any word ("水曜ちゃうで", not Wednesday)."""
-    return (
-        _value(lang, words.low, i)
-        or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
-        or not CALENDAR.isdisjoint(lang.concepts.get(words.low[i], ()))
-    )
-
-
-def _term(lang: Language, word: str) -> bool:
-    """Whether `word` is in Latin letters in a language written in another script, not read as
-    typed in Latin letters (where every word is): a term ("npm", "mvn")."""
-    return lang.script != "latin" and not lang.keyed and any(script_of(c) == "latin" for c in word)
-
-
-def _value(lang: Language, low: tuple[str, ...], i: int) -> bool:
-    return _number(lang, low, i) or (in_code(low[i]) and not _spelled_with_digits(lang, low[i]))
-
-
-def _number(lang: Language, low: tuple[str, ...], i: int) -> bool:
-    digits = any(c.isdigit() for c in low[i]) and not _spelled_with_digits(lang, low[i])
-    return digits or number_at(lang, low, i)[2] > 0
-
-
-def _spelled_with_digits(lang: Language, word: str) -> bool:
-    """Whether a word's digits are letters: typed in Latin letters, a language may write with
-    them the letters Latin has none of (`Spelling.digits`: "sob7", "3aref" in Arabizi, "8elw"
-    in Greeklish; not "python3" in Hinglish)."""
-    digits = lang.spelling.digits if lang.keyed and lang.spelling is not None else frozenset()
-    return any(c in digits for c in word) and any(c.isalpha() for c in word)
 
 
 def said(

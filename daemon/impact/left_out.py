@@ -13,7 +13,8 @@ from functools import cache
 
 from daemon.impact.clauses import NEGATING, Words, body_start, says_not
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.cues import NAMED, Cue, agreement, closes, names, said
+from daemon.impact.cues import NAMED, Cue, agreement, closes, said
+from daemon.impact.naming import names
 from daemon.impact.story import told_as_story
 from daemon.text.keyboard import said_at
 from daemon.text.language import Language, known
