@@ -56,3 +56,10 @@ def test_a_correction_opening_with_words_an_agreement_shares_stays_one(code: str
     # review helper-148: phrases that open a correction are in no own-slip or agreement list
     statements = detect_statements(message, "s1", 3, None, answered="Done, installed it with npm.", usual=language(code))
     assert statements and statements[0].kind == "correction"
+
+
+def test_an_arabic_all_fine_before_but_still_corrects() -> None:
+    # "all fine, but the amount is 500, not 400": a bare "all fine" opens a correction as often
+    agent = "تم تحديث الفاتورة، المبلغ 400 جنيه."
+    statements = detect_statements("كله تمام بس المبلغ 500 مش 400", "s1", 3, None, answered=agent, usual=language("ar"))
+    assert statements and statements[0].kind == "correction"
