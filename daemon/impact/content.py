@@ -26,7 +26,7 @@ from daemon.impact.clauses import CLAUSE_BREAK, Words, words_of
 from daemon.text.keyboard import find, in_latin, unaccented
 from daemon.text.language import MONTHS, WEEKDAYS, Language, language
 from daemon.text.lexicon import calendar_at, language_at
-from daemon.text.unicode_words import spaceless_class, uncased
+from daemon.text.unicode_words import sentence_terminals, spaceless_class, uncased
 from daemon.text.words import is_content, token, tokens
 
 TRIGRAM_WORD = 4  # letters a word needs for its trigrams to count (shorter words are noise)
@@ -57,7 +57,7 @@ def _code_name() -> re.Pattern[str]:
 # A word with an elided article or preposition before it ("l'adresse", "dell'anno", "d'août").
 ELIDED = re.compile(r"(?<!\w)(?<!\w['’])([^\W\d_]+)['’](?=[^\W\d_])")
 # Where a sentence ends inside a statement's quote ("… mille volte. pasillo"): a clause ends too.
-SENTENCE_END = re.compile(r"[.!?…。！？]+\s|\n")
+SENTENCE_END = re.compile(rf"[…{sentence_terminals()}]+\s|\n")
 
 
 @dataclass(frozen=True)

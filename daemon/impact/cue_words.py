@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from daemon.impact.clauses import NEGATING, Words
+from daemon.impact.clauses import NEGATING, Words, unspaced
 from daemon.impact.shapes import EQUALS
 from daemon.text.keyboard import typed_key
 from daemon.text.language import Language, known
@@ -30,6 +30,7 @@ CUE_LISTS = (
     "address",
     "house",
     "closing",
+    "closing_clause",
     "limit",
     "changed",
     "politeness",
@@ -74,6 +75,19 @@ def negations() -> frozenset[str]:
         for w, concepts in lang.concepts.items()
         if NEGATING & set(concepts)
     )
+
+
+@cache
+def contrasts_unspaced() -> tuple[str, ...]:
+    """Every language's `contrast` phrases written in a script without spaces, their words joined
+    as they are typed (Thai "ไม่ใช่", Chinese "而不是"): after a space, one goes on with the
+    sentence before it ("500 บาทค่ะ ไม่ใช่ 30%")."""
+    joined = {
+        "".join(phrase)
+        for lang in known().values()
+        for phrase in lang.impact.get("contrast", ())
+    }
+    return tuple(sorted(w for w in joined if w and unspaced(w[0])))
 
 
 @cache

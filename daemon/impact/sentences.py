@@ -1,11 +1,14 @@
 """A user message cut into sentences, and the parts of it that are not the person's own words
 (pure, no I/O).
 
-Sentences end at `.`, `!`, `?`, `…` (and their full-width forms) followed by a space or the
-end, at every line break, and at an ideographic space between Chinese or Japanese letters
-outside brackets and quotation marks, unless a particle before it joins on (`space_continues`); a full stop after an abbreviation any language lists ("e.g.",
-"z.B.") ends nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the
-number of an item in a list ("1. 上線日是 3/18").
+Sentences end at `.`, `!`, `?`, `…`, their full-width forms and every script's own (the
+danda "।", the Arabic "؟": Unicode's Sentence_Terminal) followed by a space or the end; at
+every line break; at an ideographic space between Chinese or Japanese letters outside
+brackets and quotation marks, unless a particle before it joins on (`space_continues`); and at
+a half-width one between two letters of a script written without spaces after a word that
+closes a sentence (`space_ends_after`: Thai "ค่ะ", Chinese "啦"). A full stop after an
+abbreviation any language lists ("e.g.", "z.B.") ends nothing, nor one inside a word
+("mark@fernhill.co", "3.12"), nor one after the number of an item in a list ("1. 上線日是 3/18").
 
 What is not the person's own words (`apart`): what `memory_engine.claim.apart_spans` finds
 (tag blocks, code fences, block quotes, a pasted e-mail or letter, text in quotation marks);
@@ -40,14 +43,18 @@ from functools import cache, cached_property
 from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
-from daemon.impact.cue_words import negations
-from daemon.text.language import abbreviations, space_continues
+from daemon.impact.cue_words import contrasts_unspaced, negations
+from daemon.text.language import abbreviations, space_continues, space_ends_after
+from daemon.text.unicode_words import sentence_terminals
 from memory_engine.claim import apart_spans
 
 # A sentence ends after one of these, then a space, a closing quote or bracket, or the end;
 # Chinese and Japanese write no space after their full stops ("…見せてね。今回は…"); one inside
 # a quotation ends the words quoted, not the sentence ("「もう送った。」と言った").
-END = re.compile(r"[.!?…。！？]+[\"'”’»)\]]*(?=\s|\Z)|[。！？｡]+(?![。！？｡\"'”’»)\]」』）】〕])|\n+")
+# Every script's own is one (Unicode's Sentence_Terminal: the danda "।" of Hindi, the Arabic "؟").
+END = re.compile(
+    rf"[…{sentence_terminals()}]+[\"'”’»)\]]*(?=\s|\Z)|[。！？｡]+(?![。！？｡\"'”’»)\]」』）】〕])|\n+"
+)
 SINGLE_QUOTED = re.compile(r"(?<![\w'’])['‘][^'‘’\n]{2,}?['’](?![\w'’])")
 INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
 # A line opening with a position in a file ("src/a.ts:3:1 - error", "  12:4  error  …"): a
@@ -101,6 +108,13 @@ LIST_MARKER = re.compile(r"\d{1,3}\.")
 # often as with "。" ("スタッフの名前はLINEに出さんといて　フルネームなんかもってのほかや"); a
 # half-width space among their letters is as often inside one (an address, "梅田支店 普通 7283941").
 IDEOGRAPHIC_SPACE = re.compile(r"(?<=\S)\u3000+(?=\S)")
+# Thai writes no space between words but one between sentences and clauses; Chinese typed
+# casually uses one as a pause. Such a space ends a sentence only after a particle that closes
+# one (`space_ends_after`: "มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30%", "大杯才有喔 中杯不參加"): before
+# a number, a name or a place it is as often inside one ("松仁路 58 號", "梅田支店 普通"), and
+# before a contrast ("ไม่ใช่") it goes on with the one before ("500 บาทค่ะ ไม่ใช่ 30%").
+# (Both neighbours are looked for outside ASCII first: a message in English is not walked space by space.)
+SPACE = re.compile(r"(?<=[^\x00-\x7f\s])(?:\u3000+| +)(?=[^\x00-\x7f\s])")
 # … nor after a particle or a joining word (`space_continues`: "今後は　必ず…"), of at most this many letters.
 LONGEST_JOIN = 3
 # What opens and closes a quotation or an aside, in which such a space ends nothing.
@@ -177,16 +191,20 @@ def sentences(message: str) -> list[Sentence]:
 
 
 def _spaced_apart(sentence: Sentence) -> list[Sentence]:
-    """The sentence cut at each ideographic space between two letters of a script written without
-    spaces (`IDEOGRAPHIC_SPACE`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
+    """The sentence cut at each space between two letters of a script written without spaces that
+    ends one (`IDEOGRAPHIC_SPACE`, `SPACE`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
     text = sentence.text
     pieces: list[Sentence] = []
     start = depth = read = 0
-    for match in IDEOGRAPHIC_SPACE.finditer(text):
+    for match in SPACE.finditer(text):
         depth += sum(c in OPENING for c in text[read : match.start()]) - sum(c in CLOSING for c in text[read : match.start()])
         read = match.start()
-        joined = text[max(0, match.start() - LONGEST_JOIN) : match.start()].endswith(_joining())
-        if depth <= 0 and not joined and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
+        at = match.start()
+        if match.group(0)[0] == "\u3000":
+            ends = not text.endswith(_joining(), max(0, at - LONGEST_JOIN), at)
+        else:
+            ends = text.endswith(_closing(), max(0, at - _longest_closing()), at) and not text.startswith(contrasts_unspaced(), match.end())
+        if depth <= 0 and ends and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
             pieces.append(Sentence(text[start : match.start()], sentence.start + start, sentence.start + match.start()))
             start = match.end()
     if not pieces:
@@ -198,6 +216,17 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
 def _joining() -> tuple[str, ...]:
     """The words of every language after which an ideographic space goes on (`space_continues`)."""
     return tuple(sorted(space_continues()))
+
+
+@cache
+def _closing() -> tuple[str, ...]:
+    """The words of every language after which a half-width space ends a sentence (`space_ends_after`)."""
+    return tuple(sorted(space_ends_after()))
+
+
+@cache
+def _longest_closing() -> int:
+    return max(map(len, _closing()), default=0)
 
 
 def _abbreviation(before: str, after: str) -> bool:

@@ -35,7 +35,7 @@ CONCEPTS = frozenset(
 LISTS = (
     "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "hedges",
     "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
-    "short_endings", "space_continues",
+    "short_endings", "space_continues", "space_ends_after",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings", "reminder_endings_closing")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
@@ -47,7 +47,7 @@ CLAIM_LISTS = (
 # under `impact:`. A language without the section has no impact detection.
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "contrast_before_name", "instead", "reminder",
-    "again", "standing", "preference", "address", "house", "closing", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
+    "again", "standing", "preference", "address", "house", "closing", "closing_clause", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent", "excess", "amended", "redone",
     "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks", "likened",
     "request_question", "request_question_closing",
@@ -265,6 +265,14 @@ def space_continues() -> frozenset[str]:
     the sentence (`space_continues`: Japanese "は", "から" — "今後は　必ずテストを走らせてから　プッシュして"
     is one sentence)."""
     return frozenset().union(*(lang.words("space_continues") for lang in known().values()))
+
+
+@cache
+def space_ends_after() -> frozenset[str]:
+    """The words of every language with a file after which a half-width space between two
+    letters of a script written without spaces ends the sentence (`space_ends_after`: Thai
+    "ค่ะ", "ครับ", Chinese "啦", "喔" — "มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30%" is two sentences)."""
+    return frozenset().union(*(lang.words("space_ends_after") for lang in known().values()))
 
 
 @cache

@@ -1,6 +1,7 @@
 """An ideographic space between Chinese or Japanese letters ends a sentence, as people type
-them casually; inside brackets or quotation marks, or between other letters, it ends nothing
-(sentences written for these tests)."""
+them casually; inside brackets or quotation marks, or between other letters, it ends nothing.
+A half-width space between letters of a script written without spaces ends one after a closing
+particle (`space_ends_after`: Thai ค่ะ, Chinese 喔) (sentences written for these tests)."""
 
 from __future__ import annotations
 
@@ -82,3 +83,57 @@ def test_a_long_message_of_many_spaces_is_read_piece_by_piece() -> None:
 def test_a_particle_before_the_space_joins_on(message: str) -> None:
     # review helper-148: the topic before は, a clause ending in から, a leading 把
     assert texts(message) == [message]
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # Thai spaces sentences, not words: after a closing particle the space ends one
+        ("มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ ไม่ต้องบวก 7% เพิ่ม",
+         ["มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ", "ไม่ต้องบวก 7% เพิ่ม"]),
+        ("ส่งพรุ่งนี้ครับ อย่าส่งวันนี้", ["ส่งพรุ่งนี้ครับ", "อย่าส่งวันนี้"]),
+        # Chinese typed with a space for a pause, after 喔 / 啦
+        ("大杯才有喔 中杯不參加", ["大杯才有喔", "中杯不參加"]),
+        ("不要用簡體啦 我們是台灣", ["不要用簡體啦", "我們是台灣"]),
+        # Japanese after よ / です
+        ("水曜は休みだよ 木曜に送って", ["水曜は休みだよ", "木曜に送って"]),
+    ],
+)
+def test_a_half_width_space_after_a_closing_particle_ends_a_sentence(message: str, expected: list[str]) -> None:
+    assert texts(message) == expected
+    for piece in sentences(message):
+        assert message[piece.start : piece.end] == piece.text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # between other letters a half-width space is inside a sentence: an address, a list
+        "信義店是松仁路 58 號 不是松高路",
+        "甜度寫 正常糖 少糖 半糖",
+        "ห้อง Deluxe ราคา 1,200 บาท",
+        "ใช้ชื่อ บ้านลานนา ในข้อความ",
+        # a particle inside brackets or quotation marks
+        "標題寫「好喝喔 快來買」就好",
+        # between Latin letters nothing changes
+        "always run the tests first please",
+    ],
+)
+def test_a_half_width_space_elsewhere_ends_nothing(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_two_thai_corrections_of_one_message_are_two_statements() -> None:
+    agent = "Deposit: 30% of the total. Price 1,500 THB per person plus 7% VAT (1,605 THB)."
+    message = "มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ ไม่ต้องบวก 7% เพิ่ม"
+    reply = "Price: 1,500 THB/person (VAT included, no 7% on top)\nDeposit: 500 THB/person"
+    found = detect_statements(message, "s1", 3, None, answered=agent, reply=reply)
+    quotes = [s.quote for s in found]
+    assert any(q.startswith("มัดจำคนละ 500") and "ไม่ต้องบวก" not in q for q in quotes), quotes
+    assert any(q.startswith("ไม่ต้องบวก") for q in quotes), quotes
+
+
+def test_a_long_thai_message_of_many_spaces_is_read_piece_by_piece() -> None:
+    message = " ".join(["ส่งพรุ่งนี้ค่ะ"] * 5000)
+    found = sentences(message)
+    assert len(found) == 5000
