@@ -12,9 +12,10 @@ from daemon.text.language import Language
 from daemon.text.unicode_words import script, segment, spaceless
 
 # What separates "X" from ", not Y": a comma, a dash, a semicolon, a colon, a bracket, and
-# their full-width forms, the ideographic comma of Chinese and Japanese ("金额用分存，别用浮点数")
-# and the Arabic comma and semicolon.
-CLAUSE_BREAK = re.compile(r"[,;:—–()，、；：（）،؛]|\s-\s|[»”\"']\s*[,，]")
+# their full-width forms and the ideographic comma of Chinese and Japanese ("金额用分存，别用浮点数").
+# Not the Arabic comma: Arabic negates every present verb with the word that is its "not"
+# ("وصل الطرد، لا يوجد ضرر" reports no damage).
+CLAUSE_BREAK = re.compile(r"[,;:—–()，、；：（）]|\s-\s|[»”\"']\s*[,，]")
 # The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
 NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
 # Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).

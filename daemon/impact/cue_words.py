@@ -79,13 +79,14 @@ def negations() -> frozenset[str]:
 
 @cache
 def contrasts_unspaced() -> tuple[str, ...]:
-    """Every language's `contrast` phrases written in a script without spaces, their words joined
-    as they are typed (Thai "ไม่ใช่", Chinese "而不是"): after a space, one goes on with the
-    sentence before it ("500 บาทค่ะ ไม่ใช่ 30%")."""
+    """Every language's `contrast` and `contrast_before_name` phrases written in a script without
+    spaces, their words joined as they are typed (Thai "ไม่ใช่", Chinese "不是"): after a space,
+    one goes on with the sentence before it ("500 บาทค่ะ ไม่ใช่ 30%", "用分存吧 不是浮點數")."""
     joined = {
         "".join(phrase)
         for lang in known().values()
-        for phrase in lang.impact.get("contrast", ())
+        for key in ("contrast", "contrast_before_name")
+        for phrase in lang.impact.get(key, ())
     }
     return tuple(sorted(w for w in joined if w and unspaced(w[0])))
 

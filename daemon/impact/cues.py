@@ -17,7 +17,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | address (a preference) | anywhere, in a sentence with no verb in the past (`past_forms`) | "on tutoie les lecteurs", "vi er på du med kunderne" |
 | house (a standing instruction) | anywhere, in a sentence with no verb in the past | "у нас так принято", "das isch bi üs eso" |
 | closing (a preference) | closing the sentence (`closes`: in its letters, in a script without spaces) | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without"), Kansai "入れんといて" |
-| closing_clause (a preference) | closing a clause or the sentence, after a word of it | Turkish "'Sayın' falan yazma, 'Merhaba' yeter" |
+| closing_clause (a preference) | closing a clause or the sentence, not opening the sentence nor before another of its words (a list of them is one of nouns) | Turkish "'Sayın' falan yazma, 'Merhaba' yeter" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`): `daemon.impact.again` | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
@@ -220,8 +220,15 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # a "don't" that says "without" inside a sentence: "絵文字使わないで。", not "確認しないで送った"
     found += [Cue("preference", " ".join(p), i) for i, p in closes(lang, text, words, impact.get("closing", frozenset())) if free(i, len(low) - i)]
     # … and one a verb-final language closes a clause with too: Turkish "'Sayın' falan yazma, …"
-    # (not "yazma izni yok", "no write permission", where it opens a noun phrase)
-    found += [Cue("preference", " ".join(p), i) for i, p in find(low, impact.get("closing_clause", frozenset())) if i + len(p) in ends and i > start and free(i, len(p))]
+    # (not "yazma izni yok", "no write permission", where it opens a noun phrase; nor one of a
+    # list of them, nouns: "Kullanıcı ekleme, silme ve güncelleme ekranları")
+    closers = find(low, impact.get("closing_clause", frozenset()))
+    listed = {i for i, _ in closers}
+    found += [
+        Cue("preference", " ".join(p), i)
+        for i, p in closers
+        if i + len(p) in ends and i > start and i + len(p) not in listed and free(i, len(p))
+    ]
     # "again" where it recalls what the agent did (`daemon.impact.again`)
     found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]

@@ -45,7 +45,7 @@ from itertools import accumulate
 from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import contrasts_unspaced, negations
 from daemon.text.language import abbreviations, space_continues, space_ends_after
-from daemon.text.unicode_words import sentence_terminals
+from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
 from memory_engine.claim import apart_spans
 
 # A sentence ends after one of these, then a space, a closing quote or bracket, or the end;
@@ -105,18 +105,19 @@ CODE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[A-Z]|\.[a-z])")
 # The number of an item in a numbered list, alone before its full stop ("1.", "12."), ends nothing.
 LIST_MARKER = re.compile(r"\d{1,3}\.")
 # Chinese and Japanese typed casually end a sentence with the ideographic (full-width) space as
-# often as with "。" ("スタッフの名前はLINEに出さんといて　フルネームなんかもってのほかや"); a
-# half-width space among their letters is as often inside one (an address, "梅田支店 普通 7283941").
-IDEOGRAPHIC_SPACE = re.compile(r"(?<=\S)\u3000+(?=\S)")
-# Thai writes no space between words but one between sentences and clauses; Chinese typed
-# casually uses one as a pause. Such a space ends a sentence only after a particle that closes
-# one (`space_ends_after`: "มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30%", "大杯才有喔 中杯不參加"): before
-# a number, a name or a place it is as often inside one ("松仁路 58 號", "梅田支店 普通"), and
-# before a contrast ("ไม่ใช่") it goes on with the one before ("500 บาทค่ะ ไม่ใช่ 30%").
-# (Both neighbours are looked for outside ASCII first: a message in English is not walked space by space.)
-SPACE = re.compile(r"(?<=[^\x00-\x7f\s])(?:\u3000+| +)(?=[^\x00-\x7f\s])")
-# … nor after a particle or a joining word (`space_continues`: "今後は　必ず…"), of at most this many letters.
+# often as with "。" ("スタッフの名前はLINEに出さんといて　フルネームなんかもってのほかや"), but not
+# after a particle or a joining word (`space_continues`: "今後は　必ず…"), of at most
+# LONGEST_JOIN letters. Thai writes no space between words but a half-width one between
+# sentences and clauses, and Chinese typed casually uses one as a pause: such a space ends a
+# sentence only after a word that closes one (`space_ends_after`: "มัดจำคนละ 500 บาทค่ะ ไม่ใช่
+# 30% …", "大杯才有喔 中杯不參加"), the last word read in the CLOSING_WINDOW letters before it;
+# before a number, a name or a place it is as often inside one ("松仁路 58 號", "梅田支店 普通"),
+# and before a contrast it goes on with the one before ("500 บาทค่ะ ไม่ใช่ 30%"). (Only a
+# space between two such letters is looked at: a message in English or Russian is not walked
+# space by space.)
+SPACE = re.compile(rf"(?<=[{spaceless_class()}])(?:\u3000+| +)(?=[{spaceless_class()}])")
 LONGEST_JOIN = 3
+CLOSING_WINDOW = 16
 # What opens and closes a quotation or an aside, in which such a space ends nothing.
 OPENING = "「『（(【〔“‘"
 CLOSING = "」』）)】〕”’"
@@ -192,7 +193,7 @@ def sentences(message: str) -> list[Sentence]:
 
 def _spaced_apart(sentence: Sentence) -> list[Sentence]:
     """The sentence cut at each space between two letters of a script written without spaces that
-    ends one (`IDEOGRAPHIC_SPACE`, `SPACE`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
+    ends one (`SPACE`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
     text = sentence.text
     pieces: list[Sentence] = []
     start = depth = read = 0
@@ -203,7 +204,7 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
         if match.group(0)[0] == "\u3000":
             ends = not text.endswith(_joining(), max(0, at - LONGEST_JOIN), at)
         else:
-            ends = text.endswith(_closing(), max(0, at - _longest_closing()), at) and not text.startswith(contrasts_unspaced(), match.end())
+            ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) and not text.startswith(contrasts_unspaced(), match.end())
         if depth <= 0 and ends and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
             pieces.append(Sentence(text[start : match.start()], sentence.start + start, sentence.start + match.start()))
             start = match.end()
@@ -218,15 +219,19 @@ def _joining() -> tuple[str, ...]:
     return tuple(sorted(space_continues()))
 
 
+def _closes(before: str) -> bool:
+    """Whether the last word of `before` (as the text layer cuts a script without spaces into
+    words: "ทีมเราชนะ" ends in ชนะ, not นะ; "除了" is one word) is one after which a half-width
+    space ends a sentence (`space_ends_after`)."""
+    if not before.endswith(_closing_letters()):
+        return False
+    last = segment(before)
+    return bool(last) and last[-1].text in space_ends_after()
+
+
 @cache
-def _closing() -> tuple[str, ...]:
-    """The words of every language after which a half-width space ends a sentence (`space_ends_after`)."""
+def _closing_letters() -> tuple[str, ...]:
     return tuple(sorted(space_ends_after()))
-
-
-@cache
-def _longest_closing() -> int:
-    return max(map(len, _closing()), default=0)
 
 
 def _abbreviation(before: str, after: str) -> bool:

@@ -1,7 +1,7 @@
 """A "don't" a verb-final language closes a clause with (`closing_clause`: Turkish "yazma",
 "dokunma") is read closing a clause as well as the sentence, not where it opens a noun phrase
-("yazma izni"); the Arabic comma parts clauses, and the Arabic "لا" says "not" only before
-what it names (sentences written for these tests)."""
+("yazma izni") nor in a list of such words, which are nouns too ("ekleme, silme ve güncelleme
+ekranları") (sentences written for these tests)."""
 
 from __future__ import annotations
 
@@ -37,30 +37,13 @@ def test_a_turkish_dont_closing_a_clause_is_a_preference(message: str) -> None:
     [
         "yazma izni yok, admin'e sor",  # "no write permission": a noun phrase
         "Yazma, dosyayı okuyor sadece",  # opening the sentence: what the script does
+        # review helper-151: nouns in a list, or words left out as more often nouns
+        "Kullanıcı ekleme, silme ve güncelleme ekranlarını kontrol et.",
+        "Dosya yükleme, 2 MB sınırı var.",
+        "Hesap açma, para transferi ve fatura ödeme adımlarını test et.",
+        "Şifre değiştirme, e-posta doğrulama ve profil düzenleme sayfalarını ekledim.",
     ],
 )
 def test_the_same_word_opening_a_noun_phrase_or_the_sentence_is_none(message: str) -> None:
     found = kinds(message, "tr")
     assert not any(c.startswith("preference:") for cues in found for c in cues), found
-
-
-def test_the_arabic_comma_ends_the_clause_a_not_closes() -> None:
-    agent = "الفاتورة:\nشاشة آيفون: ٤٢٠٠ ج.م\nضمان سنة على الشاشة\nالعميل: السيد صائغ"
-    found = detect_statements("وصايغ مش صائغ، هيك بتكتبها هي", "s1", 3, None, answered=agent, usual=language("ar"))
-    assert found and found[0].kind == "correction", found
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "وصل الطرد، لا يوجد ضرر",  # "لا" negates the present verb: no damage
-        "شكرا، لا نحتاج نسخة ثانية",
-    ],
-)
-def test_an_arabic_la_before_a_verb_after_a_comma_sets_nothing_right(message: str) -> None:
-    assert kinds(message, "ar", answered="تم إرسال الطرد.") == []
-
-
-def test_an_arabic_la_before_a_name_closing_its_clause_is_a_contrast() -> None:
-    found = kinds("نستخدم pnpm، لا npm", "ar", answered="تم: npm install && npm run build")
-    assert any("contrast:لا" in cues for cues in found), found

@@ -117,6 +117,15 @@ def test_a_half_width_space_after_a_closing_particle_ends_a_sentence(message: st
         "標題寫「好喝喔 快來買」就好",
         # between Latin letters nothing changes
         "always run the tests first please",
+        # review helper-151: a word that only ends in a particle's letters ("ชนะ", "除了",
+        # "完了", "たいへん"), 了 that marks the aspect, a contrast after the space ("不是")
+        "ทีมเราชนะ เพราะเราซ้อมทุกวัน",
+        "ผมก็เลย ลองใช้ตัวใหม่",
+        "除了 這兩個檔案 其他都不要動",
+        "我們改用 pnpm 了 不是 npm",
+        "金額用分存吧 不是浮點數",
+        "テスト完了 次は本番",
+        "たいへん 助かりました",
     ],
 )
 def test_a_half_width_space_elsewhere_ends_nothing(message: str) -> None:
