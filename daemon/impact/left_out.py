@@ -145,16 +145,18 @@ def _ahead(lang: Language, cue: Cue) -> bool:
     return len(cue.phrase.split()) > 1 or not (AHEAD_NOT & set(lang.concepts.get(cue.phrase, ())))
 
 
-def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue]) -> bool:
+def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue], before: str = "") -> bool:
     """Whether a sentence read in English, in a session the person writes another language
     in, is output the person pasted rather than their words: its cues are only words a tool
-    says too (TOOL_SAYS_TOO) and it holds what a tool prints (TOOL_PRINTS): "WARN: retry policy
-    never applied (job=42)" in a Polish session. Someone who writes Polish does not switch to
-    English to print a level or a call; a rule in English beside their own ("commits always in
-    English") holds neither."""
+    says too (TOOL_SAYS_TOO) and it holds what a tool prints (TOOL_PRINTS), or goes on a tool's
+    message its line holds `before` it: "WARN: retry policy never applied (job=42)" in a Polish
+    session, "WARNING: label exceeds print area (y=285 > 280). Always check ^LL …" in a French
+    one. Someone who writes Polish does not switch to English to print a level or a call; a
+    rule in English beside their own ("commits always in English") holds neither."""
     english = lang is not None and "en" in lang.code.split("+")
     elsewhere = usual is not None and "en" not in usual.code.split("+")
-    return english and elsewhere and bool(found) and all(c.kind in TOOL_SAYS_TOO for c in found) and bool(TOOL_PRINTS.search(text))
+    printed = TOOL_PRINTS.search(text) or TOOL_PRINTS.search(before)
+    return english and elsewhere and bool(found) and all(c.kind in TOOL_SAYS_TOO for c in found) and bool(printed)
 
 
 def _framed(text: str, words: Words, found: list[Cue]) -> str:

@@ -37,12 +37,17 @@ def _in_latin_letters(text: str) -> bool:
 
 
 def read_sentence(
-    text: str, spans: list[tuple[int, int]], languages: tuple[Language | None, Language | None], turns: tuple[Answered, Callable[[], Answered]]
+    text: str,
+    spans: list[tuple[int, int]],
+    languages: tuple[Language | None, Language | None],
+    turns: tuple[Answered, Callable[[], Answered]],
+    before: str = "",
 ) -> Reading:
     """The sentence read in its own language, in that of the words of each script it holds,
     in the message's and in the session's usual one (`languages`: a short English sentence
     may look Polish — "We dropped jest."), a reading in Latin letters last: the cues of the
-    first that has some, excluded if any reading excludes it; None if no language fits."""
+    first that has some, excluded if any reading excludes it; None if no language fits.
+    `before` is what its line holds before it (a tool's message it goes on)."""
     readings: list[Language] = []
     # a sentence in two scripts is also read in the language of each ("不要在commit里加emoji。")
     for lang in (detect([text]), *in_each_script(text), *languages):
@@ -73,7 +78,7 @@ def read_sentence(
         return Reading(readings[0] if readings else None, [], excluded)
     # a tool's English message pasted into a conversation in another language ("ERROR: never
     # retried (job=42)"): `left_out.pasted_output`
-    return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues))
+    return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues, before))
 
 
 def _read(

@@ -58,3 +58,27 @@ def test_a_tools_english_message_in_another_languages_session_is_no_statement(co
 def test_a_rule_said_in_earnest_stays_a_statement(code: str, message: str) -> None:
     (statement,) = found(message, code)
     assert statement.cues
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # the tool's message goes on past its first sentence, on its line
+        ("fr", "ouais. WARNING: label exceeds print area (y=285 > 280). Always check ^LL matches the physical label length. ça veut dire quoi ?"),
+        ("uk", "Exception: Service invoked too many times for one day: driveapp. Never call DriveApp inside a loop.\nшо з цим робити?"),
+    ],
+)
+def test_a_tools_message_going_on_along_its_line_is_no_statement(code: str, message: str) -> None:
+    assert [s.quote for s in found(message, code) if "Always" in s.quote or "Never" in s.quote] == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # the person's own rule on the next line, or on a line with no tool's mark before it
+        ("pl", "WARN retry policy never applied for job 42\nalways log the job id, please"),
+        ("fr", "ok pour le texte. Always write the dates as 22/01/2026."),
+    ],
+)
+def test_a_rule_on_a_line_of_its_own_after_a_tools_message_stays(code: str, message: str) -> None:
+    assert any("always" in s.quote.casefold() for s in found(message, code))
