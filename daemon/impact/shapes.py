@@ -19,7 +19,7 @@ import re
 from bisect import bisect_left, bisect_right
 from functools import cache
 
-from daemon.impact.clauses import Words, body_start, unspaced
+from daemon.impact.clauses import Words, body_start
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.text.keyboard import find
 from daemon.text.language import Language
@@ -62,36 +62,29 @@ def forbidden(lang: Language, words: Words) -> list[tuple[int, tuple[str, ...]]]
 
 def asked(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
     """Each politeness word, in order, that asks for a way of doing, not a deed: "lowercase keywords
-    please", "named export pls, same as everything else", "dd/mm porfa", "Rechnungsnummern bitte
-    im Format 2026-017". It closes its clause, or stands inside it after the first word of its
-    body (a word of its own: not the Japanese "で出して", which ends a verb); that body opens with
-    a word or number that is no function word and none of the language's `openers` (the verbs a
-    request opens with: "send it please" asks once, "the logs please" asks for a thing, "Great,
-    please continue" goes on). A language that puts its verb last ("Dosyayı sil lütfen") has no
-    such list."""
+    please", "named export pls, same as everything else", "dd/mm porfa". It closes its clause,
+    whose body opens with a word or number that is no function word and none of the language's `openers` (the verbs a request
+    opens with: "send it please" asks once, "the logs please" asks for a thing, "Great, please
+    continue" goes on). A language that puts its verb last ("Dosyayı sil lütfen") has no such list."""
     breaks = clause_breaks(text, words)
     return [
         (at, phrase)
         for at, phrase in sorted(find(words.low, lang.impact.get("politeness", frozenset())))
-        # inside its clause only as a word of its own: Japanese "で出して" ends a verb ("末日で出してます" tells)
-        if _names_a_way(lang, words.low, breaks, at, len(phrase), inside=not unspaced(phrase[0][:1]))
+        if _names_a_way(lang, words.low, breaks, at, len(phrase))
     ]
 
 
-def _names_a_way(lang: Language, low: tuple[str, ...], breaks: tuple[int, ...], at: int, size: int, inside: bool = False) -> bool:
-    """Whether the phrase at `at` closes its clause (or, `inside`, stands after the first word of
-    its clause's body), and that clause (the one before, when the phrase stands alone after a
-    comma) names a way of doing: its body opens with a word or number that is no function word
-    and none of the language's `openers` ("lowercase keywords please", "tsc first",
-    "Rechnungsnummern bitte im Format 2026-017"; not "send it please", "check first", "Great,
-    please continue")."""
+def _names_a_way(lang: Language, low: tuple[str, ...], breaks: tuple[int, ...], at: int, size: int) -> bool:
+    """Whether the phrase at `at` closes its clause, and that clause (the one before, when the
+    phrase stands alone after a comma) names a way of doing: its body opens with a word or
+    number that is no function word and none of the language's `openers` ("lowercase keywords
+    please", "tsc first"; not "send it please", "check first")."""
     end = at + size
-    closes = end == len(low) or end in breaks
-    if not closes and not inside:
+    if end < len(low) and end not in breaks:
         return False
     opens = [0, *(b for b in breaks if b <= at)]
     begin = body_start(lang, low, opens[-1])
-    if begin >= at and len(opens) > 1 and closes:  # ", please" alone: the clause before says what
+    if begin >= at and len(opens) > 1:  # ", please" alone: the clause before says what
         begin = body_start(lang, low, opens[-2])
     if begin >= at:
         return False

@@ -520,9 +520,6 @@ def test_a_limit_counts_beside_its_number_not_anywhere_in_the_sentence() -> None
         ("2 spaces please", "Indented with 4 spaces.", "asked:please"),
         # the clause the word closes is read, not the sentence's first
         ("send it please, and lowercase keywords please", "SELECT Id FROM t", "asked:please"),
-        # inside its clause, after the word that names what is asked (German word order)
-        ("Rechnungsnummern bitte im Format 2026-017, also Jahr, Bindestrich", "Rechnung RE17 erstellt.", "asked:bitte"),
-        ("коммиты по-английски плиз и в формате feat:/fix:", "Закоммитил: «Добавил экспорт»", "asked:плиз"),
     ],
 )
 def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message: str, answered: str, cue: str) -> None:
@@ -541,11 +538,6 @@ def test_please_after_a_way_of_doing_answering_the_agent_is_a_preference(message
         ("Thanks, please proceed with the migration", "The plan is ready."),
         ("Looks good, bitte weitermachen", "Schritt 1 erledigt."),
         ("sure please", "Shall I add the tests?"),
-        # inside a clause a verb or a thanks opens, or opening its clause
-        ("Schick mir bitte die Rechnung", "Rechnung RE17 erstellt."),
-        ("Danke, bitte weiter so", "Schritt 1 erledigt."),
-        ("Thanks, please also add the tests", "The plan is ready."),
-        ("can you please deploy it now", "The build is green."),
     ],
 )
 def test_please_after_a_deed_a_thing_or_opening_a_session_is_no_rule(message: str, answered: str) -> None:
