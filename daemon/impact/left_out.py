@@ -17,7 +17,7 @@ from daemon.impact.cues import NAMED, Cue, agreement, closes, said
 from daemon.impact.naming import names
 from daemon.impact.story import told_as_story
 from daemon.text.keyboard import said_at
-from daemon.text.language import Language, known
+from daemon.text.language import Language, detect, known
 from daemon.text.unicode_words import uncased
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
@@ -63,12 +63,13 @@ TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
 # outcome opening its message ("error:", "Warning:", "failed:"), or a mark of code (a call
 # "fetchAll()", "print(msg)", "{", "}", "==", "::", "`"). A format, not a language's words: the
 # same words in prose ("never swallow errors", "never ship DEBUG builds", "the file(s)") are the person's.
-TOOL_PRINTS = re.compile(
-    r"^\W*(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
-    r"|\[(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|INFO|CRITICAL)\]"
-    r"|\b(?i:error|warning|warn|fatal|deprecated|failed|exception|debug)\s*:"
-    r"|[A-Za-z_][\w.]*\((?:[^()\s]{2,})?\)|[{}`]|==|::"
-)
+LEVEL = r"(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
+BRACKETED = r"\[(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|INFO|CRITICAL)\]"
+OUTCOME = r"(?i:error|warning|warn|fatal|deprecated|failed|exception|debug)\s*:"
+TOOL_PRINTS = re.compile(rf"^\W*{LEVEL}|{BRACKETED}|\b{OUTCOME}|[A-Za-z_][\w.]*\((?:[^()\s]{{2,}})?\)|[{{}}`]|==|::")
+# … and one opening a tool's message a sentence may go on ("WARNING: label exceeds print area
+# (y=285 > 280). Always check …", "Exception: … Never call DriveApp inside a loop.").
+TOOL_OPENS = re.compile(rf"\W*(?:{LEVEL}|{BRACKETED}|{OUTCOME})")
 
 
 def humour(lang: Language) -> frozenset[tuple[str, ...]]:
@@ -149,14 +150,20 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     """Whether a sentence read in English, in a session the person writes another language
     in, is output the person pasted rather than their words: its cues are only words a tool
     says too (TOOL_SAYS_TOO) and it holds what a tool prints (TOOL_PRINTS), or goes on a tool's
-    message its line holds `before` it: "WARN: retry policy never applied (job=42)" in a Polish
-    session, "WARNING: label exceeds print area (y=285 > 280). Always check ^LL …" in a French
-    one. Someone who writes Polish does not switch to English to print a level or a call; a
-    rule in English beside their own ("commits always in English") holds neither."""
+    message, the sentence `before` it on its line opening with a level (TOOL_OPENS) in English:
+    "WARN: retry policy never applied (job=42)" in a Polish session, "WARNING: label exceeds
+    print area (y=285 > 280). Always check ^LL …" in a French one (not "Warning: ist doch
+    egal. Always use pnpm.", "le build a planté (error: exit 1). Always run lint …"). Someone
+    who writes Polish does not switch to English to print a level or a call; a rule in English
+    beside their own ("commits always in English") holds neither."""
     english = lang is not None and "en" in lang.code.split("+")
     elsewhere = usual is not None and "en" not in usual.code.split("+")
-    printed = TOOL_PRINTS.search(text) or TOOL_PRINTS.search(before)
-    return english and elsewhere and bool(found) and all(c.kind in TOOL_SAYS_TOO for c in found) and bool(printed)
+    if not (english and elsewhere and found and all(c.kind in TOOL_SAYS_TOO for c in found)):
+        return False
+    if TOOL_PRINTS.search(text):
+        return True
+    said = detect([before]) if TOOL_OPENS.match(before) else None
+    return said is not None and "en" in said.code.split("+")
 
 
 def _framed(text: str, words: Words, found: list[Cue]) -> str:

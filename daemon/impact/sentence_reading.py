@@ -47,7 +47,7 @@ def read_sentence(
     in the message's and in the session's usual one (`languages`: a short English sentence
     may look Polish — "We dropped jest."), a reading in Latin letters last: the cues of the
     first that has some, excluded if any reading excludes it; None if no language fits.
-    `before` is what its line holds before it (a tool's message it goes on)."""
+    `before` is the sentence before it on its line (a tool's message it may go on)."""
     readings: list[Language] = []
     # a sentence in two scripts is also read in the language of each ("不要在commit里加emoji。")
     for lang in (detect([text]), *in_each_script(text), *languages):

@@ -78,9 +78,6 @@ THIN = 2
 # Sentences of one message the reply's readings may find over all of them (each finds at most
 # `shown.MANY_AMENDED`): more is a pasted text beside a correction ("No, the port is 9090." over a log).
 MANY_SHOWN = 5
-# Letters back from a sentence its line may open at for what it holds before the sentence to
-# be read (a tool's message the sentence goes on: `left_out.pasted_output`).
-LINE_BEFORE = 400
 
 # The reply of a message the agent did not answer (yet): it takes nothing up.
 NO_REPLY = Answered("")
@@ -155,12 +152,9 @@ def detect_statements(
         if not _may_hold(sentence.text, agent_turn.text):
             read.append((sentence, Reading(None, [], False)))
             continue
-        # what its line holds before it, if its line opens at most LINE_BEFORE letters back (a
-        # tool's message it goes on; a long line of one's own words is read in linear time)
-        back = max(0, sentence.start - LINE_BEFORE)
-        opened = text.rfind("\n", back, sentence.start)
-        line = text[opened + 1 : sentence.start] if opened >= 0 or back == 0 else ""
-        read.append((sentence, read_sentence(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied), line)))
+        # the sentence before it on its line: a tool's message it may go on
+        on_line = read[-1][0].text if read and "\n" not in text[read[-1][0].end : sentence.start] else ""
+        read.append((sentence, read_sentence(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied), on_line)))
     pasted = False
     if amending is not None:
         read, pasted = shown_by_reply(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))

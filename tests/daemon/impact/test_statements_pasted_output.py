@@ -78,7 +78,13 @@ def test_a_tools_message_going_on_along_its_line_is_no_statement(code: str, mess
         # the person's own rule on the next line, or on a line with no tool's mark before it
         ("pl", "WARN retry policy never applied for job 42\nalways log the job id, please"),
         ("fr", "ok pour le texte. Always write the dates as 22/01/2026."),
+        # … nor after the person's own words holding a mark of code or a level (review, helper-152)
+        ("pl", "fajnie `foo` działa. Always prefer named exports."),
+        ("pl", "wywołaj foo() raz. Never call it in a loop."),
+        ("fr", "le build a planté (error: exit 1). Always run lint before pushing."),
+        ("fr", "j'ai mis {} partout. Always use 2 spaces."),
+        ("de", "Warning: ist doch egal. Always use pnpm."),
     ],
 )
 def test_a_rule_on_a_line_of_its_own_after_a_tools_message_stays(code: str, message: str) -> None:
-    assert any("always" in s.quote.casefold() for s in found(message, code))
+    assert any(word in s.quote.casefold() for s in found(message, code) for word in ("always", "never"))
