@@ -19,6 +19,7 @@ from daemon.impact.sentences import sentences
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
 from daemon.text.keyboard import find, said_at, unaccented
 from daemon.text.language import Language, detect, known, script_of
+from daemon.text.unicode_words import sentence_terminal_marks
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
 # interjection ("Oops, fixed", "Ah, sorry").
@@ -27,8 +28,8 @@ OPENS_WITHIN = 2
 OPENING_CHARS = 400
 # … and for the words it takes up.
 READ_CHARS = 4000
-# The marks a sentence ends with, in the scripts agents write.
-SENTENCE_ENDS = (".", "!", "?", "。", "！", "？", "…", "।", "؟")
+# The marks a sentence ends with, in every script (Unicode's Sentence_Terminal), and "…".
+SENTENCE_ENDS = (*sentence_terminal_marks(), "…")
 # The marks a question ends with.
 QUESTION_MARKS = ("?", "？", "؟")
 # … and Greek's, a semicolon after NFC, ending a sentence: closing marks may follow it, then a space or the end.

@@ -44,7 +44,7 @@ from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import contrasts_unspaced, negations
-from daemon.text.language import abbreviations, space_continues, space_ends_after
+from daemon.text.language import abbreviations, in_every_language
 from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
 from memory_engine.claim import apart_spans
 
@@ -106,17 +106,15 @@ CODE_NAME = re.compile(r"[a-z][a-z0-9]*(?:[A-Z]|\.[a-z])")
 LIST_MARKER = re.compile(r"\d{1,3}\.")
 # Chinese and Japanese typed casually end a sentence with the ideographic (full-width) space as
 # often as with "。" ("スタッフの名前はLINEに出さんといて　フルネームなんかもってのほかや"), but not
-# after a particle or a joining word (`space_continues`: "今後は　必ず…"), of at most
-# LONGEST_JOIN letters. Thai writes no space between words but a half-width one between
-# sentences and clauses, and Chinese typed casually uses one as a pause: such a space ends a
-# sentence only after a word that closes one (`space_ends_after`: "มัดจำคนละ 500 บาทค่ะ ไม่ใช่
-# 30% …", "大杯才有喔 中杯不參加"), the last word read in the CLOSING_WINDOW letters before it;
-# before a number, a name or a place it is as often inside one ("松仁路 58 號", "梅田支店 普通"),
-# and before a contrast it goes on with the one before ("500 บาทค่ะ ไม่ใช่ 30%"). (Only a
-# space between two such letters is looked at: a message in English or Russian is not walked
-# space by space.)
+# after a particle or a joining word (`space_continues`: "今後は　必ず…"). Thai writes no space
+# between words but a half-width one between sentences and clauses, and Chinese typed casually
+# uses one as a pause: such a space ends a sentence only after a word that closes one
+# (`space_ends_after`: "มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% …", "大杯才有喔 中杯不參加"), the last word
+# read in the CLOSING_WINDOW letters before it; before a number, a name or a place it is as
+# often inside one ("松仁路 58 號", "梅田支店 普通"), and before a contrast it goes on with the one
+# before ("500 บาทค่ะ ไม่ใช่ 30%"). (Only a space between two such letters is looked at: a
+# message in English or Russian is not walked space by space.)
 SPACE = re.compile(rf"(?<=[{spaceless_class()}])(?:\u3000+| +)(?=[{spaceless_class()}])")
-LONGEST_JOIN = 3
 CLOSING_WINDOW = 16
 # What opens and closes a quotation or an aside, in which such a space ends nothing.
 OPENING = "「『（(【〔“‘"
@@ -202,7 +200,7 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
         read = match.start()
         at = match.start()
         if match.group(0)[0] == "\u3000":
-            ends = not text.endswith(_joining(), max(0, at - LONGEST_JOIN), at)
+            ends = not text.endswith(_joining(), max(0, at - _longest(_joining())), at)
         else:
             ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) and not text.startswith(contrasts_unspaced(), match.end())
         if depth <= 0 and ends and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
@@ -216,7 +214,7 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
 @cache
 def _joining() -> tuple[str, ...]:
     """The words of every language after which an ideographic space goes on (`space_continues`)."""
-    return tuple(sorted(space_continues()))
+    return tuple(sorted(in_every_language("space_continues")))
 
 
 def _closes(before: str) -> bool:
@@ -226,12 +224,17 @@ def _closes(before: str) -> bool:
     if not before.endswith(_closing_letters()):
         return False
     last = segment(before)
-    return bool(last) and last[-1].text in space_ends_after()
+    return bool(last) and last[-1].text in in_every_language("space_ends_after")
+
+
+@cache
+def _longest(words: tuple[str, ...]) -> int:
+    return max(map(len, words), default=0)
 
 
 @cache
 def _closing_letters() -> tuple[str, ...]:
-    return tuple(sorted(space_ends_after()))
+    return tuple(sorted(in_every_language("space_ends_after")))
 
 
 def _abbreviation(before: str, after: str) -> bool:

@@ -29,18 +29,34 @@ from daemon.text.language_data import (
     WEEKDAYS,
     Language,
     abbreviations,
+    in_every_language,
     known,
     parse,
-    space_continues,
-    space_ends_after,
 )
 from daemon.text.latin_reading import LATIN_READING, in_latin_letters, typed_in_latin
 from daemon.text.unicode_words import script, segment, words
 
 # the names other modules read here, from the data files' module
 __all__ = [
-    "CLAIM_LISTS", "CLOSE", "CONCEPTS", "IMPACT_LISTS", "KEYS", "LISTS", "MONTHS", "PATTERNS", "SCRIPTS",
-    "WEEKDAYS", "Language", "abbreviations", "detect", "known", "language", "merged", "parse", "script_of", "space_continues", "space_ends_after",
+    "CLAIM_LISTS",
+    "CLOSE",
+    "CONCEPTS",
+    "IMPACT_LISTS",
+    "KEYS",
+    "LISTS",
+    "MONTHS",
+    "PATTERNS",
+    "SCRIPTS",
+    "WEEKDAYS",
+    "Language",
+    "abbreviations",
+    "detect",
+    "in_every_language",
+    "known",
+    "language",
+    "merged",
+    "parse",
+    "script_of",
 ]  # fmt: skip
 
 

@@ -260,23 +260,15 @@ def known() -> dict[str, Language]:
 
 
 @cache
-def space_continues() -> frozenset[str]:
-    """The words of every language with a file after which an ideographic space goes on with
-    the sentence (`space_continues`: Japanese "は", "から" — "今後は　必ずテストを走らせてから　プッシュして"
-    is one sentence)."""
-    return frozenset().union(*(lang.words("space_continues") for lang in known().values()))
+def in_every_language(key: str) -> frozenset[str]:
+    """The words of the top-level list `key` of every language with a file, as one set:
+    `abbreviations` ("e.g", "z.b": a full stop after one does not end a sentence),
+    `space_continues` (Japanese "は", "から": an ideographic space after one goes on with the
+    sentence), `space_ends_after` (Thai "ค่ะ", Chinese "啦": a half-width space after one ends it)."""
+    return frozenset().union(*(lang.words(key) for lang in known().values()))
 
 
-@cache
-def space_ends_after() -> frozenset[str]:
-    """The words of every language with a file after which a half-width space between two
-    letters of a script written without spaces ends the sentence (`space_ends_after`: Thai
-    "ค่ะ", "ครับ", Chinese "啦", "喔" — "มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30%" is two sentences)."""
-    return frozenset().union(*(lang.words("space_ends_after") for lang in known().values()))
-
-
-@cache
 def abbreviations() -> frozenset[str]:
     """The abbreviations of every language with a file (casefolded, without their last dot:
     "e.g", "etc", "z.b"): a full stop after one does not end a sentence."""
-    return frozenset().union(*(lang.words("abbreviations") for lang in known().values()))
+    return in_every_language("abbreviations")

@@ -184,12 +184,18 @@ def spaceless_class() -> str:
 
 
 @cache
-def sentence_terminals() -> str:
-    """A regex character-class body of the characters Unicode marks as ending a sentence
-    (Sentence_Terminal): ". ! ?", the Devanagari danda "।", the Arabic "؟", the Urdu "۔", the
-    Ethiopic "።", the ideographic "。" … Built once from ICU's data (a few tens of ms)."""
+def sentence_terminal_marks() -> str:
+    """The characters Unicode marks as ending a sentence (Sentence_Terminal): ". ! ?", the
+    Devanagari danda "।", the Arabic "؟", the Urdu "۔", the Ethiopic "።", the ideographic "。" …
+    Read once from ICU's data (a few tens of ms)."""
     ends = (chr(c) for c in range(0x21, 0x20000) if not 0xD800 <= c <= 0xF8FF)
-    return "".join(re.escape(c) for c in ends if icu.Char.hasBinaryProperty(c, icu.UProperty.S_TERM))
+    return "".join(c for c in ends if icu.Char.hasBinaryProperty(c, icu.UProperty.S_TERM))
+
+
+@cache
+def sentence_terminals() -> str:
+    """`sentence_terminal_marks` as a regex character-class body."""
+    return "".join(re.escape(c) for c in sentence_terminal_marks())
 
 
 @cache
