@@ -65,10 +65,13 @@ TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
 # same words in prose ("never swallow errors", "never ship DEBUG builds", "the file(s)") are the person's.
 LEVEL = r"(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
 BRACKETED = r"\[(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|INFO|CRITICAL)\]"
-OUTCOME = r"(?i:error|warning|warn|fatal|deprecated|failed|exception|debug)\s*:"
+OUTCOME = r"(?i:error|warning|warn|fatal|deprecated|failed|exception|debug|notice)(?:\s+[\w.-]{0,24}\d[\w.-]{0,24})?\s*:"
 TOOL_PRINTS = re.compile(rf"^\W*{LEVEL}|{BRACKETED}|\b{OUTCOME}|[A-Za-z_][\w.]*\((?:[^()\s]{{2,}})?\)|[{{}}`]|==|::")
 # … and one opening a tool's message a sentence may go on ("WARNING: label exceeds print area
-# (y=285 > 280). Always check …", "Exception: … Never call DriveApp inside a loop.").
+# (y=285 > 280). Always check …", "Exception: … Never call DriveApp inside a loop."), a level
+# with its code too ("Error 215:", "warning TS6385:"; a code of a few letters: the pattern stays
+# linear on a long token). Not a capitalised label: "Note: this repo is public. Never commit
+# secrets." is the person's (review, helper-155).
 TOOL_OPENS = re.compile(rf"\W*(?:{LEVEL}|{BRACKETED}|{OUTCOME})")
 
 

@@ -179,7 +179,7 @@ def sentences(message: str) -> list[Sentence]:
     found: list[Sentence] = []
     start = 0
     for match in END.finditer(text):
-        if match.group(0)[0] == "." and _abbreviation(text[start : match.start()], text[match.end() :]):
+        if match.group(0)[0] == "." and _abbreviation(text[start : match.start()], text[match.start() + 1 :]):
             continue
         if LIST_MARKER.fullmatch(text[start : match.end()].strip()) and text[match.end() : match.end() + 1].isspace() and text[match.end()] != "\n":
             continue  # "1. 上線日是 3/18": the number of an item in a list opens its sentence
@@ -238,9 +238,15 @@ def _closing_letters() -> tuple[str, ...]:
 
 
 def _abbreviation(before: str, after: str) -> bool:
-    """Whether the full stop after `before` ends an abbreviation, not the sentence. One that is
-    also a negation ("no.": No. 5) is one only before a number: "god no. dont touch it" is two."""
+    """Whether the full stop after `before` (`after` follows it) ends an abbreviation, not the
+    sentence. One that is also a negation ("no.": No. 5) is one only before a number: "god no.
+    dont touch it" is two."""
     last = before.rsplit(None, 1)[-1].casefold() if before.strip() else ""
+    # … opened by a quote or a bracket: '"Mr. Sharma" nahi', "(Dr. Who)"; not one the mark
+    # closes right after, which is named, not used: 'remove the "etc." Always list …'
+    opened = last.lstrip("\"'«‹„[" + OPENING)
+    if opened != last and after[:1] not in "\"'»›“]" + CLOSING:
+        last = opened
     if not last or last not in abbreviations():
         return False
     return last not in negations() or after.lstrip()[:1].isdigit()

@@ -146,3 +146,23 @@ def test_a_long_thai_message_of_many_spaces_is_read_piece_by_piece() -> None:
     message = " ".join(["ส่งพรุ่งนี้ค่ะ"] * 5000)
     found = sentences(message)
     assert len(found) == 5000
+
+
+@pytest.mark.parametrize(
+    "text",
+    ['aur "Mr. Sharma" nahi, Sharma sir likho', "ask (Dr. Who) for the keys", "sag «Dr. Meier» Bescheid", "i tak „Dr. Nowak” nie przyjdzie"],
+)
+def test_an_abbreviation_opened_by_a_quote_or_a_bracket_ends_no_sentence(text: str) -> None:
+    assert [s.text for s in sentences(text)] == [text]
+
+
+@pytest.mark.parametrize(
+    ("text", "parts"),
+    [
+        # an abbreviation the quote or bracket closes right after is named, not used (review, helper-155)
+        ('just remove the "etc." Always list every item.', ['just remove the "etc."', "Always list every item."]),
+        ("you wrote (approx.) Never guess numbers.", ["you wrote (approx.)", "Never guess numbers."]),
+    ],
+)
+def test_an_abbreviation_closed_by_its_quote_is_named_and_the_sentence_ends(text: str, parts: list[str]) -> None:
+    assert [s.text for s in sentences(text)] == parts

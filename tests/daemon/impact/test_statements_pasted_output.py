@@ -66,10 +66,14 @@ def test_a_rule_said_in_earnest_stays_a_statement(code: str, message: str) -> No
         # the tool's message goes on past its first sentence, on its line
         ("fr", "ouais. WARNING: label exceeds print area (y=285 > 280). Always check ^LL matches the physical label length. ça veut dire quoi ?"),
         ("uk", "Exception: Service invoked too many times for one day: driveapp. Never call DriveApp inside a loop.\nшо з цим робити?"),
+        # … a level with its code, or a notice named by its source, opens it too
+        ("el", "Το σύστημα μου έβγαλε αυτό:\nError 4012: the VAT category must always match the line's classification."),
+        ("th", "ระบบขึ้นอันนี้มาค่ะ\n[ChannelHub] Notice: changes pushed after midnight are always applied the next day."),
+        ("de", "was heißt das?\nwarning TS6385: this option is deprecated. Always prefer the new flag."),
     ],
 )
 def test_a_tools_message_going_on_along_its_line_is_no_statement(code: str, message: str) -> None:
-    assert [s.quote for s in found(message, code) if "Always" in s.quote or "Never" in s.quote] == []
+    assert [s.quote for s in found(message, code) if "always" in s.quote.casefold() or "never" in s.quote.casefold()] == []
 
 
 @pytest.mark.parametrize(
@@ -84,6 +88,12 @@ def test_a_tools_message_going_on_along_its_line_is_no_statement(code: str, mess
         ("fr", "le build a planté (error: exit 1). Always run lint before pushing."),
         ("fr", "j'ai mis {} partout. Always use 2 spaces."),
         ("de", "Warning: ist doch egal. Always use pnpm."),
+        # a label in the person's language, or a level with no colon, opens no tool's message
+        ("pl", "Notatka: to ważne. Always run the tests first."),
+        ("de", "Error 404 kommt ständig. Always check the URL first."),
+        # … nor a label in English: the person's own note (review, helper-155)
+        ("ru", "Note: this repo is public. Never commit secrets."),
+        ("pl", "Important: this is for the client. Always use a formal tone."),
     ],
 )
 def test_a_rule_on_a_line_of_its_own_after_a_tools_message_stays(code: str, message: str) -> None:
