@@ -27,6 +27,7 @@ from daemon.doors.service.outbox import Outbox
 from daemon.impact.document import ImpactItem
 from daemon.kernel import atomic
 from daemon.kernel.paths import StateLayout
+from daemon.kernel.secret_shapes import masked
 from daemon.kernel.statefile import read_versioned
 
 VERSION = 1
@@ -46,16 +47,20 @@ def key(item: ImpactItem) -> str:
 
 
 def event(agent: str, item: ImpactItem) -> Event:
+    """The notification of a flagged item. It leaves the machine (a webhook, a chat), so a key
+    the person typed into their words is masked by its shape (`secret_shapes.masked`), not only
+    the secrets the deployment registered."""
+    said = masked(item.first.quote)
     return Event(
         KIND,
         agent,
-        f"correction of agent {agent} said again: “{item.first.quote}” — {item.flag_reason}",
+        f"correction of agent {agent} said again: “{said}” — {item.flag_reason}",
         f"/impact?agent={quote(agent)}",
         {
             "item": item.id,
             "key": key(item),
             "kind": item.kind,
-            "quote": item.first.quote,
+            "quote": said,
             "recurrences_after_delivery": item.recurrences_after_delivery,
             "reason": item.flag_reason,
         },

@@ -32,14 +32,25 @@ def secret_tokens(text: str) -> frozenset[str]:
         m[1].casefold().replace(" ", "").replace("_", "").replace("-", "") for m in SECRET_WORD.finditer(text)
     }
     found.update(m[0] for m in SECRET_SHAPE.finditer(text))
-    for match in RANDOM_RUN.finditer(text):
-        run = match[0]
-        digits, letters = sum(c.isdigit() for c in run), sum(c.isalpha() for c in run)
-        mixed = any(c.islower() for c in run) and any(c.isupper() for c in run)
-        hexlike = len(run) >= 32 and re.fullmatch(r"[0-9a-fA-F-]+", run) is not None
-        if digits >= 2 and letters >= 2 and (hexlike or (mixed and _entropy(run) >= 3.5)):
-            found.add(run)
+    found.update(m[0] for m in RANDOM_RUN.finditer(text) if _random(m[0]))
     return frozenset(found)
+
+
+def masked(text: str, mask: str = "***") -> str:
+    """`text` with every token of a key's shape or random-looking run (as `secret_tokens` finds
+    them; not the words "password", "token") replaced by `mask`: a person's words sent off the
+    machine ("no, the deploy token is ghp_…, not the old one")."""
+    text = SECRET_SHAPE.sub(mask, text)
+    return RANDOM_RUN.sub(lambda m: mask if _random(m[0]) else m[0], text)
+
+
+def _random(run: str) -> bool:
+    """Whether a run of 20+ key letters looks random: 32+ hexadecimal characters, or mixed case
+    with high entropy, with at least two digits and two letters."""
+    digits, letters = sum(c.isdigit() for c in run), sum(c.isalpha() for c in run)
+    mixed = any(c.islower() for c in run) and any(c.isupper() for c in run)
+    hexlike = len(run) >= 32 and re.fullmatch(r"[0-9a-fA-F-]+", run) is not None
+    return digits >= 2 and letters >= 2 and (hexlike or (mixed and _entropy(run) >= 3.5))
 
 
 def _entropy(text: str) -> float:

@@ -68,3 +68,19 @@ def test_impact_sends_no_notice_when_notify_events_leave_it_out(root: Path, fake
     config.write_text(yaml.safe_dump(settings, sort_keys=False), encoding="utf-8")
     assert run_cli(config, "impact", "--agent", "ada").code == 0
     assert not events.exists()
+
+
+def test_a_key_the_person_typed_is_masked_in_the_notice_that_leaves_the_machine(
+    root: Path, fake_model: FakeModelServer
+) -> None:
+    config = deployment(root, fake_model)
+    events = notify_to(config, root)
+    token = "ghp_" + "Zq7Xw2Lk9Vb4Nm8Rt5Yp"
+    first = root / "ada" / "transcripts" / "s1.jsonl"
+    said = "No, we use pnpm, not npm, with the registry token " + token + "."
+    first.write_text(first.read_text(encoding="utf-8").replace(SAID, said), encoding="utf-8")
+    assert run_cli(config, "impact", "--agent", "ada").code == 0
+    (sent,) = [json.loads(line) for line in events.read_text(encoding="utf-8").splitlines()]
+    assert token not in json.dumps(sent)
+    assert sent["details"]["quote"] == said.replace(token, "***")
+    assert "***" in sent["summary"]
