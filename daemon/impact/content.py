@@ -16,8 +16,8 @@ language ("vendredi" is `@friday`, "英語" and "inglés" are `@english`, in pla
 
 from __future__ import annotations
 
-import itertools
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -123,11 +123,17 @@ def _unsaid(text: str, lang: Language, cue: frozenset[str], said: Words, apart: 
     def holds_content(part: str) -> bool:
         return any(is_content(t, lang) and t not in cue for t in tokens(part, lang))
 
-    clauses = [
-        (a, b)
-        for a, b in itertools.pairwise(breaks)
-        if any(a <= said.spans[i][0] < b and not holds_content(text[a : said.spans[i][0]]) for i, _ in sayings)
-    ]
+    # the clause of each saying, found by bisection over the breaks: a message of thousands of
+    # clauses and sayings is read in n log n, not clause by saying
+    # (the first saying of a clause decides: a later one has more words before it)
+    clauses: list[tuple[int, int]] = []
+    read: tuple[int, int] | None = None
+    for at in sorted({said.spans[i][0] for i, _ in sayings}):
+        k = bisect_right(breaks, at)
+        clause = (breaks[k - 1], breaks[k])
+        if clause != read and not holds_content(text[clause[0] : at]):
+            clauses.append(clause)
+        read = clause
     rest = _blank(text, clauses)
     if clauses and (apart or holds_content(rest)):
         return _blank(rest, blanks)

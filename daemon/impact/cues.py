@@ -31,7 +31,7 @@ kind, a negated imperative, a name defined with " = ") are in `daemon.impact.sha
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -150,6 +150,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     found: list[Cue] = []
     start = body_start(lang, low)
     clauses = _clause_starts(lang, text, words, start)
+    opening = set(clauses)  # whether a word opens a clause, looked up, not scanned for
     for kind in ("correction_openers", "prohibition_openers", "stop_openers"):
         # a correction opens the sentence; a prohibition or a stop may open any clause of it
         # ("here we squash-merge, don't create merge commits")
@@ -176,7 +177,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         # after a clause break (not an agreeing "…, no problem"), between two values ("1.29 not
         # 1.24"), or opening a sentence of a few words that names what is not meant ("GBP. Not USD.")
         end = i + len(phrase)
-        placed = (i > start and (i in clauses or _between(lang, low, i, end))) or (i == start and _named(lang, text, words, end))
+        placed = (i > start and (i in opening or _between(lang, low, i, end))) or (i == start and _named(lang, text, words, end))
         # "…, не працює задня фара" reports what does not work: a verb in the present (`present_forms`)
         reports = end < len(low) and lang.matches("present_forms", low[end])
         if placed and not reports and free(i, len(phrase)):
@@ -186,6 +187,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # henüz hazır değil", "Sunucu çalışıyor, veritabanı değil"). Said of the agent's word, it
     # sets it right (`daemon.impact.setright`).
     ends = set(clauses[1:]) | {len(low)}
+    ordered_ends = sorted(ends)  # the next one after a word by bisection, not by a scan of all
     for i, phrase in find(low, impact.get("contrast_after", frozenset())):
         end = i + len(phrase)
         opened = clauses[bisect_right(clauses, i) - 1] if clauses[0] <= i else start
@@ -205,7 +207,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # 不是npm", "不是17，是21"); before other words it negates them ("谢谢，不是很急")
     for i, phrase in find(low, impact.get("contrast_before_name", frozenset())):
         end = i + len(phrase)
-        if i in clauses and _names_only(lang, text, words, end, ends) and free(i, len(phrase)):
+        if i in opening and _names_only(lang, text, words, end, ordered_ends) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     for kind in ANYWHERE:
         phrases = standing(lang) if kind == "standing" else impact.get(kind, frozenset())
@@ -338,10 +340,11 @@ def _named(lang: Language, text: str, words: Words, end: int) -> bool:
     return any(names(lang, text, words, i) for i in rest)
 
 
-def _names_only(lang: Language, text: str, words: Words, end: int, ends: set[int]) -> bool:
-    """Whether the words from `end` to the end of their clause are a few (at most NAMED) that
-    each name something or are function words, one at least naming: "…，不是npm", "不是17，…"."""
-    rest = range(end, min(e for e in ends if e > end) if end < len(words.low) else end)
+def _names_only(lang: Language, text: str, words: Words, end: int, ends: Sequence[int]) -> bool:
+    """Whether the words from `end` to the end of their clause (`ends`: the clauses' ends, in
+    order, the sentence's last) are a few (at most NAMED) that each name something or are
+    function words, one at least naming: "…，不是npm", "不是17，…"."""
+    rest = range(end, ends[bisect_right(ends, end)] if end < len(words.low) else end)
     if not 0 < len(rest) <= NAMED:
         return False
     # a word in Latin letters in a language of another script is a term ("pnpm" in "…，不是npm")
