@@ -42,8 +42,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from datetime import date, timedelta
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
@@ -130,29 +132,26 @@ def write_sessions(home: Path, agents: list[Agent], count: int) -> None:
         os.utime(path, (1_700_000_000, 1_700_000_000))
 
 
-def whole_process(agents: list[Agent], count: int) -> dict[str, object]:
+def impact_process(write: Callable[[Path], None]) -> tuple[float, float, dict[str, Any]]:
+    """`metaeng-daemon impact --agent bench --json` as its own process, in a temporary
+    deployment of one agent whose home `write` fills: wall seconds, peak memory of the
+    children so far (MiB), and the JSON document it printed."""
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         config = write_config(root, base_config(root, None, agents=("bench",)))
-        write_sessions(root / "bench", agents, count)
-        command = [
-            str(ROOT / ".venv" / "bin" / "metaeng-daemon"),
-            "--config",
-            str(config),
-            "impact",
-            "--agent",
-            "bench",
-            "--json",
-        ]
+        write(root / "bench")
+        command = [str(ROOT / ".venv" / "bin" / "metaeng-daemon"), "--config", str(config), "impact", "--agent", "bench", "--json"]
         started = time.perf_counter()
-        done = subprocess.run(
-            command, capture_output=True, text=True, env={**os.environ, "HOME": tmp}, check=False
-        )
+        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "HOME": tmp}, check=False)
         seconds = time.perf_counter() - started
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         if done.returncode != 0:
             raise SystemExit(f"impact exited {done.returncode}: {done.stderr[-2000:]}")
-        document = json.loads(done.stdout)
+        return seconds, peak, json.loads(done.stdout)
+
+
+def whole_process(agents: list[Agent], count: int) -> dict[str, object]:
+    seconds, peak, document = impact_process(lambda home: write_sessions(home, agents, count))
     return {
         "sessions": count,
         "sessions_read": document["sessions_read"],

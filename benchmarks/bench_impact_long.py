@@ -14,19 +14,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parents[1]))
 
+from benchmarks.bench_impact import impact_process
 from benchmarks.report import print_table, save_results
-from tests.support.deploy import base_config, write_config
 
-ROOT = Path(__file__).parents[1]
 # One clause group per language: a correction, a rule, a recall, a contrast, with commas only.
 CLAUSES = {
     "de": "nein, immer pnpm, nicht npm, das hab ich doch gesagt, ",
@@ -38,32 +33,26 @@ CLAUSES = {
 
 
 def run(language: str, copies: int) -> dict[str, object]:
-    with tempfile.TemporaryDirectory() as tmp:
-        root = Path(tmp)
-        config = write_config(root, base_config(root, None, agents=("bench",)))
-        folder = root / "bench" / "transcripts"
-        folder.mkdir(parents=True)
+    message = CLAUSES[language] * copies
+
+    def write(home: Path) -> None:
         turns = [
             {"role": "user", "content": "Install the dependencies.", "ts": "2026-11-02T09:00:00Z"},
             {"role": "assistant", "content": "Done, I ran npm install.", "ts": "2026-11-02T09:00:10Z"},
-            {"role": "user", "content": CLAUSES[language] * copies, "ts": "2026-11-02T09:01:00Z"},
+            {"role": "user", "content": message, "ts": "2026-11-02T09:01:00Z"},
             {"role": "assistant", "content": "OK, pnpm.", "ts": "2026-11-02T09:01:10Z"},
         ]
         lines = [json.dumps(t, ensure_ascii=False) for t in turns] + [json.dumps({"type": "session_end"})]
-        (folder / "long.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
-        command = [str(ROOT / ".venv" / "bin" / "metaeng-daemon"), "--config", str(config), "impact", "--agent", "bench", "--json"]
-        started = time.perf_counter()
-        done = subprocess.run(command, capture_output=True, text=True, env={**os.environ, "HOME": tmp}, check=False)
-        seconds = time.perf_counter() - started
-        if done.returncode != 0:
-            raise SystemExit(f"impact exited {done.returncode}: {done.stderr[-2000:]}")
-        document = json.loads(done.stdout)
+        (home / "transcripts").mkdir(parents=True)
+        (home / "transcripts" / "long.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+    seconds, _peak, document = impact_process(write)
     if document["sessions_read"] != 1:
         raise SystemExit(f"impact read {document['sessions_read']} sessions of 1 ({language}, {copies} copies)")
     return {
         "language": language,
         "copies": copies,
-        "characters": len(CLAUSES[language]) * copies,
+        "characters": len(message),
         "seconds": round(seconds, 2),
         "statements": sum(1 + len(i["recurrences"]) for i in document["items"]),
     }
@@ -81,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for language in languages:
         small, large = run(language, args.copies // 4), run(language, args.copies)
-        ratio = float(str(large["seconds"])) / max(float(str(small["seconds"])), 0.01)
-        rows.append({"small": small, "large": large, "ratio": round(ratio, 1)})
+        rows.append({"small": small, "large": large, "ratio": round(_seconds(large) / max(_seconds(small), 0.01), 1)})
         print(f"{language}: {small['characters']:,} characters {small['seconds']} s, {large['characters']:,} characters {large['seconds']} s", file=sys.stderr)
     print_table(
         ["language", "characters", "seconds", "4x characters", "seconds", "ratio"],
@@ -90,6 +78,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     save_results("impact_long", {"rows": rows})
     return 0
+
+
+def _seconds(measured: dict[str, object]) -> float:
+    seconds = measured["seconds"]
+    assert isinstance(seconds, float)
+    return seconds
 
 
 if __name__ == "__main__":

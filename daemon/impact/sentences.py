@@ -237,15 +237,21 @@ def _closing_letters() -> tuple[str, ...]:
     return tuple(sorted(in_every_language("space_ends_after")))
 
 
+def _mark(char: str) -> bool:
+    """Whether `char` is a quotation mark or a bracket, of any script: Unicode's opening,
+    closing, initial and final punctuation (« » „ “ 「 」 ( ) [ ]) and the ASCII quotes."""
+    return unicodedata.category(char) in ("Ps", "Pe", "Pi", "Pf") or char in "\"'"
+
+
 def _abbreviation(before: str, after: str) -> bool:
     """Whether the full stop after `before` (`after` follows it) ends an abbreviation, not the
     sentence. One that is also a negation ("no.": No. 5) is one only before a number: "god no.
     dont touch it" is two."""
     last = before.rsplit(None, 1)[-1].casefold() if before.strip() else ""
-    # … opened by a quote or a bracket: '"Mr. Sharma" nahi', "(Dr. Who)"; not one the mark
+    # … opened by a quote or a bracket: '"Mr. Sharma" nahi', "(Dr. Who)"; not one a mark
     # closes right after, which is named, not used: 'remove the "etc." Always list …'
-    opened = last.lstrip("\"'«‹„[" + OPENING)
-    if opened != last and after[:1] not in "\"'»›“]" + CLOSING:
+    opened = last[next((k for k, c in enumerate(last) if not _mark(c)), len(last)) :]
+    if opened != last and not (after and _mark(after[0])):
         last = opened
     if not last or last not in abbreviations():
         return False
