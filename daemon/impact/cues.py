@@ -17,7 +17,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | address (a preference) | anywhere, in a sentence with no verb in the past (`past_forms`) | "on tutoie les lecteurs", "vi er på du med kunderne" |
 | house (a standing instruction) | anywhere, in a sentence with no verb in the past | "у нас так принято", "das isch bi üs eso" |
 | closing (a preference) | closing the sentence (`closes`: in its letters, in a script without spaces) | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without"), Kansai "入れんといて" |
-| closing_clause (a preference) | closing a clause or the sentence, not opening the sentence nor before another of its words (a list of them is one of nouns) | Turkish "'Sayın' falan yazma, 'Merhaba' yeter" |
+| closing_clause (a preference) | closing a clause or the sentence (in its letters, in a script without spaces), not opening the sentence nor before another of its words (a list of them is one of nouns) | Turkish "'Sayın' falan yazma, 'Merhaba' yeter", Kansai "書かんといて、17:00 でええねん" |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`): `daemon.impact.again` | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |
@@ -90,22 +90,29 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
 
 
 def closes(
-    lang: Language, text: str, words: Words, phrases: frozenset[tuple[str, ...]]
+    lang: Language, text: str, words: Words, phrases: frozenset[tuple[str, ...]], ends: Iterable[int] = ()
 ) -> list[tuple[int, tuple[str, ...]]]:
-    """(position, phrase) of one of `phrases` that ends the sentence. A script written without
-    spaces cuts a verb's ending where its dictionary finds words ("入れんといて" is 入れ / ん /
-    とい / て, "せんといて" is せん / とい / て): there the phrase is read in the letters the
-    sentence ends with, from the word it starts in."""
+    """(position, phrase) of one of `phrases` that ends the sentence, or one of the clauses that
+    end at `ends` (word positions). A script written without spaces cuts a verb's ending where
+    its dictionary finds words ("入れんといて" is 入れ / ん / とい / て, "書かんといて" 書 / かん /
+    とい / て): there the phrase is read in the letters the sentence or clause ends with, from the
+    word it starts in."""
     low = words.low
-    hits = [(i, p) for i, p in find(low, phrases) if i + len(p) == len(low)]
-    if hits or lang.script not in UNSPACED or not low:
+    closing = {len(low), *ends}
+    hits = [(i, p) for i, p in find(low, phrases) if i + len(p) in closing]
+    if lang.script not in UNSPACED or not low:
         return hits
-    tail = text[: words.spans[-1][1]]
-    for letters, phrase in _longest_first(phrases):
-        if tail.endswith(letters):
-            cut = len(tail) - len(letters)
-            return [(next(i for i, (_, b) in enumerate(words.spans) if b > cut), phrase)]
-    return []
+    ended = {i + len(p) for i, p in hits}
+    # the word each phrase starts in by bisection over the words' ends: a message of many
+    # clauses is read in n log n
+    word_ends = [b for _, b in words.spans]
+    for end in sorted(e for e in closing - ended if 0 < e <= len(low)):
+        stop = word_ends[end - 1]
+        for letters, phrase in _longest_first(phrases):
+            if text.endswith(letters, 0, stop):
+                hits.append((bisect_right(word_ends, stop - len(letters)), phrase))
+                break
+    return sorted(hits)
 
 
 @cache
@@ -224,12 +231,12 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # … and one a verb-final language closes a clause with too: Turkish "'Sayın' falan yazma, …"
     # (not "yazma izni yok", "no write permission", where it opens a noun phrase; nor one of a
     # list of them, nouns: "Kullanıcı ekleme, silme ve güncelleme ekranları")
-    closers = find(low, impact.get("closing_clause", frozenset()))
-    listed = {i for i, _ in closers}
+    closers = closes(lang, text, words, impact.get("closing_clause", frozenset()), ends)
+    listed = {i for i, _ in find(low, impact.get("closing_clause", frozenset()))}
     found += [
         Cue("preference", " ".join(p), i)
         for i, p in closers
-        if i + len(p) in ends and i > start and i + len(p) not in listed and free(i, len(p))
+        if i > start and i + len(p) not in listed and free(i, len(p))
     ]
     # "again" where it recalls what the agent did (`daemon.impact.again`)
     found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]

@@ -17,7 +17,7 @@ from daemon.impact.neighbours import Reading
 from daemon.impact.reply import ends_asking_in_prose
 from daemon.impact.setright import set_right
 from daemon.impact.shapes import in_code
-from daemon.text.language import Language, detect, script_of
+from daemon.text.language import Language, detect, script_of, within
 from daemon.text.latin_reading import in_latin_letters
 from daemon.text.mixed_scripts import in_each_script
 from memory_engine.claim import reported_by_other
@@ -49,8 +49,9 @@ def read_sentence(
     first that has some, excluded if any reading excludes it; None if no language fits.
     `before` is the sentence before it on its line (a tool's message it may go on)."""
     readings: list[Language] = []
-    # a sentence in two scripts is also read in the language of each ("不要在commit里加emoji。")
-    for lang in (detect([text]), *in_each_script(text), *languages):
+    # its words' language first (the person's, when they fit several alike: `within`); a sentence in
+    # two scripts is also read in the language of each ("不要在commit里加emoji。")
+    for lang in (within(detect([text]), *languages), *in_each_script(text), *languages):
         if lang is not None and all(lang.code != seen.code for seen in readings):
             readings.append(lang)
     # … and a sentence in Latin letters in the reading so typed of the person's language of another

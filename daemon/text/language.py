@@ -195,6 +195,17 @@ def _with_parts(word: str) -> list[str]:
     return [word, *(p for p in word.split("'") if p)] if "'" in word else [word]
 
 
+def within(found: Language | None, *writing: Language | None) -> Language | None:
+    """`found`, the language `detect` tells, unless it is a merge (words several languages share
+    as much: "nie nie." is German and Polish) holding a language the person is known to write
+    in (`writing`, the first that is one of them): then that one. German "nie" is "never",
+    Polish "nie" is "no"; a Pole's "haha nie." sets no rule."""
+    if found is None or "+" not in found.code:
+        return found
+    codes = found.code.split("+")
+    return next((lang for lang in writing if lang is not None and lang.code in codes), found)
+
+
 @cache
 def merged(codes: tuple[str, ...]) -> Language:
     """One language, or several read as one (their words together; the first one's stemmer,

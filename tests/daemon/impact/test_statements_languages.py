@@ -441,6 +441,9 @@ def test_japanese_without_and_a_request_for_a_deed_are_no_statements(message: st
         ("mainに直接pushせんといて", "preference:ん とい て"),  # せん / とい / て
         ("お客さんに値段のこと言わんといて。", "preference:ん とい て"),  # 言 / わん / とい / て
         ("タイトルに【】つけんといてな", "preference:ん とい て な"),
+        # … or closing a clause, what is meant after it (書 / かん / とい / て)
+        ("時間 午後5時 とか書かんといて、17:00 でええねん", "preference:ん とい て"),
+        ("請求書に担当者の名前は入れんとって、会社名だけでええ", "preference:ん と って"),
     ],
 )
 def test_a_kansai_dont_closing_its_sentence_is_read_in_its_letters(message: str, cue: str) -> None:
@@ -454,6 +457,7 @@ def test_a_kansai_dont_closing_its_sentence_is_read_in_its_letters(message: str,
         "昨日は雨やったから外に出んといてって言われた",  # reported: the "don't" does not close it
         "これ送らなくていい？",  # a question
         "これ読んでええよ。",  # "you may read it": "〜んでええ" is not listed
+        "確認しないで、そのまま送ってしもた",  # "without" closing a clause: only the Kansai forms count there
     ],
 )
 def test_a_kansai_dont_inside_a_sentence_or_asked_is_no_statement(message: str) -> None:
