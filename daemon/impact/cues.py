@@ -231,12 +231,22 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # … and one a verb-final language closes a clause with too: Turkish "'Sayın' falan yazma, …"
     # (not "yazma izni yok", "no write permission", where it opens a noun phrase; nor one of a
     # list of them, nouns: "Kullanıcı ekleme, silme ve güncelleme ekranları")
+    # (nor one said as a quotation, a quoting word opening what follows: "部長が書かんといて、って
+    # 言うてた"; nor twice, a Kansai "don't" closing the sentence being `closing` too)
     closers = closes(lang, text, words, impact.get("closing_clause", frozenset()), ends)
     listed = {i for i, _ in find(low, impact.get("closing_clause", frozenset()))}
+    quoting = impact.get("quoting", frozenset())
+    closed = {c.at for c in found if c.kind == "preference"}
+
+    def quoted(i: int) -> bool:
+        k = bisect_right(ordered_ends, i)
+        after = ordered_ends[k] if k < len(ordered_ends) else len(low)
+        return any(said_at(low, after, p) for p in quoting)
+
     found += [
         Cue("preference", " ".join(p), i)
         for i, p in closers
-        if i > start and i + len(p) not in listed and free(i, len(p))
+        if i > start and i + len(p) not in listed and i not in closed and not quoted(i) and free(i, len(p))
     ]
     # "again" where it recalls what the agent did (`daemon.impact.again`)
     found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]

@@ -71,21 +71,14 @@ def test_no_youre_grand_declines(message: str) -> None:
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("cs", "ne, je to tak, nech to jako plny doklad"),
-        ("tr", "hayir, hakli olabilirsin, once mudur beye sorayim"),
-    ],
-)
-def test_a_no_that_grants_the_agent_is_right_in_the_persons_language_corrects_nothing(code: str, message: str) -> None:
-    assert found(message, code) == []
-
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
         ("cs", "Je to tak, že faktury posíláme vždy v pondělí."),  # "it's like this: …"
+        ("cs", "Ne, je to tak, že faktury posíláme vždy v pondělí."),
+        ("da", "Ikke endnu færdig, du skal aldrig merge før review."),  # "not done yet"
+        ("en", "you're grand, just never push to main"),
+        ("tr", "Hayır, haklı olabilirsin, ama raporda asla kuruş gösterme."),
         ("ja", "せやな、今後は税込で出してな"),  # "right, from now on …": no "no" before it
     ],
 )
-def test_the_same_words_opening_a_rule_without_a_no_grant_nothing(code: str, message: str) -> None:
+def test_words_that_may_grant_the_agent_is_right_still_open_the_rule_after_them(code: str, message: str) -> None:
     (statement,) = found(message, code)
     assert statement.kind == "standing_instruction"

@@ -458,6 +458,10 @@ def test_a_kansai_dont_closing_its_sentence_is_read_in_its_letters(message: str,
         "これ送らなくていい？",  # a question
         "これ読んでええよ。",  # "you may read it": "〜んでええ" is not listed
         "確認しないで、そのまま送ってしもた",  # "without" closing a clause: only the Kansai forms count there
+        # someone else's "don't", quoted by what opens the clause after it (`quoting`)
+        "部長が書かんといて、って言うてたで",
+        "書かんといて、とは言うてへんで。",
+        "お客さんが触らんといて、言うてはったわ",
     ],
 )
 def test_a_kansai_dont_inside_a_sentence_or_asked_is_no_statement(message: str) -> None:
