@@ -63,7 +63,7 @@ from daemon.impact.values import (
     shapes,
     times,
 )
-from daemon.text.keyboard import find
+from daemon.text.keyboard import find, said_at
 from daemon.text.language import Language
 from daemon.text.verbatim import CHANNEL
 
@@ -271,8 +271,18 @@ def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
         return True
     if find(low, asking(lang)):
         return True
-    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset())}
-    return any(i > 0 for i, _ in find(said, connectives))
+    # … an "also" anywhere in it; an "and" that only joins ("Monplaisir et Croix-Rousse ouvrent à
+    # 6h30") when a request's verb or a next step follows it ("… and deploy it", "a pak to pusť")
+    joining = lang.lists.get("conjunctions", frozenset())
+    connectives = {tuple(c.split()) for c in lang.lists.get("connectives", frozenset()) - joining}
+    if any(i > 0 for i, _ in find(said, connectives)):
+        return True
+    thens = lang.impact.get("then", frozenset())
+    return any(
+        i < len(said) - 1 and (said[i + 1] in verbs or any(said_at(said, i + 1, p) for p in thens))
+        for i, w in enumerate(said)
+        if w in joining
+    )
 
 
 def _other_values(lang: Language, text: str, words: Words, turn: _Turn) -> list[Cue]:

@@ -33,7 +33,7 @@ CONCEPTS = frozenset(
     ["negation", "negation_concord", "never", "never_concord", "forbid", "dislike", "disable", "must", "should", "may", "usually", "sometimes", "rarely", "only", "except", "if", "unless", "prefer", "allow", "enable", "more", "less", "before", "after", "increase", "decrease", "more_with_number", "less_with_number", "percent", "public", "private", "internal", "external", "staging", "production", "development", "test", "qa", "sandbox", "preprod", "canary", "local", "today", "tomorrow", "yesterday", "tonight", "weekend", "weekday", "morning", "afternoon", "evening", "noon", "midnight", "daily", "weekly", "fortnightly", "monthly", "quarterly", "yearly", "hourly", "nightly", "twice", "thrice", "half"]
 ) | frozenset(WEEKDAYS) | frozenset(MONTHS)
 LISTS = (
-    "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "hedges",
+    "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "conjunctions", "hedges",
     "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
     "short_endings", "space_continues", "space_ends_after",
 )  # fmt: skip

@@ -1,0 +1,59 @@
+"""An "and" that only joins two of a kind ("Monplaisir et Croix-Rousse ouvrent plus tôt") adds no
+request to the sentence (`conjunctions` of each data file; daemon/impact/setright.py,
+`asks_or_adds`), so the reply that amends it shows it was a correction; an "and" before a
+request's verb or a next step ("… and send the post to Léa", "… and then post it") still asks
+for work, and so does an "also" anywhere ("…, Croix-Rousse too"). Sentences written for these
+tests, in the shape the read corpora showed."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import known, language
+
+TURNS = {
+    "en": (
+        "Here's the draft: all three shops open at the same hour for Valentine's.",
+        "Fixed: Monplaisir and Croix-Rousse open earlier, Vieux Lyon keeps its hours.",
+    ),
+    "fr": (
+        "Voici le post : nos trois boutiques ouvrent à la même heure pour la Saint-Valentin.",
+        "Corrigé : Monplaisir et Croix-Rousse ouvrent plus tôt, Vieux Lyon garde son horaire.",
+    ),
+}
+
+
+def found(code: str, message: str) -> list[Statement]:
+    answered, reply = TURNS[code]
+    return detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language(code), reply=reply)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "Monplaisir and Croix Rousse open earlier than Vieux Lyon"),
+        ("fr", "monplaisir et croix rousse ouvrent plus tot que vieux lyon"),
+    ],
+)
+def test_an_and_between_two_names_adds_nothing_and_the_amended_sentence_corrects(code: str, message: str) -> None:
+    (statement,) = found(code, message)
+    assert statement.kind == "correction" and statement.cues[0].startswith("amended:")
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "Monplaisir opens earlier and send the post to Léa"),  # a request's verb after it
+        ("en", "Monplaisir opens earlier and then post it on Monday"),  # a next step
+        ("fr", "monplaisir ouvre plus tot et envoie le post a Léa"),
+    ],
+)
+def test_an_and_before_a_request_asks_for_work(code: str, message: str) -> None:
+    assert found(code, message) == []
+
+
+def test_every_conjunction_is_one_of_its_languages_connectives() -> None:
+    for lang in known().values():
+        joining = lang.lists.get("conjunctions", frozenset())
+        assert joining <= lang.lists.get("connectives", frozenset()), lang.code
