@@ -46,6 +46,8 @@ def test_an_and_between_two_names_adds_nothing_and_the_amended_sentence_corrects
     [
         ("en", "Monplaisir opens earlier and send the post to Léa"),  # a request's verb after it
         ("en", "Monplaisir opens earlier and then post it on Monday"),  # a next step
+        ("en", "Monplaisir and Croix Rousse open earlier and publish the post on Monday"),
+        ("en", "Croix Rousse opens earlier too"),  # an "also" adds wherever it stands
         ("fr", "monplaisir ouvre plus tot et envoie le post a Léa"),
     ],
 )
@@ -53,7 +55,18 @@ def test_an_and_before_a_request_asks_for_work(code: str, message: str) -> None:
     assert found(code, message) == []
 
 
-def test_every_conjunction_is_one_of_its_languages_connectives() -> None:
+def test_an_and_that_also_says_too_keeps_adding() -> None:
+    """Russian "и" is "and" and "too" ("пост должна получить и Лена"): Russian lists none."""
+    answered = "Вот черновик поста для Марка: все три магазина открываются в одно время."
+    reply = "Исправил: пост теперь уходит Марку и Лене."
+    said = detect_statements("Пост должна получить и Лена", "s1.jsonl", 3, None, answered=answered, usual=language("ru"), reply=reply)
+    assert said == []
+
+
+def test_conjunctions_are_connectives_of_a_language_that_asks_with_a_verb_first() -> None:
+    """An "and" before a request's verb still asks: a language whose requests open with no verb
+    it lists (Japanese, Chinese, Turkish …) keeps every "and" adding."""
     for lang in known().values():
         joining = lang.lists.get("conjunctions", frozenset())
         assert joining <= lang.lists.get("connectives", frozenset()), lang.code
+        assert not joining or lang.lists.get("openers", frozenset()) - lang.function_words, lang.code
