@@ -2,8 +2,9 @@
 request to the sentence (`conjunctions` of each data file; daemon/impact/setright.py,
 `asks_or_adds`), so the reply that amends it shows it was a correction; an "and" before a
 request's verb or a next step ("… and send the post to Léa", "… and then post it") still asks
-for work, and so does an "also" anywhere ("…, Croix-Rousse too"). Sentences written for these
-tests, in the shape the read corpora showed."""
+for work, and so does an "also" anywhere ("…, Croix-Rousse too"). A request's verb that a
+negation follows forbids, it asks for no work ("Schick nichts selbst raus"). Sentences written
+for these tests, in the shape the read corpora showed."""
 
 from __future__ import annotations
 
@@ -70,3 +71,25 @@ def test_conjunctions_are_connectives_of_a_language_that_asks_with_a_verb_first(
         joining = lang.lists.get("conjunctions", frozenset())
         assert joining <= lang.lists.get("connectives", frozenset()), lang.code
         assert not joining or lang.lists.get("openers", frozenset()) - lang.function_words, lang.code
+
+
+def test_a_requests_verb_a_negation_follows_forbids_and_the_amended_sentence_corrects() -> None:
+    answered = "Erledigt: Ich habe die Rechnung direkt an den Kunden verschickt."
+    reply = "Entschuldigung, das war voreilig. Ich schicke nichts mehr selbst raus und zeige dir vorher den Entwurf."
+
+    def said(message: str) -> list[Statement]:
+        return detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language("de"), reply=reply)
+
+    (statement,) = said("Schick nichts selbst raus, ich will erst den Entwurf sehen")
+    assert statement.kind == "correction" and statement.cues == ("amended:entschuldigung",)
+    assert said("Schick die Rechnung an Frau Huber") == []  # the next task
+
+
+def test_we_of_a_dialect_tells_how_things_are_here_it_asks_for_nothing() -> None:
+    """Levantine and Egyptian "احنا" is "we", not "I": the person tells how things are where they
+    work, and the reply that amends shows it was a correction (`first_person_plural`)."""
+    answered = "تمام، كتبت في المنشور إنكم مسكرين يوم الجمعة."
+    reply = "آسف، صححت المنشور: مفتوحين الجمعة بعد الصلاة من 2 لحد 11."
+    message = "احنا مش قافلين الجمعة، بنفتح بعد الصلاة من 2 لحد 11 بالليل"
+    (statement,) = detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language("ar"), reply=reply)
+    assert statement.kind == "correction"
