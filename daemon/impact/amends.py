@@ -54,6 +54,9 @@ MANY = 3
 # only function words after it ("two things.", "ok, várias coisas."; not "ещё одно поле
 # лишнее", one more field is extra); a longer one says something of its own.
 ANNOUNCING = 5
+# Words the clauses before a last one must have for a verb in the past in it to give a reason,
+# not tell a story ("amai, da was rap." is one).
+BEFORE_REASON = 2
 # Sentences a message may have for one to be read as acted on: a longer one is a document or
 # a log the person pasted, and the agent's edit answers all of it.
 LONGEST_ACTED = 20
@@ -103,7 +106,12 @@ def tells(lang: Language, text: str, words: Words) -> bool:
         return True  # "deux choses.", "ok, two more things", "สองเรื่องครับ": the points come after it
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
-    return any(lang.matches("past_forms", w) for w in words.low)  # "der Postbote kam heute wieder nicht"
+    # "der Postbote kam heute wieder nicht"; a verb in the past in the last of several clauses gives
+    # the reason for what comes before it, not a story: "und der Stundensatz ist 95, die 85 waren
+    # letztes Jahr", "debug url is api-staging.tallyapp.io, you had it right last week"
+    cut = breaks(text, words)
+    told = words.low[: cut[-1]] if cut and cut[-1] >= BEFORE_REASON else words.low
+    return any(lang.matches("past_forms", w) for w in told)
 
 
 def approves(lang: Language, text: str, words: Words) -> bool:

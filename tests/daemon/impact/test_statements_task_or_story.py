@@ -1,10 +1,12 @@
-"""An "and" that only joins two of a kind ("Monplaisir et Croix-Rousse ouvrent plus tôt") adds no
-request to the sentence (`conjunctions` of each data file; daemon/impact/setright.py,
-`asks_or_adds`), so the reply that amends it shows it was a correction; an "and" before a
-request's verb or a next step ("… and send the post to Léa", "… and then post it") still asks
-for work, and so does an "also" anywhere ("…, Croix-Rousse too"). A request's verb that a
-negation follows forbids, it asks for no work ("Schick nichts selbst raus"). Sentences written
-for these tests, in the shape the read corpora showed."""
+"""What a sentence the agent's reply amends must not be for that to show a correction: the next
+task or a story (daemon/impact/setright.py `asks_or_adds`, daemon/impact/amends.py `tells`).
+An "and" that only joins two of a kind ("Monplaisir et Croix-Rousse ouvrent plus tôt") adds no
+request (`conjunctions` of each data file); an "and" before a request's verb or a next step
+("… and send the post to Léa", "… and then post it") still asks for work, and so does an
+"also" anywhere ("Croix Rousse opens earlier too"). A request's verb that a negation follows
+forbids ("Schick nichts selbst raus"); a verb in the past in the last of several clauses gives a
+reason ("…, die 85 waren letztes Jahr"). Sentences written for these tests, in the shapes the
+read corpora showed."""
 
 from __future__ import annotations
 
@@ -93,3 +95,21 @@ def test_we_of_a_dialect_tells_how_things_are_here_it_asks_for_nothing() -> None
     message = "احنا مش قافلين الجمعة، بنفتح بعد الصلاة من 2 لحد 11 بالليل"
     (statement,) = detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language("ar"), reply=reply)
     assert statement.kind == "correction"
+
+
+def test_a_verb_in_the_past_in_the_last_clause_gives_a_reason_not_a_story() -> None:
+    """"die 85 waren letztes Jahr" says why 95 is right (`amends.tells`); a story told from the
+    sentence's start, or after an interjection alone ("amai, da was rap."), still tells."""
+    answered = "Angebot erstellt: 12 Stunden zu je 85 €, gesamt 1.020 €."
+    reply = "Korrigiert: 12 Stunden zu je 95 €, gesamt 1.140 €."
+
+    def said(message: str) -> list[Statement]:
+        return detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language("de"), reply=reply)
+
+    (statement,) = said("und der Stundensatz ist 95, die 85 waren letztes Jahr")
+    assert statement.cues == ("amended:korrigiert",)
+    assert said("der Stundensatz war letztes Jahr 85, jetzt wissen es alle") == []
+    planned = "De planning is verstuurd naar alle chauffeurs."
+    redone = "Sorry, aangepast: de planning staat nu ook in de gedeelde map, rap gedaan."
+    praised = detect_statements("amai, da was rap.", "s1.jsonl", 3, None, answered=planned, usual=language("nl"), reply=redone)
+    assert praised == []
