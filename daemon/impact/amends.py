@@ -39,6 +39,7 @@ from daemon.impact.content import MENTION, content
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import asks
+from daemon.impact.naming import value
 from daemon.impact.reply import Reply, ends_asking
 from daemon.impact.setright import asks_or_adds
 from daemon.text.keyboard import find
@@ -54,9 +55,6 @@ MANY = 3
 # only function words after it ("two things.", "ok, várias coisas."; not "ещё одно поле
 # лишнее", one more field is extra); a longer one says something of its own.
 ANNOUNCING = 5
-# Words the clauses before a last one must have for a verb in the past in it to give a reason,
-# not tell a story ("amai, da was rap." is one).
-BEFORE_REASON = 2
 # Sentences a message may have for one to be read as acted on: a longer one is a document or
 # a log the person pasted, and the agent's edit answers all of it.
 LONGEST_ACTED = 20
@@ -106,11 +104,13 @@ def tells(lang: Language, text: str, words: Words) -> bool:
         return True  # "deux choses.", "ok, two more things", "สองเรื่องครับ": the points come after it
     if find(words.low, lang.impact.get("agreement", frozenset())):
         return True  # "grace's is fine."
-    # "der Postbote kam heute wieder nicht"; a verb in the past in the last of several clauses gives
-    # the reason for what comes before it, not a story: "und der Stundensatz ist 95, die 85 waren
-    # letztes Jahr", "debug url is api-staging.tallyapp.io, you had it right last week"
+    # "der Postbote kam heute wieder nicht"; a verb in the past in the last of several clauses, after
+    # clauses that give a value (a number, a name in code), gives the reason for that value, not a
+    # story: "und der Stundensatz ist 95, die 85 waren letztes Jahr", "Záloha je 1 500 za sud, od
+    # ledna jsme ji zvedali" (not "rough day, the deploy went down twice")
     cut = breaks(text, words)
-    told = words.low[: cut[-1]] if cut and cut[-1] >= BEFORE_REASON else words.low
+    valued = bool(cut) and any(value(lang, words.low, k) for k in range(cut[-1]))
+    told = words.low[: cut[-1]] if valued else words.low
     return any(lang.matches("past_forms", w) for w in told)
 
 

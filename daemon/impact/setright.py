@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from daemon.impact.clauses import Words, body_start, negating, words_of
+from daemon.impact.clauses import Words, body_start, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -83,8 +83,6 @@ SPELLED = (4, 40)
 NAMED = 3
 # Words a sentence that gives a time alone has at most ("20:00.": its hours and minutes).
 TIME_ALONE = 2
-# Words after a request's verb a negation may stand in to forbid, not ask ("Schick nichts selbst raus").
-NEGATED = 2
 QUOTED = re.compile(rf"[`'\"“‘]([^`'\"”’\s]{{{SHORTEST},}})[`'\"”’]")
 LETTERS_SPELLED = re.compile(rf"(?<![\w-])(?:[^\W\d_]-){{{SPELLED[0] - 1},{SPELLED[1] - 1}}}[^\W\d_](?![\w-])")
 # A name's first letter after one of these starts a sentence, and says nothing of the name.
@@ -266,8 +264,7 @@ def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     said = low[begin:end]
     verbs = lang.lists.get("openers", frozenset()) - lang.function_words
     opens = body_start(lang, low, begin)
-    # … not one a negation follows, which forbids ("Schick nichts selbst raus", "aquí no se hace …")
-    if opens < end and low[opens] in verbs and not any(negating(lang, w) for w in low[opens + 1 : min(end, opens + 1 + NEGATED)]):
+    if opens < end and low[opens] in verbs:
         return True
     plural = lang.lists.get("first_person_plural", frozenset())
     if any(len(p) == 1 and p[0] in said and p[0] not in plural for p in lang.claim.get("subject_pronouns", ())):

@@ -3,10 +3,9 @@ task or a story (daemon/impact/setright.py `asks_or_adds`, daemon/impact/amends.
 An "and" that only joins two of a kind ("Monplaisir et Croix-Rousse ouvrent plus tôt") adds no
 request (`conjunctions` of each data file); an "and" before a request's verb or a next step
 ("… and send the post to Léa", "… and then post it") still asks for work, and so does an
-"also" anywhere ("Croix Rousse opens earlier too"). A request's verb that a negation follows
-forbids ("Schick nichts selbst raus"); a verb in the past in the last of several clauses gives a
-reason ("…, die 85 waren letztes Jahr"). Sentences written for these tests, in the shapes the
-read corpora showed."""
+"also" anywhere ("Croix Rousse opens earlier too"). A verb in the past in the last of several
+clauses, after a value, gives a reason ("…, die 85 waren letztes Jahr"). Sentences written for
+these tests, in the shapes the read corpora showed."""
 
 from __future__ import annotations
 
@@ -75,31 +74,10 @@ def test_conjunctions_are_connectives_of_a_language_that_asks_with_a_verb_first(
         assert not joining or lang.lists.get("openers", frozenset()) - lang.function_words, lang.code
 
 
-def test_a_requests_verb_a_negation_follows_forbids_and_the_amended_sentence_corrects() -> None:
-    answered = "Erledigt: Ich habe die Rechnung direkt an den Kunden verschickt."
-    reply = "Entschuldigung, das war voreilig. Ich schicke nichts mehr selbst raus und zeige dir vorher den Entwurf."
-
-    def said(message: str) -> list[Statement]:
-        return detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language("de"), reply=reply)
-
-    (statement,) = said("Schick nichts selbst raus, ich will erst den Entwurf sehen")
-    assert statement.kind == "correction" and statement.cues == ("amended:entschuldigung",)
-    assert said("Schick die Rechnung an Frau Huber") == []  # the next task
-
-
-def test_we_of_a_dialect_tells_how_things_are_here_it_asks_for_nothing() -> None:
-    """Levantine and Egyptian "احنا" is "we", not "I": the person tells how things are where they
-    work, and the reply that amends shows it was a correction (`first_person_plural`)."""
-    answered = "تمام، كتبت في المنشور إنكم مسكرين يوم الجمعة."
-    reply = "آسف، صححت المنشور: مفتوحين الجمعة بعد الصلاة من 2 لحد 11."
-    message = "احنا مش قافلين الجمعة، بنفتح بعد الصلاة من 2 لحد 11 بالليل"
-    (statement,) = detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language("ar"), reply=reply)
-    assert statement.kind == "correction"
-
-
-def test_a_verb_in_the_past_in_the_last_clause_gives_a_reason_not_a_story() -> None:
+def test_a_verb_in_the_past_after_a_value_gives_a_reason_not_a_story() -> None:
     """"die 85 waren letztes Jahr" says why 95 is right (`amends.tells`); a story told from the
-    sentence's start, or after an interjection alone ("amai, da was rap."), still tells."""
+    sentence's start, or after clauses that give no value ("rough day, …", "amai, …"), still
+    tells."""
     answered = "Angebot erstellt: 12 Stunden zu je 85 €, gesamt 1.020 €."
     reply = "Korrigiert: 12 Stunden zu je 95 €, gesamt 1.140 €."
 
@@ -111,5 +89,15 @@ def test_a_verb_in_the_past_in_the_last_clause_gives_a_reason_not_a_story() -> N
     assert said("der Stundensatz war letztes Jahr 85, jetzt wissen es alle") == []
     planned = "De planning is verstuurd naar alle chauffeurs."
     redone = "Sorry, aangepast: de planning staat nu ook in de gedeelde map, rap gedaan."
-    praised = detect_statements("amai, da was rap.", "s1.jsonl", 3, None, answered=planned, usual=language("nl"), reply=redone)
-    assert praised == []
+    for message in ("amai, da was rap.", "amai, wauw, da was rap."):
+        assert detect_statements(message, "s1.jsonl", 3, None, answered=planned, usual=language("nl"), reply=redone) == []
+    consoled = detect_statements(
+        "rough day, the deploy went down twice",
+        "s1.jsonl",
+        3,
+        None,
+        answered="Summarised the sprint notes for Friday.",
+        usual=language("en"),
+        reply="Sorry about the deploy going down twice, that's rough.",
+    )
+    assert consoled == []
