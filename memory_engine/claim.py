@@ -37,8 +37,17 @@ from daemon.text.language import Language
 from daemon.text.lexicon import lemma, phrase_at
 from daemon.text.stems import stem
 from daemon.text.unicode_words import segment, spaceless
-from memory_engine.apart import FENCE, MAIL_HEADER, PASTED_START, QUOTE_LINE, QUOTED, spans, tag_blocks
 
+FENCE = re.compile(r"```.*?(?:```|\Z)|~~~.*?(?:~~~|\Z)", re.S)
+# A tag block: <name ...> … </name> (recalled memory, system reminders, pasted documents).
+TAG_BLOCK = re.compile(r"<([A-Za-z][\w:-]*)(?:\s[^>]*)?>.*?(?:</\1\s*>|\Z)", re.S)
+RECALL_TAGS = re.compile(r"memor|recall|remember|context", re.I)
+QUOTE_LINE = re.compile(r"(?m)^[ \t]*>.*$")
+# The headers that open a pasted e-mail or a forwarded message; all after them is the document.
+MAIL_HEADER = re.compile(
+    r"(?im)^[ \t]*(?:from|to|subject|cc|date|de|an|von|betreff|objet|asunto|oggetto|assunto|от|тема)\s*:.*$"
+    r"|^-{2,}\s*(?:original message|forwarded message|weitergeleitete nachricht|message transféré)\s*-*\s*$"
+)
 # What ends a clause before a question mark: "since I live in Bologna now, the train is
 # cheap: can you find me one?" asks only after the colon.
 CLAUSE_BREAK = re.compile(r"[:;—–、，；：]|\s-\s")
@@ -46,6 +55,10 @@ SHORT_SENTENCE = 3  # words: "Kidding.", "Scherzo!", "just kidding lol"
 CLAUSE = re.compile(r"[,;:—–、，；：]|\bbut\b|[.!?。！？]")
 # Laughing, winking and tongue-out faces: 😂 🤣 😜 😝 😉 🙃 😆 😄 😅 🤪 😹
 JOKE_EMOJI = re.compile("[\U0001f602\U0001f923\U0001f61c\U0001f61d\U0001f609\U0001f643\U0001f606\U0001f604\U0001f605\U0001f92a\U0001f639]")
+# A separator line or a letter's salutation: what follows is a pasted document.
+PASTED_START = re.compile(r"(?m)^[ \t]*(?:[-=_*]{3,}[ \t]*$|(?:dear|hi|hello|liebe[rs]?|sehr geehrte[rs]?|cher|chère|bonjour|estimad[oa]s?|querid[oa]s?|gentile|caro|cara|beste|szanown[aiy]|уважаем\w*|дорог\w*)\b[^\n]{0,60},[ \t]*$)", re.I)
+# Quotation marks around someone's words: "…", “…”, „…“, «…», 「…」, 『…』.
+QUOTED = re.compile(r'"[^"\n]+"|“[^”\n]+”|„[^“”\n]+[“”]|«[^»\n]+»|「[^」]+」|『[^』]+』')
 # The keys of a person's own circumstances, by a part of the key (home_city, pet_type): what
 # they have or are, and where they live. A value there that names a thing no one has, is or
 # lives on (`claim.impossible`) is a joke; an employer, a project, a team or a plan may be named
@@ -60,8 +73,12 @@ class Refusal:
     detail: str
 
 
-def _inside(parts: list[tuple[int, int]], start: int, end: int) -> bool:
-    return any(a <= start and end <= b for a, b in parts)
+def _spans(pattern: re.Pattern[str], text: str) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in pattern.finditer(text)]
+
+
+def _inside(spans: list[tuple[int, int]], start: int, end: int) -> bool:
+    return any(a <= start and end <= b for a, b in spans)
 
 
 def _placed(message: str, quote: str) -> Refusal | None:
@@ -71,14 +88,14 @@ def _placed(message: str, quote: str) -> Refusal | None:
     if at < 0:
         return None
     end = at + len(quote.strip())
-    for block in tag_blocks(text):
-        if block.start <= at and end <= block.end:
-            if block.recalled:
-                return Refusal("recalled", f"the quote stands inside a recalled-memory block <{block.name}>")
-            return Refusal("quoted", f"the quote stands inside a pasted <{block.name}> block")
-    if _inside(spans(FENCE, text), at, end):
+    for match in TAG_BLOCK.finditer(text):
+        if match.start() <= at and end <= match.end():
+            if RECALL_TAGS.search(match.group(1)):
+                return Refusal("recalled", f"the quote stands inside a recalled-memory block <{match.group(1)}>")
+            return Refusal("quoted", f"the quote stands inside a pasted <{match.group(1)}> block")
+    if _inside(_spans(FENCE, text), at, end):
         return Refusal("quoted", "the quote stands inside a code block")
-    if _inside(spans(QUOTE_LINE, text), at, end):
+    if _inside(_spans(QUOTE_LINE, text), at, end):
         return Refusal("quoted", "the quote stands inside a block quote")
     header = MAIL_HEADER.search(text)
     if header is not None and header.start() <= at:
@@ -86,7 +103,7 @@ def _placed(message: str, quote: str) -> Refusal | None:
     pasted = PASTED_START.search(text)
     if pasted is not None and pasted.start() <= at:
         return Refusal("quoted", "the quote follows a separator or a letter's salutation: pasted text")
-    if _inside(spans(QUOTED, text), at, end):
+    if _inside(_spans(QUOTED, text), at, end):
         return Refusal("quoted", "the quote stands inside quotation marks: someone else's words")
     # The sentence holding the quote: a question?
     rest = text[end:]
@@ -96,6 +113,17 @@ def _placed(message: str, quote: str) -> Refusal | None:
     if quote.rstrip().endswith(("?", "？")):
         return Refusal("question", "the quote is a question")
     return None
+
+
+def apart_spans(message: str) -> list[tuple[int, int, str]]:
+    """(start, end, reason) of every part of `message` (NFC) that is not the person's own
+    words, by the rules `_placed` reads: tag blocks, code fences, block quotes, a pasted
+    e-mail or letter (to the end), quotation marks. Reason: "recalled" or "quoted"."""
+    text = unicodedata.normalize("NFC", message)
+    found = [(m.start(), m.end(), "recalled" if RECALL_TAGS.search(m.group(1)) else "quoted") for m in TAG_BLOCK.finditer(text)]
+    found += [(a, b, "quoted") for pattern in (FENCE, QUOTE_LINE, QUOTED) for a, b in _spans(pattern, text)]
+    found += [(m.start(), len(text), "quoted") for m in (MAIL_HEADER.search(text), PASTED_START.search(text)) if m]
+    return found
 
 
 def reported_by_other(lang: Language, text: str) -> str | None:

@@ -46,7 +46,7 @@ from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import contrasts_unspaced, negations
 from daemon.text.language import abbreviations, in_every_language
 from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
-from memory_engine.apart import apart_spans
+from memory_engine.claim import apart_spans
 
 # A sentence ends after one of these, then a space, a closing quote or bracket, or the end;
 # Chinese and Japanese write no space after their full stops ("…見せてね。今回は…"); one inside
