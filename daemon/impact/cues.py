@@ -17,7 +17,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | address (a preference) | anywhere, in a sentence with no verb in the past (`past_forms`) | "on tutoie les lecteurs", "vi er på du med kunderne" |
 | house (a standing instruction) | anywhere, in a sentence with no verb in the past | "у нас так принято", "das isch bi üs eso" |
 | closing (a preference) | closing the sentence (`closes`: in its letters, in a script without spaces) | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without"), Kansai "入れんといて" |
-| closing_clause (a preference) | closing a clause or the sentence (in its letters, in a script without spaces), not opening the sentence nor before another of its words (a list of them is one of nouns) | Turkish "'Sayın' falan yazma, 'Merhaba' yeter", Kansai "書かんといて、17:00 でええねん" |
+| closing_clause (a preference) | closing a clause or the sentence (in its letters, in a script without spaces), not opening the sentence nor before another of its words (a list of them is one of nouns) | Turkish "'Sayın' falan yazma, 'Merhaba' yeter", Kansai "書かんといて、17:00 でええねん" (not one a quoting word follows, `quoting`: "書かんといて、って言うてた") |
 | again | at the start, in an exclamation, or when a `second_person` form is the first or second word (not in a `claim.request`): `daemon.impact.again` | "Again: run …", "Emojis again!", "you added a column … again" |
 | emphasis | a negation of the meaning table written in capitals | "die Glasur ist NICHT spülmaschinenfest" |
 | limit | anywhere, within BESIDE words of a number | "maximal 300 Wörter" |

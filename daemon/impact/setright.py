@@ -26,10 +26,11 @@ the readings compare the two (values by their parts and worth: `daemon.impact.va
 
 A new value is not a correction unless nothing else explains it: the first two readings
 leave out a sentence that asks for work (`asks_or_adds`: it opens with a request verb, says
-please, "also", "too" or "I", or an "and" before a request verb), the same value in another notation ("05" / "5", "1,000" /
-"1000", "６０" / "60"), and the next one ("page 2" / "page 1", "1.2.4" / "1.2.3"). A long
-sentence (over SHORT words: a pasted log line) is not read, and a message with more than
-MANY sentences so read is a pasted table or log: `detect_statements` drops their cues.
+please, "also", "too" or "I", or "and" before a request verb), the same value in another
+notation ("05" / "5", "1,000" / "1000", "６０" / "60"), and the next one ("page 2" / "page 1",
+"1.2.4" / "1.2.3"). A long sentence (over SHORT words: a pasted log line) is not read, and
+a message with more than MANY sentences so read is a pasted table or log:
+`detect_statements` drops their cues.
 """
 
 from __future__ import annotations
