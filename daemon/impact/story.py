@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from daemon.impact.clauses import Words, breaks, negating
+from daemon.impact.clauses import Words, body_start, breaks, negating
 from daemon.impact.cues import Cue, said
 from daemon.text.language import Language
 
@@ -21,12 +21,24 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
     rule is now), after a third person in its clause (`third_person`: "han betaler altid
     sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
-    beside a verb in the past (`_told`)."""
+    in a clause that says it is so whatever anyone does (`regardless`: "der Obmann zahlt eh immer
+    bar"), or beside a verb in the past (`_told`)."""
     # each word's clause by bisection over the sentence's breaks, read once: a pasted log of
     # thousands of "he … always" is read in n log n, not once per pair
     cut = breaks(text, words)
     over = min((bisect_right(cut, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)), default=None)
     if over is not None and all(bisect_right(cut, c.at) >= over for c in found):
+        return True
+    # … or beside a word that says things are so whatever anyone does (`regardless`) in its
+    # clause, after what the clause opens with: "der Obmann zahlt eh immer bar", "Jostein glemmer
+    # alltid rampen uansett", "the panto folk never pay before March anyway" tell how others are.
+    # Not "always CC Dana anyway" (it opens its clause, as a rule does), "we never deploy on
+    # Fridays anyway" (the person's own way, a house rule), nor "nigdy nie pushuj na main, … i tak
+    # by nie przeszlo", where it gives a later clause's reason
+    resigned = {bisect_right(cut, i) for i, _ in said(lang, words, lang.impact.get("regardless", frozenset()), spans)}
+    resigned -= {bisect_right(cut, i) for i, _ in said(lang, words, lang.claim.get("subject_pronouns", frozenset()), spans)}
+    opening = {body_start(lang, words.low, k) for k in (0, *cut)}
+    if resigned and all(bisect_right(cut, c.at) in resigned and c.at not in opening for c in found):
         return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do
