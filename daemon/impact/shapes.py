@@ -105,17 +105,10 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     low = words.low
     breaks = clause_breaks(text, words)
     bounds = [0, *breaks, len(low)]
-    # an order said of where the person works ("εδώ πρώτα … και μετά", "אצלנו קודם … ורק אז",
-    # "aqui a gente faz … antes e só depois") is how things are done there: the person's "we"
-    # or "I" in it does not tell a plan
-    ours = {i + len(p) for i, p in find(low, lang.impact.get("ours", frozenset()))}  # where each ends
-    house = bool(ours)
     # an order of two clauses is read only where the language can tell a story in the past
     # (`past_forms`): "Önce build geçti, sonra testler patladı" reports; without them, only a
-    # `first` closing a clause that names a way ("staging ก่อนครับ"), or an order said of where
-    # the person works
-    readable = bool(lang.patterns.get("past_forms")) or house
-    found_thens = find(low, lang.impact.get("then", frozenset())) if readable else []
+    # `first` closing a clause that names a way ("staging ก่อนครับ")
+    found_thens = find(low, lang.impact.get("then", frozenset())) if lang.patterns.get("past_forms") else []
     thens = sorted(b for b, _ in found_thens)
     # a `then` of several words ("and only then", "e solo dopo") orders what follows it after a
     # `first` wherever that stands in its clause, and in the same clause too
@@ -125,13 +118,12 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     # read once, not once per word
     @cache
     def tells(c: int) -> bool:
-        return _tells(lang, low[bounds[c] : bounds[c + 1]], own=not house)
+        return _tells(lang, low[bounds[c] : bounds[c + 1]])
 
     hits = []
     for at, phrase in sorted(find(low, lang.impact.get("first", frozenset()))):
         clause = bisect_right(breaks, at)
-        # an ordinal ("the first line"); not a `first` after a word of `ours` ("εδώ πρώτα")
-        if at > 0 and low[at - 1] in lang.function_words and at not in ours:
+        if at > 0 and low[at - 1] in lang.function_words:
             continue
         # the clause of the first `then` in a later clause (found by bisection: a message of many
         # orders is read in n log n)
@@ -142,8 +134,7 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
         if any(tells(c) for c in (clause, *later)):
             continue
         # the order opens or closes its clause: "Det virker først nu, så tak" (only now) sets none
-        # (or right after a word of `ours`: "bei uns zuerst der Probedruck, dann …")
-        placed = ordered or at in ours or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
+        placed = ordered or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
         if (later and placed) or _names_a_way(lang, low, breaks, at, len(phrase)):
             hits.append((at, phrase))
     return hits
@@ -176,13 +167,11 @@ def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
     return hits
 
 
-def _tells(lang: Language, said: tuple[str, ...], own: bool = True) -> bool:
+def _tells(lang: Language, said: tuple[str, ...]) -> bool:
     """Whether a clause tells rather than asks: its subject is the person ("I", "we":
-    `claim.subject_pronouns`; unless not `own`) or a third person (`third_person`), or it has a
-    verb in the past (`past_forms`)."""
-    subjects = lang.impact.get("third_person", frozenset())
-    if own:
-        subjects = subjects | lang.claim.get("subject_pronouns", frozenset())
+    `claim.subject_pronouns`) or a third person (`third_person`), or it has a verb in the past
+    (`past_forms`)."""
+    subjects = lang.claim.get("subject_pronouns", frozenset()) | lang.impact.get("third_person", frozenset())
     return any((w,) in subjects or lang.matches("past_forms", w) for w in said)
 
 

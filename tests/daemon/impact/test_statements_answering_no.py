@@ -8,6 +8,7 @@ import pytest
 
 from daemon.impact.reply import ends_asking
 from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
 
 
 def found(message: str, answered: str) -> list[Statement]:
@@ -91,3 +92,34 @@ def test_wrong_or_a_no_about_what_was_done_corrects_though_the_turn_asks(message
 )
 def test_a_turn_asks_with_greeks_question_mark_only_ending_a_greek_sentence(turn: str, asks: bool) -> None:
     assert ends_asking(turn) is asks
+
+
+@pytest.mark.parametrize(
+    ("asked", "told", "message", "code"),
+    [
+        # a "no" and a "don't" or "no X" alone answering an offer decline it (sentences written for
+        # these tests, in the shapes of the read corpora's look-alikes)
+        ("Shall I add a popup that links to the newsletter?", "I added a popup that links to the newsletter.", "Nä, ingen popup, det räcker så", "sv"),
+        ("Zal ik ook een backup-kopie per dag laten maken?", "Ik heb ook een backup-kopie per dag laten maken.", "nee, geen backup-kopie, git is genoeg", "nl"),
+        ("Хотите, набросаю им письмо про ЭДО?", "Набросал им письмо про ЭДО.", "не, не надо, я им сам позвоню", "ru"),
+        ("Want me to add it to the pre-commit config?", "I added it to the pre-commit config.", "no, dont set it up, Malte hates hooks", "en"),
+    ],
+)
+def test_a_no_declining_what_the_agent_offered_sets_no_rule(asked: str, told: str, message: str, code: str) -> None:
+    usual = language(code)
+    assert not detect_statements(message, "s1", 3, None, answered=asked, usual=usual)
+    # … told of what the agent did, the same words correct it
+    assert detect_statements(message, "s1", 3, None, answered=told, usual=usual)
+
+
+@pytest.mark.parametrize(
+    ("message", "code"),
+    [
+        ("no, no emoji, ever", "en"),  # a cue of another kind
+        ("no, dont set it up before 5000 rows", "en"),  # a value
+        ("non, références auteur-date, pas de numéros", "fr"),  # a "no X" set against what came before it
+        ("no, acá los precios se cambian el lunes, no a mitad de semana", "es"),
+    ],
+)
+def test_a_no_answering_an_offer_with_more_than_a_decline_keeps_its_cues(message: str, code: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered="Shall I keep the default style and send it?", usual=language(code))
