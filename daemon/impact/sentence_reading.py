@@ -17,7 +17,7 @@ from daemon.impact.neighbours import Reading
 from daemon.impact.reply import ends_asking_in_prose
 from daemon.impact.setright import set_right
 from daemon.impact.shapes import in_code
-from daemon.text.keyboard import said_at
+from daemon.text.keyboard import find, said_at
 from daemon.text.language import Language, detect, script_of, within
 from daemon.text.latin_reading import in_latin_letters
 from daemon.text.mixed_scripts import in_each_script
@@ -80,6 +80,10 @@ def read_sentence(
             best = Reading(lang, hits, False)
     if best is None:
         return Reading(readings[0] if readings else None, [], excluded)
+    # … and what another reading says someone else said: a verb of saying of its language before
+    # a colon, the cues after it ("caricato su glovo, dice: Row 12: price must always use a dot")
+    said = words_of(text)
+    excluded = excluded or any(_quoted_after(lang, text, said, best.cues) for lang in readings if lang is not best.language)
     # a tool's English message pasted into a conversation in another language ("ERROR: never
     # retried (job=42)"): `left_out.pasted_output`
     return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues, before))
@@ -163,3 +167,17 @@ def _declines(lang: Language, words: Words, found: list[Cue], answered: Answered
     ):
         return False
     return not any(in_code(w) or any(ch.isdigit() for ch in w) or lang.matches("past_forms", w) for w in words.low)
+
+
+def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
+    """Whether a verb of saying of `lang` (`claim.reported`) stands right before a colon, every cue
+    after it: "dice: Row 12: price must always use a dot" gives a platform's words (not the
+    person's own, "I" before it: "yo dije: siempre en EUR")."""
+    first = min(c.at for c in found)
+    pronouns = lang.claim.get("subject_pronouns", frozenset())
+    for at, phrase in find(words.low, lang.claim.get("reported", frozenset())):
+        end = at + len(phrase)
+        mine = at > 0 and (words.low[at - 1],) in pronouns
+        if end <= first and not mine and text[words.spans[end - 1][1] :].lstrip().startswith((":", "：")):
+            return True
+    return False

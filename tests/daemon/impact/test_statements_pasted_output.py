@@ -98,3 +98,29 @@ def test_a_tools_message_going_on_along_its_line_is_no_statement(code: str, mess
 )
 def test_a_rule_on_a_line_of_its_own_after_a_tools_message_stays(code: str, message: str) -> None:
     assert any(word in s.quote.casefold() for s in found(message, code) for word in ("always", "never"))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # a verb of saying of the person's language before a colon gives what follows as
+        # someone else's words, in whatever language they are (`sentence_reading._quoted_after`)
+        ("it", "caricato su glovo, dice: Row 12: price must always use a dot as decimal separator"),
+        ("da", "eslint siger: no-console — Unexpected console statement."),
+        ("de", "der Steuerberater sagt: invoices must always show the VAT number"),
+    ],
+)
+def test_what_someone_else_says_after_a_colon_is_no_statement(code: str, message: str) -> None:
+    assert not found(message, code)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("de", "ich sagte: always in EUR"),  # the person's own words
+        ("it", "always use a dot here, glovo dice: row 12 failed"),  # the rule comes before it
+        ("it", "caricato su glovo. Always use a dot as decimal separator"),  # no verb of saying before it
+    ],
+)
+def test_the_persons_own_rule_after_a_colon_stays(code: str, message: str) -> None:
+    assert found(message, code)
