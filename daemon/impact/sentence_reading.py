@@ -17,7 +17,7 @@ from daemon.impact.neighbours import Reading
 from daemon.impact.reply import ends_asking_in_prose
 from daemon.impact.setright import set_right
 from daemon.impact.shapes import in_code
-from daemon.text.keyboard import find, said_at
+from daemon.text.keyboard import find
 from daemon.text.language import Language, detect, script_of, within
 from daemon.text.latin_reading import in_latin_letters
 from daemon.text.mixed_scripts import in_each_script
@@ -27,8 +27,6 @@ from memory_engine.claim import reported_by_other
 # agent's (the first of a session, or one right after the person's own), which states a task.
 # "We deploy with make release now, not fab" there still sets a rule; a limit alone does not.
 OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
-# Cues that say only that a thing offered is not wanted, after a "no" answering the offer.
-DECLINING = frozenset({"stop", "prohibition"})
 # Listed typed words (`typed_in_latin.words`) a sentence in Latin letters says to be read so.
 TYPED_WORDS = 2
 
@@ -118,7 +116,7 @@ def _read(
         recalled = []
     if not any(c.kind == "again" for c in found):
         found += [Cue("again", " ".join(p), i) for i, p in recalled]
-    found = [] if _declines(lang, words, found, answered) else _answering(lang, words, found, answered)
+    found = _answering(lang, words, found, answered)
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
@@ -144,29 +142,6 @@ def _answering(lang: Language, words: Words, found: list[Cue], answered: Answere
     if valued or any(lang.matches("past_forms", w) for w in words.low):
         return found
     return [c for c in found if c not in noes]
-
-
-def _declines(lang: Language, words: Words, found: list[Cue], answered: Answered) -> bool:
-    """Whether the sentence only declines what the agent's question offered: it opens with a "no"
-    (`answer_no`) and says no more than that the thing is not wanted — each of its other cues a
-    "don't" or a "no X" (`stop`, `prohibition`): "Want me to add a popup?" "Nä, ingen popup, det
-    räcker så"; "Хотите, набросаю письмо?" "не, не надо, я им сам позвоню". Not with a value
-    (a number, a name in code: "no, no 5000 — 5050") nor a verb in the past, which correct; nor
-    with a cue of another kind ("no, no emoji, ever")."""
-    answers = lang.impact.get("answer_no", frozenset())
-    # the shortest: in "não, não é preciso" the second "não" opens what is not wanted
-    opening = min((p for p in answers if said_at(words.low, 0, p)), key=len, default=None)
-    if opening is None or not ends_asking_in_prose(answered.text):
-        return False
-    rest = [c for c in found if c.at >= len(opening)]
-    # (a "not" read in a "don't" too: "не, не надо" holds a contrast in the stop; not one in a "no
-    # X", which sets X against what came before it: "non, auteur-date, pas de numéros")
-    stopping = {c.at + k for c in rest if c.kind == "stop" for k in range(len(c.phrase.split()))}
-    if not any(c.kind in DECLINING for c in rest) or any(
-        c.kind not in DECLINING and not (c.kind == "contrast" and c.at in stopping) for c in rest
-    ):
-        return False
-    return not any(in_code(w) or any(ch.isdigit() for ch in w) or lang.matches("past_forms", w) for w in words.low)
 
 
 def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:

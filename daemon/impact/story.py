@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from daemon.impact.clauses import Words, body_start, breaks, negating
+from daemon.impact.clauses import Words, breaks, negating
 from daemon.impact.cues import Cue, said
 from daemon.text.language import Language
 
@@ -21,19 +21,12 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
     rule is now), after a third person in its clause (`third_person`: "han betaler altid
     sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
-    right after a word that says it is so whatever anyone does (`_resigned`: "der Obmann zahlt eh
-    immer bar"), or beside a verb in the past (`_told`)."""
+    beside a verb in the past (`_told`)."""
     # each word's clause by bisection over the sentence's breaks, read once: a pasted log of
     # thousands of "he … always" is read in n log n, not once per pair
     cut = breaks(text, words)
     over = min((bisect_right(cut, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)), default=None)
     if over is not None and all(bisect_right(cut, c.at) >= over for c in found):
-        return True
-    # … or right after a word that says a thing is so whatever anyone does (`regardless`), with
-    # a subject before them: "der Obmann zahlt eh immer bar", "Martin stejně vždycky vrací sudy"
-    # tell how others are (`_resigned`)
-    resigning = {i + len(p): i for i, p in said(lang, words, lang.impact.get("regardless", frozenset()), spans)}
-    if resigning and all(_resigned(lang, words, cut, c, resigning, {}) for c in found):
         return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do
@@ -71,27 +64,3 @@ def _told(lang: Language, words: Words, cue: Cue) -> bool:
     if after >= len(low) or not lang.matches("past_forms", low[after]):
         return False
     return negated or (before >= 0 and low[before] not in lang.function_words)
-
-
-def _resigned(
-    lang: Language, words: Words, cut: tuple[int, ...], cue: Cue, resigning: dict[int, int], asking: dict[int, bool]
-) -> bool:
-    """Whether a word of `regardless` ("eh", "i tak", "stejně", "zaten"; `resigning`: where each
-    ends → where it starts) stands right before the cue (or one word before it) in its clause,
-    after the clause's subject: "der Obmann zahlt eh immer bar". Not in a clause that asks or
-    speaks to the agent (a request's verb of `openers`, an imperative, `second_person`: "Schick
-    die Rechnungen eh immer in EUR"), nor one of the person's own ways
-    (`claim.subject_pronouns`: "wir schicken eh immer zwei Mahnungen"). `asking` keeps what each
-    clause was found to hold: a clause of many cues is read once."""
-    clause = bisect_right(cut, cue.at)
-    begin, end = ([0, *cut][clause], [*cut, len(words.low)][clause])
-    starts = [resigning[k] for k in (cue.at, cue.at - 1) if k in resigning]
-    if not any(begin < i and body_start(lang, words.low, begin) < i for i in starts):
-        return False
-    if clause not in asking:
-        verbs = lang.lists.get("openers", frozenset()) - lang.function_words
-        speaking = lang.impact.get("second_person", frozenset()) | lang.claim.get("subject_pronouns", frozenset())
-        # (the cue's own word is no request's: "immer" opens "Immer die Tests laufen lassen")
-        said_there = [w for k, w in enumerate(words.low[begin:end], begin) if not cue.at <= k < cue.at + len(cue.phrase.split())]
-        asking[clause] = any(w in verbs or (w,) in speaking or lang.matches("imperative_forms", w) for w in said_there)
-    return not asking[clause]

@@ -31,6 +31,8 @@ def ordered(statements: list[Statement]) -> bool:
         ("el", "staging πρώτα"),
         ("it", "sul sito prima si mette su staging, lo guardo dal telefono, e solo dopo si va in produzione"),
         ("en", "dry run first, and only then the real import"),
+        ("ru", "сначала тесты, и только тогда мерж"),
+        ("uk", "міграції спочатку на staging, і тільки тоді прод"),
     ],
 )
 def test_an_order_of_work_is_a_statement(code: str, message: str) -> None:
@@ -55,6 +57,7 @@ def test_an_order_of_work_is_a_statement(code: str, message: str) -> None:
         ("he", "האפסים נעלמים בהתחלה של המספר"),  # "at the beginning" of a number: no order
         ("en", "first I'll check the logs and after that we decide"),  # the person's plan
         ("en", "it first crashed and after that it hung"),  # a bug report
+        ("ru", "сначала я открыл логи, и только тогда заметил ошибку"),  # a story
     ],
 )
 def test_a_report_or_a_plan_sets_no_order(code: str, message: str) -> None:

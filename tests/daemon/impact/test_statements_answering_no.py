@@ -94,32 +94,17 @@ def test_a_turn_asks_with_greeks_question_mark_only_ending_a_greek_sentence(turn
     assert ends_asking(turn) is asks
 
 
-@pytest.mark.parametrize(
-    ("asked", "told", "message", "code"),
-    [
-        # a "no" and a "don't" or "no X" alone answering an offer decline it (sentences written for
-        # these tests, in the shapes of the read corpora's look-alikes)
-        ("Shall I add a popup that links to the newsletter?", "I added a popup that links to the newsletter.", "Nä, ingen popup, det räcker så", "sv"),
-        ("Zal ik ook een backup-kopie per dag laten maken?", "Ik heb ook een backup-kopie per dag laten maken.", "nee, geen backup-kopie, git is genoeg", "nl"),
-        ("Хотите, набросаю им письмо про ЭДО?", "Набросал им письмо про ЭДО.", "не, не надо, я им сам позвоню", "ru"),
-        ("Want me to add it to the pre-commit config?", "I added it to the pre-commit config.", "no, dont set it up, Malte hates hooks", "en"),
-    ],
-)
-def test_a_no_declining_what_the_agent_offered_sets_no_rule(asked: str, told: str, message: str, code: str) -> None:
-    usual = language(code)
-    assert not detect_statements(message, "s1", 3, None, answered=asked, usual=usual)
-    # … told of what the agent did, the same words correct it
-    assert detect_statements(message, "s1", 3, None, answered=told, usual=usual)
-
 
 @pytest.mark.parametrize(
-    ("message", "code"),
+    ("asked", "message", "code"),
     [
-        ("no, no emoji, ever", "en"),  # a cue of another kind
-        ("no, dont set it up before 5000 rows", "en"),  # a value
-        ("non, références auteur-date, pas de numéros", "fr"),  # a "no X" set against what came before it
-        ("no, acá los precios se cambian el lunes, no a mitad de semana", "es"),
+        # a "no" and a "don't" or a "no X" answering an offer may set a rule: a decline read so
+        # took these (taken back after helper-167's review)
+        ("Shall I deploy to prod now?", "no, don't deploy on Fridays", "en"),
+        ("Soll ich Tabs nehmen?", "nein, keine Tabs, Leerzeichen", "de"),
+        ("Хотите, я напишу клиенту?", "нет, не пиши клиентам напрямую", "ru"),
+        ("Ska jag lägga emoji i commit-meddelandena?", "nej, inga emoji i commits", "sv"),
     ],
 )
-def test_a_no_answering_an_offer_with_more_than_a_decline_keeps_its_cues(message: str, code: str) -> None:
-    assert detect_statements(message, "s1", 3, None, answered="Shall I keep the default style and send it?", usual=language(code))
+def test_a_no_answering_an_offer_keeps_the_rule_after_it(asked: str, message: str, code: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered=asked, usual=language(code))
