@@ -583,3 +583,26 @@ def test_a_korean_reminder_said_by_a_words_ending_corrects(message: str, cue: st
 )
 def test_a_korean_since_they_say_or_a_question_is_no_reminder(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "cue"),
+    [
+        # a dialect's spelling of the negation, listed beside the standard one: Bergen and
+        # Nynorsk "ikkje" beside Bokmål "ikke", Neapolitan and Roman "nun" beside "non"
+        ("nb", "men i sms-en: Zachariasbryggen, ikkje Bryggen", "contrast:ikkje"),
+        ("nb", "og ikkje fjern +47 fra numrene, det skal stå der", "stop:ikkje fjern"),
+        ("it", "e Posillipo minimo 25, nun 15", "contrast:nun"),
+        ("it", "nun toccare 'o foglio delle zone", "stop:nun toccare"),
+    ],
+)
+def test_a_dialects_negation_is_read_as_the_standard_one(code: str, message: str, cue: str) -> None:
+    statements = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+    assert any(cue in s.cues for s in statements), statements
+
+
+def test_a_dialects_agreement_after_no_is_one_too() -> None:
+    # "nei, det trengs ikkje" as "nei, det trengs ikke": what the agent added is not needed, no
+    # correction (each "ikke" phrase of nb.yaml's impact lists has its "ikkje" form)
+    told = "Jeg la til en engelsk versjon av bekreftelsen."
+    assert not detect_statements("nei, det trengs ikkje", "s1", 3, None, answered=told, usual=language("nb"))
