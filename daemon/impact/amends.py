@@ -48,11 +48,9 @@ from memory_engine.claim import phrases_of
 
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
-# Sentences of one message the reply may take up; more are a pasted text it rewrote. A person
-# sets up to five things right in one message ("chiusi er lunedì, no la domenica. … e i coperti
-# so' 48 a turno, … P.IVA 14587320961", each edited in the reply), as many as all the reply's
-# readings may find together (`statements.MANY_SHOWN`).
-MANY = 5
+# Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
+# sets three things right in one message: "会社名ちゃうで。『金田食品株式会社』。カタカナちゃうし…").
+MANY = 3
 # Words of a sentence that only announces the points after it, an `impact.several` phrase with
 # only function words after it ("two things.", "ok, várias coisas."; not "ещё одно поле
 # лишнее", one more field is extra); a longer one says something of its own.

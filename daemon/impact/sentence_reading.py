@@ -9,6 +9,7 @@ from dataclasses import replace
 
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
@@ -146,13 +147,20 @@ def _answering(lang: Language, words: Words, found: list[Cue], answered: Answere
 
 def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
     """Whether a verb of saying of `lang` (`claim.reported`) stands right before a colon, every cue
-    after it: "dice: Row 12: price must always use a dot" gives a platform's words (not the
-    person's own, "I" before it: "yo dije: siempre en EUR")."""
+    after it: "dice: Row 12: price must always use a dot", "il capo dice: …" give someone else's
+    words. Not the person's own: "I" before it in its clause ("ich sagte:", "я же сказал:", "zoals
+    ik al zei:"), or said as a reminder (`impact.reminder`: "já disse:")."""
     first = min(c.at for c in found)
-    pronouns = lang.claim.get("subject_pronouns", frozenset())
+    # (a subject pronoun, not "my": "mi jefe dice: …" gives the boss's words)
+    mine = {p[0] for p in lang.claim.get("subject_pronouns", frozenset()) if len(p) == 1}
+    reminders = lang.impact.get("reminder", frozenset())
+    cut = [0, *clause_breaks(text, words)]
     for at, phrase in find(words.low, lang.claim.get("reported", frozenset())):
         end = at + len(phrase)
-        mine = at > 0 and (words.low[at - 1],) in pronouns
-        if end <= first and not mine and text[words.spans[end - 1][1] :].lstrip().startswith((":", "：")):
+        if end > first or not text[words.spans[end - 1][1] :].lstrip().startswith((":", "：")):
+            continue
+        begin = max(b for b in cut if b <= at)
+        said_before = words.low[begin:end]
+        if not mine.intersection(said_before) and not find(said_before, reminders):
             return True
     return False

@@ -130,11 +130,10 @@ def test_a_sentence_about_the_agents_turn_the_reply_acts_on_is_a_correction(
         ("Maria says the importer fills due_date from the order date.", MIGRATION, REDONE),  # someone else's words
         ("the importer fills due_date from the order date lol", MIGRATION, REDONE),  # a joke
         ("the importer, due_date.", MIGRATION, REDONE),  # no word the turn did not hold
-        # more than five such sentences in one message are a pasted text
+        # more than three such sentences in one message are a pasted text
         (
             "The importer fills due_date. The importer reads the order date. "
-            "The importer adds 30 days to due_date. The importer rounds due_date to a weekday. "
-            "The importer logs due_date. The importer skips due_date on refunds.",
+            "The importer adds 30 days to due_date. The importer rounds due_date to a weekday.",
             MIGRATION,
             REDONE,
         ),
@@ -206,18 +205,14 @@ def test_a_question_mark_in_an_address_or_in_code_asks_nothing() -> None:
 
 
 def test_a_message_the_reply_found_pasted_is_not_read_again() -> None:
-    # six sentences the amending reply takes up are a pasted text: not even the one sentence
+    # four sentences the amending reply takes up are a pasted text: not even the one sentence
     # that holds a word of the turn before ("invoices") is acted on
     answered = "I wrote the importer for invoices.\nWrite: importer/all.py"
     message = (
         "invoices keep timestamps in UTC. refunds keep timestamps in UTC. "
-        "products keep timestamps in UTC. orders keep timestamps in UTC. "
-        "payments keep timestamps in UTC. shipments keep timestamps in UTC."
+        "products keep timestamps in UTC. orders keep timestamps in UTC."
     )
-    reply = (
-        "Fixed: invoices, refunds, products, orders, payments and shipments keep timestamps in UTC.\n"
-        "Edit: importer/all.py"
-    )
+    reply = "Fixed: invoices, refunds, products and orders keep timestamps in UTC.\nEdit: importer/all.py"
     assert found(message, answered, reply) == []
 
 
@@ -299,20 +294,3 @@ def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() 
     before = "[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests"
     assert not writes_again("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]", before)
     assert not writes_again(SENT_AGAIN, DRAFT)
-
-
-def test_five_corrections_in_one_message_the_reply_acts_on_are_each_read() -> None:
-    # a person sets several things right at once; only more than five are a pasted text
-    answered = (
-        "Footer and booking limits updated.\nEdit: inc/footer.php\n  Chiuso la domenica · Sabato dalle 18:00\n"
-        "  P.IVA 01234567890\nEdit: prenota.php\n  define('MAX_COPERTI_TURNO', 60); // coperti a turno"
-    )
-    message = (
-        "chiusi il lunedì, non la domenica. la domenica a pranzo lavoriamo di più. "
-        "i coperti sono 48 a turno. P.IVA 14587320961. il sabato apriamo alle 19."
-    )
-    reply = (
-        "Edit: inc/footer.php\n  Chiuso il lunedì · Sabato dalle 19:00\n  P.IVA 14587320961\n"
-        "Edit: prenota.php\n  define('MAX_COPERTI_TURNO', 48);"
-    )
-    assert len(found(message, answered, reply, "it")) >= 4

@@ -589,16 +589,24 @@ def test_a_korean_since_they_say_or_a_question_is_no_reminder(message: str) -> N
     ("code", "message", "cue"),
     [
         # a dialect's spelling of the negation, listed beside the standard one: Bergen and
-        # Nynorsk "ikkje" beside Bokmål "ikke", Neapolitan and Roman "nun" beside "non"
+        # Nynorsk "ikkje" beside Bokmål "ikke", Neapolitan and Roman "nun" before a verb
         ("nb", "men i sms-en: Zachariasbryggen, ikkje Bryggen", "contrast:ikkje"),
         ("nb", "og ikkje fjern +47 fra numrene, det skal stå der", "stop:ikkje fjern"),
-        ("it", "e Posillipo minimo 25, nun 15", "contrast:nun"),
         ("it", "nun toccare 'o foglio delle zone", "stop:nun toccare"),
     ],
 )
 def test_a_dialects_negation_is_read_as_the_standard_one(code: str, message: str, cue: str) -> None:
     statements = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
     assert any(cue in s.cues for s in statements), statements
+
+
+@pytest.mark.parametrize(
+    "message",
+    # German "nun" is "now": Neapolitan "nun" is listed only before a verb it forbids (helper-168)
+    ["gestern Status 200, nun 500", "früher Jenkins, nun GitHub Actions", "Login klappt, nun hängt der Checkout"],
+)
+def test_a_dialects_word_that_is_another_languages_word_reads_nothing_there(message: str) -> None:
+    assert not detect_statements(message, "s1", 3, None, answered=AGENT, usual=language("de"))
 
 
 def test_a_dialects_agreement_after_no_is_one_too() -> None:

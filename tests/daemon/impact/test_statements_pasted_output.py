@@ -108,6 +108,7 @@ def test_a_rule_on_a_line_of_its_own_after_a_tools_message_stays(code: str, mess
         ("it", "caricato su glovo, dice: Row 12: price must always use a dot as decimal separator"),
         ("da", "eslint siger: no-console — Unexpected console statement."),
         ("de", "der Steuerberater sagt: invoices must always show the VAT number"),
+        ("es", "mi jefe dice: always in EUR"),  # "my" is no "I"
     ],
 )
 def test_what_someone_else_says_after_a_colon_is_no_statement(code: str, message: str) -> None:
@@ -118,6 +119,9 @@ def test_what_someone_else_says_after_a_colon_is_no_statement(code: str, message
     ("code", "message"),
     [
         ("de", "ich sagte: always in EUR"),  # the person's own words
+        ("ru", "я же сказал: never push to main"),  # … "I" before the verb in its clause
+        ("nl", "zoals ik al zei: never push to main"),
+        ("pt", "já disse: always use UTC in the exports"),  # … or said as a reminder
         ("it", "always use a dot here, glovo dice: row 12 failed"),  # the rule comes before it
         ("it", "caricato su glovo. Always use a dot as decimal separator"),  # no verb of saying before it
     ],

@@ -126,10 +126,7 @@ def test_a_correction_the_reply_amends(code: str, answered: str, message: str, r
         ("the Metabase one on 5433 is fine.", "Sorry — fixed 5433."),  # it approves
         ("the Metabase report ran on 5433 yesterday.", "Sorry, fixed 5433."),  # a story, in the past
         ("lint says this about 5433:", "Fixed 5433."),  # it introduces what follows
-        (
-            "Who's on call? Kofi is on 5433. Ama is on 5434. Ben is on 5435. Efua is on 5436. Yaw is on 5437. Esi is on 5438.",
-            "Sorry — 5433, 5434, 5435, 5436, 5437 and 5438 now.",
-        ),  # pasted
+        ("Who's on call? Kofi is on 5433. Ama is on 5434. Ben is on 5435. Efua is on 5436.", "Sorry — 5433, 5434, 5435 and 5436 now."),  # pasted
         # the reply does not amend: it refuses, asks, says it is not done, or says it later
         ("db's on 5433 locally.", "Sorry, I can't reach anything on 5433 — connection refused."),
         ("db's on 5433 locally.", "Sorry — should I point DATABASE_URL at 5433?"),
