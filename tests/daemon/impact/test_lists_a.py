@@ -62,7 +62,7 @@ def test_each_said_in_a_report_a_habit_or_a_filler_is_no_rule(code: str, message
     [
         ("el", "αυτόσ πάντα αργεί να απαντήσει"),
         ("el", "εκείνη δεν απαντάει ποτέ στα mail"),
-        ("tr", "onlar hep geç öder"),
+        ("tr", "onlar her zaman geç öder"),
         ("tr", "o adam hiçbir zaman cevap vermiyor"),
         ("ar", "هو دايما بيتأخر في الدفع"),
         ("he", "הוא תמיד שוכח את המע\"מ"),

@@ -73,9 +73,9 @@ def test_each_in_a_report_is_no_rule(code: str, message: str) -> None:
         ("zh", "那家伙总是不写测试"),
         ("ko", "그녀는 항상 테스트를 안 써요"),
         ("ko", "그 사람은 항상 늦어요"),
-        ("th", "เขาลืมเขียนเทสตลอด"),
+        ("th", "เขาลืมเขียนเทสเสมอ"),
         ("th", "พวกเขาส่งช้าทุกครั้ง"),
-        ("th", "เค้าลืมตลอด"),
+        ("th", "เค้าลืมเสมอ"),
     ],
 )
 def test_always_said_of_a_third_person_tells_a_habit(code: str, message: str) -> None:

@@ -614,3 +614,21 @@ def test_a_dialects_agreement_after_no_is_one_too() -> None:
     # correction (each "ikke" phrase of nb.yaml's impact lists has its "ikkje" form)
     told = "Jeg la til en engelsk versjon av bekreftelsen."
     assert not detect_statements("nei, det trengs ikkje", "s1", 3, None, answered=told, usual=language("nb"))
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "standing"),
+    [
+        # Turkish "hep" and Thai "ตลอด" tell how things go ("all the time") far more often than
+        # they set a rule: not `standing` words (the read corpora: 0 statements of the person's
+        # own against 12 false); "her zaman", "artık hep", "เสมอ" and "ทุกครั้ง" are
+        ("tr", "Nermin Hanım hep sesli mesaj atıyor, dinlemeye vakit yok", False),
+        ("th", "ช่วงนี้ CPU แตะ 90% ตลอด", False),
+        ("tr", "faturaları her zaman TL kes", True),
+        ("tr", "artık hep TL kes", True),
+        ("th", "ใส่เลขที่ใบกำกับภาษีเสมอนะคะ", True),
+    ],
+)
+def test_a_word_for_all_the_time_is_no_rule_where_it_mostly_tells(code: str, message: str, standing: bool) -> None:
+    statements = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+    assert any(c.startswith("standing:") for s in statements for c in s.cues) is standing, statements
