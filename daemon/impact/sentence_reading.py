@@ -123,6 +123,11 @@ def _read(
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
         # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
         found = [c for c in found if c.kind not in OPENING_TASK]
+        # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
+        # "อยากให้ alert เด้งเข้า LINE", "…を足してほしいです"); not a "don't" ("件名の【】もやめて
+        # もらえますか？")
+        wishes = lang.impact.get("wish", frozenset())
+        found = [c for c in found if not (c.kind == "preference" and tuple(c.phrase.split()) in wishes)]
     return found, bool(found) and excluded(lang, text, words, found, spans, again=bool(recalled))
 
 

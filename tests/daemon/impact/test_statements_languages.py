@@ -632,3 +632,29 @@ def test_a_dialects_agreement_after_no_is_one_too() -> None:
 def test_a_word_for_all_the_time_is_no_rule_where_it_mostly_tells(code: str, message: str, standing: bool) -> None:
     statements = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
     assert any(c.startswith("standing:") for s in statements for c in s.cues) is standing, statements
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("es", "quiero que las citas del Google Calendar se pasen a la tabla appointments"),
+        ("th", "อยากให้ตารางคลาสบนเว็บอัปเองจาก Google Sheet"),
+        ("ja", "摘要の全角スペースを消す処理を足してほしいです"),
+        ("en", "I'd like you to write a script that syncs the sheet"),
+    ],
+)
+def test_a_wish_opening_a_session_is_its_task_and_a_preference_after_the_agents_turn(code: str, message: str) -> None:
+    # a wish for the work (`impact.wish`) in a message answering no turn of the agent's asks for the task
+    assert not detect_statements(message, "s1", 1, None, answered="", usual=language(code))
+    assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "I want you to always run the tests first"),  # a rule said with it stays
+        ("ja", "件名の【】はやめてください"),  # a "don't" of the preference list is no wish
+    ],
+)
+def test_a_rule_or_a_dont_opening_a_session_stays(code: str, message: str) -> None:
+    assert detect_statements(message, "s1", 1, None, answered="", usual=language(code))
