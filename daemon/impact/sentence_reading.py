@@ -126,8 +126,11 @@ def _read(
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
         # "อยากให้ alert เด้งเข้า LINE", "…を足してほしいです"); not a "don't" ("件名の【】もやめて
         # もらえますか？")
+        # (read with the wish, whose words tell what the rule beside it is: "I'd like you to
+        # always answer in German" supposes nothing)
         wishes = lang.impact.get("wish", frozenset())
-        found = [c for c in found if not (c.kind == "preference" and tuple(c.phrase.split()) in wishes)]
+        asked = [c for c in found if not (c.kind == "preference" and tuple(c.phrase.split()) in wishes)]
+        return asked, bool(asked) and excluded(lang, text, words, found, spans, again=bool(recalled))
     return found, bool(found) and excluded(lang, text, words, found, spans, again=bool(recalled))
 
 
@@ -153,19 +156,34 @@ def _answering(lang: Language, words: Words, found: list[Cue], answered: Answere
 def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:
     """Whether a verb of saying of `lang` (`claim.reported`) stands right before a colon, every cue
     after it: "dice: Row 12: price must always use a dot", "il capo dice: …" give someone else's
-    words. Not the person's own: "I" before it in its clause ("ich sagte:", "я же сказал:", "zoals
-    ik al zei:"), or said as a reminder (`impact.reminder`: "já disse:")."""
+    words. Not the person's own: the person ("I", a subject pronoun not of the plural) before it
+    in its clause with no one else nor an "and" between ("ich sagte:", "я же сказал:", "zoals ik
+    al zei:"), or a reminder said so ("já disse:"; not "o cliente já disse:", "мне начальник
+    сказал:"). Read in one pass over the words."""
     first = min(c.at for c in found)
-    # (a subject pronoun, not "my": "mi jefe dice: …" gives the boss's words)
-    mine = {p[0] for p in lang.claim.get("subject_pronouns", frozenset()) if len(p) == 1}
-    reminders = lang.impact.get("reminder", frozenset())
-    cut = [0, *clause_breaks(text, words)]
-    for at, phrase in find(words.low, lang.claim.get("reported", frozenset())):
+    plural = lang.words("first_person_plural")
+    mine = {p[0] for p in lang.claim.get("subject_pronouns", frozenset()) if len(p) == 1 and p[0] not in plural}
+    theirs = lang.impact.get("third_person", frozenset()) | lang.claim.get("others", frozenset())
+    joining = lang.lists.get("conjunctions", frozenset())
+    low = words.low
+    # who speaks at each word, since its clause opened: the person, someone else, or no one said
+    speaker: list[str | None] = []
+    state: str | None = None
+    cut = set(clause_breaks(text, words))
+    reminding = {i for i, _ in find(low, lang.impact.get("reminder", frozenset()))}
+    others = {i for i, _ in find(low, theirs)}
+    for i, w in enumerate(low[:first]):
+        if i in cut:
+            state = None
+        if i in others or w in joining:
+            state = "theirs"
+        elif w in mine or (i in reminding and state != "theirs"):
+            state = "mine"
+        speaker.append(state)
+    for at, phrase in find(low, lang.claim.get("reported", frozenset())):
         end = at + len(phrase)
         if end > first or not text[words.spans[end - 1][1] :].lstrip().startswith((":", "：")):
             continue
-        begin = max(b for b in cut if b <= at)
-        said_before = words.low[begin:end]
-        if not mine.intersection(said_before) and not find(said_before, reminders):
+        if speaker[at] != "mine":
             return True
     return False

@@ -627,6 +627,8 @@ def test_a_dialects_agreement_after_no_is_one_too() -> None:
         ("tr", "faturaları her zaman TL kes", True),
         ("tr", "artık hep TL kes", True),
         ("th", "ใส่เลขที่ใบกำกับภาษีเสมอนะคะ", True),
+        ("th", "ช่วยใส่ VAT ตลอดด้วยนะ", True),  # "ตลอด" asked for, with its particle (helper-169)
+        ("th", "ใส่ VAT ตลอดนะ", True),
     ],
 )
 def test_a_word_for_all_the_time_is_no_rule_where_it_mostly_tells(code: str, message: str, standing: bool) -> None:
@@ -653,6 +655,8 @@ def test_a_wish_opening_a_session_is_its_task_and_a_preference_after_the_agents_
     ("code", "message"),
     [
         ("en", "I want you to always run the tests first"),  # a rule said with it stays
+        ("en", "I'd like you to always answer in German"),  # … read with the wish: no supposition
+        ("it", "vorrei che mi dessi del tu"),
         ("ja", "件名の【】はやめてください"),  # a "don't" of the preference list is no wish
     ],
 )

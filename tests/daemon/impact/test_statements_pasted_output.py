@@ -109,6 +109,9 @@ def test_a_rule_on_a_line_of_its_own_after_a_tools_message_stays(code: str, mess
         ("da", "eslint siger: no-console — Unexpected console statement."),
         ("de", "der Steuerberater sagt: invoices must always show the VAT number"),
         ("es", "mi jefe dice: always in EUR"),  # "my" is no "I"
+        ("ru", "мне начальник сказал: always use UTC"),  # someone else after "I" (helper-169)
+        ("ru", "я спросил у тимлида и он сказал: never push to main"),  # … or after an "and"
+        ("pt", "o cliente já disse: always send the invoices as PDF files"),  # a reminder of theirs
     ],
 )
 def test_what_someone_else_says_after_a_colon_is_no_statement(code: str, message: str) -> None:
