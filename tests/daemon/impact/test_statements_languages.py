@@ -662,3 +662,14 @@ def test_a_wish_opening_a_session_is_its_task_and_a_preference_after_the_agents_
 )
 def test_a_rule_or_a_dont_opening_a_session_stays(code: str, message: str) -> None:
     assert detect_statements(message, "s1", 1, None, answered="", usual=language(code))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [("nb", "fakturaen er fin."), ("da", "fakturaen er fin."), ("sv", "fakturan är fin.")],
+)
+def test_a_thing_said_fine_approves_as_is_fine_does(code: str, message: str) -> None:
+    # "X er fin" as "X is fine" (`agreement`): the reply going on with the work corrects nothing
+    answered = "Fakturaen: 3 500 kr.\nEdit: faktura.md"
+    reply = "Edit: faktura.md\n  Fakturaen: 3 500 kr, 14 dager"
+    assert not detect_statements(message, "s1", 3, None, answered=answered, usual=language(code), reply=reply)
