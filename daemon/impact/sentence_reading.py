@@ -26,8 +26,10 @@ from memory_engine.claim import reported_by_other
 
 # Cues that say how this one task is to be done: not read in a message answering no turn of the
 # agent's (the first of a session, or one right after the person's own), which states a task.
-# "We deploy with make release now, not fab" there still sets a rule; a limit alone does not.
-OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit"})
+# "We deploy with make release now, not fab" there still sets a rule; a limit alone does not, nor
+# an "instead" ("can ye make it output a pdf instead of the terminal thing": nothing of the
+# agent's was there to set right).
+OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit", "instead"})
 # Listed typed words (`typed_in_latin.words`) a sentence in Latin letters says to be read so.
 TYPED_WORDS = 2
 

@@ -673,3 +673,17 @@ def test_a_thing_said_fine_approves_as_is_fine_does(code: str, message: str) -> 
     answered = "Fakturaen: 3 500 kr.\nEdit: faktura.md"
     reply = "Edit: faktura.md\n  Fakturaen: 3 500 kr, 14 dager"
     assert not detect_statements(message, "s1", 3, None, answered=answered, usual=language(code), reply=reply)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "can you make it output a pdf instead of the terminal thing, the door staff want something to tick"),
+        ("da", "mail til Mette om at tegningerne kommer fredag i stedet for onsdag"),
+        ("sv", "Skriv ett kort brev om att vi stänger 17:30 på fredagar i stället för 18."),
+    ],
+)
+def test_an_instead_opening_a_session_states_its_task(code: str, message: str) -> None:
+    # nothing of the agent's was there to set right; after the agent's turn it corrects
+    assert not detect_statements(message, "s1", 1, None, answered="", usual=language(code))
+    assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
