@@ -96,14 +96,19 @@ def not_acted_on(lang: Language, text: str, words: Words) -> bool:
 
 
 def tells(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence, read in `lang`, introduces what follows, agrees or tells a story."""
+    """Whether the sentence, read in `lang`, introduces what follows, agrees (an agreement phrase
+    with no "but" after it, anywhere: the reply's readings of it are then not read) or tells a
+    story."""
     if text.rstrip().endswith((":", "：")):
         return True  # "lint mi krzyczy lokalnie:"
     several = find(words.low, lang.impact.get("several", frozenset())) if len(words.low) <= ANNOUNCING else []
     if any(all(w in lang.function_words for w in words.low[at + len(p) :]) for at, p in several):
         return True  # "deux choses.", "ok, two more things", "สองเรื่องครับ": the points come after it
-    if find(words.low, lang.impact.get("agreement", frozenset())):
-        return True  # "grace's is fine."
+    # "grace's is fine."; not "datoen er fin, men klokkeslettet er 14:00": a "but" after it turns
+    # to what is wrong (the reply's readings of it are read)
+    turns = [i for i, _ in find(words.low, lang.impact.get("but", frozenset()))]
+    if any(not any(i >= at + len(p) for i in turns) for at, p in find(words.low, lang.impact.get("agreement", frozenset()))):
+        return True
     # "der Postbote kam heute wieder nicht"; a verb in the past in the last of several clauses, after
     # clauses that give a value (a number, a name in code), gives the reason for that value, not a
     # story: "und der Stundensatz ist 95, die 85 waren letztes Jahr", "Záloha je 1 500 za sud, od

@@ -124,7 +124,10 @@ def _read(
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit
         # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
-        found = [c for c in found if c.kind not in OPENING_TASK]
+        # (an "instead" that names the project it holds for is a rule there: "Use pnpm instead of
+        # npm in this repo", `claim.project_deixis`)
+        scoped = bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
+        found = [c for c in found if c.kind not in OPENING_TASK or (c.kind == "instead" and scoped)]
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
         # "อยากให้ alert เด้งเข้า LINE", "…を足してほしいです"); not a "don't" ("件名の【】もやめて
         # もらえますか？")

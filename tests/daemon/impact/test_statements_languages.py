@@ -687,3 +687,26 @@ def test_an_instead_opening_a_session_states_its_task(code: str, message: str) -
     # nothing of the agent's was there to set right; after the agent's turn it corrects
     assert not detect_statements(message, "s1", 1, None, answered="", usual=language(code))
     assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+
+
+def test_an_instead_naming_the_project_opening_a_session_is_a_rule() -> None:
+    # "in this repo" (`claim.project_deixis`) says what it holds for (helper-170)
+    assert detect_statements("Use pnpm instead of npm in this repo.", "s1", 1, None, answered="", usual=language("en"))
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "answered", "reply"),
+    [
+        (
+            "nb",
+            "datoen er fin, men klokkeslettet er 14:00.",
+            "Booking: fredag 12. mai kl. 10:00.",
+            "Beklager! Rettet: fredag 12. mai kl. 14:00.",
+        ),
+        ("en", "the price is fine but the VAT is 20%.", "Quote: 400 EUR, VAT 19%.", "Sorry, fixed: 400 EUR, VAT 20%."),
+    ],
+)
+def test_what_is_fine_then_what_is_wrong_after_a_but_is_read(code: str, message: str, answered: str, reply: str) -> None:
+    # an agreement with a "but" after it turns to what is wrong: the reply's amends read it
+    statements = detect_statements(message, "s1", 3, None, answered=answered, usual=language(code), reply=reply)
+    assert statements, statements
