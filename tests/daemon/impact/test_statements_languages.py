@@ -710,3 +710,20 @@ def test_what_is_fine_then_what_is_wrong_after_a_but_is_read(code: str, message:
     # an agreement with a "but" after it turns to what is wrong: the reply's amends read it
     statements = detect_statements(message, "s1", 3, None, answered=answered, usual=language(code), reply=reply)
     assert statements, statements
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "cue"),
+    [
+        # an "always" inside "as always" (`precedent`) says as usual, no rule of its own
+        ("uk", "Отримувач Олена Гнатюк, Київ, відділення 112. Від нас як завжди", None),
+        ("pl", "w zeszlym miesiacu liczylam to sama i wyszlo zle, jak zawsze", None),
+        ("sv", "Arne kommer att säga att det är bara lite blåsigt, som alltid", None),
+        # … but the precedent reading still asks for the way of before, and a bare "always" is one
+        ("fr", "et le commit en anglais stp, comme toujours", "precedent:comme toujours"),
+        ("en", "always use pnpm, as always", "standing:always"),
+    ],
+)
+def test_an_always_inside_as_always_is_no_rule_of_its_own(code: str, message: str, cue: str | None) -> None:
+    cues = [c for s in detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code)) for c in s.cues]
+    assert (cue in cues) if cue else not cues, cues
