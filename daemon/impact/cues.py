@@ -13,7 +13,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
-| instead, reminder, standing, preference | anywhere (a standing word inside a `precedent` phrase, "as always", none) | "use pnpm instead", "I told you", "always" |
+| instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
 | address (a preference) | anywhere, in a sentence with no verb in the past (`past_forms`) | "on tutoie les lecteurs", "vi er på du med kunderne" |
 | house (a standing instruction) | anywhere, in a sentence with no verb in the past | "у нас так принято", "das isch bi üs eso" |
 | closing (a preference) | closing the sentence (`closes`: in its letters, in a script without spaces) | Japanese "絵文字使わないで。" ("ないで" in "確認しないで送った" says "without"), Kansai "入れんといて" |
@@ -277,11 +277,6 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         if free(i, len(p))
         and any(number(lang, low, j) for j in range(max(0, i - BESIDE), min(len(low), i + len(p) + BESIDE)))
     ]
-    # an "always" inside "as always" (`precedent`: "Від нас як завжди", "aanmelden bij Henk zoals
-    # altijd") says as usual, no rule: the precedent reading alone decides
-    usual = {i for at, p in find(low, impact.get("precedent", frozenset())) for i in range(at, at + len(p))}
-    if usual:
-        found = [c for c in found if not (c.kind == "standing" and c.at in usual)]
     # in the order said; a phrase inside a longer one of the same class ("told you" in "i told you") left out
     found.sort(key=lambda c: (c.at, -len(c.phrase), c.kind))
     return _outermost(found)

@@ -192,9 +192,7 @@ def detect_statements(
         read = untaken(read, after, agent_turn, text)
     # … and a sentence that opens with "and" beside a statement is another point of it
     # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`)
-    # (not in the message that opens a session: its "and …" adds to the task, "Und dazu eine kurze
-    # Mail an beide mit Zahlungsinfo.")
-    read = points(text, read, spans, (usual, whole)) if answered.strip() else read
+    read = points(text, read, spans, (usual, whole))
     # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
     if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:
         read = [(s, Reading(r.language, [], False) if any(c.kind in SHOWN_BY_REPLY for c in r.cues) else r) for s, r in read]

@@ -712,18 +712,15 @@ def test_what_is_fine_then_what_is_wrong_after_a_but_is_read(code: str, message:
     assert statements, statements
 
 
+
 @pytest.mark.parametrize(
-    ("code", "message", "cue"),
+    ("code", "message"),
     [
-        # an "always" inside "as always" (`precedent`) says as usual, no rule of its own
-        ("uk", "Отримувач Олена Гнатюк, Київ, відділення 112. Від нас як завжди", None),
-        ("pl", "w zeszlym miesiacu liczylam to sama i wyszlo zle, jak zawsze", None),
-        ("sv", "Arne kommer att säga att det är bara lite blåsigt, som alltid", None),
-        # … but the precedent reading still asks for the way of before, and a bare "always" is one
-        ("fr", "et le commit en anglais stp, comme toujours", "precedent:comme toujours"),
-        ("en", "always use pnpm, as always", "standing:always"),
+        # "as always" beside a rule reminds of it: an "always" inside it stays a standing word (a
+        # reading that dropped it was taken back after helper-171's review)
+        ("en", "Amounts in EUR, as always."),
+        ("de", "Wie immer: erst die Tests."),
     ],
 )
-def test_an_always_inside_as_always_is_no_rule_of_its_own(code: str, message: str, cue: str | None) -> None:
-    cues = [c for s in detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code)) for c in s.cues]
-    assert (cue in cues) if cue else not cues, cues
+def test_a_rule_said_as_always_stays_a_rule(code: str, message: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))

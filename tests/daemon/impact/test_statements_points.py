@@ -72,12 +72,3 @@ def test_many_points_in_one_message_are_a_pasted_list() -> None:
     # five are points
     message = "the port is 5433, not 5432. " + " ".join(f"and invoice {n} goes to the Leeds office." for n in range(5))
     assert sum(c.startswith("also:") for s in found(message) for c in s.cues) == 5
-
-
-def test_an_and_in_the_message_that_opens_a_session_adds_to_its_task() -> None:
-    # the task's next part ("Und dazu eine kurze Mail an beide …"), no point of a statement
-    message = "Rechnungen für Familie Novak, immer mit Skonto. Und dazu eine kurze Mail an beide mit Zahlungsinfo."
-    opening = detect_statements(message, "s1.jsonl", 1, None, answered="", usual=language("de"))
-    assert [s.quote for s in opening] == ["Rechnungen für Familie Novak, immer mit Skonto."]
-    answering = detect_statements(message, "s1.jsonl", 3, None, answered=AGENT, usual=language("de"))
-    assert len(answering) == 2
