@@ -83,8 +83,10 @@ def read_sentence(
         return Reading(readings[0] if readings else None, [], excluded)
     # … and what another reading says someone else said: a verb of saying of its language before
     # a colon, the cues after it ("caricato su glovo, dice: Row 12: price must always use a dot")
-    said = words_of(text)
-    excluded = excluded or any(_quoted_after(lang, text, said, best.cues) for lang in readings if lang is not best.language)
+    others = [lang for lang in readings if lang is not best.language]
+    if others and not excluded:
+        said = words_of(text)
+        excluded = any(_quoted_after(lang, text, said, best.cues) for lang in others)
     # a tool's English message pasted into a conversation in another language ("ERROR: never
     # retried (job=42)"): `left_out.pasted_output`
     return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues, before))
@@ -129,13 +131,11 @@ def _read(
         scoped = bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
         found = [c for c in found if c.kind not in OPENING_TASK or (c.kind == "instead" and scoped)]
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
-        # "อยากให้ alert เด้งเข้า LINE", "…を足してほしいです"); not a "don't" ("件名の【】もやめて
-        # もらえますか？")
-        # (read with the wish, whose words tell what the rule beside it is: "I'd like you to
-        # always answer in German" supposes nothing)
+        # "อยากให้ alert เด้งเข้า LINE"; not a "don't", "件名の【】もやめてもらえますか？"), still read
+        # to tell a rule beside it from a supposition ("I'd like you to always answer in German")
         wishes = lang.impact.get("wish", frozenset())
-        asked = [c for c in found if not (c.kind == "preference" and tuple(c.phrase.split()) in wishes)]
-        return asked, bool(asked) and excluded(lang, text, words, found, spans, again=bool(recalled))
+        kept = [c for c in found if not (c.kind == "preference" and tuple(c.phrase.split()) in wishes)]
+        return kept, bool(kept) and excluded(lang, text, words, found, spans, again=bool(recalled))
     return found, bool(found) and excluded(lang, text, words, found, spans, again=bool(recalled))
 
 
