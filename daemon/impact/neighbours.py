@@ -133,6 +133,4 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
 def _goes_on(lang: Language, second: tuple[str, ...]) -> bool:
     """Whether the word after a point's connective is a next step (`then`: "and then …") or the
     person as subject ("I", "I'll", "jag": `claim.subject_pronouns`, not "we")."""
-    plural = lang.words("first_person_plural")
-    mine = {p[0] for p in lang.claim.get("subject_pronouns", frozenset()) if len(p) == 1 and p[0] not in plural}
-    return bool(second) and (second[0] in mine or bool(find(second, lang.impact.get("then", frozenset()))))
+    return bool(second) and (second[0] in lang.person_alone or bool(find(second, lang.impact.get("then", frozenset()))))

@@ -128,7 +128,7 @@ def _read(
         # given with the task ("lego-verkstad 21 feb, anmälan, max 25 barn")
         # (an "instead" that names the project it holds for is a rule there: "Use pnpm instead of
         # npm in this repo", `claim.project_deixis`)
-        scoped = bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
+        scoped = any(c.kind == "instead" for c in found) and bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
         found = [c for c in found if c.kind not in OPENING_TASK or (c.kind == "instead" and scoped)]
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
         # "อยากให้ alert เด้งเข้า LINE"; not a "don't", "件名の【】もやめてもらえますか？"), still read
@@ -166,8 +166,6 @@ def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> 
     al zei:"), or a reminder said so ("já disse:"; not "o cliente já disse:", "мне начальник
     сказал:"). Read in one pass over the words."""
     first = min(c.at for c in found)
-    plural = lang.words("first_person_plural")
-    mine = {p[0] for p in lang.claim.get("subject_pronouns", frozenset()) if len(p) == 1 and p[0] not in plural}
     theirs = lang.impact.get("third_person", frozenset()) | lang.claim.get("others", frozenset())
     joining = lang.lists.get("conjunctions", frozenset())
     low = words.low
@@ -182,7 +180,7 @@ def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> 
             state = None
         if i in others or w in joining:
             state = "theirs"
-        elif w in mine or (i in reminding and state != "theirs"):
+        elif w in lang.person_alone or (i in reminding and state != "theirs"):
             state = "mine"
         speaker.append(state)
     for at, phrase in find(low, lang.claim.get("reported", frozenset())):

@@ -267,8 +267,7 @@ def asks_or_adds(lang: Language, text: str, words: Words, at: int) -> bool:
     opens = body_start(lang, low, begin)
     if opens < end and low[opens] in verbs:
         return True
-    plural = lang.lists.get("first_person_plural", frozenset())
-    if any(len(p) == 1 and p[0] in said and p[0] not in plural for p in lang.claim.get("subject_pronouns", ())):
+    if not lang.person_alone.isdisjoint(said):
         return True
     if find(low, asking(lang)):
         return True

@@ -98,6 +98,14 @@ class Language:
         return self.lists.get(key, frozenset())
 
     @cached_property
+    def person_alone(self) -> frozenset[str]:
+        """The one-word subject pronouns of the person alone ("I", "ich", "я"; not "we", which
+        states a house's way as often): the words that make a clause the person's own saying or
+        plan (read per word, kept once)."""
+        plural = self.words("first_person_plural")
+        return frozenset(p[0] for p in self.claim.get("subject_pronouns", frozenset()) if len(p) == 1 and p[0] not in plural)
+
+    @cached_property
     def function_words(self) -> frozenset[str]:
         """Stopwords and connectives: words that carry no content of their own (read per word, kept once)."""
         return self.words("stopwords") | self.words("connectives")
