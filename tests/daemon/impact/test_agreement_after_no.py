@@ -186,3 +186,31 @@ def test_a_no_that_sets_a_value_right_still_corrects(code: str, message: str) ->
     # a language typed in Latin letters reads as its code with "-latn" ("hi-latn")
     assert code in [read.split("-")[0] for read in said.language.split("+")]
     assert said.kind == "correction"
+
+
+# The agent's turn proposes; the person grants it was right as people type it ("you're saying
+# it right", "you did right", "that's right") and asks for the next step, which the reply does.
+PROPOSED = "The server runs on UTC, so 9:00 IST is 3:30 UTC: the cron line would be `30 3 * * *`."
+DONE_NEXT = '● Bash(crontab -l | { cat; echo "30 3 * * * ./remind.sh"; } | crontab -)\n  ⎿  (no output)\n\nCron line added: 30 3 * * *.'
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("hi", "nahi, sahi keh rahe ho, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "nahi nahi, sahi kiya, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "nahi, theek bola tumne, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "nahi, tumne theek kiya, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "nahi, theek kiya, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "nahi nahi, sahi bol rahe ho, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "nahi, aapne sahi kaha, server UTC pe hi hai. wahi daal do crontab me"),
+        ("hi", "नहीं, सही किया, सर्वर UTC पर ही है। वही crontab में डाल दो"),
+        ("nl", "nee, da's juist, de server draait op UTC. zet het zo in de crontab"),
+        ("uk", "ні, ти правильно пишеш, сервер на UTC. став так у crontab"),
+        ("ru", "нет, ты правильно пишешь, сервер на UTC. ставь так в crontab"),
+        ("es", "no, claro, el server está en UTC. ponelo así en el crontab"),
+    ],
+)
+def test_a_no_granting_the_agent_was_right_before_the_next_step_corrects_nothing(code: str, message: str) -> None:
+    said = detect_statements(message, "s01", 3, None, answered=PROPOSED, reply=DONE_NEXT)
+    assert said == [], code
