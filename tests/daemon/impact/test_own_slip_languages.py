@@ -1,6 +1,7 @@
 """The person setting their own earlier words right, as people say it in Portuguese, French,
-Italian, Spanish, German, English, Dutch and Polish (`impact.own_slip`; sentences written for
-these tests): no statement; the same value set right without it corrects the agent."""
+Italian, Spanish, German, English, Dutch, Polish, Greek, Chinese, Arabic, Turkish and Hindi
+(`impact.own_slip`; sentences written for these tests): no statement; the same value set right
+without it corrects the agent."""
 
 from __future__ import annotations
 
@@ -25,6 +26,14 @@ AGENT = "Done: the invoice for Ana lists 450 and ships on the 20th."
         ("en", "sorry, typo, it's 480 not 450"),
         ("nl", "ik heb me verschreven, het is 480, niet 450"),
         ("pl", "pomyliłam się, ma być 480, nie 450"),
+        ("el", "α συγγνώμη, η Άννα είναι 480 όχι 450, λάθος μου"),
+        ("zh", "哦不对，我刚说错了，是480不是450"),
+        ("ar", "استنى، غلطت أنا: آنا 480 مش 450"),
+        ("tr", "ah dur, 450 değil 480 yazacaktım, kusura bakma"),
+        ("hi", "arre maine galat bola, 450 nahi 480 tha"),
+        ("fr", "ah pis c'est 480 pas 450, j'avais mal lu son message."),
+        ("es", "ah no, pará, es 480, me comí un número"),
+        ("en", "oh wait, 480 not 450, my mistake"),
     ],
 )
 def test_the_persons_own_slip_is_no_statement(code: str, message: str) -> None:
