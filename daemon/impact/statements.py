@@ -17,7 +17,7 @@ none of what makes it something else:
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
-| apart | stands in code, a quote, pasted output; or is a tool's English message in a session in another language (`left_out.pasted_output`), or a notice printed in English among the person's words (`notice.printed_notices`) | "  always use === unless …", "WARN retry policy never applied" among Polish |
+| apart | stands in code, a quote, pasted output; or is a tool's English message in a session in another language (`left_out.pasted_output`) | "  always use === unless …", "WARN retry policy never applied" among Polish |
 
 Each sentence is read in the language `detect` finds for it and in the message's (a language
 whose data file has no `impact:` section finds nothing). Beside its own words' cues, it is read
@@ -63,7 +63,6 @@ from daemon.impact.neighbours import (
     lone,
     points,
 )
-from daemon.impact.notice import printed_notices
 from daemon.impact.reply import Reply, ends_asking_in_prose
 from daemon.impact.sentence_reading import read_sentence
 from daemon.impact.sentences import Sentence, apart, sentences
@@ -156,8 +155,6 @@ def detect_statements(
         # the sentence before it on its line: a tool's message it may go on
         on_line = read[-1][0].text if read and "\n" not in text[read[-1][0].end : sentence.start] else ""
         read.append((sentence, read_sentence(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied), on_line)))
-    # a notice a tool or a site printed, pasted in English among the person's own words
-    read = printed_notices(read, text, usual)
     pasted = False
     if amending is not None:
         read, pasted = shown_by_reply(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))

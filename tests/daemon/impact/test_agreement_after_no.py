@@ -205,12 +205,22 @@ DONE_NEXT = '● Bash(crontab -l | { cat; echo "30 3 * * * ./remind.sh"; } | cro
         ("hi", "nahi nahi, sahi bol rahe ho, server UTC pe hi hai. wahi daal do crontab me"),
         ("hi", "nahi, aapne sahi kaha, server UTC pe hi hai. wahi daal do crontab me"),
         ("hi", "नहीं, सही किया, सर्वर UTC पर ही है। वही crontab में डाल दो"),
-        ("nl", "nee, da's juist, de server draait op UTC. zet het zo in de crontab"),
         ("uk", "ні, ти правильно пишеш, сервер на UTC. став так у crontab"),
         ("ru", "нет, ты правильно пишешь, сервер на UTC. ставь так в crontab"),
-        ("es", "no, claro, el server está en UTC. ponelo así en el crontab"),
     ],
 )
 def test_a_no_granting_the_agent_was_right_before_the_next_step_corrects_nothing(code: str, message: str) -> None:
     said = detect_statements(message, "s01", 3, None, answered=PROPOSED, reply=DONE_NEXT)
     assert said == [], code
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "theek kiya, lekin aage se hamesha PR banana",  # no opening "no": a rule after the praise (review helper-174)
+        "nee, juist 12 maart, niet 13",  # Dutch "juist" is also "precisely"
+        "no, claro que no, nunca lo subas a main",  # "of course not"
+    ],
+)
+def test_words_granting_the_agent_was_right_only_after_an_opening_no(message: str) -> None:
+    assert detect_statements(message, "s01", 3, None, answered="I set the release date to 13 March and pushed to main.")

@@ -132,38 +132,3 @@ def test_what_someone_else_says_after_a_colon_is_no_statement(code: str, message
 def test_the_persons_own_rule_after_a_colon_stays(code: str, message: str) -> None:
     assert found(message, code)
 
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
-        # a notice in prose, going on the long sentence it was printed after
-        ("pt", "e isso aqui que apareceu no painel?\n\nSecurePlug: Your site is not protected by two-factor authentication. Administrators should always enable 2FA."),
-        ("uk", "TokenGuard has detected a bot token exposed within one of your public repositories. Never commit secrets to public repositories. ну от, вже й лист прийшов"),
-        ("ar", "APP_ENV is production. Do you really wish to run this command? Never run migrate:fresh in production. ده ظهر لي على السيرفر"),
-        # … or on lines of its own, apart from the person's words
-        ("nl", "wat is die melding\n\nYou should always use a service account for server-to-server calls."),
-        ("ja", "こんなん出てました\nThe append method is deprecated. Use concat instead."),
-    ],
-)
-def test_a_notice_printed_in_english_among_the_persons_words_is_no_statement(code: str, message: str) -> None:
-    assert found(message, code) == []
-
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
-        ("de", "passt so.\nalways write the dates as 22.01.2026."),  # typed, not printed
-        ("sv", "tack\nAlways CC the office on quotes to new customers, they log them"),  # no full stop
-        ("pl", "dzięki.\nAlways answer in English, our auditor reads these."),  # "our": the person's house
-        ("pl", "The import finished with three warnings about rounding today. Always round to two decimals."),  # no Polish beside it
-        ("pl", "Note: this goes to the client. Always use a formal tone. dzięki"),  # a short note of the person's
-    ],
-)
-def test_a_rule_typed_in_english_among_the_persons_words_stays(code: str, message: str) -> None:
-    assert any(word in s.quote.casefold() for s in found(message, code) for word in ("always", "never"))
-
-
-def test_a_value_set_right_in_english_on_a_line_of_its_own_stays() -> None:
-    # a contrast is no word a tool's notice says: the person sets a value right
-    (said,) = found("Group it by epic, not by person.\nІ курс на дату рахунку, не на сьогодні", "uk")
-    assert said.quote == "Group it by epic, not by person."
