@@ -6,7 +6,8 @@ danda "।", the Arabic "؟": Unicode's Sentence_Terminal) followed by a space o
 every line break; at an ideographic space between Chinese or Japanese letters outside
 brackets and quotation marks, unless a particle before it joins on (`space_continues`); and at
 a half-width one between two letters of a script written without spaces after a word that
-closes a sentence (`space_ends_after`: Thai "ค่ะ", Chinese "啦"). A full stop after an
+closes a sentence (`space_ends_after`: Thai "ค่ะ", Chinese "啦"), or before one that opens the
+next point (`space_ends_before`: Chinese "然後", Thai "แล้ว"; not in an order: "先跑測試 然後再部署"). A full stop after an
 abbreviation any language lists ("e.g.", "z.B.") ends nothing, nor one inside a word
 ("mark@fernhill.co", "3.12"), nor one after the number of an item in a list ("1. 上線日是 3/18").
 
@@ -44,7 +45,7 @@ from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import contrasts_unspaced, negations
-from daemon.text.language import abbreviations, in_every_language
+from daemon.text.language import abbreviations, in_every_language, known
 from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
 from memory_engine.claim import apart_spans
 
@@ -191,20 +192,26 @@ def sentences(message: str) -> list[Sentence]:
 
 def _spaced_apart(sentence: Sentence) -> list[Sentence]:
     """The sentence cut at each space between two letters of a script written without spaces that
-    ends one (`SPACE`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
+    ends one (`SPACE`), and at each half-width space before a word that opens the next point
+    (`_point_space`), outside brackets and quotation marks ("「…ひだまり　佐藤」")."""
     text = sentence.text
     pieces: list[Sentence] = []
     start = depth = read = 0
-    for match in SPACE.finditer(text):
-        depth += sum(c in OPENING for c in text[read : match.start()]) - sum(c in CLOSING for c in text[read : match.start()])
-        read = match.start()
-        at = match.start()
-        if match.group(0)[0] == "\u3000":
+    spaces = {m.start(): m for m in SPACE.finditer(text)}
+    points = {m.start(): m for m in _point_space().finditer(text)} if not text.isascii() else {}
+    for at in sorted(spaces.keys() | points.keys()):
+        match = spaces.get(at) or points[at]
+        depth += sum(c in OPENING for c in text[read:at]) - sum(c in CLOSING for c in text[read:at])
+        read = at
+        if at not in spaces:
+            ends = _opens_point(text, start, match.end())  # "… 22:00 然後「服務質量」…": after a digit too
+        elif match.group(0)[0] == "\u3000":
             ends = not text.endswith(_joining(), max(0, at - _longest(_joining())), at)
         else:
-            ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) and not text.startswith(contrasts_unspaced(), match.end())
-        if depth <= 0 and ends and unspaced(text[match.start() - 1]) and unspaced(text[match.end()]):
-            pieces.append(Sentence(text[start : match.start()], sentence.start + start, sentence.start + match.start()))
+            ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) or _opens_point(text, start, match.end())
+            ends = ends and not text.startswith(contrasts_unspaced(), match.end())
+        if depth <= 0 and ends and (at not in spaces or (unspaced(text[at - 1]) and unspaced(text[match.end()]))):
+            pieces.append(Sentence(text[start:at], sentence.start + start, sentence.start + at))
             start = match.end()
     if not pieces:
         return [sentence]
@@ -225,6 +232,38 @@ def _closes(before: str) -> bool:
         return False
     last = segment(before)
     return bool(last) and last[-1].text in in_every_language("space_ends_after")
+
+
+def _opens_point(text: str, start: int, after: int) -> bool:
+    """Whether the word after a half-width space (at `after`) opens the next point
+    (`space_ends_before`: "然後", "แล้ว") and is followed by more of it, in a sentence that from
+    `start` holds no word of an order's first step (`impact.first`: "先跑測試 然後再部署" is one
+    order)."""
+    opener = next((w for w in _point_openers() if text.startswith(w, after)), None)
+    if opener is None or any(word in text[start:after] for word in _firsts()):
+        return False
+    # … a word that goes on: not one a closing particle follows, or nothing ("รวม VAT แล้วนะคะ":
+    # Thai "แล้ว" also says "already")
+    rest = text[after + len(opener) :].lstrip()
+    return bool(rest) and not rest.startswith(_closing_letters())
+
+
+@cache
+def _point_openers() -> tuple[str, ...]:
+    return tuple(sorted(in_every_language("space_ends_before")))
+
+
+@cache
+def _point_space() -> re.Pattern[str]:
+    """A half-width space after any letter, digit or mark, before a word that opens a point."""
+    return re.compile(rf"(?<=\S) +(?=(?:{'|'.join(map(re.escape, _point_openers()))}))")
+
+
+@cache
+def _firsts() -> tuple[str, ...]:
+    """The words of an order's first step of every language written without spaces ("先", "ก่อน")."""
+    words = {"".join(p) for lang in known().values() for p in lang.impact.get("first", frozenset())}
+    return tuple(sorted(w for w in words if w and unspaced(w[0])))
 
 
 @cache

@@ -88,9 +88,10 @@ def test_a_particle_before_the_space_joins_on(message: str) -> None:
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        # Thai spaces sentences, not words: after a closing particle the space ends one
+        # Thai spaces sentences, not words: after a closing particle the space ends one, and
+        # before "แล้ว" opening the next point (`space_ends_before`)
         ("มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ ไม่ต้องบวก 7% เพิ่ม",
-         ["มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ", "ไม่ต้องบวก 7% เพิ่ม"]),
+         ["มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30%", "แล้ว 1,500 คือรวม VAT แล้วนะคะ", "ไม่ต้องบวก 7% เพิ่ม"]),
         ("ส่งพรุ่งนี้ครับ อย่าส่งวันนี้", ["ส่งพรุ่งนี้ครับ", "อย่าส่งวันนี้"]),
         # Chinese typed with a space for a pause, after 喔 / 啦
         ("大杯才有喔 中杯不參加", ["大杯才有喔", "中杯不參加"]),
@@ -166,3 +167,42 @@ def test_an_abbreviation_opened_by_a_quote_or_a_bracket_ends_no_sentence(text: s
 )
 def test_an_abbreviation_closed_by_its_quote_is_named_and_the_sentence_ends(text: str, parts: list[str]) -> None:
     assert [s.text for s in sentences(text)] == parts
+
+
+@pytest.mark.parametrize(
+    ("message", "expected"),
+    [
+        # a half-width space before a word that opens the next point (`space_ends_before`),
+        # after a digit or a letter alike
+        ("信義店開到 23:00 不是 22:00 然後「服務質量」寫「服務品質」", ["信義店開到 23:00 不是 22:00", "然後「服務質量」寫「服務品質」"]),
+        ("中杯不參加 還有「視頻」我們說「影片」", ["中杯不參加", "還有「視頻」我們說「影片」"]),
+        ("ลบ 543 ด้วย แล้ว แท็บ live ห้ามแตะนะคะ", ["ลบ 543 ด้วย", "แล้ว แท็บ live ห้ามแตะนะคะ"]),
+    ],
+)
+def test_a_half_width_space_before_the_next_point_ends_a_sentence(message: str, expected: list[str]) -> None:
+    assert texts(message) == expected
+    for piece in sentences(message):
+        assert message[piece.start : piece.end] == piece.text
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        # an order's first step before it: one order, read whole (`impact.first`)
+        "先跑測試 然後再部署",
+        "ส่งเทสก่อน แล้วค่อยส่งจริง",
+        # Thai "แล้ว" also says "already": before a closing particle, or last
+        "ราคา 1,500 รวม VAT แล้วนะคะ",
+        "ราคา 1,500 รวม VAT แล้ว",
+    ],
+)
+def test_a_word_that_may_open_a_point_ends_nothing_in_an_order_or_as_already(message: str) -> None:
+    assert texts(message) == [message]
+
+
+def test_two_chinese_points_run_together_are_two_statements() -> None:
+    agent = "端午節公告：信義店營業至 22:00。為了給您更好的服務質量，歡迎預訂。"
+    message = "信義店那天開到 23:00 不是 22:00 然後「服務質量」是對岸講法 寫「服務品質」"
+    reply = "端午節公告：信義店營業至 23:00。歡迎預訂，給您更好的服務品質。"
+    quotes = [s.quote for s in detect_statements(message, "s1", 3, None, answered=agent, reply=reply)]
+    assert any("23:00" in q and "服務" not in q for q in quotes), quotes
