@@ -117,6 +117,8 @@ LIST_MARKER = re.compile(r"\d{1,3}\.")
 # message in English or Russian is not walked space by space.)
 SPACE = re.compile(rf"(?<=[{spaceless_class()}])(?:\u3000+| +)(?=[{spaceless_class()}])")
 CLOSING_WINDOW = 16
+# Characters after the word that opens a point read for what follows it.
+WORD_WINDOW = 12
 # What opens and closes a quotation or an aside, in which such a space ends nothing.
 OPENING = "「『（(【〔“‘"
 CLOSING = "」』）)】〕”’"
@@ -199,16 +201,18 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
     start = depth = read = 0
     spaces = {m.start(): m for m in SPACE.finditer(text)}
     points = {m.start(): m for m in _point_space().finditer(text)} if not text.isascii() else {}
+    # where a word that carries over to what follows stands (`_carried`), found once
+    scopes = [m.start() for m in _carried().finditer(text)] if points else []
     for at in sorted(spaces.keys() | points.keys()):
         match = spaces.get(at) or points[at]
         depth += sum(c in OPENING for c in text[read:at]) - sum(c in CLOSING for c in text[read:at])
         read = at
         if at not in spaces:
-            ends = _opens_point(text, start, match.end())  # "… 22:00 然後「服務質量」…": after a digit too
+            ends = _opens_point(text, start, match.end(), scopes)  # "… 22:00 然後「服務質量」…": after a digit too
         elif match.group(0)[0] == "\u3000":
             ends = not text.endswith(_joining(), max(0, at - _longest(_joining())), at)
         else:
-            ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) or _opens_point(text, start, match.end())
+            ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) or _opens_point(text, start, match.end(), scopes)
             ends = ends and not text.startswith(contrasts_unspaced(), match.end())
         if depth <= 0 and ends and (at not in spaces or (unspaced(text[at - 1]) and unspaced(text[match.end()]))):
             pieces.append(Sentence(text[start:at], sentence.start + start, sentence.start + at))
@@ -234,18 +238,18 @@ def _closes(before: str) -> bool:
     return bool(last) and last[-1].text in in_every_language("space_ends_after")
 
 
-def _opens_point(text: str, start: int, after: int) -> bool:
+def _opens_point(text: str, start: int, after: int, scopes: list[int]) -> bool:
     """Whether the word after a half-width space (at `after`) opens the next point
-    (`space_ends_before`: "然後", "แล้ว") and is followed by more of it, in a sentence that from
-    `start` holds no word of an order's first step (`impact.first`: "先跑測試 然後再部署" is one
-    order)."""
+    (`space_ends_before`: "然後", "แล้ว"), followed by more of it that is neither a
+    closing particle (Thai "แล้วนะคะ" says "already") nor the next step of an order
+    (`impact.then`: "然後再部署", "แล้วค่อย deploy"), in a sentence that from `start` holds no
+    word `scopes` lists (`_carried`: "以後每次部署 然後都要通知我", "先跑測試 然後部署": what it says
+    holds for what follows)."""
     opener = next((w for w in _point_openers() if text.startswith(w, after)), None)
-    if opener is None or any(word in text[start:after] for word in _firsts()):
+    if opener is None or bisect_left(scopes, after) > bisect_left(scopes, start):
         return False
-    # … a word that goes on: not one a closing particle follows, or nothing ("รวม VAT แล้วนะคะ":
-    # Thai "แล้ว" also says "already")
-    rest = text[after + len(opener) :].lstrip()
-    return bool(rest) and not rest.startswith(_closing_letters())
+    rest = text[after + len(opener) : after + len(opener) + WORD_WINDOW].lstrip()
+    return bool(rest) and not rest.startswith(_closing_letters()) and not rest.startswith(_thens())
 
 
 @cache
@@ -260,10 +264,26 @@ def _point_space() -> re.Pattern[str]:
 
 
 @cache
-def _firsts() -> tuple[str, ...]:
-    """The words of an order's first step of every language written without spaces ("先", "ก่อน")."""
-    words = {"".join(p) for lang in known().values() for p in lang.impact.get("first", frozenset())}
-    return tuple(sorted(w for w in words if w and unspaced(w[0])))
+def _carried() -> re.Pattern[str]:
+    """The words of every language written without spaces whose reach goes on past a space: an
+    order's first step (`impact.first`: "先", "ก่อน") and a rule's scope (`impact.standing`:
+    "以後", "每次", "ต่อไปนี้")."""
+    return _unspaced_words("first", "standing")
+
+
+@cache
+def _thens() -> tuple[str, ...]:
+    """The words of an order's next step of every language written without spaces ("再", "ค่อย")."""
+    return _unspaced_list("then")
+
+
+def _unspaced_list(*keys: str) -> tuple[str, ...]:
+    words = {"".join(p) for lang in known().values() for key in keys for p in lang.impact.get(key, frozenset())}
+    return tuple(sorted((w for w in words if w and unspaced(w[0])), key=len, reverse=True))
+
+
+def _unspaced_words(*keys: str) -> re.Pattern[str]:
+    return re.compile("|".join(map(re.escape, _unspaced_list(*keys))) or r"(?!)")
 
 
 @cache

@@ -1,5 +1,5 @@
 """The person setting their own earlier words right, as people say it in Portuguese, French,
-Italian, Spanish, German, English, Dutch, Polish, Greek, Chinese, Arabic, Turkish and Hindi
+Italian, Spanish, German, English, Dutch, Polish, Chinese, Arabic and Hindi
 (`impact.own_slip`; sentences written for these tests): no statement; the same value set right
 without it corrects the agent."""
 
@@ -26,14 +26,10 @@ AGENT = "Done: the invoice for Ana lists 450 and ships on the 20th."
         ("en", "sorry, typo, it's 480 not 450"),
         ("nl", "ik heb me verschreven, het is 480, niet 450"),
         ("pl", "pomyliłam się, ma być 480, nie 450"),
-        ("el", "α συγγνώμη, η Άννα είναι 480 όχι 450, λάθος μου"),
         ("zh", "哦不对，我刚说错了，是480不是450"),
         ("ar", "استنى، غلطت أنا: آنا 480 مش 450"),
-        ("tr", "ah dur, 450 değil 480 yazacaktım, kusura bakma"),
         ("hi", "arre maine galat bola, 450 nahi 480 tha"),
         ("fr", "ah pis c'est 480 pas 450, j'avais mal lu son message."),
-        ("es", "ah no, pará, es 480, me comí un número"),
-        ("en", "oh wait, 480 not 450, my mistake"),
     ],
 )
 def test_the_persons_own_slip_is_no_statement(code: str, message: str) -> None:
@@ -72,3 +68,17 @@ def test_an_arabic_all_fine_before_but_still_corrects() -> None:
     agent = "تم تحديث الفاتورة، المبلغ 400 جنيه."
     statements = detect_statements("كله تمام بس المبلغ 500 مش 400", "s1", 3, None, answered=agent, usual=language("ar"))
     assert statements and statements[0].kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # words that say a slip only in one sense are not listed (review helper-175): "me comí
+        # una hora" is "I spent an hour", "bunu diyecektim" "I was about to say it"
+        ("es", "me comí una hora esperando, es 480 no 450"),
+        ("tr", "ben de tam bunu diyecektim: 450 değil 480"),
+    ],
+)
+def test_a_slip_word_negated_or_meant_otherwise_still_corrects(code: str, message: str) -> None:
+    (statement,) = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+    assert statement.kind == "correction"

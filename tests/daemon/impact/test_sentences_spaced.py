@@ -188,15 +188,20 @@ def test_a_half_width_space_before_the_next_point_ends_a_sentence(message: str, 
 @pytest.mark.parametrize(
     "message",
     [
-        # an order's first step before it: one order, read whole (`impact.first`)
-        "先跑測試 然後再部署",
+        # an order's first step or a rule's scope before it: what it says holds for what
+        # follows (`impact.first`, `impact.standing`; review helper-175)
+        "先跑測試 然後部署",
         "ส่งเทสก่อน แล้วค่อยส่งจริง",
+        "以後每次部署 然後都要通知我",
+        # the next step of an order after it (`impact.then`)
+        "跑完測試 然後再部署",
+        "รันเทสให้ผ่าน แล้วค่อย deploy",
         # Thai "แล้ว" also says "already": before a closing particle, or last
         "ราคา 1,500 รวม VAT แล้วนะคะ",
         "ราคา 1,500 รวม VAT แล้ว",
     ],
 )
-def test_a_word_that_may_open_a_point_ends_nothing_in_an_order_or_as_already(message: str) -> None:
+def test_a_word_that_may_open_a_point_ends_nothing_in_an_order_a_scope_or_as_already(message: str) -> None:
     assert texts(message) == [message]
 
 
