@@ -26,7 +26,6 @@ from daemon.impact.clauses import Words, body_start, says_not, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
-from daemon.impact.reply import ends_asking_in_prose
 from daemon.text.keyboard import find
 from daemon.text.language import Language
 
@@ -84,26 +83,6 @@ def likened(lang: Language, text: str, words: Words, answered: Answered) -> list
             continue
         # a name's possessive is the name ("omar's" of the agent's "Omar")
         if len([w for w in before if w not in own and w not in theirs and w.removesuffix("'s") not in theirs]) <= NAMING:
-            return [Cue("excess", " ".join(phrase), at)]
-    return []
-
-
-def briefer(lang: Language, text: str, words: Words, answered: Answered) -> list[Cue]:
-    """A word for shorter (`impact.brief`) that is the whole of its clause but for the language's
-    own words, answering the agent's turn (kind `excess`): "kortare.", "posta, más corto.",
-    "shorter pls" ask for less of what the agent wrote. Not beside another word ("short answer:
-    no", "not shorter"), nor after a turn that asks ("A short one or a long one?": a choice), nor
-    in a sentence that approves ("the email is good, short, thank you")."""
-    placed = _in_clauses(lang, "brief", text, words, answered)
-    if not placed or ends_asking_in_prose(answered.text):
-        return []
-    low = words.low
-    if find(low, lang.impact.get("approval", frozenset())):
-        return []  # "the email is good, short, thank you."
-    own = _own(lang)
-    for at, phrase, begins, closes in placed:
-        rest = low[body_start(lang, low, begins) : at] + low[at + len(phrase) : closes]
-        if all(w in own for w in rest):
             return [Cue("excess", " ".join(phrase), at)]
     return []
 

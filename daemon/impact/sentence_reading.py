@@ -10,7 +10,7 @@ from dataclasses import replace
 from daemon.impact.again import recalls_agents_word
 from daemon.impact.clauses import Words, words_of
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.complaint import briefer, excess, likened
+from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, pasted_output
@@ -113,7 +113,7 @@ def _read(
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
     found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
     # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
-    found += excess(lang, text, words, answered) or likened(lang, text, words, answered) or briefer(lang, text, words, answered)
+    found += excess(lang, text, words, answered) or likened(lang, text, words, answered)
     # "again" in a short sentence about a word of the agent's turn: "region again.", "backend
     # "local" שוב??" (`daemon.impact.again`); not someone else's ("Maria says UTC again")
     recalled = recalls_agents_word(lang, words, text, answered, replied)

@@ -214,7 +214,10 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
         else:
             ends = _closes(text[max(0, at - CLOSING_WINDOW) : at]) or _opens_point(text, start, match.end(), scopes)
             ends = ends and not text.startswith(contrasts_unspaced(), match.end())
-        if depth <= 0 and ends and (at not in spaces or (unspaced(text[at - 1]) and unspaced(text[match.end()]))):
+        # … a space before a point's opener, after a letter of such a script or a digit: not in
+        # English, Korean or a word of Latin letters that names it ("translate 'then' as 然後")
+        after_own = unspaced(text[at - 1]) or text[at - 1].isdigit()
+        if depth <= 0 and ends and after_own and (at not in spaces or unspaced(text[match.end()])):
             pieces.append(Sentence(text[start:at], sentence.start + start, sentence.start + at))
             start = match.end()
     if not pieces:
@@ -266,9 +269,10 @@ def _point_space() -> re.Pattern[str]:
 @cache
 def _carried() -> re.Pattern[str]:
     """The words of every language written without spaces whose reach goes on past a space: an
-    order's first step (`impact.first`: "先", "ก่อน") and a rule's scope (`impact.standing`:
-    "以後", "每次", "ต่อไปนี้")."""
-    return _unspaced_words("first", "standing")
+    order's first step (`impact.first`: "先", "ก่อน"), a rule's scope (`impact.standing`: "以後",
+    "每次", "ต่อไปนี้") and a "don't" (`impact.prohibition_openers`, `impact.stop_openers`: "不要直接推
+    main 然後開 PR", "ห้าม push main แล้วเปิด PR" is one rule)."""
+    return _unspaced_words("first", "standing", "prohibition_openers", "stop_openers")
 
 
 @cache

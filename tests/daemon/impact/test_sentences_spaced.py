@@ -88,10 +88,9 @@ def test_a_particle_before_the_space_joins_on(message: str) -> None:
 @pytest.mark.parametrize(
     ("message", "expected"),
     [
-        # Thai spaces sentences, not words: after a closing particle the space ends one, and
-        # before "แล้ว" opening the next point (`space_ends_before`)
+        # Thai spaces sentences, not words: after a closing particle the space ends one
         ("มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ ไม่ต้องบวก 7% เพิ่ม",
-         ["มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30%", "แล้ว 1,500 คือรวม VAT แล้วนะคะ", "ไม่ต้องบวก 7% เพิ่ม"]),
+         ["มัดจำคนละ 500 บาทค่ะ ไม่ใช่ 30% แล้ว 1,500 คือรวม VAT แล้วนะคะ", "ไม่ต้องบวก 7% เพิ่ม"]),
         ("ส่งพรุ่งนี้ครับ อย่าส่งวันนี้", ["ส่งพรุ่งนี้ครับ", "อย่าส่งวันนี้"]),
         # Chinese typed with a space for a pause, after 喔 / 啦
         ("大杯才有喔 中杯不參加", ["大杯才有喔", "中杯不參加"]),
@@ -193,6 +192,11 @@ def test_a_half_width_space_before_the_next_point_ends_a_sentence(message: str, 
         "先跑測試 然後部署",
         "ส่งเทสก่อน แล้วค่อยส่งจริง",
         "以後每次部署 然後都要通知我",
+        # a "don't" before it: one rule (`prohibition_openers`, `stop_openers`; review helper-176)
+        "不要直接推主分支 然後開合併請求",
+        "ห้ามแก้ไฟล์นี้ตรงๆ แล้วเปิด PR",
+        # after a Latin letter: English or a code name naming the word
+        "Wrong, the word should be 然後 not 然后.",
         # the next step of an order after it (`impact.then`)
         "跑完測試 然後再部署",
         "รันเทสให้ผ่าน แล้วค่อย deploy",
