@@ -270,9 +270,12 @@ def _point_space() -> re.Pattern[str]:
 def _carried() -> re.Pattern[str]:
     """The words of every language written without spaces whose reach goes on past a space: an
     order's first step (`impact.first`: "先", "ก่อน"), a rule's scope (`impact.standing`: "以後",
-    "每次", "ต่อไปนี้") and a "don't" (`impact.prohibition_openers`, `impact.stop_openers`: "不要直接推
-    main 然後開 PR", "ห้าม push main แล้วเปิด PR" is one rule)."""
-    return _unspaced_words("first", "standing", "prohibition_openers", "stop_openers")
+    "每次", "ต่อไปนี้"), a "don't" (`impact.prohibition_openers`, `impact.stop_openers`: "不要直接推
+    main 然後開 PR", "ห้าม push main แล้วเปิด PR" is one rule) and a condition (the meaning table's
+    `if`: "如果客人問價格 然後一律回答 500 元" holds only then; review helper-177)."""
+    conditions = {w for lang in known().values() for w, said in lang.concepts.items() if "if" in said}
+    words = {*_unspaced_list("first", "standing", "prohibition_openers", "stop_openers"), *(w for w in conditions if w and unspaced(w[0]))}
+    return re.compile("|".join(map(re.escape, sorted(words, key=len, reverse=True))) or r"(?!)")
 
 
 @cache
@@ -284,10 +287,6 @@ def _thens() -> tuple[str, ...]:
 def _unspaced_list(*keys: str) -> tuple[str, ...]:
     words = {"".join(p) for lang in known().values() for key in keys for p in lang.impact.get(key, frozenset())}
     return tuple(sorted((w for w in words if w and unspaced(w[0])), key=len, reverse=True))
-
-
-def _unspaced_words(*keys: str) -> re.Pattern[str]:
-    return re.compile("|".join(map(re.escape, _unspaced_list(*keys))) or r"(?!)")
 
 
 @cache

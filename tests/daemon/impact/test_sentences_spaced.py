@@ -195,6 +195,9 @@ def test_a_half_width_space_before_the_next_point_ends_a_sentence(message: str, 
         # a "don't" before it: one rule (`prohibition_openers`, `stop_openers`; review helper-176)
         "不要直接推主分支 然後開合併請求",
         "ห้ามแก้ไฟล์นี้ตรงๆ แล้วเปิด PR",
+        # a condition before it: the rule holds only then (review helper-177)
+        "如果客人問價格 然後一律回答五百元",
+        "ถ้าลูกค้าเป็นบริษัท แล้วต้องออกใบกำกับภาษีเต็มรูปทุกครั้ง",
         # after a Latin letter: English or a code name naming the word
         "Wrong, the word should be 然後 not 然后.",
         # the next step of an order after it (`impact.then`)
