@@ -6,10 +6,12 @@ danda "।", the Arabic "؟": Unicode's Sentence_Terminal) followed by a space o
 every line break; at an ideographic space between Chinese or Japanese letters outside
 brackets and quotation marks, unless a particle before it joins on (`space_continues`); and at
 a half-width one between two letters of a script written without spaces after a word that
-closes a sentence (`space_ends_after`: Thai "ค่ะ", Chinese "啦"), or before one that opens the
-next point (`space_ends_before`: Chinese "然後", Thai "แล้ว"; not in an order: "先跑測試 然後再部署"). A full stop after an
-abbreviation any language lists ("e.g.", "z.B.") ends nothing, nor one inside a word
-("mark@fernhill.co", "3.12"), nor one after the number of an item in a list ("1. 上線日是 3/18").
+closes a sentence (`space_ends_after`: Thai "ค่ะ", Chinese "啦"), or, after such a letter or a
+digit, before one that opens the next point (`space_ends_before`: Chinese "然後", Thai "แล้ว"),
+unless what comes before it reaches past it (an order, a rule's scope, a "don't", a condition:
+"先跑測試 然後部署"). A full stop after an abbreviation any language lists ("e.g.", "z.B.") ends
+nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the number of an
+item in a list ("1. 上線日是 3/18").
 
 What is not the person's own words (`apart`): what `memory_engine.claim.apart_spans` finds
 (tag blocks, code fences, block quotes, a pasted e-mail or letter, text in quotation marks);
