@@ -68,26 +68,30 @@ def first_words_in_latin() -> tuple[tuple[Language, frozenset[str]], ...]:
 @cache
 def negations() -> frozenset[str]:
     """The words of every language with cues that say "not" (`NEGATING`): read in capitals."""
-    return frozenset(
-        w
-        for lang in known().values()
-        if lang.impact
-        for w, concepts in lang.concepts.items()
-        if NEGATING & set(concepts)
-    )
+    return meaning(*NEGATING)
+
+
+@cache
+def meaning(*concepts: str) -> frozenset[str]:
+    """The words of every language with cues that the meaning table reads as one of `concepts`
+    ("not", "if")."""
+    wanted = set(concepts)
+    return frozenset(w for lang in known().values() if lang.impact for w, said in lang.concepts.items() if wanted & set(said))
 
 
 @cache
 def contrasts_unspaced() -> tuple[str, ...]:
     """Every language's `contrast` and `contrast_before_name` phrases written in a script without
-    spaces, their words joined as they are typed (Thai "ไม่ใช่", Chinese "不是"): after a space,
-    one goes on with the sentence before it ("500 บาทค่ะ ไม่ใช่ 30%", "用分存吧 不是浮點數")."""
-    joined = {
-        "".join(phrase)
-        for lang in known().values()
-        for key in ("contrast", "contrast_before_name")
-        for phrase in lang.impact.get(key, ())
-    }
+    spaces (Thai "ไม่ใช่", Chinese "不是"): after a space, one goes on with the sentence before it
+    ("500 บาทค่ะ ไม่ใช่ 30%", "用分存吧 不是浮點數")."""
+    return unspaced_phrases("contrast", "contrast_before_name")
+
+
+@cache
+def unspaced_phrases(*keys: str) -> tuple[str, ...]:
+    """Every language's `impact` phrases of `keys` written in a script without spaces, their
+    words joined as they are typed."""
+    joined = {"".join(phrase) for lang in known().values() for key in keys for phrase in lang.impact.get(key, ())}
     return tuple(sorted(w for w in joined if w and unspaced(w[0])))
 
 

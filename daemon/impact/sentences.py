@@ -46,8 +46,8 @@ from functools import cache, cached_property
 from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
-from daemon.impact.cue_words import contrasts_unspaced, negations
-from daemon.text.language import abbreviations, in_every_language, known
+from daemon.impact.cue_words import contrasts_unspaced, meaning, negations, unspaced_phrases
+from daemon.text.language import abbreviations, in_every_language
 from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
 from memory_engine.claim import apart_spans
 
@@ -275,20 +275,15 @@ def _carried() -> re.Pattern[str]:
     "每次", "ต่อไปนี้"), a "don't" (`impact.prohibition_openers`, `impact.stop_openers`: "不要直接推
     main 然後開 PR", "ห้าม push main แล้วเปิด PR" is one rule) and a condition (the meaning table's
     `if`: "如果客人問價格 然後一律回答 500 元" holds only then; review helper-177)."""
-    conditions = {w for lang in known().values() for w, said in lang.concepts.items() if "if" in said}
-    words = {*_unspaced_list("first", "standing", "prohibition_openers", "stop_openers"), *(w for w in conditions if w and unspaced(w[0]))}
-    return re.compile("|".join(map(re.escape, sorted(words, key=len, reverse=True))) or r"(?!)")
+    conditions = (w for w in meaning("if") if w and unspaced(w[0]))
+    words = sorted({*unspaced_phrases("first", "standing", "prohibition_openers", "stop_openers"), *conditions}, key=len, reverse=True)
+    return re.compile("|".join(map(re.escape, words)) or r"(?!)")
 
 
 @cache
 def _thens() -> tuple[str, ...]:
     """The words of an order's next step of every language written without spaces ("再", "ค่อย")."""
-    return _unspaced_list("then")
-
-
-def _unspaced_list(*keys: str) -> tuple[str, ...]:
-    words = {"".join(p) for lang in known().values() for key in keys for p in lang.impact.get(key, frozenset())}
-    return tuple(sorted((w for w in words if w and unspaced(w[0])), key=len, reverse=True))
+    return unspaced_phrases("then")
 
 
 @cache
