@@ -11,14 +11,14 @@ from __future__ import annotations
 import re
 from functools import cache, cached_property, lru_cache
 
-from daemon.impact.clauses import says_not, unspaced, words_of
+from daemon.impact.clauses import says_not, words_of
 from daemon.impact.cues import standing
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import LAUGHING, asks, humour
 from daemon.impact.sentences import sentences
 from daemon.impact.tool_lines import EDITED, EDITED_FILE, NOT_PROSE
 from daemon.text.keyboard import find, said_at, unaccented
-from daemon.text.language import Language, detect, in_every_language, known, script_of
+from daemon.text.language import Language, detect, known, script_of
 from daemon.text.unicode_words import sentence_terminal_marks
 
 # Where an amending phrase may start in the reply: its first word, or its second after an
@@ -219,32 +219,6 @@ def ends_asking_in_prose(text: str) -> bool:
 @lru_cache(maxsize=64)
 def _tail_asks(tail: str) -> bool:
     return ends_asking(NOT_PROSE.sub(" ", tail).rstrip())
-
-
-def ends_offering(text: str) -> bool:
-    """Whether the last sentence of the turn's prose offers more without asking, in an `offer`
-    phrase of any language ("If you want, I can also add a check.", "Если нужно, могу по
-    пятницам собирать её сама.", "Jag hittade 7 regler; om du vill tar jag bort en:" before its
-    command): a "no" after it declines the offer, as one after a question does. Only the last
-    sentence: an offer told earlier was taken up or passed over by what the turn said after it."""
-    return _tail_offers(text[-READ_CHARS:])
-
-
-@lru_cache(maxsize=64)
-def _tail_offers(tail: str) -> bool:
-    prose = NOT_PROSE.sub(" ", tail).rstrip()
-    last = sentences(prose[-OPENING_CHARS:])
-    return bool(last) and _offers().search(last[-1].text.casefold()) is not None
-
-
-@cache
-def _offers() -> re.Pattern[str]:
-    """The `offer` phrases of every language, each a whole word or words where its script spaces
-    them ("if you want", not "if you wanted"), anywhere in a script that does not ("よければ")."""
-    phrases = sorted(in_every_language("offer"), key=len, reverse=True)
-    spaced = [rf"(?<!\w){re.escape(p)}(?!\w)" for p in phrases if not unspaced(p[0])]
-    unspaced_ones = [re.escape(p) for p in phrases if unspaced(p[0])]
-    return re.compile("|".join(spaced + unspaced_ones) or r"(?!)")
 
 
 def _edited_files(text: str) -> frozenset[str]:

@@ -15,7 +15,7 @@ from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, pasted_output
 from daemon.impact.neighbours import Reading
-from daemon.impact.reply import ends_asking_in_prose, ends_offering
+from daemon.impact.reply import ends_asking_in_prose
 from daemon.impact.setright import set_right
 from daemon.impact.shapes import in_code
 from daemon.text.keyboard import find
@@ -140,9 +140,8 @@ def _read(
 
 
 def _answering(lang: Language, words: Words, found: list[Cue], answered: Answered) -> list[Cue]:
-    """The cues of a sentence but a "no" opening the answer to the agent's question or offer
-    (`reply.ends_offering`), which answers it ("Mám to rovnou commitnout?" "ne, to si commitnu
-    sam"; "Если нужно, могу собирать её сама." "нет, я пока сама"): what follows it is read
+    """The cues of a sentence but a "no" opening the answer to the agent's question, which
+    answers it ("Mám to rovnou commitnout?" "ne, to si commitnu sam"): what follows it is read
     for cues of its own. Only a "no" (`answer_no`), not "wrong" nor "incorrect"; and it still
     corrects told of what was done (a verb in the past: "Done — emailed the whole team.
     Anything else?" "No, that was only for Maria.") or with a value the person does not take on
@@ -150,7 +149,7 @@ def _answering(lang: Language, words: Words, found: list[Cue], answered: Answere
     I'll commit it myself in 10 minutes.")."""
     answers = lang.impact.get("answer_no", frozenset())
     noes = [c for c in found if c.kind == "correction" and tuple(c.phrase.split()) in answers]
-    if not noes or not (ends_asking_in_prose(answered.text) or ends_offering(answered.text)):
+    if not noes or not ends_asking_in_prose(answered.text):
         return found
     mine = lang.lists.get("first_person", frozenset())
     valued = any(in_code(w) for w in words.low) and mine.isdisjoint(words.low)

@@ -35,7 +35,7 @@ CONCEPTS = frozenset(
 LISTS = (
     "first_person", "first_person_plural", "first_person_verbs", "stopwords", "connectives", "conjunctions", "hedges",
     "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
-    "short_endings", "space_continues", "space_ends_after", "space_ends_before", "offer",
+    "short_endings", "space_continues", "space_ends_after", "space_ends_before",
 )  # fmt: skip
 PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings", "reminder_endings_closing")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
@@ -273,8 +273,7 @@ def in_every_language(key: str) -> frozenset[str]:
     `abbreviations` ("e.g", "z.b": a full stop after one does not end a sentence),
     `space_continues` (Japanese "は", "から": an ideographic space after one goes on with the
     sentence), `space_ends_after` (Thai "ค่ะ", Chinese "啦": a half-width space after one ends it),
-    `space_ends_before` (Chinese "然後", Thai "แล้ว": one before it does), `offer` ("if you
-    want", "om du vill": what closes an agent's turn that offers more)."""
+    `space_ends_before` (Chinese "然後", Thai "แล้ว": one before it does)."""
     return frozenset().union(*(lang.words(key) for lang in known().values()))
 
 

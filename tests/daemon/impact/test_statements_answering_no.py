@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from daemon.impact.reply import ends_asking, ends_offering
+from daemon.impact.reply import ends_asking
 from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
 
@@ -108,82 +108,3 @@ def test_a_turn_asks_with_greeks_question_mark_only_ending_a_greek_sentence(turn
 )
 def test_a_no_answering_an_offer_keeps_the_rule_after_it(asked: str, message: str, code: str) -> None:
     assert detect_statements(message, "s1", 3, None, answered=asked, usual=language(code))
-
-
-@pytest.mark.parametrize(
-    ("offered", "told", "message", "code"),
-    [
-        (
-            "The report is ready. If you want, I can also send it to the whole team every Friday.",
-            "The report is ready. I also sent it to the whole team.",
-            "no, I forward it to them myself.",
-            "en",
-        ),
-        (
-            "Сводка готова. Если нужно, могу по пятницам в 17:00 собирать её автоматически.",
-            "Сводка готова. Я настроила, что по пятницам в 17:00 она собирается автоматически.",
-            "нет, пятничную сводку я пока сама буду собирать.",
-            "ru",
-        ),
-        (
-            "Jag hittade sju regler utan severity; om du vill tar jag bort den gamla regeln:\n"
-            "```\nkubectl delete prometheusrule node-legacy --dry-run=server\n```",
-            "Jag hittade sju regler utan severity och tog bort den gamla regeln.",
-            "nej, låt den ligga tills vi har testat larmet en vecka",
-            "sv",
-        ),
-        (
-            "Fatura kesildi. İsterseniz gün sonunda bir kontrol ekleyebilirim.",
-            "Fatura kesildi. Gün sonuna bir kontrol ekledim.",
-            "yok, entegratör kendisi yapıyor onu.",
-            "tr",
-        ),
-        (
-            "הבוט עובד. אם תרצה, אפשר להוסיף תיוג של מי שב-on-call.",
-            "הבוט עובד. הוספתי תיוג של מי שב-on-call.",
-            "לא, זה יעצבן את כולם, עזוב.",
-            "he",
-        ),
-        (
-            "Έτοιμο το πρόγραμμα. Αν θέλεις, το στέλνω και στις καθαρίστριες.",
-            "Έτοιμο το πρόγραμμα. Το έστειλα και στις καθαρίστριες.",
-            "όχι, θα το στείλω εγώ αύριο.",
-            "el",
-        ),
-        (
-            "出品リストできました。よければ送料の列も足しておきます。",
-            "出品リストできました。送料の列も足しておきました。",
-            "いや、シートの方は私が直すからいい",
-            "ja",
-        ),
-    ],
-)
-def test_a_no_declining_an_offer_made_without_a_question_corrects_nothing(offered: str, told: str, message: str, code: str) -> None:
-    # "if you want, I can …" closing the turn offers as a question does (`offer`, reply.ends_offering)
-    assert detect_statements(message, "s1", 3, None, answered=offered, usual=language(code)) == []
-    (said,) = detect_statements(message, "s1", 3, None, answered=told, usual=language(code))
-    assert said.kind == "correction"
-
-
-def test_a_no_to_an_offer_keeps_a_value_it_sets_right_and_a_rule_after_it() -> None:
-    offered = "Deployed. If you want, I can deploy to us-east-1 as before for the next release too."
-    (said,) = found("No, the region is eu-west-1 now.", offered)
-    assert said.kind == "correction"
-    (rule,) = found("No, never push to a release branch directly.", "The PR is open. I can also push it to release/2026.02 if you like.")
-    assert rule.kind == "standing_instruction"
-
-
-@pytest.mark.parametrize(
-    ("turn", "offers"),
-    [
-        ("Done. If you want, I can add a test.", True),
-        ("Fertig. Wenn du willst, schicke ich sie gleich an Frau Brandt.", True),
-        ("Готово. Если хотите, могу добавить проверку.", True),
-        ("Done. If you wanted that, it's in the changelog.", False),  # not the phrase, a word longer
-        ("If you want, I can add a test. Done: the rate is 5% now.", False),  # an offer earlier, then what was done
-        ("Fixed the rate to 5%.", False),
-        ("Alternatively, I can add a test:\n```\npytest -k vat\n```", True),  # the command after it is no prose
-    ],
-)
-def test_a_turn_offers_only_in_its_last_sentence(turn: str, offers: bool) -> None:
-    assert ends_offering(turn) is offers
