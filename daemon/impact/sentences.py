@@ -21,8 +21,7 @@ text between single quotes ('never deploy on a Friday'); and tool output pasted 
 - a line that starts with a position, `path:12:` or `3:1`;
 - after a line that ends with `:` or `?` ("the ruff output:", "what does this mean?"), the
   lines up to a blank line, when the first of them looks like output: one of the above, or
-  a label opening it (`WARNUNG:`, `Warning:`, `trade.CustomerPrice:`, `Antidote — Style :`,
-  a level in capitals and a few words before the colon: `WARN sender_id rejected:`);
+  a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`);
 - a log line from where its log starts to the end of its first sentence (`LOG_LINE`): a
   date and a time with seconds, a level in brackets or with a count, an Android tag, a tool's
   message as tools print it ("TypeError: …", "gspread.exceptions.APIError: …",
@@ -70,13 +69,8 @@ INDENTED = re.compile(r"(?m)^(?: {2,}|\t)\S.*$")
 POSITION = re.compile(
     r"(?m)^[ \t]*(?:(?=[\w./\\-]*[^\W\d])[\w./\\-]++:\d+(?::\d+)?:?(?:\s|$)|\d+:\d+(?:\s{2,}|\t|$|\s+(?:error|warning|warn|info|note|hint)\b)).*$"
 )
-# A label opening a line of output: one word, dotted or not (or two joined by a dash), and a
-# colon ("WARNUNG:", "trade.CustomerPrice:", "Antidote — Style :"); or a level in capitals and
-# a few words before the colon ("WARN sender_id rejected: …"; "DEBUG logs never in prod" after
-# "two rules:" is the person's).
-LABEL = re.compile(
-    r"^\s*(?:[\w.-]{2,}(?:\s+[—–-]\s+\w+)?|(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRIT|CRITICAL)\s[^\n:]{1,40}?)\s*:\s*\S"
-)
+# A label opening a line of output: one word (or two joined by a dash) and a colon.
+LABEL = re.compile(r"^\s*[\w-]{2,}(?:\s+[—–-]\s+\w+)?\s*:\s*\S")
 INTRO_END = re.compile(r"[:?？]\s*\Z")
 # A log line, from where its log starts to the end of its first sentence (the person may go on
 # on that line): a date and a time with seconds, a level in brackets or with a count, an

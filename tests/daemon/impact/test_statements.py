@@ -143,10 +143,6 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         # … a class name with capitals inside, dotted ("APIError", "HTTPError")
         "gspread.exceptions.APIError: Quota exceeded — read requests should always be batched",
         "urllib.error.HTTPError: HTTP Error 429: always retry later",
-        # after a line that introduces it: a dotted label, a level in capitals and a few words
-        # before the colon (review: what a tool prints; the person's own labels below)
-        "manage.py check says:\ntrade.CustomerPrice: (models.W042) never define the key type by hand",
-        "this is what it was spitting out yesterday:\nWARN sender_id rejected: sender IDs must never exceed 11 characters",
         "cargo: warning[E0599]: the method is never called",
         # a line of `git log --oneline`
         "git log shows it:\na1b2c3d fix: always close the db pool\n9f8e7d6 chore: bump deps",
@@ -180,6 +176,11 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "TS2322: always fix, never ts-ignore",
         "WARN logs never in production, and no [debug] tags either",
         "WARN [deploy] never on a Friday",
+        # a dotted name, a level in capitals opening a line after one that introduces a list
+        # are the person's labels (review, helper-181: "e.g.:", "README.md:", "ERROR handling:")
+        "One more thing:\ne.g.: always use UTC timestamps",
+        "Two rules:\nREADME.md: always update it with the release",
+        "Two rules:\nERROR handling: always log the request id",
         "two rules for the logs:\nDEBUG logs never in production\nWARN always with a ticket number",
         "OSError is what it says. Never retry without a backoff.",
         "error TS2322: always fix the type, never use ts-ignore.",
