@@ -234,8 +234,10 @@ def detect_statements(
             before, read_before = previous
             # a statement already quotes the sentence before ("No. Amounts are cents."): it is not taken twice
             taken = bool(found) and found[-1].quote.endswith(before.text)
-            # (else, "… And no emoji.", a rule of its own beside another)
-            if taken and read_before.cues and (recall_only or not mine):
+            # (else, "… And no emoji.", a rule of its own beside another; so is a contrast of
+            # function words alone, a form of address set right: "… Und du, nöd Sie.")
+            contrasts = any(c.kind == "contrast" for c in reading.cues)
+            if taken and read_before.cues and (recall_only or not mine) and not contrasts:
                 merged = found.pop()
                 first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                 reading = Reading(lang, joined(read_before.cues, reading.cues), False)

@@ -8,7 +8,7 @@ import pytest
 from daemon.impact.reply import Reply
 from daemon.impact.statements import Statement, detect_statements
 from daemon.impact.swapped import Rewrites
-from daemon.text.language import detect
+from daemon.text.language import detect, language
 
 # The agent's turn the person answers: a statement sets right what the agent did, or says how
 # work is to be done; the first message of a session states a task (test_statements_readings).
@@ -206,6 +206,25 @@ def test_a_sentence_saying_only_that_it_was_said_before_takes_in_the_one_before(
     (statement,) = found("The staging host is stage-2. I said that last week.")
     assert statement.quote == "The staging host is stage-2. I said that last week."
     assert statement.recalls
+
+
+@pytest.mark.parametrize(
+    ("message", "code", "second"),
+    [
+        ("Viel zu lang, die Leute lesen nur die erste Zeile. Und du, nicht Sie.", "de", "Und du, nicht Sie."),
+        ("Trop long, trois lignes suffisent. Et tu, pas vous.", "fr", "Et tu, pas vous."),
+    ],
+)
+def test_a_contrast_of_function_words_after_a_statement_is_a_point_of_its_own(message: str, code: str, second: str) -> None:
+    # "du, nicht Sie" holds no content word, but it sets a form of address right: not a
+    # recall of the statement before, which it would be taken into
+    answered = "Sehr geehrte Frau Huber, Ihre Buchung ist bestätigt." if code == "de" else "Madame, votre commande est prête."
+    said = detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language(code))
+    assert [s.quote for s in said][1:] == [second]
+    assert said[1].kind == "correction"
+    # a recall alone is still taken into the statement before
+    (recalled,) = found("Way too long, three lines max. I told you.")
+    assert recalled.quote == "Way too long, three lines max. I told you."
 
 
 def test_a_statement_in_another_language_than_the_message_is_read_in_its_own() -> None:
