@@ -67,16 +67,11 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     stops = find(low, lang.impact.get("stop_openers", frozenset()))
     declined = _after_negation(lang, text, words, start)
     phrases = lang.impact.get("agreement", frozenset())
-    # after a "no" the meaning table does not read as "not" (Japanese "いや"), a contrast before a
-    # phrase closing the sentence sets a value right first ("いや、10%じゃない、8%で合ってる")
-    contrasts = [at for key in ("contrast", "contrast_after", "contrast_before_name") for at, _ in find(low, lang.impact.get(key, frozenset()))]
-    answered_no = declined is not None and not negating(lang, low[start])
     for at, phrase in find(low, phrases):
         end = at + len(phrase)
         if any(at <= s < end < s + len(p) for s, p in stops):
             continue
-        closing = declined is not None and end == len(low) and not (answered_no and any(declined <= c < at for c in contrasts))
-        if at in (0, start) or (declined is not None and at == declined) or closing:
+        if at in (0, start) or (declined is not None and (at == declined or end == len(low))):
             return " ".join(phrase)
     # "nah, leave it" as "no, leave it": another negation or correction opener, alone before
     # a clause break, opens what a phrase opens with "no", and the phrase closes its clause
@@ -129,12 +124,10 @@ def _longest_first(phrases: frozenset[tuple[str, ...]]) -> tuple[tuple[str, tupl
 
 def _after_negation(lang: Language, text: str, words: Words, start: int) -> int | None:
     """Where the clause after a sentence's opening negation starts ("no no, hai ragione":
-    the position of "hai"), or None when the sentence does not open with one: a word the
-    meaning table reads as "not", or one that answers "no" (`answer_no`: Japanese "いや")."""
-    noes = lang.impact.get("answer_no", frozenset())
+    the position of "hai"), or None when the sentence does not open with one."""
 
     def negation(i: int) -> bool:
-        return i < len(words.low) and (negating(lang, words.low[i]) or (words.low[i],) in noes)
+        return i < len(words.low) and negating(lang, words.low[i])
 
     breaks = set(clause_breaks(text, words))
 

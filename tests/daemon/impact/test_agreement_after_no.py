@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from daemon.impact.statements import Statement, detect_statements
-from daemon.text.language import language
 
 # The agent's turn the person answers, and its reply after the message.
 AGENT = "Done, I set the GST rate on the invoice template to 5%."
@@ -225,26 +224,3 @@ def test_a_no_granting_the_agent_was_right_before_the_next_step_corrects_nothing
 )
 def test_words_granting_the_agent_was_right_only_after_an_opening_no(message: str) -> None:
     assert detect_statements(message, "s01", 3, None, answered="I set the release date to 13 March and pushed to main.")
-
-
-# Japanese "いや" answers "no" without the meaning table reading it as "not"; "Xで合ってる" ("X is
-# right as it is") closing the sentence after it grants the agent its value.
-COUNTED = "すみません、さっき宅急便コンパクト14件と書きましたが、重複を除くと13件です。"
-
-
-@pytest.mark.parametrize("message", ["いや、13で合ってる。", "いや、それで合ってます", "いやいや、13件で合ってます"])
-def test_a_japanese_no_granting_the_agents_value_corrects_nothing(message: str) -> None:
-    assert detect_statements(message, "s01", 3, None, answered=COUNTED, usual=language("ja")) == []
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "いや、14が合ってる",  # "14 is the right one": が names the value meant
-        "いや、13じゃない、14で合ってる",  # a contrast before it sets the value right first
-        "いや、13件で合ってる、14じゃない",  # … and after it
-    ],
-)
-def test_a_japanese_no_setting_the_value_right_still_corrects(message: str) -> None:
-    (said,) = detect_statements(message, "s01", 3, None, answered=COUNTED, usual=language("ja"))
-    assert said.kind == "correction"
