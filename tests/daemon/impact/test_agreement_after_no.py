@@ -135,6 +135,16 @@ AGREEING = [
     ("zh", "不，这样就行"),
     ("zh", "不，你做得对，客户就要5%"),
     ("zh", "不，不用道歉"),
+    # typed without the comma after the "no", or with a word between (the read corpora's), the
+    # value the agent kept said again beside it
+    ("fr", "non tu as raison, 5 %, pas 18 %"),
+    ("fr", "non c'est toi qui as raison, 5 %, pas 18 %"),
+    ("sv", "nä det är bra så, 5 %, inte 18 %"),
+    ("ko", "아뇨 맞아요, 5%예요, 18%가 아니에요"),
+    ("pl", "nie no, masz racje, 5%, nie 18%"),
+    ("tr", "yok yok, doğru hesaplamışsın, %5, %18 değil"),
+    ("uk", "ні, то ти правильно пишеш, 5%, а не 18%"),
+    ("zh", "不是 你沒講錯 是5% 不是18%"),
 ]
 
 
@@ -220,6 +230,7 @@ def test_a_no_granting_the_agent_was_right_before_the_next_step_corrects_nothing
         "theek kiya, lekin aage se hamesha PR banana",  # no opening "no": a rule after the praise (review helper-174)
         "nee, juist 12 maart, niet 13",  # Dutch "juist" is also "precisely"
         "no, claro que no, nunca lo subas a main",  # "of course not"
+        "non tu as raison, mais à partir de maintenant toujours la date en 13 mars",  # a rule after "but"
     ],
 )
 def test_words_granting_the_agent_was_right_only_after_an_opening_no(message: str) -> None:
