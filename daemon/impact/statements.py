@@ -70,6 +70,7 @@ from daemon.impact.setright import MANY, may_set_right, spells
 from daemon.impact.shown import shown_by_reply
 from daemon.impact.swapped import Rewrites, asks_or_tells, reworked
 from daemon.impact.untaken import may_be_untaken, untaken
+from daemon.text.keyboard import find
 from daemon.text.language import Language, detect
 
 # Content words a statement needs to be read alone (one that only recalls, beside the clause it
@@ -234,10 +235,13 @@ def detect_statements(
             before, read_before = previous
             # a statement already quotes the sentence before ("No. Amounts are cents."): it is not taken twice
             taken = bool(found) and found[-1].quote.endswith(before.text)
-            # (else, "… And no emoji.", a rule of its own beside another; so is a contrast of
-            # function words alone, a form of address set right: "… Und du, nöd Sie.")
-            contrasts = any(c.kind == "contrast" for c in reading.cues)
-            if taken and read_before.cues and (recall_only or not mine) and not contrasts:
+            # (else, "… And no emoji.", a rule of its own beside another; so is a form of address
+            # set right by a contrast, a `second_person` word in it: "… Und du, nöd Sie."; not
+            # "… Not now, not ever.")
+            addressed = any(c.kind == "contrast" for c in reading.cues) and bool(
+                find(words_of(sentence.text).low, lang.impact.get("second_person", frozenset()))
+            )
+            if taken and read_before.cues and (recall_only or not mine) and not addressed:
                 merged = found.pop()
                 first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                 reading = Reading(lang, joined(read_before.cues, reading.cues), False)

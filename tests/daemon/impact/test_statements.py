@@ -222,9 +222,12 @@ def test_a_contrast_of_function_words_after_a_statement_is_a_point_of_its_own(me
     said = detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language(code))
     assert [s.quote for s in said][1:] == [second]
     assert said[1].kind == "correction"
-    # a recall alone is still taken into the statement before
+    # a recall alone is still taken into the statement before, and so is an emphasis (review,
+    # helper-182: "Not now, not ever." says nothing alone)
     (recalled,) = found("Way too long, three lines max. I told you.")
     assert recalled.quote == "Way too long, three lines max. I told you."
+    (emphasis,) = detect_statements("Use the staging DB, never prod. Not now, not ever.", "s1.jsonl", 3, None, answered="I ran the migration on prod.")
+    assert emphasis.quote == "Use the staging DB, never prod. Not now, not ever."
 
 
 def test_a_statement_in_another_language_than_the_message_is_read_in_its_own() -> None:
