@@ -108,8 +108,7 @@ def excluded(
     if _joking(lang, words, lang.impact.get("kidding", frozenset())):
         return True  # "retries 9000 lol jk": the person says it is a joke
     ruled = any(c.kind in RULING for c in found)
-    rules = frozenset(c.at + len(c.phrase.split()) - 1 for c in found if c.kind == "standing")
-    laughs = _joking(lang, words, humour(lang), rules) or LAUGHING.search(text)
+    laughs = _joking(lang, words, humour(lang)) or LAUGHING.search(text)
     if laughs and (ruled or not (_sets_value_right(lang, text, words, found) or any(c.kind in IN_EARNEST for c in found))):
         return True
     # "I'd rather" and "je préférerais" are preferences, not suppositions
@@ -188,14 +187,13 @@ def _framed(text: str, words: Words, found: list[Cue]) -> str:
     return text[: words.spans[ends[0]][0]] if ends else text
 
 
-def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]], rules: frozenset[int] = frozenset()) -> bool:
+def _joking(lang: Language, words: Words, phrases: frozenset[tuple[str, ...]]) -> bool:
     """Whether the sentence says one of `phrases` with no "not" right before or after it: "no
     kidding, always use pnpm", "I'm not joking, never push to main", "ich scherze nicht" are
-    said in earnest. A "never" that is the rule's own word (at one of `rules`, a standing cue's
-    last word) negates no laugh after it: "a gente nunca kkkk" laughs at the rule."""
+    said in earnest."""
     low = words.low
     return any(
-        not (i > 0 and i - 1 not in rules and says_not(lang, low[i - 1])) and not (i + len(p) < len(low) and says_not(lang, low[i + len(p)]))
+        not (i > 0 and says_not(lang, low[i - 1])) and not (i + len(p) < len(low) and says_not(lang, low[i + len(p)]))
         for i, p in said(lang, words, phrases)
     )
 

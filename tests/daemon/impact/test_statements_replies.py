@@ -451,9 +451,6 @@ def test_a_sweating_smile_beside_a_correction_is_no_joke(code: str, message: str
         ("en", DRAFT, "always blame Kevin, not Steve lol"),  # a rule nobody means, with a "not X"
         ("de", DRAFT, "Immer Kaffee, nicht Tee haha"),  # German capitalises every noun
         ("en", "Set retries to 3.", "retries 9000 lol jk"),  # the person says it is a joke
-        # a laugh right after the rule's own "never" laughs at it: the "never" negates no laugh
-        ("pt", DRAFT, "no carnaval a regra é clara: hóspede dorme, a gente nunca kkkk"),
-        ("en", DRAFT, "friday deploys, never lol"),
     ],
 )
 def test_a_laugh_still_marks_a_joke(code: str, answered: str, message: str) -> None:
