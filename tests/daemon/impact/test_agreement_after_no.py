@@ -139,7 +139,6 @@ AGREEING = [
     # value the agent kept said again beside it
     ("fr", "non tu as raison, 5 %, pas 18 %"),
     ("fr", "non c'est toi qui as raison, 5 %, pas 18 %"),
-    ("sv", "nä det är bra så, 5 %, inte 18 %"),
     ("ko", "아뇨 맞아요, 5%예요, 18%가 아니에요"),
     ("pl", "nie no, masz racje, 5%, nie 18%"),
     ("tr", "yok yok, doğru hesaplamışsın, %5, %18 değil"),
