@@ -226,8 +226,9 @@ def test_a_contrast_of_function_words_after_a_statement_is_a_point_of_its_own(me
     # helper-182: "Not now, not ever." says nothing alone)
     (recalled,) = found("Way too long, three lines max. I told you.")
     assert recalled.quote == "Way too long, three lines max. I told you."
-    (emphasis,) = detect_statements("Use the staging DB, never prod. Not now, not ever.", "s1.jsonl", 3, None, answered="I ran the migration on prod.")
-    assert emphasis.quote == "Use the staging DB, never prod. Not now, not ever."
+    message = "Use the staging DB, never prod. Not now, not ever."
+    (said,) = detect_statements(message, "s1.jsonl", 3, None, answered="I ran the migration on prod.")
+    assert said.quote == message
 
 
 def test_a_statement_in_another_language_than_the_message_is_read_in_its_own() -> None:
