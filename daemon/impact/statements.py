@@ -45,7 +45,7 @@ from daemon.impact.amends import (
     not_amended,
     tells,
 )
-from daemon.impact.clauses import body_start, words_of
+from daemon.impact.clauses import words_of
 from daemon.impact.content import content
 from daemon.impact.cue_words import may_hold_cues
 from daemon.impact.cues import Cue
@@ -194,9 +194,6 @@ def detect_statements(
     # … and a sentence that opens with "and" beside a statement is another point of it
     # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`)
     read = points(text, read, spans, (usual, whole))
-    # … and a sentence that only says it was a joke takes back the one before it ("not 17 but 21.
-    # just kidding", "17 아니고 21이에요 농담이야")
-    read = [(s, Reading(r.language, [], True) if k + 1 < len(read) and _joke_said(read[k + 1], (whole, usual)) else r) for k, (s, r) in enumerate(read)]
     # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
     if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:
         read = [(s, Reading(r.language, [], False) if any(c.kind in SHOWN_BY_REPLY for c in r.cues) else r) for s, r in read]
@@ -263,20 +260,6 @@ def detect_statements(
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
-
-
-def _joke_said(after: tuple[Sentence, Reading], languages: tuple[Language | None, Language | None]) -> bool:
-    """Whether the sentence says only that the one before was a joke: its words, after its
-    lead-ins, one of the `kidding` phrases of its language, the message's or the session's
-    ("just kidding", "농담이야")."""
-    sentence, reading = after
-    low = words_of(sentence.text).low
-    return any(
-        low[body_start(lang, low) :] == p
-        for lang in (reading.language, *languages)
-        if lang is not None
-        for p in lang.impact.get("kidding", frozenset())
-    )
 
 
 def _unread(read: list[tuple[Sentence, Reading]]) -> bool:

@@ -39,7 +39,7 @@ LISTS = (
 )  # fmt: skip
 PATTERNS = (
     "negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings",
-    "reminder_endings_closing", "closing_endings",
+    "reminder_endings_closing", "closing_endings", "closing_marks",
 )  # fmt: skip
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
