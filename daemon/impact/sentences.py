@@ -9,7 +9,7 @@ a half-width one between two letters of a script written without spaces after a 
 closes a sentence (`space_ends_after`: Thai "ค่ะ", Chinese "啦"), or, after such a letter or a
 digit, before one that opens the next point (`space_ends_before`: Chinese "然後", Thai "แล้ว"),
 unless what comes before it reaches past it (an order, a rule's scope, a "don't", a condition:
-"先跑測試 然後部署"); and at a space after a word whose ending closes a sentence (`run_on`). A full stop after an abbreviation any language lists ("e.g.", "z.B.") ends
+"先跑測試 然後部署"). A full stop after an abbreviation any language lists ("e.g.", "z.B.") ends
 nothing, nor one inside a word ("mark@fernhill.co", "3.12"), nor one after the number of an
 item in a list ("1. 上線日是 3/18").
 
@@ -44,11 +44,10 @@ import unicodedata
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from functools import cache, cached_property
-from itertools import accumulate, pairwise
+from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import contrasts_unspaced, meaning, negations, unspaced_phrases
-from daemon.impact.run_on import CLOSING, OPENING, ends
 from daemon.text.language import abbreviations, in_every_language
 from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
 from memory_engine.claim import apart_spans
@@ -123,6 +122,9 @@ SPACE = re.compile(rf"(?<=[{spaceless_class()}])(?:\u3000+| +)(?=[{spaceless_cla
 CLOSING_WINDOW = 16
 # Characters after the word that opens a point read for what follows it.
 WORD_WINDOW = 12
+# What opens and closes a quotation or an aside, in which such a space ends nothing.
+OPENING = "「『（(【〔“‘"
+CLOSING = "」』）)】〕”’"
 
 
 @dataclass(frozen=True)
@@ -190,16 +192,7 @@ def sentences(message: str) -> list[Sentence]:
         _add(found, text, start, match.end())
         start = match.end()
     _add(found, text, start, len(text))
-    return [piece for sentence in found for spaced in _spaced_apart(sentence) for piece in _ended_apart(spaced)]
-
-
-def _ended_apart(sentence: Sentence) -> list[Sentence]:
-    """The sentence cut where a word's ending closes one (`run_on.ends`: Korean "-요")."""
-    cuts = ends(sentence.text)
-    if not cuts:
-        return [sentence]
-    bounds = [(0, cuts[0][0]), *((a[1], b[0]) for a, b in pairwise(cuts)), (cuts[-1][1], len(sentence.text))]
-    return [Sentence(sentence.text[a:b], sentence.start + a, sentence.start + b) for a, b in bounds]
+    return [piece for sentence in found for piece in _spaced_apart(sentence)]
 
 
 def _spaced_apart(sentence: Sentence) -> list[Sentence]:

@@ -37,10 +37,7 @@ LISTS = (
     "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
     "short_endings", "space_continues", "space_ends_after", "space_ends_before",
 )  # fmt: skip
-PATTERNS = (
-    "negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings",
-    "reminder_endings_closing", "closing_endings", "closing_marks",
-)  # fmt: skip
+PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings", "reminder_endings_closing")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",

@@ -451,8 +451,6 @@ def test_a_sweating_smile_beside_a_correction_is_no_joke(code: str, message: str
         ("en", DRAFT, "always blame Kevin, not Steve lol"),  # a rule nobody means, with a "not X"
         ("de", DRAFT, "Immer Kaffee, nicht Tee haha"),  # German capitalises every noun
         ("en", "Set retries to 3.", "retries 9000 lol jk"),  # the person says it is a joke
-        # … after a Korean sentence it is typed together with (the split before it is not read)
-        ("ko", "재시도 3회로 설정했습니다.", "3 아니고 9000이에요 농담이야"),
     ],
 )
 def test_a_laugh_still_marks_a_joke(code: str, answered: str, message: str) -> None:
