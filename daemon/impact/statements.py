@@ -237,7 +237,7 @@ def detect_statements(
             taken = bool(found) and found[-1].quote.endswith(before.text)
             # (else, "… And no emoji.", a rule of its own beside another; so is a form of address
             # set right by a contrast, a `second_person` word right beside its "not": "… Und du,
-            # nöd Sie."; not "… Not now, not ever, you hear me.")
+            # nöd Sie."; not an emphasis, "Use staging, never prod. Not now, not ever.")
             you = {i for i, _ in find(words_of(sentence.text).low, lang.impact.get("second_person", frozenset()))}
             addressed = any(c.kind == "contrast" and (c.at - 1 in you or c.at + 1 in you) for c in reading.cues)
             if taken and read_before.cues and (recall_only or not mine) and not addressed:
