@@ -208,7 +208,8 @@ def _spaced_apart(sentence: Sentence) -> list[Sentence]:
     scopes = [m.start() for m in _carried().finditer(text)] if points else []
     for at in sorted(spaces.keys() | points.keys()):
         match = spaces.get(at) or points[at]
-        depth += sum(c in OPENING for c in text[read:at]) - sum(c in CLOSING for c in text[read:at])
+        between = text[read:at]
+        depth += sum(c in OPENING for c in between) - sum(c in CLOSING for c in between)
         read = at
         if at not in spaces:
             ends = _opens_point(text, start, match.end(), scopes)  # "… 22:00 然後「服務質量」…": after a digit too

@@ -238,9 +238,7 @@ def detect_statements(
             # (else, "… And no emoji.", a rule of its own beside another; so is a form of address
             # set right by a contrast, a `second_person` word right beside its "not": "… Und du,
             # nöd Sie."; not an emphasis, "Use staging, never prod. Not now, not ever.")
-            you = {i for i, _ in find(words_of(sentence.text).low, lang.impact.get("second_person", frozenset()))}
-            addressed = any(c.kind == "contrast" and (c.at - 1 in you or c.at + 1 in you) for c in reading.cues)
-            if taken and read_before.cues and (recall_only or not mine) and not addressed:
+            if taken and read_before.cues and (recall_only or not mine) and not _addressed(sentence.text, lang, reading.cues):
                 merged = found.pop()
                 first = Sentence(merged.quote, before.end - len(merged.quote), before.end)
                 reading = Reading(lang, joined(read_before.cues, reading.cues), False)
@@ -260,6 +258,16 @@ def detect_statements(
     # a value set right in more than MANY sentences of one message is a pasted table or log
     valued = {id(s) for s in found if all(c.startswith("set_right:") for c in s.cues)}
     return [s for s in found if id(s) not in valued] if len(valued) > MANY else found
+
+
+def _addressed(text: str, lang: Language, found: list[Cue]) -> bool:
+    """Whether a contrast of the sentence has a `second_person` word right beside its "not"
+    ("Und du, nöd Sie"); its words are read only when it has a contrast."""
+    contrasts = [c.at for c in found if c.kind == "contrast"]
+    if not contrasts:
+        return False
+    you = {i for i, _ in find(words_of(text).low, lang.impact.get("second_person", frozenset()))}
+    return any(at - 1 in you or at + 1 in you for at in contrasts)
 
 
 def _unread(read: list[tuple[Sentence, Reading]]) -> bool:
