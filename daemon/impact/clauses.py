@@ -20,6 +20,8 @@ CLAUSE_BREAK = re.compile(r"[,;:—–()，、；：（）]|\s-\s|[»”\"']\s*[
 NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
 # Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).
 SHOUTED = 3
+# Words of address said in a row after a "no": "nah mate, …", "όχι ρε φίλε, …".
+CALLED = 2
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,22 @@ def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
                 moved = True
                 break
     return i
+
+
+def called(lang: Language, text: str, words: Words, i: int) -> int:
+    """The position after the words that call the listener (`vocative`: "mate", "joh", "ρε",
+    "yaar"), at most CALLED of them, standing at `i` and closing their clause ("no mate, it's
+    8080", "nee joh, …", "npm nahi bhai, pnpm"); `i` when none do. Said after a "no", they leave
+    it the "no" of its clause; followed by more words, they may be words of their own ("no man
+    pages in the repo")."""
+    vocatives = lang.impact.get("vocative", frozenset())
+    j = i
+    for _ in range(CALLED):
+        step = max((len(p) for p in vocatives if said_at(words.low, j, p)), default=0)
+        if not step:
+            break
+        j += step
+    return j if j > i and (j == len(words.low) or j in breaks(text, words)) else i
 
 
 @lru_cache(maxsize=1024)

@@ -75,8 +75,9 @@ def cue_tokens(code: str) -> frozenset[str]:
     # a cue of one word, and every word of a recall ("i told you", "zum x-ten mal": a person
     # recalls in more words than any list holds); the words of other phrases may carry
     # content ("time" of "this time", "next time", "using" of "we stopped using"); `brief` is no
-    # cue ("short" of "keep the emails short" says what)
-    listed = [p for name, phrases in lang.impact.items() if name != "brief" for p in phrases]
+    # cue ("short" of "keep the emails short" says what), nor `vocative`, a word of address that
+    # names someone as often ("Ramazan abi", "Rakesh bhai")
+    listed = [p for name, phrases in lang.impact.items() if name not in ("brief", "vocative") for p in phrases]
     phrases = listed + list(lang.claim.get("standing", ()))
     recalls = [p for name in ("reminder", "again") for p in lang.impact.get(name, ())]
     plain = {p[0] for p in phrases if len(p) == 1} | {w for p in recalls for w in p}

@@ -7,7 +7,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 
 | class | where it counts | for example |
 | --- | --- | --- |
-| correction_opener | at the start (after `lead_ins`), punctuation after it | "No — use pnpm" |
+| correction_opener | at the start (after `lead_ins`), punctuation after it or after a word of address (`vocative`) | "No — use pnpm", "nah mate, 8080" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
 | contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from daemon.impact.again import recalls
-from daemon.impact.clauses import SHOUTED, Words, body_start, negating
+from daemon.impact.clauses import SHOUTED, Words, body_start, called, negating
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.naming import names, number, term, value
 from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, sequence
@@ -78,13 +78,15 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     # ("Never leave it running" and "Wrong, leave it as a draft from now on" set rules)
     openers = lang.impact.get("correction_openers", frozenset())
     breaks = set(clause_breaks(text, words))
-    if start + 1 not in breaks or not (negating(lang, low[start]) or (low[start],) in openers):
+    # … a word of address between them ("nah mate, leave it") as none
+    rest = called(lang, text, words, start + 1)
+    if rest not in breaks or not (negating(lang, low[start]) or (low[start],) in openers):
         return None
     for phrase in phrases:
-        end = start + len(phrase)
+        end = rest + len(phrase) - 1
         closes = end == len(low) or end in breaks
         other = len(phrase) > 1 and phrase[0] != low[start] and negating(lang, phrase[0])
-        if other and closes and said_at(low, start + 1, phrase[1:]):
+        if other and closes and said_at(low, rest, phrase[1:]):
             return " ".join(phrase)
     return None
 
@@ -139,6 +141,7 @@ def _after_negation(lang: Language, text: str, words: Words, start: int) -> int 
     i = start + 1
     while negation(i) and not broken(i):  # "no no, …", but not the "no" of "no, no hace falta"
         i += 1
+    i = called(lang, text, words, i)  # "nee joh, je hebt gelijk"
     if i >= len(words.low) or not broken(i):
         return None
     return i
@@ -166,16 +169,19 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
             size = len(phrase)
             if not said_at(low, at, phrase) or not free(at, size):
                 continue
-            rest = text[words.spans[at + size - 1][1] :]
+            # a word of address after it that closes its clause goes with it ("no mate, …",
+            # "όχι ρε, …"), and leaves it no prohibition ("no mate" forbids no mate)
+            end = called(lang, text, words, at + size)
+            rest = text[words.spans[end - 1][1] :]
             after = rest.lstrip()
             # a script that writes no space between words (Thai) marks a pause with one
             paused = lang.script in UNSPACED and rest[:1].isspace()
             punctuated = not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
             if kind == "correction_openers" and not (punctuated or paused):
                 continue
-            if kind == "prohibition_openers" and punctuated:
+            if kind == "prohibition_openers" and (punctuated or end > at + size):
                 continue
-            if kind == "stop_openers" and at + size == len(low):  # "Stopp." alone stops nothing said
+            if kind == "stop_openers" and end == len(low):  # "Stopp." alone stops nothing said
                 continue
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     # a negation before a verb that forbids, anywhere in a clause: "промокоды от себя не раздавай"
@@ -199,7 +205,8 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         end = i + len(phrase)
         opened = clauses[bisect_right(clauses, i) - 1] if clauses[0] <= i else start
         named = 0 < i - opened <= NAMED and any(names(lang, text, words, k) for k in range(opened, i))
-        closing = opened > start and named and end in ends
+        shut = called(lang, text, words, end)  # "npm nahi bhai, pnpm": where its clause ends
+        closing = opened > start and named and shut in ends
         # … or a first clause, when what it negates is a name and another clause follows with
         # what is meant: "kesen firma Kaya Tarım Ltd değil, … Mehmet Kaya"; a word opening the
         # sentence is capitalised as any ("Acil değil, yarın yaparız"), a value is one still, and
@@ -207,7 +214,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         named_before = (i - 1 > start and names(lang, text, words, i - 1)) or (
             i - 1 >= start and (value(lang, low, i - 1) or term(lang, low[i - 1]))
         )
-        closing = closing or (opened <= start < i and end in ends and end < len(low) and named_before)
+        closing = closing or (opened <= start < i and shut in ends and shut < len(low) and named_before)
         if (closing or _between(lang, low, i, end)) and free(i, len(phrase)):
             found.append(Cue("contrast", " ".join(phrase), i))
     # Chinese "不是" says "X, not Y" only before what it names, to its clause's end ("我们用pnpm，
