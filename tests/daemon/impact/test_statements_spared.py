@@ -77,3 +77,18 @@ def test_a_rule_after_but_stands_beside_a_dismissal_or_an_agreement(message: str
 )
 def test_a_one_off_or_a_dismissal_with_no_but_before_the_rule_spares_it(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "this week only, no emojis in the newsletter",
+        "今週だけ、絵文字は入れないで。",
+        "solo esta semana, nada de emojis en el newsletter",
+        "nur diese Woche keine Emojis im Newsletter",
+        "이번 주만 이모지 넣지 마세요",
+        "sadece bu hafta emoji koyma",
+    ],
+)
+def test_a_request_for_this_week_or_month_only_is_a_one_off(message: str) -> None:
+    assert found(message) == []
