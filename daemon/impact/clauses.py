@@ -76,7 +76,12 @@ def called(lang: Language, text: str, words: Words, i: int) -> int:
         if not step:
             break
         j += step
-    return j if j > i and (j == len(words.low) or j in breaks(text, words)) else i
+    if j == i:
+        return i
+    # closing their clause: punctuation after them, or the end (the Arabic comma too, which
+    # `breaks` leaves out: "لا يا عم، المنفذ 8080")
+    after = text[words.spans[j - 1][1] :].lstrip()
+    return j if not after or not (after[0].isalnum() or after[0] in "'‘«“\"") else i
 
 
 @lru_cache(maxsize=1024)

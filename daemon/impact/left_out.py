@@ -11,11 +11,11 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import NEGATING, Words, body_start, says_not
+from daemon.impact.clauses import Words, body_start, says_not
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import NAMED, Cue, agreement, closes, said
 from daemon.impact.naming import names
-from daemon.impact.story import told_as_story
+from daemon.impact.story import bare, told_as_story
 from daemon.text.keyboard import said_at
 from daemon.text.language import Language, detect, known
 from daemon.text.unicode_words import uncased
@@ -39,9 +39,6 @@ RECALLING = frozenset({"reminder", "again", "precedent"})
 # to main 😅"), as often as to a joke. The other laughing faces of `claim.JOKE_EMOJI` laugh.
 AWKWARD = "\U0001f605"
 LAUGHING = re.compile(JOKE_EMOJI.pattern.replace(AWKWARD, ""))
-# What a bare "always" or "never" means in the meaning table: said after a "but", it tells how
-# things are as often as it sets a rule (`_ahead`).
-AHEAD_NOT = NEGATING | {"must"}
 # Cues that carry a rule: a laugh beside them is a rule nobody means ("nunca despliegues en
 # viernes… jaja", "always blame Kevin, not Steve lol").
 RULING = frozenset({"standing", "preference", "prohibition", "stop"})
@@ -144,9 +141,7 @@ def _ahead(lang: Language, cue: Cue) -> bool:
     """Whether a cue sets a rule for from now on: a standing phrase that is no bare "always" or
     "never" (one word the meaning table reads as "must" or "not": "from now on", "next time",
     "ask me before")."""
-    if cue.kind != "standing":
-        return False
-    return len(cue.phrase.split()) > 1 or not (AHEAD_NOT & set(lang.concepts.get(cue.phrase, ())))
+    return cue.kind == "standing" and not bare(lang, cue)
 
 
 def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue], before: str = "") -> bool:

@@ -7,19 +7,27 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from daemon.impact.clauses import Words, breaks, negating
+from daemon.impact.clauses import NEGATING, Words, breaks, negating
 from daemon.impact.cues import Cue, said
 from daemon.text.language import Language
 
 # Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
 OWNER = 2
+# What a bare "always" or "never" means in the meaning table (one word read as "must" or
+# "not"): it tells how things are as often as it sets a rule; "from now on", "next time" do not.
+AHEAD_NOT = NEGATING | {"must"}
+
+
+def bare(lang: Language, cue: Cue) -> bool:
+    """Whether `cue` is a bare "always" or "never" (see AHEAD_NOT)."""
+    return cue.kind == "standing" and len(cue.phrase.split()) == 1 and bool(AHEAD_NOT & set(lang.concepts.get(cue.phrase, ())))
 
 
 def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
     """Whether "always"/"never" (all of `found`) tell what was or what others do, not what is
     to be: said about a state that is over, in its clause or a later one ("antigamente nunca
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
-    rule is now), after a third person in its clause (`third_person`: "han betaler altid
+    rule is now), in a sentence naming a time gone by, after a third person in its clause (`third_person`: "han betaler altid
     sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
     beside a verb in the past (`_told`)."""
     # each word's clause by bisection over the sentence's breaks, read once: a pasted log of
@@ -27,6 +35,11 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     cut = breaks(text, words)
     over = min((bisect_right(cut, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)), default=None)
     if over is not None and all(bisect_right(cut, c.at) >= over for c in found):
+        return True
+    # … or a bare "always"/"never" in a sentence that names a time gone by (`past_time`: "they had
+    # 90 walk-ins last time", "Horak nam loni poslal chmel … a nikdy se ani neomluvil"); "from now
+    # on" or "next time" beside it still sets a rule ("Yesterday you pushed to main. From now on …")
+    if all(bare(lang, c) for c in found) and said(lang, words, lang.impact.get("past_time", frozenset()), spans):
         return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do

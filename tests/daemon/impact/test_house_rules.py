@@ -1,7 +1,7 @@
 """How things are done where the person works, said as people say it ("thats how we do it
-here", "c'est comme ça qu'on fait ici", "24h to u nas tak nie działa"), is a standing
-instruction; the same words agreeing to one plan, telling of an event or of a trouble are not
-(sentences written for these tests)."""
+here", "c'est comme ça qu'on fait ici", "bizde işler böyle"), is a standing instruction; the
+same words agreeing to one plan, telling of an event, a trouble or what the person has are
+not: phrases that say those as often are not listed (sentences written for these tests)."""
 
 from __future__ import annotations
 
@@ -20,15 +20,14 @@ def found(message: str) -> list[Statement]:
     ("message", "cue"),
     [
         ("copy the sheet to backups with the date before the script runs, thats how we do it here", "standing:how we do it here"),
-        ("pis les noix en majuscules dans Allergenes, c'est comme ca qu'on fait ici", "standing:c'est comme ça qu'on fait"),
-        ("czas wysylki 21 dni roboczych. 24h to u nas tak nie dziala", "standing:to u nas tak nie działa"),
+        ("pis les noix en majuscules dans Allergenes, c'est comme ca qu'on fait ici", "standing:c'est comme ça qu'on fait ici"),
         ("Rechnungen gehen erst nach dem Okay vom Chef raus, so läuft das bei uns", "standing:so läuft das bei uns"),
         ("primero el dry-run y después lo corrés de verdad, acá trabajamos así", "standing:acá trabajamos así"),
         ("eerst een Tikkie, dan pas de rit, zo gaat dat bij ons", "standing:zo gaat dat bij ons"),
         ("ラベルは先に印刷してから箱詰め、うちのやり方やけん", "standing:うち の やり方"),
         ("退款先給我看 我們的規矩", "standing:我們 的 規矩"),
         ("בקבוצה שולחים קודם לי, ככה זה אצלנו", "standing:ככה זה אצלנו"),
-        ("faturayı ayın 5'inde kesiyoruz, bizde böyle", "standing:bizde böyle"),
+        ("faturayı ayın 5'inde kesiyoruz, bizde işler böyle", "standing:bizde işler böyle"),
     ],
 )
 def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(message: str, cue: str) -> None:
@@ -53,6 +52,20 @@ def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(me
         "У нас все так же падает на staging.",
         # asked, or told of how it was
         "is that how we do it here?",
+        # agreeing to the plan the agent offered, in words a house rule is said in too
+        "perfect, that's how we do it",
+        "tamam abi, biz böyle yapıyoruz",
+        "ok, мы так работаем",
+        "fedt, sådan kører vi",
+        "vale, así trabajamos",
+        # what the person has, explains or reports
+        "bizde böyle bir ürün yok",
+        "il parser qui funziona così: legge riga per riga",
+        "Aqui a gente faz bolo de pote e brigadeiro, me ajuda com a legenda",
+        "u nas jest tak dużo zamówień, że nie wyrabiamy",
+        "u nás to tak nefunguje, pořád to hází chybu 500",
+        "zo gaat het hier elke maandag mis met de backup",
+        "我们都是这样想的",
         "thats how we did it here before the merger, Margaret changed it.",
     ],
 )

@@ -1,7 +1,8 @@
 """A word of address after a "no" ("no mate, …", "nee joh, …", "όχι ρε, …", "nahi yaar, …")
 leaves it the "no" that corrects, and the "no" that agrees ("nah mate, you're right"); followed
-by more words of its clause, the word is its own ("no man pages in the repo"). A "never" after
-"if" asks "if ever" (sentences written for these tests)."""
+by more words of its clause, the word is its own ("no man pages in the repo"), and a word that
+names someone as often is not listed ("no boss, just the team") (sentences written for these
+tests)."""
 
 from __future__ import annotations
 
@@ -57,18 +58,20 @@ def test_a_word_of_address_followed_by_more_words_is_a_word_of_its_own() -> None
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("fr", "si jamais elle paye tout d'un coup, ca change quoi pour la TVQ"),
-        ("it", "se mai il cliente paga in contanti, cosa cambia per l'IVA"),
-        ("en", "if ever the client pays cash, what changes for the VAT"),
+        ("en", "no boss, just the team"),
+        ("de", "kein Chef, nur das Team"),
+        ("es", "sin jefe, solo el equipo"),
+        ("nl", "geen baas, alleen het team"),
     ],
 )
-def test_never_after_if_asks_if_ever(code: str, message: str) -> None:
-    assert found(message, code, answered="Here is the invoice.") == []
+def test_a_word_that_names_someone_as_often_is_no_word_of_address(code: str, message: str) -> None:
+    (statement,) = found(message, code)
+    assert statement.kind == "preference" and statement.cues[0].startswith("prohibition:")
 
 
-def test_never_said_as_a_rule_still_counts() -> None:
-    (statement,) = found("ne mets jamais d'emoji dans les factures", "fr", answered="Here is the invoice.")
-    assert statement.kind == "standing_instruction"
+def test_a_word_of_address_before_the_arabic_comma_closes_its_clause() -> None:
+    (statement,) = found("لا يا عم، المنفذ 8080", "ar", answered="تم، ضبطت المنفذ على 3000.")
+    assert statement.kind == "correction" and "correction:لا" in statement.cues
 
 
 @pytest.mark.parametrize(
