@@ -80,7 +80,10 @@ def called(lang: Language, text: str, words: Words, i: int) -> int:
         return i
     # closing their clause: punctuation after them, or the end (the Arabic comma too, which
     # `breaks` leaves out: "لا يا عم، المنفذ 8080")
-    after = text[words.spans[j - 1][1] :].lstrip()
+    rest = text[words.spans[j - 1][1] :]
+    if rest[:1] in "-‐'’" and rest[1:2].isalnum():
+        return i  # a word joined on: "no man-hours in the estimate"
+    after = rest.lstrip()
     return j if not after or not (after[0].isalnum() or after[0] in "'‘«“\"") else i
 
 

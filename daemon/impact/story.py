@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from daemon.impact.clauses import NEGATING, Words, breaks, negating
+from daemon.impact.clauses import NEGATING, Words, body_start, breaks, negating
 from daemon.impact.cues import Cue, said
 from daemon.text.language import Language
 
@@ -27,19 +27,26 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     """Whether "always"/"never" (all of `found`) tell what was or what others do, not what is
     to be: said about a state that is over, in its clause or a later one ("antigamente nunca
     abríamos …", "Back then, we always squashed"; in "19 %, always, I'm not exempt anymore" the
-    rule is now), in a sentence naming a time gone by, after a third person in its clause (`third_person`: "han betaler altid
-    sent"; or someone of the person's, `claim.others` after "my": "min gamle chef … aldrig"), or
-    beside a verb in the past (`_told`)."""
+    rule is now), inside its clause in a sentence naming a time gone by, after a third person in
+    its clause (`third_person`: "han betaler altid sent"; or someone of the person's,
+    `claim.others` after "my": "min gamle chef … aldrig"), or beside a verb in the past
+    (`_told`)."""
     # each word's clause by bisection over the sentence's breaks, read once: a pasted log of
     # thousands of "he … always" is read in n log n, not once per pair
     cut = breaks(text, words)
     over = min((bisect_right(cut, i) for i, _ in said(lang, words, lang.claim.get("past_state", frozenset()), spans)), default=None)
     if over is not None and all(bisect_right(cut, c.at) >= over for c in found):
         return True
-    # … or a bare "always"/"never" in a sentence that names a time gone by (`past_time`: "they had
-    # 90 walk-ins last time", "Horak nam loni poslal chmel … a nikdy se ani neomluvil"); "from now
-    # on" or "next time" beside it still sets a rule ("Yesterday you pushed to main. From now on …")
-    if all(bare(lang, c) for c in found) and said(lang, words, lang.impact.get("past_time", frozenset()), spans):
+    # … or a bare "always"/"never" inside its clause, in a sentence that names a time gone by
+    # (`past_time`: "The panto folk never pay before March, they didnae last year either",
+    # "Horak nam loni poslal chmel … a nikdy se ani neomluvil"). Opening its clause it tells the
+    # agent what to do, whatever time it names ("Always compare revenue to last year.", "never
+    # deploy on Fridays, last year we lost a weekend"); "from now on" beside it sets a rule still.
+    # After the verb it is lost with the stories ("Compare toujours avec l'année dernière.")
+    if (
+        all(bare(lang, c) and not _opens_clause(lang, words, cut, c) for c in found)
+        and said(lang, words, lang.impact.get("past_time", frozenset()), spans)
+    ):
         return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do
@@ -59,6 +66,14 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     if first and all(first.get(bisect_right(cut, c.at), c.at) < c.at for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
+
+
+def _opens_clause(lang: Language, words: Words, cut: tuple[int, ...], cue: Cue) -> bool:
+    """Whether `cue` is the first word of its clause but for lead-ins ("And always …", "…, nunca
+    despliegues …")."""
+    k = bisect_right(cut, cue.at)
+    first = body_start(lang, words.low, cut[k - 1] if k else 0)
+    return first == cue.at
 
 
 def _told(lang: Language, words: Words, cue: Cue) -> bool:

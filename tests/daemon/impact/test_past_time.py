@@ -1,7 +1,7 @@
-"""A bare "always" or "never" in a sentence that names a time gone by ("last year", "loni",
-"i fjor", "去年") tells how things went or how others are, not a rule for the agent; "from now
-on" beside it still sets one (`past_time`, daemon/impact/story.py; sentences written for these
-tests)."""
+"""A bare "always" or "never" inside its clause, in a sentence that names a time gone by ("last
+year", "loni", "i fjor", "去年"), tells how things went or how others are, not a rule for the
+agent; opening its clause, or with "from now on" beside it, it still sets one (`past_time`,
+daemon/impact/story.py; sentences written for these tests)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def found(message: str, code: str) -> list[Statement]:
         ("nb", "Jostein glemmer alltid rampen, han glemte den tre ganger i fjor"),
         ("de", "der Gerhard hat letzte Woche angerufen, weil die Bestellung nie angekommen is"),
         ("ja", "去年もあの業者はいつも遅れてた"),
-        ("el", "χθες ο Νίκος πάλι άργησε, πάντα αργεί"),
+        ("el", "χθες ο Νίκος πάλι άργησε, αργεί πάντα"),
         ("pt", "o post de ontem flopou, o algoritmo nunca ajuda a gente em semana de feriado"),
     ],
 )
@@ -40,6 +40,12 @@ def test_always_or_never_beside_a_time_gone_by_is_no_statement(code: str, messag
         # "last time" is not listed: it recalls as often ("like last time")
         ("en", "always cc Jo on invoices, last time she missed one", "standing:always"),
         ("de", "ab jetzt immer erst die Tests, gestern ist der Build gebrochen", "standing:ab jetzt"),
+        # opening its clause, the "always" tells the agent what to do, whatever time it names
+        ("en", "Always compare revenue to last year.", "standing:always"),
+        ("en", "always set the cutoff to yesterday", "standing:always"),
+        ("en", "never deploy on Fridays, last year we lost a whole weekend to a bad release.", "standing:never"),
+        ("de", "Ich hab's dir gestern schon gesagt: immer pnpm.", "standing:immer"),
+        ("es", "Siempre compara con el año pasado.", "standing:siempre"),
     ],
 )
 def test_a_rule_for_from_now_on_beside_a_time_gone_by_stands(code: str, message: str, cue: str) -> None:

@@ -92,3 +92,15 @@ def test_a_one_off_or_a_dismissal_with_no_but_before_the_rule_spares_it(message:
 )
 def test_a_request_for_this_week_or_month_only_is_a_one_off(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "Always check the schedule for this week before booking anything.",
+        "Prüf immer zuerst den Plan für diese Woche.",
+    ],
+)
+def test_this_week_naming_what_a_rule_is_about_is_no_one_off(message: str) -> None:
+    (said,) = found(message)
+    assert said.kind == "standing_instruction"
