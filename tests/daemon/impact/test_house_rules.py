@@ -71,3 +71,15 @@ def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(me
 )
 def test_the_same_words_agreeing_to_a_plan_or_telling_of_an_event_are_no_statement(message: str) -> None:
     assert found(message) == []
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        "add a house rule to the listing: quiet hours after 10",
+        "añadí una regla de la casa al anuncio: silencio después de las 10",
+        "zet een huisregel in de advertentie: stilte na 10 uur",
+    ],
+)
+def test_a_house_rule_named_as_the_content_of_a_task_is_no_statement(message: str) -> None:
+    assert found(message) == []
