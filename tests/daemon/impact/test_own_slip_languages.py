@@ -1,7 +1,7 @@
 """The person setting their own earlier words right, as people say it in Portuguese, French,
-Italian, Spanish, German, English, Dutch, Polish, Chinese, Arabic, Hindi, Greek and Turkish,
-"my mistake" too (`impact.own_slip`; sentences written for these tests): no statement; the
-same value set right without it corrects the agent."""
+Italian, Spanish, German, English, Dutch, Polish, Chinese, Arabic and Hindi
+(`impact.own_slip`; sentences written for these tests): no statement; the same value set right
+without it corrects the agent."""
 
 from __future__ import annotations
 
@@ -30,12 +30,6 @@ AGENT = "Done: the invoice for Ana lists 450 and ships on the 20th."
         ("ar", "استنى، غلطت أنا: آنا 480 مش 450"),
         ("hi", "arre maine galat bola, 450 nahi 480 tha"),
         ("fr", "ah pis c'est 480 pas 450, j'avais mal lu son message."),
-        # "my mistake", said so
-        ("el", "sorry, η Ana είναι 480 όχι 450, λάθος μου"),
-        ("fr", "c'est une erreur de ma part, c'est 480 pas 450"),
-        ("tr", "450 değil 480, benim hatam"),
-        ("en", "480 not 450, my mistake"),
-        ("de", "480, nicht 450, mein Fehler"),
     ],
 )
 def test_the_persons_own_slip_is_no_statement(code: str, message: str) -> None:
