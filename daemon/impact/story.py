@@ -41,11 +41,14 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     # (`past_time`: "The panto folk never pay before March, they didnae last year either",
     # "Horak nam loni poslal chmel … a nikdy se ani neomluvil"). Opening its clause it tells the
     # agent what to do, whatever time it names ("Always compare revenue to last year.", "never
-    # deploy on Fridays, last year we lost a weekend"); "from now on" beside it sets a rule still.
-    # After the verb it is lost with the stories ("Compare toujours avec l'année dernière.")
+    # deploy on Fridays, last year we lost a weekend"); so does a sentence that speaks to the
+    # agent or asks (`_addressing`: "You must always run the tests, yesterday you didn't.",
+    # "Ne pousse jamais sur main, hier tu l'as encore fait."), and "from now on" beside it. Else,
+    # after the verb, it is lost with the stories ("Compare toujours avec l'année dernière.")
     if (
         all(bare(lang, c) and not _opens_clause(lang, words, cut, c) for c in found)
         and said(lang, words, lang.impact.get("past_time", frozenset()), spans)
+        and not said(lang, words, _addressing(lang), spans)
     ):
         return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
@@ -66,6 +69,13 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     if first and all(first.get(bisect_right(cut, c.at), c.at) < c.at for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
+
+
+def _addressing(lang: Language) -> frozenset[tuple[str, ...]]:
+    """The words of `lang` that speak to the agent or ask: its second person ("you", "du"), its
+    politeness words and requests ("please", "주세요", "can you")."""
+    impact = lang.impact
+    return impact.get("second_person", frozenset()) | impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
 
 
 def _opens_clause(lang: Language, words: Words, cut: tuple[int, ...], cue: Cue) -> bool:

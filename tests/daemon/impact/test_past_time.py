@@ -46,6 +46,11 @@ def test_always_or_never_beside_a_time_gone_by_is_no_statement(code: str, messag
         ("en", "never deploy on Fridays, last year we lost a whole weekend to a bad release.", "standing:never"),
         ("de", "Ich hab's dir gestern schon gesagt: immer pnpm.", "standing:immer"),
         ("es", "Siempre compara con el año pasado.", "standing:siempre"),
+        # speaking to the agent, what was done yesterday is the reason for the rule
+        ("en", "You must always run the tests, yesterday you didn't.", "standing:always"),
+        ("de", "Push nie direkt auf main, gestern hast du das wieder gemacht.", "standing:nie"),
+        ("fr", "Ne pousse jamais sur main, hier tu l'as encore fait.", "standing:jamais"),
+        ("ko", "커밋 메시지는 항상 영어로 써 주세요, 어제는 한국어로 썼어요", "standing:항상"),
     ],
 )
 def test_a_rule_for_from_now_on_beside_a_time_gone_by_stands(code: str, message: str, cue: str) -> None:
