@@ -22,6 +22,8 @@ NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
 SHOUTED = 3
 # Words of address said in a row after a "no": "nah mate, …", "όχι ρε φίλε, …".
 CALLED = 2
+# Hyphens that join two words into one ("man-hours"), the non-breaking one too.
+JOINING = "-\u2010\u2011"
 
 
 @dataclass(frozen=True)
@@ -63,7 +65,7 @@ def body_start(lang: Language, low: tuple[str, ...], i: int = 0) -> int:
     return i
 
 
-def called(lang: Language, text: str, words: Words, i: int) -> int:
+def after_address(lang: Language, text: str, words: Words, i: int) -> int:
     """The position after the words that call the listener (`vocative`: "mate", "joh", "ρε",
     "yaar"), at most CALLED of them, standing at `i` and closing their clause ("no mate, it's
     8080", "nee joh, …", "npm nahi bhai, pnpm"); `i` when none do. Said after a "no", they leave
@@ -78,13 +80,19 @@ def called(lang: Language, text: str, words: Words, i: int) -> int:
         j += step
     if j == i:
         return i
+    rest = text[words.spans[j - 1][1] :]
+    if rest[:1] and rest[0] in JOINING and rest[1:2].isalnum():
+        return i  # a word joined on: "no man-hours in the estimate"
     # closing their clause: punctuation after them, or the end (the Arabic comma too, which
     # `breaks` leaves out: "لا يا عم، المنفذ 8080")
-    rest = text[words.spans[j - 1][1] :]
-    if rest[:1] in "-‐'’" and rest[1:2].isalnum():
-        return i  # a word joined on: "no man-hours in the estimate"
+    return j if punctuated(rest) else i
+
+
+def punctuated(rest: str) -> bool:
+    """Whether the text `rest` after a word closes the word's clause: it is empty, or opens with
+    punctuation that is no quotation mark ("No —", "nee joh, …"; not "No 'emojis'")."""
     after = rest.lstrip()
-    return j if not after or not (after[0].isalnum() or after[0] in "'‘«“\"") else i
+    return not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
 
 
 @lru_cache(maxsize=1024)

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from daemon.impact.again import recalls
-from daemon.impact.clauses import SHOUTED, Words, body_start, called, negating
+from daemon.impact.clauses import SHOUTED, Words, after_address, body_start, negating, punctuated
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.naming import names, number, term, value
 from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, sequence
@@ -79,14 +79,14 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     openers = lang.impact.get("correction_openers", frozenset())
     breaks = set(clause_breaks(text, words))
     # … a word of address between them ("nah mate, leave it") as none
-    rest = called(lang, text, words, start + 1)
-    if rest not in breaks or not (negating(lang, low[start]) or (low[start],) in openers):
+    after_no = after_address(lang, text, words, start + 1)
+    if after_no not in breaks or not (negating(lang, low[start]) or (low[start],) in openers):
         return None
     for phrase in phrases:
-        end = rest + len(phrase) - 1
+        end = after_no + len(phrase) - 1
         closes = end == len(low) or end in breaks
         other = len(phrase) > 1 and phrase[0] != low[start] and negating(lang, phrase[0])
-        if other and closes and said_at(low, rest, phrase[1:]):
+        if other and closes and said_at(low, after_no, phrase[1:]):
             return " ".join(phrase)
     return None
 
@@ -141,7 +141,7 @@ def _after_negation(lang: Language, text: str, words: Words, start: int) -> int 
     i = start + 1
     while negation(i) and not broken(i):  # "no no, …", but not the "no" of "no, no hace falta"
         i += 1
-    i = called(lang, text, words, i)  # "nee joh, je hebt gelijk"
+    i = after_address(lang, text, words, i)  # "nee joh, je hebt gelijk"
     if i >= len(words.low) or not broken(i):
         return None
     return i
@@ -171,15 +171,14 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
                 continue
             # a word of address after it that closes its clause goes with it ("no mate, …",
             # "όχι ρε, …"), and leaves it no prohibition ("no mate" forbids no mate)
-            end = called(lang, text, words, at + size)
+            end = after_address(lang, text, words, at + size)
             rest = text[words.spans[end - 1][1] :]
-            after = rest.lstrip()
             # a script that writes no space between words (Thai) marks a pause with one
             paused = lang.script in UNSPACED and rest[:1].isspace()
-            punctuated = not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
-            if kind == "correction_openers" and not (punctuated or paused):
+            marked = punctuated(rest)
+            if kind == "correction_openers" and not (marked or paused):
                 continue
-            if kind == "prohibition_openers" and (punctuated or end > at + size):
+            if kind == "prohibition_openers" and (marked or end > at + size):
                 continue
             if kind == "stop_openers" and end == len(low):  # "Stopp." alone stops nothing said
                 continue
@@ -205,7 +204,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         end = i + len(phrase)
         opened = clauses[bisect_right(clauses, i) - 1] if clauses[0] <= i else start
         named = 0 < i - opened <= NAMED and any(names(lang, text, words, k) for k in range(opened, i))
-        shut = called(lang, text, words, end)  # "npm nahi bhai, pnpm": where its clause ends
+        shut = after_address(lang, text, words, end)  # "npm nahi bhai, pnpm": where its clause ends
         closing = opened > start and named and shut in ends
         # … or a first clause, when what it negates is a name and another clause follows with
         # what is meant: "kesen firma Kaya Tarım Ltd değil, … Mehmet Kaya"; a word opening the

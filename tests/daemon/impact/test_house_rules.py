@@ -83,3 +83,9 @@ def test_the_same_words_agreeing_to_a_plan_or_telling_of_an_event_are_no_stateme
 )
 def test_a_house_rule_named_as_the_content_of_a_task_is_no_statement(message: str) -> None:
     assert found(message) == []
+
+
+def test_dutch_je_said_to_customers_is_a_form_of_address_and_we_ll_tell_you_is_not() -> None:
+    (statement,) = found("het klinkt als de Belastingdienst. we zeggen je tegen klanten")
+    assert statement.kind == "preference" and "preference:zeggen je tegen" in statement.cues
+    assert found("We zeggen je wel wanneer de build klaar is.") == []

@@ -90,3 +90,5 @@ def test_a_not_after_a_name_with_a_word_of_address_contrasts(code: str, message:
 def test_a_word_joined_on_by_a_hyphen_is_no_word_of_address() -> None:
     (statement,) = found("No man-hours in the estimate, just story points.", "en")
     assert statement.cues == ("prohibition:no",)
+    (statement,) = found("No mate\u2011hours in the estimate, just story points.", "en")
+    assert statement.cues == ("prohibition:no",)
