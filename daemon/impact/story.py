@@ -9,6 +9,7 @@ from bisect import bisect_right
 
 from daemon.impact.clauses import NEGATING, Words, body_start, breaks, negating
 from daemon.impact.cues import Cue, said
+from daemon.impact.setright import asking
 from daemon.text.language import Language
 
 # Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
@@ -72,10 +73,9 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
 
 
 def _addressing(lang: Language) -> frozenset[tuple[str, ...]]:
-    """The words of `lang` that speak to the agent or ask: its second person ("you", "du"), its
-    politeness words and requests ("please", "주세요", "can you")."""
-    impact = lang.impact
-    return impact.get("second_person", frozenset()) | impact.get("politeness", frozenset()) | lang.claim.get("request", frozenset())
+    """The words of `lang` that speak to the agent ("you", "du") or ask (`setright.asking`:
+    "please", "주세요", "can you")."""
+    return lang.impact.get("second_person", frozenset()) | asking(lang)
 
 
 def _opens_clause(lang: Language, words: Words, cut: tuple[int, ...], cue: Cue) -> bool:
