@@ -20,7 +20,8 @@ else the reply may take up
 to it as the readings that set a value right see it (`setright.asks_or_adds`: "add the VAT
 line" / "Sorry, added the VAT line"; "I", "also", "and" there tell news as often).
 
-A message with more than MANY such sentences is a pasted text the agent rewrote: none counts.
+A message with such sentences on more than MANY lines (or many on one: `shown.ON_ONE_LINE`) is a
+pasted text the agent rewrote: none counts.
 
 An agent that redoes its work without saying it was wrong (it edits again a file its turn
 before edited: `Reply.redoes`) acts on the sentences of a message with no cue of their own,
@@ -48,8 +49,8 @@ from memory_engine.claim import phrases_of
 
 # Words a sentence may have to be read: a longer one is a story or pasted.
 LONGEST = 40
-# Sentences of one message the reply may take up; more are a pasted text it rewrote (a person
-# sets three things right in one message: "会社名ちゃうで。『金田食品株式会社』。カタカナちゃうし…").
+# Lines of one message the reply may take up sentences on; more are a pasted text it rewrote (a
+# person sets three things right in one message: "会社名ちゃうで。『金田食品株式会社』。カタカナちゃうし…").
 MANY = 3
 # Words of a sentence that only announces the points after it, an `impact.several` phrase with
 # only function words after it ("two things.", "ok, várias coisas."; not "ещё одно поле

@@ -7,6 +7,7 @@ to be read in, leaving out what the reading's guard finds is something else.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 
 from daemon.impact.amends import LONGEST as LONGEST_AMENDED
@@ -18,11 +19,16 @@ from daemon.impact.neighbours import Reading
 from daemon.impact.sentences import Apart, Sentence
 from daemon.text.language import Language
 
+# What the reply takes up is counted by line: a person sets up to MANY_AMENDED things right, a
+# line each, and a point may take more than one sentence ("und Proviant is 7 %, nich 19. 19 nur
+# aufs Bier"); more lines, or more than ON_ONE_LINE sentences on one, are a pasted text.
+ON_ONE_LINE = 3
 # Words a sentence needs for the language found for it alone to be trusted over the session's.
 SURE = 6
 
 
 def shown_by_reply(
+    text: str,
     read: list[tuple[Sentence, Reading]],
     reading: Callable[[Language, str, Words], list[Cue]],
     something_else: Callable[[Language, str, Words], bool],
@@ -31,11 +37,13 @@ def shown_by_reply(
 ) -> tuple[list[tuple[Sentence, Reading]], bool]:
     """The readings with each sentence of no cue that the reply shows the agent took as a
     correction (`reading`: it amends it, acts on it, carries it out or swaps its word in;
-    `daemon.impact.amends`, `daemon.impact.swapped`), unless more than MANY_AMENDED are: a
-    pasted text. A sentence `something_else` finds (it tells, asks for work) is not read.
+    `daemon.impact.amends`, `daemon.impact.swapped`), unless they stand on more than
+    MANY_AMENDED lines of `text` (the message, NFC), or more than ON_ONE_LINE on one: a pasted
+    text. A sentence `something_else` finds (it tells, asks for work) is not read.
     `languages` are the session's usual one and the message's. With whether the message was
     found pasted."""
     found: dict[int, Reading] = {}
+    lines: Counter[int] = Counter()
     usual, whole = languages
     for k, (sentence, read_before) in enumerate(read):
         if read_before.cues or read_before.excluded or spans.holds(sentence):
@@ -57,6 +65,7 @@ def shown_by_reply(
         cue = next((c for lang in langs if (c := reading(lang, sentence.text, words))), [])
         if cue and not any(excluded(lang, sentence.text, words, cue, spans.around(sentence)) for lang in langs):
             found[k] = Reading(langs[0], cue, False)
-            if len(found) > MANY_AMENDED:
+            lines.update((text.count("\n", 0, sentence.start),))
+            if len(lines) > MANY_AMENDED or max(lines.values()) > ON_ONE_LINE:
                 return read, True
     return [(s, found.get(k, r)) for k, (s, r) in enumerate(read)], False

@@ -76,8 +76,8 @@ from daemon.text.language import Language, detect
 # Content words a statement needs to be read alone (one that only recalls, beside the clause it
 # says it was said in); with fewer it takes in the sentence before.
 THIN = 2
-# Sentences of one message the reply's readings may find over all of them (each finds at most
-# `shown.MANY_AMENDED`): more is a pasted text beside a correction ("No, the port is 9090." over a log).
+# Sentences of one message the reply's readings may find over all of them (each finds them on at
+# most `shown.MANY_AMENDED` lines): more is a pasted text beside a correction ("No, the port is 9090." over a log).
 MANY_SHOWN = 5
 
 # The reply of a message the agent did not answer (yet): it takes nothing up.
@@ -158,25 +158,25 @@ def detect_statements(
         read.append((sentence, read_sentence(sentence.text, spans.around(sentence), (whole, usual), (agent_turn, replied), on_line)))
     pasted = False
     if amending is not None:
-        read, pasted = shown_by_reply(read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
+        read, pasted = shown_by_reply(text, read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
     if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.excluded for _, r in read):
-        read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
+        read, pasted = shown_by_reply(text, read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     if swapping is not None and not pasted:
-        read, pasted = shown_by_reply(read, swapping.changed, tells, spans, (usual, whole))
+        read, pasted = shown_by_reply(text, read, swapping.changed, tells, spans, (usual, whole))
     # … and a sentence of the message the reply reworks the agent's work after says what was
     # wrong ("ta enorme isso kkk. curtinho, tipo 3 linhas": `reworked`); with no statement
     # beside it, when the reply keeps most of a line it rewrites ("baslik yine destan olmus"),
     # not after the agent asked (the sentence answers: "The garage entrance is on Elm Street.")
     alone = not any(r.cues and not r.excluded for _, r in read)
     if rewrites is not None and not pasted and not (alone and asks_back()) and rewrites.reworks(alone):
-        read, _ = shown_by_reply(read, reworked, asks_or_tells, spans, (usual, whole))
+        read, _ = shown_by_reply(text, read, reworked, asks_or_tells, spans, (usual, whole))
     # … and so does a reply with no edit that writes the turn before again (a draft in chat),
     # read last: a value it swaps in or a line it reworks names the sentence better
     if (
         after is not None and rewrites is not None and acting is None and _unread(read) and not pasted
         and not asks_back() and after.drafts() and rewrites.writes_again()
     ):  # fmt: skip
-        read, pasted = shown_by_reply(read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
+        read, pasted = shown_by_reply(text, read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     # … and a reply with a word swapped in or taken out that neither amends nor edits again but
     # stays on that turn's work carries out what a sentence about it said new (`carried_out`:
     # "los totales van sin IVA, contabilidad los quiere netos.", answered by the report with
@@ -186,7 +186,7 @@ def detect_statements(
         swapping is not None and after is not None and acting is None and _unread(read) and not pasted
         and not asks_back() and swapping.stays_on()
     ):  # fmt: skip
-        read, pasted = shown_by_reply(read, partial(carried_out, answered=agent_turn, reply=after), not_acted_on, spans, (usual, whole))
+        read, pasted = shown_by_reply(text, read, partial(carried_out, answered=agent_turn, reply=after), not_acted_on, spans, (usual, whole))
     # … and an opening "no" alone, after which the agent changes nothing of its work nor takes it
     # up in words, declines ("nah, they just churn" / "OK, no snapshot tests then."): `untaken`
     if after is not None and may_be_untaken(read) and not (after.changes() or after.redoes(answered)):
