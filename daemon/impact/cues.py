@@ -61,15 +61,18 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     """The agreeing or declining phrase of the sentence, or None: one it opens with ("No,
     that's fine"), or one that follows an opening "no" as its next clause or closes the
     sentence ("no no, hai ragione tu", "no, l'assicurazione non serve"). A longer stop it
-    begins is no agreement: "no need to explain each step" asks for less, "no need" declines."""
+    begins is no agreement: "no need to explain each step" asks for less, "no need" declines;
+    nor is one ending in a stop its clause goes on after ("нет, не надо писать длинно")."""
     low = words.low
     start = body_start(lang, low)
     stops = find(low, lang.impact.get("stop_openers", frozenset()))
     declined = _after_negation(lang, text, words, start)
     phrases = lang.impact.get("agreement", frozenset())
+    breaks = set(clause_breaks(text, words))
     for at, phrase in find(low, phrases):
         end = at + len(phrase)
-        if any(at <= s < end < s + len(p) for s, p in stops):
+        # a longer stop it begins, or a stop it ends in with its clause going on ("не надо писать")
+        if any(at <= s < end < s + len(p) or (s + len(p) == end < len(low) and end not in breaks) for s, p in stops):
             continue
         if at in (0, start) or (declined is not None and (at == declined or end == len(low))):
             return " ".join(phrase)
@@ -77,7 +80,6 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     # a clause break, opens what a phrase opens with "no", and the phrase closes its clause
     # ("Never leave it running" and "Wrong, leave it as a draft from now on" set rules)
     openers = lang.impact.get("correction_openers", frozenset())
-    breaks = set(clause_breaks(text, words))
     # … a word of address between them ("nah mate, leave it") as none
     after_no = after_address(lang, text, words, start + 1)
     if after_no not in breaks or not (negating(lang, low[start]) or (low[start],) in openers):
