@@ -1,0 +1,41 @@
+"""A "no" that agrees as people say it: Greek "ντάξει" (εντάξει as spoken) and "έτσι είναι
+σωστό", Japanese "you were right" in the past ("いや、あんたの言う通りやった"); the same words
+beside a value still correct (sentences written for these tests, in the shapes the
+sixty-fifth corpus showed once read)."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
+
+AGENT = "Done: the export goes to the orders tab, VAT 24 %."
+
+
+def found(message: str, code: str) -> list[Statement]:
+    return detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("el", "όχι ρε, ντάξει, δεν χρειάζεται να το ανεβάσεις, το κοιτάω εγώ"),
+        ("el", "όχι, έτσι είναι σωστό τώρα."),
+        ("ja", "いや、あんたの言う通りやった、注文タブやね。"),
+        ("ja", "いや、言う通りだった。"),
+    ],
+)
+def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
+    assert found(message, code) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("el", "όχι, 13 είναι το ΦΠΑ, όχι 24"),
+        ("ja", "いや、あんたの言う通りやったら困る、10%や"),
+    ],
+)
+def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
+    assert found(message, code)
