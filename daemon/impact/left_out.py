@@ -90,8 +90,10 @@ def excluded(
         return True
     if agreement(lang, text, words) is not None:
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
-        if not agreeing or _spares(lang, words, agreeing, found):
-            return True  # … but "No worries, but from now on ask me first" sets a rule
+        # … but "No worries, but from now on ask me first" sets a rule, and so does one after a
+        # declining "no need" ("нет, не надо, всегда пиши коротко": `_declined_before`)
+        if not agreeing or (_spares(lang, words, agreeing, found) and not _declined_before(lang, words, agreeing, found)):
+            return True
     for name in ("one_off", "dismissal"):
         if _spares(lang, words, said(lang, words, lang.impact.get(name, frozenset()), spans), found):
             return True
@@ -135,6 +137,15 @@ def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]
         return not (any(end <= i < first for i in turns) and any(_ahead(lang, c) for c in after))
 
     return any(spared(at + len(phrase)) for at, phrase in hits)
+
+
+def _declined_before(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
+    """Whether every agreeing phrase of the sentence (`hits`) ends in a stop ("нет, не надо",
+    "ні, не треба": what the agent offered is declined) and a cue stands after the last: it asks
+    for something of its own ("нет, не надо, всегда пиши коротко")."""
+    stops = {at + len(p) for at, p in said(lang, words, lang.impact.get("stop_openers", frozenset()))}
+    ends = [at + len(p) for at, p in hits]
+    return all(end in stops for end in ends) and any(c.at >= max(ends) for c in found)
 
 
 def _ahead(lang: Language, cue: Cue) -> bool:

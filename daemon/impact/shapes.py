@@ -101,9 +101,7 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     остаток, а потом обещай дату"), or it closes a clause that names a way (`_names_a_way`:
     "tsc first", "kommandot först!!"). Not when a clause of the order tells (`_tells`: "first
     I'll check the logs, then …" is a plan, "First it compiles, then it crashes" a bug report,
-    "ran tflint locally first" a story), nor an ordinal ("the first line"). The person, or "we",
-    in a later clause is a step of the order ("staging first, then we deploy", "dry-run d'abord,
-    ensuite moi je dis go"); a third person or the past there still tells."""
+    "ran tflint locally first" a story), nor an ordinal ("the first line")."""
     low = words.low
     breaks = clause_breaks(text, words)
     bounds = [0, *breaks, len(low)]
@@ -119,8 +117,8 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     # whether a clause tells, read once per clause: a clause of thousands of `first` words is
     # read once, not once per word
     @cache
-    def tells(c: int, persons: bool = True) -> bool:
-        return _tells(lang, low[bounds[c] : bounds[c + 1]], persons)
+    def tells(c: int) -> bool:
+        return _tells(lang, low[bounds[c] : bounds[c + 1]])
 
     hits = []
     for at, phrase in sorted(find(low, lang.impact.get("first", frozenset()))):
@@ -133,7 +131,7 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
         later = [bisect_right(breaks, thens[k])] if k < len(thens) else []
         ordered = last_marked >= at + len(phrase)
         later = later or ([clause] if ordered else [])
-        if tells(clause) or any(tells(c, c == clause) for c in later):
+        if any(tells(c) for c in (clause, *later)):
             continue
         # the order opens or closes its clause: "Det virker først nu, så tak" (only now) sets none
         placed = ordered or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
@@ -169,11 +167,11 @@ def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
     return hits
 
 
-def _tells(lang: Language, said: tuple[str, ...], persons: bool = True) -> bool:
+def _tells(lang: Language, said: tuple[str, ...]) -> bool:
     """Whether a clause tells rather than asks: its subject is the person ("I", "we":
-    `claim.subject_pronouns`; not read without `persons`) or a third person (`third_person`),
-    or it has a verb in the past (`past_forms`)."""
-    subjects = (lang.claim.get("subject_pronouns", frozenset()) if persons else frozenset()) | lang.impact.get("third_person", frozenset())
+    `claim.subject_pronouns`) or a third person (`third_person`), or it has a verb in the past
+    (`past_forms`)."""
+    subjects = lang.claim.get("subject_pronouns", frozenset()) | lang.impact.get("third_person", frozenset())
     return any((w,) in subjects or lang.matches("past_forms", w) for w in said)
 
 

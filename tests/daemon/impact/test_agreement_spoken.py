@@ -1,7 +1,7 @@
-"""A "no" that agrees as people say it: Greek "ντάξει" (εντάξει as spoken) and "έτσι είναι
-σωστό", Japanese "you were right" in the past ("いや、あんたの言う通りやった"); the same words
-beside a value still correct (sentences written for these tests, in the shapes the
-sixty-fifth corpus showed once read)."""
+"""A "no" that agrees as people say it: Greek "όχι ρε, ντάξει" (εντάξει as spoken), Japanese
+"you were right" in the past ("いや、あんたの言う通りやった"); the same words without the "no",
+or beside a value, still correct (sentences written for these tests, in the shapes the
+sixty-fifth corpus showed once read, and the inputs its review found)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,6 @@ def found(message: str, code: str) -> list[Statement]:
     ("code", "message"),
     [
         ("el", "όχι ρε, ντάξει, δεν χρειάζεται να το ανεβάσεις, το κοιτάω εγώ"),
-        ("el", "όχι, έτσι είναι σωστό τώρα."),
         ("ja", "いや、あんたの言う通りやった、注文タブやね。"),
         ("ja", "いや、言う通りだった。"),
     ],
@@ -34,6 +33,9 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
     ("code", "message"),
     [
         ("el", "όχι, 13 είναι το ΦΠΑ, όχι 24"),
+        # review helper-195: a bare "ντάξει" or "έτσι είναι σωστό" took in what follows
+        ("el", "ντάξει, αλλά το ΦΠΑ είναι 13 %, όχι 24"),
+        ("el", "όχι, έτσι είναι σωστό: 13 %, όχι 24"),
         ("ja", "いや、あんたの言う通りやったら困る、10%や"),
     ],
 )

@@ -1,8 +1,9 @@
 """A "no" and a "no need" that close their clause decline what the agent offered ("не, не
 надо, она сама по логам увидит", "ні, не треба, хай буде три як є"); the same words with more of
 their clause after them ask for less ("нет, не надо писать длинно, три строки": a stop), as
-they did (`impact.agreement`, daemon/impact/cues.py; sentences written for these tests, in
-the shapes the read corpora showed)."""
+they did, and a rule after the decline stands ("нет, не надо, всегда пиши коротко")
+(`impact.agreement`, daemon/impact/cues.py, daemon/impact/left_out.py; sentences written for
+these tests, in the shapes the read corpora showed, and the inputs their review found)."""
 
 from __future__ import annotations
 
@@ -43,3 +44,19 @@ def test_a_no_and_a_no_need_closing_their_clause_decline(code: str, message: str
 def test_a_no_need_its_clause_goes_on_after_asks_for_less(code: str, message: str) -> None:
     (statement,) = found(message, code)
     assert any(c.startswith("stop:") for c in statement.cues), statement.cues
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # review helper-195
+        ("ru", "нет, не надо, всегда пиши коротко"),
+        ("ru", "нет, не надо, и больше никогда не предлагай списки"),
+        ("ru", "нет, не надо, впредь без списков"),
+        ("uk", "ні, не треба, і більше ніколи не пропонуй шаблони"),
+        ("pt", "não, não é preciso, e nunca mais ofereças backups"),
+    ],
+)
+def test_a_rule_after_the_decline_stands(code: str, message: str) -> None:
+    (statement,) = found(message, code)
+    assert statement.kind == "standing_instruction"

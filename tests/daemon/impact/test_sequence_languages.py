@@ -33,9 +33,6 @@ def ordered(statements: list[Statement]) -> bool:
         ("en", "dry run first, and only then the real import"),
         ("ru", "сначала тесты, и только тогда мерж"),
         ("uk", "міграції спочатку на staging, і тільки тоді прод"),
-        # the person's own step in the later clause is part of the order, not a plan of theirs
-        ("en", "staging first, then we deploy to prod"),
-        ("fr", "dry-run d'abord, ensuite moi je dis go"),
     ],
 )
 def test_an_order_of_work_is_a_statement(code: str, message: str) -> None:
@@ -59,8 +56,6 @@ def test_an_order_of_work_is_a_statement(code: str, message: str) -> None:
         ("he", "קודם הבילד עבר, אחר כך הטסטים נפלו"),
         ("he", "האפסים נעלמים בהתחלה של המספר"),  # "at the beginning" of a number: no order
         ("en", "first I'll check the logs and after that we decide"),  # the person's plan
-        ("en", "first we'll check the logs, then we decide"),  # … said for both
-        ("en", "let me look at it first, then I'll decide"),
         ("en", "it first crashed and after that it hung"),  # a bug report
         ("ru", "сначала я открыл логи, и только тогда заметил ошибку"),  # a story
     ],
