@@ -36,8 +36,20 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         # review helper-195: a bare "ντάξει" or "έτσι είναι σωστό" took in what follows
         ("el", "ντάξει, αλλά το ΦΠΑ είναι 13 %, όχι 24"),
         ("el", "όχι, έτσι είναι σωστό: 13 %, όχι 24"),
-        ("ja", "いや、あんたの言う通りやったら困る、10%や"),
+        ("ja", "いや、10%や、8%ちゃう"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
     assert found(message, code)
+
+
+def test_a_japanese_no_the_reply_takes_nothing_of_declines() -> None:
+    """"いや" is a "no" as "いいえ" is: alone before what the agent then changes nothing of, it
+    declines (`daemon.impact.untaken`); one the reply takes up still corrects."""
+    answered = "すみません、出力は out/ ではなく output/ でした。ファイルは output/仕訳.csv にあります。"
+    said = "いや、output でええです、合ってます"
+    assert detect_statements(said, "s1", 3, None, answered=answered, usual=language("ja"), reply="了解です。") == []
+    (statement,) = detect_statements(
+        "いや、出力先は export です", "s1", 3, None, answered=answered, usual=language("ja"), reply="修正しました。出力先を export/ にしました。"
+    )
+    assert statement.kind == "correction"
