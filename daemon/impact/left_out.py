@@ -141,11 +141,19 @@ def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]
 
 def _declined_before(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
     """Whether every agreeing phrase of the sentence (`hits`) ends in a stop ("нет, не надо",
-    "ні, не треба": what the agent offered is declined) and a cue stands after the last: it asks
-    for something of its own ("нет, не надо, всегда пиши коротко")."""
+    "ні, не треба": what the agent offered is declined) and a rule for the agent follows the
+    last: a "don't" ("нет, не надо, и больше никогда не предлагай списки") or a rule for from
+    now on with more words after it ("нет, не надо, впредь без списков"). Not a bare
+    "always"/"never", which tells what someone does as often ("нет, не надо, Паша никогда это не
+    читает"), nor a "not" ("…, не сейчас") or "next time" alone."""
     stops = {at + len(p) for at, p in said(lang, words, lang.impact.get("stop_openers", frozenset()))}
     ends = [at + len(p) for at, p in hits]
-    return all(end in stops for end in ends) and any(c.at >= max(ends) for c in found)
+
+    def rules(c: Cue) -> bool:
+        after = c.at + len(c.phrase.split()) < len(words.low)
+        return c.kind in ("prohibition", "stop") or (_ahead(lang, c) and after)
+
+    return all(end in stops for end in ends) and any(c.at >= max(ends) and rules(c) for c in found)
 
 
 def _ahead(lang: Language, cue: Cue) -> bool:

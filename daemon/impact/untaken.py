@@ -1,15 +1,20 @@
 """A bare "no" the agent's reply shows it did not take as a correction (pure, no I/O;
 docs/explanation/impact.md#what-is-left-out): an opening "no" alone, after which the agent
 changes nothing of its work nor takes the message up in words, declines ("nah, they just
-churn" answered "OK, no snapshot tests then.").
+churn" answered "OK, no snapshot tests then."). Not one whose next clause says the agent
+was wrong ("いや、違う", "hayir, yanlış", "nä, det stämmer inte"): that corrects, whatever the
+reply says.
 """
 
 from __future__ import annotations
 
-from daemon.impact.clauses import says_not
+from daemon.impact.clauses import body_start, breaks, says_not, words_of
 from daemon.impact.echo import Answered
 from daemon.impact.neighbours import Read, Reading
 from daemon.impact.reply import Reply
+from daemon.impact.sentences import Sentence
+from daemon.text.keyboard import said_at
+from daemon.text.language import Language
 
 
 def may_be_untaken(read: Read) -> bool:
@@ -22,10 +27,22 @@ def untaken(read: Read, after: Reply, before: Answered, text: str) -> Read:
     """The readings of a message whose reply `after` changes nothing of the agent's work, its
     turn `before` the message (`text`), without the cues of a bare "no" the reply does not take
     up in words (see the module docstring)."""
-    noes = [r for _, r in read if _bare_no(r)]
-    if _accepted(after, before, text, noes):
+    bare = {k for k, (s, r) in enumerate(read) if _bare_no(r) and not _wrong_after(r.language, s)}
+    if _accepted(after, before, text, [read[k][1] for k in bare]):
         return read
-    return [(s, Reading(r.language, [], r.excluded) if _bare_no(r) else r) for s, r in read]
+    return [(s, Reading(r.language, [], r.excluded) if k in bare else r) for k, (s, r) in enumerate(read)]
+
+
+def _wrong_after(lang: Language | None, sentence: Sentence) -> bool:
+    """Whether the clause after the sentence's opening "no" opens with a correction opener that
+    says more than "not" ("いや、違う", "nä, det stämmer inte, mötet är 15")."""
+    words = words_of(sentence.text)
+    cut = breaks(sentence.text, words)
+    if lang is None or not cut:
+        return False
+    at = body_start(lang, words.low, cut[0])
+    openers = lang.impact.get("correction_openers", frozenset())
+    return any(said_at(words.low, at, p) and not all(says_not(lang, w) for w in p) for p in openers)
 
 
 def _bare_no(reading: Reading) -> bool:

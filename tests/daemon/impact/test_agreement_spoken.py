@@ -1,7 +1,8 @@
-"""A "no" that agrees as people say it: Greek "όχι ρε, ντάξει" (εντάξει as spoken), Japanese
-"you were right" in the past ("いや、あんたの言う通りやった"); the same words without the "no",
-or beside a value, still correct (sentences written for these tests, in the shapes the
-sixty-fifth corpus showed once read, and the inputs its review found)."""
+"""A "no" that agrees as people say it: Japanese "you were right" in the past ("いや、あんたの言う
+通りやった"); Greek "ντάξει" (εντάξει as spoken) is no agreement, after "όχι" or not: what
+follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
+helper-196). Sentences written for these tests, in the shapes the sixty-fifth corpus showed
+once read, and the inputs its reviews found."""
 
 from __future__ import annotations
 
@@ -20,7 +21,6 @@ def found(message: str, code: str) -> list[Statement]:
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("el", "όχι ρε, ντάξει, δεν χρειάζεται να το ανεβάσεις, το κοιτάω εγώ"),
         ("ja", "いや、あんたの言う通りやった、注文タブやね。"),
         ("ja", "いや、言う通りだった。"),
     ],
@@ -36,6 +36,7 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         # review helper-195: a bare "ντάξει" or "έτσι είναι σωστό" took in what follows
         ("el", "ντάξει, αλλά το ΦΠΑ είναι 13 %, όχι 24"),
         ("el", "όχι, έτσι είναι σωστό: 13 %, όχι 24"),
+        ("el", "όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105"),
         ("ja", "いや、10%や、8%ちゃう"),
     ],
 )

@@ -1,7 +1,8 @@
 """A "no" and a "no need" that close their clause decline what the agent offered ("не, не
 надо, она сама по логам увидит", "ні, не треба, хай буде три як є"); the same words with more of
 their clause after them ask for less ("нет, не надо писать длинно, три строки": a stop), as
-they did, and a rule after the decline stands ("нет, не надо, всегда пиши коротко")
+they did, and a rule for the agent after the decline stands ("нет, не надо, впредь без
+списков"; not a bare "always" or "never", which tells what someone does as often)
 (`impact.agreement`, daemon/impact/cues.py, daemon/impact/left_out.py; sentences written for
 these tests, in the shapes the read corpora showed, and the inputs their review found)."""
 
@@ -27,6 +28,13 @@ def found(message: str, code: str) -> list[Statement]:
         ("uk", "ні, не треба, хай буде три як є"),
         ("uk", "та ні, не треба, до того ще далеко."),
         ("pt", "não, não é preciso, o alojamento já faz backup diário"),
+        # review helper-196: someone's habit, a state, "not now", "next time" after the decline
+        ("ru", "нет, не надо, Паша никогда это не читает"),
+        ("ru", "нет, не надо, у нас на проде всегда 3 реплики"),
+        ("ru", "нет, не надо, не сейчас"),
+        ("ru", "нет, не надо, в следующий раз"),
+        ("uk", "ні, не треба, бухгалтерка завжди сама робить акти"),
+        ("pt", "não, não é preciso, o Paulo nunca lê isso"),
     ],
 )
 def test_a_no_and_a_no_need_closing_their_clause_decline(code: str, message: str) -> None:
@@ -50,11 +58,10 @@ def test_a_no_need_its_clause_goes_on_after_asks_for_less(code: str, message: st
     ("code", "message"),
     [
         # review helper-195
-        ("ru", "нет, не надо, всегда пиши коротко"),
         ("ru", "нет, не надо, и больше никогда не предлагай списки"),
         ("ru", "нет, не надо, впредь без списков"),
         ("uk", "ні, не треба, і більше ніколи не пропонуй шаблони"),
-        ("pt", "não, não é preciso, e nunca mais ofereças backups"),
+        ("pt", "não, não é preciso, a partir de agora sem backups no relatório"),
     ],
 )
 def test_a_rule_after_the_decline_stands(code: str, message: str) -> None:
