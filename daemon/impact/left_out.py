@@ -91,7 +91,7 @@ def excluded(
     if agreement(lang, text, words) is not None:
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
         # … but "No worries, but from now on ask me first" sets a rule, and so does one after a
-        # declining "no need" ("нет, не надо, всегда пиши коротко": `_declined_before`)
+        # declining "no need" ("нет, не надо, впредь без списков": `_declined_before`)
         if not agreeing or (_spares(lang, words, agreeing, found) and not _declined_before(lang, words, agreeing, found)):
             return True
     for name in ("one_off", "dismissal"):
