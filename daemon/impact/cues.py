@@ -66,7 +66,7 @@ def agreement(lang: Language, text: str, words: Words) -> str | None:
     low = words.low
     start = body_start(lang, low)
     stops = find(low, lang.impact.get("stop_openers", frozenset()))
-    declined = _after_negation(lang, text, words, start)
+    declined = after_negation(lang, text, words, start)
     phrases = lang.impact.get("agreement", frozenset())
     breaks = set(clause_breaks(text, words))
     for at, phrase in find(low, phrases):
@@ -126,7 +126,7 @@ def _longest_first(phrases: frozenset[tuple[str, ...]]) -> tuple[tuple[str, tupl
     return tuple(sorted((("".join(p), p) for p in phrases), key=lambda lp: (-len(lp[0]), lp[1])))
 
 
-def _after_negation(lang: Language, text: str, words: Words, start: int) -> int | None:
+def after_negation(lang: Language, text: str, words: Words, start: int) -> int | None:
     """Where the clause after a sentence's opening negation starts ("no no, hai ragione":
     the position of "hai"), or None when the sentence does not open with one."""
 

@@ -8,7 +8,8 @@ reply says.
 
 from __future__ import annotations
 
-from daemon.impact.clauses import body_start, breaks, says_not, words_of
+from daemon.impact.clauses import body_start, says_not, words_of
+from daemon.impact.cues import after_negation
 from daemon.impact.echo import Answered
 from daemon.impact.neighbours import Read, Reading
 from daemon.impact.reply import Reply
@@ -34,13 +35,16 @@ def untaken(read: Read, after: Reply, before: Answered, text: str) -> Read:
 
 
 def _wrong_after(lang: Language | None, sentence: Sentence) -> bool:
-    """Whether the clause after the sentence's opening "no" opens with a correction opener that
-    says more than "not" ("いや、違う", "nä, det stämmer inte, mötet är 15")."""
-    words = words_of(sentence.text)
-    cut = breaks(sentence.text, words)
-    if lang is None or not cut:
+    """Whether the clause after the sentence's opening "no" (`cues.after_negation`: past "no
+    no" and a word of address) opens with a correction opener that says more than "not" ("いや、
+    違う", "nä, det stämmer inte, mötet är 15")."""
+    if lang is None:
         return False
-    at = body_start(lang, words.low, cut[0])
+    words = words_of(sentence.text)
+    clause = after_negation(lang, sentence.text, words, body_start(lang, words.low))
+    if clause is None:
+        return False
+    at = body_start(lang, words.low, clause)
     openers = lang.impact.get("correction_openers", frozenset())
     return any(said_at(words.low, at, p) and not all(says_not(lang, w) for w in p) for p in openers)
 
