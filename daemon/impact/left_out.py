@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import Words, body_start, says_not
+from daemon.impact.clauses import Words, body_start, says_not, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import NAMED, Cue, agreement, closes, said
 from daemon.impact.naming import names
@@ -170,17 +170,21 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     message, the sentence `before` it on its line opening with a level (TOOL_OPENS) in English:
     "WARN: retry policy never applied (job=42)" in a Polish session, "WARNING: label exceeds
     print area (y=285 > 280). Always check ^LL …" in a French one (not "Warning: ist doch
-    egal. Always use pnpm.", "le build a planté (error: exit 1). Always run lint …"). Someone
-    who writes Polish does not switch to English to print a level or a call; a rule in English
-    beside their own ("commits always in English") holds neither."""
-    english = lang is not None and "en" in lang.code.split("+")
-    elsewhere = usual is not None and "en" not in usual.code.split("+")
-    if not (english and elsewhere and found and all(c.kind in TOOL_SAYS_TOO for c in found)):
+    egal. Always use pnpm.", "le build a planté (error: exit 1). Always run lint …"), or says
+    a rule in the register of documentation and terms (`impact.documented`: "Administrators
+    should always enable 2FA.", "orders under 150 EUR will always incur a fee"). Someone who
+    writes Polish does not switch to English to print a level or a call, nor to lay down what
+    "should always" be; a rule in English beside their own ("commits always in English") holds
+    none of these."""
+    if lang is None or "en" not in lang.code.split("+"):
         return False
-    if TOOL_PRINTS.search(text):
+    elsewhere = usual is not None and "en" not in usual.code.split("+")
+    if not (elsewhere and found and all(c.kind in TOOL_SAYS_TOO for c in found)):
+        return False
+    if TOOL_PRINTS.search(text) or said(lang, words_of(text), lang.impact.get("documented", frozenset())):
         return True
-    said = detect([before]) if TOOL_OPENS.match(before) else None
-    return said is not None and "en" in said.code.split("+")
+    said_before = detect([before]) if TOOL_OPENS.match(before) else None
+    return said_before is not None and "en" in said_before.code.split("+")
 
 
 def _framed(text: str, words: Words, found: list[Cue]) -> str:

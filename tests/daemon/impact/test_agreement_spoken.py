@@ -1,7 +1,8 @@
 """A "no" that agrees as people say it: Japanese "you were right" in the past ("いや、あんたの言う
 通りやった"); Greek "ντάξει" (εντάξει as spoken) is no agreement, after "όχι" or not: what
 follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
-helper-196). Sentences written for these tests, in the shapes the sixty-fifth corpus showed
+helper-196); Japanese "いや、そうですね", Spanish "no, sí, bien visto", Russian "неа, не надо"
+agree or decline. Sentences written for these tests, in the shapes the sixty-fifth corpus showed
 once read, and the inputs its reviews found."""
 
 from __future__ import annotations
@@ -23,6 +24,12 @@ def found(message: str, code: str) -> list[Statement]:
     [
         ("ja", "いや、あんたの言う通りやった、注文タブやね。"),
         ("ja", "いや、言う通りだった。"),
+        # the sixty-seventh and sixty-eighth corpora once read: "no, yes, right", "no, well spotted"
+        ("ja", "いや、そうですね、18時以降の人だけでいいです。"),
+        ("ja", "いや、ですよね、安心しました。"),
+        ("es", "no, si, bien visto"),
+        ("es", "bien visto, gracias"),
+        ("ru", "неа, не надо, он уже исправился"),
     ],
 )
 def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
@@ -38,6 +45,8 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("el", "όχι, έτσι είναι σωστό: 13 %, όχι 24"),
         ("el", "όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105"),
         ("ja", "いや、10%や、8%ちゃう"),
+        ("es", "no, el IVA es 21, no 24"),
+        ("ru", "неа, не 24, а 20"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
@@ -53,4 +62,13 @@ def test_a_japanese_no_the_reply_takes_nothing_of_declines() -> None:
     (statement,) = detect_statements(
         "いや、出力先は export です", "s1", 3, None, answered=answered, usual=language("ja"), reply="修正しました。出力先を export/ にしました。"
     )
+    assert statement.kind == "correction"
+
+
+def test_a_spanish_slip_the_person_owns_is_no_correction() -> None:
+    """"me he liado yo" says the mistake was the person's own (`impact.own_slip`)."""
+    answered = "Factura 2026-0041: cepillo 89,00 € + IVA 18,69 €."
+    said = "perdona, el cepillo era 79, no 89, me he liado yo"
+    assert detect_statements(said, "s1", 3, None, answered=answered, usual=language("es"), reply="Cepillo 79,00 €.") == []
+    (statement,) = detect_statements("el cepillo es 79, no 89", "s1", 3, None, answered=answered, usual=language("es"), reply="Cepillo 79,00 €.")
     assert statement.kind == "correction"
