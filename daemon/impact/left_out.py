@@ -54,6 +54,9 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 # Cues that are words a tool's message says as well: "Retries never exceeded", "use foo()
 # instead", "prefer-const".
+# What a "but" after an agreement turns to that sets right or asks, beside a rule for from now on
+# (`_spares`): "you're right, but the port is 5433, not 5432" (review helper-201)
+AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop", "instead", "preference", "limit"})
 TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
 # What a tool prints, in English whatever language the person writes, in a tool's format: a
 # level in capitals opening the sentence or in brackets ("WARN …", "[ERROR]"), a level or an
@@ -92,7 +95,7 @@ def excluded(
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
         # … but "No worries, but from now on ask me first" sets a rule, and so does one after a
         # declining "no need" ("нет, не надо, впредь без списков": `_declined_before`)
-        if not agreeing or (_spares(lang, words, agreeing, found) and not _declined_before(lang, words, agreeing, found)):
+        if not agreeing or (_spares(lang, words, agreeing, found, AFTER_AGREEING) and not _declined_before(lang, words, agreeing, found)):
             return True
     for name in ("one_off", "dismissal"):
         if _spares(lang, words, said(lang, words, lang.impact.get(name, frozenset()), spans), found):
@@ -120,7 +123,7 @@ def excluded(
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
 
 
-def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
+def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue], turning: frozenset[str] = frozenset()) -> bool:
     """Whether one of `hits` (a one-off, a dismissal) spares the sentence's cues: not when a
     `but` word stands after it and before every cue after it, one of them a rule for from now
     on (`_ahead`): "it's fine this time, but from now on ask me first", "ครั้งนี้ไม่เป็นไร
@@ -128,13 +131,15 @@ def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]
     fine, but the build always fails on Mondays"), and a cue inside it is its own word ("never"
     of "never mind"). Before the cues, it still spares them: a dismissal takes back what was
     said ("80 €, not 60, but whatever"), and "…, but this time go ahead" was as often a one-off
-    in the held-out corpora."""
+    in the held-out corpora. A cue of a kind in `turning` after the "but" turns too: after an
+    agreement, what sets right or asks ("you're right, but the port is 5433, not 5432",
+    `AFTER_AGREEING`; not "you're right, but not now")."""
     turns = [i for i, _ in said(lang, words, lang.impact.get("but", frozenset()))]
 
     def spared(end: int) -> bool:
         after = [c for c in found if c.at >= end]
         first = min((c.at for c in after), default=len(words.low))
-        return not (any(end <= i < first for i in turns) and any(_ahead(lang, c) for c in after))
+        return not (any(end <= i < first for i in turns) and any(_ahead(lang, c) or c.kind in turning for c in after))
 
     return any(spared(at + len(phrase)) for at, phrase in hits)
 
@@ -171,8 +176,9 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     "WARN: retry policy never applied (job=42)" in a Polish session, "WARNING: label exceeds
     print area (y=285 > 280). Always check ^LL …" in a French one (not "Warning: ist doch
     egal. Always use pnpm.", "le build a planté (error: exit 1). Always run lint …"), or says
-    a rule in the register of documentation and terms (`impact.documented`: "Administrators
-    should always enable 2FA.", "orders under 150 EUR will always incur a fee"). Someone who
+    a rule in the register of documentation and terms of no one present (`_documented`:
+    "Administrators should always enable 2FA.", "orders under 150 EUR will always incur a
+    fee"; not "you should never push to main", "we should always run the tests"). Someone who
     writes Polish does not switch to English to print a level or a call, nor to lay down what
     "should always" be; a rule in English beside their own ("commits always in English") holds
     none of these."""
@@ -181,10 +187,21 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     elsewhere = usual is not None and "en" not in usual.code.split("+")
     if not (elsewhere and found and all(c.kind in TOOL_SAYS_TOO for c in found)):
         return False
-    if TOOL_PRINTS.search(text) or said(lang, words_of(text), lang.impact.get("documented", frozenset())):
+    if TOOL_PRINTS.search(text) or _documented(lang, words_of(text)):
         return True
     said_before = detect([before]) if TOOL_OPENS.match(before) else None
     return said_before is not None and "en" in said_before.code.split("+")
+
+
+def _documented(lang: Language, words: Words) -> bool:
+    """Whether the sentence says a rule in the register of documentation, terms and policies
+    (`impact.documented`: "should always", "will never") with no one of the conversation in it:
+    "Plugin updates must always be tested on staging."; not "you should never push to main",
+    "we should always run the tests first", which the person says to the agent (review helper-201)."""
+    if not said(lang, words, lang.impact.get("documented", frozenset())):
+        return False
+    persons = lang.lists.get("first_person", frozenset()) | lang.lists.get("first_person_plural", frozenset())
+    return not any(w in persons for w in words.low) and not said(lang, words, lang.impact.get("second_person", frozenset()))
 
 
 def _framed(text: str, words: Words, found: list[Cue]) -> str:

@@ -95,11 +95,6 @@ def _names_a_way(lang: Language, low: tuple[str, ...], breaks: tuple[int, ...], 
     return first not in openers and first not in lang.function_words and WORDLIKE.sub("", first).isalnum()
 
 
-# What names a thing of the work as code does: a flag, a file's name, a path, code inline, a
-# name with an underscore or a number ("--dry-run", "price_preview.csv", "~/staging", "`make`").
-CODED = re.compile(r"(?<![\w-])--?[a-z]|\w\.[a-z]{2,4}\b|\w/|/\w|`|_|\d")
-
-
 def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
     """Each `first` word that sets an order of work: a `then` word follows it in a later clause
     ("tests first, then commit", "d'abord les faits, ensuite l'orthographe", "сначала посмотри
@@ -110,13 +105,10 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     low = words.low
     breaks = clause_breaks(text, words)
     bounds = [0, *breaks, len(low)]
-    # an order of two clauses is read where the language can tell a story in the past
-    # (`past_forms`): "Önce build geçti, sonra testler patladı" reports; without them, only one
-    # whose first step names a thing of the work as code (`CODED`: "önce --dry-run ile çalıştır,
-    # çıktıya ben bakayım, ondan sonra gerçek dosya"), or a `first` closing a clause that names a
-    # way ("staging ก่อนครับ")
-    storied = bool(lang.patterns.get("past_forms"))
-    found_thens = find(low, lang.impact.get("then", frozenset()))
+    # an order of two clauses is read only where the language can tell a story in the past
+    # (`past_forms`): "Önce build geçti, sonra testler patladı" reports; without them, only a
+    # `first` closing a clause that names a way ("staging ก่อนครับ")
+    found_thens = find(low, lang.impact.get("then", frozenset())) if lang.patterns.get("past_forms") else []
     thens = sorted(b for b, _ in found_thens)
     # a `then` of several words ("and only then", "e solo dopo") orders what follows it after a
     # `first` wherever that stands in its clause, and in the same clause too
@@ -127,16 +119,6 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     @cache
     def tells(c: int) -> bool:
         return _tells(lang, low[bounds[c] : bounds[c + 1]])
-
-    @cache
-    def told(c: int) -> bool:
-        return _tells(lang, low[bounds[c] : bounds[c + 1]], persons=False)
-
-    @cache
-    def coded(c: int) -> bool:
-        # from the end of the clause before, as the marks of code stand before its first word
-        start = words.spans[bounds[c] - 1][1] if bounds[c] else 0
-        return bool(CODED.search(text, start, words.spans[bounds[c + 1] - 1][1]))
 
     hits = []
     for at, phrase in sorted(find(low, lang.impact.get("first", frozenset()))):
@@ -149,12 +131,7 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
         later = [bisect_right(breaks, thens[k])] if k < len(thens) else []
         ordered = last_marked >= at + len(phrase)
         later = later or ([clause] if ordered else [])
-        if not (storied or coded(clause)):
-            later = []
-        # … a step of the person's own in the later clause ("sen pushar vi", "я дивлюсь") is one of
-        # the order when its first step names a thing of the work as code does (`CODED`: "först
-        # `--dry-run` och så kollar jag diffen, sen pushar vi"); not "lunch first, then we decide"
-        if tells(clause) or any(told(c) or (tells(c) and not coded(clause)) for c in later):
+        if any(tells(c) for c in (clause, *later)):
             continue
         # the order opens or closes its clause: "Det virker først nu, så tak" (only now) sets none
         placed = ordered or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
@@ -190,11 +167,11 @@ def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
     return hits
 
 
-def _tells(lang: Language, said: tuple[str, ...], persons: bool = True) -> bool:
+def _tells(lang: Language, said: tuple[str, ...]) -> bool:
     """Whether a clause tells rather than asks: its subject is the person ("I", "we":
-    `claim.subject_pronouns`; unless not `persons`) or a third person (`third_person`), or it
-    has a verb in the past (`past_forms`)."""
-    subjects = lang.impact.get("third_person", frozenset()) | (lang.claim.get("subject_pronouns", frozenset()) if persons else frozenset())
+    `claim.subject_pronouns`) or a third person (`third_person`), or it has a verb in the past
+    (`past_forms`)."""
+    subjects = lang.claim.get("subject_pronouns", frozenset()) | lang.impact.get("third_person", frozenset())
     return any((w,) in subjects or lang.matches("past_forms", w) for w in said)
 
 

@@ -28,7 +28,6 @@ def found(message: str, code: str) -> list[Statement]:
         ("ja", "いや、そうですね、18時以降の人だけでいいです。"),
         ("ja", "いや、ですよね、安心しました。"),
         ("es", "no, si, bien visto"),
-        ("es", "bien visto, gracias"),
         ("ru", "неа, не надо, он уже исправился"),
     ],
 )
@@ -72,3 +71,26 @@ def test_a_spanish_slip_the_person_owns_is_no_correction() -> None:
     assert detect_statements(said, "s1", 3, None, answered=answered, usual=language("es"), reply="Cepillo 79,00 €.") == []
     (statement,) = detect_statements("el cepillo es 79, no 89", "s1", 3, None, answered=answered, usual=language("es"), reply="Cepillo 79,00 €.")
     assert statement.kind == "correction"
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # review helper-201: what follows an agreement and a "but" sets right (as it did before
+        # only for a rule for from now on)
+        ("en", "you're right, but the port is 5433, not 5432"),
+        ("es", "bien visto, pero el puerto es 5433, no 5432"),
+        ("ja", "いや、そうですね、でもポートは5433です"),
+    ],
+)
+def test_a_correction_after_an_agreement_and_a_but_stands(code: str, message: str) -> None:
+    statements = detect_statements(message, "s1", 3, None, answered="He puesto el puerto 5432. ポートは5432です。 Port 5432.", usual=language(code))
+    assert [s.kind for s in statements] == ["correction"], statements
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [("en", "you're right, but not now"), ("en", "you're right, but no rush"), ("es", "tienes razón, pero no hoy")],
+)
+def test_an_agreement_and_a_but_that_only_delays_is_no_statement(code: str, message: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered="Set the port to 5432. Deploy now?", usual=language(code)) == []

@@ -38,6 +38,10 @@ def test_a_documented_rule_in_english_among_another_language_is_pasted(code: str
         # the person's own English beside their language: no register of documentation
         ("pl", "commits always in English, reszta po polsku"),
         ("pt", "tickets always in English pls"),
+        # review helper-201: said to the agent, or of the person's own team
+        ("pl", "you should never push directly to main"),
+        ("pl", "ja mówiłem, you should never push to main"),
+        ("pt", "we should always run the tests before commit"),
         # an English session: the person may well say it so
         ("en", "Plugin updates should always be tested on staging first."),
     ],

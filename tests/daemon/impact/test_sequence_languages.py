@@ -2,8 +2,7 @@
 Korean, Arabic, Hebrew, Greek, Hindi, Thai; `impact.first`, `impact.then`; sentences written
 for these tests). None of them lists its verbs in the past (`past_forms`), so an order of two
 clauses there is not read — "first the build passed, then the tests broke" is a report —,
-only a `first` closing a clause that names a way ("staging ก่อนครับ"), or an order whose first
-step is code (test_sequence_coded.py). A `then` of several
+only a `first` closing a clause that names a way ("staging ก่อนครับ"). A `then` of several
 words orders the steps wherever the `first` stands, in a language that tells its past."""
 
 from __future__ import annotations
