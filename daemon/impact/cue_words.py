@@ -32,6 +32,7 @@ CUE_LISTS = (
     "closing",
     "closing_clause",
     "limit",
+    "enough",
     "changed",
     "politeness",
     "first",
