@@ -32,7 +32,6 @@ CUE_LISTS = (
     "closing",
     "closing_clause",
     "limit",
-    "enough",
     "changed",
     "politeness",
     "first",

@@ -39,7 +39,7 @@ from daemon.impact.again import recalls
 from daemon.impact.clauses import SHOUTED, Words, after_address, body_start, negating, punctuated
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.naming import names, number, term, value
-from daemon.impact.shapes import announced, as_before, asked, defined, enough, every, forbidden, sequence
+from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, sequence
 from daemon.text.keyboard import find, said_at
 from daemon.text.language import Language
 
@@ -259,10 +259,11 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
     # "again" where it recalls what the agent did (`daemon.impact.again`)
     found += [Cue("again", " ".join(p), i) for i, p in recalls(lang, text, words, start) if free(i, len(p))]
     found += [Cue("emphasis", w, i) for i, w in _shouted_negations(lang, text, words) if free(i, 1)]
-    # the shapes of `daemon.impact.shapes`, the first of each (an `enough` after the person's own words)
-    for kind, shape in (("asked", asked), ("sequence", sequence), ("precedent", as_before), ("standing", every), ("standing", announced)):
-        found += [Cue(kind, " ".join(p), i) for i, p in shape(lang, text, words) if free(i, len(p))][:1]
-    found += [Cue("limit", " ".join(p), i) for i, p in enough(lang, text, words, lambda k: free(k, 1)) if free(i, len(p))]
+    found += [Cue("asked", " ".join(p), i) for i, p in asked(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("sequence", " ".join(p), i) for i, p in sequence(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("precedent", " ".join(p), i) for i, p in as_before(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("standing", " ".join(p), i) for i, p in every(lang, text, words) if free(i, len(p))][:1]
+    found += [Cue("standing", " ".join(p), i) for i, p in announced(lang, text, words) if free(i, len(p))][:1]
     found += [Cue("defined", "=", i) for i, _ in defined(text, words) if free(i, 1)][:1]
     # a form of address set as the way to write is a preference ("on tutoie les lecteurs", "vi er
     # på du"), how things are done where the person works a rule ("у нас принято …", "das isch bi

@@ -56,7 +56,7 @@ IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 # instead", "prefer-const".
 # What a "but" after an agreement turns to that sets right or asks, beside a rule for from now on
 # (`_spares`): "you're right, but the port is 5433, not 5432" (review helper-201)
-AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop", "instead", "preference", "limit"})
+AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop"})
 TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
 # What a tool prints, in English whatever language the person writes, in a tool's format: a
 # level in capitals opening the sentence or in brackets ("WARN …", "[ERROR]"), a level or an
@@ -187,18 +187,20 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     elsewhere = usual is not None and "en" not in usual.code.split("+")
     if not (elsewhere and found and all(c.kind in TOOL_SAYS_TOO for c in found)):
         return False
-    if TOOL_PRINTS.search(text) or _documented(lang, words_of(text)):
+    if TOOL_PRINTS.search(text) or _documented(lang, text, words_of(text)):
         return True
     said_before = detect([before]) if TOOL_OPENS.match(before) else None
     return said_before is not None and "en" in said_before.code.split("+")
 
 
-def _documented(lang: Language, words: Words) -> bool:
+def _documented(lang: Language, text: str, words: Words) -> bool:
     """Whether the sentence says a rule in the register of documentation, terms and policies
-    (`impact.documented`: "should always", "will never") with no one of the conversation in it:
-    "Plugin updates must always be tested on staging."; not "you should never push to main",
-    "we should always run the tests first", which the person says to the agent (review helper-201)."""
-    if not said(lang, words, lang.impact.get("documented", frozenset())):
+    (`impact.documented`: "should always", "will never"), written as pages are, opening with a
+    capital, with no one of the conversation in it: "Plugin updates must always be tested on
+    staging."; not "you should never push to main", "we should always run the tests first"
+    (review helper-201), nor "secrets should never be committed, bitte", "commit messages should
+    always be in english", which the person types (review helper-202)."""
+    if not said(lang, words, lang.impact.get("documented", frozenset())) or not text.lstrip()[:1].isupper():
         return False
     persons = lang.lists.get("first_person", frozenset()) | lang.lists.get("first_person_plural", frozenset())
     return not any(w in persons for w in words.low) and not said(lang, words, lang.impact.get("second_person", frozenset()))

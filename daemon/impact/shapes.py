@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
 from functools import cache
 
 from daemon.impact.clauses import Words, body_start
@@ -96,11 +95,6 @@ def _names_a_way(lang: Language, low: tuple[str, ...], breaks: tuple[int, ...], 
     return first not in openers and first not in lang.function_words and WORDLIKE.sub("", first).isalnum()
 
 
-# Words of letters of the language's own before an `enough` phrase (not "5 490 і все.", "un
-# point, c'est tout"): what is to be, named
-ENOUGH_BEFORE = 2
-
-
 def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
     """Each `first` word that sets an order of work: a `then` word follows it in a later clause
     ("tests first, then commit", "d'abord les faits, ensuite l'orthographe", "сначала посмотри
@@ -171,30 +165,6 @@ def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
         if valued or find(low, lang.impact.get("politeness", frozenset())):
             hits.append((at, phrase))
     return hits
-
-
-def enough(lang: Language, text: str, words: Words, own: Callable[[int], bool] = lambda k: True) -> list[tuple[int, tuple[str, ...]]]:
-    """An `enough` phrase ("that's it", "y ya", "e basta", "punkt", "и всё") closing the sentence
-    after what is to be, a clause at least: a limit on what the agent writes or does
-    ("address + what + maps link, that's it", "dirección hora pedido depto, listo", "dimmi che
-    cambia e basta"). Not alone ("that's it!"), nor after approval or thanks ("perfect, that's
-    all"), nor in a sentence that tells (`_tells`: "we fixed it, that's it"). `own`: whether a
-    word is the person's, not quoted ("… 'always test' and that's it")."""
-    low = words.low
-    hits = find(low, lang.impact.get("enough", frozenset()))
-    closing = [
-        (i, p)
-        for i, p in hits
-        if i + len(p) == len(low)
-        and sum(w not in lang.function_words and any(c.isalpha() for c in w) and own(k) for k, w in enumerate(low[:i])) >= ENOUGH_BEFORE
-    ]
-    if not closing:
-        return []
-    i, phrase = closing[-1]
-    before = low[:i]
-    if _tells(lang, before) or find(before, lang.impact.get("approval", frozenset())) or find(before, lang.impact.get("agreement", frozenset())):
-        return []
-    return [(i, phrase)]
 
 
 def _tells(lang: Language, said: tuple[str, ...]) -> bool:

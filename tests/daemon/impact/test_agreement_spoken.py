@@ -90,7 +90,12 @@ def test_a_correction_after_an_agreement_and_a_but_stands(code: str, message: st
 
 @pytest.mark.parametrize(
     ("code", "message"),
-    [("en", "you're right, but not now"), ("en", "you're right, but no rush"), ("es", "tienes razón, pero no hoy")],
+    [
+        ("en", "you're right, but not now"),
+        ("en", "you're right, but no rush"),
+        ("es", "tienes razón, pero no hoy"),
+        ("en", "you're right, but let's do that tomorrow instead"),  # review helper-202: a plan
+    ],
 )
 def test_an_agreement_and_a_but_that_only_delays_is_no_statement(code: str, message: str) -> None:
     assert detect_statements(message, "s1", 3, None, answered="Set the port to 5432. Deploy now?", usual=language(code)) == []
