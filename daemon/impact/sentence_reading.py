@@ -28,8 +28,8 @@ from memory_engine.claim import reported_by_other
 # agent's (the first of a session, or one right after the person's own), which states a task.
 # "We deploy with make release now, not fab" there still sets a rule; a limit alone does not, nor
 # an "instead" ("can ye make it output a pdf instead of the terminal thing": nothing of the
-# agent's was there to set right).
-OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit", "instead"})
+# agent's was there to set right), nor a code it defines ("SK = Signe Kjaer") or a word it shouts.
+OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit", "instead", "defined", "emphasis"})
 # Listed typed words (`typed_in_latin.words`) a sentence in Latin letters says to be read so.
 TYPED_WORDS = 2
 
@@ -130,6 +130,11 @@ def _read(
         # npm in this repo", `claim.project_deixis`)
         scoped = any(c.kind == "instead" for c in found) and bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
         found = [c for c in found if c.kind not in OPENING_TASK or (c.kind == "instead" and scoped)]
+        # … and the "always" of "as always" there recalls how the task is done ("R$ 890 como
+        # sempre, boleto + pix", "принтер зебра як завжди на 192.168.1.40"); answering the agent
+        # it reminds of a rule ("Amounts in EUR, as always.")
+        as_usual = {i + k for i, p in find(words.low, lang.impact.get("precedent", frozenset())) for k in range(len(p))}
+        found = [c for c in found if not (c.kind == "standing" and c.at in as_usual)]
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
         # "อยากให้ alert เด้งเข้า LINE"; not a "don't", "件名の【】もやめてもらえますか？"), still read
         # to tell a rule beside it from a supposition ("I'd like you to always answer in German")
