@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from daemon.impact.again import recalls_agents_word
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import Words, negating, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
@@ -130,6 +130,9 @@ def _read(
         # npm in this repo", `claim.project_deixis`)
         scoped = any(c.kind == "instead" for c in found) and bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
         found = [c for c in found if c.kind not in OPENING_TASK or (c.kind == "instead" and scoped)]
+        # … and so does a contrast said as "instead of" ("shifts beginnen om 7:00 ipv 7:30",
+        # "Dienstbeginn 15:00 statt 16:00"), not as "not" ("We deploy with make release now, not fab")
+        found = [c for c in found if c.kind != "contrast" or scoped or any(negating(lang, w) for w in c.phrase.split())]
         # … and the "always" of "as always" there recalls how the task is done ("R$ 890 como
         # sempre, boleto + pix", "принтер зебра як завжди на 192.168.1.40"); answering the agent
         # it reminds of a rule ("Amounts in EUR, as always.")
