@@ -86,6 +86,7 @@ def detect_corpus(agents: list[Agent]) -> dict[str, list[Statement]]:
                     statements += detect_statements(
                         turn["content"], session["id"], index, stamp, answered=answered, usual=usual, reply=reply
                     )
+                    answered = ""  # a message sent right after the person's own answers no turn, as the daemon reads it
                 else:
                     answered = turn["content"]
         found[agent.name] = statements

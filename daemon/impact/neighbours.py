@@ -90,7 +90,12 @@ def continues(text: str, sentence: Sentence, after: Sentence, reading: Reading, 
     return not said(lang, words, dismissal) and not asks(lang, after.text, words) and beside(text, sentence, after)
 
 
-def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None, ...]) -> Read:
+# The cues of a statement that sets a rule, beside which "and …" is another rule in a message
+# answering no turn of the agent's (`points`, `ruled`)
+RULES = frozenset({"standing", "preference", "stop"})
+
+
+def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None, ...], ruled: bool = False) -> Read:
     """The readings with each sentence of no cue that is another point of the last statement
     before it in its paragraph (MANY at most): it opens with a connective (`connectives`: "and", "og", "e", "і") of its
     own language that the message's, the session's or that statement's language also has ("de"
@@ -98,7 +103,10 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
     nothing (`politeness`, `claim.request`), goes on to no next step, tells no plan of the
     person's (`_goes_on`) and praises nothing (`amends.approves`), and it is no question nor
     anything else `left_out` leaves out. "cpr-numre går kun via e-Boks. og breve
-    til kunder: kort." are two points; so are "Bosch ми не беремо. і ми на Городоцькій 142"."""
+    til kunder: kort." are two points; so are "Bosch ми не беремо. і ми на Городоцькій 142".
+    `ruled`: only after a statement that sets a rule (`RULES`: "Never push to main. And keep
+    commits short."), as in a message answering no turn of the agent's, where "and" after a
+    detail of the task adds to the task ("… keine Anzahlung. Und dazu eine kurze Mail an beide")."""
     found = list(read)
     points_found = 0
     last: Reading | None = None  # the last statement of the paragraph so far
@@ -108,6 +116,8 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
         statement, last = last, (reading if reading.cues and not reading.excluded else last)
         lang = reading.language
         if statement is None or lang is None or reading.cues or reading.excluded or spans.holds(sentence):
+            continue
+        if ruled and not any(c.kind in RULES for c in statement.cues):
             continue
         words = words_of(sentence.text)
         if not words.low or words.low[0] not in lang.words("connectives"):

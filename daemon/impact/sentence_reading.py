@@ -14,6 +14,7 @@ from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, pasted_output
+from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
 from daemon.impact.reply import ends_asking_in_prose
 from daemon.impact.setright import set_right
@@ -28,8 +29,8 @@ from memory_engine.claim import reported_by_other
 # agent's (the first of a session, or one right after the person's own), which states a task.
 # "We deploy with make release now, not fab" there still sets a rule; a limit alone does not, nor
 # an "instead" ("can ye make it output a pdf instead of the terminal thing": nothing of the
-# agent's was there to set right), nor a code it defines ("SK = Signe Kjaer") or a word it shouts.
-OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit", "instead", "defined", "emphasis"})
+# agent's was there to set right).
+OPENING_TASK = frozenset({"asked", "sequence", "precedent", "limit", "instead"})
 # Listed typed words (`typed_in_latin.words`) a sentence in Latin letters says to be read so.
 TYPED_WORDS = 2
 
@@ -130,13 +131,20 @@ def _read(
         # npm in this repo", `claim.project_deixis`)
         scoped = any(c.kind == "instead" for c in found) and bool(find(words.low, lang.claim.get("project_deixis", frozenset())))
         found = [c for c in found if c.kind not in OPENING_TASK or (c.kind == "instead" and scoped)]
-        # … and so does a contrast said as "instead of" ("shifts beginnen om 7:00 ipv 7:30",
-        # "Dienstbeginn 15:00 statt 16:00"), not as "not" ("We deploy with make release now, not fab")
-        found = [c for c in found if c.kind != "contrast" or scoped or any(negating(lang, w) for w in c.phrase.split())]
-        # … and the "always" of "as always" there recalls how the task is done ("R$ 890 como
-        # sempre, boleto + pix", "принтер зебра як завжди на 192.168.1.40"); answering the agent
-        # it reminds of a rule ("Amounts in EUR, as always.")
-        as_usual = {i + k for i, p in find(words.low, lang.impact.get("precedent", frozenset())) for k in range(len(p))}
+        # … and so does a contrast said as "instead of" before a value ("shifts beginnen om 7:00
+        # ipv 7:30", "Dienstbeginn 15:00 statt 16:00"): what is set for this time; not one said as
+        # "not" ("We deploy with make release now, not fab"), nor one of a way of working
+        # ("Antworte bitte auf Deutsch, statt auf Englisch", review helper-205)
+        valued = [k for k in range(len(words.low)) if value(lang, words.low, k)]
+        found = [
+            c for c in found
+            if c.kind != "contrast" or scoped or any(negating(lang, w) for w in c.phrase.split()) or not any(k > c.at for k in valued)
+        ]
+        # … and the "always" of "as always" in a sentence that gives values recalls how the task
+        # is done ("R$ 890 como sempre, boleto + pix", "принтер зебра як завжди на 192.168.1.40");
+        # not "as always, run the tests before you commit" (review helper-205), nor answering the
+        # agent, where it reminds of a rule ("Amounts in EUR, as always.")
+        as_usual = {i + k for i, p in find(words.low, lang.impact.get("precedent", frozenset())) for k in range(len(p))} if valued else set()
         found = [c for c in found if not (c.kind == "standing" and c.at in as_usual)]
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
         # "อยากให้ alert เด้งเข้า LINE"; not a "don't", "件名の【】もやめてもらえますか？"), still read

@@ -193,9 +193,9 @@ def detect_statements(
         read = untaken(read, after, agent_turn, text)
     # … and a sentence that opens with "and" beside a statement is another point of it
     # ("og breve til kunder: kort.": `daemon.impact.neighbours.points`); in a message answering no
-    # turn of the agent's it is another part of the task ("Und dazu eine kurze Mail an beide.")
-    if answered.strip():
-        read = points(text, read, spans, (usual, whole))
+    # turn of the agent's only beside a rule, after a detail of the task it adds to the task
+    # ("… keine Anzahlung. Und dazu eine kurze Mail an beide.")
+    read = points(text, read, spans, (usual, whole), ruled=not answered.strip())
     # more than MANY_SHOWN sentences the reply shows were taken so, over all those readings: pasted
     if sum(any(c.kind in SHOWN_BY_REPLY for c in r.cues) for _, r in read) > MANY_SHOWN:
         read = [(s, Reading(r.language, [], False) if any(c.kind in SHOWN_BY_REPLY for c in r.cues) else r) for s, r in read]

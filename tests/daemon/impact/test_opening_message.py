@@ -1,11 +1,12 @@
-"""What a session's opening message says of its task is no statement: a code defined there
-("SK = Signe Kjaer"), a word shouted there ("NOR tendered"), a sentence opening with "and"
-after it (another part of the task: "Und dazu eine kurze Mail an beide"), the "always" of "as
-always" (how the task is done: "R$ 890 como sempre", "як завжди"; answering the agent it
-reminds of a rule, test_statements_languages.py), a contrast said as "instead of" ("7:00 ipv
-7:30"; not one said as "not"); a bare "always" still sets a rule
-(`OPENING_TASK`, daemon/impact/sentence_reading.py; daemon/impact/statements.py; sentences
-written for these tests, in the shapes the read corpora showed)."""
+"""What a session's opening message says of its task is no statement: a sentence opening with
+"and" after a detail of the task (another part of it: "Und dazu eine kurze Mail an beide"), the
+"always" of "as always" in a sentence that gives values (how the task is done: "R$ 890 como
+sempre", "як завжди на 192.168.1.40"), a contrast said as "instead of" before a value ("7:00
+ipv 7:30"). The rules people open a session with stay: "and" after a rule, "as always" before a
+way of working, "instead of" a way, "not" in capitals, a rule written with "=" (review
+helper-205; `OPENING_TASK`, daemon/impact/sentence_reading.py; `points`,
+daemon/impact/neighbours.py; sentences written for these tests, in the shapes the read corpora
+showed)."""
 
 from __future__ import annotations
 
@@ -26,17 +27,31 @@ def answering(message: str, code: str) -> list[Statement]:
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        ("da", "koderne i eksporten: SK = Signe Kjaer, AL = Anders Lund, MB = Mads Bruun."),
         ("de", "Rechnungen für die Semesterferien bitte: Familie Novak, 245 €, keine Anzahlung. Und dazu eine kurze Mail an beide mit Zahlungsinfo."),
         ("pt", "R$ 890 como sempre, boleto + pix."),
         ("uk", "принтер зебра як завжди на 192.168.1.40"),
-        ("nl", "aanmelden bij Henk Lubbers zoals altijd"),
         ("nl", "kun je een appje maken voor de riders: morgen sneeuw, shifts beginnen om 7:00 ipv 7:30"),
         ("de", "Chor Floridsdorf 31, Dienstbeginn 15:00 statt 16:00, Sonntag normal"),
     ],
 )
 def test_what_an_opening_message_says_of_its_task_is_no_statement(code: str, message: str) -> None:
     assert [s.quote for s in opening(message, code) if not any(c.startswith("prohibition:") for c in s.cues)] == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "count"),
+    [
+        ("en", "We deploy with make release now, not fab.", 1),
+        ("en", "We do NOT use semicolons in this codebase", 1),
+        ("de", "Schreib die Commits immer auf Englisch. Und die PR-Beschreibungen kurz halten.", 2),
+        ("nb", "svar alltid på norsk. og hold svarene korte.", 2),
+        ("en", "as always, run the tests before you commit", 1),
+        ("de", "Antworte bitte auf Deutsch, statt auf Englisch.", 1),
+        ("en", "new column = new schema version + changelog line", 1),
+    ],
+)
+def test_the_rules_a_session_opens_with_stay(code: str, message: str, count: int) -> None:
+    assert len(opening(message, code)) == count, opening(message, code)
 
 
 def test_the_and_sentence_after_a_statement_is_another_point_of_it_when_answering() -> None:
@@ -50,18 +65,9 @@ def test_the_and_sentence_after_a_statement_is_another_point_of_it_when_answerin
     [
         ("pt", "sempre me manda 3 opções de legenda"),
         ("uk", "завжди пиши суми з ПДВ"),
-        ("nl", "altijd eerst de foto, daarna pas vervangen"),
+        ("en", "Amounts in EUR, as always."),
+        ("nl", "shifts beginnen om 7:00 ipv 7:30"),
     ],
 )
-def test_a_bare_always_still_sets_a_rule(code: str, message: str) -> None:
-    assert any(c.startswith("standing:") for s in answering(message, code) for c in s.cues)
-
-
-def test_a_contrast_said_as_not_in_an_opening_message_still_sets_a_rule() -> None:
-    (said,) = opening("We deploy with make release now, not fab.", "en")
-    assert any(c.startswith("contrast:") for c in said.cues)
-
-
-def test_an_instead_of_answering_the_agent_still_corrects() -> None:
-    said = answering("shifts beginnen om 7:00 ipv 7:30", "nl")
-    assert any(c.startswith("contrast:") for s in said for c in s.cues)
+def test_answering_the_agent_they_still_set_a_rule(code: str, message: str) -> None:
+    assert answering(message, code)
