@@ -68,3 +68,35 @@ def test_a_message_of_thousands_of_orders_is_read_in_linear_time() -> None:
     # each `first` looks up its later `then` by bisection and each clause is read once
     statements = found("first the tests then the commit " * 3000, "en")
     assert len(statements) <= 1
+
+
+# Ukrainian "тоді вже" and Russian "тогда уже" ("only then") close an order of work as "тільки
+# тоді" did; an order whose first step names code is read no other way than any order: in a
+# language that lists no past verbs, or with the person as the subject of a later step, it
+# sets none ("önce migrate_0042 çalıştı, sonra patladı", "first `npm ci`, then i get this
+# error" report: review helper-201)
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("uk", "спочатку вивантажуєш у price_preview.csv, я дивлюсь очима, тоді вже --upload"),
+        ("ru", "сначала выгружаешь в превью, я смотрю, тогда уже в боевую"),
+    ],
+)
+def test_only_then_closes_an_order(code: str, message: str) -> None:
+    assert ordered(found(message, code)), found(message, code)
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("uk", "спочатку я подивився логи, тоді вже було пізно"),
+        ("tr", "önce migrate_0042 çalıştı, sonra patladı"),
+        ("el", "πρώτα έτρεξε το --dry-run, μετά έσκασε"),
+        ("da", "først kørte --dry-run fint, så crashede den"),
+        ("en", "first `npm ci`, then i get this error"),
+        ("de", "erst `npm ci`, dann krieg ich den fehler"),
+        ("en", "gotta grab lunch at 12 first, then we decide"),
+    ],
+)
+def test_a_report_with_a_step_in_code_or_a_timed_plan_sets_no_order(code: str, message: str) -> None:
+    assert not ordered(found(message, code))
