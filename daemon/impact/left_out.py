@@ -52,11 +52,11 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 # measured on the read corpora, 5 statements on items against 1 other sentence). Not an edit
 # of a whole file (`acted_on`), which ties no sentence to what changed.
 IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
+# What a "but" after an agreement turns to that sets right or forbids, beside a rule for from now
+# on (`_spares`): "you're right, but the port is 5433, not 5432" (reviews helper-201, helper-202)
+AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop"})
 # Cues that are words a tool's message says as well: "Retries never exceeded", "use foo()
 # instead", "prefer-const".
-# What a "but" after an agreement turns to that sets right or asks, beside a rule for from now on
-# (`_spares`): "you're right, but the port is 5433, not 5432" (review helper-201)
-AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop"})
 TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
 # What a tool prints, in English whatever language the person writes, in a tool's format: a
 # level in capitals opening the sentence or in brackets ("WARN …", "[ERROR]"), a level or an
@@ -132,7 +132,7 @@ def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]
     of "never mind"). Before the cues, it still spares them: a dismissal takes back what was
     said ("80 €, not 60, but whatever"), and "…, but this time go ahead" was as often a one-off
     in the held-out corpora. A cue of a kind in `turning` after the "but" turns too: after an
-    agreement, what sets right or asks ("you're right, but the port is 5433, not 5432",
+    agreement, what sets right or forbids ("you're right, but the port is 5433, not 5432",
     `AFTER_AGREEING`; not "you're right, but not now")."""
     turns = [i for i, _ in said(lang, words, lang.impact.get("but", frozenset()))]
 
@@ -176,9 +176,10 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     "WARN: retry policy never applied (job=42)" in a Polish session, "WARNING: label exceeds
     print area (y=285 > 280). Always check ^LL …" in a French one (not "Warning: ist doch
     egal. Always use pnpm.", "le build a planté (error: exit 1). Always run lint …"), or says
-    a rule in the register of documentation and terms of no one present (`_documented`:
-    "Administrators should always enable 2FA.", "orders under 150 EUR will always incur a
-    fee"; not "you should never push to main", "we should always run the tests"). Someone who
+    a rule in the register of documentation and terms, as pages write it, of no one present
+    (`_documented`: "Administrators should always enable 2FA.", "Messages outside the 24h window
+    must always use an approved template."; not "you should never push to main", "we should
+    always run the tests"). Someone who
     writes Polish does not switch to English to print a level or a call, nor to lay down what
     "should always" be; a rule in English beside their own ("commits always in English") holds
     none of these."""

@@ -104,8 +104,8 @@ def points(text: str, read: Read, spans: Apart, languages: tuple[Language | None
     person's (`_goes_on`) and praises nothing (`amends.approves`), and it is no question nor
     anything else `left_out` leaves out. "cpr-numre går kun via e-Boks. og breve
     til kunder: kort." are two points; so are "Bosch ми не беремо. і ми на Городоцькій 142".
-    `ruled`: only after a statement that sets a rule (`RULES`: "Never push to main. And keep
-    commits short."), as in a message answering no turn of the agent's, where "and" after a
+    `ruled`: only after a statement that sets a rule (`RULES`: "svar alltid på norsk. og hold
+    svarene korte."), as in a message answering no turn of the agent's, where "and" after a
     detail of the task adds to the task ("… keine Anzahlung. Und dazu eine kurze Mail an beide")."""
     found = list(read)
     points_found = 0
