@@ -115,14 +115,14 @@ def tells(lang: Language, text: str, words: Words) -> bool:
     # story: "und der Stundensatz ist 95, die 85 waren letztes Jahr", "Záloha je 1 500 za sud, od
     # ledna jsme ji zvedali" (not "rough day, the deploy went down twice")
     cut = breaks(text, words)
-    valued = bool(cut) and any(value(lang, words.low, k) for k in range(cut[-1]))
-    end = cut[-1] if valued else len(words.low)
+    first = next((k for k in range(len(words.low)) if value(lang, words.low, k)), None)  # the first value, read once
+    end = cut[-1] if cut and first is not None and first < cut[-1] else len(words.low)
     # … and so does one in any clause after a first that gives a value, in a sentence that names
     # no time gone by: "sort code is 30-96-26, sians one had it wrong as well, shes paid already
     # luckily"; not "3 weeks ago, we tried yarn and it was a nightmare", "pedido 8812, el cliente
     # llamó ayer y estaba furioso", whose value is the story's (review helper-201)
-    if cut and not find(words.low, lang.impact.get("past_time", frozenset())):
-        end = min(end, next((b for a, b in pairwise((0, *cut, len(words.low))) if any(value(lang, words.low, k) for k in range(a, b))), end))
+    if cut and first is not None and not find(words.low, lang.impact.get("past_time", frozenset())):
+        end = min(end, next((b for b in (*cut, len(words.low)) if first < b), end))
     told = words.low[:end]
     return any(lang.matches("past_forms", w) for w in told)
 
