@@ -1,6 +1,7 @@
 """Whether the "always" or "never" of a sentence tells what was, or what others do, rather than
 a rule for the agent's work (pure, no I/O; docs/explanation/impact.md#what-is-left-out):
-"I used to always squash", "han betaler altid sent", "the old CI box always fell over".
+"I used to always squash", "han betaler altid sent", "the old CI box always fell over",
+"Petersen zahlt eh nie vorm Monatsende".
 """
 
 from __future__ import annotations
@@ -52,6 +53,12 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
         and not said(lang, words, _addressing(lang), spans)
     ):
         return True
+    # … or beside a word saying "anyway" inside its clause (`anyway`: "Petersen zahlt eh nie vorm
+    # Monatsende", "mick never reads past the first line anyway"): how things go whatever is done.
+    # Not one opening its clause, which turns to what follows ("anyway, always cc me"), nor in a
+    # sentence that speaks to the agent or asks
+    if _regardless(lang, words, cut, found, spans) and not said(lang, words, _addressing(lang), spans):
+        return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do
     they = [i for i, _ in said(lang, words, lang.impact.get("third_person", frozenset()), spans)]
@@ -70,6 +77,19 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     if first and all(first.get(bisect_right(cut, c.at), c.at) < c.at for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
+
+
+def _regardless(lang: Language, words: Words, cut: tuple[int, ...], found: list[Cue], spans: list[tuple[int, int]]) -> bool:
+    """Whether every cue is a bare "always"/"never" inside its clause with an `anyway` word of
+    the language inside the same clause, neither opening it."""
+    inside = set()
+    for i, _ in said(lang, words, lang.impact.get("anyway", frozenset()), spans):
+        k = bisect_right(cut, i)
+        if body_start(lang, words.low, cut[k - 1] if k else 0) != i:
+            inside.add(k)
+    return bool(inside) and all(
+        bare(lang, c) and not _opens_clause(lang, words, cut, c) and bisect_right(cut, c.at) in inside for c in found
+    )
 
 
 def _addressing(lang: Language) -> frozenset[tuple[str, ...]]:
