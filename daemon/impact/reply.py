@@ -221,23 +221,6 @@ def _tail_asks(tail: str) -> bool:
     return ends_asking(NOT_PROSE.sub(" ", tail).rstrip())
 
 
-def offers_in_prose(text: str, usual: Language) -> bool:
-    """Whether the agent's turn ends offering more work with no question mark: the last line of
-    its prose holds an `offering` phrase of its language, or of `usual` when it tells none ("I
-    can send it to her as a PDF if you give me her number.", "אפשר לשים את זה גם כבאנר אם
-    תרצה.", "Если нужно, могу собирать её автоматически.")."""
-    last, lang = _last_sentence(text[-OPENING_CHARS:])
-    return bool(last) and bool(find(last, (lang or usual).impact.get("offering", frozenset())))
-
-
-@lru_cache(maxsize=64)
-def _last_sentence(tail: str) -> tuple[tuple[str, ...], Language | None]:
-    """The words of the last line of a turn's prose, and its language if it tells one (an offer
-    often follows what was done on its line: "Solo es un aviso. Si quieres lo dejo ya …")."""
-    said = [line for line in NOT_PROSE.sub(" ", tail).splitlines() if line.strip()]
-    return (words_of(said[-1]).low, detect(said[-1:])) if said else ((), None)
-
-
 def _edited_files(text: str) -> frozenset[str]:
     """The files an edit in `text` changed (`EDITED_FILE`), as paths with "/" and without
     quotes; not a folder ("src/"), nor a name with no "." or "/". A name the adapter cut

@@ -16,7 +16,7 @@ from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, pasted_output
 from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
-from daemon.impact.reply import ends_asking_in_prose, offers_in_prose
+from daemon.impact.reply import ends_asking_in_prose
 from daemon.impact.setright import set_right
 from daemon.impact.shapes import in_code
 from daemon.text.keyboard import find
@@ -165,7 +165,7 @@ def _answering(lang: Language, words: Words, found: list[Cue], answered: Answere
     I'll commit it myself in 10 minutes.")."""
     answers = lang.impact.get("answer_no", frozenset())
     noes = [c for c in found if c.kind == "correction" and tuple(c.phrase.split()) in answers]
-    if not noes or not (ends_asking_in_prose(answered.text) or offers_in_prose(answered.text, lang)):
+    if not noes or not ends_asking_in_prose(answered.text):
         return found
     mine = lang.lists.get("first_person", frozenset())
     valued = any(in_code(w) for w in words.low) and mine.isdisjoint(words.low)

@@ -49,7 +49,7 @@ IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "contrast_before_name", "instead", "reminder",
     "again", "standing", "preference", "address", "house", "closing", "closing_clause", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "vocative", "past_time", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent", "excess", "amended", "redone",
-    "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "offering", "looks", "likened",
+    "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks", "likened",
     "request_question", "request_question_closing", "quoting", "wish", "documented", "anyway",
 )  # fmt: skip
 KEYS = frozenset(
