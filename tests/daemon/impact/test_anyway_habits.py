@@ -1,7 +1,9 @@
-"""An "always" or "never" beside a word saying "anyway" inside its clause tells how things go
+"""An "always" or "never" beside a word saying "anyway" inside its clause tells how others go
 whatever is done, not a rule for the agent (`anyway` in each language's data,
-daemon/impact/story.py); opening its clause the word turns to what follows, and a sentence that
-speaks to the agent still asks (sentences written for these tests)."""
+daemon/impact/story.py). Opening its clause the word turns to what follows; a sentence that
+speaks to the agent still asks; and a rule of the person's own stays one: "we", the project,
+a "must", a value, or a language whose verb alone may say "we" (review helper-208; sentences
+written for these tests)."""
 
 from __future__ import annotations
 
@@ -11,10 +13,11 @@ from daemon.impact.statements import Statement, detect_statements
 from daemon.text.language import language
 
 ANSWERED = "Invoice 2026-041 is drafted: 14 kegs, VAT 23 %, due in 30 days."
+MERGED = "I merged the PR with a merge commit and converted the timestamps to local time."
 
 
-def found(message: str, usual: str) -> list[Statement]:
-    return detect_statements(message, "s1.jsonl", 3, None, answered=ANSWERED, usual=language(usual))
+def found(message: str, usual: str, answered: str = ANSWERED) -> list[Statement]:
+    return detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language(usual))
 
 
 @pytest.mark.parametrize(
@@ -22,12 +25,13 @@ def found(message: str, usual: str) -> list[Statement]:
     [
         ("the courier never rings the bell anyway", "en"),
         ("der Huber zahlt eh immer bar", "de"),
-        ("Kowalski i tak zawsze płaci po terminie", "pl"),
-        ("Novák stejně vždycky platí až po splatnosti", "cs"),
-        ("le comptable ouvre jamais ses mails avant le 20 de toute façon", "fr"),
+        ("Petersen zahlt sowieso nie vor dem Monatsende", "de"),
+        ("le comptable ouvre jamais ses mails avant la fin du mois de toute façon", "fr"),
+        ("Jansen betaalt sowieso nooit op tijd", "nl"),
+        ("Бухгалтер все равно всегда звонит в пятницу", "ru"),
     ],
 )
-def test_an_always_beside_anyway_tells_how_things_go(message: str, usual: str) -> None:
+def test_an_always_beside_anyway_tells_how_others_go(message: str, usual: str) -> None:
     assert found(message, usual) == []
 
 
@@ -44,3 +48,18 @@ def test_a_rule_in_another_clause_than_the_anyway_stands() -> None:
 
 def test_a_sentence_speaking_to_the_agent_still_asks() -> None:
     assert found("you always leave out the VAT line anyway", "en") != []
+
+
+@pytest.mark.parametrize(
+    ("message", "usual"),
+    [
+        ("we always squash anyway", "en"),  # the person's own
+        ("PRs always need two approvals here anyway", "en"),  # the project's
+        ("the timestamps are always UTC anyway", "en"),  # a value
+        ("Rechnungen müssen ohnehin immer in Euro raus", "de"),  # a "must"
+        ("das machen wir eh immer so", "de"),
+        ("Kowalski i tak zawsze płaci po terminie", "pl"),  # no `anyway` in Polish: "wysyłamy" says "we"
+    ],
+)
+def test_a_rule_of_the_persons_own_beside_anyway_stands(message: str, usual: str) -> None:
+    assert found(message, usual, MERGED) != []
