@@ -20,9 +20,8 @@ text between single quotes ('never deploy on a Friday'); and tool output pasted 
 - an indented line (two spaces or a tab: linter and compiler output, a pasted listing);
 - a line that starts with a position, `path:12:` or `3:1`;
 - after a line that ends with `:` or `?` ("the ruff output:", "what does this mean?"), the
-  lines up to a blank line, when the first of them looks like output: one of the above, a
-  label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`), or English after a line
-  in another language ("y a ça dans les logs de staging :" / "User Deprecated: …");
+  lines up to a blank line, when the first of them looks like output: one of the above, or
+  a label opening it (`WARNUNG:`, `Warning:`, `Antidote — Style :`);
 - a log line from where its log starts to the end of its first sentence (`LOG_LINE`): a
   date and a time with seconds, a level in brackets or with a count, an Android tag, a tool's
   message as tools print it ("TypeError: …", "gspread.exceptions.APIError: …",
@@ -49,7 +48,7 @@ from itertools import accumulate
 
 from daemon.impact.clauses import unspaced
 from daemon.impact.cue_words import contrasts_unspaced, meaning, negations, unspaced_phrases
-from daemon.text.language import abbreviations, detect, in_every_language
+from daemon.text.language import abbreviations, in_every_language
 from daemon.text.unicode_words import segment, sentence_terminals, spaceless_class
 from memory_engine.claim import apart_spans
 
@@ -352,7 +351,7 @@ def _pasted_blocks(text: str) -> list[tuple[int, int]]:
     i = 1
     while i < len(lines):
         first = lines[i]
-        if INTRO_END.search(lines[i - 1]) and first.strip() and (_output_like(first) or _in_english_after(lines[i - 1], first)):
+        if INTRO_END.search(lines[i - 1]) and first.strip() and _output_like(first):
             j = i
             while j < len(lines) and lines[j].strip():
                 j += 1
@@ -364,10 +363,3 @@ def _pasted_blocks(text: str) -> list[tuple[int, int]]:
 
 def _output_like(line: str) -> bool:
     return bool(INDENTED.match(line) or POSITION.match(line) or LABEL.match(line))
-
-
-def _in_english_after(intro: str, line: str) -> bool:
-    """Whether `line` is English, as tools print, after an `intro` in another language ("y a ça
-    dans les logs de staging :" / "User Deprecated: Since …")."""
-    said, before = detect([line]), detect([intro])
-    return said is not None and said.code == "en" and before is not None and "en" not in before.code.split("+")

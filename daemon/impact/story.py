@@ -1,7 +1,6 @@
 """Whether the "always" or "never" of a sentence tells what was, or what others do, rather than
 a rule for the agent's work (pure, no I/O; docs/explanation/impact.md#what-is-left-out):
-"I used to always squash", "han betaler altid sent", "the old CI box always fell over",
-"Petersen zahlt eh nie vorm Monatsende".
+"I used to always squash", "han betaler altid sent", "the old CI box always fell over".
 """
 
 from __future__ import annotations
@@ -11,8 +10,6 @@ from bisect import bisect_right
 from daemon.impact.clauses import NEGATING, Words, body_start, breaks, negating
 from daemon.impact.cues import Cue, said
 from daemon.impact.setright import asking
-from daemon.impact.shapes import in_code
-from daemon.text.keyboard import find
 from daemon.text.language import Language
 
 # Words between "my" and the person it is ("min gamle chef"): who always does so is theirs.
@@ -55,14 +52,6 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
         and not said(lang, words, _addressing(lang), spans)
     ):
         return True
-    # … or beside a word saying "anyway" inside its clause (`anyway`: "Petersen zahlt eh nie vorm
-    # Monatsende", "mick never reads past the first line anyway"): how others go whatever is done.
-    # Not one opening its clause, which turns to what follows ("anyway, always cc me"); not in a
-    # sentence that speaks to the agent or asks, nor in the person's own rule (`_ours`: "we always
-    # squash anyway", "Rechnungen müssen ohnehin immer in EUR sein", "the timestamps are always
-    # UTC anyway"; review helper-208)
-    if _regardless(lang, words, cut, found, spans) and not said(lang, words, _addressing(lang), spans) and not _ours(lang, words, cut, found):
-        return True
     # said of a third person before it in its clause: "han betaler altid sent", "she never takes
     # meetings on fridays" tell what they do
     they = [i for i, _ in said(lang, words, lang.impact.get("third_person", frozenset()), spans)]
@@ -81,39 +70,6 @@ def told_as_story(lang: Language, text: str, words: Words, found: list[Cue], spa
     if first and all(first.get(bisect_right(cut, c.at), c.at) < c.at for c in found):
         return True
     return any(_told(lang, words, c) for c in found)
-
-
-def _regardless(lang: Language, words: Words, cut: tuple[int, ...], found: list[Cue], spans: list[tuple[int, int]]) -> bool:
-    """Whether every cue is a bare "always"/"never" inside its clause with an `anyway` word of
-    the language inside the same clause, neither opening it."""
-    inside = set()
-    for i, _ in said(lang, words, lang.impact.get("anyway", frozenset()), spans):
-        k = bisect_right(cut, i)
-        if body_start(lang, words.low, cut[k - 1] if k else 0) != i:
-            inside.add(k)
-    return bool(inside) and all(
-        bare(lang, c) and not _opens_clause(lang, words, cut, c) and bisect_right(cut, c.at) in inside for c in found
-    )
-
-
-def _ours(lang: Language, words: Words, cut: tuple[int, ...], found: list[Cue]) -> bool:
-    """Whether a clause of the cues reads as a rule of the person's own: it names them ("we",
-    "uns", a verb of the first person) or the project ("here"), holds a "must" or "should" beside
-    the cue, or a value in digits, in code or in capitals ("UTC", "EUR"). (A language that drops
-    its subjects lists no `anyway`: its verb alone may say "we", "zaten hep TL kesiyoruz".)"""
-    mine = lang.lists.get("first_person", frozenset()) | lang.lists.get("first_person_plural", frozenset())
-    mine |= lang.lists.get("first_person_verbs", frozenset())
-    clauses = {bisect_right(cut, c.at) for c in found}
-    if any(bisect_right(cut, i) in clauses for i, _ in find(words.low, lang.claim.get("project_deixis", frozenset()))):
-        return True  # "here", "in this repo": the house's rule ("PRs always need two approvals here anyway")
-    cues = {c.at for c in found}
-    for i, w in enumerate(words.low):
-        if bisect_right(cut, i) not in clauses:
-            continue
-        modal = i not in cues and bool({"must", "should"} & set(lang.concepts.get(w, ())))
-        if w in mine or modal or w in words.capitals or any(ch.isdigit() for ch in w) or in_code(w):
-            return True
-    return False
 
 
 def _addressing(lang: Language) -> frozenset[tuple[str, ...]]:

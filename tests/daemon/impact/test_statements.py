@@ -131,9 +131,6 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "The style guide reads: “Never use passive voice.”",
         "Ha, 'never deploy on a Friday' was the old motto.",
         "Die Software meldet:\nWARNUNG: Termine immer bestätigen",
-        # English as tools print it, after a line in another language introducing it
-        "y a ça dans les logs de staging :\nUser Deprecated: Not setting the option explicitly is deprecated.",
-        "ייבאתי לוויקס וזה מה שיצא:\nImport failed: row 3. Do not include currency symbols.",
         "src/app.py:10: error: never call print",
         # a log line: a timestamp, a level in brackets or with a count, an Android tag, a tool's
         # message as tools print it, after a label or not
@@ -261,14 +258,3 @@ def test_a_reply_of_many_blank_lines_is_read_at_once() -> None:
     text = "😂 haha\n" + "  \n" * 40_000 + "done"
     assert Reply(text).laughs_back()
     assert not Rewrites("Drafted the invoice e-mail for Marta: 14 hours of design review.", text).writes_again()
-
-
-@pytest.mark.parametrize(
-    "message",
-    [
-        "one more thing:\nAlways cc me on the invoices.",  # the intro and the line in one language
-        "Noch was:\nRechnungen immer mit Skonto, bitte.",
-    ],
-)
-def test_a_line_after_an_intro_in_its_own_language_is_the_persons(message: str) -> None:
-    assert found(message) != []
