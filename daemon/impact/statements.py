@@ -13,7 +13,7 @@ none of what makes it something else:
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
 | hypothetical | is a condition or a supposition (`claim.hypothetical`) | "If I told you to use yarn …" |
-| past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), beside a verb in the past (`past_forms`) or an "anyway" in its clause (`anyway`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over", "Petersen zahlt eh nie" |
+| past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
@@ -159,7 +159,7 @@ def detect_statements(
     pasted = False
     if amending is not None:
         read, pasted = shown_by_reply(text, read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
-    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.excluded for _, r in read):
+    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not _left_out_before(read):
         read, pasted = shown_by_reply(text, read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     if swapping is not None and not pasted:
         read, pasted = shown_by_reply(text, read, swapping.changed, tells, spans, (usual, whole))
@@ -270,6 +270,18 @@ def _addressed(text: str, lang: Language, found: list[Cue]) -> bool:
         return False
     you = {i for i, _ in find(words_of(text).low, lang.impact.get("second_person", frozenset()))}
     return any(at - 1 in you or at + 1 in you for at in contrasts)
+
+
+def _left_out_before(read: list[tuple[Sentence, Reading]]) -> bool:
+    """Whether a sentence of the message is left out before one that is not, which may go on
+    with its words ("Maria says we always deploy on Fridays. The importer takes …"), or is
+    output pasted in it, which the reply's edit may answer. A sentence left out after the
+    others is not read for the reply ("output to a new file, routes.xlsx is my master" / "and
+    no, you're right about the two stops")."""
+    if any(r.excluded and r.language is None for _, r in read):
+        return True
+    kept = [k for k, (_, r) in enumerate(read) if not r.excluded]
+    return any(r.excluded and k < kept[-1] for k, (_, r) in enumerate(read)) if kept else True
 
 
 def _unread(read: list[tuple[Sentence, Reading]]) -> bool:

@@ -294,3 +294,20 @@ def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() 
     before = "[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests"
     assert not writes_again("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]", before)
     assert not writes_again(SENT_AGAIN, DRAFT)
+
+
+def test_a_sentence_left_out_beside_it_does_not_stop_the_reading() -> None:
+    # an agreement the person adds is left out; the sentence the reply acts on still corrects
+    # (only output pasted in the message, which the edit may answer, stops it)
+    before = (
+        "• Edited routes.py (+34 -6)\n• Ran python routes.py orders.xlsx\n  └ orders.xlsx updated\n\n"
+        "Timed stops now come first in each route. Two stops have no address; I skipped them."
+    )
+    after = (
+        "• Edited routes.py (+3 -2)\n• Ran python routes.py orders.xlsx\n  └ written: routes_out.xlsx\n\n"
+        "Output goes to routes_out.xlsx; orders.xlsx is as it was."
+    )
+    message = "bro, output to a new file, orders.xlsx is my master\nand no, you're right about the two stops, those are pickups"
+    (said,) = detect_statements(message, "s1.jsonl", 5, None, answered=before, reply=after)
+    assert said.quote.startswith("bro, output to a new file")
+    assert any(c.startswith("acted_on:") for c in said.cues)
