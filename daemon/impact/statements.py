@@ -286,8 +286,9 @@ def _left_out_before(read: list[tuple[Sentence, Reading]]) -> bool:
 
 def _unread(read: list[tuple[Sentence, Reading]]) -> bool:
     """Whether a message's readings leave a sentence with no cue to read for the reply, none of
-    them left out, and are few enough to be the person's (LONGEST_ACTED)."""
-    return any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
+    them left out before it (`_left_out_before`), and are few enough to be the person's
+    (LONGEST_ACTED)."""
+    return any(not r.cues for _, r in read) and not _left_out_before(read) and len(read) <= LONGEST_ACTED
 
 
 def _may_hold(text: str, answered: str) -> bool:

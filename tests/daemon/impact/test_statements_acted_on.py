@@ -311,3 +311,18 @@ def test_a_sentence_left_out_beside_it_does_not_stop_the_reading() -> None:
     (said,) = detect_statements(message, "s1.jsonl", 5, None, answered=before, reply=after)
     assert said.quote.startswith("bro, output to a new file")
     assert any(c.startswith("acted_on:") for c in said.cues)
+
+
+def test_a_reported_sentence_after_the_others_leaves_the_reply_reading_them() -> None:
+    # the accountant's words are left out; the value before them the reply writes is set right
+    before = (
+        "**Factura A** N° 0002-00000211\nTour premium 2 × $64.876,03 · IVA 21 % · **Total $157.000**\n"
+        "Transferencia a CBU 0720 0884 2000 0012 3456 78 · alias BODEGA.NORTE.VINO"
+    )
+    after = (
+        "Nota de crédito A N° 0002-00000012 (anula la Factura A 0002-00000211).\n"
+        "**Factura B** N° 0002-00000212 · **Total $157.000**\nTransferencia · alias BODEGA.NORTE.MP"
+    )
+    message = "va B. y el alias es BODEGA.NORTE.MP, ese otro no existe. el contador dice que una A mal hecha se anula con nota de credito, no se pisa"
+    found = detect_statements(message, "s1.jsonl", 5, None, answered=before, reply=after, usual=language("es"))
+    assert [s.quote for s in found] == ["y el alias es BODEGA.NORTE.MP, ese otro no existe."]
