@@ -117,10 +117,8 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
     # whether a clause tells, read once per clause: a clause of thousands of `first` words is
     # read once, not once per word
     @cache
-    def tells(c: int, house: bool) -> bool:
-        return _tells(lang, low[bounds[c] : bounds[c + 1]], house)
-
-    ours = lang.lists.get("first_person_plural", frozenset())
+    def tells(c: int) -> bool:
+        return _tells(lang, low[bounds[c] : bounds[c + 1]])
 
     hits = []
     for at, phrase in sorted(find(low, lang.impact.get("first", frozenset()))):
@@ -133,11 +131,7 @@ def sequence(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[s
         later = [bisect_right(breaks, thens[k])] if k < len(thens) else []
         ordered = last_marked >= at + len(phrase)
         later = later or ([clause] if ordered else [])
-        # "we" in the first step's clause says how the house works, in every step ("on teste
-        # … d'abord, … on y touche qu'une fois que …"); only after a step without it does it tell
-        # a plan ("gotta grab lunch at 12 first, then we decide")
-        house = not ours.isdisjoint(low[bounds[clause] : bounds[clause + 1]])
-        if any(tells(c, house) for c in (clause, *later)):
+        if any(tells(c) for c in (clause, *later)):
             continue
         # the order opens or closes its clause: "Det virker først nu, så tak" (only now) sets none
         placed = ordered or at == body_start(lang, low, bounds[clause]) or at + len(phrase) == bounds[clause + 1]
@@ -173,14 +167,11 @@ def as_before(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
     return hits
 
 
-def _tells(lang: Language, said: tuple[str, ...], house: bool = False) -> bool:
+def _tells(lang: Language, said: tuple[str, ...]) -> bool:
     """Whether a clause tells rather than asks: its subject is the person ("I", "we":
     `claim.subject_pronouns`) or a third person (`third_person`), or it has a verb in the past
-    (`past_forms`). With `house`, a "we" tells nothing: the house's way of working ("on teste
-    sur le fichier de test d'abord, …", "wir testen zuerst, dann …")."""
+    (`past_forms`)."""
     subjects = lang.claim.get("subject_pronouns", frozenset()) | lang.impact.get("third_person", frozenset())
-    if house:
-        subjects = subjects - {(w,) for w in lang.lists.get("first_person_plural", frozenset())}
     return any((w,) in subjects or lang.matches("past_forms", w) for w in said)
 
 

@@ -159,7 +159,7 @@ def detect_statements(
     pasted = False
     if amending is not None:
         read, pasted = shown_by_reply(text, read, partial(amended, answered=agent_turn, reply=amending), not_amended, spans, (usual, whole))
-    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not _left_out_before(read):
+    if acting is not None and not pasted and len(read) <= LONGEST_ACTED and not any(r.excluded for _, r in read):
         read, pasted = shown_by_reply(text, read, partial(acted_on, answered=agent_turn), not_acted_on, spans, (usual, whole))
     if swapping is not None and not pasted:
         read, pasted = shown_by_reply(text, read, swapping.changed, tells, spans, (usual, whole))
@@ -272,23 +272,10 @@ def _addressed(text: str, lang: Language, found: list[Cue]) -> bool:
     return any(at - 1 in you or at + 1 in you for at in contrasts)
 
 
-def _left_out_before(read: list[tuple[Sentence, Reading]]) -> bool:
-    """Whether a sentence of the message is left out before one that is not, which may go on
-    with its words ("Maria says we always deploy on Fridays. The importer takes …"), or is
-    output pasted in it, which the reply's edit may answer. A sentence left out after the
-    others is not read for the reply ("output to a new file, routes.xlsx is my master" / "and
-    no, you're right about the two stops")."""
-    if any(r.excluded and r.language is None for _, r in read):
-        return True
-    kept = [k for k, (_, r) in enumerate(read) if not r.excluded]
-    return any(r.excluded and k < kept[-1] for k, (_, r) in enumerate(read)) if kept else True
-
-
 def _unread(read: list[tuple[Sentence, Reading]]) -> bool:
     """Whether a message's readings leave a sentence with no cue to read for the reply, none of
-    them left out before it (`_left_out_before`), and are few enough to be the person's
-    (LONGEST_ACTED)."""
-    return any(not r.cues for _, r in read) and not _left_out_before(read) and len(read) <= LONGEST_ACTED
+    them left out, and are few enough to be the person's (LONGEST_ACTED)."""
+    return any(not r.cues for _, r in read) and not any(r.excluded for _, r in read) and len(read) <= LONGEST_ACTED
 
 
 def _may_hold(text: str, answered: str) -> bool:

@@ -100,30 +100,3 @@ def test_only_then_closes_an_order(code: str, message: str) -> None:
 )
 def test_a_report_with_a_step_in_code_or_a_timed_plan_sets_no_order(code: str, message: str) -> None:
     assert not ordered(found(message, code))
-
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
-        # the house's order of work, said with "we" ("on" in French), and its `then` as "only once"
-        ("fr", "on teste sur le fichier de test d'abord, le fichier du jour on y touche qu'une fois que c'est bon"),
-        ("de", "wir testen zuerst auf staging, erst wenn alles grün ist, geht es live"),
-        ("en", "we run the dry run first, and only after that the real import"),
-        ("da", "gavekort laver vi som kladde først, jeg kigger og så sætter vi dem aktive"),
-    ],
-)
-def test_the_houses_order_said_with_we_is_a_statement(code: str, message: str) -> None:
-    statements = found(message, code)
-    assert statements and ordered(statements), statements
-
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
-        ("en", "first I'll check the logs, then I'll fix the import"),  # the person's plan
-        ("en", "we tested it first, then it crashed on the big file"),  # a story in the past
-        ("fr", "on a testé d'abord, ensuite ça a planté"),
-    ],
-)
-def test_a_plan_or_a_story_of_we_is_no_order(code: str, message: str) -> None:
-    assert not ordered(found(message, code))

@@ -294,35 +294,3 @@ def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() 
     before = "[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests"
     assert not writes_again("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]", before)
     assert not writes_again(SENT_AGAIN, DRAFT)
-
-
-def test_a_sentence_left_out_beside_it_does_not_stop_the_reading() -> None:
-    # an agreement the person adds is left out; the sentence the reply acts on still corrects
-    # (only output pasted in the message, which the edit may answer, stops it)
-    before = (
-        "• Edited routes.py (+34 -6)\n• Ran python routes.py orders.xlsx\n  └ orders.xlsx updated\n\n"
-        "Timed stops now come first in each route. Two stops have no address; I skipped them."
-    )
-    after = (
-        "• Edited routes.py (+3 -2)\n• Ran python routes.py orders.xlsx\n  └ written: routes_out.xlsx\n\n"
-        "Output goes to routes_out.xlsx; orders.xlsx is as it was."
-    )
-    message = "bro, output to a new file, orders.xlsx is my master\nand no, you're right about the two stops, those are pickups"
-    (said,) = detect_statements(message, "s1.jsonl", 5, None, answered=before, reply=after)
-    assert said.quote.startswith("bro, output to a new file")
-    assert any(c.startswith("acted_on:") for c in said.cues)
-
-
-def test_a_reported_sentence_after_the_others_leaves_the_reply_reading_them() -> None:
-    # the accountant's words are left out; the value before them the reply writes is set right
-    before = (
-        "**Factura A** N° 0002-00000211\nTour premium 2 × $64.876,03 · IVA 21 % · **Total $157.000**\n"
-        "Transferencia a CBU 0720 0884 2000 0012 3456 78 · alias BODEGA.NORTE.VINO"
-    )
-    after = (
-        "Nota de crédito A N° 0002-00000012 (anula la Factura A 0002-00000211).\n"
-        "**Factura B** N° 0002-00000212 · **Total $157.000**\nTransferencia · alias BODEGA.NORTE.MP"
-    )
-    message = "va B. y el alias es BODEGA.NORTE.MP, ese otro no existe. el contador dice que una A mal hecha se anula con nota de credito, no se pisa"
-    found = detect_statements(message, "s1.jsonl", 5, None, answered=before, reply=after, usual=language("es"))
-    assert [s.quote for s in found] == ["y el alias es BODEGA.NORTE.MP, ese otro no existe."]
