@@ -2,8 +2,9 @@
 通りやった"); Greek "ντάξει" (εντάξει as spoken) is no agreement, after "όχι" or not: what
 follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
 helper-196); Japanese "いや、そうですね", Spanish "no, sí, bien visto", Russian "неа, не надо"
-agree or decline. Sentences written for these tests, in the shapes the sixty-fifth corpus showed
-once read, and the inputs its reviews found."""
+agree or decline; Irish "no ur grand", "no bother" agree. Sentences written for these tests,
+in the shapes the sixty-fifth and sixty-ninth corpora showed once read, and the inputs their
+reviews found."""
 
 from __future__ import annotations
 
@@ -29,6 +30,9 @@ def found(message: str, code: str) -> list[Statement]:
         ("ja", "いや、ですよね、安心しました。"),
         ("es", "no, si, bien visto"),
         ("ru", "неа, не надо, он уже исправился"),
+        # Irish English: "you're grand" typed as people type it, "no bother"
+        ("en", "no ur grand, easy done."),
+        ("en", "ah youre grand, no bother"),
     ],
 )
 def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
@@ -46,6 +50,7 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("ja", "いや、10%や、8%ちゃう"),
         ("es", "no, el IVA es 21, no 24"),
         ("ru", "неа, не 24, а 20"),
+        ("en", "no ur grand, but the VAT is 13.5 %, not 24"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
