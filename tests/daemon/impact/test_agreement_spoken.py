@@ -32,7 +32,7 @@ def found(message: str, code: str) -> list[Statement]:
         ("ru", "неа, не надо, он уже исправился"),
         # Irish English: "you're grand" typed as people type it, "no bother"
         ("en", "no ur grand, easy done."),
-        ("en", "ah youre grand, no bother"),
+        ("en", "no bother, sure it was only the one line."),
     ],
 )
 def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
