@@ -294,3 +294,12 @@ def test_a_reply_writes_its_turn_again_with_most_of_its_words_and_no_question() 
     before = "[tool: Read: src/importer.py] the importer reads invoices; 3 tests fail in importer tests"
     assert not writes_again("Let me look again.\n[tool: Read: src/importer.py]\n[tool: Read: src/models/invoice.py]", before)
     assert not writes_again(SENT_AGAIN, DRAFT)
+
+
+@pytest.mark.parametrize("message", ["the routes look fine.", "thanks, the timed stops work now.", "nice, the import works fine"])
+def test_praise_of_the_work_the_reply_redoes_is_no_correction(message: str) -> None:
+    # the reply edits the same file again for the next task; the praise before it corrected
+    # nothing (review helper-210: "look", "work" as people conjugate them, not only "looks")
+    before = "• Edited routes.py (+34 -6)\n• Ran python routes.py orders.xlsx\n  └ orders.xlsx updated\n\nTimed stops now come first."
+    after = "• Edited routes.py (+3 -2)\n• Ran python routes.py orders.xlsx\n  └ orders.xlsx updated\n\nAdded the VAT column."
+    assert detect_statements(message, "s1.jsonl", 5, None, answered=before, reply=after) == []
