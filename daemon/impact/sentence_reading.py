@@ -135,16 +135,16 @@ def _read(
         # ipv 7:30", "Dienstbeginn 15:00 statt 16:00"): what is set for this time; not one said as
         # "not" ("We deploy with make release now, not fab"), nor one of a way of working
         # ("Antworte bitte auf Deutsch, statt auf Englisch", review helper-205)
-        valued = [k for k in range(len(words.low)) if value(lang, words.low, k)]
+        last_value = max((k for k in range(len(words.low)) if value(lang, words.low, k)), default=-1)
         found = [
             c for c in found
-            if c.kind != "contrast" or scoped or any(negating(lang, w) for w in c.phrase.split()) or not any(k > c.at for k in valued)
+            if c.kind != "contrast" or scoped or any(negating(lang, w) for w in c.phrase.split()) or last_value < c.at
         ]
         # … and the "always" of "as always" in a sentence that gives values recalls how the task
         # is done ("R$ 890 como sempre, boleto + pix", "принтер зебра як завжди на 192.168.1.40");
         # not "as always, run the tests before you commit" (review helper-205), nor answering the
         # agent, where it reminds of a rule ("Amounts in EUR, as always.")
-        as_usual = {i + k for i, p in find(words.low, lang.impact.get("precedent", frozenset())) for k in range(len(p))} if valued else set()
+        as_usual = {i + k for i, p in find(words.low, lang.impact.get("precedent", frozenset())) for k in range(len(p))} if last_value >= 0 else set()
         found = [c for c in found if not (c.kind == "standing" and c.at in as_usual)]
         # … and so does a wish for the work (`wish`: "quiero que las citas se pasen a la tabla",
         # "อยากให้ alert เด้งเข้า LINE"; not a "don't", "件名の【】もやめてもらえますか？"), still read
