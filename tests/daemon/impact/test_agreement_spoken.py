@@ -2,9 +2,10 @@
 通りやった"); Greek "ντάξει" (εντάξει as spoken) is no agreement, after "όχι" or not: what
 follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
 helper-196); Japanese "いや、そうですね", Spanish "no, sí, bien visto", Russian "неа, не надо"
-agree or decline; Irish "no ur grand", "no bother" agree. Sentences written for these tests,
-in the shapes the sixty-fifth and sixty-ninth corpora showed once read, and the inputs their
-reviews found."""
+agree or decline; Irish "no ur grand", "no bother" agree, as Hindi "nahi, theek kaha aapne"
+("no, you said it right") does; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
+Sentences written for these tests, in the shapes the sixty-fifth, sixty-ninth and seventy-second
+corpora showed once read, and the inputs their reviews found."""
 
 from __future__ import annotations
 
@@ -33,6 +34,11 @@ def found(message: str, code: str) -> list[Statement]:
         # Irish English: "you're grand" typed as people type it, "no bother"
         ("en", "no ur grand, easy done."),
         ("en", "no bother, sure it was only the one line."),
+        # the seventy-second: Hindi "you said it right" with the verb first, as typed in Latin
+        ("hi", "nahi, theek kaha aapne, dono template rakhiye"),
+        ("hi", "नहीं, सही कहा आपने, दोनों टेम्पलेट रखिए"),
+        ("pl", "no dobra."),
+        ("pl", "No dobra, niech bedzie."),
     ],
 )
 def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
@@ -51,6 +57,9 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("es", "no, el IVA es 21, no 24"),
         ("ru", "неа, не 24, а 20"),
         ("en", "no ur grand, but the VAT is 13.5 %, not 24"),
+        ("hi", "nahi, theek kaha aapne, lekin GST 5 hai, 12 nahi"),
+        ("pl", "no dobra, ale VAT jest 8, nie 23"),
+        ("pl", "no, use pnpm not npm"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
