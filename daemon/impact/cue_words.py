@@ -40,6 +40,7 @@ CUE_LISTS = (
     "excess",
     "likened",
     "thus",
+    "prohibiting_after",
 )
 
 

@@ -37,7 +37,7 @@ LISTS = (
     "openers", "not_numbers", "not_calendar", "not_language_names", "elisions", "abbreviations", "particles", "meaning_particles_excluded", "and_prefixes", "letters",
     "short_endings", "space_continues", "space_ends_after", "space_ends_before",
 )  # fmt: skip
-PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings", "reminder_endings_closing")
+PATTERNS = ("negation_affixes", "negation_patterns", "first_person_endings", "past_forms", "imperative_forms", "present_forms", "reminder_endings", "reminder_endings_closing", "prohibited_forms")
 # What a statement is, beyond its words (`memory_engine.claim`): lists under `claim:`.
 CLAIM_LISTS = (
     "subject_pronouns", "others", "hypothetical", "roleplay", "roleplay_end", "past_state", "reported", "humour",
@@ -48,7 +48,7 @@ CLAIM_LISTS = (
 IMPACT_LISTS = (
     "correction_openers", "prohibition_openers", "stop_openers", "contrast", "contrast_after", "contrast_before_name", "instead", "reminder",
     "again", "standing", "preference", "address", "house", "closing", "closing_clause", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
-    "question_endings", "second_person", "vocative", "past_time", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "third_person", "precedent", "excess", "amended", "redone",
+    "question_endings", "second_person", "vocative", "past_time", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "prohibiting_after", "third_person", "precedent", "excess", "amended", "redone",
     "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks", "likened",
     "request_question", "request_question_closing", "quoting", "wish", "documented",
 )  # fmt: skip
