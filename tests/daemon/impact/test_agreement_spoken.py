@@ -3,7 +3,7 @@
 follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
 helper-196); Japanese "いや、そうですね", Spanish "no, sí, bien visto", Russian "неа, не надо"
 agree or decline; Irish "no ur grand", "no bother" agree, as Hindi "nahi, theek kaha aapne"
-("no, you said it right") does; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
+("no, you said it right") and Glaswegian "naw yer fine", "it's no your fault" do; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
 Sentences written for these tests, in the shapes the sixty-fifth, sixty-ninth and seventy-second
 corpora showed once read, and the inputs their reviews found."""
 
@@ -38,6 +38,8 @@ def found(message: str, code: str) -> list[Statement]:
         ("hi", "nahi, theek kaha aapne, dono template rakhiye"),
         ("hi", "नहीं, सही कहा आपने, दोनों टेम्पलेट रखिए"),
         ("pl", "no dobra."),
+        # Glasgow (the forty-ninth and fifty-eighth): "no" for "not", "yer" for "you're"
+        ("en", "naw yer fine, we've only got 3k on the list, no worth it if this sells oot by friday"),
         ("pl", "No dobra, niech bedzie."),
     ],
 )
@@ -59,11 +61,21 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("en", "no ur grand, but the VAT is 13.5 %, not 24"),
         ("hi", "nahi, theek kaha aapne, lekin GST 5 hai, 12 nahi"),
         ("pl", "no dobra, ale VAT jest 8, nie 23"),
+        ("en", "naw yer fine, but the VAT is 20 %, not 5"),
         ("pl", "no, use pnpm not npm"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
     assert found(message, code)
+
+
+@pytest.mark.parametrize(
+    "message",
+    ["Naw, it's no your fault, the letterhead file's still the old one", "nae bother, the letterhead file's still the old one"],
+)
+def test_glaswegian_no_fault_and_no_bother_take_back_what_follows(message: str) -> None:
+    turn = "Fixed the letter footer — sorry, I took it from the old letterhead text."
+    assert detect_statements(message, "s1", 3, None, answered=turn, usual=language("en")) == []
 
 
 def test_a_japanese_no_the_reply_takes_nothing_of_declines() -> None:
