@@ -89,11 +89,11 @@ LOG = (
     r"|(?:[a-z_]\w*\.)*[A-Z]\w+(?:Error|Exception|Warning):|Traceback\b|npm ERR!"
     r"|(?:error|warning)\[E\d{4}\]:"
     # … a level and a name in code ("WARNING gspread.auth: …", "WARN sender_id rejected: …";
-    # not a word: "ERROR handling: always log the request id" is the person's label), a
-    # linter's rule code opening its message ("C0200: Consider …", "E501 Line too long"),
-    # Django's check ID ("(models.W042)")
+    # not a word: "ERROR handling: always log the request id" is the person's label), Django's
+    # check ID ("(models.W042)"). Not a linter's code alone: the person cites one before a rule
+    # ("E501: Don't disable it, fix the lines.", review helper-213)
     r"|(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)[ \t]+[a-z]\w*[._]\w"
-    r"|[A-Z]{1,2}\d{3,4}:?[ \t]+[A-Z][a-z]|\((?:[a-z_]+\.)+[A-Z]\d{3}\)"
+    r"|\((?:[a-z_]+\.)+[A-Z]\d{3}\)"
     r"|\$[ \t]+[a-z])"
 )
 LOG_LINE = re.compile(r"(?m)(?:^[ \t]*|^[ \t]*[^\W\d][\w ./-]{0,24}:[ \t]+)(" + LOG + r"[^\n]*?(?:[.!?](?=\s)|$))")

@@ -1,8 +1,8 @@
 """A "don't" said right after its verb, as Korean says it: "-지 마" ("확정하지 마라", don't
 confirm) and "-면 안 돼" ("건들면 안되고", must not touch) forbid whatever verb they close;
 the same words alone do not ("마라 떡볶이" is a dish, "참치 마요" mayonnaise), nor after a
-noun ("결제 화면 안돼요": the payment screen does not work), nor "걱정하지 마요" (don't
-worry). Sentences written for these tests, in the shapes the seventy-second corpus showed once
+noun ("결제 화면 안돼요": the payment screen does not work), nor with the other's negation
+("로그인 유지 안돼요": staying logged in fails), nor "걱정하지 마요" (don't worry). Sentences written for these tests, in the shapes the seventy-second corpus showed once
 read."""
 
 from __future__ import annotations
@@ -44,6 +44,13 @@ def test_a_dont_right_after_its_verb_forbids(message: str, cue: str) -> None:
         "걱정하지 마요, 괜찮아",
         "신경 쓰지 마세요, 제가 할게요",
         "이 파일 건들면 안 돼요?",  # a question
+        # review helper-213: each form with its own negation ("staying logged in fails"), the
+        # person's own limits, reassurances
+        "로그인 유지 안돼요",
+        "알림 중지 안 돼요, 계속 와요",
+        "저는 커피 마시면 안 돼요",
+        "너무 자책하지 마",
+        "신경쓰지 마",
     ],
 )
 def test_the_same_words_after_no_verb_so_formed_forbid_nothing(message: str) -> None:

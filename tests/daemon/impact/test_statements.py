@@ -144,11 +144,9 @@ def test_each_exclusion_leaves_its_sentence_out(message: str) -> None:
         "gspread.exceptions.APIError: Quota exceeded — read requests should always be batched",
         "urllib.error.HTTPError: HTTP Error 429: always retry later",
         "cargo: warning[E0599]: the method is never called",
-        # … a level and a logger's name in code, a linter's rule code, Django's check ID
+        # … a level and a logger's name in code, Django's check ID
         "it printed this:\nWARNING gspread.auth: never share the service account key file",
         "WARN sender_id rejected: alphanumeric sender IDs must never exceed 11 characters",
-        "C0200: Consider using enumerate instead of iterating with range and len",
-        "E501 Line too long (104 > 88): lines should never exceed 88 characters",
         "shop.Order: (models.W042) Auto-created primary key used when not defining a type, by default AutoField.",
         # a line of `git log --oneline`
         "git log shows it:\na1b2c3d fix: always close the db pool\n9f8e7d6 chore: bump deps",
@@ -181,6 +179,9 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "$ 500 is the cap, never more",
         "TS2322: always fix, never ts-ignore",
         "ISO8601 Dates always in UTC, never local time",
+        # a linter's code the person cites before a rule (review, helper-213)
+        "E501: never disable it, fix the lines.",
+        "F401: Never leave unused imports, remove them.",
         "WARN logs never in production, and no [debug] tags either",
         "WARN [deploy] never on a Friday",
         # a dotted name, a level in capitals opening a line after one that introduces a list
