@@ -186,7 +186,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
                 continue
             found.append(Cue(kind.removesuffix("_openers"), " ".join(phrase), at))
     # a negation before a verb that forbids, anywhere in a clause: "промокоды от себя не раздавай"
-    found += [Cue("prohibition", " ".join(p), i) for i, p in forbidden(lang, text, words) if free(i, len(p))]
+    found += [Cue("prohibition", " ".join(p), i) for i, p in forbidden(lang, words) if free(i, len(p))]
     for i, phrase in find(low, impact.get("contrast", frozenset())):
         # after a clause break (not an agreeing "…, no problem"), between two values ("1.29 not
         # 1.24"), or opening a sentence of a few words that names what is not meant ("GBP. Not USD.")

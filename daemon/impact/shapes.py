@@ -9,7 +9,7 @@ name defined with " = ".
 | sequence (`first`, `then`) | a `first` word opening or closing its clause with a `then` word in a later clause, or closing a clause that names a way; not the person's plan, a third person's doing, a story, an ordinal | "tests first, then commit", "tsc first" |
 | standing (`every`) | opening its clause, which names the kind and KIND_ONLY word more or asks (politeness, "must", an imperative); not when the clause tells (`_tells`) | "every commit", "jede Rechnung … bitte …", "каждый возврат отмечай" |
 | prohibition (`prohibiting`, `imperative_forms`) | the negation of `prohibiting` before an imperative, anywhere | "промокоды от себя не раздавай" |
-| prohibition (`prohibiting_after`, `prohibited_forms`) | a negation of `prohibiting_after` right after a verb so formed (the pattern reads both), not after the person or a third person | "원본탭은 건들면 안되고", "확정하지 마라" |
+| prohibition (`prohibiting_after`, `prohibited_forms`) | a negation of `prohibiting_after` right after a verb so formed (the pattern reads both) | "원본탭은 건들면 안되고", "확정하지 마라" |
 | standing (`thus`) | closing its clause but for at most AFTER_THUS words, the clause ending in a colon or a dash with STEPS clauses or more after it; not opening its clause, nor in a clause of `looks`, of the person alone or in the past | "u nas to jde takhle — make lint, make test, …", "antes de atualizar fazemos assim: backup, …" |
 | defined (no list) | " = " between a name of at most DEFINED words and a definition of two words or more, no number, name in code or single letter in the name nor opening the definition | "clientes = sem emojis", "new column = new schema version + changelog line" |
 """
@@ -46,7 +46,7 @@ ANNOUNCING = re.compile(r"\s*(?:[:：—–]|-\s)")
 KIND_ONLY = 1
 
 
-def forbidden(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:
+def forbidden(lang: Language, words: Words) -> list[tuple[int, tuple[str, ...]]]:
     """Each negation of `prohibiting` ("не", "nie") before a verb in the imperative
     (`imperative_forms`) that is no function word, anywhere in a clause: the verb stands last
     as often as first ("возвраты больше 5000 без меня не проводи"). In a language that says
@@ -64,25 +64,14 @@ def forbidden(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[
     ]
     # … or closing it, right after the verb: Korean "-지 마" (don't), "-면 안 돼" (must not). The
     # pattern reads the verb with the negation, each form with its own ("유지 안돼요" reports
-    # that staying logged in fails); not after the person or a third person ("저는 커피 마시면
-    # 안 돼요" tells of the person)
-    after = [
-        (i, phrase)
+    # that staying logged in fails). Whoever a clause names ("제가 확인하기 전에는 머지하면 안
+    # 돼요") does not tell a story here, nor does a "we" ("저희는 고객한테 반말하면 안 됩니다"):
+    # review helper-214
+    return before + [
+        (i - 1, (low[i - 1], *phrase))
         for i, phrase in find(low, lang.impact.get("prohibiting_after", frozenset()))
         if i > 0 and lang.matches("prohibited_forms", " ".join((low[i - 1], *phrase)))
     ]
-    if not after:
-        return before
-    breaks = clause_breaks(text, words)
-    return before + [
-        (i - 1, (low[i - 1], *phrase)) for i, phrase in after if not _tells(lang, low[_clause_start(breaks, i - 1) : i])
-    ]
-
-
-def _clause_start(breaks: tuple[int, ...], at: int) -> int:
-    """Where the clause holding the word at `at` starts."""
-    k = bisect_right(breaks, at)
-    return breaks[k - 1] if k else 0
 
 
 def asked(lang: Language, text: str, words: Words) -> list[tuple[int, tuple[str, ...]]]:

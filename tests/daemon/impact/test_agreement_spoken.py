@@ -62,6 +62,7 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("hi", "nahi, theek kaha aapne, lekin GST 5 hai, 12 nahi"),
         ("pl", "no dobra, ale VAT jest 8, nie 23"),
         ("en", "naw yer fine, but the VAT is 20 %, not 5"),
+        ("en", "No, your fault was using 5 %: VAT is 20 %, not 5"),  # blames (review helper-214)
         ("pl", "no, use pnpm not npm"),
     ],
 )

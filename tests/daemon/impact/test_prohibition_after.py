@@ -26,6 +26,9 @@ def found(message: str) -> list[Statement]:
         ("들어오자마자 확정하지 마라, 내가 누른다", "prohibition:확정하지 마라"),
         ("스마트스토어 재고 그대로 넣으면 안 돼요", "prohibition:넣으면 안 돼요"),
         ("카톡에 ₩ 쓰지 마세요", "prohibition:쓰지 마세요"),
+        # whoever the clause names, and "we" (review helper-214)
+        ("제가 확인하기 전에는 머지하면 안 돼요", "prohibition:머지하면 안 돼요"),
+        ("우린 main에 직접 푸시하면 안 돼", "prohibition:푸시하면 안 돼"),
     ],
 )
 def test_a_dont_right_after_its_verb_forbids(message: str, cue: str) -> None:
@@ -42,15 +45,13 @@ def test_a_dont_right_after_its_verb_forbids(message: str, cue: str) -> None:
         "결제 화면 안돼요",
         "메시지 마요 빼고 보냈어",
         "걱정하지 마요, 괜찮아",
-        "신경 쓰지 마세요, 제가 할게요",
         "이 파일 건들면 안 돼요?",  # a question
-        # review helper-213: each form with its own negation ("staying logged in fails"), the
-        # person's own limits, reassurances
+        # review helper-213: each form with its own negation ("staying logged in fails"),
+        # reassurances
         "로그인 유지 안돼요",
         "알림 중지 안 돼요, 계속 와요",
-        "저는 커피 마시면 안 돼요",
         "너무 자책하지 마",
-        "신경쓰지 마",
+        "걱정하지 말아",
     ],
 )
 def test_the_same_words_after_no_verb_so_formed_forbid_nothing(message: str) -> None:

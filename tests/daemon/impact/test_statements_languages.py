@@ -262,9 +262,8 @@ def test_a_form_of_address_asked_about_or_told_of_the_past_is_no_statement(messa
         ("we don't go near a client's network till the ticket's approved, that's how we roll", "standing:that's how we roll"),
         ("faturayı ayın 5'inde kesiyoruz, bizde böyle yapılır", "standing:bizde böyle yapılır"),
         ("請求書は月末締め、うちのルールやから", "standing:うち の ルール"),
-        # the sixty-third and seventy-first once read: how people work there, a style not theirs
+        # the seventy-first once read: how people work there
         ("branche + Mathis pour la PR, c'est comme ça qu'on bosse ici", "standing:c'est comme ça qu'on bosse ici"),
-        ("die herzerl und torten-emojis raus bitte, des is ned unser stil", "standing:ned unser stil"),
         # a word in the past inside quotation marks is the commits' wording, not the person's story
         ('у нас принято писать коммиты как "исправил баг в модуле"', "standing:у нас принято"),
     ],
@@ -279,8 +278,12 @@ def test_how_things_are_done_where_the_person_works_is_a_standing_instruction(me
     [
         "у нас так было раньше",  # how it was
         "u nas tak jest?",  # a question
-        "the old logo was not our style",  # how it was
-        "c'est comme ça qu'on bossait avant",
+        "c'est comme ça qu'on bossait avant",  # how it was
+        # review helper-214: a page asked for, a style set aside, a dough worked, a worker's loop
+        "Write an onboarding doc that explains how we work here.",
+        "Eigentlich nicht unser Stil, aber für diesen Kunden machen wir das mal so.",
+        "C'est comme ça qu'on travaille la pâte brisée, à la main.",
+        "У нас так работают все воркеры: берут задачу из очереди.",
         "u nas tak nie działa, build się wywala",  # "it doesn't work for us like that": a bug
         "bei uns wird das früher anders gewesen sein, war ja vor meiner Zeit",
         # "we have", "at ours": a trouble or a fact, no rule
