@@ -88,11 +88,12 @@ LOG = (
     # "error TS2322: always fix the type" may be the person's own labels)
     r"|(?:[a-z_]\w*\.)*[A-Z]\w+(?:Error|Exception|Warning):|Traceback\b|npm ERR!"
     r"|(?:error|warning)\[E\d{4}\]:"
-    # … a level and a name in code ("WARNING gspread.auth: …", "WARN sender_id rejected: …";
-    # not a word: "ERROR handling: always log the request id" is the person's label), Django's
-    # check ID ("(models.W042)"). Not a linter's code alone: the person cites one before a rule
-    # ("E501: Don't disable it, fix the lines.", review helper-213)
-    r"|(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)[ \t]+[a-z]\w*[._]\w"
+    # … a level and a name in code with its colon, a word between them at most ("WARNING
+    # gspread.auth: …", "WARN sender_id rejected: …"; not a word: "ERROR handling: always log
+    # the request id" is the person's label, and so is "DEBUG settings.py must always be False"),
+    # Django's check ID ("(models.W042)"). Not a linter's code alone: the person cites one before
+    # a rule ("E501: Don't disable it, fix the lines.", reviews helper-213, helper-215)
+    r"|(?:TRACE|DEBUG|INFO|NOTICE|WARN|WARNING|ERROR|ERR|FATAL|CRITICAL)[ \t]+[a-z]\w*[._][\w.]*(?:[ \t]+[a-z]\w*)?:"
     r"|\((?:[a-z_]+\.)+[A-Z]\d{3}\)"
     r"|\$[ \t]+[a-z])"
 )

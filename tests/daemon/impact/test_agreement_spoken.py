@@ -62,8 +62,11 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("hi", "nahi, theek kaha aapne, lekin GST 5 hai, 12 nahi"),
         ("pl", "no dobra, ale VAT jest 8, nie 23"),
         ("en", "naw yer fine, but the VAT is 20 %, not 5"),
+        ("en", "naw yer fine, but fae now on always cc Kirsty"),
         ("en", "No, your fault was using 5 %: VAT is 20 %, not 5"),  # blames (review helper-214)
         ("pl", "no, use pnpm not npm"),
+        ("pl", "no emojis."),  # English "no" in a Polish session (review helper-215)
+        ("it", "no emoji."),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:

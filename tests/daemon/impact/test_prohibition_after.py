@@ -52,6 +52,8 @@ def test_a_dont_right_after_its_verb_forbids(message: str, cue: str) -> None:
         "알림 중지 안 돼요, 계속 와요",
         "너무 자책하지 마",
         "걱정하지 말아",
+        "오해하지 마요, 보고서 좋아",
+        "무리하지 마",
     ],
 )
 def test_the_same_words_after_no_verb_so_formed_forbid_nothing(message: str) -> None:

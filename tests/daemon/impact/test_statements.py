@@ -179,6 +179,7 @@ def test_cues_in_code_quotes_and_pasted_output_are_not_the_persons(message: str)
         "$ 500 is the cap, never more",
         "TS2322: always fix, never ts-ignore",
         "ISO8601 Dates always in UTC, never local time",
+        "DEBUG settings.py must always be False in prod",  # no colon after the name
         # a linter's code the person cites before a rule (review, helper-213)
         "E501: never disable it, fix the lines.",
         "F401: Never leave unused imports, remove them.",
