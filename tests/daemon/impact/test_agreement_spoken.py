@@ -3,8 +3,9 @@
 follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
 helper-196); Japanese "いや、そうですね", Spanish "no, sí, bien visto", Russian "неа, не надо"
 agree or decline; Irish "no ur grand", "no bother" agree, as Hindi "nahi, theek kaha aapne"
-("no, you said it right") and Glaswegian "naw yer fine", "it's no your fault" do; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
-Sentences written for these tests, in the shapes the sixty-fifth, sixty-ninth and seventy-second
+("no, you said it right"), Glaswegian "naw yer fine", "it's no your fault", "no you're fine", Kansai
+"いや、ええよ" and Thai "ไม่ดีกว่า" (better not) do; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
+Sentences written for these tests, in the shapes the sixty-fifth, sixty-ninth, seventy-second to seventy-fourth
 corpora showed once read, and the inputs their reviews found."""
 
 from __future__ import annotations
@@ -41,6 +42,14 @@ def found(message: str, code: str) -> list[Statement]:
         # Glasgow (the forty-ninth and fifty-eighth): "no" for "not", "yer" for "you're"
         ("en", "naw yer fine, we've only got 3k on the list, no worth it if this sells oot by friday"),
         ("pl", "No dobra, niech bedzie."),
+        # the seventy-third and seventy-fourth once read: "no, you're fine", Singlish "no lah",
+        # Kansai "いや、ええよ" (no, it's fine), Thai "ไม่ดีกว่า" (better not)
+        ("en", "no you're fine, numbers check out"),
+        ("en", "nah you're good, the totals match"),
+        ("en", "no lah ur right, last can, they open 9 plus one"),
+        ("ja", "いや、ええよええよ、14kgで合ってるし。"),
+        ("th", "ไม่ดีกว่าค่ะ"),
+        ("th", "ไม่ดีกว่าครับ"),
     ],
 )
 def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
@@ -67,6 +76,8 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("pl", "no, use pnpm not npm"),
         ("pl", "no emojis."),  # English "no" in a Polish session (review helper-215)
         ("it", "no emoji."),
+        ("en", "no you're fine, but the VAT is 23 %, not 13.5"),
+        ("ja", "いや、ええよ、でも次から宛名は事務所名でお願い"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:

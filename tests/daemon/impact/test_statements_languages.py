@@ -197,6 +197,22 @@ def test_a_question_marked_only_in_its_own_script_is_left_out(message: str) -> N
 
 
 @pytest.mark.parametrize(
+    ("asked", "told"),
+    [
+        # Thai asks by a question word closing the sentence as by its particle (the sixty-sixth
+        # and seventy-fourth once read): "how", "where all", "really?"
+        ("ทุกครั้งต้องปัดเศษยังไงคะ", "ทุกครั้งต้องปัดเศษนะคะ"),
+        ("ทุกครั้งต้องแก้ไฟล์ไหนบ้าง", "ทุกครั้งต้องแก้ไฟล์นี้"),
+        ("เราต้องรันเทสต์ก่อนทุกครั้งเหรอ", "เราต้องรันเทสต์ก่อนทุกครั้ง"),
+        ("ใช้ภาษาไทยทุกครั้งหรอครับ", "ใช้ภาษาไทยทุกครั้งครับ"),
+    ],
+)
+def test_a_thai_question_closed_by_its_question_word_is_left_out(asked: str, told: str) -> None:
+    assert found(asked) == []
+    assert [s.kind for s in found(told)] == ["standing_instruction"]
+
+
+@pytest.mark.parametrize(
     ("message", "kind"),
     [
         ("あと高橋じゃなくて髙橋です（はしごだか）", "correction"),  # "か" closes the aside, not the sentence
