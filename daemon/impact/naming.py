@@ -25,6 +25,16 @@ def names(lang: Language, text: str, words: Words, i: int) -> bool:
     )
 
 
+def between_names(lang: Language, text: str, words: Words, i: int, end: int) -> bool:
+    """Whether the contrast word(s) at `i`…`end`, in lower case, stand between two names written
+    with a capital (`names`), neither opening the sentence: "we ship with Bosta not Mylerz",
+    "Falafel Sandwich مش Wrap"; not in a title ("Page Not Found"), nor in a language that
+    writes every noun so (`capitalised_nouns`: "Ich habe Montag nicht Zeit")."""
+    if lang.capitalised_nouns or i <= 1 or end >= len(words.low) or text[words.spans[i][0]].isupper():
+        return False
+    return names(lang, text, words, i - 1) and names(lang, text, words, end)
+
+
 def term(lang: Language, word: str) -> bool:
     """Whether `word` is in Latin letters in a language written in another script, not read as
     typed in Latin letters (where every word is): a term ("npm", "mvn")."""

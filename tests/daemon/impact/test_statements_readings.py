@@ -10,6 +10,7 @@ import pytest
 from daemon.impact.recurrence import group
 from daemon.impact.sentences import sentences
 from daemon.impact.statements import Statement, detect_statements
+from daemon.text.language import language
 
 # The agent's turn a message answers by default: it names nothing the person sets right (the
 # first message of a session states a task: `answered=""`).
@@ -241,6 +242,35 @@ def test_not_between_two_values_is_a_contrast_without_a_comma() -> None:
     (statement,) = found("the prod cluster is on 1.29 not 1.24")
     assert statement.kind == "correction" and statement.cues == ("contrast:not",)
     assert found("the cluster is not on 1.29") == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # the fortieth, fifty-fifth and sixty-fifth once read: a name set right by the one meant
+        ("en", "and the driver on sat was Tama not Tana, she'll want her name right"),
+        ("en", "we ship with Bosta not Mylerz"),
+        ("ar", "إحنا شغالين مع Bosta مش Mylerz، الـ key ده BOSTA_API_KEY"),
+        ("ar", "والاسم Falafel Sandwich مش Wrap، إحنا بنعملها بخبز كماج"),
+    ],
+)
+def test_not_between_two_names_is_a_contrast_without_a_comma(code: str, message: str) -> None:
+    (statement,) = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
+    assert statement.kind == "correction" and statement.cues[0].startswith("contrast:")
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        ("en", "we get the Page Not Found screen"),  # a title: its "not" has its capital too
+        ("en", "Alice not now, later"),  # no name after it
+        ("en", "Bosta not Mylerz"),  # the first name opens the sentence
+        ("de", "Ich habe Montag nicht Zeit"),  # German writes every noun with a capital
+        ("de", "Der Kunde hat Freitag nicht Dienst"),
+    ],
+)
+def test_not_between_capitals_that_name_nothing_is_no_contrast(code: str, message: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code)) == []
 
 
 @pytest.mark.parametrize(
