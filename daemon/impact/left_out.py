@@ -15,6 +15,7 @@ from daemon.impact.clauses import Words, body_start, says_not, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import NAMED, Cue, agreement, closes, said
 from daemon.impact.naming import names
+from daemon.impact.shapes import in_code
 from daemon.impact.story import bare, told_as_story
 from daemon.text.keyboard import said_at
 from daemon.text.language import Language, detect, known
@@ -52,6 +53,9 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 # measured on the read corpora, 5 statements on items against 1 other sentence). Not an edit
 # of a whole file (`acted_on`), which ties no sentence to what changed.
 IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
+# The cues of a "no" that declines what the agent offered, the person taking the work on
+# (`takes_it_on`): the "no" itself, and what forbids or stops ("no need to cc finance").
+DECLINED = frozenset({"correction", "prohibition", "stop"})
 # What a "but" after an agreement turns to that sets right or forbids, beside a rule for from now
 # on (`_spares`): "you're right, but the port is 5433, not 5432" (reviews helper-201, helper-202)
 AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop"})
@@ -121,6 +125,25 @@ def excluded(
         if not set(range(i, i + len(phrase))) <= preferred:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
+
+
+def takes_it_on(lang: Language, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
+    """Whether the sentence declines what the agent offered by taking the work on (`own_doing`)
+    after an opening "no" (a correction opener every word of which says "not"): "no no, no need
+    to cc finance, I will forward myself", "нет, сводку я пока сама буду собирать", "いや、スープ
+    の件は送らんでよかよ、自分で聞くけん". A rule beside it still stands: a standing instruction,
+    a preference or a recall ("no, I'll call her myself, and always cc Kirsty"); so does what sets
+    a value right ("no, the VAT is 23 %, I'll fix the template myself", "no, I'm in Porto myself,
+    not Lisbon"): only the "no", a prohibition or a stop are declined. Read beside the agent's
+    turn (`daemon.impact.sentence_reading`): said of what that turn did, it corrects."""
+    if any(c.kind not in DECLINED for c in found):
+        return False
+    if any(in_code(w) for w in words.low):  # a number in digits, a name in code; not "one"
+        return False
+    start = body_start(lang, words.low)
+    noes = [p for p in lang.impact.get("correction_openers", frozenset()) if said_at(words.low, start, p) and all(says_not(lang, w) for w in p)]
+    after = start + max((len(p) for p in noes), default=len(words.low))
+    return any(i >= after for i, _ in said(lang, words, lang.impact.get("own_doing", frozenset()), spans))
 
 
 def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue], turning: frozenset[str] = frozenset()) -> bool:

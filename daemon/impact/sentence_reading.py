@@ -13,7 +13,7 @@ from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
-from daemon.impact.left_out import excluded, pasted_output
+from daemon.impact.left_out import excluded, pasted_output, takes_it_on
 from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
 from daemon.impact.reply import ends_asking_in_prose
@@ -123,6 +123,11 @@ def _read(
     if not any(c.kind == "again" for c in found):
         found += [Cue("again", " ".join(p), i) for i, p in recalled]
     found = _answering(lang, words, found, answered)
+    # a "no" that takes the work on declines what the agent asked about or offered ("no no, no
+    # need to cc finance, I will forward myself"); said of what its turn did, taking up a word of
+    # the message ("I committed it straight away": "no, I'll commit it myself"), it corrects
+    if found and takes_it_on(lang, words, found, spans) and (ends_asking_in_prose(answered.text) or not answered.taken_up(text, lang)):
+        found = []
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
         # "tsc first" answering the agent's turn says how it is to be done; so does a limit

@@ -50,7 +50,7 @@ IMPACT_LISTS = (
     "again", "standing", "preference", "address", "house", "closing", "closing_clause", "limit", "changed", "one_off", "agreement", "lead_ins", "humour",
     "question_endings", "second_person", "vocative", "past_time", "dismissal", "own_slip", "spelled_with", "politeness", "first", "then", "every", "prohibiting", "prohibiting_after", "third_person", "precedent", "excess", "amended", "redone",
     "amended_closing", "sympathy", "kidding", "approval", "several", "brief", "thus", "but", "answer_no", "looks", "likened",
-    "request_question", "request_question_closing", "quoting", "wish", "documented",
+    "request_question", "request_question_closing", "quoting", "wish", "documented", "own_doing",
 )  # fmt: skip
 KEYS = frozenset(
     {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "capitalised_nouns", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
