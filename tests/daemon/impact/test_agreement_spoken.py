@@ -50,6 +50,11 @@ def found(message: str, code: str) -> list[Statement]:
         ("ja", "いや、ええよええよ、14kgで合ってるし。"),
         ("th", "ไม่ดีกว่าค่ะ"),
         ("th", "ไม่ดีกว่าครับ"),
+        # "no, that's right" as the fifty-ninth and sixty-third said it (not Czech "ne, je to tak":
+        # "je to tak, že …" opens what is so; nor Spanish "no, claro que no": a "nunca" may follow)
+        ("cs", "ne, máš dobře, je to bez DPH"),
+        ("nl", "nee, da's juist, die verkopen we ni meer."),
+        ("tr", "yok, iyi olmus bu"),
     ],
 )
 def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: str) -> None:
@@ -78,6 +83,7 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("it", "no emoji."),
         ("en", "no you're fine, but the VAT is 23 %, not 13.5"),
         ("ja", "いや、ええよ、でも次から宛名は事務所名でお願い"),
+        ("nl", "nee, da's juist, maar de btw is 6 %, niet 21"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
