@@ -11,9 +11,9 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import Words, body_start, says_not, words_of
+from daemon.impact.clauses import Words, body_start, punctuated, says_not, words_of
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.cues import NAMED, Cue, agreement, closes, said
+from daemon.impact.cues import NAMED, Cue, after_negation, agreement, closes, said
 from daemon.impact.naming import names
 from daemon.impact.shapes import in_code
 from daemon.impact.story import bare, told_as_story
@@ -98,8 +98,10 @@ def excluded(
     if agreement(lang, text, words) is not None:
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
         # … but "No worries, but from now on ask me first" sets a rule, and so does one after a
-        # declining "no need" ("нет, не надо, впредь без списков": `_declined_before`)
-        if not agreeing or (_spares(lang, words, agreeing, found, AFTER_AGREEING) and not _declined_before(lang, words, agreeing, found)):
+        # declining "no need" ("нет, не надо, впредь без списков": `_declined_before`), or a rule
+        # for from now on said in a clause of its own ("no you're good, use pnpm next time")
+        spared = _spares(lang, words, agreeing, found, AFTER_AGREEING)
+        if not agreeing or (spared and not _declined_before(lang, words, agreeing, found) and not _ruled_after(lang, words, agreeing, found)):
             return True
     for name in ("one_off", "dismissal"):
         if _spares(lang, words, said(lang, words, lang.impact.get(name, frozenset()), spans), found):
@@ -127,9 +129,10 @@ def excluded(
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
 
 
-def takes_it_on(lang: Language, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
+def takes_it_on(lang: Language, text: str, words: Words, found: list[Cue], spans: list[tuple[int, int]]) -> bool:
     """Whether the sentence declines what the agent offered by taking the work on (`own_doing`)
-    after an opening "no" (a correction opener every word of which says "not"): "no no, no need
+    after an opening "no" (a correction opener every word of which says "not", a mark after it:
+    not "No force pushes, I'll handle rebases myself", which forbids): "no no, no need
     to cc finance, I will forward myself", "нет, сводку я пока сама буду собирать", "いや、スープ
     の件は送らんでよかよ、自分で聞くけん". A rule beside it still stands: a standing instruction,
     a preference or a recall ("no, I'll call her myself, and always cc Kirsty"); so does what sets
@@ -142,8 +145,21 @@ def takes_it_on(lang: Language, words: Words, found: list[Cue], spans: list[tupl
         return False
     start = body_start(lang, words.low)
     noes = [p for p in lang.impact.get("correction_openers", frozenset()) if said_at(words.low, start, p) and all(says_not(lang, w) for w in p)]
-    after = start + max((len(p) for p in noes), default=len(words.low))
+    # … a "no" of its own, a mark after it ("no no, …"): "No force pushes, I'll handle rebases
+    # myself" forbids
+    ends = [end for end in (start + len(p) for p in noes) if end < len(words.low) and _marked(text, words, end)]
+    negated = after_negation(lang, text, words, start) if noes else None  # "no no, …", "nah mate, …"
+    ends += [negated] if negated is not None else []
+    if not ends:
+        return False
+    after = max(ends)
     return any(i >= after for i, _ in said(lang, words, lang.impact.get("own_doing", frozenset()), spans))
+
+
+def _marked(text: str, words: Words, end: int) -> bool:
+    """Whether a mark stands between the word before `end` and the word at it ("no, …")."""
+    gap = text[words.spans[end - 1][1] : words.spans[end][0]]
+    return bool(gap.strip()) and punctuated(gap)
 
 
 def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue], turning: frozenset[str] = frozenset()) -> bool:
@@ -182,6 +198,14 @@ def _declined_before(lang: Language, words: Words, hits: list[tuple[int, tuple[s
         return c.kind in ("prohibition", "stop") or (_ahead(lang, c) and after)
 
     return all(end in stops for end in ends) and any(c.at >= max(ends) and rules(c) for c in found)
+
+
+def _ruled_after(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
+    """Whether a rule for from now on (`_ahead`) follows the last agreeing phrase (`hits`) with
+    what it asks for beside it, a word between them ("no you're good, use pnpm next time",
+    "いや、ええよ、次から宛名は事務所名で"); not "no worries, next time", a "next time" alone."""
+    end = max(at + len(p) for at, p in hits)
+    return any(_ahead(lang, c) and c.at >= end and (c.at > end or c.at + len(c.phrase.split()) < len(words.low)) for c in found)
 
 
 def _ahead(lang: Language, cue: Cue) -> bool:

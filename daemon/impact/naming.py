@@ -4,7 +4,7 @@ contrast leaves set right (`daemon.impact.left_out`)."""
 
 from __future__ import annotations
 
-from daemon.impact.clauses import Words
+from daemon.impact.clauses import Words, punctuated
 from daemon.impact.shapes import in_code
 from daemon.text.language import MONTHS, WEEKDAYS, Language, script_of
 from daemon.text.lexicon import number_at
@@ -12,6 +12,9 @@ from daemon.text.lexicon import number_at
 # The meaning table's days of the week and months: each names a day or a month as a name does;
 # not "may", which is also the table's concept of permission ("てもいい", Hindi "सकता").
 CALENDAR = (frozenset(WEEKDAYS) | frozenset(MONTHS)) - {"may"}
+# Letters of a status written in capitals after "not" ("Jenkins not OK", "Postgres not UP"),
+# where a name in two capitals beside another in capitals is one ("DE not NL").
+STATUS = 2
 
 
 def names(lang: Language, text: str, words: Words, i: int) -> bool:
@@ -27,10 +30,19 @@ def names(lang: Language, text: str, words: Words, i: int) -> bool:
 
 def between_names(lang: Language, text: str, words: Words, i: int, end: int) -> bool:
     """Whether the contrast word(s) at `i`…`end`, in lower case, stand between two names written
-    with a capital (`names`), neither opening the sentence: "we ship with Bosta not Mylerz",
-    "Falafel Sandwich مش Wrap"; not in a title ("Page Not Found"), nor in a language that
-    writes every noun so (`capitalised_nouns`: "Ich habe Montag nicht Zeit")."""
+    with a capital (`names`), the first not the sentence's first word, the second closing its
+    clause: "we ship with Bosta not Mylerz", "Falafel Sandwich مش Wrap، …". Not in a title ("Page
+    Not Found", "Checkout Button not Working on Safari"), nor before a status in two capitals
+    ("Jenkins not OK, looking into it"), nor in a language that writes every noun so
+    (`capitalised_nouns`: "Ich habe Montag nicht Zeit")."""
     if lang.capitalised_nouns or i <= 1 or end >= len(words.low) or text[words.spans[i][0]].isupper():
+        return False
+    if end + 1 < len(words.low):
+        rest = text[words.spans[end][1] : words.spans[end + 1][0]]
+        if not rest.strip() or not punctuated(rest):
+            return False  # a mark closes the name (the Arabic comma too: "Wrap، …"), or the end
+    after = text[words.spans[end][0] : words.spans[end][1]]
+    if len(after) == STATUS and after.isupper() and not text[words.spans[i - 1][0] : words.spans[i - 1][1]].isupper():
         return False
     return names(lang, text, words, i - 1) and names(lang, text, words, end)
 

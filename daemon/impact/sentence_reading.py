@@ -16,7 +16,8 @@ from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, pasted_output, takes_it_on
 from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
-from daemon.impact.reply import ends_asking_in_prose
+from daemon.impact.reply import ends_asking, ends_asking_in_prose
+from daemon.impact.sentences import sentences
 from daemon.impact.setright import set_right
 from daemon.impact.shapes import in_code
 from daemon.text.keyboard import find
@@ -126,7 +127,7 @@ def _read(
     # a "no" that takes the work on declines what the agent asked about or offered ("no no, no
     # need to cc finance, I will forward myself"); said of what its turn did, taking up a word of
     # the message ("I committed it straight away": "no, I'll commit it myself"), it corrects
-    if found and takes_it_on(lang, words, found, spans) and (ends_asking_in_prose(answered.text) or not answered.taken_up(text, lang)):
+    if found and answered.text.strip() and takes_it_on(lang, text, words, found, spans) and not _did(lang, text, answered):
         found = []
     if not answered.text.strip():
         # "Hotfix please." or "Safety first!" opening a session is its task; "polars pls." or
@@ -177,6 +178,16 @@ def _answering(lang: Language, words: Words, found: list[Cue], answered: Answere
     if valued or any(lang.matches("past_forms", w) for w in words.low):
         return found
     return [c for c in found if c not in noes]
+
+
+def _did(lang: Language, text: str, answered: Answered) -> bool:
+    """Whether the agent's turn, but for a question closing it, takes up a word of the sentence:
+    it did what the sentence is about ("Forwarded the invoice to finance. Anything else?"), where
+    "Invoice drafted. Want me to forward it to finance too?" only offers it."""
+    said = [s.text for s in sentences(answered.text)]
+    if said and ends_asking(said[-1]):
+        said.pop()
+    return bool(said) and bool(Answered(" ".join(said)).taken_up(text, lang))
 
 
 def _quoted_after(lang: Language, text: str, words: Words, found: list[Cue]) -> bool:

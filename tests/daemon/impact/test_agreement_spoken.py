@@ -91,6 +91,20 @@ def test_the_same_words_beside_a_value_still_correct(code: str, message: str) ->
 
 
 @pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # a rule for from now on in a clause of its own after an agreement (review helper-218)
+        ("en", "no you're good, use pnpm next time"),
+        ("en", "naw yer fine, use pnpm next time"),
+        ("ja", "いや、ええよ、次から宛名は事務所名で"),
+    ],
+)
+def test_a_rule_for_from_now_on_after_an_agreement_stands(code: str, message: str) -> None:
+    (statement,) = found(message, code)
+    assert statement.kind == "standing_instruction"
+
+
+@pytest.mark.parametrize(
     "message",
     ["Naw, it's no your fault, the letterhead file's still the old one", "nae bother, the letterhead file's still the old one"],
 )

@@ -22,7 +22,8 @@ def found(message: str, code: str, answered: str = AGENT) -> list[Statement]:
     ("code", "message"),
     [
         ("en", "no no, no need to cc finance, I will forward it myself"),
-        ("en", "no dont need one for tammy, i'll call her"),
+        ("en", "no, i'll send it to her, she knows me"),
+        ("en", "no, dont need one for tammy, i'll call her"),
         ("es", "no, el pdf no, lo saco yo del programa."),
         ("es", "no no, dejalo, al Tano lo llamo yo mañana"),
         ("ru", "нет, пятничную сводку я пока сама буду собирать."),
@@ -60,8 +61,27 @@ def test_a_spanish_value_set_right_beside_the_work_taken_on_still_counts() -> No
     assert statement.cues == ("set_right:iva 23",)
 
 
-def test_the_same_no_said_of_what_the_agent_did_corrects_it() -> None:
-    message = "no no, I forward those myself"
+@pytest.mark.parametrize("done", ["Forwarded the invoice to finance.", "Forwarded the invoice to finance. Anything else?"])
+def test_the_same_no_said_of_what_the_agent_did_corrects_it(done: str) -> None:
+    message = "no no, I'll forward it myself"
     assert found(message, "en", "Invoice drafted. Want me to forward it to finance too?") == []
-    (said,) = found(message, "en", "Forwarded the invoice to finance.")
+    (said,) = found(message, "en", done)
     assert said.cues == ("prohibition:no",)
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "answered"),
+    [
+        # opening a session: nothing was offered (review helper-218)
+        ("en", "No force pushes to main, I'll handle the merges myself.", ""),
+        ("es", "No subas nada a producción, eso lo hago yo.", ""),
+        # a "no" that forbids, with no mark after it
+        ("en", "No force pushes, I'll handle it.", "Rebased onto main and force-pushed the branch. Want me to open the PR?"),
+        ("es", "No mandes nada a los clientes, lo mando yo.", "Listo, le envié la factura a Marta. ¿Algo más?"),
+        # "myself" alone may tell what the person did ("I checked it myself")
+        ("en", "no, I just checked myself, it's still stale", "Fixed the caching issue, the page should be up to date now."),
+        ("ru", "нет, я сам проверил, страница всё так же старая", "Исправил кэш, страница теперь обновляется."),
+    ],
+)
+def test_a_no_that_takes_nothing_on_still_counts(code: str, message: str, answered: str) -> None:
+    assert found(message, code, answered)

@@ -199,9 +199,8 @@ def test_a_question_marked_only_in_its_own_script_is_left_out(message: str) -> N
 @pytest.mark.parametrize(
     ("asked", "told"),
     [
-        # Thai asks by a question word closing the sentence as by its particle (the sixty-sixth
-        # and seventy-fourth once read): "how", "where all", "really?"
-        ("ทุกครั้งต้องปัดเศษยังไงคะ", "ทุกครั้งต้องปัดเศษนะคะ"),
+        # Thai asks by a question word closing the sentence as by its particle (the seventy-fourth
+        # once read): "where all", "really?" (not ยังไง, "how": "ไม่ว่ายังไง" is "no matter what")
         ("ทุกครั้งต้องแก้ไฟล์ไหนบ้าง", "ทุกครั้งต้องแก้ไฟล์นี้"),
         ("เราต้องรันเทสต์ก่อนทุกครั้งเหรอ", "เราต้องรันเทสต์ก่อนทุกครั้ง"),
         ("ใช้ภาษาไทยทุกครั้งหรอครับ", "ใช้ภาษาไทยทุกครั้งครับ"),
@@ -210,6 +209,10 @@ def test_a_question_marked_only_in_its_own_script_is_left_out(message: str) -> N
 def test_a_thai_question_closed_by_its_question_word_is_left_out(asked: str, told: str) -> None:
     assert found(asked) == []
     assert [s.kind for s in found(told)] == ["standing_instruction"]
+
+
+def test_a_thai_rule_said_no_matter_what_stands() -> None:
+    assert [s.kind for s in found("ต้องรันเทสต์ก่อน push ทุกครั้ง ไม่ว่ายังไง")] == ["standing_instruction"]
 
 
 @pytest.mark.parametrize(

@@ -263,6 +263,10 @@ def test_not_between_two_names_is_a_contrast_without_a_comma(code: str, message:
     ("code", "message"),
     [
         ("en", "we get the Page Not Found screen"),  # a title: its "not" has its capital too
+        # … or a title whose "not" is in lower case, the name after it going on (review helper-218)
+        ("en", "next ticket is Checkout Button not Working on Safari, can you take it"),
+        ("en", "fyi Jenkins not OK after the upgrade, looking into it"),  # a status in capitals
+        ("he", "אחרי העדכון Jenkins לא OK, אני בודק"),
         ("en", "Alice not now, later"),  # no name after it
         ("en", "Bosta not Mylerz"),  # the first name opens the sentence
         ("de", "Ich habe Montag nicht Zeit"),  # German writes every noun with a capital
