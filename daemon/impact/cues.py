@@ -10,7 +10,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | correction_opener | at the start (after `lead_ins`), punctuation after it or after a word of address (`vocative`) | "No — use pnpm", "nah mate, 8080" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
-| contrast | after a clause break, between two values, or in lower case between two capitalised names (not the sentence's first word; not in a language with `capitalised_nouns`) | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24", "with Bosta not Mylerz" |
+| contrast | after a clause break, or between two values (between two names, one the agent wrote: `naming.names_set_right`) | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |
@@ -38,7 +38,7 @@ from functools import cache
 from daemon.impact.again import recalls
 from daemon.impact.clauses import SHOUTED, Words, after_address, body_start, negating, punctuated
 from daemon.impact.clauses import breaks as clause_breaks
-from daemon.impact.naming import between_names, names, number, term, value
+from daemon.impact.naming import names, number, term, value
 from daemon.impact.shapes import announced, as_before, asked, defined, every, forbidden, sequence
 from daemon.text.keyboard import find, said_at
 from daemon.text.language import Language
@@ -191,7 +191,7 @@ def cues(lang: Language, text: str, words: Words, apart: list[tuple[int, int]]) 
         # after a clause break (not an agreeing "…, no problem"), between two values ("1.29 not
         # 1.24"), or opening a sentence of a few words that names what is not meant ("GBP. Not USD.")
         end = i + len(phrase)
-        placed = (i > start and (i in opening or _between(lang, low, i, end) or between_names(lang, text, words, i, end))) or (i == start and _named(lang, text, words, end))
+        placed = (i > start and (i in opening or _between(lang, low, i, end))) or (i == start and _named(lang, text, words, end))
         # "…, не працює задня фара" reports what does not work: a verb in the present (`present_forms`)
         reports = end < len(low) and lang.matches("present_forms", low[end])
         if placed and not reports and free(i, len(phrase)):

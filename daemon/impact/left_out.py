@@ -54,8 +54,9 @@ RULING = frozenset({"standing", "preference", "prohibition", "stop"})
 # of a whole file (`acted_on`), which ties no sentence to what changed.
 IN_EARNEST = RECALLING | {"reworked", "swapped", "dropped", "excess"}
 # The cues of a "no" that declines what the agent offered, the person taking the work on
-# (`takes_it_on`): the "no" itself, and what forbids or stops ("no need to cc finance").
-DECLINED = frozenset({"correction", "prohibition", "stop"})
+# (`takes_it_on`): the "no" itself, and what it forbids ("no need to cc finance"); not a stop,
+# which asks the agent to leave off what it does ("no, stop emailing clients, I'll do it").
+DECLINED = frozenset({"correction", "prohibition"})
 # What a "but" after an agreement turns to that sets right or forbids, beside a rule for from now
 # on (`_spares`): "you're right, but the port is 5433, not 5432" (reviews helper-201, helper-202)
 AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop"})
@@ -98,10 +99,8 @@ def excluded(
     if agreement(lang, text, words) is not None:
         agreeing = said(lang, words, lang.impact.get("agreement", frozenset()), spans)
         # … but "No worries, but from now on ask me first" sets a rule, and so does one after a
-        # declining "no need" ("нет, не надо, впредь без списков": `_declined_before`), or a rule
-        # for from now on said in a clause of its own ("no you're good, use pnpm next time")
-        spared = _spares(lang, words, agreeing, found, AFTER_AGREEING)
-        if not agreeing or (spared and not _declined_before(lang, words, agreeing, found) and not _ruled_after(lang, words, agreeing, found)):
+        # declining "no need" ("нет, не надо, впредь без списков": `_declined_before`)
+        if not agreeing or (_spares(lang, words, agreeing, found, AFTER_AGREEING) and not _declined_before(lang, words, agreeing, found)):
             return True
     for name in ("one_off", "dismissal"):
         if _spares(lang, words, said(lang, words, lang.impact.get(name, frozenset()), spans), found):
@@ -137,7 +136,7 @@ def takes_it_on(lang: Language, text: str, words: Words, found: list[Cue], spans
     の件は送らんでよかよ、自分で聞くけん". A rule beside it still stands: a standing instruction,
     a preference or a recall ("no, I'll call her myself, and always cc Kirsty"); so does what sets
     a value right ("no, the VAT is 23 %, I'll fix the template myself", "no, I'm in Porto myself,
-    not Lisbon"): only the "no", a prohibition or a stop are declined. Read beside the agent's
+    not Lisbon"): only the "no" and a prohibition are declined. Read beside the agent's
     turn (`daemon.impact.sentence_reading`): said of what that turn did, it corrects."""
     if any(c.kind not in DECLINED for c in found):
         return False
@@ -198,14 +197,6 @@ def _declined_before(lang: Language, words: Words, hits: list[tuple[int, tuple[s
         return c.kind in ("prohibition", "stop") or (_ahead(lang, c) and after)
 
     return all(end in stops for end in ends) and any(c.at >= max(ends) and rules(c) for c in found)
-
-
-def _ruled_after(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue]) -> bool:
-    """Whether a rule for from now on (`_ahead`) follows the last agreeing phrase (`hits`) with
-    what it asks for beside it, a word between them ("no you're good, use pnpm next time",
-    "いや、ええよ、次から宛名は事務所名で"); not "no worries, next time", a "next time" alone."""
-    end = max(at + len(p) for at, p in hits)
-    return any(_ahead(lang, c) and c.at >= end and (c.at > end or c.at + len(c.phrase.split()) < len(words.low)) for c in found)
 
 
 def _ahead(lang: Language, cue: Cue) -> bool:

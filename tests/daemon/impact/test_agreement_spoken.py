@@ -3,8 +3,8 @@
 follows it corrects as often ("όχι ρε, ντάξει, απλά το ποσό είναι 150 όχι 105", review
 helper-196); Japanese "いや、そうですね", Spanish "no, sí, bien visto", Russian "неа, не надо"
 agree or decline; Irish "no ur grand", "no bother" agree, as Hindi "nahi, theek kaha aapne"
-("no, you said it right"), Glaswegian "naw yer fine", "it's no your fault", "no you're fine", Kansai
-"いや、ええよ" and Thai "ไม่ดีกว่า" (better not) do; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
+("no, you said it right"), Glaswegian "naw yer fine", "it's no your fault", Kansai "いや、ええよ"
+and Thai "ไม่ดีกว่าครับ" (better not) do; a Pole's "no dobra." ("well, OK.") is Polish, not English "no".
 Sentences written for these tests, in the shapes the sixty-fifth, sixty-ninth, seventy-second to seventy-fourth
 corpora showed once read, and the inputs their reviews found."""
 
@@ -42,18 +42,15 @@ def found(message: str, code: str) -> list[Statement]:
         # Glasgow (the forty-ninth and fifty-eighth): "no" for "not", "yer" for "you're"
         ("en", "naw yer fine, we've only got 3k on the list, no worth it if this sells oot by friday"),
         ("pl", "No dobra, niech bedzie."),
-        # the seventy-third and seventy-fourth once read: "no, you're fine", Singlish "no lah",
-        # Kansai "いや、ええよ" (no, it's fine), Thai "ไม่ดีกว่า" (better not)
-        ("en", "no you're fine, numbers check out"),
-        ("en", "nah you're good, the totals match"),
+        # the seventy-third and seventy-fourth once read: Singlish "no lah", Kansai "いや、ええよ"
+        # (no, it's fine), Thai "ไม่ดีกว่าครับ" (better not)
         ("en", "no lah ur right, last can, they open 9 plus one"),
         ("ja", "いや、ええよええよ、14kgで合ってるし。"),
         ("th", "ไม่ดีกว่าค่ะ"),
         ("th", "ไม่ดีกว่าครับ"),
-        # "no, that's right" as the fifty-ninth and sixty-third said it (not Czech "ne, je to tak":
-        # "je to tak, že …" opens what is so; nor Spanish "no, claro que no": a "nunca" may follow)
-        ("cs", "ne, máš dobře, je to bez DPH"),
-        ("nl", "nee, da's juist, die verkopen we ni meer."),
+        # "no, that's right" as the sixty-third said it (not Czech "ne, je to tak": "je to tak, že
+        # …" opens what is so; nor Spanish "no, claro que no": a "nunca" may follow; nor Flemish
+        # "nee, da's juist", where "juist" may say "precisely")
         ("tr", "yok, iyi olmus bu"),
     ],
 )
@@ -81,27 +78,15 @@ def test_a_no_that_agrees_as_people_say_it_is_no_statement(code: str, message: s
         ("pl", "no, use pnpm not npm"),
         ("pl", "no emojis."),  # English "no" in a Polish session (review helper-215)
         ("it", "no emoji."),
-        ("en", "no you're fine, but the VAT is 23 %, not 13.5"),
         ("ja", "いや、ええよ、でも次から宛名は事務所名でお願い"),
-        ("nl", "nee, da's juist, maar de btw is 6 %, niet 21"),
+        # words that agree elsewhere, here beside a rule (review helper-219)
+        ("nl", "nee, dat is juist niet de bedoeling, gebruik altijd het nieuwe sjabloon"),
+        ("en", "no you're fine to merge, always squash though"),
+        ("th", "ไม่ดีกว่าเดิมเลย ต่อไปใช้แบบเก่าตลอด"),
     ],
 )
 def test_the_same_words_beside_a_value_still_correct(code: str, message: str) -> None:
     assert found(message, code)
-
-
-@pytest.mark.parametrize(
-    ("code", "message"),
-    [
-        # a rule for from now on in a clause of its own after an agreement (review helper-218)
-        ("en", "no you're good, use pnpm next time"),
-        ("en", "naw yer fine, use pnpm next time"),
-        ("ja", "いや、ええよ、次から宛名は事務所名で"),
-    ],
-)
-def test_a_rule_for_from_now_on_after_an_agreement_stands(code: str, message: str) -> None:
-    (statement,) = found(message, code)
-    assert statement.kind == "standing_instruction"
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ def found(message: str, code: str, answered: str = AGENT) -> list[Statement]:
     [
         ("en", "no no, no need to cc finance, I will forward it myself"),
         ("en", "no, i'll send it to her, she knows me"),
-        ("en", "no, dont need one for tammy, i'll call her"),
+        ("en", "no, i'll call her, she prefers it"),
         ("es", "no, el pdf no, lo saco yo del programa."),
         ("es", "no no, dejalo, al Tano lo llamo yo mañana"),
         ("ru", "нет, пятничную сводку я пока сама буду собирать."),
@@ -45,6 +45,8 @@ def test_a_no_that_takes_the_work_on_declines(code: str, message: str) -> None:
         ("en", "no, I'll call her myself, and always cc Kirsty"),
         ("en", "no, I'll forward it myself, I told you finance wants it from me"),
         ("es", "no, lo mando yo, pero siempre con copia a Marta"),
+        # a stop asks the agent to leave off what it does (review helper-219)
+        ("en", "no, stop emailing clients, I'll do it"),
         # no opening "no": the person's own part in a rule for the agent
         ("en", "never touch the prod db, I'll do it myself"),
         # a value set right beside it

@@ -200,8 +200,8 @@ def test_a_question_marked_only_in_its_own_script_is_left_out(message: str) -> N
     ("asked", "told"),
     [
         # Thai asks by a question word closing the sentence as by its particle (the seventy-fourth
-        # once read): "where all", "really?" (not ยังไง, "how": "ไม่ว่ายังไง" is "no matter what")
-        ("ทุกครั้งต้องแก้ไฟล์ไหนบ้าง", "ทุกครั้งต้องแก้ไฟล์นี้"),
+        # once read): "really?" (not ยังไง, "how": "ไม่ว่ายังไง" is "no matter what"; nor อะไรบ้าง,
+        # ไหนบ้าง, "what all", "where all", which close a clause after ว่า as often)
         ("เราต้องรันเทสต์ก่อนทุกครั้งเหรอ", "เราต้องรันเทสต์ก่อนทุกครั้ง"),
         ("ใช้ภาษาไทยทุกครั้งหรอครับ", "ใช้ภาษาไทยทุกครั้งครับ"),
     ],
@@ -211,8 +211,11 @@ def test_a_thai_question_closed_by_its_question_word_is_left_out(asked: str, tol
     assert [s.kind for s in found(told)] == ["standing_instruction"]
 
 
-def test_a_thai_rule_said_no_matter_what_stands() -> None:
-    assert [s.kind for s in found("ต้องรันเทสต์ก่อน push ทุกครั้ง ไม่ว่ายังไง")] == ["standing_instruction"]
+@pytest.mark.parametrize(
+    "message", ["ต้องรันเทสต์ก่อน push ทุกครั้ง ไม่ว่ายังไง", "ทุกครั้งที่ commit ให้เขียนด้วยว่าแก้อะไรบ้าง"]
+)
+def test_a_thai_rule_said_no_matter_what_or_with_what_all_stands(message: str) -> None:
+    assert [s.kind for s in found(message)] == ["standing_instruction"]
 
 
 @pytest.mark.parametrize(

@@ -245,36 +245,35 @@ def test_not_between_two_values_is_a_contrast_without_a_comma() -> None:
 
 
 @pytest.mark.parametrize(
-    ("code", "message"),
+    ("code", "message", "answered"),
     [
-        # the fortieth, fifty-fifth and sixty-fifth once read: a name set right by the one meant
-        ("en", "and the driver on sat was Tama not Tana, she'll want her name right"),
-        ("en", "we ship with Bosta not Mylerz"),
-        ("ar", "إحنا شغالين مع Bosta مش Mylerz، الـ key ده BOSTA_API_KEY"),
-        ("ar", "والاسم Falafel Sandwich مش Wrap، إحنا بنعملها بخبز كماج"),
+        # the fortieth and fifty-fifth once read: a name the agent wrote set right by the one meant
+        ("en", "we ship with Bosta not Mylerz", "Booked the Mylerz pickup for 4 pm."),
+        ("ar", "إحنا شغالين مع Bosta مش Mylerz، الـ key ده BOSTA_API_KEY", "ضفت MYLERZ_API_KEY و Mylerz في الإعدادات."),
+        ("ar", "والاسم Falafel Sandwich مش Wrap، إحنا بنعملها بخبز كماج", "المنيو: Falafel Wrap بـ 1.250"),
     ],
 )
-def test_not_between_two_names_is_a_contrast_without_a_comma(code: str, message: str) -> None:
-    (statement,) = detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code))
-    assert statement.kind == "correction" and statement.cues[0].startswith("contrast:")
+def test_not_between_two_names_sets_the_agents_one_right(code: str, message: str, answered: str) -> None:
+    (statement,) = detect_statements(message, "s1", 3, None, answered=answered, usual=language(code))
+    assert statement.kind == "correction"
 
 
 @pytest.mark.parametrize(
-    ("code", "message"),
+    ("code", "message", "answered"),
     [
-        ("en", "we get the Page Not Found screen"),  # a title: its "not" has its capital too
-        # … or a title whose "not" is in lower case, the name after it going on (review helper-218)
-        ("en", "next ticket is Checkout Button not Working on Safari, can you take it"),
-        ("en", "fyi Jenkins not OK after the upgrade, looking into it"),  # a status in capitals
-        ("he", "אחרי העדכון Jenkins לא OK, אני בודק"),
-        ("en", "Alice not now, later"),  # no name after it
-        ("en", "Bosta not Mylerz"),  # the first name opens the sentence
-        ("de", "Ich habe Montag nicht Zeit"),  # German writes every noun with a capital
-        ("de", "Der Kunde hat Freitag nicht Dienst"),
+        # the name not meant is no word of the agent's turn: said, or pasted (review helper-219)
+        ("en", "we ship with Bosta not Mylerz", AGENT),
+        ("en", "build fails with Module not Found.", "Installed the deps and ran the build."),
+        ("en", "we get the Page Not Found screen", "Deployed the Page to staging, Found nothing odd."),  # a title: "Not"
+        # … or it goes on, or is a status in two capitals (review helper-218)
+        ("en", "next ticket is Checkout Button not Working on Safari, can you take it", "Checkout Button is Working now."),
+        ("en", "fyi Jenkins not OK after the upgrade, looking into it", "Jenkins build OK."),
+        ("he", "אחרי העדכון Jenkins לא OK, אני בודק", "Jenkins build OK."),
+        ("de", "Ich habe Montag nicht Zeit", "Termin: Montag, Zeit 10:00."),  # German writes every noun with a capital
     ],
 )
-def test_not_between_capitals_that_name_nothing_is_no_contrast(code: str, message: str) -> None:
-    assert detect_statements(message, "s1", 3, None, answered=AGENT, usual=language(code)) == []
+def test_not_between_capitals_that_set_nothing_right_is_no_contrast(code: str, message: str, answered: str) -> None:
+    assert detect_statements(message, "s1", 3, None, answered=answered, usual=language(code)) == []
 
 
 @pytest.mark.parametrize(
