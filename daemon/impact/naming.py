@@ -34,6 +34,9 @@ def names_set_right(lang: Language, text: str, words: Words, answered: str) -> l
     second of which, the one not meant, the agent's turn `answered` wrote: "we ship with Bosta
     not Mylerz" after "Booked the Mylerz pickup". A name no turn of the agent's wrote is read
     as said ("the page shows File not Found.", "build fails with Module not Found.")."""
+    # most sentences have no two capitals after their first word, or answer no turn: read no further
+    if not answered.strip() or sum(text[at].isupper() for at, _ in words.spans[1:]) < 2:
+        return []
     pairs = [(i, p) for i, p in find(words.low, lang.impact.get("contrast", frozenset())) if between_names(lang, text, words, i, i + len(p))]
     if not pairs:
         return []
