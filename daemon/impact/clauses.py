@@ -95,6 +95,13 @@ def punctuated(rest: str) -> bool:
     return not after or not (after[0].isalnum() or after[0] in "'‘«“\"")
 
 
+def marked(text: str, words: Words, end: int) -> bool:
+    """Whether a mark stands between the word before `end` and the word at it ("no, …"; the
+    Arabic comma too, which `breaks` leaves out: "… مش Wrap، …")."""
+    gap = text[words.spans[end - 1][1] : words.spans[end][0]]
+    return bool(gap.strip()) and punctuated(gap)
+
+
 @lru_cache(maxsize=1024)
 def breaks(text: str, words: Words) -> tuple[int, ...]:
     """The positions of the words of the sentence `text` a clause break stands before. Read

@@ -10,7 +10,7 @@ inside quotation marks, code or pasted output (`apart`) is someone else's and ne
 | correction_opener | at the start (after `lead_ins`), punctuation after it or after a word of address (`vocative`) | "No — use pnpm", "nah mate, 8080" |
 | prohibition | at the start of the sentence or of a clause, a word after it | "No emojis in commits", "Keine Anglizismen" |
 | stop | at the start of the sentence or of a clause, a word after it | "Stop adding emojis", "…, don't create merge commits", "no need to explain" |
-| contrast | after a clause break, or between two values (between two names, one the agent wrote: `naming.names_set_right`) | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
+| contrast | after a clause break, or between two values | "Aisle seat, not window", "Nadia, pas Benoît", "1.29 not 1.24" |
 | contrast_after (a "not" said after what it negates) | ending a clause after a clause break, after a few words that name something; ending the first, after a name, another clause following; or between two values | "…, eski Fabric script değil", "Kaya Tarım Ltd değil, …", "1.24 değil 1.29" |
 | contrast_before_name (a "not" that contrasts only before a name) | opening the sentence or a clause, followed to the clause's end by at most NAMED words that name something or are function words | "我们用pnpm，不是npm", "不是17，是21" |
 | instead, reminder, standing, preference | anywhere | "use pnpm instead", "I told you", "always" |

@@ -11,7 +11,7 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import Words, body_start, punctuated, says_not, words_of
+from daemon.impact.clauses import Words, body_start, marked, says_not, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import NAMED, Cue, after_negation, agreement, closes, said
 from daemon.impact.naming import names
@@ -146,19 +146,13 @@ def takes_it_on(lang: Language, text: str, words: Words, found: list[Cue], spans
     noes = [p for p in lang.impact.get("correction_openers", frozenset()) if said_at(words.low, start, p) and all(says_not(lang, w) for w in p)]
     # … a "no" of its own, a mark after it ("no no, …"): "No force pushes, I'll handle rebases
     # myself" forbids
-    ends = [end for end in (start + len(p) for p in noes) if end < len(words.low) and _marked(text, words, end)]
+    ends = [end for end in (start + len(p) for p in noes) if end < len(words.low) and marked(text, words, end)]
     negated = after_negation(lang, text, words, start) if noes else None  # "no no, …", "nah mate, …"
     ends += [negated] if negated is not None else []
     if not ends:
         return False
     after = max(ends)
     return any(i >= after for i, _ in said(lang, words, lang.impact.get("own_doing", frozenset()), spans))
-
-
-def _marked(text: str, words: Words, end: int) -> bool:
-    """Whether a mark stands between the word before `end` and the word at it ("no, …")."""
-    gap = text[words.spans[end - 1][1] : words.spans[end][0]]
-    return bool(gap.strip()) and punctuated(gap)
 
 
 def _spares(lang: Language, words: Words, hits: list[tuple[int, tuple[str, ...]]], found: list[Cue], turning: frozenset[str] = frozenset()) -> bool:

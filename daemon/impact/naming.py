@@ -4,18 +4,14 @@ contrast leaves set right (`daemon.impact.left_out`)."""
 
 from __future__ import annotations
 
-from daemon.impact.clauses import Words, punctuated, words_of
+from daemon.impact.clauses import Words
 from daemon.impact.shapes import in_code
-from daemon.text.keyboard import find
 from daemon.text.language import MONTHS, WEEKDAYS, Language, script_of
 from daemon.text.lexicon import number_at
 
 # The meaning table's days of the week and months: each names a day or a month as a name does;
 # not "may", which is also the table's concept of permission ("てもいい", Hindi "सकता").
 CALENDAR = (frozenset(WEEKDAYS) | frozenset(MONTHS)) - {"may"}
-# Letters of a status written in capitals after "not" ("Jenkins not OK", "Postgres not UP"),
-# where a name in two capitals beside another in capitals is one ("DE not NL").
-STATUS_LETTERS = 2
 
 
 def names(lang: Language, text: str, words: Words, i: int) -> bool:
@@ -27,40 +23,6 @@ def names(lang: Language, text: str, words: Words, i: int) -> bool:
         or (text[words.spans[i][0]].isupper() and len(words.low[i]) > 1)
         or not CALENDAR.isdisjoint(lang.concepts.get(words.low[i], ()))
     )
-
-
-def names_set_right(lang: Language, text: str, words: Words, answered: str) -> list[tuple[int, tuple[str, ...]]]:
-    """The contrast words of `lang` (`impact.contrast`) between two names (`between_names`) the
-    second of which, the one not meant, the agent's turn `answered` wrote: "we ship with Bosta
-    not Mylerz" after "Booked the Mylerz pickup". A name no turn of the agent's wrote is read
-    as said ("the page shows File not Found.", "build fails with Module not Found.")."""
-    # most sentences have no two capitals after their first word, or answer no turn: read no further
-    if not answered.strip() or sum(text[at].isupper() for at, _ in words.spans[1:]) < 2:
-        return []
-    pairs = [(i, p) for i, p in find(words.low, lang.impact.get("contrast", frozenset())) if between_names(lang, text, words, i, i + len(p))]
-    if not pairs:
-        return []
-    agents = frozenset(words_of(answered).low)
-    return [(i, p) for i, p in pairs if words.low[i + len(p)] in agents]
-
-
-def between_names(lang: Language, text: str, words: Words, i: int, end: int) -> bool:
-    """Whether the contrast word(s) at `i`…`end`, in lower case, stand between two names written
-    with a capital (`names`), the first not the sentence's first word, the second closing its
-    clause: "we ship with Bosta not Mylerz", "Falafel Sandwich مش Wrap، …". Not a title whose
-    name goes on ("Checkout Button not Working on Safari"; "Page Not Found", its "not" in
-    capitals), nor a status in two capitals ("Jenkins not OK, looking into it"), nor in a
-    language that writes every noun so (`capitalised_nouns`: "Ich habe Montag nicht Zeit")."""
-    if lang.capitalised_nouns or i <= 1 or end >= len(words.low) or text[words.spans[i][0]].isupper():
-        return False
-    if end + 1 < len(words.low):
-        rest = text[words.spans[end][1] : words.spans[end + 1][0]]
-        if not rest.strip() or not punctuated(rest):
-            return False  # a mark closes the name (the Arabic comma too: "Wrap، …"), or the end
-    after = text[words.spans[end][0] : words.spans[end][1]]
-    if len(after) == STATUS_LETTERS and after.isupper() and not text[words.spans[i - 1][0] : words.spans[i - 1][1]].isupper():
-        return False
-    return names(lang, text, words, i - 1) and names(lang, text, words, end)
 
 
 def term(lang: Language, word: str) -> bool:

@@ -14,7 +14,7 @@ from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, pasted_output, takes_it_on
-from daemon.impact.naming import names_set_right, value
+from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
 from daemon.impact.reply import ends_asking, ends_asking_in_prose
 from daemon.impact.sentences import sentences
@@ -114,8 +114,6 @@ def _read(
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
     found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
-    # a name the agent wrote set right by the one meant: "we ship with Bosta not Mylerz" (`naming.names_set_right`)
-    found += [Cue("contrast", " ".join(p), i) for i, p in names_set_right(lang, text, words, answered.text) if all(f.at != i for f in found)]
     # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
     found += excess(lang, text, words, answered) or likened(lang, text, words, answered)
     # "again" in a short sentence about a word of the agent's turn: "region again.", "backend

@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from weakref import WeakKeyDictionary
 
-from daemon.impact.clauses import Words, body_start, words_of
+from daemon.impact.clauses import Words, body_start, marked, words_of
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import Cue
 from daemon.impact.echo import Answered
@@ -329,7 +329,9 @@ def _not_the_agents(lang: Language, text: str, words: Words, turn: _Turn) -> lis
     found = []
     for i, phrase in find(low, lang.impact.get("contrast", frozenset())):
         end = i + len(phrase)
+        # … to its clause's end, or a mark (the Arabic comma: "Falafel Sandwich مش Wrap، …")
         clause_end = min([b for b in breaks if b > end] or [len(low)])
+        clause_end = next((k for k in range(end + 1, clause_end) if marked(text, words, k)), clause_end)
         what = [w for w in low[end:clause_end] if w not in skip]
         # what is not meant closes its clause within NAMED words: a word of the agent's turn
         if not what or clause_end - end > NAMED or len(what[0]) < SHORTEST or what[0] not in turn.said:

@@ -242,8 +242,6 @@ def merged(codes: tuple[str, ...]) -> Language:
         {name: frozenset().union(*(p.claim.get(name, frozenset()) for p in parts)) for name in CLAIM_LISTS},
         first.locale,
         person_unmarked=all(p.person_unmarked for p in parts),
-        # German read with others: a capital may be its noun
-        capitalised_nouns=any(p.capitalised_nouns for p in parts),
         impact={
             name: frozenset().union(*(p.impact.get(name, frozenset()) for p in parts))
             for name in IMPACT_LISTS

@@ -53,7 +53,7 @@ IMPACT_LISTS = (
     "request_question", "request_question_closing", "quoting", "wish", "documented", "own_doing",
 )  # fmt: skip
 KEYS = frozenset(
-    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "capitalised_nouns", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
+    {"name", "script", "stemmer", "pro_drop", "typed_without_accents", "typed_in_latin", "words", "affixes", "numbers", "claim", "impact", *LISTS, *PATTERNS}
 )
 
 
@@ -88,9 +88,6 @@ class Language:
     # whether this is that reading (`in_latin_letters`), its words keyed so
     spelling: Spelling | None = None
     keyed: bool = False
-    # `capitalised_nouns: true`: every noun is written with a capital (German), so a capital
-    # inside a sentence names nothing ("Ich habe Montag nicht Zeit")
-    capitalised_nouns: bool = False
 
     def key(self, word: str) -> str:
         """A word as this language's lists hold it: its one Latin spelling in a reading in
@@ -210,9 +207,6 @@ def parse(code: str, data: Any, label: str) -> Language:
     typed = str(data.get("typed_without_accents", "false")).lower()
     if typed not in ("true", "false"):
         raise LanguageDataError(f"{label}: typed_without_accents must be true or false, not {typed!r}")
-    capitalised = str(data.get("capitalised_nouns", "false")).lower()
-    if capitalised not in ("true", "false"):
-        raise LanguageDataError(f"{label}: capitalised_nouns must be true or false, not {capitalised!r}")
     if typed == "true":
         impact = typed_plain(impact, vocabulary, concepts)
         claim = typed_plain(claim, vocabulary, concepts)
@@ -235,7 +229,6 @@ def parse(code: str, data: Any, label: str) -> Language:
         person_unmarked=str(data.get("pro_drop", "false")).lower() == "unmarked",
         impact=impact,
         spelling=spelling_of(data["typed_in_latin"], label) if "typed_in_latin" in data else None,
-        capitalised_nouns=capitalised == "true",
     )
 
 

@@ -247,13 +247,15 @@ def test_not_between_two_values_is_a_contrast_without_a_comma() -> None:
 @pytest.mark.parametrize(
     ("code", "message", "answered"),
     [
-        # the fortieth and fifty-fifth once read: a name the agent wrote set right by the one meant
+        # the fortieth, fiftieth and fifty-fifth once read: a name the agent wrote set right by the
+        # one meant (`setright`'s "not the agent's"), the Arabic comma closing it
         ("en", "we ship with Bosta not Mylerz", "Booked the Mylerz pickup for 4 pm."),
+        ("ar", "وصايغ مش صائغ، هيك بتكتبها هي", "رسالة التهنئة لمدام صائغ جاهزة."),
         ("ar", "إحنا شغالين مع Bosta مش Mylerz، الـ key ده BOSTA_API_KEY", "ضفت MYLERZ_API_KEY و Mylerz في الإعدادات."),
         ("ar", "والاسم Falafel Sandwich مش Wrap، إحنا بنعملها بخبز كماج", "المنيو: Falafel Wrap بـ 1.250"),
     ],
 )
-def test_not_between_two_names_sets_the_agents_one_right(code: str, message: str, answered: str) -> None:
+def test_not_before_a_name_the_agent_wrote_sets_it_right(code: str, message: str, answered: str) -> None:
     (statement,) = detect_statements(message, "s1", 3, None, answered=answered, usual=language(code))
     assert statement.kind == "correction"
 
@@ -261,18 +263,18 @@ def test_not_between_two_names_sets_the_agents_one_right(code: str, message: str
 @pytest.mark.parametrize(
     ("code", "message", "answered"),
     [
-        # the name not meant is no word of the agent's turn: said, or pasted (review helper-219)
+        # the name not meant is no word of the agent's turn: said, or pasted (review helper-219);
+        # the word before the "not" is the agent's own: nothing set right by the person
         ("en", "we ship with Bosta not Mylerz", AGENT),
         ("en", "build fails with Module not Found.", "Installed the deps and ran the build."),
         ("en", "we get the Page Not Found screen", "Deployed the Page to staging, Found nothing odd."),  # a title: "Not"
-        # … or it goes on, or is a status in two capitals (review helper-218)
         ("en", "next ticket is Checkout Button not Working on Safari, can you take it", "Checkout Button is Working now."),
         ("en", "fyi Jenkins not OK after the upgrade, looking into it", "Jenkins build OK."),
         ("he", "אחרי העדכון Jenkins לא OK, אני בודק", "Jenkins build OK."),
-        ("de", "Ich habe Montag nicht Zeit", "Termin: Montag, Zeit 10:00."),  # German writes every noun with a capital
+        ("de", "Ich habe Montag nicht Zeit", "Termin: Montag, Zeit 10:00."),
     ],
 )
-def test_not_between_capitals_that_set_nothing_right_is_no_contrast(code: str, message: str, answered: str) -> None:
+def test_not_before_a_word_that_sets_nothing_right_is_no_contrast(code: str, message: str, answered: str) -> None:
     assert detect_statements(message, "s1", 3, None, answered=answered, usual=language(code)) == []
 
 

@@ -29,7 +29,6 @@ def test_every_language_file_loads_with_its_stemmer_and_number_words() -> None:
         ({"script": "latin", "words": {"negation": ["Nicht"]}}, "must be written casefolded"),
         ({"script": "latin", "negation_affixes": ["(unclosed"]}, "is not a regular expression"),
         ({"script": "latin", "typed_without_accents": "often"}, "typed_without_accents must be true or false"),
-        ({"script": "latin", "capitalised_nouns": "yes"}, "capitalised_nouns must be true or false"),
         ({"script": "greek", "typed_in_latin": ["oxi"]}, "typed_in_latin must be a mapping"),
         ({"script": "greek", "typed_in_latin": {"spellings": [["th"]]}}, "is not a [pattern, replacement] pair"),
         ({"script": "greek", "typed_in_latin": {"spellings": [["(th", "q"]]}}, "is not a regular expression"),
