@@ -11,14 +11,14 @@ import re
 import unicodedata
 from functools import cache
 
-from daemon.impact.clauses import Words, body_start, marked, says_not, words_of
+from daemon.impact.clauses import Words, body_start, marked, says_not
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import NAMED, Cue, after_negation, agreement, closes, said
 from daemon.impact.naming import names
 from daemon.impact.shapes import in_code
 from daemon.impact.story import bare, told_as_story
 from daemon.text.keyboard import said_at
-from daemon.text.language import Language, detect, known
+from daemon.text.language import Language, known
 from daemon.text.unicode_words import uncased
 from memory_engine.claim import JOKE_EMOJI, reported_by_other
 
@@ -60,24 +60,6 @@ DECLINED = frozenset({"correction", "prohibition"})
 # What a "but" after an agreement turns to that sets right or forbids, beside a rule for from now
 # on (`_spares`): "you're right, but the port is 5433, not 5432" (reviews helper-201, helper-202)
 AFTER_AGREEING = frozenset({"contrast", "set_right", "prohibition", "stop"})
-# Cues that are words a tool's message says as well: "Retries never exceeded", "use foo()
-# instead", "prefer-const".
-TOOL_SAYS_TOO = frozenset({"standing", "instead", "preference"})
-# What a tool prints, in English whatever language the person writes, in a tool's format: a
-# level in capitals opening the sentence or in brackets ("WARN …", "[ERROR]"), a level or an
-# outcome opening its message ("error:", "Warning:", "failed:"), or a mark of code (a call
-# "fetchAll()", "print(msg)", "{", "}", "==", "::", "`"). A format, not a language's words: the
-# same words in prose ("never swallow errors", "never ship DEBUG builds", "the file(s)") are the person's.
-LEVEL = r"(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|CRITICAL|DEPRECATED|FAILED|FAIL|EXCEPTION)\b"
-BRACKETED = r"\[(?:ERROR|ERR|WARN|WARNING|FATAL|DEBUG|TRACE|INFO|CRITICAL)\]"
-OUTCOME = r"(?i:error|warning|warn|fatal|deprecated|failed|exception|debug|notice)(?:\s+[\w.-]{0,24}\d[\w.-]{0,24})?\s*:"
-TOOL_PRINTS = re.compile(rf"^\W*{LEVEL}|{BRACKETED}|\b{OUTCOME}|[A-Za-z_][\w.]*\((?:[^()\s]{{2,}})?\)|[{{}}`]|==|::")
-# … and one opening a tool's message a sentence may go on ("WARNING: label exceeds print area
-# (y=285 > 280). Always check …", "Exception: … Never call DriveApp inside a loop."), a level
-# with its code too ("Error 215:", "warning TS6385:"; a code of a few letters: the pattern stays
-# linear on a long token). Not a capitalised label: "Note: this repo is public. Never commit
-# secrets." is the person's (review, helper-155).
-TOOL_OPENS = re.compile(rf"\W*(?:{LEVEL}|{BRACKETED}|{OUTCOME})")
 
 
 def humour(lang: Language) -> frozenset[tuple[str, ...]]:
@@ -198,45 +180,6 @@ def _ahead(lang: Language, cue: Cue) -> bool:
     "never" (one word the meaning table reads as "must" or "not": "from now on", "next time",
     "ask me before")."""
     return cue.kind == "standing" and not bare(lang, cue)
-
-
-def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue], before: str = "") -> bool:
-    """Whether a sentence read in English, in a session the person writes another language
-    in, is output the person pasted rather than their words: its cues are only words a tool
-    says too (TOOL_SAYS_TOO) and it holds what a tool prints (TOOL_PRINTS), or goes on a tool's
-    message, the sentence `before` it on its line opening with a level (TOOL_OPENS) in English:
-    "WARN: retry policy never applied (job=42)" in a Polish session, "WARNING: label exceeds
-    print area (y=285 > 280). Always check ^LL …" in a French one (not "Warning: ist doch
-    egal. Always use pnpm.", "le build a planté (error: exit 1). Always run lint …"), or says
-    a rule in the register of documentation and terms, as pages write it, of no one present
-    (`_documented`: "Administrators should always enable 2FA.", "Messages outside the 24h window
-    must always use an approved template."; not "you should never push to main", "we should
-    always run the tests"). Someone who
-    writes Polish does not switch to English to print a level or a call, nor to lay down what
-    "should always" be; a rule in English beside their own ("commits always in English") holds
-    none of these."""
-    if lang is None or "en" not in lang.code.split("+"):
-        return False
-    elsewhere = usual is not None and "en" not in usual.code.split("+")
-    if not (elsewhere and found and all(c.kind in TOOL_SAYS_TOO for c in found)):
-        return False
-    if TOOL_PRINTS.search(text) or _documented(lang, text, words_of(text)):
-        return True
-    said_before = detect([before]) if TOOL_OPENS.match(before) else None
-    return said_before is not None and "en" in said_before.code.split("+")
-
-
-def _documented(lang: Language, text: str, words: Words) -> bool:
-    """Whether the sentence says a rule in the register of documentation, terms and policies
-    (`impact.documented`: "should always", "will never"), written as pages are, opening with a
-    capital, with no one of the conversation in it: "Plugin updates must always be tested on
-    staging."; not "you should never push to main", "we should always run the tests first"
-    (review helper-201), nor "secrets should never be committed, bitte", "commit messages should
-    always be in english", which the person types (review helper-202)."""
-    if not said(lang, words, lang.impact.get("documented", frozenset())) or not text.lstrip()[:1].isupper():
-        return False
-    persons = lang.lists.get("first_person", frozenset()) | lang.lists.get("first_person_plural", frozenset())
-    return not any(w in persons for w in words.low) and not said(lang, words, lang.impact.get("second_person", frozenset()))
 
 
 def _framed(text: str, words: Words, found: list[Cue]) -> str:

@@ -13,9 +13,10 @@ from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.complaint import excess, likened
 from daemon.impact.cues import Cue, cues
 from daemon.impact.echo import Answered
-from daemon.impact.left_out import excluded, pasted_output, takes_it_on
+from daemon.impact.left_out import excluded, takes_it_on
 from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
+from daemon.impact.pasted import pasted_output
 from daemon.impact.reply import ends_asking, ends_asking_in_prose
 from daemon.impact.sentences import sentences
 from daemon.impact.setright import set_right
@@ -90,7 +91,7 @@ def read_sentence(
         said = words_of(text)
         excluded = any(_quoted_after(lang, text, said, best.cues) for lang in others)
     # a tool's English message pasted into a conversation in another language ("ERROR: never
-    # retried (job=42)"): `left_out.pasted_output`
+    # retried (job=42)"), or one in any language ("ValueError: … never accepted"): `pasted.pasted_output`
     return Reading(best.language, best.cues, excluded or pasted_output(best.language, languages[1], text, best.cues, before))
 
 

@@ -17,7 +17,7 @@ none of what makes it something else:
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |
 | reported | gives someone else's words (`claim.reported`) | "My colleague says we always squash" |
-| apart | stands in code, a quote, pasted output; or is a tool's English message in a session in another language (`left_out.pasted_output`) | "  always use === unless …", "WARN retry policy never applied" among Polish |
+| apart | stands in code, a quote, pasted output: a tool's message after its head ("ValueError:", "WARNING:"), or its English message in a session in another language (`pasted.pasted_output`) | "  always use === unless …", "WARN retry policy never applied" among Polish |
 
 Each sentence is read in the language `detect` finds for it and in the message's (a language
 whose data file has no `impact:` section finds nothing). Beside its own words' cues, it is read

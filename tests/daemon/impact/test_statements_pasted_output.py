@@ -1,5 +1,6 @@
-"""A tool's English message pasted into a conversation the person holds in another language
-is not the person's rule (`left_out.pasted_output`); the person's own English rule there is."""
+"""A tool's English message pasted into a conversation the person holds in another language,
+or a tool's message after its head in any (an exception's class, a level, a numbered code, a
+linter's rule), is not the person's rule (`pasted.pasted_output`); the person's own rule there is."""
 
 from __future__ import annotations
 
@@ -132,3 +133,35 @@ def test_what_someone_else_says_after_a_colon_is_no_statement(code: str, message
 def test_the_persons_own_rule_after_a_colon_stays(code: str, message: str) -> None:
     assert found(message, code)
 
+
+
+@pytest.mark.parametrize(
+    ("code", "message"),
+    [
+        # every cue after a tool's message's head, whatever the session's language
+        ("en", "it printed this: WARNING: uploads must always include a checksum or they are dropped, what does that mean"),
+        ("en", "the export throws TypeError: amount must never be a string"),
+        ("zh", "接口返回这个：RATE_LIMITED: clients should never exceed 10 requests per second"),
+        ("ko", "빌드에서 이거 나와요 pylint: W0102 never use a mutable default argument"),
+        ("pl", "dostałem errno 13: files must always be opened read-only here"),
+        # … and a rule written as pages write it, going on such a message on its line
+        ("en", "gspread threw this: APIError: [503] Service unavailable. Clients should always retry with backoff."),
+    ],
+)
+def test_a_tools_message_after_its_head_is_no_statement_in_any_session(code: str, message: str) -> None:
+    assert found(message, code) == []
+
+
+@pytest.mark.parametrize(
+    ("code", "message", "cue"),
+    [
+        ("en", "ValueError again, never pass the dates as strings", "standing:never"),  # no head: no colon
+        ("en", "never pass dates as strings, it throws ValueError: bad format", "standing:never"),  # the cue before it
+        ("en", "NODE_ENV: never production on this box", "standing:never"),  # a key the person sets
+        ("en", "WARNING: never commit the .env file", "standing:never"),  # … or a label (review, helper-102)
+        ("en", "WARNING: pip check failed. You should always pin the versions.", "standing:always"),  # said to the agent
+        ("de", "das Skript sagt TypeError: egal. Nie wieder Beträge als Text speichern.", "prohibition:nie wieder"),
+    ],
+)
+def test_the_persons_rule_beside_a_tools_message_stays(code: str, message: str, cue: str) -> None:
+    assert any(cue in s.cues for s in found(message, code))
