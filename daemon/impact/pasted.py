@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import re
 
-from daemon.impact.clauses import Words, words_of
+from daemon.impact.clauses import Words, breaks, words_of
 from daemon.impact.cues import Cue, said
+from daemon.impact.setright import asking
+from daemon.text.keyboard import find
 from daemon.text.language import Language, detect
 
 # Cues that are words a tool's message says as well: "Retries never exceeded", "use foo()
@@ -30,41 +32,61 @@ TOOL_PRINTS = re.compile(rf"^\W*{LEVEL}|{BRACKETED}|\b{OUTCOME}|[A-Za-z_][\w.]*\
 # secrets." is the person's (review, helper-155).
 TOOL_OPENS = re.compile(rf"\W*(?:{LEVEL}|{BRACKETED}|{OUTCOME})")
 # A tool's message the person pastes after words of their own, in a tool's format whatever the
-# language, from its head to the sentence's end (not opening it): an exception's class ("ValueError:", "APIError:
-# [429]"), a level in capitals with its colon ("WARNING:"), a numbered code ("errcode 45009:"),
-# a linter's rule after its name ("ruff: B006"), or a constant's name after the person's own
-# colon ("返回这个：INVALID_USER_SCODE: the key must always …"; opening the sentence, "NODE_ENV:
-# never production here" is a key the person sets).
+# language (not opening the sentence: "WARNING: never commit the .env file", "NODE_ENV: never
+# production here" are the person's labels and keys): an exception's class ("ValueError:",
+# "APIError: [429]"), a level a person does not write as a condition or a setting ("WARNING:",
+# not "DEBUG:", "FAIL:"), a numbered code ("errcode 45009:"), or, after the person's own colon,
+# a constant naming a failure ("返回这个：INVALID_USER_SCODE: …"; not "DATABASE_URL:"). Each
+# repeat is bounded or anchored: the pattern stays linear on a long run of spaces or dots.
+FAILURE = frozenset(
+    {"INVALID", "ERROR", "ERR", "DENIED", "LIMITED", "LIMIT", "EXCEEDED", "FORBIDDEN", "TIMEOUT", "FAILED", "FAILURE", "REJECTED", "UNAUTHORIZED", "NOT"}
+)
 TOOL_MESSAGE = re.compile(
-    rf"(?<![\w-])(?:[A-Z][A-Za-z0-9]*(?:Error|Exception|Warning)|{LEVEL}|(?i:errcode|errno)\s*[-=]?\s*\d{{2,}})\s*(?:\[\d+\]\s*)?:"
-    r"|(?<![\w-])[a-z][\w.-]*:\s+(?P<rule>[A-Z]{1,3}\d{3,4})\b"
-    r"|[:：]\s*(?P<constant>[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+)\s*:"
+    r"(?<![\w-])(?:[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception|Warning)|(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL)\b"
+    r"|(?i:errcode|errno)[ \t]?(?:[-=][ \t]?)?\d{1,6})[ \t]?(?:\[\d{1,4}\][ \t]?)?:"
+    r"|[:：][ \t]?(?P<constant>[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})[ \t]?:"
 )
 
 
-def after_tool_message(text: str, words: Words, found: list[Cue]) -> bool:
-    """Whether every cue of the sentence stands in a tool's message pasted in it (TOOL_MESSAGE,
-    to the sentence's end): "il a sorti ça: ValueError: … SCOR references are never accepted",
-    "it spit this out too: WARNING: shipments … must always set PERISHABLE=true", "ruff: B006
-    never use mutable default arguments"; not "ValueError again, never pass dates as strings"
-    (no colon), "never pass dates as strings, it throws ValueError: …" (the cue before it), nor
-    a head opening the sentence, the person's label."""
-    head = TOOL_MESSAGE.search(text)
-    if head is None or not found:
+def after_tool_message(lang: Language | None, text: str, words: Words, found: list[Cue]) -> bool:
+    """Whether every cue of the sentence, read in English, stands in a tool's message pasted in
+    it (TOOL_MESSAGE), in the message's first clause, its own words before them: "it spit this
+    out too: WARNING: shipments containing live seafood must always set PERISHABLE=true",
+    "返回这个：INVALID_USER_SCODE: the key must always be bound …". The person's own is what
+    follows a clause break, a lead-in, "and", a person ("I", "we", "you") or an asking word
+    after the head ("… TypeError: bad operand, so always cast first", "… TimeoutError: please
+    never call the API in the loop"; review helper-222), a cue right after it ("Note: WARNING:
+    never commit the .env file", "About the KeyError: always use .get()"), or a cue in the
+    person's language ("es wirft TypeError: unsupported operand, also immer …"); nor is it
+    "ValueError again, never pass dates as strings" (no colon) or "never pass dates as strings,
+    it throws ValueError: …" (the cue before it)."""
+    if not found or lang is None or "en" not in lang.code.split("+"):
         return False
-    start = head.start("rule") if head.group("rule") else head.start("constant") if head.group("constant") else head.start()
-    first = next((i for i, (begin, _) in enumerate(words.spans) if begin >= start), len(words.spans))
-    # opening the sentence, it is the person's label (review, helper-102): "WARNING: never commit
-    # the .env file", "TS2322: always fix, never ts-ignore"
-    return first > 0 and all(c.at >= first for c in found)
+    head = TOOL_MESSAGE.search(text)
+    if head is None or (head.group("constant") and FAILURE.isdisjoint(head.group("constant").split("_"))):
+        return False
+    ends = head.end()
+    begins = head.start("constant") if head.group("constant") else head.start()
+    # the head's first word, and the first word of its message
+    first = next((i for i, (start, _) in enumerate(words.spans) if start >= begins), len(words.spans))
+    opens = next((i for i, (start, _) in enumerate(words.spans) if start >= ends), len(words.spans))
+    cue = min(c.at for c in found)
+    if first == 0 or cue <= opens:
+        return False
+    own = (
+        lang.impact.get("lead_ins", frozenset())
+        | lang.impact.get("second_person", frozenset())
+        | asking(lang)
+        | {(w,) for w in lang.lists.get("conjunctions", frozenset()) | lang.person_alone | lang.lists.get("first_person_plural", frozenset())}
+    )
+    between = words.low[opens:cue]
+    return not any(opens < i <= cue for i in breaks(text, words)) and not find(between, own)
 
 
 def pasted_output(lang: Language | None, usual: Language | None, text: str, found: list[Cue], before: str = "") -> bool:
     """Whether the sentence is output the person pasted rather than their words. In any
-    session: every cue in a tool's message pasted in it (`after_tool_message`), or a rule in
-    the register of documentation (`_documented`) going on a tool's message in the sentence
-    `before` it on its line ("…: APIError: [429] Quota exceeded. Clients should always retry
-    with exponential backoff."). Read in English, in a session the person writes another
+    session: every cue in a tool's message pasted in it (`after_tool_message`). Read in
+    English, in a session the person writes another
     language in: its cues are only words a tool says too (TOOL_SAYS_TOO) and it holds what a
     tool prints (TOOL_PRINTS), or goes on a tool's message, the sentence `before` it on its
     line opening with a level (TOOL_OPENS) in English: "WARN: retry policy never applied
@@ -78,12 +100,10 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     nor to lay down what "should always" be; a rule in English beside their own ("commits
     always in English") holds none of these."""
     words = words_of(text)
-    if after_tool_message(text, words, found):
+    if after_tool_message(lang, text, words, found):
         return True
     if lang is None or "en" not in lang.code.split("+") or not (found and all(c.kind in TOOL_SAYS_TOO for c in found)):
         return False
-    if TOOL_MESSAGE.search(before) and _documented(lang, text, words):
-        return True
     if usual is None or "en" in usual.code.split("+"):
         return False
     if TOOL_PRINTS.search(text) or _documented(lang, text, words):

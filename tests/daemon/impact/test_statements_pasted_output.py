@@ -138,14 +138,12 @@ def test_the_persons_own_rule_after_a_colon_stays(code: str, message: str) -> No
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        # every cue after a tool's message's head, whatever the session's language
+        # every cue, read in English, in the first clause of a tool's message after its head,
+        # whatever the session's language
         ("en", "it printed this: WARNING: uploads must always include a checksum or they are dropped, what does that mean"),
         ("en", "the export throws TypeError: amount must never be a string"),
         ("zh", "接口返回这个：RATE_LIMITED: clients should never exceed 10 requests per second"),
-        ("ko", "빌드에서 이거 나와요 pylint: W0102 never use a mutable default argument"),
         ("pl", "dostałem errno 13: files must always be opened read-only here"),
-        # … and a rule written as pages write it, going on such a message on its line
-        ("en", "gspread threw this: APIError: [503] Service unavailable. Clients should always retry with backoff."),
     ],
 )
 def test_a_tools_message_after_its_head_is_no_statement_in_any_session(code: str, message: str) -> None:
@@ -153,15 +151,36 @@ def test_a_tools_message_after_its_head_is_no_statement_in_any_session(code: str
 
 
 @pytest.mark.parametrize(
-    ("code", "message", "cue"),
+    ("code", "message"),
     [
-        ("en", "ValueError again, never pass the dates as strings", "standing:never"),  # no head: no colon
-        ("en", "never pass dates as strings, it throws ValueError: bad format", "standing:never"),  # the cue before it
-        ("en", "NODE_ENV: never production on this box", "standing:never"),  # a key the person sets
-        ("en", "WARNING: never commit the .env file", "standing:never"),  # … or a label (review, helper-102)
-        ("en", "WARNING: pip check failed. You should always pin the versions.", "standing:always"),  # said to the agent
-        ("de", "das Skript sagt TypeError: egal. Nie wieder Beträge als Text speichern.", "prohibition:nie wieder"),
+        ("en", "ValueError again, never pass the dates as strings"),  # no head: no colon
+        ("en", "never pass dates as strings, it throws ValueError: bad format"),  # the cue before it
+        ("en", "NODE_ENV: never production on this box"),  # a key the person sets, opening the sentence
+        ("en", "WARNING: never commit the .env file"),  # … or a label (review, helper-102)
+        # the person's own clause after the tool's message (review, helper-222): after a clause
+        # break, a lead-in, "and", a person or a request
+        ("en", "it throws TypeError: cannot add str and int, so always cast to Decimal first"),
+        ("en", "it throws TypeError: bad operand so always cast first"),
+        ("en", "we hit errno 28: no space left, so always clean /tmp before builds"),
+        ("en", "it throws TypeError: bad operand so we always cast first"),
+        ("en", "Sentry keeps reporting TimeoutError: please never call the API inside the loop again"),
+        ("en", "still getting ModuleNotFoundError: No module named 'requests' — always activate the venv first"),
+        # … a cue right after the head: a topic, a label after the person's words
+        ("en", "About the KeyError: always use .get() for optional fields"),
+        ("en", "Note: WARNING: never commit the .env file"),
+        ("en", "on ERROR: never swallow it, always log the request id"),
+        # … a level or a constant a person writes as a condition, a setting or a key
+        ("en", "if the tests FAIL: never merge, always fix them first"),
+        ("en", "FYI: DEBUG: always False in prod"),
+        ("en", "for the config: DATABASE_URL: always staging"),
+        ("en", "btw: W0102 always fix it, never disable it"),
+        # … a cue in the person's language
+        ("de", "es wirft TypeError: unsupported operand, also immer vorher in Decimal umwandeln"),
+        ("fr", "pour la KeyError: utilise toujours .get()"),
+        ("ja", "またこれ：TypeError: bad operand、今後は必ず先に Decimal に変換して"),
+        # … and a rule written as pages write it after an error, in an English session
+        ("en", "ValueError: bad date. Dates should always be ISO 8601."),
     ],
 )
-def test_the_persons_rule_beside_a_tools_message_stays(code: str, message: str, cue: str) -> None:
-    assert any(cue in s.cues for s in found(message, code))
+def test_the_persons_rule_beside_a_tools_message_stays(code: str, message: str) -> None:
+    assert any(c.startswith("standing:") for s in found(message, code) for c in s.cues)
