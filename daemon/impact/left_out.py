@@ -14,6 +14,7 @@ from functools import cache
 from daemon.impact.clauses import Words, body_start, marked, says_not
 from daemon.impact.clauses import breaks as clause_breaks
 from daemon.impact.cues import NAMED, Cue, after_negation, agreement, closes, said
+from daemon.impact.kinds import SHOWN_BY_REPLY
 from daemon.impact.naming import names
 from daemon.impact.shapes import in_code
 from daemon.impact.story import bare, told_as_story
@@ -104,8 +105,14 @@ def excluded(
     preferred = {
         i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
     }
+    # … nor is a sentence whose condition comes in a clause of its own after every cue, a mark
+    # before it, which tells when the other would hold ("الضمان 3 شهور على الشاشة مش سنة، سنة دي
+    # لو اوريجينال أبل": "3 months, not a year; a year if it's original Apple"); the reply's
+    # readings place no cue on a word (`SHOWN_BY_REPLY`)
+    placed = [c.at for c in found if c.kind not in SHOWN_BY_REPLY]
+    after = next((k for k in range(max(placed) + 1, len(words.low)) if marked(text, words, k)), len(words.low)) if placed else len(words.low)
     for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
-        if not set(range(i, i + len(phrase))) <= preferred:
+        if not set(range(i, i + len(phrase))) <= preferred and (i < after or after == len(words.low)):
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
 

@@ -53,6 +53,13 @@ def set_right(message: str, answered: str, code: str = "en") -> list[str]:
             "set_right:pas reservations",
         ),
         ("Totals are in USD.", "for the uk workspace, gbp not usd", "en", "set_right:not usd"),
+        # … or a number of the person's own in its clause, the word before it the agent's
+        (
+            "الفاتورة: بطارية آيفون ١١: ١٨٠٠ ج.م، ضمان سنة على البطارية",
+            "الضمان 6 شهور على البطارية مش سنة",
+            "ar",
+            "set_right:مش سنة",
+        ),
         # a name spelled out
         (
             "Dear Eva, thanks for the quick reply.",

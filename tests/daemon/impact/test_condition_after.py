@@ -1,0 +1,44 @@
+"""A condition in a clause of its own after every cue, a mark before it, tells when the other
+value would hold: the sentence still corrects (`left_out.excluded`); a condition in the cue's
+clause or before it is a supposition, and the sentence says nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from daemon.impact.statements import detect_statements
+from daemon.text.language import language
+
+
+def cues(message: str, answered: str, code: str) -> list[str]:
+    found = detect_statements(message, "s1.jsonl", 3, None, answered=answered, usual=language(code))
+    return [c for s in found for c in s.cues]
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message", "cue"),
+    [
+        (
+            "ar",
+            "الفاتورة: بطارية آيفون ١١: ١٨٠٠ ج.م، ضمان سنة على البطارية",
+            "الضمان 6 شهور على البطارية مش سنة، السنة لو البطارية أصلية من التوكيل",
+            "set_right:مش سنة",
+        ),
+        ("ru", "Счёт: книги 12 шт, НДС 20 %", "ставка 10 %, не 20 %, 20 только если бы это были не книги", "contrast:не"),
+        ("ru", "Поправил одну строчку, тесты не запускал.", "всегда так, даже если там одна строчка", "standing:всегда"),
+    ],
+)
+def test_a_condition_after_the_cues_clause_leaves_the_statement(code: str, answered: str, message: str, cue: str) -> None:
+    assert cue in cues(message, answered, code)
+
+
+@pytest.mark.parametrize(
+    ("code", "answered", "message"),
+    [
+        ("ru", "Поправил одну строчку.", "если бы я был тобой, всегда бы писал тесты"),  # before the cue
+        ("en", "Installed with npm.", "I'd always use pnpm if it were up to me"),  # in its clause
+        ("en", "Installed with npm.", "If I told you to use yarn, would you?"),
+    ],
+)
+def test_a_condition_in_or_before_the_cues_clause_is_a_supposition(code: str, answered: str, message: str) -> None:
+    assert cues(message, answered, code) == []
