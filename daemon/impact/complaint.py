@@ -105,8 +105,10 @@ def _in_clauses(lang: Language, key: str, text: str, words: Words, answered: Ans
 
 def _own(lang: Language) -> frozenset[str]:
     """The words of a clause a complaint may hold beside the agent's: the language's function
-    words, "you" and its lead-ins."""
-    return lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins")
+    words, "you", its lead-ins, a word of address ("mate", "bro": `vocative`) and a laugh ("lol",
+    `claim.humour` and `impact.humour` alone: "too long for the kitchen lol")."""
+    laughs = frozenset(w for phrase in lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset()) for w in phrase)
+    return lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins") | _words(lang, "vocative") | laughs
 
 
 @lru_cache(maxsize=64)
