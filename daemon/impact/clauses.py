@@ -16,9 +16,6 @@ from daemon.text.unicode_words import script, segment, spaceless
 # Not the Arabic comma: Arabic negates every present verb with the word that is its "not"
 # ("وصل الطرد، لا يوجد ضرر" reports no damage).
 CLAUSE_BREAK = re.compile(r"[,;:—–()，、；：（）]|\s-\s|[»”\"']\s*[,，]")
-# Korean's faces typed in its letters' parts (jamo): a laugh, a cry, a groan ("ㅋㅋ", "ㅠㅠ", "ㅡㅡ"),
-# a word of their own that ends a clause as a comma would ("설명 너무 길어요 ㅠ 뭐 했는지 결과만").
-FACE_IN_JAMO = re.compile(r"[\u3131-\u318e]+")
 # The meaning table's concepts that say "not" (pas, jamais: the concord words of ne … pas).
 NEGATING = frozenset({"negation", "never", "negation_concord", "never_concord"})
 # Letters of a negation in capitals that insists: "NOT", "NICHT", "PAS" (a bare "NO" is a value).
@@ -109,12 +106,7 @@ def marked(text: str, words: Words, end: int) -> bool:
 def breaks(text: str, words: Words) -> tuple[int, ...]:
     """The positions of the words of the sentence `text` a clause break stands before. Read
     once per sentence: the cues, their exclusions and each clause's shape all ask."""
-    low = words.low
-    return tuple(
-        i
-        for i in range(1, len(low))
-        if _breaks_between(text, words.spans[i - 1][1], words.spans[i][0]) or FACE_IN_JAMO.fullmatch(low[i - 1]) or FACE_IN_JAMO.fullmatch(low[i])
-    )
+    return tuple(i for i in range(1, len(words.low)) if _breaks_between(text, words.spans[i - 1][1], words.spans[i][0]))
 
 
 def _breaks_between(text: str, end: int, start: int) -> bool:
