@@ -47,6 +47,7 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
     low = words.low
     theirs = _said(answered.text)
     own = _own(lang) | _words(lang, "again")
+    aside = _aside(lang)
     # the person's own apology for length, in the same clause: "sorry for the wall of text"
     sorry = [i for i, _ in find(low, lang.impact.get("amended", frozenset()))]
     for at, phrase, begins, closes in placed:
@@ -58,6 +59,20 @@ def excess(lang: Language, text: str, words: Words, answered: Answered) -> list[
             continue  # "not too long", "fazla uzun değil": praise; "sorry for …": the person's own text
         other = [w for w in said if w not in own and w not in theirs]
         if len(other) <= OTHER:
+            return [Cue("excess", " ".join(phrase), at)]
+        # … and beside a word of address or a laugh, when all the other words come after the
+        # phrase, a word of the language's own right after it: "way too long for a text man",
+        # "too long for the kitchen lol"; not "the queue is way too long lol", "too much traffic
+        # mate" (review helper-223)
+        end = at + len(phrase)
+        after = [w for w in low[end:closes] if w not in own and w not in theirs and w not in aside]
+        if (
+            end < closes
+            and low[end] in own
+            and len(after) <= OTHER
+            and not any(w not in own and w not in theirs and w not in aside for w in low[opens:at])
+            and any(w in aside for w in said)
+        ):
             return [Cue("excess", " ".join(phrase), at)]
     return []
 
@@ -105,10 +120,16 @@ def _in_clauses(lang: Language, key: str, text: str, words: Words, answered: Ans
 
 def _own(lang: Language) -> frozenset[str]:
     """The words of a clause a complaint may hold beside the agent's: the language's function
-    words, "you", its lead-ins, a word of address ("mate", "bro": `vocative`) and a laugh ("lol",
-    `claim.humour` and `impact.humour` alone: "too long for the kitchen lol")."""
-    laughs = frozenset(w for phrase in lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset()) for w in phrase)
-    return lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins") | _words(lang, "vocative") | laughs
+    words, "you" and its lead-ins."""
+    return lang.function_words | _words(lang, "second_person") | _words(lang, "lead_ins")
+
+
+def _aside(lang: Language) -> frozenset[str]:
+    """Words said beside a complaint that say nothing of what is too much: a word of address
+    ("mate", "bro": `vocative`) and a laugh of one word ("lol": `claim.humour`, `impact.humour`;
+    not a word of a longer joke, "what could possibly go wrong")."""
+    laughs = lang.claim.get("humour", frozenset()) | lang.impact.get("humour", frozenset())
+    return _words(lang, "vocative") | frozenset(phrase[0] for phrase in laughs if len(phrase) == 1)
 
 
 @lru_cache(maxsize=64)

@@ -105,14 +105,15 @@ def excluded(
     preferred = {
         i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
     }
-    # … nor is a sentence whose condition comes in a clause of its own after every cue, a mark
-    # before it, which tells when the other would hold ("الضمان 3 شهور على الشاشة مش سنة، سنة دي
-    # لو اوريجينال أبل": "3 months, not a year; a year if it's original Apple"); the reply's
-    # readings place no cue on a word (`SHOWN_BY_REPLY`)
+    # … nor is a sentence setting a value right whose condition comes after every cue, a mark
+    # before it: it tells when the other value would hold ("الضمان 3 شهور على الشاشة مش سنة، سنة
+    # دي لو اوريجينال أبل": "3 months, not a year; a year if it's original Apple"). A rule stays a
+    # supposition so ("always pnpm, if I were you", review helper-223); the reply's readings
+    # place no cue on a word (`SHOWN_BY_REPLY`)
     placed = [c.at for c in found if c.kind not in SHOWN_BY_REPLY]
-    after = next((k for k in range(max(placed) + 1, len(words.low)) if marked(text, words, k)), len(words.low)) if placed else len(words.low)
+    after = len(words.low) if ruled or not placed else next((k for k in range(max(placed) + 1, len(words.low)) if marked(text, words, k)), len(words.low))
     for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
-        if not set(range(i, i + len(phrase))) <= preferred and (i < after or after == len(words.low)):
+        if not set(range(i, i + len(phrase))) <= preferred and i < after:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
 

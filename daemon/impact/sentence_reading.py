@@ -117,7 +117,7 @@ def _read(
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
     found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
     # … or written back in another notation: "142.310,00" to "142,310.00" (`daemon.impact.notation`)
-    found += [c for c in rewritten(text, said, answered.text) if all(f.kind != "set_right" for f in found)]
+    found += [c for c in rewritten(lang, text, said, answered.text) if all(f.kind != "set_right" for f in found)]
     # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
     found += excess(lang, text, words, answered) or likened(lang, text, words, answered)
     # "again" in a short sentence about a word of the agent's turn: "region again.", "backend

@@ -340,8 +340,8 @@ def _not_the_agents(lang: Language, text: str, words: Words, turn: _Turn) -> lis
             # "Not usd." after "gbp.": a name the agent wrote ("USD"), not "Not urgent."
             if what[0] in turn.names:
                 found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
-        elif i not in breaks and ((low[i - 1] not in turn.said and low[i - 1] not in skip) or any(
-                numeric(w) and w not in turn.said for w in low[max([b for b in breaks if b < i], default=0) : i])):
+        elif i not in breaks and low[i - 1] not in skip and (low[i - 1] not in turn.said or any(
+                numeric(w) and w not in turn.said for w in low[breaks[bisect_right(breaks, i) - 1] if breaks and breaks[0] <= i else 0 : i])):
             # the person's own word is meant instead ("resa_dev pas reservations"), or a number of theirs in its clause ("الضمان 3 شهور … مش سنة")
             found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
     # a "not" said right after a word of the agent's turn, closing its clause ("aras degil,

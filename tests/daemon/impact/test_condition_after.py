@@ -1,6 +1,7 @@
-"""A condition in a clause of its own after every cue, a mark before it, tells when the other
+"""A condition after every cue of a value set right, a mark before it, tells when the other
 value would hold: the sentence still corrects (`left_out.excluded`); a condition in the cue's
-clause or before it is a supposition, and the sentence says nothing."""
+clause or before it, or beside a rule wherever it stands, is a supposition, and the sentence
+says nothing."""
 
 from __future__ import annotations
 
@@ -25,10 +26,9 @@ def cues(message: str, answered: str, code: str) -> list[str]:
             "set_right:مش سنة",
         ),
         ("ru", "Счёт: книги 12 шт, НДС 20 %", "ставка 10 %, не 20 %, 20 только если бы это были не книги", "contrast:не"),
-        ("ru", "Поправил одну строчку, тесты не запускал.", "всегда так, даже если там одна строчка", "standing:всегда"),
     ],
 )
-def test_a_condition_after_the_cues_clause_leaves_the_statement(code: str, answered: str, message: str, cue: str) -> None:
+def test_a_condition_after_a_value_set_right_leaves_the_statement(code: str, answered: str, message: str, cue: str) -> None:
     assert cue in cues(message, answered, code)
 
 
@@ -38,7 +38,12 @@ def test_a_condition_after_the_cues_clause_leaves_the_statement(code: str, answe
         ("ru", "Поправил одну строчку.", "если бы я был тобой, всегда бы писал тесты"),  # before the cue
         ("en", "Installed with npm.", "I'd always use pnpm if it were up to me"),  # in its clause
         ("en", "Installed with npm.", "If I told you to use yarn, would you?"),
+        # beside a rule, after a comma too (review, helper-223)
+        ("en", "Installed with npm.", "always pnpm, if I were you"),
+        ("en", "Deployed the release on Friday.", "never deploy on fridays, if I had my way"),
+        ("de", "Mit npm installiert.", "immer pnpm nehmen, wenn ich du wäre"),
+        ("ru", "Поправил одну строчку.", "всегда так, даже если там одна строчка"),
     ],
 )
-def test_a_condition_in_or_before_the_cues_clause_is_a_supposition(code: str, answered: str, message: str) -> None:
+def test_a_condition_in_or_before_the_cues_clause_or_beside_a_rule_is_a_supposition(code: str, answered: str, message: str) -> None:
     assert cues(message, answered, code) == []

@@ -41,10 +41,11 @@ def found(message: str, code: str = "en", answered: str = DRAFT, reply: str = ""
         ("it", "ancora un poema."),
         ("ru", "опять простыня"),
         ("zh", "又是小作文"),
-        # beside a word of address or a laugh, which say nothing of what is too long
+        # beside a word of address or a laugh, which say nothing of what is too long, the other
+        # words after it
         ("en", "way too long for slack mate, people skim it"),
         ("en", "too long for the crew lol. times and places"),
-        ("en", "lol thats a whole essay, one line does it"),
+        ("en", "bro that's way too long for whatsapp"),
     ],
 )
 def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str) -> None:
@@ -59,6 +60,11 @@ def test_a_complaint_about_the_agents_turn_asks_for_less(code: str, message: str
         ("the meeting was way too long", DRAFT),  # a story: a verb in the past
         ("the queue at the post office is way too long", DRAFT),  # two things the agent did not write
         ("the queue at the post office is way too long lol mate", DRAFT),  # … beside a laugh and a word of address
+        # … a word of its own before the phrase, or right after it (review, helper-223)
+        ("the queue is way too long lol", DRAFT),
+        ("traffic is way too long mate", DRAFT),
+        ("too much traffic mate", DRAFT),
+        ("the drive is possibly too long", DRAFT),  # a word of a longer joke is no laugh
         ("is it too long?", DRAFT),  # a question
         ("too long", ""),  # answering no turn of the agent's: nothing to complain about
         ("too many meetings this week, I'm exhausted", DRAFT),  # what is too many is not the agent's

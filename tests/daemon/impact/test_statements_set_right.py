@@ -95,8 +95,13 @@ def test_a_value_of_the_agents_turn_set_right_is_a_correction(
         ),  # the agent's word, not after the contrast
         ("Deployed `atlas` to production.", "and atlas-2 next week"),  # a number added is no name
         ("", "its 3.12, not 3.11"),  # nothing answered: the contrast reading decides alone
-        # the same value in another notation, with no more marks (more marks set the notation
-        # right: `daemon.impact.notation`, tests/daemon/impact/test_notation.py)
+        # a number of the person's before a "not" after a function word says something else
+        # (review, helper-223)
+        ("Happy to help!", "paid 200 for it and still not happy"),
+        ("Great, the report is ready.", "I slept 5 hours so not great"),
+        # the same value in another notation (a formatting rule has words: "we write …"; the
+        # notation itself is read apart, `daemon.impact.notation`)
+        ("Total: 1,250.00 kr. excl. VAT.", "1.250,00 kr. we write danish amounts"),
         ("Price is $19.99 a month.", "that works for me, 19.99 monthly then"),
         ("Chapter 05 is drafted.", "chapter 5 looks good"),
         ("Timeout: 30.0 s", "timeout 30 works"),
