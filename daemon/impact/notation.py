@@ -55,6 +55,19 @@ def _theirs(turn: str) -> dict[str, frozenset[str]]:
     return {digits: frozenset(shapes) for digits, shapes in found.items()}
 
 
+# Each language's words a number's clause may hold beside it, by its code, made once.
+_OWN: dict[str, frozenset[str]] = {}
+
+
+def _own(lang: Language) -> frozenset[str]:
+    """The words of `lang` a number's clause may hold beside it: function words, lead-ins and
+    requests."""
+    if lang.code not in _OWN:
+        phrases = lang.impact.get("lead_ins", frozenset()) | asking(lang)
+        _OWN[lang.code] = lang.function_words | frozenset(w for phrase in phrases for w in phrase)
+    return _OWN[lang.code]
+
+
 def rewritten(lang: Language, text: str, words: Words, answered: str) -> list[Cue]:
     """The first number of the sentence that writes one of the agent's turn `answered` in
     another notation (see the module docstring), as a `notation` cue."""
@@ -63,8 +76,6 @@ def rewritten(lang: Language, text: str, words: Words, answered: str) -> list[Cu
     theirs = _theirs(answered)
     if not theirs:
         return []
-    cut = breaks(text, words)
-    own = lang.function_words | frozenset(w for phrase in lang.impact.get("lead_ins", frozenset()) | asking(lang) for w in phrase)
     for match in MARKED.finditer(text):
         mine = match.group()
         shape = _shape(mine)
@@ -74,6 +85,8 @@ def rewritten(lang: Language, text: str, words: Words, answered: str) -> list[Cu
         if any(len(shape) < len(s) for s in other):
             continue
         at = next((i for i, (_, end) in enumerate(words.spans) if end > match.start()), 0)
+        cut = breaks(text, words)
+        own = _own(lang)
         clause = bisect_right(cut, at)
         bounds = (cut[clause - 1] if clause else 0, cut[clause] if clause < len(cut) else len(words.low))
         beside = [
