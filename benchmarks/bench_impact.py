@@ -3,7 +3,7 @@
 
 Run: .venv/bin/python benchmarks/bench_impact.py [--sessions N] [--corpus DIR]
 
-Eighty-two corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
+Eighty-four corpora, in the format of benchmarks/impact_corpus/corpus.yaml: impact_corpus (the
 first, read while the detection was built), impact_corpus_unseen, _final, _fresh, _blind,
 _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth, _thirteenth, _fourteenth,
 _fifteenth, _sixteenth, _seventeenth, _eighteenth, _nineteenth, _twentieth, _twentyfirst,
@@ -15,7 +15,7 @@ _fiftysecond, _fiftythird, _fiftyfourth, _fiftyfifth, _fiftysixth, _fiftyseventh
 _sixtieth, _sixtyfirst, _sixtysecond, _sixtythird, _sixtyfourth, _sixtyfifth, _sixtysixth, _sixtyseventh,
 _sixtyeighth, _sixtyninth, _seventieth, _seventyfirst, _seventysecond, _seventythird,
 _seventyfourth, _seventyfifth, _seventysixth, _seventyseventh, _seventyeighth, _seventyninth,
-_eightieth, _eightyfirst and _eightysecond (held out:
+_eightieth, _eightyfirst, _eightysecond, _eightythird and _eightyfourth (held out:
 written blind by helpers who never read the detection; each read only after its first measurement,
 if ever), and _fortysecond (written blind, for reading: the languages found least). `--corpus` picks one; `--sessions 0` skips the
 whole-process run and keeps the whole-process figures last written.
@@ -32,7 +32,7 @@ whole-process run and keeps the whole-process figures last written.
    `metaeng-daemon impact --agent bench --json` runs as its own process: wall time, peak
    memory, items found.
 
-Writes benchmarks/results/impact.json (impact-unseen.json … impact-eightysecond.json for the
+Writes benchmarks/results/impact.json (impact-unseen.json … impact-eightyfourth.json for the
 others).
 """
 
@@ -188,7 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         default=CORPUS,
         help="the labelled corpus (default benchmarks/impact_corpus; the held-out ones are "
-        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth, _thirteenth, _fourteenth, _fifteenth, _sixteenth, _seventeenth, _eighteenth, _nineteenth, _twentieth, _twentyfirst, _twentysecond, _twentythird, _twentyfourth, _twentyfifth, _twentysixth, _twentyseventh, _twentyeighth, _twentyninth, _thirtieth, _thirtyfirst, _thirtysecond, _thirtythird, _thirtyfourth, _thirtyfifth, _thirtysixth, _thirtyseventh, _thirtyeighth, _thirtyninth, _fortieth, _fortyfirst, _fortysecond, _fortythird, _fortyfourth, _fortyfifth, _fortysixth, _fortyseventh, _fortyeighth, _fortyninth, _fiftieth, _fiftyfirst, _fiftysecond, _fiftythird, _fiftyfourth, _fiftyfifth, _fiftysixth, _fiftyseventh, _fiftyeighth, _fiftyninth, _sixtieth, _sixtyfirst, _sixtysecond, _sixtythird, _sixtyfourth, _sixtyfifth, _sixtysixth, _sixtyseventh, _sixtyeighth, _sixtyninth, _seventieth, _seventyfirst, _seventysecond, _seventythird, _seventyfourth, _seventyfifth, _seventysixth, _seventyseventh, _seventyeighth, _seventyninth, _eightieth, _eightyfirst and _eightysecond)",
+        "benchmarks/impact_corpus_unseen, _final, _fresh, _blind, _sixth, _seventh, _eighth, _ninth, _tenth, _eleventh, _twelfth, _thirteenth, _fourteenth, _fifteenth, _sixteenth, _seventeenth, _eighteenth, _nineteenth, _twentieth, _twentyfirst, _twentysecond, _twentythird, _twentyfourth, _twentyfifth, _twentysixth, _twentyseventh, _twentyeighth, _twentyninth, _thirtieth, _thirtyfirst, _thirtysecond, _thirtythird, _thirtyfourth, _thirtyfifth, _thirtysixth, _thirtyseventh, _thirtyeighth, _thirtyninth, _fortieth, _fortyfirst, _fortysecond, _fortythird, _fortyfourth, _fortyfifth, _fortysixth, _fortyseventh, _fortyeighth, _fortyninth, _fiftieth, _fiftyfirst, _fiftysecond, _fiftythird, _fiftyfourth, _fiftyfifth, _fiftysixth, _fiftyseventh, _fiftyeighth, _fiftyninth, _sixtieth, _sixtyfirst, _sixtysecond, _sixtythird, _sixtyfourth, _sixtyfifth, _sixtysixth, _sixtyseventh, _sixtyeighth, _sixtyninth, _seventieth, _seventyfirst, _seventysecond, _seventythird, _seventyfourth, _seventyfifth, _seventysixth, _seventyseventh, _seventyeighth, _seventyninth, _eightieth, _eightyfirst, _eightysecond, _eightythird and _eightyfourth)",
     )
     args = options.parse_args(argv)
     agents = load(args.corpus)
