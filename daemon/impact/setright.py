@@ -18,8 +18,8 @@ the readings compare the two (values by their parts and worth: `daemon.impact.va
 - **not the agent's**: a contrast word ("not", "pas", "nie") before a word of the agent's turn
   at the end of its clause: after a word of the person's own ("resa_dev pas reservations") or
   a number of theirs in its clause ("6 شهور على البطارية مش سنة" / "ضمان سنة على البطارية"),
-  or opening the sentence before a name the agent wrote ("gbp. Not usd" / "USD"); or one said
-  after what it negates (`contrast_after`) closing its clause right after a word of the agent's turn ("aras degil, yurtici ile calisiyoruz" / "Aras Kargo");
+  or opening the sentence before a name the agent wrote ("gbp. Not usd" / "USD"); or after
+  what it negates (`contrast_after`), closing its clause after the agent's word ("aras degil");
 - **spelled out**: a name spelled letter by letter ("S-I-O-B-H-A-N"), which nobody does but
   to set a spelling right; or by the letter it holds (`spelled_with`: "Kieran with a K",
   "Thaís com h").
