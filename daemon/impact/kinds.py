@@ -14,7 +14,7 @@ Kind = Literal["correction", "preference", "standing_instruction"]
 CORRECTING = frozenset(
     {"correction", "contrast", "instead", "changed", "emphasis", "set_right", "amended", "acted_on", "swapped", "dropped", "reworked"}
 )
-PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess", "notation"})
+PREFERRING = frozenset({"prohibition", "stop", "preference", "limit", "asked", "sequence", "defined", "excess"})
 # Cues that the agent's reply shows, not the sentence's words: a sentence holding one stands
 # alone as a statement, however few content words it has ("pytest.", "dev_arseniy.").
 SHOWN_BY_REPLY = frozenset({"amended", "acted_on", "swapped", "dropped", "reworked"})

@@ -105,11 +105,10 @@ def excluded(
     preferred = {
         i for c in found if c.kind == "preference" for i in range(c.at, c.at + len(c.phrase.split()))
     }
-    # … nor is a sentence setting a value right whose condition comes after every cue, a mark
-    # before it: it tells when the other value would hold ("الضمان 3 شهور على الشاشة مش سنة، سنة
-    # دي لو اوريجينال أبل": "3 months, not a year; a year if it's original Apple"). A rule stays a
-    # supposition so ("always pnpm, if I were you", review helper-223); the reply's readings
-    # place no cue on a word (`SHOWN_BY_REPLY`)
+    # … nor is a sentence holding no rule whose condition comes after every cue, a mark before
+    # it: it tells when the other value would hold ("ставка 10 %, не 20 %, 20 только если бы это
+    # были не книги"). A rule stays a supposition so ("always pnpm, if I were you", review
+    # helper-223); the reply's readings place no cue on a word (`SHOWN_BY_REPLY`)
     placed = [c.at for c in found if c.kind not in SHOWN_BY_REPLY]
     after = len(words.low) if ruled or not placed else next((k for k in range(max(placed) + 1, len(words.low)) if marked(text, words, k)), len(words.low))
     for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):

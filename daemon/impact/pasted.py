@@ -31,20 +31,21 @@ TOOL_PRINTS = re.compile(rf"^\W*{LEVEL}|{BRACKETED}|\b{OUTCOME}|[A-Za-z_][\w.]*\
 # linear on a long token). Not a capitalised label: "Note: this repo is public. Never commit
 # secrets." is the person's (review, helper-155).
 TOOL_OPENS = re.compile(rf"\W*(?:{LEVEL}|{BRACKETED}|{OUTCOME})")
-# A tool's message the person pastes after words of their own, in a tool's format whatever the
-# language (not opening the sentence: "WARNING: never commit the .env file", "NODE_ENV: never
-# production here" are the person's labels and keys): an exception's class ("ValueError:",
+# A tool's message the person pastes after words of their own and a colon ("it printed this:",
+# "返回这个："), in a tool's format whatever the language: an exception's class ("ValueError:",
 # "APIError: [429]"), a level a person does not write as a condition or a setting ("WARNING:",
-# not "DEBUG:", "FAIL:"), a numbered code ("errcode 45009:"), or, after the person's own colon,
-# a constant naming a failure ("返回这个：INVALID_USER_SCODE: …"; not "DATABASE_URL:"). Each
-# repeat is bounded or anchored: the pattern stays linear on a long run of spaces or dots.
+# not "DEBUG:", "FAIL:"), a numbered code ("errcode 45009:"), or a constant naming a failure
+# ("INVALID_USER_SCODE:"; not "DATABASE_URL:"). Not opening the sentence ("WARNING: never commit
+# the .env file" is a label), nor after a topic the person names without a colon ("About the
+# KeyError: always use .get()", "to fix the AttributeError: objects must always be …", review
+# helper-224). Each repeat is bounded: the pattern stays linear on a long run of spaces or dots.
 FAILURE = frozenset(
     {"INVALID", "ERROR", "ERR", "DENIED", "LIMITED", "LIMIT", "EXCEEDED", "FORBIDDEN", "TIMEOUT", "FAILED", "FAILURE", "REJECTED", "UNAUTHORIZED", "NOT"}
 )
 TOOL_MESSAGE = re.compile(
-    r"(?<![\w-])(?:[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception|Warning)|(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL)\b"
+    r"[:：][ \t]?(?:(?P<head>[A-Z][A-Za-z0-9]{0,60}(?:Error|Exception|Warning)|(?:ERROR|ERR|WARN|WARNING|FATAL|CRITICAL)\b"
     r"|(?i:errcode|errno)[ \t]?(?:[-=][ \t]?)?\d{1,6})[ \t]?(?:\[\d{1,4}\][ \t]?)?:"
-    r"|[:：][ \t]?(?P<constant>[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})[ \t]?:"
+    r"|(?P<constant>[A-Z][A-Z0-9]{0,30}(?:_[A-Z0-9]{1,30}){1,8})[ \t]?:)"
 )
 
 
@@ -66,7 +67,7 @@ def after_tool_message(lang: Language | None, text: str, words: Words, found: li
     if head is None or (head.group("constant") and FAILURE.isdisjoint(head.group("constant").split("_"))):
         return False
     ends = head.end()
-    begins = head.start("constant") if head.group("constant") else head.start()
+    begins = head.start("constant") if head.group("constant") else head.start("head")
     # the head's first word, and the first word of its message
     first = next((i for i, (start, _) in enumerate(words.spans) if start >= begins), len(words.spans))
     opens = next((i for i, (start, _) in enumerate(words.spans) if start >= ends), len(words.spans))

@@ -16,7 +16,6 @@ from daemon.impact.echo import Answered
 from daemon.impact.left_out import excluded, takes_it_on
 from daemon.impact.naming import value
 from daemon.impact.neighbours import Reading
-from daemon.impact.notation import rewritten
 from daemon.impact.pasted import pasted_output
 from daemon.impact.reply import ends_asking, ends_asking_in_prose
 from daemon.impact.sentences import sentences
@@ -116,8 +115,6 @@ def _read(
         found = [c for c in found if c.kind != "changed"]
     # a value of the agent's turn set right: "Rosario es AR-03." (`daemon.impact.setright`)
     found += [c for c in set_right(lang, text, said, answered, readings) if all(f.at != c.at for f in found)]
-    # … or written back in another notation: "142.310,00" to "142,310.00" (`daemon.impact.notation`)
-    found += [c for c in rewritten(lang, text, said, answered.text) if all(f.kind != "set_right" for f in found)]
     # a complaint about the agent's turn: "way too long" (`daemon.impact.complaint`)
     found += excess(lang, text, words, answered) or likened(lang, text, words, answered)
     # "again" in a short sentence about a word of the agent's turn: "region again.", "backend

@@ -16,10 +16,10 @@ the readings compare the two (values by their parts and worth: `daemon.impact.va
   ("… is ledgerly-web." / `ledgerly`, "HF-22914/B." / "HF-22914"; not "the login-page is
   broken" / `login`); a time of day only when it stands alone ("20:00." / "19:30");
 - **not the agent's**: a contrast word ("not", "pas", "nie") before a word of the agent's turn
-  at the end of its clause: after a word of the person's own ("resa_dev pas reservations") or
-  a number of theirs in its clause ("6 شهور على البطارية مش سنة" / "ضمان سنة على البطارية"),
-  or opening the sentence before a name the agent wrote ("gbp. Not usd" / "USD"); or after
-  what it negates (`contrast_after`), closing its clause after the agent's word ("aras degil");
+  at the end of its clause: after a word of the person's own ("resa_dev pas reservations"),
+  or opening the sentence before a name the agent wrote ("gbp. Not usd" / "USD"); or one said
+  after what it negates (`contrast_after`) closing its clause right after a word of the
+  agent's turn ("aras degil, yurtici ile calisiyoruz" / "Aras Kargo");
 - **spelled out**: a name spelled letter by letter ("S-I-O-B-H-A-N"), which nobody does but
   to set a spelling right; or by the letter it holds (`spelled_with`: "Kieran with a K",
   "Thaís com h").
@@ -340,9 +340,8 @@ def _not_the_agents(lang: Language, text: str, words: Words, turn: _Turn) -> lis
             # "Not usd." after "gbp.": a name the agent wrote ("USD"), not "Not urgent."
             if what[0] in turn.names:
                 found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
-        elif i not in breaks and low[i - 1] not in skip and (low[i - 1] not in turn.said or any(
-                numeric(w) and w not in turn.said for w in low[breaks[bisect_right(breaks, i) - 1] if breaks and breaks[0] <= i else 0 : i])):
-            # the person's own word is meant instead ("resa_dev pas reservations"), or a number of theirs in its clause ("الضمان 3 شهور … مش سنة")
+        elif i not in breaks and low[i - 1] not in turn.said and low[i - 1] not in skip:
+            # "resa_dev pas reservations": the person's own word is what is meant instead
             found.append(Cue("set_right", " ".join((*phrase, what[0])), i))
     # a "not" said right after a word of the agent's turn, closing its clause ("aras degil,
     # yurtici ile …" to an agent that wrote "Aras Kargo"; not "Aras pahalı değil")

@@ -12,7 +12,7 @@ none of what makes it something else:
 | one-off | asks for this once | "Use the staging DB this time" |
 | dismissal | says it does not matter (`impact.dismissal`) | "80 €, nicht 60, aber egal" |
 | own slip | says the mistake is the person's (`impact.own_slip`) | "sorry I said Thursday earlier I meant Friday" |
-| hypothetical | is a condition or a supposition (`claim.hypothetical`); one after a mark after every cue of a value set right tells when the other would hold | "If I told you to use yarn …" |
+| hypothetical | is a condition or a supposition (`claim.hypothetical`); one after a mark after every cue, beside no rule, tells when the other value would hold | "If I told you to use yarn …" |
 | past, others' habits | holds only `always`/`never`-like cues about a state that is over (`claim.past_state`), said of a third person (`third_person`), or beside a verb in the past (`past_forms`): `daemon.impact.story` | "I used to always squash", "han betaler altid sent", "the old box always fell over" |
 | joke | says it jokes (`impact.kidding`), or laughs (`claim.humour`, `impact.humour`, a laughing face) beside a rule or no value set right (`left_out`) | "… before coffee, ha", "retries 9000 lol jk" |
 | laughed at | the agent's reply opens laughing and takes nothing up (`reply.Reply.laughs_back`): the whole message | "never email investors after two glasses of wine" answered "Ha — noted as a life lesson" |

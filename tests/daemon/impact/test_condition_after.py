@@ -1,7 +1,7 @@
-"""A condition after every cue of a value set right, a mark before it, tells when the other
-value would hold: the sentence still corrects (`left_out.excluded`); a condition in the cue's
-clause or before it, or beside a rule wherever it stands, is a supposition, and the sentence
-says nothing."""
+"""A condition after every cue, beside no rule, a mark before it, tells when the other value
+would hold: the sentence still corrects (`left_out.excluded`); a condition in the cue's clause
+or before it, or beside a rule wherever it stands, is a supposition, and the sentence says
+nothing."""
 
 from __future__ import annotations
 
@@ -20,15 +20,15 @@ def cues(message: str, answered: str, code: str) -> list[str]:
     ("code", "answered", "message", "cue"),
     [
         (
-            "ar",
-            "الفاتورة: بطارية آيفون ١١: ١٨٠٠ ج.م، ضمان سنة على البطارية",
-            "الضمان 6 شهور على البطارية مش سنة، السنة لو البطارية أصلية من التوكيل",
-            "set_right:مش سنة",
+            "en",
+            "Connected to Postgres on port 5432.",
+            "the port is 5433, not 5432, 5432 would be the docker one if we used docker",
+            "contrast:not",
         ),
         ("ru", "Счёт: книги 12 шт, НДС 20 %", "ставка 10 %, не 20 %, 20 только если бы это были не книги", "contrast:не"),
     ],
 )
-def test_a_condition_after_a_value_set_right_leaves_the_statement(code: str, answered: str, message: str, cue: str) -> None:
+def test_a_condition_after_every_cue_beside_no_rule_leaves_the_statement(code: str, answered: str, message: str, cue: str) -> None:
     assert cue in cues(message, answered, code)
 
 

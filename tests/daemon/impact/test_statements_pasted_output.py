@@ -138,12 +138,12 @@ def test_the_persons_own_rule_after_a_colon_stays(code: str, message: str) -> No
 @pytest.mark.parametrize(
     ("code", "message"),
     [
-        # every cue, read in English, in the first clause of a tool's message after its head,
-        # whatever the session's language
+        # every cue, read in English, in the first clause of a tool's message after its head and
+        # the person's colon, whatever the session's language
         ("en", "it printed this: WARNING: uploads must always include a checksum or they are dropped, what does that mean"),
-        ("en", "the export throws TypeError: amount must never be a string"),
+        ("en", "the export throws this: TypeError: amount must never be a string"),
         ("zh", "接口返回这个：RATE_LIMITED: clients should never exceed 10 requests per second"),
-        ("pl", "dostałem errno 13: files must always be opened read-only here"),
+        ("pl", "dostałem to: errno 13: files must always be opened read-only here"),
     ],
 )
 def test_a_tools_message_after_its_head_is_no_statement_in_any_session(code: str, message: str) -> None:
@@ -167,6 +167,9 @@ def test_a_tools_message_after_its_head_is_no_statement_in_any_session(code: str
         ("en", "still getting ModuleNotFoundError: No module named 'requests' — always activate the venv first"),
         # … a cue right after the head: a topic, a label after the person's words
         ("en", "About the KeyError: always use .get() for optional fields"),
+        # … or after a topic named without a colon (review, helper-224)
+        ("en", "to fix the AttributeError: objects must always be initialized before use"),
+        ("en", "re the TypeError: amounts must always be Decimals"),
         ("en", "Note: WARNING: never commit the .env file"),
         ("en", "on ERROR: never swallow it, always log the request id"),
         # … a level or a constant a person writes as a condition, a setting or a key

@@ -53,13 +53,6 @@ def set_right(message: str, answered: str, code: str = "en") -> list[str]:
             "set_right:pas reservations",
         ),
         ("Totals are in USD.", "for the uk workspace, gbp not usd", "en", "set_right:not usd"),
-        # … or a number of the person's own in its clause, the word before it the agent's
-        (
-            "الفاتورة: بطارية آيفون ١١: ١٨٠٠ ج.م، ضمان سنة على البطارية",
-            "الضمان 6 شهور على البطارية مش سنة",
-            "ar",
-            "set_right:مش سنة",
-        ),
         # a name spelled out
         (
             "Dear Eva, thanks for the quick reply.",
@@ -95,10 +88,10 @@ def test_a_value_of_the_agents_turn_set_right_is_a_correction(
         ),  # the agent's word, not after the contrast
         ("Deployed `atlas` to production.", "and atlas-2 next week"),  # a number added is no name
         ("", "its 3.12, not 3.11"),  # nothing answered: the contrast reading decides alone
-        # a number of the person's before a "not" after a function word says something else
-        # (review, helper-223)
+        # a number of the person's before a "not" after the agent's word says something else
+        # (reviews helper-223, helper-224)
         ("Happy to help!", "paid 200 for it and still not happy"),
-        ("Great, the report is ready.", "I slept 5 hours so not great"),
+        ("The script is working now.", "tried 3 times and script not working"),
         # the same value in another notation (a formatting rule has words: "we write …"; the
         # notation itself is read apart, `daemon.impact.notation`)
         ("Total: 1,250.00 kr. excl. VAT.", "1.250,00 kr. we write danish amounts"),
