@@ -109,10 +109,11 @@ def excluded(
     # it: it tells when the other value would hold ("ставка 10 %, не 20 %, 20 только если бы это
     # были не книги"). A rule stays a supposition so ("always pnpm, if I were you", review
     # helper-223); the reply's readings place no cue on a word (`SHOWN_BY_REPLY`)
-    placed = [c.at for c in found if c.kind not in SHOWN_BY_REPLY]
-    after = len(words.low) if ruled or not placed else next((k for k in range(max(placed) + 1, len(words.low)) if marked(text, words, k)), len(words.low))
-    for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans):
-        if not set(range(i, i + len(phrase))) <= preferred and i < after:
+    supposed = [i for i, phrase in said(lang, words, lang.claim.get("hypothetical", frozenset()), spans) if not set(range(i, i + len(phrase))) <= preferred]
+    if supposed:
+        placed = [c.at for c in found if c.kind not in SHOWN_BY_REPLY]
+        after = len(words.low) if ruled or not placed else next((k for k in range(max(placed) + 1, len(words.low)) if marked(text, words, k)), len(words.low))
+        if min(supposed) < after:
             return True
     return not any(c.kind in RECALLING for c in found) and reported_by_other(lang, _framed(text, words, found)) is not None
 

@@ -100,13 +100,14 @@ def pasted_output(lang: Language | None, usual: Language | None, text: str, foun
     tests"). Someone who writes Polish does not switch to English to print a level or a call,
     nor to lay down what "should always" be; a rule in English beside their own ("commits
     always in English") holds none of these."""
-    words = words_of(text)
-    if after_tool_message(lang, text, words, found):
+    if lang is None or "en" not in lang.code.split("+") or not found:
+        return False
+    # the sentence's words are segmented only for a sentence that may hold a tool's message
+    if TOOL_MESSAGE.search(text) and after_tool_message(lang, text, words_of(text), found):
         return True
-    if lang is None or "en" not in lang.code.split("+") or not (found and all(c.kind in TOOL_SAYS_TOO for c in found)):
+    if not all(c.kind in TOOL_SAYS_TOO for c in found) or usual is None or "en" in usual.code.split("+"):
         return False
-    if usual is None or "en" in usual.code.split("+"):
-        return False
+    words = words_of(text)
     if TOOL_PRINTS.search(text) or _documented(lang, text, words):
         return True
     said_before = detect([before]) if TOOL_OPENS.match(before) else None
